@@ -1,0 +1,43 @@
+# Thin wrapper over meson/ninja.  `make run` and `make check` set everything up
+# on a fresh Debian 12 machine (see README.rst).
+BUILD ?= build
+NINJA ?= ninja
+
+.PHONY: all deps run check check-unit bench install clean distclean sanitize-check
+
+all: $(BUILD)/build.ninja
+	$(NINJA) -C $(BUILD)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/build.ninja:
+	@sh scripts/deps.sh
+	./configure --builddir=$(BUILD)
+
+run: deps all
+	$(BUILD)/nxemu -nographic -kernel $(BUILD)/pc-bios/demo.elf
+
+check: deps all
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	@python3 scripts/test-summary.py $(BUILD)
+
+# The same tests in a sanitizer build (CI job).
+sanitize-check: deps
+	@[ -f build-san/build.ninja ] || ./configure --builddir=build-san --enable-sanitizers --disable-sdl
+	$(NINJA) -C build-san
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C build-san --print-errorlogs --num-processes 2
+	@python3 scripts/test-summary.py build-san
+
+bench: all
+	@for b in bench/*.sh; do echo "== $$b"; sh $$b $(BUILD) || exit 1; done
+
+install: all
+	meson install -C $(BUILD)
+
+clean:
+	-$(NINJA) -C $(BUILD) clean
+
+distclean:
+	rm -rf $(BUILD) build-san

@@ -1,0 +1,76 @@
+/*
+ * The small interface both core types implement (target/seq, target/tpc).
+ * The scheduler, the gdb stub and the monitor only see this.
+ */
+#ifndef NXEMU_CPU_H
+#define NXEMU_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "nxemu/fault.h"
+
+typedef struct Machine Machine;
+typedef struct NxCpu NxCpu;
+
+/* Sequencer STATUS[3:0] values (machine.md §3); TPCs use RESET for IDLE and
+ * HALTED for DONE. */
+typedef enum CpuState {
+    CPU_RESET = 0,
+    CPU_RUNNING = 1,
+    CPU_BLOCKED = 2,
+    CPU_HALTED = 3,
+    CPU_FAULTED = 4,
+} CpuState;
+
+typedef enum CpuKind { CPU_KIND_SEQ, CPU_KIND_TPC } CpuKind;
+
+typedef struct NxCpuOps {
+    const char *arch; /* "seq" or "tpc" */
+    void (*reset)(NxCpu *cpu);
+    /* Attempt instructions until `budget` cycles are used, the core blocks,
+     * halts or faults, or m->stop is set.  Returns the cycles used; adds
+     * retired instructions to cpu->retired and to the round's count. */
+    uint64_t (*run)(NxCpu *cpu, uint64_t budget);
+    uint64_t (*get_pc)(NxCpu *cpu);
+    /* Deadlock report tail after "state=BLOCKED ": "wait=sem[3] ge 1 current=0",
+     * "drain" or "dmaq=<e>" (machine.md §9.3). */
+    void (*block_info)(NxCpu *cpu, GString *out);
+    /* Human-readable register dump (-d cpu, monitor info registers). */
+    void (*dump)(NxCpu *cpu, GString *out);
+    /* Disassemble the instruction at guest address addr into out; returns its
+     * length in bytes, or 0 if it cannot be read. */
+    unsigned (*disas)(NxCpu *cpu, uint64_t addr, GString *out);
+    /* gdb register access by the stub's register number; return bytes
+     * transferred, 0 for an unknown number. */
+    unsigned (*gdb_read_reg)(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen);
+    unsigned (*gdb_write_reg)(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
+    void (*destroy)(NxCpu *cpu);
+} NxCpuOps;
+
+struct NxCpu {
+    const NxCpuOps *ops;
+    Machine *m;
+    CpuKind kind;
+    unsigned index;
+    CpuState state;
+    uint64_t retired;    /* instructions (sequencer) or bundles (TPC) */
+    uint64_t slice_used; /* cycles used in the current slice (VTIME) */
+    NxFault fault;       /* valid in CPU_FAULTED */
+    uint64_t fault_pc;
+};
+
+/* Constructors implemented by the targets; the board calls them. */
+NxCpu *seq_cpu_create(Machine *m, unsigned index);
+NxCpu *tpc_cpu_create(Machine *m, unsigned index);
+
+static inline const char *cpu_state_name(CpuState s)
+{
+    static const char *const names[] = {"RESET", "RUNNING", "BLOCKED", "HALTED", "FAULTED"};
+    return (unsigned)s < 5 ? names[s] : "?";
+}
+
+#endif

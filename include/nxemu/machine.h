@@ -1,0 +1,113 @@
+/*
+ * The machine: one object owns the memory map, devices, cores, scheduler and
+ * log sink (no other global state, so a test can build two side by side).
+ */
+#ifndef NXEMU_MACHINE_H
+#define NXEMU_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "hw/nc2/dma.h"
+#include "hw/nc2/evsem.h"
+#include "hw/nc2/memmap.h"
+#include "hw/nc2/nx.h"
+#include "hw/nc2/testdev.h"
+#include "hw/nc2/tpccfg.h"
+#include "nxemu/cpu.h"
+#include "nxemu/log.h"
+#include "nxemu/memory.h"
+
+/* Everything the board needs, read from the (effective) device tree. */
+typedef struct MachineConfig {
+    uint64_t hbm_size;
+    unsigned nr_seq;
+    unsigned nr_tpc;
+    unsigned tlb_entries;
+    unsigned quantum;
+    unsigned nr_dma;
+    unsigned dma_queue_depth;
+    uint32_t dma_bytes_per_cycle;
+    uint32_t dma_latency;
+    bool dtb_in_memory;
+} MachineConfig;
+
+/* Why the run ended (machine.md §9.2). */
+typedef enum StopReason {
+    STOP_NONE = 0,
+    STOP_NORMAL_END, /* exit 0 */
+    STOP_FINISHER,   /* test device: exit_status */
+    STOP_FAULT,      /* 128 + signal */
+    STOP_DEADLOCK,   /* 124 */
+    STOP_LIMIT,      /* 123 */
+    STOP_DEBUG,      /* debugger asked the machine to stop (not an end) */
+} StopReason;
+
+typedef struct Sched {
+    uint64_t vtime;   /* T at the start of the current round */
+    uint64_t quantum; /* Q */
+    uint64_t icount;  /* sequencer instructions retired machine-wide */
+    bool has_icount_limit, has_cycle_limit;
+    uint64_t icount_limit, cycle_limit;
+    uint64_t limit_vtime; /* VTIME of the core that retired the N-th instruction */
+    bool icount_reached;
+    /* per-round activity, for the deadlock rule */
+    uint64_t round_retired;
+    unsigned round_dma_completed;
+    unsigned round_tpc_changed;
+    NxCpu *current; /* core in its slice, for VTIME reads */
+} Sched;
+
+typedef struct Machine {
+    MachineConfig cfg;
+    void *fdt; /* effective device tree (owned) */
+    size_t fdt_size;
+
+    MemoryRegion sysmem; /* root container: the system PA map */
+    AddressSpace *as;
+    MemoryRegion hbm;
+    MemoryRegion sbuf[NC2_SBUF_PARTITIONS];
+    MemoryRegion psum[NC2_PSUM_PARTITIONS];
+
+    EvSem evsem;
+    NxBlock *nx;     /* cfg.nr_seq */
+    DmaController dma;
+    TpcCfg *tpccfg;  /* cfg.nr_tpc */
+    TestDev test;
+
+    NxCpu **seq; /* cfg.nr_seq */
+    NxCpu **tpc; /* cfg.nr_tpc */
+
+    Sched sched;
+    NxLog log;
+
+    /* Set to stop every core's slice at the next instruction boundary. */
+    bool stop;
+    StopReason stop_reason;
+    int exit_status;
+    NxCpu *fault_cpu;
+} Machine;
+
+/* Build the board from a configuration (and the effective DTB, copied into
+ * guest memory when cfg->dtb_in_memory).  NULL + err on failure. */
+Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size, GError **err);
+void machine_free(Machine *m);
+
+/* Test device FINISHER: end the run after the current instruction retires. */
+void machine_request_exit(Machine *m, int status);
+/* A core faulted: stop the whole machine now (machine.md §9.1). */
+void machine_fault(Machine *m, NxCpu *cpu);
+/* VTIME as seen by the requester (machine.md §8). */
+uint64_t machine_vtime(Machine *m);
+
+/* Target entry points used by devices (implemented in target/): a device
+ * never includes a target header, it calls these. */
+/* DMA doorbell (machine.md §5.3): validate the record and build a request.
+ * Returns 0 with *req set, or the ERROR register value (kind << 16 | detail). */
+uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req);
+/* EXECUTE on TPC t (machine.md §6); the launch registers are latched already. */
+void tpc_cpu_launch(Machine *m, unsigned t);
+
+#endif

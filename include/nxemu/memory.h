@@ -1,0 +1,172 @@
+/*
+ * Memory API (softmmu/memory.c), a small cousin of QEMU's: regions form a tree
+ * (RAM, ROM, MMIO, alias, container with priorities), an address space
+ * flattens one tree into sorted ranges, and accesses go either through the
+ * flat view (slow path: MMIO, width and alignment checks) or straight to a
+ * host pointer handed out for RAM (fast path).
+ *
+ * Every write to guest RAM from anyone (core, DMA, loader, debugger) goes
+ * through this API, so this is where decode-cache invalidation and access
+ * observers (watchpoints, viewer, poison map) are hooked.
+ */
+#ifndef NXEMU_MEMORY_H
+#define NXEMU_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum MemTxResult {
+    MEMTX_OK = 0,
+    MEMTX_UNMAPPED,  /* no region, or a hole */
+    MEMTX_BAD_WIDTH, /* the region does not accept this access size */
+    MEMTX_MISALIGNED,
+    MEMTX_READONLY, /* write to ROM */
+} MemTxResult;
+
+/* Who is accessing: devices such as the NX block answer differently per core. */
+typedef enum MemRequester {
+    MEM_REQ_SEQ = 0, /* id = sequencer core id */
+    MEM_REQ_TPC,     /* id = TPC index */
+    MEM_REQ_DMA,     /* id = engine index */
+    MEM_REQ_LOADER,
+    MEM_REQ_DEBUG, /* gdb stub, monitor */
+} MemRequester;
+
+typedef struct MemTxAttrs {
+    uint8_t kind; /* MemRequester */
+    uint16_t id;
+} MemTxAttrs;
+
+#define MEMTXATTRS(k, i) ((MemTxAttrs){.kind = (k), .id = (i)})
+
+/* Width bitmask for MemoryRegionOps.widths: bit n set = 2^n bytes accepted. */
+#define MEM_W1  0x1u
+#define MEM_W2  0x2u
+#define MEM_W4  0x4u
+#define MEM_W8  0x8u
+#define MEM_W12 (MEM_W1 | MEM_W2)
+#define MEM_WALL (MEM_W1 | MEM_W2 | MEM_W4 | MEM_W8)
+
+typedef struct MemoryRegionOps {
+    /* offset is relative to the region; size is 1, 2, 4 or 8 (already checked). */
+    MemTxResult (*read)(void *opaque, uint64_t offset, unsigned size, uint64_t *data,
+                        MemTxAttrs attrs);
+    MemTxResult (*write)(void *opaque, uint64_t offset, unsigned size, uint64_t data,
+                         MemTxAttrs attrs);
+    uint8_t widths;    /* MEM_W* mask of accepted sizes */
+    bool unaligned_ok; /* false: offset must be a multiple of size */
+} MemoryRegionOps;
+
+typedef enum MemoryRegionKind {
+    MR_RAM,
+    MR_ROM,
+    MR_IO,
+    MR_ALIAS,
+    MR_CONTAINER,
+} MemoryRegionKind;
+
+/* Region flags (RAM and ROM only carry meaning for fetch/DMA). */
+#define MR_F_FETCH 0x1u /* instruction fetch allowed */
+#define MR_F_DMA   0x2u /* DMA engines may touch it ("DMA-able memory") */
+
+typedef struct MemoryRegion MemoryRegion;
+
+struct MemoryRegion {
+    MemoryRegionKind kind;
+    char *name;
+    uint64_t size;
+    unsigned flags; /* MR_F_* */
+
+    /* RAM / ROM: host backing, reserved with mmap(MAP_NORESERVE) so untouched
+     * pages cost nothing. */
+    uint8_t *host;
+    /* One bit per 4 KiB page that holds decoded instructions (see
+     * as_mark_code); allocated lazily. */
+    uint8_t *code_bitmap;
+
+    /* MMIO */
+    const MemoryRegionOps *ops;
+    void *opaque;
+
+    /* alias */
+    MemoryRegion *alias;
+    uint64_t alias_offset;
+
+    /* container */
+    MemoryRegion **subregions;
+    unsigned nr_subregions;
+
+    /* placement inside the parent container */
+    MemoryRegion *parent;
+    uint64_t addr;
+    int priority;
+};
+
+void mr_init_ram(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags);
+void mr_init_rom(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags);
+void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryRegionOps *ops,
+                void *opaque);
+void mr_init_alias(MemoryRegion *mr, const char *name, MemoryRegion *target, uint64_t offset,
+                   uint64_t size);
+void mr_init_container(MemoryRegion *mr, const char *name, uint64_t size);
+/* Place sub at addr inside the container; where regions overlap, the higher
+ * priority wins; at equal priority the one added later wins. */
+void mr_add_subregion(MemoryRegion *container, uint64_t addr, MemoryRegion *sub, int priority);
+/* Frees what the region owns (backing, name, subregion array) but not the
+ * struct itself, nor its subregions. */
+void mr_destroy(MemoryRegion *mr);
+
+/* A terminal range of a flattened view. */
+typedef struct FlatRange {
+    uint64_t start;      /* first address */
+    uint64_t end;        /* last address + 1; 0 with start > 0 would wrap: never used */
+    MemoryRegion *mr;    /* RAM, ROM or IO region (aliases resolved) */
+    uint64_t mr_offset;  /* offset in mr of `start` */
+} FlatRange;
+
+typedef struct AddressSpace AddressSpace;
+
+/* Called after a write landed on a page marked with as_mark_code. */
+typedef void (*CodeWriteFn)(void *opaque, uint64_t addr, uint64_t len);
+/* Optional observer of every access that reaches the slow or fast path. */
+typedef void (*AccessHookFn)(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                             MemTxAttrs attrs);
+
+AddressSpace *as_new(const char *name, MemoryRegion *root);
+void as_free(AddressSpace *as);
+/* Rebuild the flat view after the region tree changed. */
+void as_commit(AddressSpace *as);
+
+const FlatRange *as_lookup(AddressSpace *as, uint64_t addr);
+
+MemTxResult as_read(AddressSpace *as, uint64_t addr, unsigned size, uint64_t *val,
+                    MemTxAttrs attrs);
+MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t val,
+                     MemTxAttrs attrs);
+/* Byte-range copy for loaders, DMA and debuggers: only RAM/ROM ranges (ROM is
+ * writable here for loaders: MEM_REQ_LOADER, MEM_REQ_DEBUG), fails as a whole
+ * (nothing written) if any byte is not memory; *bad gets the first bad address. */
+MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len,
+                        bool is_write, MemTxAttrs attrs, uint64_t *bad);
+
+/* Fast path: host pointer to [addr, addr+len) if the whole range is one RAM
+ * (or ROM, for reads) range with the given MR_F_* flags, else NULL.  For
+ * writes, NULL is also returned for pages marked as code, so the caller
+ * falls back to as_write/as_rw_bytes, which invalidate. */
+uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_write,
+                     unsigned need_flags);
+/* True if every byte of [addr, addr+len) is RAM with all of `flags`. */
+bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
+
+/* Decode-cache support: mark pages holding cached instructions; the next
+ * write to such a page clears its mark and calls the hook. */
+void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
+void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len);
+void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque);
+
+/* One line per flat range into out (monitor `info mtree`). */
+struct _GString;
+void as_dump_flat(AddressSpace *as, struct _GString *out);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Make sure the Debian packages nxemu needs are present.
+# As root on Debian: installs what is missing.  Otherwise: prints the one
+# apt-get command to run and fails.
+set -eu
+PKGS="meson ninja-build pkg-config gcc libglib2.0-dev libfdt-dev device-tree-compiler \
+libsdl2-dev gdb-multiarch python3 xvfb xauth"
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "nxemu: installing:$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >&2
+else
+    echo "nxemu: missing packages:$missing" >&2
+    echo "nxemu: run: sudo apt-get install$missing" >&2
+    exit 1
+fi

@@ -1,0 +1,3 @@
+#include "nxemu/error.h"
+
+G_DEFINE_QUARK(nxemu-error-quark, nx_error)
