@@ -39,6 +39,12 @@ typedef struct NxCpuOps {
     /* Deadlock report tail after "state=BLOCKED ": "wait=sem[3] ge 1 current=0",
      * "drain" or "dmaq=<e>" (machine.md §9.3). */
     void (*block_info)(NxCpu *cpu, GString *out);
+    /* The whole one-line fault diagnostic without newline, e.g.
+     * "nxemu: fault: core=0 code=BUS_ERROR(8) info=0 pc=0x... addr=0x..."
+     * (machine.md §9.3 for sequencers, tpc.md §6.6 for TPCs). */
+    void (*fault_line)(NxCpu *cpu, GString *out);
+    /* Signal a debugger sees for the recorded fault. */
+    int (*fault_signal)(NxCpu *cpu);
     /* Human-readable register dump (-d cpu, monitor info registers). */
     void (*dump)(NxCpu *cpu, GString *out);
     /* Disassemble the instruction at guest address addr into out; returns its

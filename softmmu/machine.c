@@ -1,0 +1,24 @@
+/* Run-control entry points of the machine object shared by devices and cores. */
+#include "nxemu/machine.h"
+
+void machine_request_exit(Machine *m, int status)
+{
+    /* The last FINISHER write of an instruction decides (machine.md §12.4);
+     * cores stop at the next instruction boundary. */
+    m->stop = true;
+    m->stop_reason = STOP_FINISHER;
+    m->exit_status = status;
+}
+
+void machine_fault(Machine *m, NxCpu *cpu)
+{
+    m->stop = true;
+    m->stop_reason = STOP_FAULT;
+    m->fault_cpu = cpu;
+}
+
+uint64_t machine_vtime(Machine *m)
+{
+    const NxCpu *cur = m->sched.current;
+    return m->sched.vtime + (cur ? cur->slice_used : 0);
+}
