@@ -1,2 +1,660 @@
-/* Memory API: see include/nxemu/memory.h (being written). */
+/*
+ * Memory API: region tree, flattened address spaces, slow and fast access
+ * paths, decode-cache invalidation hooks.  See include/nxemu/memory.h.
+ *
+ * Design notes:
+ * - RAM/ROM backing is an anonymous MAP_NORESERVE mapping: a 64 GiB HBM costs
+ *   only the pages the guest touches, and zeroing it is madvise(DONTNEED).
+ * - A container is transparent where it has no subregion (as in QEMU): a
+ *   lower-priority sibling shows through its holes.  Where nothing at all is
+ *   mapped, accesses are MEMTX_UNMAPPED.
+ * - The flat view is a sorted array of non-overlapping ranges, rebuilt only
+ *   on as_commit; lookups are a one-entry cache in front of a binary search.
+ */
 #include "nxemu/memory.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <glib.h>
+
+#include "nxemu/error.h"
+
+#define MEM_PAGE_BITS 12
+/* Deeper nesting than this can only be a cycle (alias of itself, container
+ * placed inside itself): the flattener ignores it instead of recursing forever. */
+#define MEM_MAX_DEPTH 64
+
+struct AddressSpace {
+    char *name;
+    MemoryRegion *root;
+    FlatRange *ranges; /* sorted by start, non-overlapping */
+    unsigned nr_ranges;
+    const FlatRange *last; /* last lookup hit; NULL after as_commit */
+    CodeWriteFn code_fn;
+    void *code_opaque;
+    AccessHookFn access_fn;
+    void *access_opaque;
+};
+
+/* ---- little-endian host memory access ---- */
+
+static inline uint64_t mem_ld_le(const uint8_t *p, unsigned size)
+{
+    switch (size) {
+    case 1:
+        return p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return GUINT16_FROM_LE(v);
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return GUINT32_FROM_LE(v);
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return GUINT64_FROM_LE(v);
+    }
+    }
+}
+
+static inline void mem_st_le(uint8_t *p, unsigned size, uint64_t val)
+{
+    switch (size) {
+    case 1:
+        p[0] = (uint8_t)val;
+        break;
+    case 2: {
+        uint16_t v = GUINT16_TO_LE((uint16_t)val);
+        memcpy(p, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = GUINT32_TO_LE((uint32_t)val);
+        memcpy(p, &v, 4);
+        break;
+    }
+    default: {
+        uint64_t v = GUINT64_TO_LE(val);
+        memcpy(p, &v, 8);
+        break;
+    }
+    }
+}
+
+/* 1, 2, 4 or 8 */
+static inline bool mem_size_ok(unsigned size)
+{
+    return size - 1 < 8 && (size & (size - 1)) == 0;
+}
+
+static inline bool mem_privileged(MemTxAttrs attrs)
+{
+    return attrs.kind == MEM_REQ_LOADER || attrs.kind == MEM_REQ_DEBUG;
+}
+
+static inline bool mr_is_memory(const MemoryRegion *mr)
+{
+    return mr->kind == MR_RAM || mr->kind == MR_ROM;
+}
+
+/* ---- regions ---- */
+
+static void mr_init_common(MemoryRegion *mr, MemoryRegionKind kind, const char *name, uint64_t size)
+{
+    memset(mr, 0, sizeof(*mr));
+    mr->kind = kind;
+    mr->name = g_strdup(name ? name : "(anonymous)");
+    mr->size = size;
+}
+
+static size_t mr_map_len(uint64_t size)
+{
+    uint64_t page = 1u << MEM_PAGE_BITS;
+    return (size_t)((size + page - 1) & ~(page - 1));
+}
+
+bool mr_init_backed(MemoryRegion *mr, MemoryRegionKind kind, const char *name, uint64_t size,
+                    unsigned flags, GError **err)
+{
+    mr_init_common(mr, kind == MR_ROM ? MR_ROM : MR_RAM, name, size);
+    mr->flags = flags;
+    if (size == 0)
+        return true;
+    if (size > (uint64_t)SIZE_MAX - (1u << MEM_PAGE_BITS)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_CONFIG,
+                    "memory region '%s': size 0x%llx is too large for this host", mr->name,
+                    (unsigned long long)size);
+        mr->size = 0;
+        return false;
+    }
+    void *p = mmap(NULL, mr_map_len(size), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        g_set_error(err, NX_ERROR, NX_ERROR_CONFIG,
+                    "memory region '%s': cannot reserve 0x%llx bytes of host memory: %s", mr->name,
+                    (unsigned long long)size, g_strerror(errno));
+        mr->size = 0;
+        return false;
+    }
+    mr->host = p;
+    return true;
+}
+
+static void mr_init_backed_or_warn(MemoryRegion *mr, MemoryRegionKind kind, const char *name,
+                                   uint64_t size, unsigned flags)
+{
+    GError *err = NULL;
+    if (!mr_init_backed(mr, kind, name, size, flags, &err)) {
+        /* The region stays in place with size 0, so every access to it is
+         * MEMTX_UNMAPPED instead of a crash. */
+        fprintf(stderr, "nxemu: error: %s\n", err->message);
+        g_error_free(err);
+    }
+}
+
+void mr_init_ram(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags)
+{
+    mr_init_backed_or_warn(mr, MR_RAM, name, size, flags);
+}
+
+void mr_init_rom(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags)
+{
+    mr_init_backed_or_warn(mr, MR_ROM, name, size, flags);
+}
+
+void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryRegionOps *ops,
+                void *opaque)
+{
+    mr_init_common(mr, MR_IO, name, size);
+    mr->ops = ops;
+    mr->opaque = opaque;
+}
+
+void mr_init_alias(MemoryRegion *mr, const char *name, MemoryRegion *target, uint64_t offset,
+                   uint64_t size)
+{
+    mr_init_common(mr, MR_ALIAS, name, size);
+    mr->alias = target;
+    mr->alias_offset = offset;
+}
+
+void mr_init_container(MemoryRegion *mr, const char *name, uint64_t size)
+{
+    mr_init_common(mr, MR_CONTAINER, name, size);
+}
+
+void mr_add_subregion(MemoryRegion *container, uint64_t addr, MemoryRegion *sub, int priority)
+{
+    g_return_if_fail(container->kind == MR_CONTAINER);
+    g_return_if_fail(sub->parent == NULL && sub != container);
+
+    sub->parent = container;
+    sub->addr = addr;
+    sub->priority = priority;
+
+    /* Keep the array in rendering order: priority descending and, at equal
+     * priority, the later-added first; so insert before the first region
+     * whose priority is not higher. */
+    unsigned i = 0;
+    while (i < container->nr_subregions && container->subregions[i]->priority > priority)
+        i++;
+    container->subregions =
+        g_renew(MemoryRegion *, container->subregions, container->nr_subregions + 1);
+    memmove(&container->subregions[i + 1], &container->subregions[i],
+            (container->nr_subregions - i) * sizeof(MemoryRegion *));
+    container->subregions[i] = sub;
+    container->nr_subregions++;
+}
+
+void mr_destroy(MemoryRegion *mr)
+{
+    if (mr->host)
+        munmap(mr->host, mr_map_len(mr->size));
+    g_free(mr->code_bitmap);
+    g_free(mr->subregions);
+    g_free(mr->name);
+    mr->host = NULL;
+    mr->code_bitmap = NULL;
+    mr->subregions = NULL;
+    mr->nr_subregions = 0;
+    mr->name = NULL;
+    mr->size = 0;
+}
+
+void mr_ram_zero(MemoryRegion *mr)
+{
+    if (!mr_is_memory(mr) || !mr->host)
+        return;
+    /* A private anonymous mapping reads back as zeros after DONTNEED, and the
+     * host memory is given back. */
+    if (madvise(mr->host, mr_map_len(mr->size), MADV_DONTNEED) != 0)
+        memset(mr->host, 0, mr->size);
+    g_free(mr->code_bitmap);
+    mr->code_bitmap = NULL;
+}
+
+/* ---- code page marks ---- */
+
+static void mr_code_mark(MemoryRegion *mr, uint64_t off, uint64_t len)
+{
+    uint64_t npages = (mr->size + (1u << MEM_PAGE_BITS) - 1) >> MEM_PAGE_BITS;
+    if (!mr->code_bitmap)
+        mr->code_bitmap = g_malloc0((npages + 7) / 8);
+    uint64_t first = off >> MEM_PAGE_BITS, last = (off + len - 1) >> MEM_PAGE_BITS;
+    for (uint64_t p = first; p <= last; p++)
+        mr->code_bitmap[p >> 3] |= (uint8_t)(1u << (p & 7));
+}
+
+static bool mr_code_any(const MemoryRegion *mr, uint64_t off, uint64_t len)
+{
+    uint64_t first = off >> MEM_PAGE_BITS, last = (off + len - 1) >> MEM_PAGE_BITS;
+    for (uint64_t p = first; p <= last; p++) {
+        if (mr->code_bitmap[p >> 3] & (1u << (p & 7)))
+            return true;
+    }
+    return false;
+}
+
+/* Clear the marks of the pages [off, off+len) touches.  Returns whether any
+ * was set, with the written bytes on those pages in [*lo, *hi] (region
+ * offsets). */
+static bool mr_code_clear(MemoryRegion *mr, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t first = off >> MEM_PAGE_BITS, last = (off + len - 1) >> MEM_PAGE_BITS;
+    bool any = false;
+    for (uint64_t p = first; p <= last; p++) {
+        uint8_t bit = (uint8_t)(1u << (p & 7));
+        if (!(mr->code_bitmap[p >> 3] & bit))
+            continue;
+        mr->code_bitmap[p >> 3] &= (uint8_t)~bit;
+        uint64_t ps = MAX(p << MEM_PAGE_BITS, off);
+        uint64_t pe = MIN(((p + 1) << MEM_PAGE_BITS) - 1, off + len - 1);
+        if (!any)
+            *lo = ps;
+        *hi = pe;
+        any = true;
+    }
+    return any;
+}
+
+/* ---- flattening ---- */
+
+/* Add [s, e) -> mr at mr_off, filling only what is not covered yet (regions
+ * are rendered from highest to lowest priority). */
+static void flat_insert(GArray *v, uint64_t s, uint64_t e, MemoryRegion *mr, uint64_t mr_off)
+{
+    guint lo = 0, hi = v->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(v, FlatRange, mid).end <= s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    guint i = lo;
+    uint64_t cur = s;
+    while (cur < e) {
+        const FlatRange *r = i < v->len ? &g_array_index(v, FlatRange, i) : NULL;
+        if (r && r->start <= cur) {
+            cur = r->end;
+            i++;
+            continue;
+        }
+        uint64_t gap_end = (r && r->start < e) ? r->start : e;
+        FlatRange nr = {.start = cur, .end = gap_end, .mr = mr, .mr_offset = mr_off + (cur - s)};
+        g_array_insert_val(v, i, nr);
+        i++;
+        cur = gap_end;
+    }
+}
+
+/* Render the window [off, off+len) of mr, which appears at absolute address
+ * `start`. */
+static void flat_render(GArray *v, MemoryRegion *mr, uint64_t start, uint64_t off, uint64_t len,
+                        unsigned depth)
+{
+    if (depth > MEM_MAX_DEPTH || off >= mr->size || len == 0)
+        return;
+    len = MIN(len, mr->size - off);
+
+    switch (mr->kind) {
+    case MR_RAM:
+    case MR_ROM:
+        if (!mr->host)
+            return;
+        flat_insert(v, start, start + len, mr, off);
+        return;
+    case MR_IO:
+        flat_insert(v, start, start + len, mr, off);
+        return;
+    case MR_ALIAS:
+        if (!mr->alias || mr->alias_offset > UINT64_MAX - off)
+            return;
+        flat_render(v, mr->alias, start, mr->alias_offset + off, len, depth + 1);
+        return;
+    case MR_CONTAINER:
+        for (unsigned i = 0; i < mr->nr_subregions; i++) {
+            MemoryRegion *sub = mr->subregions[i];
+            uint64_t sub_end =
+                sub->size > UINT64_MAX - sub->addr ? UINT64_MAX : sub->addr + sub->size;
+            uint64_t lo = MAX(off, sub->addr), hi = MIN(off + len, sub_end);
+            if (lo >= hi)
+                continue;
+            flat_render(v, sub, start + (lo - off), lo - sub->addr, hi - lo, depth + 1);
+        }
+        return;
+    }
+}
+
+AddressSpace *as_new(const char *name, MemoryRegion *root)
+{
+    AddressSpace *as = g_new0(AddressSpace, 1);
+    as->name = g_strdup(name ? name : "(anonymous)");
+    as->root = root;
+    as_commit(as);
+    return as;
+}
+
+void as_free(AddressSpace *as)
+{
+    if (!as)
+        return;
+    g_free(as->ranges);
+    g_free(as->name);
+    g_free(as);
+}
+
+void as_commit(AddressSpace *as)
+{
+    GArray *v = g_array_new(FALSE, FALSE, sizeof(FlatRange));
+    if (as->root)
+        flat_render(v, as->root, 0, 0, as->root->size, 0);
+
+    /* Coalesce neighbours that continue the same region, so that the fast
+     * path can hand out one pointer across them. */
+    guint n = 0;
+    for (guint i = 0; i < v->len; i++) {
+        FlatRange *r = &g_array_index(v, FlatRange, i);
+        FlatRange *prev = n ? &g_array_index(v, FlatRange, n - 1) : NULL;
+        if (prev && prev->end == r->start && prev->mr == r->mr &&
+            prev->mr_offset + (prev->end - prev->start) == r->mr_offset) {
+            prev->end = r->end;
+            continue;
+        }
+        g_array_index(v, FlatRange, n++) = *r;
+    }
+    g_free(as->ranges);
+    as->nr_ranges = n;
+    as->ranges = (FlatRange *)g_array_free(v, FALSE);
+    as->last = NULL;
+}
+
+/* ---- lookup ---- */
+
+static inline const FlatRange *as_find(AddressSpace *as, uint64_t addr)
+{
+    const FlatRange *fr = as->last;
+    if (G_LIKELY(fr && addr - fr->start < fr->end - fr->start))
+        return fr;
+    unsigned lo = 0, hi = as->nr_ranges;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        const FlatRange *r = &as->ranges[mid];
+        if (addr < r->start)
+            hi = mid;
+        else if (addr >= r->end)
+            lo = mid + 1;
+        else {
+            as->last = r;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+const FlatRange *as_lookup(AddressSpace *as, uint64_t addr)
+{
+    return as_find(as, addr);
+}
+
+/* ---- slow path ---- */
+
+static MemTxResult io_check(const MemoryRegion *mr, uint64_t off, unsigned size)
+{
+    const MemoryRegionOps *ops = mr->ops;
+    if (!ops)
+        return MEMTX_OK;
+    uint8_t widths = ops->widths ? ops->widths : MEM_WALL;
+    /* MEM_Wn bit values equal the access sizes they accept. */
+    if (!(widths & size))
+        return MEMTX_BAD_WIDTH;
+    if (!ops->unaligned_ok && (off & (size - 1)))
+        return MEMTX_MISALIGNED;
+    return MEMTX_OK;
+}
+
+/* The written bytes [addr, addr+len) are at region offset off of mr. */
+static void as_code_written(AddressSpace *as, MemoryRegion *mr, uint64_t addr, uint64_t off,
+                            uint64_t len)
+{
+    uint64_t lo, hi;
+    if (mr_code_clear(mr, off, len, &lo, &hi) && as->code_fn)
+        as->code_fn(as->code_opaque, addr + (lo - off), hi - lo + 1);
+}
+
+MemTxResult as_read(AddressSpace *as, uint64_t addr, unsigned size, uint64_t *val, MemTxAttrs attrs)
+{
+    if (G_UNLIKELY(as->access_fn))
+        as->access_fn(as->access_opaque, addr, size, false, attrs);
+    const FlatRange *fr = as_find(as, addr);
+    if (G_UNLIKELY(!fr)) {
+        *val = 0;
+        return MEMTX_UNMAPPED;
+    }
+    if (G_UNLIKELY(!mem_size_ok(size))) {
+        *val = 0;
+        return MEMTX_BAD_WIDTH;
+    }
+    if (G_UNLIKELY(fr->end - addr < size)) {
+        *val = 0;
+        return MEMTX_UNMAPPED;
+    }
+    MemoryRegion *mr = fr->mr;
+    uint64_t off = fr->mr_offset + (addr - fr->start);
+    if (G_LIKELY(mr->kind != MR_IO)) {
+        *val = mem_ld_le(mr->host + off, size);
+        return MEMTX_OK;
+    }
+    *val = 0;
+    MemTxResult r = io_check(mr, off, size);
+    if (r != MEMTX_OK || !mr->ops || !mr->ops->read)
+        return r;
+    return mr->ops->read(mr->opaque, off, size, val, attrs);
+}
+
+MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t val, MemTxAttrs attrs)
+{
+    if (G_UNLIKELY(as->access_fn))
+        as->access_fn(as->access_opaque, addr, size, true, attrs);
+    const FlatRange *fr = as_find(as, addr);
+    if (G_UNLIKELY(!fr))
+        return MEMTX_UNMAPPED;
+    if (G_UNLIKELY(!mem_size_ok(size)))
+        return MEMTX_BAD_WIDTH;
+    if (G_UNLIKELY(fr->end - addr < size))
+        return MEMTX_UNMAPPED;
+    MemoryRegion *mr = fr->mr;
+    uint64_t off = fr->mr_offset + (addr - fr->start);
+    if (G_LIKELY(mr->kind == MR_RAM) || (mr->kind == MR_ROM && mem_privileged(attrs))) {
+        mem_st_le(mr->host + off, size, val);
+        if (G_UNLIKELY(mr->code_bitmap != NULL))
+            as_code_written(as, mr, addr, off, size);
+        return MEMTX_OK;
+    }
+    if (mr->kind == MR_ROM)
+        return MEMTX_READONLY;
+    MemTxResult r = io_check(mr, off, size);
+    if (r != MEMTX_OK || !mr->ops || !mr->ops->write)
+        return r;
+    return mr->ops->write(mr->opaque, off, size, val, attrs);
+}
+
+MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
+                        MemTxAttrs attrs, uint64_t *bad)
+{
+    if (len == 0)
+        return MEMTX_OK;
+    if (G_UNLIKELY(as->access_fn))
+        as->access_fn(as->access_opaque, addr, len > UINT_MAX ? UINT_MAX : (unsigned)len, is_write,
+                      attrs);
+
+    /* Check everything first: a failed copy leaves memory untouched. */
+    uint64_t cur = addr, left = len;
+    while (left) {
+        const FlatRange *fr = as_find(as, cur);
+        MemTxResult r = MEMTX_OK;
+        if (!fr || !mr_is_memory(fr->mr))
+            r = MEMTX_UNMAPPED;
+        else if (is_write && fr->mr->kind == MR_ROM && !mem_privileged(attrs))
+            r = MEMTX_READONLY;
+        if (r != MEMTX_OK) {
+            if (bad)
+                *bad = cur;
+            return r;
+        }
+        uint64_t chunk = MIN(left, fr->end - cur);
+        cur += chunk;
+        left -= chunk;
+    }
+
+    uint8_t *p = buf;
+    bool code_hit = false;
+    uint64_t code_lo = 0, code_hi = 0;
+    cur = addr;
+    left = len;
+    while (left) {
+        const FlatRange *fr = as_find(as, cur);
+        MemoryRegion *mr = fr->mr;
+        uint64_t off = fr->mr_offset + (cur - fr->start);
+        uint64_t chunk = MIN(left, fr->end - cur);
+        if (is_write) {
+            memcpy(mr->host + off, p, chunk);
+            uint64_t lo, hi;
+            if (mr->code_bitmap && mr_code_clear(mr, off, chunk, &lo, &hi)) {
+                if (!code_hit)
+                    code_lo = cur + (lo - off);
+                code_hi = cur + (hi - off);
+                code_hit = true;
+            }
+        } else {
+            memcpy(p, mr->host + off, chunk);
+        }
+        p += chunk;
+        cur += chunk;
+        left -= chunk;
+    }
+    if (code_hit && as->code_fn)
+        as->code_fn(as->code_opaque, code_lo, code_hi - code_lo + 1);
+    return MEMTX_OK;
+}
+
+/* ---- fast path ---- */
+
+uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_write,
+                     unsigned need_flags)
+{
+    /* An observer must see every access, so nothing bypasses the slow path
+     * while one is installed. */
+    if (as->access_fn)
+        return NULL;
+    const FlatRange *fr = as_find(as, addr);
+    if (!fr)
+        return NULL;
+    MemoryRegion *mr = fr->mr;
+    if (mr->kind != MR_RAM && (is_write || mr->kind != MR_ROM))
+        return NULL;
+    if ((mr->flags & need_flags) != need_flags)
+        return NULL;
+    if (len == 0)
+        len = 1;
+    if (len > fr->end - addr)
+        return NULL;
+    uint64_t off = fr->mr_offset + (addr - fr->start);
+    if (is_write && mr->code_bitmap && mr_code_any(mr, off, len))
+        return NULL;
+    return mr->host + off;
+}
+
+bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags)
+{
+    uint64_t cur = addr, left = len;
+    while (left) {
+        const FlatRange *fr = as_find(as, cur);
+        if (!fr || fr->mr->kind != MR_RAM || (fr->mr->flags & flags) != flags)
+            return false;
+        uint64_t chunk = MIN(left, fr->end - cur);
+        cur += chunk;
+        left -= chunk;
+    }
+    return true;
+}
+
+/* ---- hooks ---- */
+
+void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque)
+{
+    as->code_fn = fn;
+    as->code_opaque = opaque;
+}
+
+void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len)
+{
+    uint64_t cur = addr, left = len;
+    while (left) {
+        const FlatRange *fr = as_find(as, cur);
+        uint64_t chunk;
+        if (!fr) {
+            /* skip the hole up to the next range, if any */
+            unsigned i = 0;
+            while (i < as->nr_ranges && as->ranges[i].start <= cur)
+                i++;
+            if (i == as->nr_ranges || as->ranges[i].start - cur >= left)
+                return;
+            chunk = as->ranges[i].start - cur;
+        } else {
+            chunk = MIN(left, fr->end - cur);
+            if (mr_is_memory(fr->mr))
+                mr_code_mark(fr->mr, fr->mr_offset + (cur - fr->start), chunk);
+        }
+        cur += chunk;
+        left -= chunk;
+    }
+}
+
+void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
+{
+    as->access_fn = fn;
+    as->access_opaque = opaque;
+}
+
+void as_dump_flat(AddressSpace *as, GString *out)
+{
+    static const char *const kind_names[] = {
+        [MR_RAM] = "ram",     [MR_ROM] = "rom",        [MR_IO] = "io",
+        [MR_ALIAS] = "alias", [MR_CONTAINER] = "cont",
+    };
+    for (unsigned i = 0; i < as->nr_ranges; i++) {
+        const FlatRange *r = &as->ranges[i];
+        g_string_append_printf(out, "0x%016llx-0x%016llx %-5s %s\n", (unsigned long long)r->start,
+                               (unsigned long long)(r->end - 1), kind_names[r->mr->kind],
+                               r->mr->name);
+    }
+}

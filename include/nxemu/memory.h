@@ -41,20 +41,21 @@ typedef struct MemTxAttrs {
 #define MEMTXATTRS(k, i) ((MemTxAttrs){.kind = (k), .id = (i)})
 
 /* Width bitmask for MemoryRegionOps.widths: bit n set = 2^n bytes accepted. */
-#define MEM_W1  0x1u
-#define MEM_W2  0x2u
-#define MEM_W4  0x4u
-#define MEM_W8  0x8u
-#define MEM_W12 (MEM_W1 | MEM_W2)
+#define MEM_W1   0x1u
+#define MEM_W2   0x2u
+#define MEM_W4   0x4u
+#define MEM_W8   0x8u
+#define MEM_W12  (MEM_W1 | MEM_W2)
 #define MEM_WALL (MEM_W1 | MEM_W2 | MEM_W4 | MEM_W8)
 
 typedef struct MemoryRegionOps {
-    /* offset is relative to the region; size is 1, 2, 4 or 8 (already checked). */
+    /* offset is relative to the region; size is 1, 2, 4 or 8 (already checked).
+     * A NULL read reads 0, a NULL write is ignored (reserved/read-only space). */
     MemTxResult (*read)(void *opaque, uint64_t offset, unsigned size, uint64_t *data,
                         MemTxAttrs attrs);
     MemTxResult (*write)(void *opaque, uint64_t offset, unsigned size, uint64_t data,
                          MemTxAttrs attrs);
-    uint8_t widths;    /* MEM_W* mask of accepted sizes */
+    uint8_t widths;    /* MEM_W* mask of accepted sizes (0 = all) */
     bool unaligned_ok; /* false: offset must be a multiple of size */
 } MemoryRegionOps;
 
@@ -110,6 +111,15 @@ void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryR
 void mr_init_alias(MemoryRegion *mr, const char *name, MemoryRegion *target, uint64_t offset,
                    uint64_t size);
 void mr_init_container(MemoryRegion *mr, const char *name, uint64_t size);
+/* mr_init_ram/mr_init_rom with the host reservation failure reported (kind is
+ * MR_RAM or MR_ROM).  On failure the region is left with size 0, so it maps
+ * nothing; mr_init_ram/mr_init_rom print the error and do the same. */
+struct _GError;
+bool mr_init_backed(MemoryRegion *mr, MemoryRegionKind kind, const char *name, uint64_t size,
+                    unsigned flags, struct _GError **err);
+/* Reset: RAM/ROM contents read as zero again and the host memory is released;
+ * code marks are dropped (the caller flushes its decode caches on reset). */
+void mr_ram_zero(MemoryRegion *mr);
 /* Place sub at addr inside the container; where regions overlap, the higher
  * priority wins; at equal priority the one added later wins. */
 void mr_add_subregion(MemoryRegion *container, uint64_t addr, MemoryRegion *sub, int priority);
@@ -119,17 +129,22 @@ void mr_destroy(MemoryRegion *mr);
 
 /* A terminal range of a flattened view. */
 typedef struct FlatRange {
-    uint64_t start;      /* first address */
-    uint64_t end;        /* last address + 1; 0 with start > 0 would wrap: never used */
-    MemoryRegion *mr;    /* RAM, ROM or IO region (aliases resolved) */
-    uint64_t mr_offset;  /* offset in mr of `start` */
+    uint64_t start;     /* first address */
+    uint64_t end;       /* last address + 1; 0 with start > 0 would wrap: never used */
+    MemoryRegion *mr;   /* RAM, ROM or IO region (aliases resolved) */
+    uint64_t mr_offset; /* offset in mr of `start` */
 } FlatRange;
 
 typedef struct AddressSpace AddressSpace;
 
-/* Called after a write landed on a page marked with as_mark_code. */
+/* Called after a write landed on a page marked with as_mark_code, once per
+ * as_write/as_rw_bytes, with the written bytes that lie on marked pages (for a
+ * multi-page copy: from the first to the last such byte). */
 typedef void (*CodeWriteFn)(void *opaque, uint64_t addr, uint64_t len);
-/* Optional observer of every access that reaches the slow or fast path. */
+/* Optional observer of every access (as_read, as_write, as_rw_bytes; for the
+ * latter size is the length clamped to UINT_MAX).  While one is installed,
+ * as_host_ptr returns NULL so that no access bypasses it: callers caching host
+ * pointers must drop them when the hook is set. */
 typedef void (*AccessHookFn)(void *opaque, uint64_t addr, unsigned size, bool is_write,
                              MemTxAttrs attrs);
 
@@ -147,8 +162,8 @@ MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t va
 /* Byte-range copy for loaders, DMA and debuggers: only RAM/ROM ranges (ROM is
  * writable here for loaders: MEM_REQ_LOADER, MEM_REQ_DEBUG), fails as a whole
  * (nothing written) if any byte is not memory; *bad gets the first bad address. */
-MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len,
-                        bool is_write, MemTxAttrs attrs, uint64_t *bad);
+MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
+                        MemTxAttrs attrs, uint64_t *bad);
 
 /* Fast path: host pointer to [addr, addr+len) if the whole range is one RAM
  * (or ROM, for reads) range with the given MR_F_* flags, else NULL.  For
