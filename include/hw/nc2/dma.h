@@ -13,9 +13,9 @@ typedef struct Machine Machine;
 typedef struct DmaRequest DmaRequest;
 
 struct DmaRequest {
-    uint64_t bytes;  /* total bytes moved; cost = latency + ceil(bytes / bpc) */
-    int owner;       /* issuing sequencer core, -1 for a doorbell request */
-    uint8_t sem;     /* completion: sem[sem] += sem_inc if sem_inc != 0 */
+    uint64_t bytes; /* total bytes moved; cost = latency + ceil(bytes / bpc) */
+    int owner;      /* issuing sequencer core, -1 for a doorbell request */
+    uint8_t sem;    /* completion: sem[sem] += sem_inc if sem_inc != 0 */
     uint8_t sem_inc;
     /* The issuing instruction's _COMPLETE events update, resolved at issue
      * (mode 0 = none); applied after the semaphore increment. */
@@ -23,14 +23,17 @@ struct DmaRequest {
     uint32_t upd_value;
     /* Moves the data, atomically, at the completion instant. */
     void (*complete)(Machine *m, DmaRequest *req);
-    void (*release)(DmaRequest *req); /* frees req */
+    void (*release)(DmaRequest *req); /* frees req; NULL = g_free(req) */
     void *priv;
     /* engine bookkeeping */
     uint64_t cost, done;
 };
 
+typedef struct DmaController DmaController;
+
 typedef struct DmaEngine {
     Machine *m;
+    const DmaController *dc; /* timing parameters */
     unsigned index;
     DmaRequest **ring;
     unsigned head, count, depth;
@@ -40,11 +43,14 @@ typedef struct DmaEngine {
     MemoryRegion mmio;
 } DmaEngine;
 
-typedef struct DmaController {
+struct DmaController {
     unsigned nr;
     DmaEngine *e;
     uint32_t bytes_per_cycle, latency;
-} DmaController;
+    /* Doorbell record validation: seq_dma_request_from_record, replaceable
+     * by unit tests. */
+    uint32_t (*from_record)(Machine *m, const uint8_t rec[64], DmaRequest **req);
+};
 
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency);

@@ -98,4 +98,8 @@ void nx_apply_pending_control(NxBlock *nx);
  * identity when WT_BASE == 0, else through the TLB. */
 bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *local, NxFault *f);
 
+/* The DMA engine this core's DMA instructions use: DMA_ENGINE modulo the
+ * number of engines (the register keeps the value as written). */
+unsigned nx_dma_engine(const NxBlock *nx);
+
 #endif

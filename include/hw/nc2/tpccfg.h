@@ -59,6 +59,9 @@ typedef struct TpcCfg {
     uint32_t fault_pc, fault_info, kernel_size;
     uint64_t fault_addr;
     TpcLaunch latched; /* captured at EXECUTE */
+    /* Starts the core after EXECUTE latched everything: tpc_cpu_launch,
+     * replaceable by unit tests. */
+    void (*launch)(Machine *m, unsigned t);
     MemoryRegion mmio;
 } TpcCfg;
 

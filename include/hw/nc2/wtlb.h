@@ -6,14 +6,15 @@
 #include <stdint.h>
 
 #include "nxemu/fault.h"
+#include "nxemu/log.h"
 #include "nxemu/memory.h"
 
 typedef enum NxAccess { NX_ACC_FETCH, NX_ACC_READ, NX_ACC_WRITE } NxAccess;
 
-#define WT_V 0x1ull
-#define WT_R 0x2ull
-#define WT_W 0x4ull
-#define WT_X 0x8ull
+#define WT_V        0x1ull
+#define WT_R        0x2ull
+#define WT_W        0x4ull
+#define WT_X        0x8ull
 #define WT_RESERVED 0xFFFFF0ull
 
 typedef struct WTlbEntry {
@@ -26,10 +27,14 @@ typedef struct WTlbEntry {
 typedef struct WTlb {
     WTlbEntry *e;
     unsigned n;
+    unsigned last; /* slot of the last hit or fill: checked first */
     uint64_t clock;
     uint64_t hits, misses, evictions;
+    NxLog *log;    /* NX_LOG_MMU sink; NULL = silent (set by nx_init) */
+    unsigned core; /* owning sequencer: requester of table reads, log prefix */
 } WTlb;
 
+/* entries >= 1 (0 is taken as 1); the owner sets log and core afterwards. */
 void wtlb_init(WTlb *t, unsigned entries);
 void wtlb_destroy(WTlb *t);
 /* Empties the TLB; statistics are kept (§2.2). */

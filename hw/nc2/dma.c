@@ -1,0 +1,334 @@
+/* DMA engines (machine.md §5): a FIFO per engine, a cost per request
+ * (latency + ceil(bytes / bytes_per_cycle)) paid from a per-round budget, and
+ * the register file of §5.3 with the descriptor doorbell.  Requests are
+ * validated by their builder at issue, so completion cannot fail. */
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "hw/nc2/dma.h"
+#include "nxemu/machine.h"
+
+#define DMA_STATUS      0x00u
+#define DMA_COMPLETED   0x08u
+#define DMA_BYTES       0x10u
+#define DMA_DESC_ADDR   0x18u
+#define DMA_DOORBELL    0x20u
+#define DMA_ERROR       0x24u
+#define DMA_QUEUE_DEPTH 0x28u
+
+#define DMA_RECORD_BYTES 64u
+
+/* ERROR kinds ([31:16]) the engine itself detects; the others come from
+ * seq_dma_request_from_record. */
+enum { DMA_ERR_QUEUE_FULL = 3, DMA_ERR_NOT_MEMORY = 4 };
+
+static void dma_release(DmaRequest *req)
+{
+    if (req->release) {
+        req->release(req);
+    } else {
+        g_free(req);
+    }
+}
+
+bool dma_queue_full(const DmaEngine *e)
+{
+    return e->count >= e->depth;
+}
+
+void dma_push(DmaEngine *e, DmaRequest *req)
+{
+    const DmaController *dc = e->dc;
+    g_assert(!dma_queue_full(e)); /* callers check first: an internal bug otherwise */
+    uint64_t bpc = dc->bytes_per_cycle;
+    req->cost = dc->latency + req->bytes / bpc + (req->bytes % bpc != 0);
+    req->done = 0;
+    e->ring[(e->head + e->count) % e->depth] = req;
+    e->count++;
+    nx_log_mask(&e->m->log, NX_LOG_DMA,
+                "dma: engine=%u queue owner=%d bytes=%" PRIu64 " cost=%" PRIu64 " occupancy=%u\n",
+                e->index, req->owner, req->bytes, req->cost, e->count);
+}
+
+/* The head request is done: apply its effects in the order of §5.1. */
+static void dma_complete_head(DmaEngine *e)
+{
+    Machine *m = e->m;
+    DmaRequest *req = e->ring[e->head];
+    e->ring[e->head] = NULL;
+    e->head = (e->head + 1) % e->depth;
+    e->count--;
+
+    if (req->complete) {
+        req->complete(m, req);
+    }
+    if (req->sem_inc) {
+        evsem_sem_add(&m->evsem, req->sem, req->sem_inc);
+    }
+    if (req->upd_mode) {
+        evsem_update(&m->evsem, req->upd_mode, req->upd_idx, req->upd_value);
+    }
+    if (req->owner >= 0 && m->nx && (unsigned)req->owner < m->cfg.nr_seq &&
+        m->nx[req->owner].outstanding) {
+        m->nx[req->owner].outstanding--;
+    }
+    e->completed++;
+    e->bytes += req->bytes;
+    nx_log_mask(&m->log, NX_LOG_DMA, "dma: engine=%u complete owner=%d bytes=%" PRIu64 "\n",
+                e->index, req->owner, req->bytes);
+    dma_release(req);
+}
+
+static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
+{
+    unsigned n = 0;
+    while (e->count) {
+        DmaRequest *req = e->ring[e->head];
+        uint64_t need = req->cost - req->done;
+        if (need > budget) {
+            req->done += budget;
+            break;
+        }
+        /* Left-over budget carries over to the next request (§5.2). */
+        budget -= need;
+        req->done = req->cost;
+        dma_complete_head(e);
+        n++;
+    }
+    return n;
+}
+
+unsigned dma_advance(DmaController *dc, uint64_t q)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        n += dma_engine_advance(&dc->e[i], q);
+    }
+    return n;
+}
+
+unsigned dma_pending(const DmaController *dc)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        n += dc->e[i].count;
+    }
+    return n;
+}
+
+uint64_t dma_next_completion(const DmaController *dc)
+{
+    uint64_t best = UINT64_MAX;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        const DmaEngine *e = &dc->e[i];
+        if (e->count) {
+            const DmaRequest *req = e->ring[e->head];
+            uint64_t left = req->cost - req->done;
+            if (left < best) {
+                best = left;
+            }
+        }
+    }
+    return best;
+}
+
+static void dma_reject(DmaEngine *e, uint32_t error, const char *why)
+{
+    e->error = error;
+    nx_warn("DMA engine %u: doorbell record at 0x%016" PRIx64 " rejected: %s (ERROR=0x%08" PRIx32
+            ")",
+            e->index, e->desc_addr, why, error);
+}
+
+static const char *dma_error_name(uint32_t kind)
+{
+    switch (kind) {
+    case 1:
+        return "validity predicate failed";
+    case 2:
+        return "issue-time error";
+    case 3:
+        return "queue full";
+    case 4:
+        return "record not in DMA-able memory";
+    case 5:
+        return "opcode is not 0xB8 or 0xBB";
+    case 6:
+        return "events field nonzero";
+    case 7:
+        return "ADDR8 operand not in IMM form";
+    default:
+        return "rejected";
+    }
+}
+
+static void dma_doorbell(DmaEngine *e)
+{
+    Machine *m = e->m;
+    uint8_t rec[DMA_RECORD_BYTES];
+    uint64_t bad;
+
+    if (e->desc_addr > UINT64_MAX - DMA_RECORD_BYTES ||
+        !as_is_ram(m->as, e->desc_addr, DMA_RECORD_BYTES, MR_F_DMA) ||
+        as_rw_bytes(m->as, e->desc_addr, rec, DMA_RECORD_BYTES, false,
+                    MEMTXATTRS(MEM_REQ_DMA, e->index), &bad) != MEMTX_OK) {
+        dma_reject(e, (uint32_t)DMA_ERR_NOT_MEMORY << 16, dma_error_name(DMA_ERR_NOT_MEMORY));
+        return;
+    }
+    DmaRequest *req = NULL;
+    uint32_t err = e->dc->from_record(m, rec, &req);
+    if (err) {
+        if (req) {
+            dma_release(req);
+        }
+        dma_reject(e, err, dma_error_name(err >> 16));
+        return;
+    }
+    if (!req) {
+        return; /* nothing to move (not produced by the builder today) */
+    }
+    if (dma_queue_full(e)) {
+        dma_release(req);
+        dma_reject(e, (uint32_t)DMA_ERR_QUEUE_FULL << 16, dma_error_name(DMA_ERR_QUEUE_FULL));
+        return;
+    }
+    req->owner = -1; /* no core's DRAIN waits for a doorbell request */
+    dma_push(e, req);
+}
+
+static uint32_t dma_read32(DmaEngine *e, uint32_t off)
+{
+    switch (off) {
+    case DMA_STATUS:
+        return (e->count ? 1u : 0u) | (e->count & 0xFF) << 8;
+    case DMA_COMPLETED:
+        return (uint32_t)e->completed;
+    case DMA_COMPLETED + 4:
+        return (uint32_t)(e->completed >> 32);
+    case DMA_BYTES:
+        return (uint32_t)e->bytes;
+    case DMA_BYTES + 4:
+        return (uint32_t)(e->bytes >> 32);
+    case DMA_DESC_ADDR:
+        return (uint32_t)e->desc_addr;
+    case DMA_DESC_ADDR + 4:
+        return (uint32_t)(e->desc_addr >> 32);
+    case DMA_ERROR:
+        return e->error;
+    case DMA_QUEUE_DEPTH:
+        return e->depth;
+    default:
+        return 0; /* DOORBELL (write-only) and reserved */
+    }
+}
+
+static void dma_write32(DmaEngine *e, uint32_t off, uint32_t v)
+{
+    switch (off) {
+    case DMA_DESC_ADDR:
+        e->desc_addr = (e->desc_addr & ~0xFFFFFFFFull) | v;
+        break;
+    case DMA_DESC_ADDR + 4:
+        e->desc_addr = (e->desc_addr & 0xFFFFFFFFull) | (uint64_t)v << 32;
+        break;
+    case DMA_DOORBELL:
+        if (v == 1) {
+            dma_doorbell(e);
+        }
+        break;
+    default:
+        break; /* read-only or reserved */
+    }
+}
+
+static MemTxResult dma_check(uint64_t off, unsigned size)
+{
+    if (size != 4 && size != 8) {
+        return MEMTX_BAD_WIDTH;
+    }
+    if (off & (size - 1)) {
+        return MEMTX_MISALIGNED;
+    }
+    return off < nc2_memmap[NC2_DMA].size ? MEMTX_OK : MEMTX_UNMAPPED;
+}
+
+static MemTxResult dma_mmio_read(void *opaque, uint64_t off, unsigned size, uint64_t *data,
+                                 MemTxAttrs attrs)
+{
+    DmaEngine *e = opaque;
+    MemTxResult r = dma_check(off, size);
+    if (r != MEMTX_OK) {
+        return r;
+    }
+    uint64_t v = dma_read32(e, (uint32_t)off);
+    if (size == 8) {
+        v |= (uint64_t)dma_read32(e, (uint32_t)off + 4) << 32;
+    }
+    *data = v;
+    return MEMTX_OK;
+}
+
+static MemTxResult dma_mmio_write(void *opaque, uint64_t off, unsigned size, uint64_t data,
+                                  MemTxAttrs attrs)
+{
+    DmaEngine *e = opaque;
+    MemTxResult r = dma_check(off, size);
+    if (r != MEMTX_OK) {
+        return r;
+    }
+    /* With an 8-byte write at DESC_ADDR both halves land before anything
+     * else; at DOORBELL the high word is ERROR (read-only). */
+    dma_write32(e, (uint32_t)off, (uint32_t)data);
+    if (size == 8) {
+        dma_write32(e, (uint32_t)off + 4, (uint32_t)(data >> 32));
+    }
+    return MEMTX_OK;
+}
+
+static const MemoryRegionOps dma_ops = {
+    .read = dma_mmio_read,
+    .write = dma_mmio_write,
+    .widths = MEM_W4 | MEM_W8,
+    .unaligned_ok = false,
+};
+
+void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
+              uint32_t latency)
+{
+    memset(dc, 0, sizeof(*dc));
+    dc->nr = engines;
+    dc->bytes_per_cycle = bpc ? bpc : 1;
+    dc->latency = latency;
+    dc->from_record = seq_dma_request_from_record;
+    dc->e = g_new0(DmaEngine, engines);
+    for (unsigned i = 0; i < engines; i++) {
+        DmaEngine *e = &dc->e[i];
+        e->m = m;
+        e->dc = dc;
+        e->index = i;
+        e->depth = depth ? depth : 1;
+        e->ring = g_new0(DmaRequest *, e->depth);
+        g_autofree char *name = g_strdup_printf("dma%u", i);
+        mr_init_io(&e->mmio, name, nc2_memmap[NC2_DMA].size, &dma_ops, e);
+    }
+}
+
+void dma_destroy(DmaController *dc)
+{
+    for (unsigned i = 0; i < dc->nr; i++) {
+        DmaEngine *e = &dc->e[i];
+        while (e->count) {
+            DmaRequest *req = e->ring[e->head];
+            e->head = (e->head + 1) % e->depth;
+            e->count--;
+            dma_release(req);
+        }
+        g_free(e->ring);
+        mr_destroy(&e->mmio);
+    }
+    g_free(dc->e);
+    dc->e = NULL;
+    dc->nr = 0;
+}

@@ -1,0 +1,403 @@
+/* The NX register block of one sequencer (machine.md §3).  Every access is
+ * decomposed into aligned u32 words: a u64 register is two words (low half at
+ * the lower address) and an 8-byte access to two u32 registers touches both
+ * (§12.3), so one word-level decoder serves all widths. */
+#include <inttypes.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "hw/nc2/nx.h"
+#include "nxemu/machine.h"
+
+#define NX_NQ_STRIDE 0x20u
+#define NX_NQ_END    (NX_NQ + 4 * NX_NQ_STRIDE)
+
+static inline uint32_t lo32(uint64_t v)
+{
+    return (uint32_t)v;
+}
+
+static inline uint32_t hi32(uint64_t v)
+{
+    return (uint32_t)(v >> 32);
+}
+
+/* Replace the half of *r selected by `hi` with v. */
+static inline void set_half(uint64_t *r, bool hi, uint32_t v)
+{
+    if (hi) {
+        *r = (*r & 0xFFFFFFFFull) | ((uint64_t)v << 32);
+    } else {
+        *r = (*r & ~0xFFFFFFFFull) | v;
+    }
+}
+
+static inline uint32_t get_half(uint64_t r, bool hi)
+{
+    return hi ? hi32(r) : lo32(r);
+}
+
+static unsigned nx_engines(const NxBlock *nx)
+{
+    unsigned n = nx->m ? nx->m->cfg.nr_dma : 0;
+    return n ? n : 1;
+}
+
+unsigned nx_dma_engine(const NxBlock *nx)
+{
+    return nx->dma_engine % nx_engines(nx);
+}
+
+static CpuState nx_state(const NxBlock *nx)
+{
+    return nx->cpu ? nx->cpu->state : CPU_RESET;
+}
+
+static bool nx_pc_writable(const NxBlock *nx)
+{
+    CpuState s = nx_state(nx);
+    return s == CPU_RESET || s == CPU_HALTED || s == CPU_FAULTED;
+}
+
+static uint32_t nx_nq_read(const NxQueue *q, uint32_t r)
+{
+    switch (r) {
+    case 0x00:
+        return lo32(q->base);
+    case 0x04:
+        return hi32(q->base);
+    case 0x08:
+        return q->size;
+    case 0x0C:
+        return q->head;
+    case 0x10:
+        return q->tail;
+    case 0x14:
+        return q->overflow;
+    default:
+        return 0;
+    }
+}
+
+static void nx_nq_write(NxQueue *q, uint32_t r, uint32_t v)
+{
+    switch (r) {
+    case 0x00:
+    case 0x04:
+        set_half(&q->base, r == 0x04, v);
+        break;
+    case 0x08:
+        q->size = v;
+        break;
+    case 0x0C:
+        q->head = v;
+        break;
+    case 0x14:
+        q->overflow = 0; /* any write clears */
+        break;
+    default:
+        break; /* NQ_TAIL read-only, +0x18 reserved */
+    }
+}
+
+/* One aligned word at off (< NC2_NX_BLOCK_BYTES). */
+static uint32_t nx_read32(NxBlock *nx, uint32_t off)
+{
+    const NxCpu *cpu = nx->cpu;
+    bool hi = (off & 4) != 0;
+
+    if (off < NX_PC) {
+        return nx->r[off / 4];
+    }
+    if (off >= NX_ADDR_TABLE && off < NX_NQ) {
+        return get_half(nx->addr_table[(off - NX_ADDR_TABLE) / 8], hi);
+    }
+    if (off >= NX_NQ && off < NX_NQ_END) {
+        return nx_nq_read(&nx->nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE);
+    }
+    switch (off & ~4u) {
+    case NX_PC:
+        /* During the core's own instruction nx->pc is that instruction's
+         * address, which is what a core reading its own PC must see (also
+         * through the alias, §12.10); otherwise it is the next instruction. */
+        return get_half(nx->pc, hi);
+    case NX_FAULT_PC:
+        return get_half(cpu ? cpu->fault_pc : 0, hi);
+    case NX_FAULT_ADDR:
+        return get_half(cpu ? cpu->fault.addr : 0, hi);
+    case NX_RETIRED:
+        return get_half(cpu ? cpu->retired : 0, hi);
+    case NX_WT_BASE:
+        return get_half(nx->wt_base, hi);
+    case NX_TLB_HITS:
+        return get_half(nx->tlb.hits, hi);
+    case NX_TLB_MISSES:
+        return get_half(nx->tlb.misses, hi);
+    case NX_TLB_EVICTIONS:
+        return get_half(nx->tlb.evictions, hi);
+    case NX_ENTRY:
+        return get_half(nx->entry, hi);
+    case NX_DTB_ADDR:
+        return get_half(nx->dtb_addr, hi);
+    case NX_VTIME:
+        return get_half(nx->m ? machine_vtime(nx->m) : 0, hi);
+    default:
+        break;
+    }
+    switch (off) {
+    case NX_STATUS: {
+        CpuState s = nx_state(nx);
+        uint32_t reason = s == CPU_BLOCKED ? nx->block_reason & 0xF : 0;
+        return (uint32_t)s | reason << 8;
+    }
+    case NX_FAULT_CODE:
+        return cpu ? cpu->fault.code : 0;
+    case NX_FAULT_INFO:
+        return cpu ? cpu->fault.info : 0;
+    case NX_WT_LEN:
+        return nx->wt_len;
+    case NX_TLB_ENTRIES:
+        return nx->tlb.n;
+    case NX_CORE_ID:
+        return nx->id;
+    case NX_NUM_CORES:
+        return nx->num_cores;
+    case NX_DMA_ENGINE:
+        return nx->dma_engine;
+    default:
+        return 0; /* CONTROL (write-only) and reserved offsets */
+    }
+}
+
+static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
+{
+    bool hi = (off & 4) != 0;
+
+    if (off < NX_PC) {
+        nx->r[off / 4] = v;
+        return;
+    }
+    if (off >= NX_ADDR_TABLE && off < NX_NQ) {
+        set_half(&nx->addr_table[(off - NX_ADDR_TABLE) / 8], hi, v);
+        return;
+    }
+    if (off >= NX_NQ && off < NX_NQ_END) {
+        nx_nq_write(&nx->nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE, v);
+        return;
+    }
+    switch (off & ~4u) {
+    case NX_PC:
+        if (nx_pc_writable(nx)) {
+            set_half(&nx->pc, hi, v);
+            nx->discard_kept = true;
+        }
+        return;
+    case NX_WT_BASE:
+        set_half(&nx->wt_base, hi, v);
+        wtlb_flush(&nx->tlb);
+        return;
+    case NX_TLB_HITS:
+        nx->tlb.hits = 0;
+        return;
+    case NX_TLB_MISSES:
+        nx->tlb.misses = 0;
+        return;
+    case NX_TLB_EVICTIONS:
+        nx->tlb.evictions = 0;
+        return;
+    case NX_ENTRY:
+        set_half(&nx->entry, hi, v);
+        return;
+    default:
+        break;
+    }
+    switch (off) {
+    case NX_CONTROL:
+        v &= NX_CTRL_RUN | NX_CTRL_STOP | NX_CTRL_RESET | NX_CTRL_TLB_FLUSH;
+        if (attrs.kind == MEM_REQ_SEQ && attrs.id == nx->id) {
+            /* The writing instruction must retire first (§3). */
+            nx->pending_control |= v;
+        } else if (v) {
+            nx_control(nx, v);
+        }
+        return;
+    case NX_WT_LEN:
+        nx->wt_len = v;
+        wtlb_flush(&nx->tlb);
+        return;
+    case NX_DMA_ENGINE:
+        nx->dma_engine = v;
+        return;
+    default:
+        return; /* read-only or reserved: ignored */
+    }
+}
+
+static MemTxResult nx_check(uint64_t off, unsigned size)
+{
+    if (size != 4 && size != 8) {
+        return MEMTX_BAD_WIDTH;
+    }
+    if (off & (size - 1)) {
+        return MEMTX_MISALIGNED;
+    }
+    if (off >= NC2_NX_BLOCK_BYTES) {
+        return MEMTX_UNMAPPED;
+    }
+    return MEMTX_OK;
+}
+
+MemTxResult nx_read(NxBlock *nx, uint64_t off, unsigned size, uint64_t *val, MemTxAttrs attrs)
+{
+    MemTxResult r = nx_check(off, size);
+    if (r != MEMTX_OK) {
+        return r;
+    }
+    uint64_t v = nx_read32(nx, (uint32_t)off);
+    if (size == 8) {
+        v |= (uint64_t)nx_read32(nx, (uint32_t)off + 4) << 32;
+    }
+    *val = v;
+    return MEMTX_OK;
+}
+
+MemTxResult nx_write(NxBlock *nx, uint64_t off, unsigned size, uint64_t val, MemTxAttrs attrs)
+{
+    MemTxResult r = nx_check(off, size);
+    if (r != MEMTX_OK) {
+        return r;
+    }
+    nx_write32(nx, (uint32_t)off, lo32(val), attrs);
+    if (size == 8) {
+        nx_write32(nx, (uint32_t)off + 4, hi32(val), attrs);
+    }
+    return MEMTX_OK;
+}
+
+static void nx_clear_fault(NxBlock *nx)
+{
+    if (nx->cpu) {
+        nx->cpu->fault = (NxFault){0};
+        nx->cpu->fault_pc = 0;
+    }
+}
+
+void nx_reset(NxBlock *nx)
+{
+    memset(nx->r, 0, sizeof(nx->r));
+    nx->pc = nx->entry;
+    nx->block_reason = NX_BLOCK_NONE;
+    nx->wt_base = 0;
+    nx->wt_len = 0;
+    wtlb_flush(&nx->tlb);
+    nx->tlb.hits = nx->tlb.misses = nx->tlb.evictions = 0;
+    nx->dma_engine = nx->id % nx_engines(nx);
+    memset(nx->addr_table, 0, sizeof(nx->addr_table));
+    memset(nx->nq, 0, sizeof(nx->nq));
+    nx->discard_kept = true;
+    /* outstanding is not a register: requests in flight still complete and
+     * decrement it. */
+    if (nx->cpu) {
+        nx->cpu->state = CPU_RESET;
+        nx->cpu->retired = 0;
+    }
+    nx_clear_fault(nx);
+}
+
+void nx_control(NxBlock *nx, uint32_t bits)
+{
+    if (bits & NX_CTRL_RESET) {
+        nx_reset(nx);
+    }
+    if (bits & NX_CTRL_TLB_FLUSH) {
+        wtlb_flush(&nx->tlb);
+    }
+    if (bits & NX_CTRL_STOP) {
+        CpuState s = nx_state(nx);
+        if (s == CPU_RUNNING || s == CPU_BLOCKED) {
+            /* A pending wait is abandoned; PC keeps the blocked
+             * instruction's address, which the core leaves in nx->pc. */
+            nx->cpu->state = CPU_HALTED;
+            nx->block_reason = NX_BLOCK_NONE;
+            nx->discard_kept = true;
+        }
+    }
+    if (bits & NX_CTRL_RUN) {
+        CpuState s = nx_state(nx);
+        if (nx->cpu && (s == CPU_RESET || s == CPU_HALTED || s == CPU_FAULTED)) {
+            nx_clear_fault(nx);
+            nx->block_reason = NX_BLOCK_NONE;
+            nx->discard_kept = true; /* fetch again at PC, from phase F */
+            nx->cpu->state = CPU_RUNNING;
+        }
+    }
+    if (nx->m) {
+        nx_log_mask(&nx->m->log, NX_LOG_INT, "nx: core=%u control=0x%x state=%s\n", nx->id, bits,
+                    cpu_state_name(nx_state(nx)));
+    }
+}
+
+void nx_apply_pending_control(NxBlock *nx)
+{
+    uint32_t bits = nx->pending_control;
+    if (bits) {
+        nx->pending_control = 0;
+        nx_control(nx, bits);
+    }
+}
+
+bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *local, NxFault *f)
+{
+    if ((a >> 24) == 0) {
+        *local = true;
+        *pa = a;
+        return true;
+    }
+    *local = false;
+    if (nx->wt_base == 0) {
+        *pa = a;
+        return true;
+    }
+    return wtlb_translate(&nx->tlb, nx->m->as, nx->wt_base, nx->wt_len, a, acc, pa, f);
+}
+
+static MemTxResult nx_alias_read(void *opaque, uint64_t off, unsigned size, uint64_t *data,
+                                 MemTxAttrs attrs)
+{
+    return nx_read(opaque, off, size, data, attrs);
+}
+
+static MemTxResult nx_alias_write(void *opaque, uint64_t off, unsigned size, uint64_t data,
+                                  MemTxAttrs attrs)
+{
+    return nx_write(opaque, off, size, data, attrs);
+}
+
+static const MemoryRegionOps nx_alias_ops = {
+    .read = nx_alias_read,
+    .write = nx_alias_write,
+    .widths = MEM_W4 | MEM_W8,
+    .unaligned_ok = false,
+};
+
+void nx_init(NxBlock *nx, Machine *m, unsigned id, unsigned tlb_entries, unsigned num_cores)
+{
+    *nx = (NxBlock){0};
+    nx->m = m;
+    nx->id = id;
+    nx->num_cores = num_cores;
+    wtlb_init(&nx->tlb, tlb_entries);
+    nx->tlb.core = id;
+    nx->tlb.log = m ? &m->log : NULL;
+    nx->dma_engine = id % nx_engines(nx);
+
+    g_autofree char *name = g_strdup_printf("nx%u", id);
+    mr_init_io(&nx->alias, name, nc2_memmap[NC2_NX].size, &nx_alias_ops, nx);
+}
+
+void nx_destroy(NxBlock *nx)
+{
+    wtlb_destroy(&nx->tlb);
+    mr_destroy(&nx->alias);
+}
