@@ -12,5 +12,13 @@ int sched_run(Machine *m);
 StopReason sched_round(Machine *m);
 /* The exit status for the stop reason already recorded in m. */
 int sched_exit_status(Machine *m);
+/* The §9.3 diagnostic lines (each ending in a newline) for the recorded stop
+ * reason: fault line, deadlock block or limit line; nothing for a normal end
+ * or a FINISHER.  sched_run writes them to stderr. */
+void sched_report(Machine *m, GString *out);
+
+/* Accounting: a core's run() adds its retired instructions to cpu->retired
+ * and to sched.round_retired; the scheduler derives sched.icount from the
+ * cpu->retired deltas of each slice and sets cpu->slice_used. */
 
 #endif

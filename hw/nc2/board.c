@@ -1,0 +1,186 @@
+/*
+ * The nc2 board: builds the system physical address map (machine.md §1) from
+ * the const nc2_memmap table and the MachineConfig, creates the devices and
+ * cores, and places the effective DTB in HBM (§10).
+ *
+ * Everything hangs off the Machine object; machine_free releases all of it so
+ * unit tests can build and drop machines freely.
+ */
+#include <inttypes.h>
+
+#include "hw/nc2/fdt.h"
+#include "nxemu/error.h"
+#include "nxemu/sched.h"
+
+/* Windows above the map's top are unmapped anyway; 1 TiB covers §1. */
+#define SYSMEM_SIZE (1ull << 40)
+
+static void map(Machine *m, uint64_t pa, MemoryRegion *mr)
+{
+    mr_add_subregion(&m->sysmem, pa, mr, 0);
+}
+
+static void map_memories(Machine *m)
+{
+    const MemMapEntry *mm = nc2_memmap;
+    for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+        g_autofree char *name = g_strdup_printf("sbuf%u", p);
+        mr_init_ram(&m->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA);
+        map(m, mm[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH, &m->sbuf[p]);
+    }
+    /* Partition p = q*32 + i sits at q*1 MiB + i*32 KiB = p*32 KiB (§1.2). */
+    for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+        g_autofree char *name = g_strdup_printf("psum%u", p);
+        mr_init_ram(&m->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA);
+        map(m, mm[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH, &m->psum[p]);
+    }
+}
+
+static void map_devices(Machine *m)
+{
+    const MachineConfig *cfg = &m->cfg;
+    const MemMapEntry *mm = nc2_memmap;
+
+    evsem_init(&m->evsem, m);
+    map(m, mm[NC2_EVSEM].base, &m->evsem.mmio);
+
+    /* Aliases, engines and TPC windows exist only for configured units:
+     * the others stay unmapped (§12.9). */
+    m->nx = g_new0(NxBlock, cfg->nr_seq);
+    for (unsigned i = 0; i < cfg->nr_seq; i++) {
+        nx_init(&m->nx[i], m, i, cfg->tlb_entries, cfg->nr_seq);
+        map(m, mm[NC2_NX].base + i * mm[NC2_NX].stride, &m->nx[i].alias);
+    }
+    dma_init(&m->dma, m, cfg->nr_dma, cfg->dma_queue_depth, cfg->dma_bytes_per_cycle,
+             cfg->dma_latency);
+    for (unsigned e = 0; e < cfg->nr_dma; e++) {
+        map(m, mm[NC2_DMA].base + e * mm[NC2_DMA].stride, &m->dma.e[e].mmio);
+    }
+    m->tpccfg = g_new0(TpcCfg, cfg->nr_tpc ? cfg->nr_tpc : 1);
+    for (unsigned t = 0; t < cfg->nr_tpc; t++) {
+        tpccfg_init(&m->tpccfg[t], m, t);
+        map(m, mm[NC2_TPC].base + t * mm[NC2_TPC].stride, &m->tpccfg[t].mmio);
+    }
+    testdev_init(&m->test, m);
+    map(m, mm[NC2_TEST].base, &m->test.mmio);
+}
+
+static void create_cores(Machine *m)
+{
+    m->seq = g_new0(NxCpu *, m->cfg.nr_seq);
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        /* NULL until the sequencer target exists: tolerated everywhere. */
+        m->seq[i] = seq_cpu_create(m, i);
+        m->nx[i].cpu = m->seq[i];
+    }
+    m->tpc = g_new0(NxCpu *, m->cfg.nr_tpc ? m->cfg.nr_tpc : 1);
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        m->tpc[t] = tpc_cpu_create(m, t);
+    }
+}
+
+/* nxemu,dtb-in-memory: the effective tree at HBM_end - 1 MiB (§10). */
+static bool place_dtb(Machine *m, GError **err)
+{
+    uint64_t addr = m->cfg.hbm_size - NC2_DTB_IN_MEM_BYTES, bad = 0;
+    if (!m->cfg.dtb_in_memory) {
+        return true;
+    }
+    if (m->fdt_size > NC2_DTB_IN_MEM_BYTES) {
+        g_set_error(err, NX_ERROR, NX_ERROR_CONFIG,
+                    "dtb: effective tree is %zu bytes: nxemu,dtb-in-memory needs it to fit in "
+                    "1 MiB",
+                    m->fdt_size);
+        return false;
+    }
+    if (as_rw_bytes(m->as, addr, m->fdt, m->fdt_size, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad) !=
+        MEMTX_OK) {
+        g_set_error(err, NX_ERROR, NX_ERROR_CONFIG,
+                    "dtb: cannot write the tree to HBM at 0x%" PRIx64 " (bad address 0x%" PRIx64
+                    ")",
+                    addr, bad);
+        return false;
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        m->nx[i].dtb_addr = addr;
+    }
+    return true;
+}
+
+Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size, GError **err)
+{
+    Machine *m = g_new0(Machine, 1);
+    m->cfg = *cfg;
+    m->fdt = fdt ? g_memdup2(fdt, fdt_size) : NULL;
+    m->fdt_size = fdt ? fdt_size : 0;
+    m->log.file = stderr;
+    m->log.mask = 0;
+    sched_init(m, cfg->quantum);
+
+    mr_init_container(&m->sysmem, "system", SYSMEM_SIZE);
+    if (!mr_init_backed(&m->hbm, MR_RAM, "hbm", cfg->hbm_size, MR_F_FETCH | MR_F_DMA, err)) {
+        machine_free(m);
+        return NULL;
+    }
+    map(m, nc2_memmap[NC2_HBM].base, &m->hbm);
+    map_memories(m);
+    map_devices(m);
+    m->as = as_new("system", &m->sysmem);
+    create_cores(m);
+    if (m->fdt && !place_dtb(m, err)) {
+        machine_free(m);
+        return NULL;
+    }
+    nx_log_mask(&m->log, NX_LOG_MACHINE,
+                "machine: nc2 hbm=0x%" PRIx64 " seq=%u tpc=%u dma=%u quantum=%u\n", cfg->hbm_size,
+                cfg->nr_seq, cfg->nr_tpc, cfg->nr_dma, cfg->quantum);
+    return m;
+}
+
+void machine_free(Machine *m)
+{
+    if (!m) {
+        return;
+    }
+    /* Cores first: they may hold pointers into devices and memory. */
+    for (unsigned i = 0; m->seq && i < m->cfg.nr_seq; i++) {
+        if (m->seq[i] && m->seq[i]->ops->destroy) {
+            m->seq[i]->ops->destroy(m->seq[i]);
+        }
+    }
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+        if (m->tpc[t] && m->tpc[t]->ops->destroy) {
+            m->tpc[t]->ops->destroy(m->tpc[t]);
+        }
+    }
+    g_free(m->seq);
+    g_free(m->tpc);
+    as_free(m->as);
+    /* Devices exist only if the memories were built (map_devices ran). */
+    if (m->nx) {
+        for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+            nx_destroy(&m->nx[i]);
+        }
+        g_free(m->nx);
+        dma_destroy(&m->dma);
+        for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+            tpccfg_destroy(&m->tpccfg[t]);
+        }
+        g_free(m->tpccfg);
+        testdev_destroy(&m->test);
+        evsem_destroy(&m->evsem);
+        for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+            mr_destroy(&m->sbuf[p]);
+        }
+        for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+            mr_destroy(&m->psum[p]);
+        }
+    }
+    mr_destroy(&m->hbm);
+    mr_destroy(&m->sysmem);
+    if (m->log.file && m->log.file != stderr && m->log.file != stdout) {
+        fclose(m->log.file); /* -D FILE: the machine owns it */
+    }
+    g_free(m->fdt);
+    g_free(m);
+}

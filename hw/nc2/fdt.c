@@ -1,0 +1,851 @@
+/*
+ * Machine configuration from a device tree (machine.md §10).
+ *
+ * Every rule failure is one GError line naming the node, the property and
+ * the rule, e.g. "dtb: /dma@2803800000: nxemu,queue-depth = 0: must be
+ * 1..255"; main prefixes "nxemu: " and exits 125.  The tree is never trusted:
+ * fdt_check_full runs first, then every property length is checked before
+ * its value is read.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "hw/nc2/fdt.h"
+#include "hw/nc2/memmap.h"
+#include "nxemu/error.h"
+
+/* Room for the nodes an edit may add (64 sequencers + 64 TPCs, a few hundred
+ * bytes each); the result is packed afterwards. */
+#define EDIT_HEADROOM (256u * 1024u)
+
+#define DEF_TLB     16
+#define DEF_QUANTUM 64
+#define DEF_ENGINES 16
+#define DEF_QDEPTH  64
+#define DEF_BPC     64
+#define DEF_LATENCY 32
+
+static bool G_GNUC_PRINTF(2, 3) cfg_error(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(err, NX_ERROR, NX_ERROR_CONFIG, "dtb: %s", msg);
+    g_free(msg);
+    return false;
+}
+
+/* Node path for messages ("/dma@2803800000"). */
+typedef struct NodePath {
+    char s[256];
+} NodePath;
+
+static const char *node_path(const void *fdt, int node, NodePath *p)
+{
+    if (fdt_get_path(fdt, node, p->s, sizeof(p->s)) < 0) {
+        g_strlcpy(p->s, "?", sizeof(p->s));
+    }
+    return p->s;
+}
+
+/* "name@unit" -> does the part before '@' equal base? */
+static bool node_is(const void *fdt, int node, const char *base)
+{
+    const char *name = fdt_get_name(fdt, node, NULL);
+    size_t n = strlen(base);
+    return name && !strncmp(name, base, n) && (name[n] == '\0' || name[n] == '@');
+}
+
+/* The only subnode of parent named base[@...]; -1 if none, -2 (error set) if
+ * several. */
+static int find_unique_child(const void *fdt, int parent, const char *base, GError **err)
+{
+    int found = -1, node;
+    fdt_for_each_subnode(node, fdt, parent)
+    {
+        if (node_is(fdt, node, base)) {
+            if (found >= 0) {
+                NodePath p;
+                cfg_error(err, "%s: more than one '%s' node", node_path(fdt, node, &p), base);
+                return -2;
+            }
+            found = node;
+        }
+    }
+    return found;
+}
+
+/* 1 = read, 0 = absent (and not required), -1 = error set. */
+static int get_u32(const void *fdt, int node, const char *prop, bool required, uint32_t *out,
+                   GError **err)
+{
+    int len;
+    NodePath p;
+    const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
+    if (!v) {
+        if (!required) {
+            return 0;
+        }
+        cfg_error(err, "%s: %s: missing", node_path(fdt, node, &p), prop);
+        return -1;
+    }
+    if (len != 4) {
+        cfg_error(err, "%s: %s: malformed (expected one 32-bit cell, got %d bytes)",
+                  node_path(fdt, node, &p), prop, len);
+        return -1;
+    }
+    *out = fdt32_to_cpu(*v);
+    return 1;
+}
+
+/* Optional u32 with a default and an inclusive range. */
+static bool get_u32_range(const void *fdt, int node, const char *prop, uint32_t def, uint64_t lo,
+                          uint64_t hi, uint32_t *out, GError **err)
+{
+    int r = get_u32(fdt, node, prop, false, out, err);
+    if (r < 0) {
+        return false;
+    }
+    if (r == 0) {
+        *out = def;
+        return true;
+    }
+    if (*out < lo || *out > hi) {
+        NodePath p;
+        return cfg_error(err, "%s: %s = %u: must be %llu..%llu", node_path(fdt, node, &p), prop,
+                         *out, (unsigned long long)lo, (unsigned long long)hi);
+    }
+    return true;
+}
+
+static bool check_fixed_u32(const void *fdt, int node, const char *prop, uint32_t want,
+                            GError **err)
+{
+    uint32_t v;
+    if (get_u32(fdt, node, prop, true, &v, err) < 0) {
+        return false;
+    }
+    if (v != want) {
+        NodePath p;
+        return cfg_error(err, "%s: %s = %u: must be %u (fixed in this version)",
+                         node_path(fdt, node, &p), prop, v, want);
+    }
+    return true;
+}
+
+static bool check_compatible(const void *fdt, int node, const char *compat, GError **err)
+{
+    NodePath p;
+    int len;
+    if (!fdt_getprop(fdt, node, "compatible", &len)) {
+        return cfg_error(err, "%s: compatible: missing (must contain \"%s\")",
+                         node_path(fdt, node, &p), compat);
+    }
+    if (fdt_stringlist_contains(fdt_getprop(fdt, node, "compatible", NULL), len, compat) != 1) {
+        return cfg_error(err, "%s: compatible: must contain \"%s\"", node_path(fdt, node, &p),
+                         compat);
+    }
+    return true;
+}
+
+/* Cells of a parent's #address-cells / #size-cells (libfdt defaults 2 / 1). */
+static bool parent_cells(const void *fdt, int parent, int *ac, int *sc, GError **err)
+{
+    NodePath p;
+    *ac = fdt_address_cells(fdt, parent);
+    *sc = fdt_size_cells(fdt, parent);
+    if (*ac < 1 || *ac > 2) {
+        return cfg_error(err, "%s: #address-cells: must be 1 or 2", node_path(fdt, parent, &p));
+    }
+    if (*sc < 0 || *sc > 2) {
+        return cfg_error(err, "%s: #size-cells: must be 0..2", node_path(fdt, parent, &p));
+    }
+    return true;
+}
+
+static uint64_t read_cells(const fdt32_t *c, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++) {
+        v = (v << 32) | fdt32_to_cpu(c[i]);
+    }
+    return v;
+}
+
+/* The single (base, size) pair of a node's reg, in its parent's cells. */
+static bool get_reg(const void *fdt, int node, uint64_t *base, uint64_t *size, GError **err)
+{
+    int ac, sc, len;
+    NodePath p;
+    if (!parent_cells(fdt, fdt_parent_offset(fdt, node), &ac, &sc, err)) {
+        return false;
+    }
+    const fdt32_t *v = fdt_getprop(fdt, node, "reg", &len);
+    if (!v) {
+        return cfg_error(err, "%s: reg: missing", node_path(fdt, node, &p));
+    }
+    if (len != (ac + sc) * 4) {
+        return cfg_error(err, "%s: reg: malformed (expected %d cells, got %d bytes)",
+                         node_path(fdt, node, &p), ac + sc, len);
+    }
+    *base = read_cells(v, ac);
+    *size = read_cells(v + ac, sc);
+    return true;
+}
+
+static bool check_reg(const void *fdt, int node, uint64_t want_base, uint64_t want_size,
+                      GError **err)
+{
+    uint64_t base, size;
+    if (!get_reg(fdt, node, &base, &size, err)) {
+        return false;
+    }
+    if (base != want_base || size != want_size) {
+        NodePath p;
+        return cfg_error(err, "%s: reg = <0x%llx 0x%llx>: must be <0x%llx 0x%llx>",
+                         node_path(fdt, node, &p), (unsigned long long)base,
+                         (unsigned long long)size, (unsigned long long)want_base,
+                         (unsigned long long)want_size);
+    }
+    return true;
+}
+
+/* A required root node of a fixed device: unique, compatible, reg. */
+static int fixed_node(const void *fdt, const char *base, const char *compat, uint64_t pa,
+                      uint64_t size, GError **err)
+{
+    int node = find_unique_child(fdt, 0, base, err);
+    if (node == -2) {
+        return -1;
+    }
+    if (node < 0) {
+        cfg_error(err, "/: missing node '%s@%llx'", base, (unsigned long long)pa);
+        return -1;
+    }
+    if (!check_compatible(fdt, node, compat, err) || !check_reg(fdt, node, pa, size, err)) {
+        return -1;
+    }
+    return node;
+}
+
+typedef struct FixedProp {
+    const char *name;
+    uint32_t value;
+} FixedProp;
+
+static bool check_fixed_props(const void *fdt, int node, const FixedProp *fp, size_t n,
+                              GError **err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!check_fixed_u32(fdt, node, fp[i].name, fp[i].value, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool hbm_size_ok(uint64_t s)
+{
+    return s % NC2_HBM_GRANULE == 0 && s >= NC2_HBM_MIN && s <= NC2_HBM_MAX;
+}
+
+static bool extract_memory(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    NodePath p;
+    uint64_t base, size;
+    int len;
+    int node = find_unique_child(fdt, 0, "memory", err);
+    if (node == -2) {
+        return false;
+    }
+    if (node < 0) {
+        return cfg_error(err, "/: missing node 'memory@0'");
+    }
+    const char *dt = fdt_getprop(fdt, node, "device_type", &len);
+    if (!dt || len != sizeof("memory") || memcmp(dt, "memory", len)) {
+        return cfg_error(err, "%s: device_type: must be \"memory\"", node_path(fdt, node, &p));
+    }
+    if (!get_reg(fdt, node, &base, &size, err)) {
+        return false;
+    }
+    if (base != 0) {
+        return cfg_error(err, "%s: reg base 0x%llx: HBM must start at 0", node_path(fdt, node, &p),
+                         (unsigned long long)base);
+    }
+    if (!hbm_size_ok(size)) {
+        return cfg_error(err, "%s: reg size 0x%llx: must be a multiple of 16 MiB in 32 MiB..64 GiB",
+                         node_path(fdt, node, &p), (unsigned long long)size);
+    }
+    cfg->hbm_size = size;
+    return true;
+}
+
+/* Ids 0..N-1 each exactly once (sequencer reg, tpc nxemu,index). */
+static bool check_ids(const void *fdt, const int *nodes, const uint32_t *ids, unsigned n,
+                      const char *prop, const char *what, GError **err)
+{
+    bool seen[NC2_MAX_SEQ > NC2_MAX_TPC ? NC2_MAX_SEQ : NC2_MAX_TPC] = {false};
+    NodePath p;
+    for (unsigned i = 0; i < n; i++) {
+        if (ids[i] >= n) {
+            return cfg_error(err, "%s: %s = %u: %s ids must be 0..%u (one per node)",
+                             node_path(fdt, nodes[i], &p), prop, ids[i], what, n - 1);
+        }
+        if (seen[ids[i]]) {
+            return cfg_error(err, "%s: %s = %u: duplicate %s id", node_path(fdt, nodes[i], &p),
+                             prop, ids[i], what);
+        }
+        seen[ids[i]] = true;
+    }
+    return true;
+}
+
+static bool extract_sequencers(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    NodePath p;
+    int nodes[NC2_MAX_SEQ] = {0};
+    uint32_t ids[NC2_MAX_SEQ] = {0};
+    unsigned n = 0;
+    int node;
+    int parent = find_unique_child(fdt, 0, "sequencers", err);
+    if (parent == -2) {
+        return false;
+    }
+    if (parent < 0) {
+        return cfg_error(err, "/: missing node 'sequencers'");
+    }
+    fdt_for_each_subnode(node, fdt, parent)
+    {
+        uint32_t tlb;
+        if (!node_is(fdt, node, "sequencer")) {
+            continue;
+        }
+        if (n == NC2_MAX_SEQ) {
+            return cfg_error(err, "%s: more than %d sequencer nodes", node_path(fdt, parent, &p),
+                             NC2_MAX_SEQ);
+        }
+        if (!check_compatible(fdt, node, "nxemu,sequencer-nc2", err) ||
+            get_u32(fdt, node, "reg", true, &ids[n], err) < 0 ||
+            !get_u32_range(fdt, node, "nxemu,tlb-entries", DEF_TLB, 1, NC2_MAX_TLB, &tlb, err)) {
+            return false;
+        }
+        if (n == 0) {
+            cfg->tlb_entries = tlb;
+        } else if (tlb != cfg->tlb_entries) {
+            return cfg_error(err,
+                             "%s: nxemu,tlb-entries = %u: must be the same on every sequencer "
+                             "(%u on the first)",
+                             node_path(fdt, node, &p), tlb, cfg->tlb_entries);
+        }
+        nodes[n++] = node;
+    }
+    if (n == 0) {
+        return cfg_error(err, "%s: no sequencer node: must have 1..%d", node_path(fdt, parent, &p),
+                         NC2_MAX_SEQ);
+    }
+    if (!check_ids(fdt, nodes, ids, n, "reg", "core", err)) {
+        return false;
+    }
+    cfg->nr_seq = n;
+    return true;
+}
+
+static bool extract_tpcs(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    NodePath p;
+    int nodes[NC2_MAX_TPC] = {0};
+    uint32_t ids[NC2_MAX_TPC] = {0};
+    unsigned n = 0;
+    int node;
+    int parent = find_unique_child(fdt, 0, "tpcs", err);
+    cfg->nr_tpc = 0;
+    if (parent == -2) {
+        return false;
+    }
+    if (parent < 0) {
+        return true; /* no TPCs */
+    }
+    fdt_for_each_subnode(node, fdt, parent)
+    {
+        if (!node_is(fdt, node, "tpc")) {
+            continue;
+        }
+        if (n == NC2_MAX_TPC) {
+            return cfg_error(err, "%s: more than %d tpc nodes", node_path(fdt, parent, &p),
+                             NC2_MAX_TPC);
+        }
+        if (!check_compatible(fdt, node, "nxemu,tpc", err) ||
+            get_u32(fdt, node, "nxemu,index", true, &ids[n], err) < 0) {
+            return false;
+        }
+        nodes[n++] = node;
+    }
+    if (!check_ids(fdt, nodes, ids, n, "nxemu,index", "tpc", err)) {
+        return false;
+    }
+    const MemMapEntry *t = &nc2_memmap[NC2_TPC];
+    for (unsigned i = 0; i < n; i++) {
+        if (!check_reg(fdt, nodes[i], t->base + ids[i] * t->stride, t->size, err)) {
+            return false;
+        }
+    }
+    cfg->nr_tpc = n;
+    return true;
+}
+
+static bool extract_chosen(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    uint32_t q = DEF_QUANTUM;
+    int node = find_unique_child(fdt, 0, "chosen", err);
+    if (node == -2) {
+        return false;
+    }
+    cfg->dtb_in_memory = false;
+    if (node >= 0) {
+        if (!get_u32_range(fdt, node, "nxemu,quantum", DEF_QUANTUM, 1, NC2_MAX_QUANTUM, &q, err)) {
+            return false;
+        }
+        cfg->dtb_in_memory = fdt_getprop(fdt, node, "nxemu,dtb-in-memory", NULL) != NULL;
+    }
+    cfg->quantum = q;
+    return true;
+}
+
+static bool extract_devices(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    static const FixedProp sbuf_props[] = {
+        {"nxemu,partitions", NC2_SBUF_PARTITIONS},
+        {"nxemu,partition-pitch", NC2_SBUF_PITCH},
+        {"nxemu,partition-bytes", NC2_SBUF_PART_BYTES},
+    };
+    static const FixedProp psum_props[] = {
+        {"nxemu,partitions", NC2_PSUM_PARTITIONS},      {"nxemu,partition-pitch", NC2_PSUM_PITCH},
+        {"nxemu,partition-bytes", NC2_PSUM_PART_BYTES}, {"nxemu,banks", NC2_PSUM_BANKS},
+        {"nxemu,bank-bytes", NC2_PSUM_BANK_BYTES},
+    };
+    static const FixedProp evsem_props[] = {
+        {"nxemu,semaphores", NC2_NR_SEMAPHORES},
+        {"nxemu,events", NC2_NR_EVENTS},
+    };
+    const MemMapEntry *mm = nc2_memmap;
+    int node;
+    uint32_t v;
+
+    node = fixed_node(fdt, "sbuf", "nxemu,sbuf", mm[NC2_SBUF].base, mm[NC2_SBUF].size, err);
+    if (node < 0 || !check_fixed_props(fdt, node, sbuf_props, G_N_ELEMENTS(sbuf_props), err)) {
+        return false;
+    }
+    node = fixed_node(fdt, "psum", "nxemu,psum", mm[NC2_PSUM].base, mm[NC2_PSUM].size, err);
+    if (node < 0 || !check_fixed_props(fdt, node, psum_props, G_N_ELEMENTS(psum_props), err)) {
+        return false;
+    }
+    node = fixed_node(fdt, "evsem", "nxemu,evsem", mm[NC2_EVSEM].base, mm[NC2_EVSEM].size, err);
+    if (node < 0 || !check_fixed_props(fdt, node, evsem_props, G_N_ELEMENTS(evsem_props), err)) {
+        return false;
+    }
+    node = fixed_node(fdt, "dma", "nxemu,dma", mm[NC2_DMA].base,
+                      mm[NC2_DMA].stride * mm[NC2_DMA].max, err);
+    if (node < 0 ||
+        !get_u32_range(fdt, node, "nxemu,engines", DEF_ENGINES, 1, NC2_MAX_DMA, &v, err)) {
+        return false;
+    }
+    cfg->nr_dma = v;
+    if (!get_u32_range(fdt, node, "nxemu,queue-depth", DEF_QDEPTH, 1, 255, &v, err)) {
+        return false;
+    }
+    cfg->dma_queue_depth = v;
+    if (!get_u32_range(fdt, node, "nxemu,bytes-per-cycle", DEF_BPC, 1, 1u << 20,
+                       &cfg->dma_bytes_per_cycle, err) ||
+        !get_u32_range(fdt, node, "nxemu,latency-cycles", DEF_LATENCY, 0, 1u << 20,
+                       &cfg->dma_latency, err)) {
+        return false;
+    }
+    node = fixed_node(fdt, "test", "nxemu,test", mm[NC2_TEST].base, mm[NC2_TEST].size, err);
+    return node >= 0;
+}
+
+bool nc2_fdt_extract(const void *fdt, MachineConfig *cfg, GError **err)
+{
+    MachineConfig c = {0};
+    if (!check_compatible(fdt, 0, "nxemu,nc2-machine", err) || !extract_chosen(fdt, &c, err) ||
+        !extract_sequencers(fdt, &c, err) || !extract_memory(fdt, &c, err) ||
+        !extract_devices(fdt, &c, err) || !extract_tpcs(fdt, &c, err)) {
+        return false;
+    }
+    *cfg = c;
+    return true;
+}
+
+bool nc2_fdt_check(const void *fdt, size_t size, const char *what, GError **err)
+{
+    int r;
+    if (size < sizeof(struct fdt_header)) {
+        return cfg_error(err, "%s: %zu bytes: too short for a device tree blob", what, size);
+    }
+    if (fdt_magic(fdt) != FDT_MAGIC) {
+        return cfg_error(err, "%s: bad magic 0x%08x: not a device tree blob", what, fdt_magic(fdt));
+    }
+    r = fdt_check_header(fdt);
+    if (r) {
+        return cfg_error(err, "%s: bad header: %s", what, fdt_strerror(r));
+    }
+    if (fdt_totalsize(fdt) > size) {
+        return cfg_error(err, "%s: totalsize %u exceeds the file size %zu: truncated", what,
+                         fdt_totalsize(fdt), size);
+    }
+    r = fdt_check_full(fdt, size);
+    if (r) {
+        return cfg_error(err, "%s: malformed device tree: %s", what, fdt_strerror(r));
+    }
+    return true;
+}
+
+bool nc2_fdt_load(const char *path, void **fdt, size_t *size, GError **err)
+{
+    gchar *buf;
+    gsize len;
+    GError *local = NULL;
+    if (!path) {
+        *fdt = g_memdup2(nc2_default_dtb, nc2_default_dtb_len);
+        *size = nc2_default_dtb_len;
+        return nc2_fdt_check(*fdt, *size, "built-in tree", err);
+    }
+    if (!g_file_get_contents(path, &buf, &len, &local)) {
+        cfg_error(err, "%s", local->message);
+        g_error_free(local);
+        return false;
+    }
+    *fdt = buf;
+    *size = len;
+    return nc2_fdt_check(buf, len, path, err);
+}
+
+/* ---- edits ---- */
+
+static bool edit_error(GError **err, const char *what, int r)
+{
+    return cfg_error(err, "editing the tree for %s: %s", what, fdt_strerror(r));
+}
+
+static bool range_ok(GError **err, const char *key, uint64_t v, uint64_t lo, uint64_t hi)
+{
+    if (v < lo || v > hi) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-machine %s=%llu: must be %llu..%llu", key,
+                    (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+        return false;
+    }
+    return true;
+}
+
+/* Offset of the child of `parent` named base[@..] whose u32 property `prop`
+ * equals id; -1 if none. */
+static int find_by_id(const void *fdt, int parent, const char *base, const char *prop, uint32_t id)
+{
+    int node, len;
+    fdt_for_each_subnode(node, fdt, parent)
+    {
+        const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
+        if (node_is(fdt, node, base) && v && len == 4 && fdt32_to_cpu(*v) == id) {
+            return node;
+        }
+    }
+    return -1;
+}
+
+typedef struct PropCopy {
+    char *name;
+    void *data;
+    int len;
+} PropCopy;
+
+static void prop_copy_free(gpointer p)
+{
+    PropCopy *pc = p;
+    g_free(pc->name);
+    g_free(pc->data);
+    g_free(pc);
+}
+
+static void set_cells(fdt32_t *c, int n, uint64_t v)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        c[i] = cpu_to_fdt32((uint32_t)v);
+        v >>= 32;
+    }
+}
+
+/*
+ * seq=N / tpc=M: replace every `base` child of `parent_path` by n copies of
+ * the one whose `id_prop` is 0, with id_prop = i and, for TPCs, reg and the
+ * unit address following the TPC window of index i.
+ */
+static bool replicate(void *fdt, const char *parent_path, const char *base, const char *id_prop,
+                      bool tpc, unsigned n, const char *what, GError **err)
+{
+    int parent = fdt_path_offset(fdt, parent_path);
+    int tmpl, prop, node, r = 0;
+    GPtrArray *props;
+    if (parent < 0) {
+        if (n == 0) {
+            return true;
+        }
+        return cfg_error(err, "%s: missing: nothing to copy for %s", parent_path, what);
+    }
+    tmpl = find_by_id(fdt, parent, base, id_prop, 0);
+    if (tmpl < 0 && n > 0) {
+        return cfg_error(err, "%s: no %s node with %s = 0 to copy for %s", parent_path, base,
+                         id_prop, what);
+    }
+    props = g_ptr_array_new_with_free_func(prop_copy_free);
+    if (tmpl >= 0) {
+        fdt_for_each_property_offset(prop, fdt, tmpl)
+        {
+            const char *name;
+            int len;
+            const void *data = fdt_getprop_by_offset(fdt, prop, &name, &len);
+            PropCopy *pc = g_new0(PropCopy, 1);
+            pc->name = g_strdup(name);
+            pc->data = g_memdup2(data, len);
+            pc->len = len;
+            g_ptr_array_add(props, pc);
+        }
+    }
+    /* Remove every existing node of the kind. */
+    for (;;) {
+        int victim = -1;
+        parent = fdt_path_offset(fdt, parent_path);
+        fdt_for_each_subnode(node, fdt, parent)
+        {
+            if (node_is(fdt, node, base)) {
+                victim = node;
+                break;
+            }
+        }
+        if (victim < 0) {
+            break;
+        }
+        r = fdt_del_node(fdt, victim);
+        if (r) {
+            goto fail;
+        }
+    }
+    /* fdt_add_subnode inserts before the existing subnodes: add the highest
+     * index first so the result reads in ascending order. */
+    for (unsigned i = n; i-- > 0;) {
+        const MemMapEntry *t = &nc2_memmap[NC2_TPC];
+        uint64_t pa = t->base + (uint64_t)i * t->stride;
+        char *name = tpc ? g_strdup_printf("%s@%llx", base, (unsigned long long)pa)
+                         : g_strdup_printf("%s@%x", base, i);
+        int ac = 0, sc = 0;
+        parent = fdt_path_offset(fdt, parent_path);
+        if (tpc) {
+            ac = fdt_address_cells(fdt, parent);
+            sc = fdt_size_cells(fdt, parent);
+            if (ac < 1 || ac > 2 || sc < 1 || sc > 2) {
+                g_free(name);
+                g_ptr_array_unref(props);
+                return cfg_error(err, "%s: #address-cells/#size-cells: must be 1 or 2",
+                                 parent_path);
+            }
+        }
+        node = fdt_add_subnode(fdt, parent, name);
+        g_free(name);
+        if (node < 0) {
+            r = node;
+            goto fail;
+        }
+        /* A new property goes in front of the node's others: copy the
+         * template's last property first to keep its order. */
+        for (unsigned k = props->len; k-- > 0 && !r;) {
+            PropCopy *pc = g_ptr_array_index(props, k);
+            if (!strcmp(pc->name, id_prop)) {
+                r = fdt_setprop_u32(fdt, node, pc->name, i);
+            } else if (tpc && !strcmp(pc->name, "reg")) {
+                fdt32_t reg[4];
+                set_cells(reg, ac, pa);
+                set_cells(reg + ac, sc, t->size);
+                r = fdt_setprop(fdt, node, "reg", reg, (ac + sc) * 4);
+            } else {
+                r = fdt_setprop(fdt, node, pc->name, pc->data, pc->len);
+            }
+        }
+        if (r) {
+            goto fail;
+        }
+    }
+    g_ptr_array_unref(props);
+    return true;
+fail:
+    g_ptr_array_unref(props);
+    return edit_error(err, what, r);
+}
+
+static bool edit_hbm(void *fdt, uint64_t hbm, GError **err)
+{
+    int node = -1, n, ac, sc, r;
+    fdt32_t reg[4];
+    fdt_for_each_subnode(n, fdt, 0)
+    {
+        if (node_is(fdt, n, "memory")) {
+            node = n;
+            break;
+        }
+    }
+    if (node < 0) {
+        return cfg_error(err, "/: missing node 'memory@0' to set the HBM size");
+    }
+    if (!parent_cells(fdt, 0, &ac, &sc, err)) {
+        return false;
+    }
+    if (sc < 2 && hbm > UINT32_MAX) {
+        return cfg_error(err, "/: #size-cells = %d cannot express an HBM size of 0x%llx", sc,
+                         (unsigned long long)hbm);
+    }
+    set_cells(reg, ac, 0);
+    set_cells(reg + ac, sc, hbm);
+    r = fdt_setprop(fdt, node, "reg", reg, (ac + sc) * 4);
+    return r ? edit_error(err, "hbm", r) : true;
+}
+
+/* Set nxemu,tlb-entries on every sequencer. */
+static bool edit_tlb(void *fdt, uint32_t tlb, GError **err)
+{
+    for (unsigned k = 0;; k++) {
+        int parent = fdt_path_offset(fdt, "/sequencers");
+        int node, target = -1;
+        unsigned i = 0;
+        if (parent < 0) {
+            return cfg_error(err, "/: missing node 'sequencers' to set tlb=");
+        }
+        fdt_for_each_subnode(node, fdt, parent)
+        {
+            if (node_is(fdt, node, "sequencer") && i++ == k) {
+                target = node;
+                break;
+            }
+        }
+        if (target < 0) {
+            return true;
+        }
+        int r = fdt_setprop_u32(fdt, target, "nxemu,tlb-entries", tlb);
+        if (r) {
+            return edit_error(err, "tlb", r);
+        }
+    }
+}
+
+static bool edit_quantum(void *fdt, uint32_t q, GError **err)
+{
+    int node = fdt_path_offset(fdt, "/chosen");
+    int r;
+    if (node < 0) {
+        node = fdt_add_subnode(fdt, 0, "chosen");
+        if (node < 0) {
+            return edit_error(err, "quantum", node);
+        }
+    }
+    r = fdt_setprop_u32(fdt, node, "nxemu,quantum", q);
+    return r ? edit_error(err, "quantum", r) : true;
+}
+
+static bool edit_dma(void *fdt, uint32_t engines, GError **err)
+{
+    int node = -1, n, r;
+    fdt_for_each_subnode(n, fdt, 0)
+    {
+        if (node_is(fdt, n, "dma")) {
+            node = n;
+            break;
+        }
+    }
+    if (node < 0) {
+        return cfg_error(err, "/: missing node 'dma@2803800000' to set dma=");
+    }
+    r = fdt_setprop_u32(fdt, node, "nxemu,engines", engines);
+    return r ? edit_error(err, "dma", r) : true;
+}
+
+static bool check_edit_values(const Nc2Edits *ed, GError **err)
+{
+    if (ed->has_hbm && !hbm_size_ok(ed->hbm)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                    "%s: 0x%llx: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB",
+                    ed->hbm_src ? ed->hbm_src : "-machine hbm", (unsigned long long)ed->hbm);
+        return false;
+    }
+    return (!ed->has_seq || range_ok(err, "seq", ed->seq, 1, NC2_MAX_SEQ)) &&
+           (!ed->has_tpc || range_ok(err, "tpc", ed->tpc, 0, NC2_MAX_TPC)) &&
+           (!ed->has_tlb || range_ok(err, "tlb", ed->tlb, 1, NC2_MAX_TLB)) &&
+           (!ed->has_quantum || range_ok(err, "quantum", ed->quantum, 1, NC2_MAX_QUANTUM)) &&
+           (!ed->has_dma || range_ok(err, "dma", ed->dma, 1, NC2_MAX_DMA));
+}
+
+bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)
+{
+    size_t bufsize = fdt_totalsize(*fdt) + EDIT_HEADROOM;
+    void *buf;
+    int r;
+    bool ok;
+    if (!check_edit_values(ed, err)) {
+        return false;
+    }
+    buf = g_malloc0(bufsize);
+    r = fdt_open_into(*fdt, buf, (int)bufsize);
+    if (r) {
+        g_free(buf);
+        return edit_error(err, "-machine", r);
+    }
+    ok = (!ed->has_hbm || edit_hbm(buf, ed->hbm, err)) &&
+         (!ed->has_seq || replicate(buf, "/sequencers", "sequencer", "reg", false,
+                                    (unsigned)ed->seq, "seq=", err)) &&
+         (!ed->has_tpc ||
+          replicate(buf, "/tpcs", "tpc", "nxemu,index", true, (unsigned)ed->tpc, "tpc=", err)) &&
+         (!ed->has_tlb || edit_tlb(buf, (uint32_t)ed->tlb, err)) &&
+         (!ed->has_quantum || edit_quantum(buf, (uint32_t)ed->quantum, err)) &&
+         (!ed->has_dma || edit_dma(buf, (uint32_t)ed->dma, err));
+    if (!ok) {
+        g_free(buf);
+        return false;
+    }
+    fdt_pack(buf);
+    g_free(*fdt);
+    *size = fdt_totalsize(buf);
+    *fdt = g_realloc(buf, *size);
+    return true;
+}
+
+bool nc2_fdt_write(const void *fdt, const char *path, GError **err)
+{
+    size_t n = fdt_totalsize(fdt);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(fdt, 1, n, f) == n;
+    int e = errno;
+    if (f && fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-dump-dtb: %s: %s", path, g_strerror(e));
+        return false;
+    }
+    return true;
+}
+
+bool nc2_fdt_build_config(const char *path, const Nc2Edits *ed, void **fdt, size_t *size,
+                          MachineConfig *cfg, GError **err)
+{
+    Nc2Edits none = {0};
+    *fdt = NULL;
+    if (!nc2_fdt_load(path, fdt, size, err) ||
+        !nc2_fdt_apply_edits(fdt, size, ed ? ed : &none, err) || !nc2_fdt_extract(*fdt, cfg, err)) {
+        g_free(*fdt);
+        *fdt = NULL;
+        return false;
+    }
+    return true;
+}

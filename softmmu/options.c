@@ -1,0 +1,561 @@
+/*
+ * Command-line parsing.  QEMU spells long options with one dash (-machine),
+ * GOption with two: argv is first normalised against our own option table,
+ * which also catches unknown options and missing arguments with a clear
+ * message, so GOption only ever sees well-formed "--name=value" arguments.
+ * Every option is a callback, which keeps -kernel/-device/-bind in
+ * command-line order and lets each value be checked where it is parsed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nxemu/error.h"
+#include "nxemu/log.h"
+#include "softmmu/options.h"
+
+typedef struct OptDesc {
+    const char *name; /* long name, used with one or two dashes */
+    char short_name;  /* 0 = none */
+    bool has_arg;
+    const char *arg_desc;
+    const char *help;
+} OptDesc;
+
+static const OptDesc opt_table[] = {
+    {"machine", 'M', true, "nc2[,key=val...]|help",
+     "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N"},
+    {"memory", 'm', true, "SIZE", "HBM size (K/M/G suffixes)"},
+    {"smp", 0, true, "seq=N,tpc=M", "number of sequencers and TPCs"},
+    {"dtb", 0, true, "FILE", "machine device tree (default: built-in nc2 tree)"},
+    {"dump-dtb", 0, true, "FILE", "write the effective device tree to FILE and exit"},
+    {"kernel", 0, true, "FILE", "sequencer ELF or FIT image for core 0"},
+    {"device", 0, true, "loader,...",
+     "generic loader: file=F[,addr=A][,cpu-num=N][,tpc-num=M] "
+     "or addr=A,data=V,data-len=L"},
+    {"bind", 0, true, "VAR=ADDR", "binding table entry"},
+    {"fit-config", 0, true, "NAME", "FIT configuration to load"},
+    {"log", 'd', true, "ITEM,...", "enable log items (-d help lists them)"},
+    {"logfile", 'D', true, "FILE", "write the log to FILE instead of stderr"},
+    {"nographic", 0, false, NULL, "no display (the default)"},
+    {"display", 0, true, "none|sdl", "display backend"},
+    {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
+    {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
+    {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
+    {"icount-limit", 0, true, "N", "stop after N sequencer instructions (exit 123)"},
+    {"cycle-limit", 0, true, "N", "stop at the first round ending at or after cycle N (exit 123)"},
+    {"version", 0, false, NULL, "print the version and exit"},
+    {"help", 'h', false, NULL, "print this help and exit"},
+};
+
+static const OptDesc *opt_by_long(const char *name, size_t len)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        if (strlen(opt_table[i].name) == len && !strncmp(opt_table[i].name, name, len)) {
+            return &opt_table[i];
+        }
+    }
+    return NULL;
+}
+
+static const OptDesc *opt_by_short(char c)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        if (opt_table[i].short_name && opt_table[i].short_name == c) {
+            return &opt_table[i];
+        }
+    }
+    return NULL;
+}
+
+/* How the user would write the option in a message: QEMU spelling. */
+static const char *opt_display(const OptDesc *d, char *buf, size_t len)
+{
+    static const struct {
+        const char *name, *shown;
+    } shown[] = {{"memory", "-m"}, {"log", "-d"},         {"logfile", "-D"},
+                 {"freeze", "-S"}, {"gdb-default", "-s"}, {"help", "-h"}};
+    for (size_t i = 0; i < G_N_ELEMENTS(shown); i++) {
+        if (!strcmp(d->name, shown[i].name)) {
+            return shown[i].shown;
+        }
+    }
+    g_snprintf(buf, len, "-%s", d->name);
+    return buf;
+}
+
+bool nx_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    int base = 10;
+    if (!s || !g_ascii_isdigit(s[0])) {
+        return false;
+    }
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!g_ascii_isxdigit(s[0])) {
+            return false;
+        }
+    }
+    errno = 0;
+    guint64 v = g_ascii_strtoull(s, &end, base);
+    if (errno || *end) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool nx_parse_size(const char *s, uint64_t *out)
+{
+    size_t len = s ? strlen(s) : 0;
+    unsigned shift = 0;
+    uint64_t v;
+    if (len == 0) {
+        return false;
+    }
+    switch (s[len - 1]) {
+    case 'K':
+    case 'k':
+        shift = 10;
+        break;
+    case 'M':
+    case 'm':
+        shift = 20;
+        break;
+    case 'G':
+    case 'g':
+        shift = 30;
+        break;
+    case 'T':
+    case 't':
+        shift = 40;
+        break;
+    default:
+        return nx_parse_u64(s, out);
+    }
+    g_autofree char *num = g_strndup(s, len - 1);
+    if (!nx_parse_u64(num, &v) || (v << shift) >> shift != v) {
+        return false;
+    }
+    *out = v << shift;
+    return true;
+}
+
+void nx_machine_help(FILE *out)
+{
+    fprintf(out, "Supported machines are:\n");
+    fprintf(out, "nc2                  NeuronCore-v2 style accelerator: sequencers, TPCs, DMA, "
+                 "HBM/SBUF/PSUM (default)\n");
+}
+
+static bool usage_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool usage_error(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(err, NX_ERROR, NX_ERROR_USAGE, msg);
+    g_free(msg);
+    return false;
+}
+
+/* "key=value" -> key, value (value NULL if no '='). */
+static void split_kv(char *kv, char **key, char **val)
+{
+    char *eq = strchr(kv, '=');
+    *key = kv;
+    *val = NULL;
+    if (eq) {
+        *eq = '\0';
+        *val = eq + 1;
+    }
+}
+
+static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const char *val,
+                       GError **err)
+{
+    uint64_t v;
+    bool *has;
+    uint64_t *dst;
+    if (!val) {
+        return usage_error(err, "%s: '%s': expected key=value", opt, key);
+    }
+    if (!strcmp(key, "hbm")) {
+        if (!nx_parse_size(val, &v)) {
+            return usage_error(err, "%s: hbm=%s: not a size", opt, val);
+        }
+        ed->has_hbm = true;
+        ed->hbm = v;
+        ed->hbm_src = "-machine hbm";
+        return true;
+    }
+    if (!strcmp(key, "seq")) {
+        has = &ed->has_seq, dst = &ed->seq;
+    } else if (!strcmp(key, "tpc")) {
+        has = &ed->has_tpc, dst = &ed->tpc;
+    } else if (!strcmp(key, "tlb")) {
+        has = &ed->has_tlb, dst = &ed->tlb;
+    } else if (!strcmp(key, "quantum")) {
+        has = &ed->has_quantum, dst = &ed->quantum;
+    } else if (!strcmp(key, "dma")) {
+        has = &ed->has_dma, dst = &ed->dma;
+    } else {
+        return usage_error(err, "%s: unknown key '%s' (hbm, seq, tpc, tlb, quantum, dma)", opt,
+                           key);
+    }
+    if (!nx_parse_u64(val, &v)) {
+        return usage_error(err, "%s: %s=%s: not a number", opt, key, val);
+    }
+    *has = true;
+    *dst = v;
+    return true;
+}
+
+static bool opt_machine(NxOptions *o, const char *value, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+    for (char **p = parts; *p; p++) {
+        char *key, *val;
+        if (p == parts && !strchr(*p, '=')) {
+            if (!strcmp(*p, "help")) {
+                o->machine_help = true;
+            } else if (strcmp(*p, "nc2") != 0) {
+                return usage_error(err, "-machine: unknown machine '%s' (try -M help)", *p);
+            }
+            continue;
+        }
+        split_kv(*p, &key, &val);
+        if (!strcmp(key, "type") && val) {
+            if (strcmp(val, "nc2") != 0) {
+                return usage_error(err, "-machine: unknown machine '%s' (try -M help)", val);
+            }
+        } else if (!strcmp(key, "dumpdtb") && val) {
+            g_free(o->dump_dtb);
+            o->dump_dtb = g_strdup(val);
+        } else if (!parse_edit(&o->edits, "-machine", key, val, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool opt_smp(NxOptions *o, const char *value, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+    for (char **p = parts; *p; p++) {
+        char *key, *val;
+        uint64_t v;
+        if (p == parts && nx_parse_u64(*p, &v)) { /* -smp N: N sequencers */
+            o->edits.has_seq = true;
+            o->edits.seq = v;
+            continue;
+        }
+        split_kv(*p, &key, &val);
+        if (strcmp(key, "seq") != 0 && strcmp(key, "tpc") != 0) {
+            return usage_error(err, "-smp: unknown key '%s' (seq, tpc)", key);
+        }
+        if (!parse_edit(&o->edits, "-smp", key, val, err)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool opt_device(NxOptions *o, const char *value, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+    LoaderItem it = {.kind = LOADER_FILE};
+    bool has_data = false, has_len = false;
+    uint64_t v;
+    if (strcmp(parts[0], "loader") != 0) {
+        return usage_error(err, "-device: unknown device '%s' (only 'loader')", parts[0]);
+    }
+    for (char **p = parts + 1; *p; p++) {
+        char *key, *val;
+        split_kv(*p, &key, &val);
+        if (!val) {
+            return usage_error(err, "-device loader: '%s': expected key=value", key);
+        }
+        if (!strcmp(key, "file")) {
+            if (!*val) {
+                return usage_error(err, "-device loader: file=: empty file name");
+            }
+            g_free(it.file);
+            it.file = g_strdup(val);
+            continue;
+        }
+        if (!nx_parse_u64(val, &v)) {
+            g_free(it.file);
+            return usage_error(err, "-device loader: %s=%s: not a number", key, val);
+        }
+        if (!strcmp(key, "addr")) {
+            it.has_addr = true, it.addr = v;
+        } else if (!strcmp(key, "data")) {
+            has_data = true, it.data = v;
+        } else if (!strcmp(key, "data-len")) {
+            has_len = true, it.data_len = (unsigned)v;
+            if (v != 1 && v != 2 && v != 4 && v != 8) {
+                g_free(it.file);
+                return usage_error(err, "-device loader: data-len=%s: must be 1, 2, 4 or 8", val);
+            }
+        } else if (!strcmp(key, "cpu-num") || !strcmp(key, "tpc-num")) {
+            bool cpu = key[0] == 'c';
+            if (v >= (cpu ? NC2_MAX_SEQ : NC2_MAX_TPC)) {
+                g_free(it.file);
+                return usage_error(err, "-device loader: %s=%s: must be 0..%d", key, val,
+                                   (cpu ? NC2_MAX_SEQ : NC2_MAX_TPC) - 1);
+            }
+            if (cpu) {
+                it.has_cpu = true, it.cpu_num = (unsigned)v;
+            } else {
+                it.has_tpc = true, it.tpc_num = (unsigned)v;
+            }
+        } else {
+            g_free(it.file);
+            return usage_error(err, "-device loader: unknown property '%s'", key);
+        }
+    }
+    if (has_data || has_len) {
+        const char *why = NULL;
+        if (!has_data || !has_len || !it.has_addr) {
+            why = "data= needs addr=, data= and data-len=";
+        } else if (it.file || it.has_cpu || it.has_tpc) {
+            why = "data= cannot be combined with file=, cpu-num= or tpc-num=";
+        } else if (it.data_len < 8 && (it.data >> (8 * it.data_len)) != 0) {
+            why = "data= does not fit in data-len bytes";
+        }
+        if (why) {
+            g_free(it.file);
+            return usage_error(err, "-device loader: %s", why);
+        }
+        it.kind = LOADER_DATA;
+    } else if (!it.file) {
+        return usage_error(err, "-device loader: needs file=F or addr=A,data=V,data-len=L");
+    }
+    g_array_append_val(o->items, it);
+    return true;
+}
+
+static bool opt_bind(NxOptions *o, const char *value, GError **err)
+{
+    g_autofree char *s = g_strdup(value);
+    char *key, *val;
+    uint64_t var;
+    NxBindOpt b;
+    split_kv(s, &key, &val);
+    if (!val) {
+        return usage_error(err, "-bind %s: expected VAR=ADDR", value);
+    }
+    if (!nx_parse_u64(key, &var) || var > UINT32_MAX) {
+        return usage_error(err, "-bind %s: VAR '%s' is not a 32-bit number", value, key);
+    }
+    if (!nx_parse_u64(val, &b.addr)) {
+        return usage_error(err, "-bind %s: ADDR '%s' is not a 64-bit number", value, val);
+    }
+    b.var_id = (uint32_t)var;
+    g_array_append_val(o->binds, b);
+    return true;
+}
+
+static bool opt_number(const char *opt, const char *value, bool *has, uint64_t *v, GError **err)
+{
+    if (!nx_parse_u64(value, v)) {
+        return usage_error(err, "%s: '%s': not a number (decimal or 0x hex)", opt, value);
+    }
+    *has = true;
+    return true;
+}
+
+static void set_str(char **dst, const char *v)
+{
+    g_free(*dst);
+    *dst = g_strdup(v);
+}
+
+/* The one GOption callback: option_name is "--<long>" after normalisation. */
+static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer data, GError **err)
+{
+    NxOptions *o = data;
+    const char *n = option_name + 2;
+    uint64_t v;
+
+    if (!strcmp(n, "machine")) {
+        return opt_machine(o, value, err);
+    } else if (!strcmp(n, "memory")) {
+        if (!nx_parse_size(value, &v)) {
+            return usage_error(err, "-m: '%s': not a size (bytes, or K/M/G suffix)", value);
+        }
+        o->edits.has_hbm = true;
+        o->edits.hbm = v;
+        o->edits.hbm_src = "-m";
+    } else if (!strcmp(n, "smp")) {
+        return opt_smp(o, value, err);
+    } else if (!strcmp(n, "dtb")) {
+        set_str(&o->dtb, value);
+    } else if (!strcmp(n, "dump-dtb")) {
+        set_str(&o->dump_dtb, value);
+    } else if (!strcmp(n, "kernel")) {
+        LoaderItem it = {.kind = LOADER_KERNEL, .file = g_strdup(value)};
+        g_array_append_val(o->items, it);
+    } else if (!strcmp(n, "device")) {
+        return opt_device(o, value, err);
+    } else if (!strcmp(n, "bind")) {
+        return opt_bind(o, value, err);
+    } else if (!strcmp(n, "fit-config")) {
+        set_str(&o->fit_config, value);
+    } else if (!strcmp(n, "log")) {
+        uint32_t mask = 0;
+        GError *local = NULL;
+        if (!nx_log_parse(value, &mask, &local)) {
+            if (local) {
+                g_propagate_error(err, local);
+                return false;
+            }
+            o->log_help = true; /* -d help printed the list */
+        }
+        o->log_mask |= mask;
+    } else if (!strcmp(n, "logfile")) {
+        set_str(&o->logfile, value);
+    } else if (!strcmp(n, "nographic")) {
+        o->nographic = true;
+    } else if (!strcmp(n, "display")) {
+        if (!strcmp(value, "sdl")) {
+            o->display_sdl = true;
+        } else if (!strcmp(value, "none")) {
+            o->display_sdl = false;
+        } else {
+            return usage_error(err, "-display: unknown display '%s' (none or sdl)", value);
+        }
+    } else if (!strcmp(n, "freeze")) {
+        o->freeze = true;
+    } else if (!strcmp(n, "gdb-default")) {
+        o->gdb_default = true;
+    } else if (!strcmp(n, "gdb")) {
+        set_str(&o->gdb, value);
+    } else if (!strcmp(n, "icount-limit")) {
+        return opt_number("-icount-limit", value, &o->has_icount_limit, &o->icount_limit, err);
+    } else if (!strcmp(n, "cycle-limit")) {
+        return opt_number("-cycle-limit", value, &o->has_cycle_limit, &o->cycle_limit, err);
+    } else if (!strcmp(n, "version")) {
+        o->version = true;
+    } else if (!strcmp(n, "help")) {
+        o->help = true;
+    }
+    return true;
+}
+
+/* QEMU spelling -> "--name=value"; rejects unknown options, missing
+ * arguments and stray positional arguments. */
+static GStrv normalise(int argc, char **argv, GError **err)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(out, g_strdup(argc > 0 ? argv[0] : "nxemu"));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *name, *eq;
+        const OptDesc *d;
+        char buf[64];
+        if (a[0] != '-' || a[1] == '\0' || !strcmp(a, "--")) {
+            usage_error(err, "'%s': unexpected argument (options start with '-'; try -help)", a);
+            goto fail;
+        }
+        name = a + (a[1] == '-' ? 2 : 1);
+        eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        d = (a[1] != '-' && len == 1) ? opt_by_short(name[0]) : opt_by_long(name, len);
+        if (!d) {
+            usage_error(err, "'%s': unknown option (try -help)", a);
+            goto fail;
+        }
+        if (!d->has_arg) {
+            if (eq) {
+                usage_error(err, "%s: takes no argument", opt_display(d, buf, sizeof(buf)));
+                goto fail;
+            }
+            g_ptr_array_add(out, g_strdup_printf("--%s", d->name));
+        } else if (eq) {
+            g_ptr_array_add(out, g_strdup_printf("--%s=%s", d->name, eq + 1));
+        } else if (i + 1 >= argc) {
+            usage_error(err, "%s: missing argument %s", opt_display(d, buf, sizeof(buf)),
+                        d->arg_desc);
+            goto fail;
+        } else {
+            g_ptr_array_add(out, g_strdup_printf("--%s=%s", d->name, argv[++i]));
+        }
+    }
+    g_ptr_array_add(out, NULL);
+    return (GStrv)g_ptr_array_free(out, FALSE);
+fail:
+    g_ptr_array_unref(out);
+    return NULL;
+}
+
+bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
+{
+    GOptionEntry entries[G_N_ELEMENTS(opt_table) + 1];
+    GOptionContext *ctx;
+    GOptionGroup *group;
+    GStrv args;
+    bool ok;
+
+    memset(o, 0, sizeof(*o));
+    o->items = g_array_new(FALSE, TRUE, sizeof(LoaderItem));
+    o->binds = g_array_new(FALSE, TRUE, sizeof(NxBindOpt));
+
+    args = normalise(argc, argv, err);
+    if (!args) {
+        return false;
+    }
+    memset(entries, 0, sizeof(entries));
+    for (size_t i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        const OptDesc *d = &opt_table[i];
+        entries[i] = (GOptionEntry){
+            .long_name = d->name,
+            .short_name = d->short_name,
+            .flags = d->has_arg ? 0 : G_OPTION_FLAG_NO_ARG,
+            .arg = G_OPTION_ARG_CALLBACK,
+            .arg_data = (gpointer)opt_cb,
+            .description = d->help,
+            .arg_description = d->arg_desc,
+        };
+    }
+    ctx = g_option_context_new("- NC-v2 style accelerator emulator");
+    g_option_context_set_help_enabled(ctx, FALSE);
+    g_option_context_set_description(
+        ctx, "Long options are written with one dash as in QEMU (-machine); two work too.\n"
+             "Exit status: 0 pass, 1..122 test fail code, 123 limit, 124 deadlock,\n"
+             "125 usage/configuration/load error, 128+signal guest fault.\n");
+    group = g_option_group_new("nxemu", "nxemu options", "nxemu options", o, NULL);
+    g_option_group_add_entries(group, entries);
+    g_option_context_set_main_group(ctx, group);
+    ok = g_option_context_parse_strv(ctx, &args, err);
+    if (ok && o->help) {
+        o->help_text = g_option_context_get_help(ctx, TRUE, NULL);
+    }
+    g_option_context_free(ctx);
+    g_strfreev(args);
+    return ok;
+}
+
+void nx_options_free(NxOptions *o)
+{
+    if (o->items) {
+        for (unsigned i = 0; i < o->items->len; i++) {
+            g_free(g_array_index(o->items, LoaderItem, i).file);
+        }
+        g_array_free(o->items, TRUE);
+    }
+    if (o->binds) {
+        g_array_free(o->binds, TRUE);
+    }
+    g_free(o->dtb);
+    g_free(o->dump_dtb);
+    g_free(o->fit_config);
+    g_free(o->logfile);
+    g_free(o->gdb);
+    g_free(o->help_text);
+    memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,56 @@
+/*
+ * Command line of nxemu (QEMU spelling: single-dash long options).  Parsing
+ * only records what was asked; main acts on it.
+ */
+#ifndef NXEMU_OPTIONS_H
+#define NXEMU_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "hw/nc2/fdt.h"
+#include "nxemu/loader.h"
+
+typedef struct NxBindOpt {
+    uint32_t var_id;
+    uint64_t addr;
+} NxBindOpt;
+
+typedef struct NxOptions {
+    Nc2Edits edits;    /* -machine keys, -m, -smp */
+    char *dtb;         /* -dtb FILE */
+    char *dump_dtb;    /* -dump-dtb FILE (or -machine dumpdtb=FILE) */
+    char *fit_config;  /* -fit-config NAME */
+    char *logfile;     /* -D FILE */
+    uint32_t log_mask; /* -d ITEM,... */
+    GArray *items;     /* LoaderItem: -kernel and -device loader, in order */
+    GArray *binds;     /* NxBindOpt: -bind VAR=ADDR, in order */
+    bool has_icount_limit, has_cycle_limit;
+    uint64_t icount_limit, cycle_limit;
+    bool nographic;
+    /* Options of later issues: parsed, refused by main. */
+    bool freeze;      /* -S */
+    bool gdb_default; /* -s */
+    char *gdb;        /* -gdb DEV */
+    bool display_sdl; /* -display sdl */
+    /* Informational requests: main prints and exits 0. */
+    bool help, version, machine_help, log_help;
+    char *help_text; /* filled when help is set */
+} NxOptions;
+
+/* Parse argv (not modified).  On error: false, a one-line message in err
+ * (main prints "nxemu: <message>" and exits 125). */
+bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err);
+void nx_options_free(NxOptions *o);
+
+/* C integer literal: decimal or 0x hexadecimal, 64-bit (machine.md §12.7). */
+bool nx_parse_u64(const char *s, uint64_t *out);
+/* The same with an optional K/M/G/T suffix (powers of two). */
+bool nx_parse_size(const char *s, uint64_t *out);
+
+/* `-M help` text. */
+void nx_machine_help(FILE *out);
+
+#endif

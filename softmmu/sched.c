@@ -1,0 +1,265 @@
+/*
+ * The deterministic round scheduler (machine.md §8) and the run's end
+ * (§9.2 statuses, §9.3 diagnostics).
+ *
+ * A round: sequencers in ascending id with a budget of Q cycles each, then
+ * the DMA engines advance Q cycles, then the running TPCs get Q cycles, then
+ * the end-of-round checks in their fixed order.  Everything here depends
+ * only on machine state, never on host time, so runs are reproducible.
+ */
+#include <inttypes.h>
+
+#include "nxemu/log.h"
+#include "nxemu/sched.h"
+
+void sched_init(Machine *m, uint64_t quantum)
+{
+    Sched *s = &m->sched;
+    *s = (Sched){0};
+    s->quantum = quantum ? quantum : 1;
+}
+
+static bool seq_active(const NxCpu *cpu)
+{
+    return cpu && (cpu->state == CPU_RUNNING || cpu->state == CPU_BLOCKED);
+}
+
+static bool tpc_running(const Machine *m)
+{
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+        if (m->tpc[t] && m->tpc[t]->state == CPU_RUNNING) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static unsigned dma_queued(const Machine *m)
+{
+    return m->dma.nr ? dma_pending(&m->dma) : 0;
+}
+
+static void icount_check(Sched *s, uint64_t vtime)
+{
+    if (s->has_icount_limit && !s->icount_reached && s->icount >= s->icount_limit) {
+        s->icount_reached = true;
+        s->limit_vtime = vtime;
+    }
+}
+
+/*
+ * When no core can make progress on its own (none RUNNING, no TPC running),
+ * only a DMA completion can change anything: skip the rounds before the one
+ * in which the next completion happens.  Nothing observable differs: blocked
+ * cores would only re-attempt a wait that cannot be satisfied, the engines
+ * just consume budget, and the cycle limit is never jumped over.
+ */
+static void fast_forward(Machine *m)
+{
+    Sched *s = &m->sched;
+    uint64_t q = s->quantum, next, k;
+    if (!m->dma.nr || m->stop || tpc_running(m) || !dma_pending(&m->dma)) {
+        return;
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        if (m->seq[i] && m->seq[i]->state == CPU_RUNNING) {
+            return;
+        }
+    }
+    next = dma_next_completion(&m->dma);
+    if (next == UINT64_MAX || next <= q) {
+        return;
+    }
+    k = (next - 1) / q; /* whole rounds that end before the completion */
+    if (s->has_cycle_limit) {
+        /* The first round whose new T reaches the limit must really run. */
+        uint64_t left = s->cycle_limit > s->vtime ? s->cycle_limit - s->vtime : 0;
+        uint64_t j = left ? (left + q - 1) / q : 1;
+        k = MIN(k, j - 1);
+    }
+    if (k == 0) {
+        return;
+    }
+    dma_advance(&m->dma, k * q);
+    s->vtime += k * q;
+}
+
+static StopReason stopped(Machine *m)
+{
+    if (m->stop_reason == STOP_NONE) {
+        /* m->stop without a reason: treat as a debugger stop request. */
+        m->stop_reason = STOP_DEBUG;
+    }
+    return m->stop_reason;
+}
+
+StopReason sched_round(Machine *m)
+{
+    Sched *s = &m->sched;
+    const uint64_t q = s->quantum;
+    uint64_t retired = 0;
+    bool blocked = false;
+
+    if (m->stop_reason != STOP_NONE) {
+        return m->stop_reason;
+    }
+    fast_forward(m);
+    s->round_retired = 0;
+    s->round_dma_completed = 0;
+    s->round_tpc_changed = 0;
+    icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
+
+    /* 1. Sequencers in ascending core id. */
+    for (unsigned i = 0; i < m->cfg.nr_seq && !s->icount_reached; i++) {
+        NxCpu *cpu = m->seq[i];
+        uint64_t budget = q, before, icount_before = s->icount;
+        if (!seq_active(cpu)) {
+            continue;
+        }
+        if (s->has_icount_limit) {
+            budget = MIN(budget, s->icount_limit - s->icount);
+        }
+        before = cpu->retired;
+        s->current = cpu;
+        cpu->slice_used = 0;
+        cpu->slice_used = cpu->ops->run(cpu, budget);
+        s->current = NULL;
+        retired += cpu->retired - before;
+        s->icount = icount_before + (cpu->retired - before);
+        icount_check(s, s->vtime + cpu->slice_used);
+        if (m->stop) {
+            /* FINISHER or fault: the run ends at once (machine.md §7, §9.1). */
+            return stopped(m);
+        }
+    }
+
+    /* 2. DMA engines. */
+    if (m->dma.nr) {
+        s->round_dma_completed += dma_advance(&m->dma, q);
+        if (m->stop) {
+            return stopped(m);
+        }
+    }
+
+    /* 3. TPCs in ascending index. */
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+        NxCpu *cpu = m->tpc[t];
+        if (!cpu || cpu->state != CPU_RUNNING) {
+            continue;
+        }
+        s->current = cpu;
+        cpu->slice_used = 0;
+        cpu->slice_used = cpu->ops->run(cpu, q);
+        s->current = NULL;
+        if (m->stop) {
+            return stopped(m);
+        }
+    }
+
+    /* 4. End-of-round checks, in order. */
+    bool active = false;
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        active |= seq_active(m->seq[i]);
+        blocked |= m->seq[i] && m->seq[i]->state == CPU_BLOCKED;
+    }
+    unsigned queued = dma_queued(m);
+    bool tpc_run = tpc_running(m);
+    if (!active && !queued && !tpc_run) {
+        m->stop_reason = STOP_NORMAL_END;
+        m->exit_status = 0;
+        return STOP_NORMAL_END;
+    }
+    if (retired == 0 && s->round_retired == 0 && blocked && !queued && !tpc_run &&
+        s->round_dma_completed == 0 && s->round_tpc_changed == 0) {
+        m->stop_reason = STOP_DEADLOCK; /* reported with vtime before T += Q */
+        return STOP_DEADLOCK;
+    }
+    if (s->icount_reached) {
+        m->stop_reason = STOP_LIMIT;
+        return STOP_LIMIT;
+    }
+    s->vtime += q;
+    if (s->has_cycle_limit && s->vtime >= s->cycle_limit) {
+        m->stop_reason = STOP_LIMIT;
+        return STOP_LIMIT;
+    }
+    return STOP_NONE;
+}
+
+int sched_exit_status(Machine *m)
+{
+    switch (m->stop_reason) {
+    case STOP_FINISHER:
+        return m->exit_status;
+    case STOP_FAULT: {
+        NxCpu *cpu = m->fault_cpu;
+        int sig = cpu && cpu->ops->fault_signal ? cpu->ops->fault_signal(cpu)
+                                                : nx_fault_signal(cpu ? cpu->fault.code : 0);
+        return 128 + sig;
+    }
+    case STOP_DEADLOCK:
+        return 124;
+    case STOP_LIMIT:
+        return 123;
+    case STOP_NONE:
+    case STOP_NORMAL_END:
+    case STOP_DEBUG:
+    default:
+        return 0;
+    }
+}
+
+void sched_report(Machine *m, GString *out)
+{
+    const Sched *s = &m->sched;
+    switch (m->stop_reason) {
+    case STOP_FAULT:
+        if (m->fault_cpu && m->fault_cpu->ops->fault_line) {
+            m->fault_cpu->ops->fault_line(m->fault_cpu, out);
+            g_string_append_c(out, '\n');
+        } else {
+            g_string_append(out, "nxemu: fault\n");
+        }
+        break;
+    case STOP_DEADLOCK:
+        g_string_append_printf(out, "nxemu: deadlock: vtime=%" PRIu64 "\n", s->vtime);
+        for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+            NxCpu *cpu = m->seq[i];
+            if (!cpu || cpu->state == CPU_RESET) {
+                continue;
+            }
+            g_string_append_printf(out, "nxemu:   core=%u pc=0x%016" PRIx64 " state=%s", i,
+                                   cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
+            if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
+                g_string_append_c(out, ' ');
+                cpu->ops->block_info(cpu, out);
+            }
+            g_string_append_c(out, '\n');
+        }
+        break;
+    case STOP_LIMIT:
+        g_string_append_printf(out, "nxemu: limit: icount=%" PRIu64 " vtime=%" PRIu64 "\n",
+                               s->icount, s->icount_reached ? s->limit_vtime : s->vtime);
+        break;
+    default:
+        break;
+    }
+}
+
+int sched_run(Machine *m)
+{
+    StopReason r;
+    GString *out;
+    do {
+        r = sched_round(m);
+    } while (r == STOP_NONE);
+    out = g_string_new(NULL);
+    sched_report(m, out);
+    fflush(stdout); /* guest console bytes first, then the diagnostic */
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    nx_log_mask(&m->log, NX_LOG_MACHINE,
+                "machine: run ended: reason=%d status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
+                (int)r, sched_exit_status(m), m->sched.icount, m->sched.vtime);
+    return sched_exit_status(m);
+}
