@@ -27,20 +27,26 @@ typedef struct LoaderItem {
 
 /* var_id -> Neuron address (machine.md §11.4). */
 typedef struct BindTable {
-    GHashTable *map; /* GUINT_TO_POINTER(var_id) -> uint64_t* */
+    GHashTable *map; /* GUINT_TO_POINTER(var_id) -> uint64_t* (the address, first member
+                      * of an entry that also names its source); use the functions */
 } BindTable;
 
 void bind_table_init(BindTable *bt);
 void bind_table_destroy(BindTable *bt);
 /* Adds one binding; a conflicting address is an error naming `where`. */
-bool bind_table_add(BindTable *bt, uint32_t var_id, uint64_t addr, const char *where,
-                    GError **err);
+bool bind_table_add(BindTable *bt, uint32_t var_id, uint64_t addr, const char *where, GError **err);
 bool bind_table_lookup(const BindTable *bt, uint32_t var_id, uint64_t *addr);
+unsigned bind_table_size(const BindTable *bt);
+/* Adds 16-byte binding records (+0 u32 var_id, +4 u32 reserved 0, +8 u64
+ * address); `size` must be a multiple of 16.  Messages name `file`, the
+ * record's offset (file_off + 16 * i) and `what` (".nx_bindings", ...). */
+bool bind_records_add(BindTable *bt, const uint8_t *rec, uint64_t size, const char *file,
+                      uint64_t file_off, const char *what, GError **err);
 
 typedef struct LoaderOptions {
     LoaderItem *items;
     unsigned nr_items;
-    BindTable *bindings; /* -bind entries already added */
+    BindTable *bindings;    /* -bind entries already added */
     const char *fit_config; /* -fit-config NAME or NULL */
 } LoaderOptions;
 
