@@ -305,18 +305,19 @@ static bool check_symtabs(const ElfFile *ef, GError **err)
         if (sh->sh_type != SHT_SYMTAB) {
             continue;
         }
+        g_autofree char *sname = g_strescape(elf_section_name(ef, i), NULL);
         if (sh->sh_entsize != ent || sh->sh_size % ent != 0) {
             elf_error(ef, err, elf_shdr_off(ef, i),
                       "section header %u (%s): symbol table entry size %" PRIu64 " / size %" PRIu64
                       " do not match %zu-byte symbols",
-                      i, elf_section_name(ef, i), sh->sh_entsize, sh->sh_size, ent);
+                      i, sname, sh->sh_entsize, sh->sh_size, ent);
             return false;
         }
         if (sh->sh_link == 0 || sh->sh_link >= ef->shnum ||
             ef->sh[sh->sh_link].sh_type != SHT_STRTAB) {
             elf_error(ef, err, elf_shdr_off(ef, i),
-                      "section header %u (%s): sh_link %u is not a string table", i,
-                      elf_section_name(ef, i), sh->sh_link);
+                      "section header %u (%s): sh_link %u is not a string table", i, sname,
+                      sh->sh_link);
             return false;
         }
         if (!check_strtab(ef, sh->sh_link, "symbol string table", err)) {

@@ -143,12 +143,15 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
     static const char *const types[] = {"firmware", "kernel", "tpc-kernel", "nxemu-bindings",
                                         "data"};
     LoadCtx *c = f->c;
+    /* Names and strings from the image are escaped in messages: one line,
+     * whatever bytes the image holds. */
+    g_autofree char *ename = g_strescape(name, NULL);
     int node = name[0] ? fdt_subnode_offset(f->data, images, name) : -1;
     if (node < 0) {
-        lc_error(err, f->file, ref_off, "configuration %s: unknown image '%s'", conf, name);
+        lc_error(err, f->file, ref_off, "configuration %s: unknown image '%s'", conf, ename);
         return false;
     }
-    g_autofree char *ctx = g_strdup_printf("image %s: ", name);
+    g_autofree char *ctx = g_strdup_printf("image %s: ", ename);
     bool bad = false;
     uint64_t off = node_off(f, node);
 
@@ -157,8 +160,9 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
         return false;
     }
     if (comp && strcmp(comp, "none") != 0) {
+        g_autofree char *e = g_strescape(comp, NULL);
         lc_error(err, f->file, ptr_off(f, comp),
-                 "%scompression \"%s\" is not supported (must be absent or \"none\")", ctx, comp);
+                 "%scompression \"%s\" is not supported (must be absent or \"none\")", ctx, e);
         return false;
     }
     const char *type = get_str(f, node, "type", ctx, &bad, err);
@@ -176,9 +180,10 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
         }
     }
     if (t < 0) {
+        g_autofree char *e = g_strescape(type, NULL);
         lc_error(err, f->file, ptr_off(f, type),
                  "%sunknown type \"%s\" (firmware, kernel, tpc-kernel, nxemu-bindings or data)",
-                 ctx, type);
+                 ctx, e);
         return false;
     }
     const char *arch = get_str(f, node, "arch", ctx, &bad, err);
@@ -186,8 +191,8 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
         return false;
     }
     if (arch && strcmp(arch, "nxseq") != 0 && strcmp(arch, "nxtpc") != 0) {
-        lc_error(err, f->file, ptr_off(f, arch), "%sunknown arch \"%s\" (nxseq or nxtpc)", ctx,
-                 arch);
+        g_autofree char *e = g_strescape(arch, NULL);
+        lc_error(err, f->file, ptr_off(f, arch), "%sunknown arch \"%s\" (nxseq or nxtpc)", ctx, e);
         return false;
     }
     const char *want = t == T_FIRMWARE || t == T_KERNEL ? "nxseq" : t == T_TPC ? "nxtpc" : NULL;
@@ -204,7 +209,7 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
         return false;
     }
     if (t == T_BINDINGS) {
-        g_autofree char *what = g_strdup_printf("image %s", name);
+        g_autofree char *what = g_strdup_printf("image %s", ename);
         return bind_records_add(lc_bindings(c), p, len, f->file, poff, what, err);
     }
 
@@ -253,7 +258,7 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
         lc_error(err, f->file, off, "%sa raw payload needs a load address", ctx);
         return false;
     }
-    g_autofree char *what = g_strdup_printf("image %s", name);
+    g_autofree char *what = g_strdup_printf("image %s", ename);
     if (t == T_TPC) {
         return lc_add_tpc_raw(c, f->file, poff, what, p, len, load, has_tpc, tpc, err);
     }
@@ -263,7 +268,7 @@ static bool load_image(const Fit *f, int images, const char *name, uint64_t ref_
     if (t == T_DATA) {
         return true;
     }
-    g_autofree char *ewhat = g_strdup_printf("image %s: nxemu,cpu", name);
+    g_autofree char *ewhat = g_strdup_printf("image %s: nxemu,cpu", ename);
     if (has_cpu) {
         const void *cpu_prop = fdt_getprop(f->data, node, "nxemu,cpu", NULL);
         return lc_add_entry(c, f->file, ptr_off(f, cpu_prop), ewhat, cpu, has_entry ? entry : load,
@@ -307,26 +312,28 @@ bool fit_load(LoadCtx *c, const char *file, uint8_t *data, size_t size, bool fro
             return false;
         }
     }
+    g_autofree char *ename = g_strescape(name, NULL);
     int conf = fdt_subnode_offset(data, confs, name);
     if (conf < 0) {
-        lc_error(err, file, node_off(&f, confs), "configuration '%s' not found", name);
+        lc_error(err, file, node_off(&f, confs), "configuration '%s' not found", ename);
         return false;
     }
-    g_autofree char *cctx = g_strdup_printf("configuration %s: ", name);
+    g_autofree char *cctx = g_strdup_printf("configuration %s: ", ename);
 
     const char *fw = get_str(&f, conf, "firmware", cctx, &bad, err);
     if (bad) {
         return false;
     }
     if (!fw) {
-        lc_error(err, file, node_off(&f, conf), "configuration %s has no firmware", name);
+        lc_error(err, file, node_off(&f, conf), "configuration %s has no firmware", ename);
         return false;
     }
-    if (!load_image(&f, images, fw, ptr_off(&f, fw), name, true, err)) {
+    if (!load_image(&f, images, fw, ptr_off(&f, fw), ename, true, err)) {
         return false;
     }
     const char *kernel = get_str(&f, conf, "kernel", cctx, &bad, err);
-    if (bad || (kernel && !load_image(&f, images, kernel, ptr_off(&f, kernel), name, false, err))) {
+    if (bad ||
+        (kernel && !load_image(&f, images, kernel, ptr_off(&f, kernel), ename, false, err))) {
         return false;
     }
     int len;
@@ -337,7 +344,7 @@ bool fit_load(LoadCtx *c, const char *file, uint8_t *data, size_t size, bool fro
             return false;
         }
         for (int pos = 0; pos < len; pos += (int)strlen(lst + pos) + 1) {
-            if (!load_image(&f, images, lst + pos, ptr_off(&f, lst + pos), name, false, err)) {
+            if (!load_image(&f, images, lst + pos, ptr_off(&f, lst + pos), ename, false, err)) {
                 return false;
             }
         }

@@ -379,10 +379,11 @@ bool lc_add_tpc_elf(LoadCtx *c, ElfFile *ef, uint64_t addr, bool has_tpc, unsign
             strcmp(name, ".rel.text") == 0 || strcmp(name, ".rela.text") == 0 ||
             ((sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA) && sh->sh_info == (unsigned)text);
         if (rel) {
+            g_autofree char *e = g_strescape(name, NULL);
             elf_error(ef, err, elf_shdr_off(ef, i),
                       "section header %u: relocation section %s: TPC kernels must be fully "
                       "resolved",
-                      i, name);
+                      i, e);
             return false;
         }
     }

@@ -73,8 +73,11 @@ static const char *opt_display(const OptDesc *d, char *buf, size_t len)
 {
     static const struct {
         const char *name, *shown;
-    } shown[] = {{"memory", "-m"}, {"log", "-d"},         {"logfile", "-D"},
-                 {"freeze", "-S"}, {"gdb-default", "-s"}, {"help", "-h"}};
+    } shown[] = {{"memory", "-m"},
+                 {"log", "-d"},
+                 {"logfile", "-D"},
+                 {"freeze", "-S"},
+                 {"gdb-default", "-s"}};
     for (size_t i = 0; i < G_N_ELEMENTS(shown); i++) {
         if (!strcmp(d->name, shown[i].name)) {
             return shown[i].shown;
@@ -447,6 +450,32 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     return true;
 }
 
+/* The -help text, in the QEMU spelling users type (GOption's own help would
+ * show "--machine=..."). */
+static char *help_text(void)
+{
+    GString *h = g_string_new("Usage: nxemu [options]\n\nOptions:\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(opt_table); i++) {
+        const OptDesc *d = &opt_table[i];
+        char buf[64];
+        const char *shown = opt_display(d, buf, sizeof(buf));
+        GString *left = g_string_new(NULL);
+        if (d->short_name && strlen(shown) > 2) {
+            g_string_append_printf(left, "-%c, ", d->short_name); /* -M, -machine */
+        }
+        g_string_append(left, shown);
+        if (d->has_arg) {
+            g_string_append_printf(left, " %s", d->arg_desc);
+        }
+        g_string_append_printf(h, "  %-36s %s\n", left->str, d->help);
+        g_string_free(left, TRUE);
+    }
+    g_string_append(h, "\nLong options take one dash as in QEMU (-machine); two work too.\n"
+                       "Exit status: 0 pass, 1..122 test fail code, 123 limit, 124 deadlock,\n"
+                       "125 usage/configuration/load error, 128+signal guest fault.\n");
+    return g_string_free(h, FALSE);
+}
+
 /* QEMU spelling -> "--name=value"; rejects unknown options, missing
  * arguments and stray positional arguments. */
 static GStrv normalise(int argc, char **argv, GError **err)
@@ -524,16 +553,12 @@ bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
     }
     ctx = g_option_context_new("- NC-v2 style accelerator emulator");
     g_option_context_set_help_enabled(ctx, FALSE);
-    g_option_context_set_description(
-        ctx, "Long options are written with one dash as in QEMU (-machine); two work too.\n"
-             "Exit status: 0 pass, 1..122 test fail code, 123 limit, 124 deadlock,\n"
-             "125 usage/configuration/load error, 128+signal guest fault.\n");
     group = g_option_group_new("nxemu", "nxemu options", "nxemu options", o, NULL);
     g_option_group_add_entries(group, entries);
     g_option_context_set_main_group(ctx, group);
     ok = g_option_context_parse_strv(ctx, &args, err);
     if (ok && o->help) {
-        o->help_text = g_option_context_get_help(ctx, TRUE, NULL);
+        o->help_text = help_text();
     }
     g_option_context_free(ctx);
     g_strfreev(args);

@@ -74,6 +74,37 @@ def seq_elf(segs, entry=0x1000000, sections=(), cls=2, data=1, machine=0x4E58,
     return bytes(img), {"shoff": shoff, "sec_off": sec_off}
 
 
+def tpc_elf(text_size=64, version=12, march=2, rel=False):
+    """A TPC kernel object (tpc.md §7.1): ELF32 EM_386 ET_REL with .text and
+    a 262-byte .tpc_metadata; optionally a .rel.text."""
+    text = bytes((i * 3) & 0xFF for i in range(text_size))
+    md = bytearray(262)
+    struct.pack_into("<IxxxxH", md, 0, version, march)
+    md[14] = 1
+    secs = [(b".text", 1, text, 0), (b".tpc_metadata", 1, bytes(md), 0)]
+    if rel:
+        secs.append((b".rel.text", 9, bytes(8), 1))
+    names = b"\0"
+    body = b""
+    off = 52
+    shdrs = [bytes(40)]
+    for name, sh_type, blob, info in secs:
+        shdrs.append(struct.pack("<IIIIIIIIII", len(names), sh_type, 0, 0, off + len(body),
+                                 len(blob), 0, info, 1, 0))
+        names += name + b"\0"
+        body += blob
+    shdrs.append(struct.pack("<IIIIIIIIII", len(names), 3, 0, 0, off + len(body),
+                             len(names) + 10, 0, 0, 1, 0))
+    names += b".shstrtab\0"
+    body += names
+    body += bytes((-len(body)) % 4)
+    shoff = off + len(body)
+    ident = b"\x7fELF" + bytes([1, 1, 1]) + bytes(9)
+    eh = ident + struct.pack("<HHIIIIIHHHHHH", 1, 3, 1, 0, 0, shoff, 0, 52, 0, 0, 40,
+                             len(shdrs), len(shdrs) - 1)
+    return eh + body + b"".join(shdrs)
+
+
 def good_segments():
     text = HALT + record(0xA4)
     return [(5, 0x1000000, text, len(text)), (6, 0x1100000, b"\x11" * 16, 64)]
@@ -248,6 +279,39 @@ def main():
         r.expect_error("missing file", ["-kernel", os.path.join(tmp, "nope.elf")],
                        "nxemu: %s: cannot open: No such file or directory" %
                        os.path.join(tmp, "nope.elf"))
+
+        # TPC kernel ELF (tpc.md §7.1)
+        k = r.path("k.o", tpc_elf())
+        r.expect_status("TPC kernel ELF with tpc-num loads",
+                        ["-kernel", good_path,
+                         "-device", "loader,file=%s,addr=0x2200000,tpc-num=0" % k], 0)
+        k = r.path("k48.o", tpc_elf(text_size=48))
+        r.expect_error("TPC .text not a multiple of 32",
+                       ["-kernel", good_path, "-device", "loader,file=%s,addr=0x2200000" % k],
+                       ("nxemu: %s: offset 0x" % k, ".text size 48 is not a non-zero multiple "
+                        "of 32"))
+        k = r.path("krel.o", tpc_elf(rel=True))
+        r.expect_error("TPC .rel.text",
+                       ["-kernel", good_path, "-device", "loader,file=%s,addr=0x2200000" % k],
+                       ("nxemu: %s: offset 0x" % k, "relocation section .rel.text"))
+        k = r.path("kv13.o", tpc_elf(version=13))
+        r.expect_error("TPC metadata version 13",
+                       ["-kernel", good_path, "-device", "loader,file=%s,addr=0x2200000" % k],
+                       ("nxemu: %s: offset 0x" % k, ".tpc_metadata version 13 is newer than 12"))
+        k = r.path("kmarch.o", tpc_elf(march=4))
+        r.expect_error("TPC metadata march",
+                       ["-kernel", good_path, "-device", "loader,file=%s,addr=0x2200000" % k],
+                       ("nxemu: %s: offset 0x" % k, "march 4 is not 2"))
+        k = r.path("k.o", tpc_elf())
+        r.expect_error("TPC kernel needs addr=",
+                       ["-kernel", good_path, "-device", "loader,file=%s" % k],
+                       ("nxemu: %s: offset 0x0: " % k, "needs addr="))
+        r.expect_error("tpc-num beyond the TPCs",
+                       ["-kernel", good_path,
+                        "-device", "loader,file=%s,addr=0x2200000,tpc-num=1" % k],
+                       ("nxemu: %s: offset 0x" % k, "TPC 1: the machine has 1 TPC(s)"))
+        r.expect_error("TPC kernel given to -kernel", ["-kernel", k],
+                       ("nxemu: %s: offset 0x12: " % k, "not a TPC kernel"))
 
         # FIT (§11.3)
         halt_hex = " ".join("%02x" % b for b in HALT)

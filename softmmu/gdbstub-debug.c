@@ -1,0 +1,225 @@
+/*
+ * Breakpoints and watchpoints (include/nxemu/debug.h).
+ *
+ * Breakpoints are checked by the cores before each instruction (a short
+ * linear list: gdb rarely inserts more than a handful).  Watchpoints are
+ * observed on m->as through the memory API's access hook, installed only
+ * while at least one watchpoint exists, since a hook also disables the RAM
+ * fast path (as_host_ptr).
+ */
+#include "nxemu/debug.h"
+#include "nxemu/machine.h"
+
+static void stop_machine(Machine *m)
+{
+    m->stop = true;
+    /* a FINISHER or a fault in the same instruction keeps its reason */
+    if (m->stop_reason == STOP_NONE)
+        m->stop_reason = STOP_DEBUG;
+}
+
+bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
+{
+    NxDebug *d = m->debug;
+    if (d->skip_cpu == cpu) {
+        d->skip_cpu = NULL;
+        if (d->skip_pc == pc)
+            return false;
+    }
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        if (b->cpu == cpu && b->addr == pc) {
+            if (d->hit == NX_HIT_NONE) {
+                d->hit = NX_HIT_BREAK;
+                d->hit_cpu = cpu;
+                d->hit_addr = pc;
+            }
+            stop_machine(m);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* First watchpoint matching an access, or NULL. */
+static const NxWatchpoint *wp_match(NxDebug *d, uint64_t pa, uint64_t len, bool is_write)
+{
+    uint64_t last = pa + (len ? len - 1 : 0);
+    for (unsigned i = 0; i < d->wps->len; i++) {
+        const NxWatchpoint *w = &g_array_index(d->wps, NxWatchpoint, i);
+        if (last < w->pa || pa > w->pa + w->len - 1)
+            continue;
+        if ((w->type == NX_HIT_WATCH && is_write) || (w->type == NX_HIT_RWATCH && !is_write) ||
+            w->type == NX_HIT_AWATCH)
+            return w;
+    }
+    return NULL;
+}
+
+static void record_watch(NxDebug *d, const NxWatchpoint *w, bool precise)
+{
+    if (d->hit != NX_HIT_NONE)
+        return;
+    d->hit = w->type;
+    d->hit_cpu = w->cpu;
+    d->hit_addr = w->gaddr;
+    d->hit_precise = precise;
+}
+
+bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write)
+{
+    NxDebug *d = m->debug;
+    const NxWatchpoint *w = wp_match(d, pa, len, is_write);
+    if (!w)
+        return false;
+    record_watch(d, w, true);
+    stop_machine(m);
+    return true;
+}
+
+static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                        MemTxAttrs attrs)
+{
+    NxDebug *d = opaque;
+    /* the debugger's own and the loader's accesses never trigger */
+    if (attrs.kind == MEM_REQ_DEBUG || attrs.kind == MEM_REQ_LOADER)
+        return;
+    const NxWatchpoint *w = wp_match(d, addr, size, is_write);
+    if (w) {
+        record_watch(d, w, false);
+        stop_machine(d->m);
+    }
+}
+
+static void update_hook(NxDebug *d)
+{
+    bool want = d->wps->len != 0;
+    if (want != d->hook_installed) {
+        as_set_access_hook(d->m->as, want ? access_hook : NULL, want ? d : NULL);
+        d->hook_installed = want;
+    }
+    d->armed = d->bps->len != 0;
+}
+
+NxDebug *nx_debug_new(Machine *m)
+{
+    NxDebug *d = g_new0(NxDebug, 1);
+    d->m = m;
+    d->bps = g_array_new(FALSE, FALSE, sizeof(NxBreakpoint));
+    d->wps = g_array_new(FALSE, FALSE, sizeof(NxWatchpoint));
+    return d;
+}
+
+void nx_debug_free(NxDebug *d)
+{
+    if (!d)
+        return;
+    if (d->hook_installed)
+        as_set_access_hook(d->m->as, NULL, NULL);
+    g_array_free(d->bps, TRUE);
+    g_array_free(d->wps, TRUE);
+    g_free(d);
+}
+
+bool nx_debug_bp_insert(NxDebug *d, NxCpu *cpu, uint64_t addr)
+{
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        if (b->cpu == cpu && b->addr == addr)
+            return true; /* gdb may insert twice (Z0 and Z1 at one address) */
+    }
+    NxBreakpoint b = {.cpu = cpu, .addr = addr};
+    g_array_append_val(d->bps, b);
+    update_hook(d);
+    return true;
+}
+
+bool nx_debug_bp_remove(NxDebug *d, NxCpu *cpu, uint64_t addr)
+{
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        if (b->cpu == cpu && b->addr == addr) {
+            g_array_remove_index(d->bps, i);
+            update_hook(d);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t pa,
+                        uint64_t len)
+{
+    if (!len || pa + len - 1 < pa)
+        return false;
+    NxWatchpoint w = {.cpu = cpu, .gaddr = gaddr, .pa = pa, .len = len, .type = type};
+    g_array_append_val(d->wps, w);
+    update_hook(d);
+    return true;
+}
+
+bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len)
+{
+    for (unsigned i = 0; i < d->wps->len; i++) {
+        const NxWatchpoint *w = &g_array_index(d->wps, NxWatchpoint, i);
+        if (w->cpu == cpu && w->type == type && w->gaddr == gaddr && w->len == len) {
+            g_array_remove_index(d->wps, i);
+            update_hook(d);
+            return true;
+        }
+    }
+    return false;
+}
+
+void nx_debug_clear(NxDebug *d, NxCpu *cpu)
+{
+    for (unsigned i = d->bps->len; i-- > 0;)
+        if (!cpu || g_array_index(d->bps, NxBreakpoint, i).cpu == cpu)
+            g_array_remove_index(d->bps, i);
+    for (unsigned i = d->wps->len; i-- > 0;)
+        if (!cpu || g_array_index(d->wps, NxWatchpoint, i).cpu == cpu)
+            g_array_remove_index(d->wps, i);
+    update_hook(d);
+}
+
+void nx_debug_clear_hit(NxDebug *d)
+{
+    d->hit = NX_HIT_NONE;
+    d->hit_cpu = NULL;
+    d->hit_addr = 0;
+    d->hit_precise = false;
+}
+
+bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64_t *room)
+{
+    if (cpu->kind == CPU_KIND_TPC) {
+        const TpcCfg *tc = m->tpccfg ? &m->tpccfg[cpu->index] : NULL;
+        uint64_t base;
+        if (!tc || a >= 0x80000000ull)
+            return false;
+        /* the latched base while a kernel runs or ran; else the programmed one */
+        base = tc->latched.kernel_base;
+        if (!base && cpu->state == CPU_RESET)
+            base = (uint64_t)tc->kv[TPC_KV_KERNEL_BASE_HI / 4] << 32 |
+                   tc->kv[TPC_KV_KERNEL_BASE_LO / 4];
+        *pa = base + a;
+        *room = 0x80000000ull - a;
+        return true;
+    }
+    const NxBlock *nx = &m->nx[cpu->index];
+    uint64_t w = a >> 24, e;
+    if (w == 0)
+        return false;
+    *room = 0x1000000ull - (a & 0xFFFFFF);
+    if (nx->wt_base == 0) {
+        *pa = a;
+        return true;
+    }
+    if (w >= nx->wt_len ||
+        as_read(m->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
+            MEMTX_OK ||
+        !(e & WT_V) || (e & WT_RESERVED))
+        return false;
+    *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
+    return true;
+}

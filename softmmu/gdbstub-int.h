@@ -1,0 +1,148 @@
+/*
+ * Internals of the gdb stub, shared by softmmu/gdbstub*.c:
+ *   gdbstub-packet.c  framing (checksums, acks, escapes), hex helpers
+ *   gdbstub-tdesc.c   target descriptions and gdb <-> core register numbers
+ *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
+ *   gdbstub-cmds.c    packet handlers
+ *   gdbstub.c         transport (GIO sockets) and run control
+ */
+#ifndef SOFTMMU_GDBSTUB_INT_H
+#define SOFTMMU_GDBSTUB_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gio/gio.h>
+#include <glib.h>
+
+#include "nxemu/debug.h"
+#include "nxemu/gdbstub.h"
+
+/* Advertised PacketSize (hex in qSupported) and the receive limit. */
+#define GDB_PACKET_SIZE 0x20000u
+#define GDB_RX_MAX      (GDB_PACKET_SIZE + 64u)
+
+/* gdb's own signal numbers (gdb/signals.def), not the host's. */
+enum {
+    GDB_SIGINT = 2,
+    GDB_SIGILL = 4,
+    GDB_SIGTRAP = 5,
+    GDB_SIGKILL = 9,
+    GDB_SIGBUS = 10,
+    GDB_SIGSEGV = 11,
+};
+
+/* ---- framing (gdbstub-packet.c) ---- */
+
+typedef enum GdbRxState { GDB_RX_IDLE, GDB_RX_DATA, GDB_RX_CSUM1, GDB_RX_CSUM2 } GdbRxState;
+
+typedef enum GdbEvent {
+    GDB_EV_NONE = 0,
+    GDB_EV_PACKET,  /* rx->buf holds a complete packet with a good checksum */
+    GDB_EV_BADSUM,  /* complete packet, wrong checksum (or bad hex digits) */
+    GDB_EV_TOOLONG, /* complete packet longer than GDB_RX_MAX: dropped */
+    GDB_EV_INTR,    /* 0x03 outside a packet */
+    GDB_EV_NAK,     /* '-': resend the last packet */
+} GdbEvent;
+
+typedef struct GdbRx {
+    GdbRxState st;
+    GString *buf;
+    uint8_t sum;
+    uint8_t want;
+    bool overflow;
+    bool bad_digit;
+} GdbRx;
+
+void gdb_rx_init(GdbRx *rx);
+void gdb_rx_destroy(GdbRx *rx);
+GdbEvent gdb_rx_byte(GdbRx *rx, uint8_t c);
+/* Append "$<data escaped>#cs" to out. */
+void gdb_frame(GString *out, const char *data, size_t len);
+/* Undo '}' escapes in place; returns the new length, or SIZE_MAX when the
+ * data ends in a lone '}'. */
+size_t gdb_unescape(uint8_t *buf, size_t len);
+void gdb_hex_encode(GString *out, const uint8_t *p, size_t n);
+/* Decode exactly 2*n hex digits; false on a bad digit. */
+bool gdb_hex_decode(const char *hex, uint8_t *out, size_t n);
+/* Parse hex digits at *p (at least one, no overflow); advances *p. */
+bool gdb_parse_hex(const char **p, uint64_t *v);
+
+/* ---- target descriptions (gdbstub-tdesc.c) ---- */
+
+/* One register of gdb's numbering. */
+typedef struct GdbReg {
+    unsigned core_reg; /* number passed to gdb_read_reg/gdb_write_reg */
+    unsigned bytes;    /* size gdb expects */
+    bool mirror;       /* riscv xN: zero-extended copy of a 32-bit register */
+} GdbReg;
+
+/* gdb register n of this core kind; false past the end. */
+bool gdb_tdesc_reg(CpuKind kind, unsigned n, GdbReg *r);
+unsigned gdb_tdesc_count(CpuKind kind);
+/* Registers in the 'g' packet (the vector feature is left out). */
+unsigned gdb_tdesc_g_count(CpuKind kind);
+unsigned gdb_tdesc_pc_regnum(CpuKind kind);
+/* Append the whole target.xml of this kind. */
+void gdb_tdesc_xml(CpuKind kind, GString *out);
+/* Read/write gdb register n into/from buf (size >= 256); returns bytes. */
+unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf);
+unsigned gdb_reg_write(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
+
+/* ---- the stub ---- */
+
+typedef enum GdbAction {
+    GDB_ACT_NONE = 0,
+    GDB_ACT_CONT, /* resume (all cores) */
+    GDB_ACT_STEP, /* step one core (step_pid) */
+    GDB_ACT_DETACH_ALL,
+    GDB_ACT_KILL,
+} GdbAction;
+
+typedef struct GdbStub {
+    Machine *m;
+    NxDebug *dbg;
+    unsigned nr_proc;
+    NxCpu **proc;        /* proc[pid - 1] */
+    bool *attached;      /* by pid - 1 */
+    CpuState *last_state; /* for "core halted" stops */
+    unsigned g_pid;      /* process selected by Hg */
+    bool noack;
+    bool exited;    /* the machine's run ended and gdb was told */
+    GdbRx rx;
+    GString *reply;  /* reply of the packet being handled (unframed) */
+    GString *last;   /* last framed packet sent, for '-' */
+    GSocket *conn;
+    bool connected;
+    GdbAction action;
+    unsigned step_pid;
+    unsigned cont_pid; /* process gdb resumed (0 = all): exit reports go there */
+    GString *xml[2];   /* target.xml per CpuKind, built on first use */
+    unsigned last_pid; /* last stop reported: for '?' */
+    int last_sig;
+    char exit_pkt[32]; /* "W00;process:1" once the run ended */
+    bool fault_shown;  /* the fault stop was reported; a resume reports the exit */
+    bool killed;       /* vKill: the emulator ends when gdb lets go */
+    GByteArray *in;    /* received bytes not yet handled */
+    GSocket *listener;
+    char *unix_path;   /* removed at the end */
+} GdbStub;
+
+/* gdbstub-cmds.c */
+void gdb_handle_packet(GdbStub *s, char *pkt, size_t len);
+/* The stop reply for the current machine state (after a run or a step). */
+void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig);
+NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
+unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);
+/* Guest memory as gdb sees it for process pid (Neuron addresses for
+ * sequencers, kernel-relative for TPCs); false = not memory. */
+bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len,
+                bool is_write);
+bool gdb_translate(GdbStub *s, NxCpu *cpu, uint64_t addr, uint64_t *pa);
+int gdb_signal_from_host(int host_sig);
+
+/* gdbstub.c: send a packet now (used for O console output). */
+void gdb_send_packet(GdbStub *s, const char *data, size_t len);
+
+#endif

@@ -1,0 +1,609 @@
+/*
+ * gdb stub: transport (GIO sockets, one client) and run control.
+ *
+ * No threads: while gdb holds the machine stopped we block on the socket;
+ * while it runs we call sched_round() and peek at the socket every few
+ * rounds for a Ctrl-C (0x03) or a disconnect, without blocking.
+ *
+ * All-stop: every resume runs the whole machine (all cores, DMA), whatever
+ * process gdb names, and any stop stops all of it.  A single step runs one
+ * instruction (sequencer) or bundle (TPC) of one core, the others frozen.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <gio/gunixsocketaddress.h>
+
+#include "nxemu/sched.h"
+#include "softmmu/gdbstub-int.h"
+
+#define POLL_EVERY_ROUNDS 64
+
+/* ---- transport ---- */
+
+static void disconnect(GdbStub *s)
+{
+    if (s->conn) {
+        g_socket_close(s->conn, NULL);
+        g_object_unref(s->conn);
+        s->conn = NULL;
+    }
+    s->connected = false;
+}
+
+static void send_raw(GdbStub *s, const char *p, size_t n)
+{
+    while (s->connected && n) {
+        gssize k = g_socket_send(s->conn, p, n, NULL, NULL);
+        if (k <= 0) {
+            disconnect(s);
+            return;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+void gdb_send_packet(GdbStub *s, const char *data, size_t len)
+{
+    g_string_truncate(s->last, 0);
+    gdb_frame(s->last, data, len);
+    send_raw(s, s->last->str, s->last->len);
+}
+
+/* Blocking (or not) receive into s->in; false when the peer is gone. */
+static bool receive(GdbStub *s, bool blocking)
+{
+    char buf[4096];
+    GError *err = NULL;
+    gssize n = g_socket_receive_with_blocking(s->conn, buf, sizeof(buf), blocking, NULL, &err);
+    if (n < 0) {
+        bool again = g_error_matches(err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
+        g_error_free(err);
+        if (again)
+            return true;
+        disconnect(s);
+        return false;
+    }
+    if (n == 0) {
+        disconnect(s);
+        return false;
+    }
+    g_byte_array_append(s->in, (const guint8 *)buf, (guint)n);
+    return true;
+}
+
+static GSocket *listen_on(const char *dev, char **unix_path, GError **err)
+{
+    GSocketAddress *addr = NULL;
+    GSocketFamily fam;
+
+    if (g_str_has_prefix(dev, "unix:")) {
+        const char *path = dev + 5;
+        struct stat st;
+        if (!*path) {
+            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "empty socket path");
+            return NULL;
+        }
+        /* a stale socket from an earlier run would make bind fail */
+        if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+            unlink(path);
+        addr = g_unix_socket_address_new(path);
+        fam = G_SOCKET_FAMILY_UNIX;
+        *unix_path = g_strdup(path);
+    } else if (g_str_has_prefix(dev, "tcp:")) {
+        const char *hp = dev + 4, *colon = strrchr(hp, ':');
+        char *end;
+        if (!colon) {
+            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                        "expected tcp::PORT or tcp:HOST:PORT");
+            return NULL;
+        }
+        unsigned long port = strtoul(colon + 1, &end, 10);
+        if (!colon[1] || *end || port > 65535) {
+            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "bad port '%s'", colon + 1);
+            return NULL;
+        }
+        char *host = g_strndup(hp, (gsize)(colon - hp));
+        GInetAddress *ia = NULL;
+        if (!*host || !strcmp(host, "localhost")) {
+            ia = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+        } else {
+            ia = g_inet_address_new_from_string(host);
+            if (!ia) {
+                GList *l = g_resolver_lookup_by_name(g_resolver_get_default(), host, NULL, NULL);
+                if (l) {
+                    ia = g_object_ref(l->data);
+                    g_resolver_free_addresses(l);
+                }
+            }
+        }
+        if (!ia) {
+            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "cannot resolve host '%s'",
+                        host);
+            g_free(host);
+            return NULL;
+        }
+        g_free(host);
+        fam = g_inet_address_get_family(ia);
+        addr = g_inet_socket_address_new(ia, (guint16)port);
+        g_object_unref(ia);
+    } else {
+        g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                    "unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)");
+        return NULL;
+    }
+
+    GSocket *sock = g_socket_new(fam, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT, err);
+    if (!sock) {
+        g_object_unref(addr);
+        return NULL;
+    }
+    if (!g_socket_bind(sock, addr, TRUE, err) || !g_socket_listen(sock, err)) {
+        g_object_unref(addr);
+        g_object_unref(sock);
+        return NULL;
+    }
+    g_object_unref(addr);
+    if (fam != G_SOCKET_FAMILY_UNIX) {
+        GSocketAddress *la = g_socket_get_local_address(sock, NULL);
+        if (la && g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(la)) != 0 &&
+            strstr(dev, ":0") && g_str_has_suffix(dev, ":0"))
+            fprintf(stderr, "nxemu: gdb: listening on port %u\n",
+                    g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(la)));
+        if (la)
+            g_object_unref(la);
+    }
+    return sock;
+}
+
+/* ---- run control ---- */
+
+static bool ended(const Machine *m)
+{
+    return m->stop_reason != STOP_NONE && m->stop_reason != STOP_DEBUG;
+}
+
+static void note_stop(GdbStub *s, unsigned pid, int sig)
+{
+    GString *r = g_string_new(NULL);
+    s->last_pid = pid;
+    s->last_sig = sig;
+    gdb_stop_reply(s, r, pid, sig);
+    gdb_send_packet(s, r->str, r->len);
+    g_string_free(r, TRUE);
+}
+
+/* Console text to gdb (shown to the user as is). */
+static void console(GdbStub *s, const char *text)
+{
+    GString *o = g_string_new("O");
+    gdb_hex_encode(o, (const uint8_t *)text, strlen(text));
+    gdb_send_packet(s, o->str, o->len);
+    g_string_free(o, TRUE);
+}
+
+static unsigned report_pid(GdbStub *s, const NxCpu *cpu)
+{
+    unsigned pid = gdb_pid_of_cpu(s, cpu);
+    if (pid && s->attached[pid - 1])
+        return pid;
+    if (s->cont_pid && s->attached[s->cont_pid - 1])
+        return s->cont_pid;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (s->attached[i])
+            return i + 1;
+    return s->g_pid ? s->g_pid : 1;
+}
+
+/* The run ended (or it had already): tell gdb the process exit.  Every
+ * further resume reports the exit of the next attached process, so each
+ * gdb inferior sees its end once. */
+static void report_end(GdbStub *s)
+{
+    Machine *m = s->m;
+    if (!s->exited) {
+        GString *diag = g_string_new(NULL);
+        sched_report(m, diag);
+        if (diag->len)
+            console(s, diag->str);
+        g_string_free(diag, TRUE);
+        s->exited = true;
+    }
+    unsigned pid = report_pid(s, m->fault_cpu);
+    if (m->stop_reason == STOP_FAULT && m->fault_cpu) {
+        int sig = gdb_signal_from_host(m->fault_cpu->ops->fault_signal(m->fault_cpu));
+        snprintf(s->exit_pkt, sizeof(s->exit_pkt), "X%02x;process:%x", sig, pid);
+    } else {
+        snprintf(s->exit_pkt, sizeof(s->exit_pkt), "W%02x;process:%x", sched_exit_status(m) & 0xff,
+                 pid);
+    }
+    if (pid >= 1 && pid <= s->nr_proc)
+        s->attached[pid - 1] = false;
+    gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
+}
+
+/* Stop reply for the machine state after a round or a step. */
+static void report_stop(GdbStub *s, unsigned fallback_pid)
+{
+    Machine *m = s->m;
+    NxDebug *d = s->dbg;
+    if (m->stop_reason == STOP_FAULT && m->fault_cpu && !s->fault_shown) {
+        /* the machine stays inspectable: the exit comes with the next resume */
+        GString *line = g_string_new(NULL);
+        m->fault_cpu->ops->fault_line(m->fault_cpu, line);
+        g_string_append_c(line, '\n');
+        console(s, line->str);
+        g_string_free(line, TRUE);
+        s->fault_shown = true;
+        note_stop(s, report_pid(s, m->fault_cpu),
+                  gdb_signal_from_host(m->fault_cpu->ops->fault_signal(m->fault_cpu)));
+        return;
+    }
+    if (ended(m)) {
+        report_end(s);
+        return;
+    }
+    if (d->hit != NX_HIT_NONE) {
+        note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
+        return;
+    }
+    note_stop(s, fallback_pid, GDB_SIGTRAP);
+}
+
+/* Attached cores that reached HALTED (sequencer HALT, TPC kernel end)
+ * since the resume stop the machine once, with a console line. */
+static bool halted_stop(GdbStub *s)
+{
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        NxCpu *c = s->proc[i];
+        CpuState was = s->last_state[i];
+        s->last_state[i] = c->state;
+        if (s->attached[i] && c->state == CPU_HALTED && was != CPU_HALTED) {
+            char *msg = g_strdup_printf("nxemu: %s%u halted at pc=0x%" PRIx64 "\n",
+                                        c->kind == CPU_KIND_SEQ ? "seq" : "tpc", c->index,
+                                        c->ops->get_pc(c));
+            console(s, msg);
+            g_free(msg);
+            note_stop(s, i + 1, GDB_SIGTRAP);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void prepare_resume(GdbStub *s)
+{
+    Machine *m = s->m;
+    NxDebug *d = s->dbg;
+    /* the core that stopped at a breakpoint executes it first */
+    if (d->hit == NX_HIT_BREAK && d->hit_cpu) {
+        d->skip_cpu = d->hit_cpu;
+        d->skip_pc = d->hit_addr;
+    } else {
+        d->skip_cpu = NULL;
+    }
+    nx_debug_clear_hit(d);
+    m->stop = false;
+    m->stop_reason = STOP_NONE;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->last_state[i] = s->proc[i]->state;
+}
+
+/* Scan newly received bytes for Ctrl-C; false if gdb went away. */
+static bool poll_interrupt(GdbStub *s, bool *intr)
+{
+    guint old = s->in->len;
+    if (!g_socket_condition_check(s->conn, G_IO_IN | G_IO_HUP | G_IO_ERR))
+        return true;
+    if (!receive(s, false))
+        return false;
+    for (guint i = old; i < s->in->len; i++) {
+        if (s->in->data[i] == 0x03) {
+            g_byte_array_remove_index(s->in, i);
+            *intr = true;
+            break;
+        }
+    }
+    return true;
+}
+
+static void resume(GdbStub *s)
+{
+    Machine *m = s->m;
+    StopReason r;
+    unsigned rounds = 0;
+    bool intr = false;
+
+    if (ended(m)) {
+        report_stop(s, s->g_pid); /* the fault first, then the exit */
+        return;
+    }
+    prepare_resume(s);
+    for (;;) {
+        r = sched_round(m);
+        if (r != STOP_NONE)
+            break;
+        if (halted_stop(s))
+            return;
+        if (++rounds % POLL_EVERY_ROUNDS == 0) {
+            if (!poll_interrupt(s, &intr))
+                return; /* disconnected: the caller lets the machine run on */
+            if (intr) {
+                note_stop(s, report_pid(s, NULL), GDB_SIGINT);
+                return;
+            }
+        }
+    }
+    /* a core that halted in the last round is shown before the end */
+    if (r == STOP_NORMAL_END && halted_stop(s))
+        return;
+    report_stop(s, report_pid(s, NULL));
+}
+
+static void step(GdbStub *s, unsigned pid)
+{
+    Machine *m = s->m;
+    NxCpu *cpu = gdb_cpu_of_pid(s, pid);
+    if (ended(m)) {
+        report_stop(s, s->g_pid); /* the fault first, then the exit */
+        return;
+    }
+    prepare_resume(s);
+    s->dbg->skip_cpu = cpu;
+    s->dbg->skip_pc = cpu->ops->get_pc(cpu);
+    bool can_run = cpu->state == CPU_RUNNING ||
+                   (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
+    if (can_run) {
+        /* the scheduler's slice bookkeeping, for a budget of one */
+        uint64_t before = cpu->retired, icount = m->sched.icount;
+        m->sched.current = cpu;
+        cpu->slice_used = 0;
+        cpu->slice_used = cpu->ops->run(cpu, 1);
+        m->sched.current = NULL;
+        if (cpu->kind == CPU_KIND_SEQ)
+            m->sched.icount = icount + (cpu->retired - before);
+    }
+    s->dbg->skip_cpu = NULL;
+    if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
+        if (s->dbg->hit == NX_HIT_NONE) {
+            m->stop = false;
+            m->stop_reason = STOP_NONE;
+        }
+        if (s->attached[pid - 1] && cpu->state == CPU_HALTED &&
+            s->last_state[pid - 1] != CPU_HALTED) {
+            halted_stop(s);
+            return;
+        }
+    }
+    report_stop(s, pid);
+}
+
+/* ---- the session ---- */
+
+static void handle_event(GdbStub *s, GdbEvent ev)
+{
+    switch (ev) {
+    case GDB_EV_PACKET: {
+        if (!s->noack)
+            send_raw(s, "+", 1);
+        gdb_handle_packet(s, s->rx.buf->str, s->rx.buf->len);
+        GdbAction a = s->action;
+        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP)
+            return; /* the stop reply comes when the machine stops */
+        if (s->rx.buf->str[0] == 'k')
+            return; /* no reply to k */
+        gdb_send_packet(s, s->reply->str, s->reply->len);
+        if (!strcmp(s->rx.buf->str, "QStartNoAckMode"))
+            s->noack = true;
+        return;
+    }
+    case GDB_EV_BADSUM:
+        if (!s->noack)
+            send_raw(s, "-", 1);
+        return;
+    case GDB_EV_TOOLONG:
+        if (!s->noack)
+            send_raw(s, "+", 1);
+        gdb_send_packet(s, "E01", 3);
+        return;
+    case GDB_EV_NAK:
+        if (!s->noack && s->last->len)
+            send_raw(s, s->last->str, s->last->len);
+        return;
+    case GDB_EV_INTR:
+        /* the machine is already stopped: report where */
+        s->action = GDB_ACT_NONE;
+        return;
+    case GDB_EV_NONE:
+        return;
+    }
+}
+
+/* Handle packets until one asks for an action or gdb goes away. */
+static GdbAction next_action(GdbStub *s)
+{
+    for (;;) {
+        guint used = 0;
+        s->action = GDB_ACT_NONE;
+        while (used < s->in->len && s->connected) {
+            GdbEvent ev = gdb_rx_byte(&s->rx, s->in->data[used++]);
+            if (ev == GDB_EV_NONE)
+                continue;
+            handle_event(s, ev);
+            if (ev == GDB_EV_PACKET && s->action != GDB_ACT_NONE)
+                break;
+        }
+        g_byte_array_remove_range(s->in, 0, used);
+        if (!s->connected)
+            return GDB_ACT_DETACH_ALL;
+        if (s->action != GDB_ACT_NONE)
+            return s->action;
+        if (!receive(s, true))
+            return GDB_ACT_DETACH_ALL;
+    }
+}
+
+/* Returns true if gdb killed the machine. */
+static bool session(GdbStub *s)
+{
+    s->connected = true;
+    s->noack = false;
+    s->exited = false;
+    s->g_pid = 1;
+    s->last_pid = 0;
+    s->last_sig = 0;
+    s->fault_shown = false;
+    s->killed = false;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->attached[i] = i == 0; /* only the boot core at connect time */
+    g_byte_array_set_size(s->in, 0);
+    gdb_rx_destroy(&s->rx);
+    gdb_rx_init(&s->rx);
+
+    for (;;) {
+        GdbAction a = next_action(s);
+        switch (a) {
+        case GDB_ACT_CONT:
+            s->cont_pid = s->g_pid;
+            resume(s);
+            break;
+        case GDB_ACT_STEP:
+            step(s, s->step_pid);
+            break;
+        case GDB_ACT_KILL:
+            disconnect(s);
+            return true;
+        case GDB_ACT_DETACH_ALL:
+        case GDB_ACT_NONE:
+        default:
+            disconnect(s);
+            return false;
+        }
+        if (!s->connected)
+            return false;
+    }
+}
+
+static GSocket *accept_conn(GdbStub *s, bool blocking)
+{
+    GError *err = NULL;
+    g_socket_set_blocking(s->listener, blocking);
+    GSocket *c = g_socket_accept(s->listener, NULL, &err);
+    if (!c) {
+        g_error_free(err);
+        return NULL;
+    }
+    g_socket_set_blocking(c, TRUE);
+    if (g_socket_get_family(c) != G_SOCKET_FAMILY_UNIX)
+        g_socket_set_option(c, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+    return c;
+}
+
+static void stub_free(GdbStub *s)
+{
+    disconnect(s);
+    if (s->listener) {
+        g_socket_close(s->listener, NULL);
+        g_object_unref(s->listener);
+    }
+    if (s->unix_path) {
+        unlink(s->unix_path);
+        g_free(s->unix_path);
+    }
+    if (s->m->debug == s->dbg)
+        s->m->debug = NULL;
+    nx_debug_free(s->dbg);
+    gdb_rx_destroy(&s->rx);
+    g_string_free(s->reply, TRUE);
+    g_string_free(s->last, TRUE);
+    for (unsigned k = 0; k < 2; k++)
+        if (s->xml[k])
+            g_string_free(s->xml[k], TRUE);
+    g_byte_array_free(s->in, TRUE);
+    g_free(s->proc);
+    g_free(s->attached);
+    g_free(s->last_state);
+}
+
+/* Without a debugger any more: run to the end the way sched_run does. */
+static int run_to_end(Machine *m)
+{
+    if (m->stop_reason == STOP_DEBUG || m->stop_reason == STOP_NONE) {
+        m->stop = false;
+        m->stop_reason = STOP_NONE;
+    }
+    return sched_run(m);
+}
+
+int gdb_serve(Machine *m, const char *dev, bool start_stopped)
+{
+    GError *err = NULL;
+    GdbStub st = {0}, *s = &st;
+    int rc;
+
+    s->m = m;
+    s->listener = listen_on(dev, &s->unix_path, &err);
+    if (!s->listener) {
+        fflush(stdout);
+        fprintf(stderr, "nxemu: -gdb %s: %s\n", dev, err ? err->message : "cannot listen");
+        if (err)
+            g_error_free(err);
+        g_free(s->unix_path);
+        return 125;
+    }
+    s->nr_proc = m->cfg.nr_seq + m->cfg.nr_tpc;
+    s->proc = g_new0(NxCpu *, s->nr_proc ? s->nr_proc : 1);
+    s->attached = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
+    s->last_state = g_new0(CpuState, s->nr_proc ? s->nr_proc : 1);
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++)
+        s->proc[i] = m->seq[i];
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++)
+        s->proc[m->cfg.nr_seq + t] = m->tpc[t];
+    s->reply = g_string_sized_new(1024);
+    s->last = g_string_sized_new(1024);
+    s->in = g_byte_array_new();
+    gdb_rx_init(&s->rx);
+    s->dbg = nx_debug_new(m);
+    m->debug = s->dbg;
+
+    if (!start_stopped) {
+        /* QEMU's behaviour: the guest runs while the stub waits */
+        unsigned rounds = 0;
+        while (!s->conn) {
+            if (sched_round(m) != STOP_NONE) {
+                rc = run_to_end(m); /* prints the diagnostics, returns the status */
+                stub_free(s);
+                return rc;
+            }
+            if (++rounds % POLL_EVERY_ROUNDS == 0)
+                s->conn = accept_conn(s, false);
+        }
+    } else {
+        s->conn = accept_conn(s, true);
+        if (!s->conn) {
+            fflush(stdout);
+            fprintf(stderr, "nxemu: -gdb %s: accept failed\n", dev);
+            stub_free(s);
+            return 125;
+        }
+    }
+
+    bool killed = session(s) || s->killed;
+    if (killed) {
+        stub_free(s);
+        return 0;
+    }
+    /* detached or disconnected: no debugger any more, run on */
+    nx_debug_clear(s->dbg, NULL);
+    m->debug = NULL;
+    rc = run_to_end(m);
+    stub_free(s);
+    return rc;
+}

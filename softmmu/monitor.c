@@ -1,0 +1,297 @@
+/*
+ * Monitor commands.  They only read machine state (except stop/cont/quit,
+ * which the caller carries out), so they are safe at any stop.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "nxemu/debug.h"
+#include "softmmu/monitor.h"
+
+#define MON_DUMP_MAX 4096u /* bytes per x/xp command */
+
+static const char help_text[] =
+    "help                      this text\n"
+    "info cores                every core: gdb pid, name, state, pc\n"
+    "info registers CORE       register dump of CORE (seq<N> or tpc<N>)\n"
+    "info mtree                the physical address map\n"
+    "info tlb seq<N>           window TLB of a sequencer and its statistics\n"
+    "info semaphores           semaphores and events\n"
+    "info dma                  DMA engines: queued requests, completions\n"
+    "info tpc [tpc<N>]         TPC launch state\n"
+    "x CORE ADDR [LEN]         memory as CORE sees it (Neuron address / kernel offset)\n"
+    "xp ADDR [LEN]             physical memory\n"
+    "disas CORE ADDR [COUNT]   disassemble: one line 'ADDR LEN TEXT' per instruction\n"
+    "stop | cont | quit        stop the machine, resume it, end nxemu\n";
+
+NxCpu *monitor_parse_core(Machine *m, const char *name)
+{
+    char *end;
+    unsigned long n;
+    if (!name)
+        return NULL;
+    if (g_str_has_prefix(name, "seq") && g_ascii_isdigit(name[3])) {
+        n = strtoul(name + 3, &end, 10);
+        return *end == 0 && n < m->cfg.nr_seq && m->seq ? m->seq[n] : NULL;
+    }
+    if (g_str_has_prefix(name, "tpc") && g_ascii_isdigit(name[3])) {
+        n = strtoul(name + 3, &end, 10);
+        return *end == 0 && n < m->cfg.nr_tpc && m->tpc ? m->tpc[n] : NULL;
+    }
+    return NULL;
+}
+
+static bool parse_num(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!s || !*s)
+        return false;
+    *v = g_ascii_strtoull(s, &end, 0);
+    return *end == 0;
+}
+
+static bool bad(GString *out, const char *fmt, const char *arg)
+{
+    g_string_append_printf(out, fmt, arg ? arg : "");
+    g_string_append_c(out, '\n');
+    return false;
+}
+
+static NxCpu *need_core(Machine *m, const char *name, GString *out)
+{
+    NxCpu *cpu = monitor_parse_core(m, name);
+    if (!cpu)
+        bad(out, name ? "monitor: no core '%s' (seq<N> or tpc<N>)" : "monitor: name a core%s",
+            name);
+    return cpu;
+}
+
+static void info_cores(Machine *m, GString *out)
+{
+    unsigned pid = 1;
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++, pid++) {
+        NxCpu *c = m->seq[i];
+        g_string_append_printf(out, "pid %u seq%u state=%s pc=0x%016" PRIx64 "\n", pid, i,
+                               cpu_state_name(c->state), c->ops->get_pc(c));
+    }
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++, pid++) {
+        NxCpu *c = m->tpc[t];
+        g_string_append_printf(out, "pid %u tpc%u state=%s pc=0x%08" PRIx64 "\n", pid, t,
+                               cpu_state_name(c->state), c->ops->get_pc(c));
+    }
+}
+
+static bool info_tlb(Machine *m, const char *name, GString *out)
+{
+    NxCpu *cpu = need_core(m, name, out);
+    if (!cpu)
+        return false;
+    if (cpu->kind != CPU_KIND_SEQ)
+        return bad(out, "monitor: info tlb: %s is not a sequencer", name);
+    const NxBlock *nx = &m->nx[cpu->index];
+    const WTlb *t = &nx->tlb;
+    g_string_append_printf(out,
+                           "seq%u: wt_base=0x%016" PRIx64 " wt_len=%u entries=%u hits=%" PRIu64
+                           " misses=%" PRIu64 " evictions=%" PRIu64 "\n",
+                           cpu->index, nx->wt_base, nx->wt_len, t->n, t->hits, t->misses,
+                           t->evictions);
+    for (unsigned i = 0; i < t->n; i++) {
+        if (t->e[i].valid)
+            g_string_append_printf(out,
+                                   "  [%u] window=0x%" PRIx64 " entry=0x%016" PRIx64
+                                   " lru=%" PRIu64 "\n",
+                                   i, t->e[i].window, t->e[i].entry, t->e[i].stamp);
+    }
+    return true;
+}
+
+static void info_semaphores(Machine *m, GString *out)
+{
+    const EvSem *es = &m->evsem;
+    for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++) {
+        g_string_append_printf(out, "%ssem[%3u]=0x%08" PRIx32, i % 4 ? "  " : "", i, es->sem[i]);
+        if (i % 4 == 3 || i + 1 == NC2_NR_SEMAPHORES)
+            g_string_append_c(out, '\n');
+    }
+    g_string_append(out, "events set:");
+    bool any = false;
+    for (unsigned i = 0; i < NC2_NR_EVENTS; i++) {
+        if (es->evt[i]) {
+            g_string_append_printf(out, " %u", i);
+            any = true;
+        }
+    }
+    g_string_append(out, any ? "\n" : " none\n");
+}
+
+static void info_dma(Machine *m, GString *out)
+{
+    g_string_append_printf(out, "%u engines, %u requests queued\n", m->dma.nr,
+                           m->dma.nr ? dma_pending(&m->dma) : 0);
+    for (unsigned e = 0; e < m->dma.nr; e++) {
+        const DmaEngine *d = &m->dma.e[e];
+        g_string_append_printf(out,
+                               "dma%u: queued=%u/%u completed=%" PRIu64 " bytes=%" PRIu64
+                               " desc=0x%016" PRIx64 " error=0x%08" PRIx32 "\n",
+                               e, d->count, d->depth, d->completed, d->bytes, d->desc_addr,
+                               d->error);
+    }
+}
+
+static void tpc_line(Machine *m, unsigned t, GString *out)
+{
+    const NxCpu *c = m->tpc[t];
+    const TpcCfg *tc = &m->tpccfg[t];
+    g_string_append_printf(out,
+                           "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32
+                           " kernel_base=0x%016" PRIx64 " kernel_size=%" PRIu32
+                           " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
+                           t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
+                           tc->latched.kernel_base, tc->latched.kernel_size, tc->cycles,
+                           tc->bundles);
+}
+
+static bool info_tpc(Machine *m, const char *name, GString *out)
+{
+    if (name) {
+        NxCpu *cpu = need_core(m, name, out);
+        if (!cpu)
+            return false;
+        if (cpu->kind != CPU_KIND_TPC)
+            return bad(out, "monitor: info tpc: %s is not a TPC", name);
+        tpc_line(m, cpu->index, out);
+        return true;
+    }
+    if (!m->cfg.nr_tpc)
+        g_string_append(out, "no TPC\n");
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++)
+        tpc_line(m, t, out);
+    return true;
+}
+
+static void hexdump(GString *out, uint64_t addr, const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i += 16) {
+        g_string_append_printf(out, "0x%016" PRIx64 ":", addr + i);
+        for (uint64_t j = i; j < i + 16 && j < n; j++)
+            g_string_append_printf(out, " %02x", p[j]);
+        g_string_append_c(out, '\n');
+    }
+}
+
+static bool dump_mem(Machine *m, NxCpu *cpu, const char *a, const char *l, GString *out)
+{
+    uint64_t addr, len = 64, bad_at;
+    if (!parse_num(a, &addr))
+        return bad(out, "monitor: bad address '%s'", a);
+    if (l && (!parse_num(l, &len) || len == 0 || len > MON_DUMP_MAX))
+        return bad(out, "monitor: bad length '%s' (1..4096)", l);
+    uint8_t *buf = g_malloc(len);
+    bool ok = true;
+    for (uint64_t done = 0; ok && done < len;) {
+        uint64_t pa = addr + done, room = len - done;
+        if (cpu && !nx_debug_translate(m, cpu, addr + done, &pa, &room)) {
+            ok = false;
+            bad_at = addr + done;
+            break;
+        }
+        room = MIN(room, len - done);
+        if (as_rw_bytes(m->as, pa, buf + done, room, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
+                        &bad_at) != MEMTX_OK) {
+            ok = false;
+            bad_at = addr + done + (bad_at - pa);
+            break;
+        }
+        done += room;
+    }
+    if (ok)
+        hexdump(out, addr, buf, len);
+    else
+        g_string_append_printf(out, "monitor: cannot access memory at 0x%016" PRIx64 "\n",
+                               bad_at);
+    g_free(buf);
+    return ok;
+}
+
+static bool disas(Machine *m, char **argv, unsigned argc, GString *out)
+{
+    uint64_t addr, count = 1;
+    NxCpu *cpu = need_core(m, argc > 1 ? argv[1] : NULL, out);
+    if (!cpu)
+        return false;
+    if (!parse_num(argc > 2 ? argv[2] : NULL, &addr))
+        return bad(out, "monitor: disas: bad address '%s'", argc > 2 ? argv[2] : "");
+    if (argc > 3 && (!parse_num(argv[3], &count) || count == 0 || count > 256))
+        return bad(out, "monitor: disas: bad count '%s' (1..256)", argv[3]);
+    if (!cpu->ops->disas)
+        return bad(out, "monitor: disas: no disassembler for %s", argv[1]);
+    GString *text = g_string_new(NULL);
+    for (uint64_t i = 0; i < count; i++) {
+        g_string_truncate(text, 0);
+        unsigned n = cpu->ops->disas(cpu, addr, text);
+        if (!n) {
+            g_string_append_printf(out, "0x%016" PRIx64 " 0 <cannot access memory>\n", addr);
+            break;
+        }
+        g_string_append_printf(out, "0x%016" PRIx64 " %u %s\n", addr, n, text->str);
+        addr += n;
+    }
+    g_string_free(text, TRUE);
+    return true;
+}
+
+bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
+{
+    char **argv = g_strsplit_set(line, " \t", -1);
+    char *args[8] = {0};
+    unsigned argc = 0;
+    bool ok = true;
+    NxCpu *cpu;
+
+    *act = MON_NONE;
+    for (unsigned i = 0; argv[i]; i++)
+        if (argv[i][0] && argc < G_N_ELEMENTS(args))
+            args[argc++] = argv[i];
+    const char *c0 = args[0], *c1 = args[1], *c2 = args[2];
+
+    if (!c0 || !strcmp(c0, "help")) {
+        g_string_append(out, help_text);
+    } else if (!strcmp(c0, "info") && c1) {
+        if (!strcmp(c1, "cores")) {
+            info_cores(m, out);
+        } else if (!strcmp(c1, "registers")) {
+            cpu = need_core(m, c2, out);
+            if ((ok = cpu != NULL))
+                cpu->ops->dump(cpu, out);
+        } else if (!strcmp(c1, "mtree")) {
+            as_dump_flat(m->as, out);
+        } else if (!strcmp(c1, "tlb")) {
+            ok = info_tlb(m, c2, out);
+        } else if (!strcmp(c1, "semaphores")) {
+            info_semaphores(m, out);
+        } else if (!strcmp(c1, "dma")) {
+            info_dma(m, out);
+        } else if (!strcmp(c1, "tpc")) {
+            ok = info_tpc(m, c2, out);
+        } else {
+            ok = bad(out, "monitor: unknown info item '%s' (try 'help')", c1);
+        }
+    } else if (!strcmp(c0, "x")) {
+        cpu = need_core(m, c1, out);
+        ok = cpu && dump_mem(m, cpu, c2, args[3], out);
+    } else if (!strcmp(c0, "xp")) {
+        ok = dump_mem(m, NULL, c1, c2, out);
+    } else if (!strcmp(c0, "disas")) {
+        ok = disas(m, args, argc, out);
+    } else if (!strcmp(c0, "stop")) {
+        *act = MON_STOP;
+    } else if (!strcmp(c0, "cont")) {
+        *act = MON_CONT;
+    } else if (!strcmp(c0, "quit")) {
+        *act = MON_QUIT;
+    } else {
+        ok = bad(out, "monitor: unknown command '%s' (try 'help')", c0);
+    }
+    g_strfreev(argv);
+    return ok;
+}

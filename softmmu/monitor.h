@@ -1,0 +1,28 @@
+/*
+ * Monitor commands (gdb `monitor ...`, and later other front ends).
+ * Every command that concerns one core names it: seq<N> or tpc<N>.
+ */
+#ifndef SOFTMMU_MONITOR_H
+#define SOFTMMU_MONITOR_H
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "nxemu/machine.h"
+
+typedef enum MonAction {
+    MON_NONE = 0,
+    MON_STOP, /* stop the machine (it is already stopped under gdb) */
+    MON_CONT, /* resume when the debugger lets go of the command */
+    MON_QUIT, /* end the emulator */
+} MonAction;
+
+/* Run one command line; output (each line ending in '\n') goes to out.
+ * Returns false for an unknown command or bad arguments, with a one-line
+ * message naming the problem in out. */
+bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act);
+/* "seq3" / "tpc0" -> core, NULL if there is no such core. */
+NxCpu *monitor_parse_core(Machine *m, const char *name);
+
+#endif
