@@ -14,13 +14,10 @@
 
 #include <libfdt.h>
 
+#include "hw/nc2/fdt-int.h"
 #include "hw/nc2/fdt.h"
 #include "hw/nc2/memmap.h"
 #include "nxemu/error.h"
-
-/* Room for the nodes an edit may add (64 sequencers + 64 TPCs, a few hundred
- * bytes each); the result is packed afterwards. */
-#define EDIT_HEADROOM (256u * 1024u)
 
 #define DEF_TLB     16
 #define DEF_QUANTUM 64
@@ -29,7 +26,7 @@
 #define DEF_BPC     64
 #define DEF_LATENCY 32
 
-static bool G_GNUC_PRINTF(2, 3) cfg_error(GError **err, const char *fmt, ...)
+bool nc2_fdt_error(GError **err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -54,7 +51,7 @@ static const char *node_path(const void *fdt, int node, NodePath *p)
 }
 
 /* "name@unit" -> does the part before '@' equal base? */
-static bool node_is(const void *fdt, int node, const char *base)
+bool nc2_fdt_node_is(const void *fdt, int node, const char *base)
 {
     const char *name = fdt_get_name(fdt, node, NULL);
     size_t n = strlen(base);
@@ -68,10 +65,10 @@ static int find_unique_child(const void *fdt, int parent, const char *base, GErr
     int found = -1, node;
     fdt_for_each_subnode(node, fdt, parent)
     {
-        if (node_is(fdt, node, base)) {
+        if (nc2_fdt_node_is(fdt, node, base)) {
             if (found >= 0) {
                 NodePath p;
-                cfg_error(err, "%s: more than one '%s' node", node_path(fdt, node, &p), base);
+                nc2_fdt_error(err, "%s: more than one '%s' node", node_path(fdt, node, &p), base);
                 return -2;
             }
             found = node;
@@ -91,12 +88,12 @@ static int get_u32(const void *fdt, int node, const char *prop, bool required, u
         if (!required) {
             return 0;
         }
-        cfg_error(err, "%s: %s: missing", node_path(fdt, node, &p), prop);
+        nc2_fdt_error(err, "%s: %s: missing", node_path(fdt, node, &p), prop);
         return -1;
     }
     if (len != 4) {
-        cfg_error(err, "%s: %s: malformed (expected one 32-bit cell, got %d bytes)",
-                  node_path(fdt, node, &p), prop, len);
+        nc2_fdt_error(err, "%s: %s: malformed (expected one 32-bit cell, got %d bytes)",
+                      node_path(fdt, node, &p), prop, len);
         return -1;
     }
     *out = fdt32_to_cpu(*v);
@@ -117,8 +114,8 @@ static bool get_u32_range(const void *fdt, int node, const char *prop, uint32_t 
     }
     if (*out < lo || *out > hi) {
         NodePath p;
-        return cfg_error(err, "%s: %s = %u: must be %llu..%llu", node_path(fdt, node, &p), prop,
-                         *out, (unsigned long long)lo, (unsigned long long)hi);
+        return nc2_fdt_error(err, "%s: %s = %u: must be %llu..%llu", node_path(fdt, node, &p), prop,
+                             *out, (unsigned long long)lo, (unsigned long long)hi);
     }
     return true;
 }
@@ -132,8 +129,8 @@ static bool check_fixed_u32(const void *fdt, int node, const char *prop, uint32_
     }
     if (v != want) {
         NodePath p;
-        return cfg_error(err, "%s: %s = %u: must be %u (fixed in this version)",
-                         node_path(fdt, node, &p), prop, v, want);
+        return nc2_fdt_error(err, "%s: %s = %u: must be %u (fixed in this version)",
+                             node_path(fdt, node, &p), prop, v, want);
     }
     return true;
 }
@@ -143,27 +140,27 @@ static bool check_compatible(const void *fdt, int node, const char *compat, GErr
     NodePath p;
     int len;
     if (!fdt_getprop(fdt, node, "compatible", &len)) {
-        return cfg_error(err, "%s: compatible: missing (must contain \"%s\")",
-                         node_path(fdt, node, &p), compat);
+        return nc2_fdt_error(err, "%s: compatible: missing (must contain \"%s\")",
+                             node_path(fdt, node, &p), compat);
     }
     if (fdt_stringlist_contains(fdt_getprop(fdt, node, "compatible", NULL), len, compat) != 1) {
-        return cfg_error(err, "%s: compatible: must contain \"%s\"", node_path(fdt, node, &p),
-                         compat);
+        return nc2_fdt_error(err, "%s: compatible: must contain \"%s\"", node_path(fdt, node, &p),
+                             compat);
     }
     return true;
 }
 
 /* Cells of a parent's #address-cells / #size-cells (libfdt defaults 2 / 1). */
-static bool parent_cells(const void *fdt, int parent, int *ac, int *sc, GError **err)
+bool nc2_fdt_parent_cells(const void *fdt, int parent, int *ac, int *sc, GError **err)
 {
     NodePath p;
     *ac = fdt_address_cells(fdt, parent);
     *sc = fdt_size_cells(fdt, parent);
     if (*ac < 1 || *ac > 2) {
-        return cfg_error(err, "%s: #address-cells: must be 1 or 2", node_path(fdt, parent, &p));
+        return nc2_fdt_error(err, "%s: #address-cells: must be 1 or 2", node_path(fdt, parent, &p));
     }
     if (*sc < 0 || *sc > 2) {
-        return cfg_error(err, "%s: #size-cells: must be 0..2", node_path(fdt, parent, &p));
+        return nc2_fdt_error(err, "%s: #size-cells: must be 0..2", node_path(fdt, parent, &p));
     }
     return true;
 }
@@ -182,16 +179,16 @@ static bool get_reg(const void *fdt, int node, uint64_t *base, uint64_t *size, G
 {
     int ac, sc, len;
     NodePath p;
-    if (!parent_cells(fdt, fdt_parent_offset(fdt, node), &ac, &sc, err)) {
+    if (!nc2_fdt_parent_cells(fdt, fdt_parent_offset(fdt, node), &ac, &sc, err)) {
         return false;
     }
     const fdt32_t *v = fdt_getprop(fdt, node, "reg", &len);
     if (!v) {
-        return cfg_error(err, "%s: reg: missing", node_path(fdt, node, &p));
+        return nc2_fdt_error(err, "%s: reg: missing", node_path(fdt, node, &p));
     }
     if (len != (ac + sc) * 4) {
-        return cfg_error(err, "%s: reg: malformed (expected %d cells, got %d bytes)",
-                         node_path(fdt, node, &p), ac + sc, len);
+        return nc2_fdt_error(err, "%s: reg: malformed (expected %d cells, got %d bytes)",
+                             node_path(fdt, node, &p), ac + sc, len);
     }
     *base = read_cells(v, ac);
     *size = read_cells(v + ac, sc);
@@ -207,10 +204,10 @@ static bool check_reg(const void *fdt, int node, uint64_t want_base, uint64_t wa
     }
     if (base != want_base || size != want_size) {
         NodePath p;
-        return cfg_error(err, "%s: reg = <0x%llx 0x%llx>: must be <0x%llx 0x%llx>",
-                         node_path(fdt, node, &p), (unsigned long long)base,
-                         (unsigned long long)size, (unsigned long long)want_base,
-                         (unsigned long long)want_size);
+        return nc2_fdt_error(err, "%s: reg = <0x%llx 0x%llx>: must be <0x%llx 0x%llx>",
+                             node_path(fdt, node, &p), (unsigned long long)base,
+                             (unsigned long long)size, (unsigned long long)want_base,
+                             (unsigned long long)want_size);
     }
     return true;
 }
@@ -224,7 +221,7 @@ static int fixed_node(const void *fdt, const char *base, const char *compat, uin
         return -1;
     }
     if (node < 0) {
-        cfg_error(err, "/: missing node '%s@%llx'", base, (unsigned long long)pa);
+        nc2_fdt_error(err, "/: missing node '%s@%llx'", base, (unsigned long long)pa);
         return -1;
     }
     if (!check_compatible(fdt, node, compat, err) || !check_reg(fdt, node, pa, size, err)) {
@@ -249,7 +246,7 @@ static bool check_fixed_props(const void *fdt, int node, const FixedProp *fp, si
     return true;
 }
 
-static bool hbm_size_ok(uint64_t s)
+bool nc2_hbm_size_ok(uint64_t s)
 {
     return s % NC2_HBM_GRANULE == 0 && s >= NC2_HBM_MIN && s <= NC2_HBM_MAX;
 }
@@ -264,22 +261,23 @@ static bool extract_memory(const void *fdt, MachineConfig *cfg, GError **err)
         return false;
     }
     if (node < 0) {
-        return cfg_error(err, "/: missing node 'memory@0'");
+        return nc2_fdt_error(err, "/: missing node 'memory@0'");
     }
     const char *dt = fdt_getprop(fdt, node, "device_type", &len);
     if (!dt || len != sizeof("memory") || memcmp(dt, "memory", len)) {
-        return cfg_error(err, "%s: device_type: must be \"memory\"", node_path(fdt, node, &p));
+        return nc2_fdt_error(err, "%s: device_type: must be \"memory\"", node_path(fdt, node, &p));
     }
     if (!get_reg(fdt, node, &base, &size, err)) {
         return false;
     }
     if (base != 0) {
-        return cfg_error(err, "%s: reg base 0x%llx: HBM must start at 0", node_path(fdt, node, &p),
-                         (unsigned long long)base);
+        return nc2_fdt_error(err, "%s: reg base 0x%llx: HBM must start at 0",
+                             node_path(fdt, node, &p), (unsigned long long)base);
     }
-    if (!hbm_size_ok(size)) {
-        return cfg_error(err, "%s: reg size 0x%llx: must be a multiple of 16 MiB in 32 MiB..64 GiB",
-                         node_path(fdt, node, &p), (unsigned long long)size);
+    if (!nc2_hbm_size_ok(size)) {
+        return nc2_fdt_error(err,
+                             "%s: reg size 0x%llx: must be a multiple of 16 MiB in 32 MiB..64 GiB",
+                             node_path(fdt, node, &p), (unsigned long long)size);
     }
     cfg->hbm_size = size;
     return true;
@@ -293,12 +291,12 @@ static bool check_ids(const void *fdt, const int *nodes, const uint32_t *ids, un
     NodePath p;
     for (unsigned i = 0; i < n; i++) {
         if (ids[i] >= n) {
-            return cfg_error(err, "%s: %s = %u: %s ids must be 0..%u (one per node)",
-                             node_path(fdt, nodes[i], &p), prop, ids[i], what, n - 1);
+            return nc2_fdt_error(err, "%s: %s = %u: %s ids must be 0..%u (one per node)",
+                                 node_path(fdt, nodes[i], &p), prop, ids[i], what, n - 1);
         }
         if (seen[ids[i]]) {
-            return cfg_error(err, "%s: %s = %u: duplicate %s id", node_path(fdt, nodes[i], &p),
-                             prop, ids[i], what);
+            return nc2_fdt_error(err, "%s: %s = %u: duplicate %s id", node_path(fdt, nodes[i], &p),
+                                 prop, ids[i], what);
         }
         seen[ids[i]] = true;
     }
@@ -317,17 +315,17 @@ static bool extract_sequencers(const void *fdt, MachineConfig *cfg, GError **err
         return false;
     }
     if (parent < 0) {
-        return cfg_error(err, "/: missing node 'sequencers'");
+        return nc2_fdt_error(err, "/: missing node 'sequencers'");
     }
     fdt_for_each_subnode(node, fdt, parent)
     {
         uint32_t tlb;
-        if (!node_is(fdt, node, "sequencer")) {
+        if (!nc2_fdt_node_is(fdt, node, "sequencer")) {
             continue;
         }
         if (n == NC2_MAX_SEQ) {
-            return cfg_error(err, "%s: more than %d sequencer nodes", node_path(fdt, parent, &p),
-                             NC2_MAX_SEQ);
+            return nc2_fdt_error(err, "%s: more than %d sequencer nodes",
+                                 node_path(fdt, parent, &p), NC2_MAX_SEQ);
         }
         if (!check_compatible(fdt, node, "nxemu,sequencer-nc2", err) ||
             get_u32(fdt, node, "reg", true, &ids[n], err) < 0 ||
@@ -337,16 +335,16 @@ static bool extract_sequencers(const void *fdt, MachineConfig *cfg, GError **err
         if (n == 0) {
             cfg->tlb_entries = tlb;
         } else if (tlb != cfg->tlb_entries) {
-            return cfg_error(err,
-                             "%s: nxemu,tlb-entries = %u: must be the same on every sequencer "
-                             "(%u on the first)",
-                             node_path(fdt, node, &p), tlb, cfg->tlb_entries);
+            return nc2_fdt_error(err,
+                                 "%s: nxemu,tlb-entries = %u: must be the same on every sequencer "
+                                 "(%u on the first)",
+                                 node_path(fdt, node, &p), tlb, cfg->tlb_entries);
         }
         nodes[n++] = node;
     }
     if (n == 0) {
-        return cfg_error(err, "%s: no sequencer node: must have 1..%d", node_path(fdt, parent, &p),
-                         NC2_MAX_SEQ);
+        return nc2_fdt_error(err, "%s: no sequencer node: must have 1..%d",
+                             node_path(fdt, parent, &p), NC2_MAX_SEQ);
     }
     if (!check_ids(fdt, nodes, ids, n, "reg", "core", err)) {
         return false;
@@ -372,12 +370,12 @@ static bool extract_tpcs(const void *fdt, MachineConfig *cfg, GError **err)
     }
     fdt_for_each_subnode(node, fdt, parent)
     {
-        if (!node_is(fdt, node, "tpc")) {
+        if (!nc2_fdt_node_is(fdt, node, "tpc")) {
             continue;
         }
         if (n == NC2_MAX_TPC) {
-            return cfg_error(err, "%s: more than %d tpc nodes", node_path(fdt, parent, &p),
-                             NC2_MAX_TPC);
+            return nc2_fdt_error(err, "%s: more than %d tpc nodes", node_path(fdt, parent, &p),
+                                 NC2_MAX_TPC);
         }
         if (!check_compatible(fdt, node, "nxemu,tpc", err) ||
             get_u32(fdt, node, "nxemu,index", true, &ids[n], err) < 0) {
@@ -485,22 +483,23 @@ bool nc2_fdt_check(const void *fdt, size_t size, const char *what, GError **err)
 {
     int r;
     if (size < sizeof(struct fdt_header)) {
-        return cfg_error(err, "%s: %zu bytes: too short for a device tree blob", what, size);
+        return nc2_fdt_error(err, "%s: %zu bytes: too short for a device tree blob", what, size);
     }
     if (fdt_magic(fdt) != FDT_MAGIC) {
-        return cfg_error(err, "%s: bad magic 0x%08x: not a device tree blob", what, fdt_magic(fdt));
+        return nc2_fdt_error(err, "%s: bad magic 0x%08x: not a device tree blob", what,
+                             fdt_magic(fdt));
     }
     r = fdt_check_header(fdt);
     if (r) {
-        return cfg_error(err, "%s: bad header: %s", what, fdt_strerror(r));
+        return nc2_fdt_error(err, "%s: bad header: %s", what, fdt_strerror(r));
     }
     if (fdt_totalsize(fdt) > size) {
-        return cfg_error(err, "%s: totalsize %u exceeds the file size %zu: truncated", what,
-                         fdt_totalsize(fdt), size);
+        return nc2_fdt_error(err, "%s: totalsize %u exceeds the file size %zu: truncated", what,
+                             fdt_totalsize(fdt), size);
     }
     r = fdt_check_full(fdt, size);
     if (r) {
-        return cfg_error(err, "%s: malformed device tree: %s", what, fdt_strerror(r));
+        return nc2_fdt_error(err, "%s: malformed device tree: %s", what, fdt_strerror(r));
     }
     return true;
 }
@@ -516,307 +515,13 @@ bool nc2_fdt_load(const char *path, void **fdt, size_t *size, GError **err)
         return nc2_fdt_check(*fdt, *size, "built-in tree", err);
     }
     if (!g_file_get_contents(path, &buf, &len, &local)) {
-        cfg_error(err, "%s", local->message);
+        nc2_fdt_error(err, "%s", local->message);
         g_error_free(local);
         return false;
     }
     *fdt = buf;
     *size = len;
     return nc2_fdt_check(buf, len, path, err);
-}
-
-/* ---- edits ---- */
-
-static bool edit_error(GError **err, const char *what, int r)
-{
-    return cfg_error(err, "editing the tree for %s: %s", what, fdt_strerror(r));
-}
-
-static bool range_ok(GError **err, const char *key, uint64_t v, uint64_t lo, uint64_t hi)
-{
-    if (v < lo || v > hi) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-machine %s=%llu: must be %llu..%llu", key,
-                    (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
-        return false;
-    }
-    return true;
-}
-
-/* Offset of the child of `parent` named base[@..] whose u32 property `prop`
- * equals id; -1 if none. */
-static int find_by_id(const void *fdt, int parent, const char *base, const char *prop, uint32_t id)
-{
-    int node, len;
-    fdt_for_each_subnode(node, fdt, parent)
-    {
-        const fdt32_t *v = fdt_getprop(fdt, node, prop, &len);
-        if (node_is(fdt, node, base) && v && len == 4 && fdt32_to_cpu(*v) == id) {
-            return node;
-        }
-    }
-    return -1;
-}
-
-typedef struct PropCopy {
-    char *name;
-    void *data;
-    int len;
-} PropCopy;
-
-static void prop_copy_free(gpointer p)
-{
-    PropCopy *pc = p;
-    g_free(pc->name);
-    g_free(pc->data);
-    g_free(pc);
-}
-
-static void set_cells(fdt32_t *c, int n, uint64_t v)
-{
-    for (int i = n - 1; i >= 0; i--) {
-        c[i] = cpu_to_fdt32((uint32_t)v);
-        v >>= 32;
-    }
-}
-
-/*
- * seq=N / tpc=M: replace every `base` child of `parent_path` by n copies of
- * the one whose `id_prop` is 0, with id_prop = i and, for TPCs, reg and the
- * unit address following the TPC window of index i.
- */
-static bool replicate(void *fdt, const char *parent_path, const char *base, const char *id_prop,
-                      bool tpc, unsigned n, const char *what, GError **err)
-{
-    int parent = fdt_path_offset(fdt, parent_path);
-    int tmpl, prop, node, r = 0;
-    GPtrArray *props;
-    if (parent < 0) {
-        if (n == 0) {
-            return true;
-        }
-        return cfg_error(err, "%s: missing: nothing to copy for %s", parent_path, what);
-    }
-    tmpl = find_by_id(fdt, parent, base, id_prop, 0);
-    if (tmpl < 0 && n > 0) {
-        return cfg_error(err, "%s: no %s node with %s = 0 to copy for %s", parent_path, base,
-                         id_prop, what);
-    }
-    props = g_ptr_array_new_with_free_func(prop_copy_free);
-    if (tmpl >= 0) {
-        fdt_for_each_property_offset(prop, fdt, tmpl)
-        {
-            const char *name;
-            int len;
-            const void *data = fdt_getprop_by_offset(fdt, prop, &name, &len);
-            PropCopy *pc = g_new0(PropCopy, 1);
-            pc->name = g_strdup(name);
-            pc->data = g_memdup2(data, len);
-            pc->len = len;
-            g_ptr_array_add(props, pc);
-        }
-    }
-    /* Remove every existing node of the kind. */
-    for (;;) {
-        int victim = -1;
-        parent = fdt_path_offset(fdt, parent_path);
-        fdt_for_each_subnode(node, fdt, parent)
-        {
-            if (node_is(fdt, node, base)) {
-                victim = node;
-                break;
-            }
-        }
-        if (victim < 0) {
-            break;
-        }
-        r = fdt_del_node(fdt, victim);
-        if (r) {
-            goto fail;
-        }
-    }
-    /* fdt_add_subnode inserts before the existing subnodes: add the highest
-     * index first so the result reads in ascending order. */
-    for (unsigned i = n; i-- > 0;) {
-        const MemMapEntry *t = &nc2_memmap[NC2_TPC];
-        uint64_t pa = t->base + (uint64_t)i * t->stride;
-        char *name = tpc ? g_strdup_printf("%s@%llx", base, (unsigned long long)pa)
-                         : g_strdup_printf("%s@%x", base, i);
-        int ac = 0, sc = 0;
-        parent = fdt_path_offset(fdt, parent_path);
-        if (tpc) {
-            ac = fdt_address_cells(fdt, parent);
-            sc = fdt_size_cells(fdt, parent);
-            if (ac < 1 || ac > 2 || sc < 1 || sc > 2) {
-                g_free(name);
-                g_ptr_array_unref(props);
-                return cfg_error(err, "%s: #address-cells/#size-cells: must be 1 or 2",
-                                 parent_path);
-            }
-        }
-        node = fdt_add_subnode(fdt, parent, name);
-        g_free(name);
-        if (node < 0) {
-            r = node;
-            goto fail;
-        }
-        /* A new property goes in front of the node's others: copy the
-         * template's last property first to keep its order. */
-        for (unsigned k = props->len; k-- > 0 && !r;) {
-            PropCopy *pc = g_ptr_array_index(props, k);
-            if (!strcmp(pc->name, id_prop)) {
-                r = fdt_setprop_u32(fdt, node, pc->name, i);
-            } else if (tpc && !strcmp(pc->name, "reg")) {
-                fdt32_t reg[4];
-                set_cells(reg, ac, pa);
-                set_cells(reg + ac, sc, t->size);
-                r = fdt_setprop(fdt, node, "reg", reg, (ac + sc) * 4);
-            } else {
-                r = fdt_setprop(fdt, node, pc->name, pc->data, pc->len);
-            }
-        }
-        if (r) {
-            goto fail;
-        }
-    }
-    g_ptr_array_unref(props);
-    return true;
-fail:
-    g_ptr_array_unref(props);
-    return edit_error(err, what, r);
-}
-
-static bool edit_hbm(void *fdt, uint64_t hbm, GError **err)
-{
-    int node = -1, n, ac, sc, r;
-    fdt32_t reg[4];
-    fdt_for_each_subnode(n, fdt, 0)
-    {
-        if (node_is(fdt, n, "memory")) {
-            node = n;
-            break;
-        }
-    }
-    if (node < 0) {
-        return cfg_error(err, "/: missing node 'memory@0' to set the HBM size");
-    }
-    if (!parent_cells(fdt, 0, &ac, &sc, err)) {
-        return false;
-    }
-    if (sc < 2 && hbm > UINT32_MAX) {
-        return cfg_error(err, "/: #size-cells = %d cannot express an HBM size of 0x%llx", sc,
-                         (unsigned long long)hbm);
-    }
-    set_cells(reg, ac, 0);
-    set_cells(reg + ac, sc, hbm);
-    r = fdt_setprop(fdt, node, "reg", reg, (ac + sc) * 4);
-    return r ? edit_error(err, "hbm", r) : true;
-}
-
-/* Set nxemu,tlb-entries on every sequencer. */
-static bool edit_tlb(void *fdt, uint32_t tlb, GError **err)
-{
-    for (unsigned k = 0;; k++) {
-        int parent = fdt_path_offset(fdt, "/sequencers");
-        int node, target = -1;
-        unsigned i = 0;
-        if (parent < 0) {
-            return cfg_error(err, "/: missing node 'sequencers' to set tlb=");
-        }
-        fdt_for_each_subnode(node, fdt, parent)
-        {
-            if (node_is(fdt, node, "sequencer") && i++ == k) {
-                target = node;
-                break;
-            }
-        }
-        if (target < 0) {
-            return true;
-        }
-        int r = fdt_setprop_u32(fdt, target, "nxemu,tlb-entries", tlb);
-        if (r) {
-            return edit_error(err, "tlb", r);
-        }
-    }
-}
-
-static bool edit_quantum(void *fdt, uint32_t q, GError **err)
-{
-    int node = fdt_path_offset(fdt, "/chosen");
-    int r;
-    if (node < 0) {
-        node = fdt_add_subnode(fdt, 0, "chosen");
-        if (node < 0) {
-            return edit_error(err, "quantum", node);
-        }
-    }
-    r = fdt_setprop_u32(fdt, node, "nxemu,quantum", q);
-    return r ? edit_error(err, "quantum", r) : true;
-}
-
-static bool edit_dma(void *fdt, uint32_t engines, GError **err)
-{
-    int node = -1, n, r;
-    fdt_for_each_subnode(n, fdt, 0)
-    {
-        if (node_is(fdt, n, "dma")) {
-            node = n;
-            break;
-        }
-    }
-    if (node < 0) {
-        return cfg_error(err, "/: missing node 'dma@2803800000' to set dma=");
-    }
-    r = fdt_setprop_u32(fdt, node, "nxemu,engines", engines);
-    return r ? edit_error(err, "dma", r) : true;
-}
-
-static bool check_edit_values(const Nc2Edits *ed, GError **err)
-{
-    if (ed->has_hbm && !hbm_size_ok(ed->hbm)) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "%s: 0x%llx: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB",
-                    ed->hbm_src ? ed->hbm_src : "-machine hbm", (unsigned long long)ed->hbm);
-        return false;
-    }
-    return (!ed->has_seq || range_ok(err, "seq", ed->seq, 1, NC2_MAX_SEQ)) &&
-           (!ed->has_tpc || range_ok(err, "tpc", ed->tpc, 0, NC2_MAX_TPC)) &&
-           (!ed->has_tlb || range_ok(err, "tlb", ed->tlb, 1, NC2_MAX_TLB)) &&
-           (!ed->has_quantum || range_ok(err, "quantum", ed->quantum, 1, NC2_MAX_QUANTUM)) &&
-           (!ed->has_dma || range_ok(err, "dma", ed->dma, 1, NC2_MAX_DMA));
-}
-
-bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)
-{
-    size_t bufsize = fdt_totalsize(*fdt) + EDIT_HEADROOM;
-    void *buf;
-    int r;
-    bool ok;
-    if (!check_edit_values(ed, err)) {
-        return false;
-    }
-    buf = g_malloc0(bufsize);
-    r = fdt_open_into(*fdt, buf, (int)bufsize);
-    if (r) {
-        g_free(buf);
-        return edit_error(err, "-machine", r);
-    }
-    ok = (!ed->has_hbm || edit_hbm(buf, ed->hbm, err)) &&
-         (!ed->has_seq || replicate(buf, "/sequencers", "sequencer", "reg", false,
-                                    (unsigned)ed->seq, "seq=", err)) &&
-         (!ed->has_tpc ||
-          replicate(buf, "/tpcs", "tpc", "nxemu,index", true, (unsigned)ed->tpc, "tpc=", err)) &&
-         (!ed->has_tlb || edit_tlb(buf, (uint32_t)ed->tlb, err)) &&
-         (!ed->has_quantum || edit_quantum(buf, (uint32_t)ed->quantum, err)) &&
-         (!ed->has_dma || edit_dma(buf, (uint32_t)ed->dma, err));
-    if (!ok) {
-        g_free(buf);
-        return false;
-    }
-    fdt_pack(buf);
-    g_free(*fdt);
-    *size = fdt_totalsize(buf);
-    *fdt = g_realloc(buf, *size);
-    return true;
 }
 
 bool nc2_fdt_write(const void *fdt, const char *path, GError **err)

@@ -229,6 +229,49 @@ def _():
         assert 'tpc@' not in dtc('-I', 'dtb', '-O', 'dts', out).decode()
 
 
+@case('-device loader syntax errors')
+def _():
+    expect_error(['-device', 'virtio-net'], 125,
+                 "nxemu: -device: unknown device 'virtio-net' (only 'loader')")
+    expect_error(['-device', 'loader,file=x.bin,speed=3'], 125,
+                 "nxemu: -device loader: unknown property 'speed'")
+    expect_error(['-device', 'loader,addr=0x1000,data=5'], 125,
+                 'nxemu: -device loader: data= needs addr=, data= and data-len=')
+    expect_error(['-device', 'loader,addr=0x1000,data=5,data-len=3'], 125,
+                 'nxemu: -device loader: data-len=3: must be 1, 2, 4 or 8')
+    expect_error(['-device', 'loader,addr=0x1000,data=0x1ff,data-len=1'], 125,
+                 'nxemu: -device loader: data= does not fit in data-len bytes')
+    expect_error(['-device', 'loader,addr=0x10z0,data=1,data-len=1'], 125,
+                 'nxemu: -device loader: addr=0x10z0: not a number')
+
+
+@case('-bind syntax errors')
+def _():
+    expect_error(['-bind', '5'], 125, 'nxemu: -bind 5: expected VAR=ADDR')
+    expect_error(['-bind', '0x100000000=1'], 125,
+                 "nxemu: -bind 0x100000000=1: VAR '0x100000000' is not a 32-bit number")
+    expect_error(['-bind', '1=-4'], 125, "nxemu: -bind 1=-4: ADDR '-4' is not a 64-bit number")
+
+
+@case('spellings and number forms agree')
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        dumps = []
+        for i, args in enumerate((['-M', 'nc2,seq=2,hbm=0x40000000'],
+                                  ['-machine', 'seq=2', '-m', '1G'],
+                                  ['--machine=nc2,seq=0x2', '--memory=1024M'],
+                                  ['-smp', 'seq=2', '-m', '1048576k'],
+                                  ['-smp', '2', '-M', 'hbm=2G', '-m', '1073741824'])):
+            out = os.path.join(d, f'{i}.dtb')
+            rc, so, err = run(*args, '-dump-dtb', out)
+            assert rc == 0 and err == '', (args, rc, err)
+            with open(out, 'rb') as fh:
+                dumps.append(fh.read())
+        assert all(x == dumps[0] for x in dumps), 'the five spellings differ'
+    expect_error(['-m', '1.5G'], 125,
+                 "nxemu: -m: '1.5G': not a size (bytes, or K/M/G suffix)")
+
+
 @case('-gdb is not built yet')
 def _():
     expect_error(['-gdb', 'tcp::1234'], 125, 'nxemu: -gdb: not built yet')
