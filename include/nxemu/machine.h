@@ -88,6 +88,9 @@ typedef struct Machine {
     StopReason stop_reason;
     int exit_status;
     NxCpu *fault_cpu;
+
+    /* Debugger state (include/nxemu/debug.h); NULL without a debugger. */
+    struct NxDebug *debug;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

@@ -1,13 +1,825 @@
-/* Placeholder until the TPC core lands: the machine has TPC configuration
- * windows but no TPC that executes; EXECUTE reports the kernel as faulted. */
-#include "nxemu/machine.h"
+/*
+ * TPC core: creation, launch (tpc.md §7.2), the bundle loop with its
+ * read / compute / commit phases (§6.1), LOOP and jumps (§6.2, §6.3), HALT
+ * (§6.4) and faults (§6.6), plus the NxCpuOps glue (dump, gdb registers).
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
 
-NxCpu *tpc_cpu_create(Machine *m, unsigned index)
+#include "target/tpc/asm.h"
+#include "target/tpc/cpu.h"
+
+/* ---- dispatch tables built from the ISA rows ---- */
+#define TPC_LD(opc, name, f, t, s, fl) [opc] = tpc_exec_ld_##name,
+static const TpcExecFn exec_ld[32] = {
+#include "target/tpc/insn-ld.def"
+};
+#define TPC_SPU(opc, name, f, t, s, fl) [opc] = tpc_exec_spu_##name,
+static const TpcExecFn exec_spu[64] = {
+#include "target/tpc/insn-spu.def"
+};
+#define TPC_VPU(opc, name, f, t, s, fl) [opc] = tpc_exec_vpu_##name,
+static const TpcExecFn exec_vpu[64] = {
+#include "target/tpc/insn-vpu.def"
+};
+#define TPC_ST(opc, name, f, t, s, fl) [opc] = tpc_exec_st_##name,
+static const TpcExecFn exec_st[32] = {
+#include "target/tpc/insn-st.def"
+};
+
+static const TpcExecFn *const exec_tables[4] = {exec_ld, exec_spu, exec_vpu, exec_st};
+static const unsigned exec_sizes[4] = {32, 64, 64, 32};
+
+const char *tpc_fault_name(uint32_t code)
 {
-    return NULL;
+    static const char *const n[] = {
+        "NONE",       "ILLEGAL_OPCODE", "ILLEGAL_OPERAND", "ILLEGAL_INSTRUCTION", "UNIMPLEMENTED",
+        "MISALIGNED", "SLM_RANGE",      "VLM_RANGE",       "GLOBAL_FAULT",        "TENSOR_CONFIG",
+        "LOOP_DEPTH", "PC_RANGE",       "BUNDLE_CONFLICT",
+    };
+    return code < G_N_ELEMENTS(n) ? n[code] : "UNKNOWN";
 }
+
+static int tpc_signal_of(uint32_t code)
+{
+    switch (code) {
+    case TPC_FAULT_MISALIGNED:
+    case TPC_FAULT_GLOBAL_FAULT:
+        return SIGBUS;
+    case TPC_FAULT_SLM_RANGE:
+    case TPC_FAULT_VLM_RANGE:
+    case TPC_FAULT_PC_RANGE:
+        return SIGSEGV;
+    default:
+        return SIGILL;
+    }
+}
+
+TpcCpu *tpc_cpu_of(Machine *m, unsigned t)
+{
+    if (!m->tpc || t >= m->cfg.nr_tpc || !m->tpc[t])
+        return NULL;
+    return tpc_cpu(m->tpc[t]);
+}
+
+/* ---- operand helpers ---- */
+
+bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES], bool *all)
+{
+    *all = false;
+    if (!in->pred_vp) {
+        *all = tpc_pred_scalar(c, in);
+        return *all;
+    }
+    if (in->pred == 0) {
+        *all = !in->polarity;
+        return *all;
+    }
+    const uint8_t *vp = c->vp[in->pred & 15];
+    unsigned pol = in->polarity ? 1u : 0u;
+    bool any = false;
+    for (unsigned b = 0; b < TPC_VBYTES; b++) {
+        unsigned bit = tpc_vp_bit(vp, b & ~(e - 1)) ^ pol;
+        m[b] = (uint8_t)(0u - bit);
+        any |= bit != 0;
+    }
+    return any;
+}
+
+uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
+{
+    switch (op->kind) {
+    case TPC_OP_S:
+        return c->s[op->num % TPC_NR_S];
+    case TPC_OP_SP:
+        return op->num == 0 ? 1u : c->sp[op->num & 15];
+    case TPC_OP_IMM:
+        return b->imm;
+    case TPC_OP_SIMM:
+        return op->num;
+    case TPC_OP_SLFSR:
+        if (op->num == 0)
+            o->lfsr_s_read = true;
+        return c->lfsr_s;
+    default:
+        return 0;
+    }
+}
+
+static void lane_id_init(TpcCpu *c)
+{
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t v = i;
+        memcpy(&c->lane_id[0][4 * i], &v, 4);
+    }
+    for (unsigned i = 0; i < 128; i++) {
+        uint16_t v = (uint16_t)i;
+        memcpy(&c->lane_id[1][2 * i], &v, 2);
+    }
+    for (unsigned i = 0; i < 256; i++)
+        c->lane_id[2][i] = (uint8_t)i;
+}
+
+static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
+{
+    if (e == 4) {
+        for (unsigned i = 0; i < TPC_VBYTES; i += 4)
+            memcpy(dst + i, &v, 4);
+    } else if (e == 2) {
+        uint16_t h = (uint16_t)v;
+        for (unsigned i = 0; i < TPC_VBYTES; i += 2)
+            memcpy(dst + i, &h, 2);
+    } else {
+        memset(dst, (int)(v & 0xFF), TPC_VBYTES);
+    }
+}
+
+const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,
+                          uint8_t *tmp, TpcSlotOut *o)
+{
+    switch (op->kind) {
+    case TPC_OP_V:
+        return c->v[op->num % TPC_NR_V];
+    case TPC_OP_VSPECIAL:
+        switch (op->num) {
+        case TPC_VS_LFSR:
+            o->lfsr_v_read = true;
+            /* fall through */
+        case TPC_VS_LFSR_NO_CHANGE:
+            memcpy(tmp, c->lfsr_v, TPC_VBYTES);
+            return tmp;
+        case TPC_VS_LANE_ID_32:
+            return c->lane_id[0];
+        case TPC_VS_LANE_ID_16:
+            return c->lane_id[1];
+        default:
+            return c->lane_id[2];
+        }
+    default:
+        broadcast(tmp, tpc_rd_scalar(c, b, op, o), e);
+        return tmp;
+    }
+}
+
+const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
+{
+    if (op->kind == TPC_OP_VP) {
+        if (op->num == 0) {
+            memset(tmp, 0xFF, TPC_VPBYTES);
+            return tmp;
+        }
+        return c->vp[op->num & 15];
+    }
+    unsigned v = op->kind == TPC_OP_SP ? (op->num == 0 ? 1u : c->sp[op->num & 15]) : 0u;
+    memset(tmp, v ? 0xFF : 0, TPC_VPBYTES);
+    return tmp;
+}
+
+void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m)
+{
+    for (unsigned i = 0; i < TPC_VBYTES; i++)
+        res[i] = (uint8_t)((res[i] & m[i]) | (old[i] & ~m[i]));
+}
+
+bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op)
+{
+    return tpc_fault(c, TPC_FAULT_ILLEGAL_OPERAND, slot | field << 4 | (uint32_t)op->raw << 8, 0);
+}
+
+/* ---- bundle loop ---- */
+
+static void lfsr_advance(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+}
+
+static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
+{
+    c->nloops = 0;
+    c->loop_pending.active = false;
+    c->in_delay_slot = false;
+    tpccfg_finish(c->cfg, code, c->pc, info, addr, c->cycles, c->bundles);
+    if (code) {
+        c->parent.state = CPU_FAULTED;
+        c->parent.fault = (NxFault){code, info, addr};
+        c->parent.fault_pc = c->pc;
+        nx_log_mask(&c->m->log, NX_LOG_INT, "tpc: %u fault %s at pc=0x%08" PRIx32 "\n", c->t,
+                    tpc_fault_name(code), c->pc);
+        machine_fault(c->m, &c->parent);
+    } else {
+        c->parent.state = CPU_HALTED;
+    }
+}
+
+/* Register encoding (tpc.md §4.2, 8-bit fields) of a staged write, for the
+ * BUNDLE_CONFLICT FAULT_INFO. */
+static uint32_t write_encoding(const TpcWrite *w)
+{
+    switch (w->kind) {
+    case TPC_WR_S:
+        return 64u + w->idx;
+    case TPC_WR_SP:
+        return 224u + w->idx;
+    case TPC_WR_V:
+        return w->idx;
+    case TPC_WR_VP:
+        return 240u + w->idx;
+    case TPC_WR_I:
+        return 128u + w->idx;
+    case TPC_WR_AD:
+        return 160u + w->idx;
+    default:
+        return 0xFF;
+    }
+}
+
+static bool writes_overlap(const TpcWrite *a, const TpcWrite *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == TPC_WR_SCARRY || a->kind == TPC_WR_VCARRY)
+        return true;
+    if (a->idx != b->idx)
+        return false;
+    if (a->kind == TPC_WR_I)
+        return (a->mask & b->mask) != 0;
+    /* writes to SP0 / VP0 are ignored, so they never conflict */
+    return !((a->kind == TPC_WR_SP || a->kind == TPC_WR_VP) && a->idx == 0);
+}
+
+/* Two slots writing one register: warn once per PC, or fault in strict mode. */
+static bool check_conflicts(TpcCpu *c)
+{
+    for (unsigned s1 = 0; s1 < 4; s1++) {
+        for (unsigned s2 = s1 + 1; s2 < 4; s2++) {
+            const TpcSlotOut *a = &c->out[s1], *b = &c->out[s2];
+            for (unsigned i = 0; i < a->nw; i++) {
+                for (unsigned j = 0; j < b->nw; j++) {
+                    if (!writes_overlap(&a->w[i], &b->w[j]))
+                        continue;
+                    if (c->strict)
+                        return tpc_fault(c, TPC_FAULT_BUNDLE_CONFLICT, write_encoding(&a->w[i]), 0);
+                    if (!g_hash_table_contains(c->conflict_warned, GUINT_TO_POINTER(c->pc + 1))) {
+                        g_hash_table_add(c->conflict_warned, GUINT_TO_POINTER(c->pc + 1));
+                        nx_warn("tpc=%u bundle-conflict pc=0x%08" PRIx32, c->t, c->pc);
+                    }
+                    return true;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+static void commit_slot(TpcCpu *c, const TpcSlotOut *o)
+{
+    for (unsigned i = 0; i < o->nw; i++) {
+        const TpcWrite *w = &o->w[i];
+        switch (w->kind) {
+        case TPC_WR_S:
+            c->s[w->idx % TPC_NR_S] = w->val;
+            break;
+        case TPC_WR_SP:
+            if (w->idx)
+                c->sp[w->idx & 15] = w->val & 1u;
+            break;
+        case TPC_WR_V:
+            memcpy(c->v[w->idx % TPC_NR_V], o->vbuf[w->buf], TPC_VBYTES);
+            break;
+        case TPC_WR_VP:
+            if (w->idx)
+                memcpy(c->vp[w->idx & 15], o->vpbuf, TPC_VPBYTES);
+            break;
+        case TPC_WR_I:
+            for (unsigned d = 0; d < 5; d++)
+                if (w->mask & (1u << d))
+                    c->irf[w->idx & 31][d] = w->dims[d];
+            break;
+        case TPC_WR_AD:
+            c->ad[w->idx & 7] = w->ad;
+            break;
+        case TPC_WR_SCARRY:
+            c->s_carry = w->val & 1u;
+            break;
+        case TPC_WR_VCARRY:
+            memcpy(c->v_carry, o->vcarry, TPC_VPBYTES);
+            break;
+        }
+    }
+}
+
+static void commit_mem(TpcCpu *c)
+{
+    TpcMemWrite *mw = &c->mw;
+    switch (mw->kind) {
+    case TPC_MW_SLM:
+        memcpy(c->slm + mw->off, &mw->val, 4);
+        break;
+    case TPC_MW_CFG:
+        tpccfg_kv_write(c->cfg, mw->off, mw->val);
+        break;
+    case TPC_MW_VLM:
+        for (unsigned i = 0; i < mw->len; i++)
+            if (mw->lane_en[i])
+                c->vlm[mw->off + i] = mw->data[i];
+        break;
+    case TPC_MW_GLOBAL:
+        tpc_global_write(c, mw->pa, &mw->val, mw->len);
+        break;
+    case TPC_MW_TENSOR:
+        tpc_tensor_store_commit(c, mw);
+        break;
+    case TPC_MW_ASO:
+        c->cfg->kv[TPC_KV_SEMAPHORE / 4] += mw->val;
+        break;
+    default:
+        break;
+    }
+    mw->kind = TPC_MW_NONE;
+}
+
+static bool fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
+{
+    uint64_t pa = c->kernel_base + c->pc;
+    if (c->kernel_size && c->pc >= c->kernel_size)
+        return tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
+    const uint8_t *p = as_host_ptr(c->m->as, pa, TPC_BUNDLE, false, 0);
+    if (p) {
+        memcpy(buf, p, TPC_BUNDLE);
+        return true;
+    }
+    uint64_t bad;
+    if (as_rw_bytes(c->m->as, pa, buf, TPC_BUNDLE, false, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad) !=
+        MEMTX_OK)
+        return tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
+    return true;
+}
+
+static bool loop_cmp(unsigned cmp, int32_t a, int32_t b)
+{
+    switch (cmp) {
+    case TPC_CMP_GT:
+        return a > b;
+    case TPC_CMP_GE:
+        return a >= b;
+    case TPC_CMP_LT:
+        return a < b;
+    case TPC_CMP_LE:
+        return a <= b;
+    case TPC_CMP_EQ:
+        return a == b;
+    default:
+        return a != b;
+    }
+}
+
+static bool loop_reg_ok(TpcCpu *c, unsigned reg, unsigned field)
+{
+    if (reg < TPC_NR_S)
+        return true;
+    return tpc_fault(c, TPC_FAULT_ILLEGAL_OPERAND, TPC_SLOT_BUNDLE | field << 4 | reg << 8, 0);
+}
+
+/* LOOP bundle at c->pc: decide, and leave the decision pending until the
+ * delay slot has executed. */
+static bool exec_loop(TpcCpu *c, const TpcLoop *l)
+{
+    const uint32_t ill = TPC_SLOT_BUNDLE | TPC_OPC_LOOP << 8;
+    if (c->in_delay_slot || l->end_offset < 64 || (l->end_offset & 31) || l->cmp > TPC_CMP_NE)
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, ill, 0);
+    if ((!l->start_imm && !loop_reg_ok(c, l->start_reg, TPC_FIELD_SRC_A)) ||
+        (!l->boundary_imm && !loop_reg_ok(c, l->boundary_reg, TPC_FIELD_SRC_B)) ||
+        (!l->step_imm && !loop_reg_ok(c, l->step_reg, TPC_FIELD_DEST)))
+        return false;
+    int32_t start = (int32_t)(l->start_imm ? l->start : c->s[l->start_reg]);
+    int32_t bound = (int32_t)(l->boundary_imm ? l->boundary : c->s[l->boundary_reg]);
+    int32_t step = (int32_t)(l->step_imm ? l->step : c->s[l->step_reg]);
+    uint32_t a = c->pc;
+    TpcLoopPending *p = &c->loop_pending;
+    bool on = ((l->pred == 0 ? 1u : c->sp[l->pred & 15]) ^ (l->polarity ? 1u : 0u)) != 0;
+    p->exit_pc = a + l->end_offset + 32;
+    p->push = false;
+    if (on) {
+        unsigned d = c->nloops;
+        if (d >= TPC_LOOP_MAX)
+            return tpc_fault(c, TPC_FAULT_LOOP_DEPTH, 4, 0);
+        c->s[32 + d] = (uint32_t)start;
+        p->push = loop_cmp(l->cmp, start, bound);
+        p->frame = (TpcLoopFrame){.body = a + 64,
+                                  .end = a + l->end_offset,
+                                  .bound = bound,
+                                  .step = step,
+                                  .depth = (uint8_t)d,
+                                  .cmp = l->cmp,
+                                  .once = l->once};
+    }
+    p->active = true;
+    c->in_delay_slot = true;
+    c->pc = a + 32;
+    return true;
+}
+
+/* After the bundle at e completed (no taken jump): close loops ending there. */
+static uint32_t loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next)
+{
+    while (c->nloops && c->loops[c->nloops - 1].end == e) {
+        TpcLoopFrame *f = &c->loops[c->nloops - 1];
+        uint32_t *it = &c->s[32 + f->depth];
+        *it = (uint32_t)((int32_t)*it + f->step);
+        if (!f->once && loop_cmp(f->cmp, (int32_t)*it, f->bound))
+            return f->body;
+        c->nloops--;
+        next = e + 32;
+    }
+    return next;
+}
+
+static void pop_loops_outside(TpcCpu *c, uint32_t pc)
+{
+    while (c->nloops) {
+        const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+        if (pc >= f->body && pc <= f->end)
+            break;
+        c->nloops--;
+    }
+}
+
+/* One bundle.  Returns false when the core stopped (halt or fault). */
+static bool step_one(TpcCpu *c)
+{
+    uint8_t raw[TPC_BUNDLE];
+    c->fault.code = 0;
+    if (!fetch(c, raw)) {
+        finish(c, c->fault.code, c->fault.info, c->fault.addr);
+        return false;
+    }
+    TpcDCacheEntry *dc = &c->dcache[(c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+    if (!dc->valid || memcmp(dc->raw, raw, TPC_BUNDLE) != 0) {
+        dc->valid = false;
+        if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
+            finish(c, c->fault.code, c->fault.info, c->fault.addr);
+            return false;
+        }
+        memcpy(dc->raw, raw, TPC_BUNDLE);
+        dc->valid = true;
+    }
+    const TpcBundle *bp = &dc->b;
+    if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
+        nx_log_printf(&c->m->log, "tpc: %u pc=0x%08" PRIx32 "\n", c->t, c->pc);
+
+    if (bp->is_loop) {
+        if (!exec_loop(c, &bp->loop)) {
+            finish(c, c->fault.code, c->fault.info, c->fault.addr);
+            return false;
+        }
+        c->cycles++;
+        c->bundles++;
+        c->parent.retired++;
+        return true;
+    }
+
+    bool delay = c->in_delay_slot;
+    for (unsigned s = 0; s < 4; s++) {
+        TpcSlotOut *o = &c->out[s];
+        o->nw = 0;
+        o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
+    }
+    c->mw.kind = TPC_MW_NONE;
+    if (delay && bp->halt)
+        goto ill_delay;
+    for (unsigned s = 0; s < 4; s++) {
+        const TpcInsn *in = &bp->slot[s];
+        if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
+            continue;
+        if (delay && s == TPC_SLOT_SPU && in->desc->form == TPC_FORM_JMP)
+            goto ill_delay;
+        TpcExecFn fn = in->opc < exec_sizes[s] ? exec_tables[s][in->opc] : NULL;
+        if (!fn) {
+            tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, s | (uint32_t)in->opc << 8, 0);
+            finish(c, c->fault.code, c->fault.info, c->fault.addr);
+            return false;
+        }
+        if (!fn(c, bp, in, &c->out[s])) {
+            finish(c, c->fault.code, c->fault.info, c->fault.addr);
+            return false;
+        }
+    }
+    if (!check_conflicts(c)) {
+        finish(c, c->fault.code, c->fault.info, c->fault.addr);
+        return false;
+    }
+
+    /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
+    bool lfsr_s = false, lfsr_v = false;
+    for (unsigned s = 0; s < 4; s++) {
+        commit_slot(c, &c->out[s]);
+        lfsr_s |= c->out[s].lfsr_s_read;
+        lfsr_v |= c->out[s].lfsr_v_read;
+    }
+    commit_mem(c);
+    if (lfsr_s)
+        lfsr_advance(&c->lfsr_s);
+    if (lfsr_v)
+        for (unsigned i = 0; i < 64; i++)
+            lfsr_advance(&c->lfsr_v[i]);
+    c->cycles++;
+    c->bundles++;
+    c->parent.retired++;
+
+    if (bp->halt) {
+        finish(c, 0, 0, 0);
+        return false;
+    }
+    uint32_t e = c->pc, next = e + 32;
+    const TpcSlotOut *spu = &c->out[TPC_SLOT_SPU];
+    if (spu->jump) {
+        c->pc = spu->jump_pc;
+        pop_loops_outside(c, c->pc);
+        return true;
+    }
+    if (delay) {
+        TpcLoopPending *p = &c->loop_pending;
+        c->in_delay_slot = false;
+        if (p->active) {
+            p->active = false;
+            if (p->push) {
+                c->loops[c->nloops++] = p->frame;
+                next = p->frame.body;
+            } else {
+                next = p->exit_pc;
+            }
+        }
+    }
+    c->pc = loop_end_checks(c, e, next);
+    return true;
+
+ill_delay:
+    tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | (uint32_t)bp->slot[1].opc << 8, 0);
+    finish(c, c->fault.code, c->fault.info, c->fault.addr);
+    return false;
+}
+
+uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
+{
+    uint64_t n = 0;
+    while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
+        n++;
+        if (!step_one(c))
+            break;
+    }
+    return n;
+}
+
+/* ---- launch ---- */
 
 void tpc_cpu_launch(Machine *m, unsigned t)
 {
-    nx_warn("TPC %u: EXECUTE ignored: TPC cores are not implemented yet", t);
+    TpcCpu *c = tpc_cpu_of(m, t);
+    if (!c) {
+        nx_warn("TPC %u: EXECUTE ignored: no such TPC core", t);
+        return;
+    }
+    const TpcLaunch *l = &c->cfg->latched;
+    unsigned nv = (l->config >> 2) & 0x3Fu;
+    if (nv == 0 || nv > 32)
+        nv = 32;
+    memset(c->s, 0, sizeof(c->s));
+    for (unsigned i = 0; i < nv; i++)
+        c->s[i] = l->srf[i];
+    memset(c->sp, 0, sizeof(c->sp));
+    memset(c->v, 0, sizeof(c->v));
+    memset(c->vp, 0, sizeof(c->vp));
+    memset(c->irf, 0, sizeof(c->irf));
+    for (unsigned d = 0; d < 5; d++) {
+        c->irf[0][d] = (int32_t)l->tid_base[d];
+        c->irf[1][d] = (int32_t)(l->tid_size[d] ? l->tid_size[d] : 1u);
+    }
+    for (unsigned i = 0; i < TPC_NR_AD; i++)
+        c->ad[i] = (TpcAddrReg){0, 4, 0};
+    c->s_carry = 0;
+    memset(c->v_carry, 0, sizeof(c->v_carry));
+    c->nloops = 0;
+    c->loop_pending.active = false;
+    c->in_delay_slot = false;
+    c->lfsr_s = 0x2545F491u;
+    for (unsigned i = 0; i < 64; i++)
+        c->lfsr_v[i] = 0x9E3779B9u * (i + 1);
+    c->pc = 0;
+    c->kernel_base = l->kernel_base;
+    c->kernel_size = l->kernel_size;
+    c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
+    c->cycles = c->bundles = 0;
+    c->parent.state = CPU_RUNNING;
+    if (c->kernel_base % TPC_BUNDLE) {
+        finish(c, TPC_FAULT_PC_RANGE, 0, c->kernel_base);
+        return;
+    }
+}
+
+void tpc_cpu_set_strict(Machine *m, bool strict)
+{
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (c)
+            c->strict = strict;
+    }
+}
+
+/* ---- NxCpuOps ---- */
+
+static void tpc_reset(NxCpu *cpu)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    cpu->state = CPU_RESET;
+    c->pc = 0;
+    c->nloops = 0;
+    c->loop_pending.active = false;
+    c->in_delay_slot = false;
+}
+
+static uint64_t tpc_run(NxCpu *cpu, uint64_t budget)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    uint64_t n = tpc_cpu_step(c, budget);
+    c->m->sched.round_retired += n;
+    return n;
+}
+
+static uint64_t tpc_get_pc(NxCpu *cpu)
+{
+    return tpc_cpu(cpu)->pc;
+}
+
+static void tpc_block_info(NxCpu *cpu, GString *out) {}
+
+static void tpc_fault_line(NxCpu *cpu, GString *out)
+{
+    const NxFault *f = &cpu->fault;
+    g_string_append_printf(out,
+                           "nxemu: fault: tpc=%u code=%s(%" PRIu32 ") info=0x%08" PRIx32
+                           " pc=0x%08" PRIx32 " addr=0x%016" PRIx64,
+                           cpu->index, tpc_fault_name(f->code), f->code, f->info,
+                           (uint32_t)cpu->fault_pc, f->addr);
+}
+
+static int tpc_fault_signal(NxCpu *cpu)
+{
+    return tpc_signal_of(cpu->fault.code);
+}
+
+static void tpc_dump(NxCpu *cpu, GString *out)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    g_string_append_printf(out, "tpc=%u pc=0x%08" PRIx32 " state=%s loops=%u\n", c->t, c->pc,
+                           cpu_state_name(cpu->state), c->nloops);
+    for (unsigned i = 0; i < TPC_NR_S; i++)
+        g_string_append_printf(out, "S%-2u=%08" PRIx32 "%s", i, c->s[i], (i % 6 == 5) ? "\n" : " ");
+    g_string_append(out, "SP=");
+    for (unsigned i = 0; i < TPC_NR_SP; i++)
+        g_string_append_c(out, (i == 0 || c->sp[i]) ? '1' : '0');
+    g_string_append_c(out, '\n');
+    for (unsigned i = 0; i < TPC_NR_I; i++) {
+        const int32_t *d = c->irf[i];
+        if (i < 2 || d[0] || d[1] || d[2] || d[3] || d[4])
+            g_string_append_printf(out, "I%u=[%d,%d,%d,%d,%d]\n", i, d[0], d[1], d[2], d[3], d[4]);
+    }
+    for (unsigned i = 0; i < c->nloops; i++) {
+        const TpcLoopFrame *f = &c->loops[i];
+        g_string_append_printf(out,
+                               "loop%u body=0x%08" PRIx32 " end=0x%08" PRIx32 " bound=%" PRId32
+                               " step=%" PRId32 " cmp=%u%s\n",
+                               f->depth, f->body, f->end, f->bound, f->step, f->cmp,
+                               f->once ? " once" : "");
+    }
+    if (c->loop_pending.active)
+        g_string_append_printf(out, "loop pending: %s exit=0x%08" PRIx32 "\n",
+                               c->loop_pending.push ? "enter" : "skip", c->loop_pending.exit_pc);
+    for (unsigned i = 0; i < TPC_NR_AD; i++)
+        if (c->ad[i].pa)
+            g_string_append_printf(out, "AD%u=0x%016" PRIx64 " e=%u t=%u\n", i, c->ad[i].pa,
+                                   c->ad[i].esize, c->ad[i].tensor);
+}
+
+/* addr is a PC value (byte offset from KERNEL_BASE), like get_pc. */
+static unsigned tpc_disas(NxCpu *cpu, uint64_t addr, GString *out)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    uint8_t raw[TPC_BUNDLE];
+    uint64_t bad;
+    if (as_rw_bytes(c->m->as, c->kernel_base + addr, raw, TPC_BUNDLE, false,
+                    MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) != MEMTX_OK)
+        return 0;
+    tpc_disas_bundle_gs(out, raw, (uint32_t)addr, NULL, NULL);
+    return TPC_BUNDLE;
+}
+
+static void *gdb_reg(TpcCpu *c, unsigned n, unsigned *len, uint8_t *tmp)
+{
+    if (n < TPC_GDB_SP) {
+        *len = 4;
+        return &c->s[n];
+    }
+    if (n < TPC_GDB_V) {
+        *len = 1;
+        tmp[0] = (n == TPC_GDB_SP) ? 1 : c->sp[n - TPC_GDB_SP];
+        return NULL;
+    }
+    if (n < TPC_GDB_VP) {
+        *len = TPC_VBYTES;
+        return c->v[n - TPC_GDB_V];
+    }
+    if (n < TPC_GDB_I) {
+        *len = TPC_VPBYTES;
+        if (n == TPC_GDB_VP) {
+            memset(tmp, 0xFF, TPC_VPBYTES);
+            return NULL;
+        }
+        return c->vp[n - TPC_GDB_VP];
+    }
+    if (n < TPC_GDB_AD) {
+        *len = 20;
+        return c->irf[n - TPC_GDB_I];
+    }
+    if (n < TPC_GDB_PC) {
+        *len = 8;
+        return &c->ad[n - TPC_GDB_AD].pa;
+    }
+    if (n == TPC_GDB_PC) {
+        *len = 4;
+        return &c->pc;
+    }
+    *len = 0;
+    return NULL;
+}
+
+static unsigned tpc_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen)
+{
+    uint8_t tmp[TPC_VPBYTES];
+    unsigned len;
+    void *p = gdb_reg(tpc_cpu(cpu), n, &len, tmp);
+    if (!len || buflen < len)
+        return 0;
+    memcpy(buf, p ? p : tmp, len);
+    return len;
+}
+
+static unsigned tpc_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t blen)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    uint8_t tmp[TPC_VPBYTES];
+    unsigned len;
+    void *p = gdb_reg(c, n, &len, tmp);
+    if (!len || blen < len)
+        return 0;
+    if (n >= TPC_GDB_SP && n < TPC_GDB_V) {
+        if (n != TPC_GDB_SP)
+            c->sp[n - TPC_GDB_SP] = buf[0] & 1u;
+        return len;
+    }
+    if (p) /* SP0/VP0 are constants: writes ignored */
+        memcpy(p, buf, len);
+    return len;
+}
+
+static void tpc_destroy(NxCpu *cpu)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    g_hash_table_destroy(c->conflict_warned);
+    g_free(c);
+}
+
+static const NxCpuOps tpc_ops = {
+    .arch = "tpc",
+    .reset = tpc_reset,
+    .run = tpc_run,
+    .get_pc = tpc_get_pc,
+    .block_info = tpc_block_info,
+    .fault_line = tpc_fault_line,
+    .fault_signal = tpc_fault_signal,
+    .dump = tpc_dump,
+    .disas = tpc_disas,
+    .gdb_read_reg = tpc_gdb_read_reg,
+    .gdb_write_reg = tpc_gdb_write_reg,
+    .destroy = tpc_destroy,
+};
+
+NxCpu *tpc_cpu_create(Machine *m, unsigned index)
+{
+    /* SLM/VLM are zero at power-on and persist across launches */
+    TpcCpu *c = g_malloc0(sizeof(*c));
+    c->parent.ops = &tpc_ops;
+    c->parent.m = m;
+    c->parent.kind = CPU_KIND_TPC;
+    c->parent.index = index;
+    c->parent.state = CPU_RESET;
+    c->m = m;
+    c->t = index;
+    c->cfg = m->tpccfg ? &m->tpccfg[index] : NULL;
+    c->vlm_size = TPC_VLM_SIZE;
+    lane_id_init(c);
+    c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    return &c->parent;
 }

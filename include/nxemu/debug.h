@@ -1,0 +1,124 @@
+/*
+ * Debugger state hung off the Machine (m->debug, NULL when no debugger is
+ * attached) and the checks the cores make.  The gdb stub owns and fills it
+ * (softmmu/gdbstub-debug.c); the cores only call the inline checks below.
+ *
+ * Contract for a core's run() loop:
+ *
+ *   while (used < budget && !m->stop) {
+ *       if (nx_debug_should_stop(m, cpu, pc))   // before fetching pc
+ *           break;                             // pc stays at the unexecuted insn
+ *       ...
+ *   }
+ *
+ * nx_debug_should_stop costs one predictable branch without a debugger.
+ * When it returns true it has already set m->stop (reason STOP_DEBUG), so
+ * the scheduler ends the round and the stub reports the stop.
+ *
+ * Watchpoints: the stub observes every memory access through the access
+ * hook of m->as; a hit stops the machine after the accessing instruction
+ * retired (the core loop sees m->stop at the next boundary).  A core that
+ * wants exact "before the access" reports calls nx_debug_watch_hit() in its
+ * side-effect-free phase (where it checks accesses for precise faults) and,
+ * when it returns true, abandons the instruction exactly as for a fault
+ * but without recording one, and returns from run() with pc unchanged.
+ */
+#ifndef NXEMU_DEBUG_H
+#define NXEMU_DEBUG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "nxemu/cpu.h"
+
+typedef struct Machine Machine;
+
+typedef enum NxDebugHit {
+    NX_HIT_NONE = 0,
+    NX_HIT_BREAK,  /* breakpoint at cpu's pc (not executed) */
+    NX_HIT_WATCH,  /* write watchpoint (gdb Z2) */
+    NX_HIT_RWATCH, /* read watchpoint (Z3) */
+    NX_HIT_AWATCH, /* access watchpoint (Z4) */
+} NxDebugHit;
+
+typedef struct NxBreakpoint {
+    NxCpu *cpu;
+    uint64_t addr; /* core pc value */
+} NxBreakpoint;
+
+typedef struct NxWatchpoint {
+    NxCpu *cpu;     /* the process that asked (reported on) */
+    uint64_t gaddr; /* address as gdb gave it */
+    uint64_t pa;    /* physical address watched */
+    uint64_t len;
+    NxDebugHit type; /* NX_HIT_WATCH / RWATCH / AWATCH */
+} NxWatchpoint;
+
+typedef struct NxDebug {
+    Machine *m;
+    /* Breakpoints exist: cores take the out-of-line check. */
+    bool armed;
+    GArray *bps; /* NxBreakpoint */
+    GArray *wps; /* NxWatchpoint */
+    bool hook_installed;
+    /* On resume, the core that stopped at a breakpoint does not stop again
+     * at that same pc before executing one instruction. */
+    NxCpu *skip_cpu;
+    uint64_t skip_pc;
+    /* The recorded stop (first hit wins). */
+    NxDebugHit hit;
+    NxCpu *hit_cpu;
+    uint64_t hit_addr; /* gdb address of a watch hit */
+    bool hit_precise;  /* watch hit reported before the access */
+} NxDebug;
+
+/* Out of line (softmmu/gdbstub-debug.c). */
+bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
+bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write);
+
+/* Debugger state lifetime and editing (the stub and unit tests). */
+NxDebug *nx_debug_new(Machine *m);
+void nx_debug_free(NxDebug *d);
+bool nx_debug_bp_insert(NxDebug *d, NxCpu *cpu, uint64_t addr);
+bool nx_debug_bp_remove(NxDebug *d, NxCpu *cpu, uint64_t addr);
+/* pa is the translated address of gaddr. */
+bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t pa,
+                        uint64_t len);
+bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len);
+/* Drop every breakpoint and watchpoint of cpu (NULL: of every core). */
+void nx_debug_clear(NxDebug *d, NxCpu *cpu);
+void nx_debug_clear_hit(NxDebug *d);
+/* Debugger address translation of core-view address a to a PA, without
+ * touching TLBs or their statistics: sequencers see Neuron addresses (the
+ * window table is read directly; window 0, the own NX block, is not
+ * memory), TPCs see byte offsets from KERNEL_BASE (below 0x80000000). */
+bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64_t *room);
+
+/* Must a core stop before executing the instruction at pc? */
+static inline bool nx_debug_should_stop(Machine *m, NxCpu *cpu, uint64_t pc);
+/* Would a data access of [pa, pa+len) by cpu hit a watchpoint?  (optional,
+ * for exact "before the access" reports; see above). */
+static inline bool nx_debug_watch_hit(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len,
+                                      bool is_write);
+
+/* The Machine layout is needed for the inline fast path. */
+#include "nxemu/machine.h"
+
+static inline bool nx_debug_should_stop(Machine *m, NxCpu *cpu, uint64_t pc)
+{
+    if (__builtin_expect(m->debug == NULL, 1))
+        return false;
+    return m->debug->armed && nx_debug_bp_check(m, cpu, pc);
+}
+
+static inline bool nx_debug_watch_hit(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len,
+                                      bool is_write)
+{
+    if (__builtin_expect(m->debug == NULL, 1))
+        return false;
+    return m->debug->wps->len && nx_debug_watch_check(m, cpu, pa, len, is_write);
+}
+
+#endif

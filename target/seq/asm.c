@@ -1,0 +1,496 @@
+/*
+ * Sequencer assembler driver (sequencer.md §11.1): source lines, labels,
+ * sections and directives, two passes, ELF64 or raw output.
+ *
+ * Pass 1 sizes everything (every statement's size is fixed by its syntax)
+ * and defines the labels; unknown labels resolve to the statement's own
+ * address so no value-dependent error fires.  Pass 2 encodes with every
+ * label known.  Entry point rule: the `_start` label, else `start`, if
+ * defined in .text; otherwise the address of the first .text statement.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "asm.h"
+#include "insn.h"
+#include "seq-tools.h"
+
+#define SEQ_TEXT_DEFAULT_ORG 0x01000000ull
+#define SEQ_RAW_MAX_SIZE     (256ull << 20)
+
+enum { SECT_TEXT, SECT_DATA };
+
+typedef struct AsmLabel {
+    uint64_t value;
+    int sect;
+    unsigned line;
+} AsmLabel;
+
+typedef struct AsmSeg {
+    SeqSegment s;
+    unsigned line; /* statement that opened it */
+    int sect;
+} AsmSeg;
+
+typedef struct AsmSect {
+    bool has_org;
+    uint64_t loc;
+    int seg; /* index into segs receiving bytes, -1 to open a new one */
+} AsmSect;
+
+typedef struct Asm {
+    const char *file;
+    bool pass1;
+    unsigned errors;
+    unsigned line;
+    GHashTable *labels; /* name -> AsmLabel* */
+    GArray *segs;       /* AsmSeg */
+    AsmSect sect[2];
+    int cur;
+    bool have_first_text;
+    uint64_t first_text;
+    unsigned data_line; /* first .data statement, for raw output errors */
+} Asm;
+
+static void report(Asm *a, unsigned line, unsigned col, const char *msg)
+{
+    fprintf(stderr, "%s:%u:%u: error: %s\n", a->file, line, col, msg);
+    a->errors++;
+}
+
+static bool cur_fail(Asm *a, SeqAsmCur *c)
+{
+    report(a, a->line, c->err_col, c->err->str);
+    return false;
+}
+
+static bool label_lookup(void *opaque, const char *name, uint64_t *value)
+{
+    Asm *a = opaque;
+    AsmLabel *l = g_hash_table_lookup(a->labels, name);
+    if (!l) {
+        return false;
+    }
+    *value = l->value;
+    return true;
+}
+
+static void emit(Asm *a, const uint8_t *bytes, size_t n)
+{
+    AsmSect *s = &a->sect[a->cur];
+    if (s->seg < 0) {
+        AsmSeg g = {
+            .s = {.addr = s->loc, .exec = a->cur == SECT_TEXT}, .line = a->line, .sect = a->cur};
+        if (!a->pass1) {
+            g.s.bytes = g_byte_array_new();
+        }
+        g_array_append_val(a->segs, g);
+        s->seg = (int)a->segs->len - 1;
+    }
+    if (!a->pass1) {
+        g_byte_array_append(g_array_index(a->segs, AsmSeg, s->seg).s.bytes, bytes, (guint)n);
+    }
+    s->loc += n;
+}
+
+/* Statements in .data need an address first. */
+static bool need_org(Asm *a, SeqAsmCur *c)
+{
+    if (a->cur == SECT_DATA && !a->sect[SECT_DATA].has_org) {
+        return seq_asm_error(c, ".data has no address: use .org before its first statement");
+    }
+    return true;
+}
+
+static bool dir_org(Asm *a, SeqAsmCur *c)
+{
+    uint64_t v;
+    if (!seq_asm_value(c, 64, &v)) {
+        return false;
+    }
+    AsmSect *s = &a->sect[a->cur];
+    if (!s->has_org || s->loc != v || s->seg < 0) {
+        s->seg = -1;
+    }
+    s->loc = v;
+    s->has_org = true;
+    return true;
+}
+
+static bool dir_align(Asm *a, SeqAsmCur *c)
+{
+    SeqAsmNum n;
+    static const uint8_t zero[64];
+    if (!seq_asm_number(c, &n)) {
+        return false;
+    }
+    if (n.neg || n.v == 0 || n.v > 65536 || (n.v & (n.v - 1))) {
+        return seq_asm_error(c, ".align needs a power of two up to 65536");
+    }
+    if (!need_org(a, c)) {
+        return false;
+    }
+    while (a->sect[a->cur].loc % n.v) {
+        uint64_t pad = n.v - a->sect[a->cur].loc % n.v;
+        emit(a, zero, pad > 64 ? 64 : pad);
+    }
+    return true;
+}
+
+static bool dir_rec(Asm *a, SeqAsmCur *c, uint8_t rec[64])
+{
+    unsigned n = 0;
+    while (!seq_asm_at_end(c)) {
+        const char *p = c->p;
+        if (n == 64) {
+            return seq_asm_error(c, ".rec takes exactly 64 bytes");
+        }
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            p += 2;
+        }
+        unsigned v = 0, d = 0;
+        while (isxdigit((unsigned char)*p) && d < 3) {
+            v = v * 16 + (unsigned)(isdigit((unsigned char)*p)
+                                        ? *p - '0'
+                                        : tolower((unsigned char)*p) - 'a' + 10);
+            p++;
+            d++;
+        }
+        if (d == 0 || d > 2 || (*p && !isspace((unsigned char)*p) && *p != ',' && *p != ';')) {
+            return seq_asm_error(c, "expected a hex byte");
+        }
+        rec[n++] = (uint8_t)v;
+        c->p = p;
+        seq_asm_accept(c, ",");
+    }
+    if (n != 64) {
+        return seq_asm_error(c, ".rec takes exactly 64 bytes, got %u", n);
+    }
+    return true;
+}
+
+static bool dir_data(Asm *a, SeqAsmCur *c, unsigned size)
+{
+    if (!need_org(a, c)) {
+        return false;
+    }
+    do {
+        uint64_t v;
+        uint8_t b[8];
+        if (!seq_asm_value(c, size * 8, &v)) {
+            return false;
+        }
+        for (unsigned i = 0; i < size; i++) {
+            b[i] = (uint8_t)(v >> (8 * i));
+        }
+        emit(a, b, size);
+    } while (seq_asm_accept(c, ","));
+    return true;
+}
+
+/* An instruction or .rec record in .text must sit on a record boundary. */
+static bool record_slot(Asm *a, SeqAsmCur *c, bool insn)
+{
+    if (insn && a->cur == SECT_DATA) {
+        return seq_asm_error(c, "instructions are not allowed in .data");
+    }
+    if (!need_org(a, c)) {
+        return false;
+    }
+    uint64_t loc = a->sect[a->cur].loc;
+    if (a->cur == SECT_TEXT && loc % 64) {
+        return seq_asm_error(c, "instruction at 0x%" PRIx64 " is not at a multiple of 64", loc);
+    }
+    return true;
+}
+
+static bool statement(Asm *a, SeqAsmCur *c)
+{
+    char id[128];
+    /* Labels: `name:` (not a register pair, which never starts a line). */
+    for (;;) {
+        const char *save = c->p;
+        if (!seq_asm_ident(c, id, sizeof(id))) {
+            if (c->err->len) {
+                return cur_fail(a, c);
+            }
+            break;
+        }
+        if (*c->p != ':') {
+            c->p = save;
+            break;
+        }
+        c->p++;
+        if (id[0] == '.' || ((id[0] == 'r' || id[0] == 'R' || id[0] == 't' || id[0] == 'T') &&
+                             id[1] && strspn(id + 1, "0123456789") == strlen(id + 1))) {
+            seq_asm_error(c, "'%s' cannot be used as a label", id);
+            c->err_col = (unsigned)(save - c->line) + 1 + (unsigned)strspn(save, " \t");
+            return cur_fail(a, c);
+        }
+        if (a->pass1) {
+            if (!need_org(a, c)) {
+                return cur_fail(a, c);
+            }
+            AsmLabel *old = g_hash_table_lookup(a->labels, id);
+            if (old) {
+                c->tok = save + strspn(save, " \t");
+                seq_asm_error(c, "label '%s' already defined on line %u", id, old->line);
+                return cur_fail(a, c);
+            }
+            AsmLabel *l = g_new0(AsmLabel, 1);
+            l->value = a->sect[a->cur].loc;
+            l->sect = a->cur;
+            l->line = a->line;
+            g_hash_table_insert(a->labels, g_strdup(id), l);
+        }
+    }
+    if (seq_asm_at_end(c)) {
+        return true;
+    }
+    const char *save = c->p;
+    if (*c->p == '.' && seq_asm_ident(c, id, sizeof(id))) {
+        bool ok;
+        uint8_t rec[64];
+        if (!strcmp(id, ".text") || !strcmp(id, ".data")) {
+            a->cur = id[1] == 't' ? SECT_TEXT : SECT_DATA;
+            if (a->cur == SECT_DATA && !a->data_line) {
+                a->data_line = a->line;
+            }
+            ok = true;
+        } else if (!strcmp(id, ".org")) {
+            ok = dir_org(a, c);
+        } else if (!strcmp(id, ".align")) {
+            ok = dir_align(a, c);
+        } else if (!strcmp(id, ".rec")) {
+            ok = record_slot(a, c, false) && dir_rec(a, c, rec);
+            if (ok) {
+                emit(a, rec, 64);
+            }
+        } else if (!strcmp(id, ".byte") || !strcmp(id, ".word") || !strcmp(id, ".quad")) {
+            ok = dir_data(a, c, id[1] == 'b' ? 1 : id[1] == 'w' ? 4 : 8);
+        } else {
+            c->tok = save;
+            ok = seq_asm_error(c, "unknown directive '%s'", id);
+        }
+        if (ok && !seq_asm_at_end(c)) {
+            ok = seq_asm_error(c, "unexpected text after directive");
+        }
+        return ok ? true : cur_fail(a, c);
+    }
+    c->p = save;
+    uint8_t rec[64];
+    c->tok = c->p;
+    if (!record_slot(a, c, true)) {
+        return cur_fail(a, c);
+    }
+    c->pc = a->sect[SECT_TEXT].loc;
+    if (!seq_asm_insn(c, rec)) {
+        return cur_fail(a, c);
+    }
+    if (!a->have_first_text) {
+        a->have_first_text = true;
+        a->first_text = c->pc;
+    }
+    emit(a, rec, 64);
+    return true;
+}
+
+static void run_pass(Asm *a, char **lines)
+{
+    GString *err = g_string_new(NULL);
+    a->sect[SECT_TEXT] = (AsmSect){.has_org = true, .loc = SEQ_TEXT_DEFAULT_ORG, .seg = -1};
+    a->sect[SECT_DATA] = (AsmSect){.seg = -1};
+    a->cur = SECT_TEXT;
+    for (unsigned i = 0; lines[i]; i++) {
+        SeqAsmCur c = {.line = lines[i],
+                       .p = lines[i],
+                       .labels = label_lookup,
+                       .opaque = a,
+                       .lax_labels = a->pass1,
+                       .err = err};
+        g_string_truncate(err, 0);
+        a->line = i + 1;
+        statement(a, &c);
+    }
+    g_string_free(err, TRUE);
+}
+
+static gint seg_cmp(gconstpointer x, gconstpointer y)
+{
+    const AsmSeg *a = x, *b = y;
+    return a->s.addr < b->s.addr ? -1 : a->s.addr > b->s.addr;
+}
+
+/* Overlaps, alignment and padding of the finished segments. */
+static void check_segments(Asm *a)
+{
+    static const uint8_t zero[64];
+    GArray *sorted = g_array_copy(a->segs);
+    for (guint i = 0; i < a->segs->len; i++) {
+        AsmSeg *g = &g_array_index(a->segs, AsmSeg, i);
+        if (g->s.exec) {
+            if (g->s.addr % 64) {
+                char msg[128];
+                snprintf(msg, sizeof(msg),
+                         ".text segment at 0x%" PRIx64 " does not start at a multiple of 64",
+                         g->s.addr);
+                report(a, g->line, 1, msg);
+            }
+            /* Pad to whole records so data never lands in a scanned stream. */
+            while (g->s.bytes->len % 64) {
+                g_byte_array_append(g->s.bytes, zero, 64 - g->s.bytes->len % 64);
+            }
+        }
+    }
+    g_array_sort(sorted, seg_cmp);
+    for (guint i = 1; i < sorted->len; i++) {
+        AsmSeg *p = &g_array_index(sorted, AsmSeg, i - 1), *g = &g_array_index(sorted, AsmSeg, i);
+        uint64_t len = p->s.bytes->len;
+        if (p->s.addr + len > g->s.addr || p->s.addr + len < p->s.addr) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "bytes at 0x%" PRIx64 " overlap the ones placed on line %u",
+                     g->s.addr, p->line);
+            report(a, g->line, 1, msg);
+        }
+    }
+    g_array_free(sorted, TRUE);
+}
+
+static bool write_raw(Asm *a, const char *out)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    if (a->data_line) {
+        report(a, a->data_line, 1, "raw output holds only .text; .data needs ELF output");
+        return false;
+    }
+    for (guint i = 0; i < a->segs->len; i++) {
+        AsmSeg *g = &g_array_index(a->segs, AsmSeg, i);
+        lo = MIN(lo, g->s.addr);
+        hi = MAX(hi, g->s.addr + g->s.bytes->len);
+    }
+    if (a->segs->len == 0) {
+        lo = hi = 0;
+    }
+    if (hi - lo > SEQ_RAW_MAX_SIZE) {
+        fprintf(stderr, "%s: error: raw image would span 0x%" PRIx64 " bytes\n", a->file, hi - lo);
+        return false;
+    }
+    uint8_t *img = g_malloc0(hi - lo + 1);
+    for (guint i = 0; i < a->segs->len; i++) {
+        AsmSeg *g = &g_array_index(a->segs, AsmSeg, i);
+        memcpy(img + (g->s.addr - lo), g->s.bytes->data, g->s.bytes->len);
+    }
+    GError *err = NULL;
+    bool ok = g_file_set_contents(out, (const char *)img, (gssize)(hi - lo), &err);
+    if (!ok) {
+        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+        g_error_free(err);
+    }
+    g_free(img);
+    return ok;
+}
+
+static gint sym_order(gconstpointer x, gconstpointer y)
+{
+    const SeqSymbol *a = x, *b = y;
+    if (a->value != b->value) {
+        return a->value < b->value ? -1 : 1;
+    }
+    return strcmp(a->name, b->name);
+}
+
+static bool write_elf(Asm *a, const char *out)
+{
+    SeqSegment *segs = g_new0(SeqSegment, a->segs->len + 1);
+    GArray *syms = g_array_new(FALSE, TRUE, sizeof(SeqSymbol));
+    GHashTableIter it;
+    gpointer k, v;
+    uint64_t entry = a->have_first_text ? a->first_text : SEQ_TEXT_DEFAULT_ORG;
+    AsmLabel *l;
+    if ((l = g_hash_table_lookup(a->labels, "_start")) && l->sect == SECT_TEXT) {
+        entry = l->value;
+    } else if ((l = g_hash_table_lookup(a->labels, "start")) && l->sect == SECT_TEXT) {
+        entry = l->value;
+    }
+    for (guint i = 0; i < a->segs->len; i++) {
+        segs[i] = g_array_index(a->segs, AsmSeg, i).s;
+    }
+    g_hash_table_iter_init(&it, a->labels);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        AsmLabel *lab = v;
+        SeqSymbol s = {.name = k, .value = lab->value, .func = lab->sect == SECT_TEXT, .seg = -1};
+        for (guint i = 0; i < a->segs->len; i++) {
+            AsmSeg *g = &g_array_index(a->segs, AsmSeg, i);
+            if (g->sect == lab->sect && lab->value >= g->s.addr &&
+                lab->value <= g->s.addr + g->s.bytes->len) {
+                s.seg = (int)i;
+                break;
+            }
+        }
+        g_array_append_val(syms, s);
+    }
+    /* A stable symbol order, so objdump output reassembles to the same file. */
+    g_array_sort(syms, sym_order);
+    GError *err = NULL;
+    bool ok = seq_elf_write(out, segs, a->segs->len, (SeqSymbol *)(void *)syms->data, syms->len,
+                            entry, &err);
+    if (!ok) {
+        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+        g_error_free(err);
+    }
+    g_array_free(syms, TRUE);
+    g_free(segs);
+    return ok;
+}
+
+static void free_segs(GArray *segs)
+{
+    for (guint i = 0; i < segs->len; i++) {
+        AsmSeg *g = &g_array_index(segs, AsmSeg, i);
+        if (g->s.bytes) {
+            g_byte_array_free(g->s.bytes, TRUE);
+        }
+    }
+    g_array_free(segs, TRUE);
+}
+
+int seq_assemble_file(const char *src, const char *out, bool raw)
+{
+    gchar *text = NULL;
+    gsize len;
+    GError *err = NULL;
+    if (!g_file_get_contents(src, &text, &len, &err)) {
+        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+        g_error_free(err);
+        return 1;
+    }
+    if (memchr(text, 0, len)) {
+        fprintf(stderr, "%s: error: source contains a NUL byte\n", src);
+        g_free(text);
+        return 1;
+    }
+    char **lines = g_strsplit(text, "\n", -1);
+    Asm a = {.file = src, .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)};
+    a.segs = g_array_new(FALSE, TRUE, sizeof(AsmSeg));
+    a.pass1 = true;
+    run_pass(&a, lines);
+    if (a.errors == 0) {
+        free_segs(a.segs);
+        a.segs = g_array_new(FALSE, TRUE, sizeof(AsmSeg));
+        a.pass1 = false;
+        a.data_line = 0;
+        a.have_first_text = false;
+        run_pass(&a, lines);
+    }
+    if (a.errors == 0) {
+        check_segments(&a);
+    }
+    bool ok = a.errors == 0 && (raw ? write_raw(&a, out) : write_elf(&a, out));
+    free_segs(a.segs);
+    g_hash_table_destroy(a.labels);
+    g_strfreev(lines);
+    g_free(text);
+    return ok ? 0 : 1;
+}

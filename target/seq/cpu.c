@@ -1,0 +1,417 @@
+/*
+ * The sequencer core object and its run loop (sequencer.md §2.2,
+ * machine.md §8-§9).  Instruction semantics live in exec-*.c; this file
+ * fetches, hands records to their execute functions, and does the
+ * bookkeeping every instruction shares: blocking, retirement, precise
+ * faults, logging and the debugger's view.
+ */
+#include <inttypes.h>
+
+#include "target/seq/asm.h"
+#include "target/seq/cpu.h"
+
+static const NxCpuOps seq_cpu_ops;
+
+/* ---- faults and blocking ----------------------------------------------- */
+
+static void seq_take_fault(SeqCpu *s)
+{
+    NxCpu *cpu = &s->cpu;
+    cpu->fault = s->fault;
+    cpu->fault_pc = s->nx->pc;
+    cpu->state = CPU_FAULTED;
+    s->nx->block_reason = NX_BLOCK_NONE;
+    s->kept = false;
+    nx_log_mask(&cpu->m->log, NX_LOG_INT,
+                "seq: core=%u fault %s(%u) info=%u pc=0x%016" PRIx64 " addr=0x%016" PRIx64 "\n",
+                cpu->index, nx_fault_name(s->fault.code), s->fault.code, s->fault.info, s->nx->pc,
+                s->fault.addr);
+    machine_fault(cpu->m, cpu);
+}
+
+static void seq_block(SeqCpu *s, const SeqDecoded *d)
+{
+    if (d != &s->kept_rec)
+        s->kept_rec = *d;
+    s->kept = true;
+    s->cpu.state = CPU_BLOCKED;
+}
+
+/* ---- phase F ------------------------------------------------------------ */
+
+static void seq_log_insn(SeqCpu *s, const SeqDecoded *d, uint32_t what)
+{
+    GString *g = g_string_new(NULL);
+    seq_disas_insn(d->insn.rec, s->nx->pc, g);
+    nx_log_printf(&s->cpu.m->log, "%s: core=%u 0x%016" PRIx64 ": %s\n",
+                  what == NX_LOG_IN_ASM ? "in_asm" : "exec", s->cpu.index, s->nx->pc, g->str);
+    g_string_free(g, TRUE);
+}
+
+/* One TLB lookup per fetched instruction (machine.md §2.3). */
+static const SeqDecoded *seq_fetch_slow(SeqCpu *s)
+{
+    NxBlock *nx = s->nx;
+    uint64_t pc = nx->pc, pa;
+    bool local;
+
+    if (pc & 63) {
+        nx_fault_set(&s->fault, NX_FAULT_MISALIGNED, 0, pc);
+        return NULL;
+    }
+    if (!nx_translate(nx, pc, NX_ACC_FETCH, &pa, &local, &s->fault))
+        return NULL;
+    if (local) {
+        nx_fault_set(&s->fault, NX_FAULT_BUS_ERROR, 0, pc);
+        return NULL;
+    }
+    const SeqDecoded *d = seq_dcache_get(s, pa, NULL);
+    if (G_LIKELY(d))
+        return d;
+    const uint8_t *h = as_host_ptr(s->as, pa, SEQ_REC_BYTES, false, MR_F_FETCH);
+    if (!h) {
+        nx_fault_set(&s->fault, NX_FAULT_BUS_ERROR, 0, pc);
+        return NULL;
+    }
+    d = seq_dcache_get(s, pa, h);
+    if (nx_log_enabled(&s->cpu.m->log, NX_LOG_IN_ASM))
+        seq_log_insn(s, d, NX_LOG_IN_ASM);
+    return d;
+}
+
+/* The common case inline: translation off (identity, no TLB statistics,
+ * machine.md §2.1), aligned PC outside window 0, record cached in the page
+ * used last. */
+static inline const SeqDecoded *seq_fetch(SeqCpu *s)
+{
+    uint64_t pc = s->nx->pc;
+    const SeqDPage *p = s->dc.last;
+    if (G_LIKELY(s->nx->wt_base == 0 && (pc & 63) == 0 && (pc >> 24) != 0 && p &&
+                 p->page == pc >> 12 && (p->valid >> ((pc >> 6) & 63)) & 1))
+        return &p->e[(pc >> 6) & 63];
+    return seq_fetch_slow(s);
+}
+
+/* ---- the run loop ------------------------------------------------------- */
+
+static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    NxBlock *nx = s->nx;
+    Machine *m = cpu->m;
+    Sched *sc = &m->sched;
+    NxLog *lg = &m->log;
+    uint64_t used = 0;
+
+    while (used < budget && !m->stop) {
+        if (nx->discard_kept) {
+            s->kept = false;
+            nx->discard_kept = false;
+        }
+        if (cpu->state != CPU_RUNNING && cpu->state != CPU_BLOCKED)
+            break;
+        if (sc->has_icount_limit && sc->icount >= sc->icount_limit) {
+            sc->icount_reached = true;
+            break;
+        }
+
+        const SeqDecoded *d;
+        if (s->kept) {
+            /* A blocked instruction restarts at phase W: no fetch, no lookup. */
+            d = &s->kept_rec;
+        } else {
+            d = seq_fetch(s);
+            if (!d) {
+                seq_take_fault(s);
+                break;
+            }
+        }
+        if (G_UNLIKELY(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
+            if (nx_log_enabled(lg, NX_LOG_CPU)) {
+                GString *g = g_string_new(NULL);
+                cpu->ops->dump(cpu, g);
+                nx_log_printf(lg, "%s", g->str);
+                g_string_free(g, TRUE);
+            }
+            if (nx_log_enabled(lg, NX_LOG_EXEC))
+                seq_log_insn(s, d, NX_LOG_EXEC);
+        }
+        if (G_UNLIKELY(nx_log_enabled(lg, NX_LOG_DEBUG_CMD)) && (d->insn.rec[2] || d->insn.rec[3]))
+            nx_log_printf(lg, "debug: core=%u pc=0x%016" PRIx64 " cmd=%u hint=%u\n", cpu->index,
+                          nx->pc, d->insn.rec[2], d->insn.rec[3]);
+
+        /* Phase D verdict, cached with the record. */
+        if (G_UNLIKELY(!d->fn)) {
+            s->fault = d->dfault;
+            seq_take_fault(s);
+            break;
+        }
+        /* Phase W. */
+        if (!d->own_wait && d->wait_mode && !seq_wait_std(s, d)) {
+            seq_block(s, d);
+            break;
+        }
+        /* Phases E and U. */
+        s->next_pc = nx->pc + SEQ_REC_BYTES;
+        SeqStatus st = d->fn(s, d);
+        if (st == SEQ_BLOCK) {
+            seq_block(s, d);
+            break;
+        }
+        if (st == SEQ_FAULT) {
+            seq_take_fault(s);
+            break;
+        }
+
+        /* Retired. */
+        s->kept = false;
+        if (cpu->state == CPU_BLOCKED)
+            cpu->state = CPU_RUNNING;
+        nx->block_reason = NX_BLOCK_NONE;
+        nx->pc = s->next_pc;
+        cpu->retired++;
+        cpu->slice_used++;
+        sc->round_retired++;
+        sc->icount++;
+        used++;
+        if (sc->has_icount_limit && sc->icount == sc->icount_limit) {
+            sc->icount_reached = true;
+            sc->limit_vtime = sc->vtime + cpu->slice_used;
+        }
+        if (G_UNLIKELY(nx->pending_control))
+            nx_apply_pending_control(nx);
+    }
+    if (nx->discard_kept) {
+        s->kept = false;
+        nx->discard_kept = false;
+    }
+    return used;
+}
+
+/* ---- NxCpuOps ----------------------------------------------------------- */
+
+static void seq_reset(NxCpu *cpu)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    nx_reset(s->nx);
+    s->kept = false;
+    s->nx->discard_kept = false;
+    s->generation++;
+}
+
+static uint64_t seq_get_pc(NxCpu *cpu)
+{
+    return seq_cpu(cpu)->nx->pc;
+}
+
+static const char *dma_error_name(uint32_t info)
+{
+    switch (info) {
+    case NX_DMA_BAD_ADDRESS:
+        return "BAD_ADDRESS";
+    case NX_DMA_OVERLAP:
+        return "OVERLAP";
+    case NX_DMA_DUP_INDEX:
+        return "DUP_INDEX";
+    default:
+        return NULL;
+    }
+}
+
+/* machine.md §9.3 and §12.1. */
+static void seq_fault_line(NxCpu *cpu, GString *out)
+{
+    const NxFault *f = &cpu->fault;
+    char info[48];
+    const char *name = NULL;
+
+    switch (f->code) {
+    case NX_FAULT_INVALID_INSTRUCTION:
+        name = seq_pred_name(f->info);
+        break;
+    case NX_FAULT_DMA_ERROR:
+        name = dma_error_name(f->info);
+        break;
+    case NX_FAULT_PSEUDO_UNLOWERED:
+        seq_pseudo_info_name(f->info, info, sizeof(info));
+        name = info;
+        break;
+    default:
+        name = "0";
+        break;
+    }
+    if (!name) {
+        g_snprintf(info, sizeof(info), "%u", f->info);
+        name = info;
+    }
+    g_string_append_printf(
+        out, "nxemu: fault: core=%u code=%s(%u) info=%s pc=0x%016" PRIx64 " addr=0x%016" PRIx64,
+        cpu->index, nx_fault_name(f->code), f->code, name, cpu->fault_pc, f->addr);
+}
+
+static int seq_fault_signal(NxCpu *cpu)
+{
+    return nx_fault_signal(cpu->fault.code);
+}
+
+static void seq_dump(NxCpu *cpu, GString *out)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    NxBlock *nx = s->nx;
+
+    g_string_append_printf(out, "core=%u pc=0x%016" PRIx64 " state=%s retired=%" PRIu64 "\n",
+                           cpu->index, nx->pc, cpu_state_name(cpu->state), cpu->retired);
+    for (unsigned i = 0; i < 64; i++)
+        g_string_append_printf(out, "r%-2u=%08x%s", i, nx->r[i], (i & 7) == 7 ? "\n" : " ");
+    if (cpu->state == CPU_FAULTED)
+        g_string_append_printf(
+            out, "fault=%s(%u) info=%u fault_pc=0x%016" PRIx64 " fault_addr=0x%016" PRIx64 "\n",
+            nx_fault_name(cpu->fault.code), cpu->fault.code, cpu->fault.info, cpu->fault_pc,
+            cpu->fault.addr);
+    g_string_append_printf(out,
+                           "wt_base=0x%016" PRIx64 " wt_len=%u tlb hits=%" PRIu64 " misses=%" PRIu64
+                           " evictions=%" PRIu64 "\n",
+                           nx->wt_base, nx->wt_len, nx->tlb.hits, nx->tlb.misses,
+                           nx->tlb.evictions);
+}
+
+/* A debugger's translation: the window table read directly, the TLB and
+ * its statistics untouched. */
+static bool seq_debug_translate(SeqCpu *s, uint64_t a, uint64_t *pa)
+{
+    NxBlock *nx = s->nx;
+    uint64_t w = a >> 24, e;
+    if (w == 0)
+        return false;
+    if (nx->wt_base == 0) {
+        *pa = a;
+        return true;
+    }
+    if (w >= nx->wt_len ||
+        as_read(s->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
+            MEMTX_OK ||
+        !(e & WT_V) || (e & WT_RESERVED))
+        return false;
+    *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
+    return true;
+}
+
+static unsigned seq_disas(NxCpu *cpu, uint64_t addr, GString *out)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    uint8_t rec[SEQ_REC_BYTES];
+    uint64_t pa, bad;
+
+    if (!seq_debug_translate(s, addr, &pa) ||
+        as_rw_bytes(s->as, pa, rec, sizeof(rec), false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) !=
+            MEMTX_OK)
+        return 0;
+    seq_disas_insn(rec, addr, out);
+    return SEQ_REC_BYTES;
+}
+
+static unsigned put_le(uint8_t *buf, size_t buflen, uint64_t v, unsigned n)
+{
+    if (buflen < n)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        buf[i] = (uint8_t)(v >> (8 * i));
+    return n;
+}
+
+static unsigned seq_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    NxBlock *nx = s->nx;
+    if (n < 64)
+        return put_le(buf, buflen, nx->r[n], 4);
+    switch (n) {
+    case SEQ_GDB_PC:
+        return put_le(buf, buflen, nx->pc, 8);
+    case SEQ_GDB_STATUS: {
+        uint64_t st;
+        if (nx_read(nx, NX_STATUS, 4, &st, MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK)
+            st = cpu->state;
+        return put_le(buf, buflen, st, 4);
+    }
+    case SEQ_GDB_FAULT_CODE:
+        return put_le(buf, buflen, cpu->fault.code, 4);
+    case SEQ_GDB_FAULT_INFO:
+        return put_le(buf, buflen, cpu->fault.info, 4);
+    case SEQ_GDB_FAULT_PC:
+        return put_le(buf, buflen, cpu->fault_pc, 8);
+    case SEQ_GDB_FAULT_ADDR:
+        return put_le(buf, buflen, cpu->fault.addr, 8);
+    case SEQ_GDB_RETIRED:
+        return put_le(buf, buflen, cpu->retired, 8);
+    default:
+        return 0;
+    }
+}
+
+static unsigned seq_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    uint64_t v = 0;
+    unsigned width = n < 64 ? 4 : n == SEQ_GDB_PC ? 8 : 0;
+    if (!width || len < width)
+        return 0;
+    for (unsigned i = 0; i < width; i++)
+        v |= (uint64_t)buf[i] << (8 * i);
+    if (n < 64) {
+        s->nx->r[n] = (uint32_t)v;
+    } else {
+        /* A debugger moving PC drops the kept record (sequencer.md §2.2). */
+        s->nx->pc = v;
+        s->kept = false;
+        if (cpu->state == CPU_BLOCKED) {
+            cpu->state = CPU_RUNNING;
+            s->nx->block_reason = NX_BLOCK_NONE;
+        }
+    }
+    return width;
+}
+
+static void seq_destroy(NxCpu *cpu)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    seq_dcache_destroy(&s->dc);
+    if (s->nx && s->nx->cpu == cpu)
+        s->nx->cpu = NULL;
+    g_free(s);
+}
+
+static const NxCpuOps seq_cpu_ops = {
+    .arch = "seq",
+    .reset = seq_reset,
+    .run = seq_run,
+    .get_pc = seq_get_pc,
+    .block_info = seq_block_info,
+    .fault_line = seq_fault_line,
+    .fault_signal = seq_fault_signal,
+    .dump = seq_dump,
+    .disas = seq_disas,
+    .gdb_read_reg = seq_gdb_read_reg,
+    .gdb_write_reg = seq_gdb_write_reg,
+    .destroy = seq_destroy,
+};
+
+NxCpu *seq_cpu_create(Machine *m, unsigned index)
+{
+    SeqCpu *s = g_new0(SeqCpu, 1);
+    NxCpu *cpu = &s->cpu;
+
+    cpu->ops = &seq_cpu_ops;
+    cpu->m = m;
+    cpu->kind = CPU_KIND_SEQ;
+    cpu->index = index;
+    cpu->state = CPU_RESET;
+    s->nx = &m->nx[index];
+    s->nx->cpu = cpu;
+    s->as = m->as;
+    s->attrs = MEMTXATTRS(MEM_REQ_SEQ, index);
+    seq_dcache_init(&s->dc);
+    /* One hook for all sequencer cores: it walks m->seq. */
+    as_set_code_write_hook(m->as, seq_code_write_hook, m);
+    return cpu;
+}

@@ -1,0 +1,239 @@
+/*
+ * The sequencer core (sequencer.md): state lives in the NX block (NxBlock,
+ * hw/nc2/nx.h); this object adds what only the executor needs: the decode
+ * cache, the kept record of a blocked instruction and per-attempt scratch.
+ *
+ * Execution of one attempt follows sequencer.md §2.2:
+ *   F fetch   seq_fetch()        one TLB lookup (none for a kept record)
+ *   D decode  dcache fill         once per record, verdict cached by PA
+ *   W wait    seq_wait_*()       a false wait blocks the core
+ *   E execute handler            reads sources, resolves, checks; no side effects
+ *   U update  handler + seq_u_*  wait side actions, _READ, results, _COMPLETE
+ *
+ * gdb register numbers (gdb_read_reg / gdb_write_reg):
+ *   0..63  r0..r63            4 bytes
+ *   64     pc                 8 bytes
+ *   65     status             4 bytes (read only)
+ *   66     fault_code         4 bytes (read only)
+ *   67     fault_info         4 bytes (read only)
+ *   68     fault_pc           8 bytes (read only)
+ *   69     fault_addr         8 bytes (read only)
+ *   70     retired            8 bytes (read only)
+ * Little-endian byte order; writes to read-only numbers transfer 0 bytes.
+ */
+#ifndef TARGET_SEQ_CPU_H
+#define TARGET_SEQ_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "nxemu/machine.h"
+#include "target/seq/insn.h"
+
+#define SEQ_GDB_R0         0
+#define SEQ_GDB_PC         64
+#define SEQ_GDB_STATUS     65
+#define SEQ_GDB_FAULT_CODE 66
+#define SEQ_GDB_FAULT_INFO 67
+#define SEQ_GDB_FAULT_PC   68
+#define SEQ_GDB_FAULT_ADDR 69
+#define SEQ_GDB_RETIRED    70
+#define SEQ_GDB_NUM_REGS   71
+
+#define SEQ_REC_BYTES 64
+
+typedef struct SeqCpu SeqCpu;
+typedef struct SeqDecoded SeqDecoded;
+
+/* Outcome of one attempt. */
+typedef enum SeqStatus {
+    SEQ_OK = 0, /* retired; s->next_pc holds the next PC */
+    SEQ_BLOCK,  /* not retired; nx->block_reason says why; record kept */
+    SEQ_FAULT,  /* s->fault filled; nothing of the instruction visible */
+} SeqStatus;
+
+/* Execute function: phases E and U (W done by the caller unless the
+ * decoded entry says the handler waits itself, as EVENT_SEMAPHORE does). */
+typedef SeqStatus (*SeqExecFn)(SeqCpu *s, const SeqDecoded *d);
+
+/* One pre-decoded record.  Handlers read operands from insn.rec[]; the
+ * decode verdict (phase D) is cached with it so a bad record costs one
+ * decode, however often it is fetched. */
+struct SeqDecoded {
+    SeqInsn insn;      /* seq_decode() output; insn.rec = the record bytes */
+    SeqExecFn fn;      /* NULL when the decode faulted */
+    NxFault dfault;    /* phase D fault when fn == NULL */
+    bool own_wait;     /* handler evaluates the wait(s) (0xA0) */
+    bool has_events;   /* a wait or an update: phase U has more than results */
+    uint8_t wait_mode; /* events field, pre-extracted */
+    uint8_t wait_idx;
+    uint8_t upd_mode;
+    uint8_t upd_idx;
+    uint32_t ev_value;
+};
+
+/* Decode cache: one page of 64 records per 4 KiB PA page. */
+typedef struct SeqDPage {
+    uint64_t page;  /* PA >> 12 */
+    uint64_t valid; /* bit i: e[i] holds the record at page*4096 + 64*i */
+    bool marked;    /* as_mark_code done since the last invalidation */
+    SeqDecoded e[64];
+} SeqDPage;
+
+typedef struct SeqDCache {
+    GHashTable *pages; /* page number -> SeqDPage* (owned) */
+    SeqDPage *last;    /* most recently used page, for the straight-line case */
+    uint64_t fills, invalidations;
+} SeqDCache;
+
+struct SeqCpu {
+    NxCpu cpu; /* first: SeqCpu * and NxCpu * convert both ways */
+    NxBlock *nx;
+    AddressSpace *as;
+    MemTxAttrs attrs;
+    SeqDCache dc;
+
+    /* A blocked instruction keeps its fetched record (sequencer.md §2.2). */
+    bool kept;
+    SeqDecoded kept_rec;
+    /* What blocked it, for STATUS and the deadlock line. */
+    uint8_t blk_wait_mode, blk_wait_idx;
+    uint32_t blk_wait_value;
+
+    /* DRAIN accounting generation; bumped by reset (sequencer.md §8.3). */
+    uint32_t generation;
+
+    /* Per-attempt scratch. */
+    uint64_t next_pc;
+    NxFault fault;
+};
+
+static inline SeqCpu *seq_cpu(NxCpu *cpu)
+{
+    return (SeqCpu *)cpu;
+}
+
+/* Little-endian field readers over a record. */
+static inline uint16_t seq_le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+static inline uint32_t seq_le32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return GUINT32_FROM_LE(v);
+}
+static inline uint64_t seq_le64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return GUINT64_FROM_LE(v);
+}
+
+/* Decode cache (dcache.c). */
+void seq_dcache_init(SeqDCache *dc);
+void seq_dcache_destroy(SeqDCache *dc);
+/* The entry for PA pa (64-aligned); fills it (phase D) on a miss. */
+const SeqDecoded *seq_dcache_get(SeqCpu *s, uint64_t pa, const uint8_t *bytes_if_known);
+void seq_dcache_invalidate(SeqDCache *dc, uint64_t addr, uint64_t len);
+/* Phase D of one record into d (used by the cache and by tests). */
+void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES]);
+/* Memory API hook: a write landed on a page marked as code. */
+void seq_code_write_hook(void *opaque, uint64_t addr, uint64_t len);
+
+/* Events field (exec-events.c). */
+bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value);
+/* Wait side action (`*_THEN_*`) of a satisfied wait. */
+void seq_wait_side_action(SeqCpu *s, uint8_t mode, uint8_t idx);
+/* Standard events field: W phase; on failure records the block and returns false. */
+bool seq_wait_std(SeqCpu *s, const SeqDecoded *d);
+/* Phase U helpers for the standard events field: side action + _READ update
+ * before results, _COMPLETE update after them. */
+void seq_u_pre_slow(SeqCpu *s, const SeqDecoded *d);
+void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d);
+static inline void seq_u_pre(SeqCpu *s, const SeqDecoded *d)
+{
+    if (G_UNLIKELY(d->has_events))
+        seq_u_pre_slow(s, d);
+}
+static inline void seq_u_post(SeqCpu *s, const SeqDecoded *d)
+{
+    if (G_UNLIKELY(d->has_events))
+        seq_u_post_slow(s, d);
+}
+/* Value an update applies (R[V] for *_REG modes, read now). */
+uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v);
+void seq_block_info(NxCpu *cpu, GString *out);
+
+/* Neuron-address helpers (exec-mem.c). */
+/* Resolve the ADDR8 at rec[off] (register and table forms read now). */
+uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8);
+static inline bool seq_addr8_is_imm(const uint8_t *a8)
+{
+    return (a8[7] & 0xFC) == 0;
+}
+/* Can a `size`-byte access at PA pa succeed (width, alignment, mapping)?
+ * Never has a side effect (probes MMIO with a read, which has none). */
+bool seq_pa_access_ok(SeqCpu *s, uint64_t pa, unsigned size);
+/* Own NX block access through window 0 (a = Neuron address). */
+bool seq_local_ok(uint64_t a, unsigned size);
+
+/* Fault helpers. */
+static inline SeqStatus seq_fault(SeqCpu *s, uint32_t code, uint32_t info, uint64_t addr)
+{
+    nx_fault_set(&s->fault, code, info, addr);
+    return SEQ_FAULT;
+}
+
+/* Float helpers shared by ALU and DMA compute (exec-alu.c). */
+uint32_t seq_f32_max(uint32_t a, uint32_t b);
+uint32_t seq_f32_min(uint32_t a, uint32_t b);
+uint32_t seq_f32_canon(float f);
+static inline float seq_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t seq_u32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* DMA requests (dma-req.c). */
+/* Build (phase E of 0xB8/0xBB) a request from a record whose predicates
+ * passed.  src/dst are the resolved start PAs.  Returns false with *f set
+ * on an issue-time error (MISALIGNED, DMA_ERROR). */
+bool seq_dma_build(Machine *m, const uint8_t rec[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
+                   DmaRequest **out, NxFault *f);
+/* The core's engine for 0xB8/0xBB. */
+DmaEngine *seq_dma_engine(SeqCpu *s);
+
+/* Execute functions named by insn.def. */
+SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_halt(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_drain(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_iflush(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_nop(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_semclr(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_dma_memcpy(SeqCpu *s, const SeqDecoded *d);
+SeqStatus seq_exec_dma_indirect(SeqCpu *s, const SeqDecoded *d);
+
+/* ALU core, exposed for unit tests: returns false for an unsupported
+ * op/dtype pair (the decoder rejects those first). */
+bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res);
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * DMA requests from 0xB8 DMA_MEMCPY and 0xBB DMA_INDIRECT records
+ * (sequencer.md §8.11-§8.12, machine.md §5): issue-time validation in the
+ * order MISALIGNED, BAD_ADDRESS, OVERLAP, DUP_INDEX, and the data movement
+ * run by the engine at the completion instant.  Shared by the sequencer
+ * instructions and the engines' MMIO doorbell.
+ *
+ * Addresses are exact (128-bit) while validating: an element whose address
+ * leaves [0, 2^64) is BAD_ADDRESS at its low 64 bits, like any other byte
+ * that is not DMA-able memory.
+ */
+#include "target/seq/cpu.h"
+
+#define SBUF_BASE 0x2000000000ull
+
+typedef struct SeqDmaReq {
+    DmaRequest req;
+    bool indirect;
+    uint8_t op, dtype;
+    uint64_t src, dst;
+    uint32_t sesz, desz;
+    /* DMA_MEMCPY: 2-D walks (x inner, y outer). */
+    int64_t ss[2], ds[2];
+    uint32_t sn[2], dn[2];
+    /* DMA_INDIRECT: N elements, index arrays (NULL = identity). */
+    uint32_t n;
+    uint32_t *sidx, *didx;
+} SeqDmaReq;
+
+/* Element j of one side, exact. */
+static __int128 dma_elem(const SeqDmaReq *q, bool dst, uint64_t j)
+{
+    uint64_t base = dst ? q->dst : q->src;
+    uint32_t esz = dst ? q->desz : q->sesz;
+    if (q->indirect) {
+        const uint32_t *ix = dst ? q->didx : q->sidx;
+        uint64_t i = ix ? ix[j] : j;
+        int64_t step = dst ? q->ds[0] : q->ss[0];
+        return (__int128)base + (__int128)i * step * esz;
+    }
+    const uint32_t *n = dst ? q->dn : q->sn;
+    const int64_t *s = dst ? q->ds : q->ss;
+    uint64_t x = j % n[0], y = j / n[0];
+    return (__int128)base + ((__int128)x * s[0] + (__int128)y * s[1]) * esz;
+}
+
+static uint64_t dma_count(const SeqDmaReq *q, bool dst)
+{
+    if (q->indirect)
+        return q->n;
+    return dst ? (uint64_t)q->dn[0] * q->dn[1] : (uint64_t)q->sn[0] * q->sn[1];
+}
+
+static bool fits64(__int128 a, uint64_t len)
+{
+    return a >= 0 && a + len <= ((__int128)1 << 64);
+}
+
+/* First byte of [pa, pa+len) that is not DMA-able memory. */
+static bool dma_first_bad(AddressSpace *as, uint64_t pa, uint64_t len, uint64_t *bad)
+{
+    while (len) {
+        const FlatRange *fr = as_lookup(as, pa);
+        if (!fr || fr->mr->kind != MR_RAM || !(fr->mr->flags & MR_F_DMA)) {
+            *bad = pa;
+            return true;
+        }
+        uint64_t chunk = fr->end == 0 ? len : MIN(len, fr->end - pa);
+        pa += chunk;
+        len -= chunk;
+    }
+    return false;
+}
+
+/* Extent [lo, hi) of one side (exact). */
+static void dma_extent(const SeqDmaReq *q, bool dst, __int128 *lo, __int128 *hi)
+{
+    uint32_t esz = dst ? q->desz : q->sesz;
+    if (q->indirect) {
+        __int128 mn = 0, mx = 0;
+        for (uint64_t j = 0; j < q->n; j++) {
+            __int128 a = dma_elem(q, dst, j);
+            if (j == 0 || a < mn)
+                mn = a;
+            if (j == 0 || a > mx)
+                mx = a;
+        }
+        *lo = mn;
+        *hi = mx + esz;
+        return;
+    }
+    const uint32_t *n = dst ? q->dn : q->sn;
+    const int64_t *s = dst ? q->ds : q->ss;
+    __int128 base = dst ? q->dst : q->src;
+    __int128 o0 = (__int128)(n[0] - 1) * s[0] * esz, o1 = (__int128)(n[1] - 1) * s[1] * esz;
+    *lo = base + (o0 < 0 ? o0 : 0) + (o1 < 0 ? o1 : 0);
+    *hi = base + (o0 > 0 ? o0 : 0) + (o1 > 0 ? o1 : 0) + esz;
+}
+
+/* BAD_ADDRESS over one side's elements, walk order, bytes ascending. */
+static bool dma_side_bad(AddressSpace *as, const SeqDmaReq *q, bool dst, uint64_t *bad)
+{
+    uint32_t esz = dst ? q->desz : q->sesz;
+    __int128 lo, hi;
+    dma_extent(q, dst, &lo, &hi);
+    /* Whole extent in DMA-able memory: every element is. */
+    if (lo >= 0 && hi <= ((__int128)1 << 64) && hi > lo &&
+        !dma_first_bad(as, (uint64_t)lo, (uint64_t)(hi - lo), bad))
+        return false;
+    uint64_t cnt = dma_count(q, dst);
+    for (uint64_t j = 0; j < cnt; j++) {
+        __int128 a = dma_elem(q, dst, j);
+        if (!fits64(a, esz)) {
+            *bad = (uint64_t)a;
+            if (a >= 0 && !dma_first_bad(as, (uint64_t)a, (uint64_t)(((__int128)1 << 64) - a), bad))
+                *bad = 0; /* cannot happen: the top of the map is not memory */
+            return true;
+        }
+        if (dma_first_bad(as, (uint64_t)a, esz, bad))
+            return true;
+    }
+    return false;
+}
+
+/* ---- completion: the data movement --------------------------------------- */
+
+static float bf16_to_f32(uint16_t h)
+{
+    return seq_f32((uint32_t)h << 16);
+}
+
+static uint16_t f32_to_bf16(uint32_t x)
+{
+    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))
+        return 0x7FC0;
+    return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1)) >> 16);
+}
+
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0x1F)
+        return seq_f32(sign | 0x7F800000u | m << 13);
+    if (e == 0) {
+        if (m == 0)
+            return seq_f32(sign);
+        e = 1;
+        while (!(m & 0x400)) {
+            m <<= 1;
+            e--;
+        }
+        m &= 0x3FF;
+        return seq_f32(sign | (uint32_t)((int)e + 112) << 23 | m << 13);
+    }
+    return seq_f32(sign | (e + 112) << 23 | m << 13);
+}
+
+static uint16_t f32_to_f16(uint32_t x)
+{
+    uint32_t sign = (x >> 16) & 0x8000;
+    uint32_t ex = (x >> 23) & 0xFF, man = x & 0x7FFFFF;
+    if (ex == 0xFF)
+        return man ? 0x7E00 : (uint16_t)(sign | 0x7C00);
+    int e = (int)ex - 127 + 15;
+    if (e >= 31)
+        return (uint16_t)(sign | 0x7C00);
+    if (e <= 0) {
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000;
+        unsigned shift = (unsigned)(14 - e);
+        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1)))
+            h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = (uint32_t)e << 10 | man >> 13, rem = man & 0x1FFF;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+        h++;
+    return (uint16_t)(sign | h);
+}
+
+static uint32_t f32_op(uint8_t op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case 1:
+        return seq_f32_canon(seq_f32(a) + seq_f32(b));
+    case 2:
+        return seq_f32_canon(seq_f32(a) * seq_f32(b));
+    case 3:
+        return seq_f32_max(a, b);
+    default:
+        return seq_f32_min(a, b);
+    }
+}
+
+/* dst = op(dst, src) over `len` bytes of in_dtype values. */
+static void dma_combine(uint8_t op, uint8_t dtype, uint8_t *d, const uint8_t *s, uint64_t len)
+{
+    switch (dtype) {
+    case 0x8: /* INT32 */
+    case 0x9: /* UINT32 */
+        for (uint64_t i = 0; i + 4 <= len; i += 4) {
+            uint32_t a = seq_le32(d + i), b = seq_le32(s + i), r;
+            bool sg = dtype == 0x8;
+            switch (op) {
+            case 1:
+                r = a + b;
+                break;
+            case 2:
+                r = a * b;
+                break;
+            case 3:
+                r = (sg ? (int32_t)a > (int32_t)b : a > b) ? a : b;
+                break;
+            default:
+                r = (sg ? (int32_t)a < (int32_t)b : a < b) ? a : b;
+                break;
+            }
+            r = GUINT32_TO_LE(r);
+            memcpy(d + i, &r, 4);
+        }
+        break;
+    case 0xA: /* FP32 */
+        for (uint64_t i = 0; i + 4 <= len; i += 4) {
+            uint32_t r = GUINT32_TO_LE(f32_op(op, seq_le32(d + i), seq_le32(s + i)));
+            memcpy(d + i, &r, 4);
+        }
+        break;
+    default: /* BF16 (0x6), FP16 (0x7): computed in f32, rounded once */
+        for (uint64_t i = 0; i + 2 <= len; i += 2) {
+            uint16_t a = seq_le16(d + i), b = seq_le16(s + i), r;
+            if (dtype == 0x6)
+                r = f32_to_bf16(f32_op(op, seq_u32(bf16_to_f32(a)), seq_u32(bf16_to_f32(b))));
+            else
+                r = f32_to_f16(f32_op(op, seq_u32(f16_to_f32(a)), seq_u32(f16_to_f32(b))));
+            d[i] = (uint8_t)r;
+            d[i + 1] = (uint8_t)(r >> 8);
+        }
+        break;
+    }
+}
+
+/* Stream the source elements' bytes into the destination elements.  Source
+ * and destination never overlap (checked at issue), so moving chunk by
+ * chunk is the same as reading everything first. */
+static void seq_dma_complete(Machine *m, DmaRequest *req)
+{
+    SeqDmaReq *q = (SeqDmaReq *)req;
+    AddressSpace *as = m->as;
+    MemTxAttrs at = MEMTXATTRS(MEM_REQ_DMA, 0);
+    uint8_t sbuf[4096], dbuf[4096];
+    uint64_t scnt = dma_count(q, false), dcnt = dma_count(q, true);
+    uint64_t si = 0, soff = 0, di = 0, doff = 0, bad;
+
+    while (si < scnt && di < dcnt) {
+        uint64_t sa = (uint64_t)dma_elem(q, false, si) + soff;
+        uint64_t da = (uint64_t)dma_elem(q, true, di) + doff;
+        uint64_t chunk = MIN(MIN(q->sesz - soff, q->desz - doff), sizeof(sbuf));
+        as_rw_bytes(as, sa, sbuf, chunk, false, at, &bad);
+        if (q->op) {
+            as_rw_bytes(as, da, dbuf, chunk, false, at, &bad);
+            dma_combine(q->op, q->dtype, dbuf, sbuf, chunk);
+            as_rw_bytes(as, da, dbuf, chunk, true, at, &bad);
+        } else {
+            as_rw_bytes(as, da, sbuf, chunk, true, at, &bad);
+        }
+        soff += chunk;
+        doff += chunk;
+        if (soff == q->sesz) {
+            si++;
+            soff = 0;
+        }
+        if (doff == q->desz) {
+            di++;
+            doff = 0;
+        }
+    }
+}
+
+static void seq_dma_release(DmaRequest *req)
+{
+    SeqDmaReq *q = (SeqDmaReq *)req;
+    g_free(q->sidx);
+    g_free(q->didx);
+    g_free(q);
+}
+
+/* Read an index array (ADDR4, partition 0 of SBUF). */
+static bool dma_read_index(Machine *m, uint32_t addr4, uint32_t n, uint32_t **out, NxFault *f)
+{
+    uint64_t pa = SBUF_BASE + addr4, bad;
+    if (dma_first_bad(m->as, pa, (uint64_t)n * 4, &bad))
+        return nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, bad);
+    uint32_t *ix = g_new(uint32_t, n);
+    as_rw_bytes(m->as, pa, ix, (uint64_t)n * 4, false, MEMTXATTRS(MEM_REQ_DMA, 0), &bad);
+    for (uint32_t k = 0; k < n; k++)
+        ix[k] = GUINT32_FROM_LE(ix[k]);
+    *out = ix;
+    return true;
+}
+
+static unsigned dtype_size(uint8_t dt)
+{
+    return dt == 0x6 || dt == 0x7 ? 2 : 4;
+}
+
+bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
+                   DmaRequest **out, NxFault *f)
+{
+    SeqDmaReq *q = g_new0(SeqDmaReq, 1);
+    uint64_t bad;
+
+    q->src = src;
+    q->dst = dst;
+    if (r[0] == 0xB8) {
+        q->op = r[15];
+        q->dtype = r[62];
+        q->ss[0] = (int32_t)seq_le32(r + 24);
+        q->ss[1] = (int32_t)seq_le32(r + 28);
+        q->sn[0] = seq_le16(r + 32);
+        q->sn[1] = seq_le16(r + 34);
+        q->sesz = seq_le16(r + 36) ? seq_le16(r + 36) : 65536;
+        q->ds[0] = (int32_t)seq_le32(r + 48);
+        q->ds[1] = (int32_t)seq_le32(r + 52);
+        q->dn[0] = seq_le16(r + 56);
+        q->dn[1] = seq_le16(r + 58);
+        q->desz = seq_le16(r + 60) ? seq_le16(r + 60) : 65536;
+        q->req.sem = r[13];
+        q->req.sem_inc = r[14];
+    } else {
+        q->indirect = true;
+        q->op = r[60];
+        q->dtype = r[56];
+        q->ss[0] = (int32_t)seq_le32(r + 24);
+        q->n = seq_le16(r + 28);
+        q->sesz = q->desz = seq_le16(r + 30) ? seq_le16(r + 30) : 65536;
+        q->ds[0] = (int32_t)seq_le32(r + 40);
+        q->req.sem = r[12];
+        q->req.sem_inc = r[13];
+    }
+    q->req.bytes = dma_count(q, false) * q->sesz;
+    q->req.owner = -1;
+    q->req.complete = seq_dma_complete;
+    q->req.release = seq_dma_release;
+    q->req.priv = q;
+
+    /* 1: compute-op start alignment. */
+    if (q->op) {
+        unsigned sz = dtype_size(q->dtype);
+        if (src & (sz - 1)) {
+            nx_fault_set(f, NX_FAULT_MISALIGNED, 0, src);
+            goto fail;
+        }
+        if (dst & (sz - 1)) {
+            nx_fault_set(f, NX_FAULT_MISALIGNED, 0, dst);
+            goto fail;
+        }
+    }
+    /* 2: BAD_ADDRESS: index arrays (source, destination), then elements. */
+    if (q->indirect) {
+        uint8_t mode = r[15] & 3;
+        if ((mode == 0 || mode == 2) && !dma_read_index(m, seq_le32(r + 48), q->n, &q->sidx, f))
+            goto fail;
+        if ((mode == 1 || mode == 2) && !dma_read_index(m, seq_le32(r + 52), q->n, &q->didx, f))
+            goto fail;
+    }
+    if (dma_side_bad(m->as, q, false, &bad) || dma_side_bad(m->as, q, true, &bad)) {
+        nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, bad);
+        goto fail;
+    }
+    /* 3: OVERLAP of the extents. */
+    __int128 slo, shi, dlo, dhi;
+    dma_extent(q, false, &slo, &shi);
+    dma_extent(q, true, &dlo, &dhi);
+    if (slo < dhi && dlo < shi) {
+        nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_OVERLAP, dst);
+        goto fail;
+    }
+    /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
+    if (q->didx && !(r[15] & 0x8)) {
+        GHashTable *seen = g_hash_table_new(g_int_hash, g_int_equal);
+        for (uint32_t k = 0; k < q->n; k++) {
+            if (g_hash_table_contains(seen, &q->didx[k])) {
+                g_hash_table_destroy(seen);
+                nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
+                             SBUF_BASE + seq_le32(r + 52) + 4ull * k);
+                goto fail;
+            }
+            g_hash_table_add(seen, &q->didx[k]);
+        }
+        g_hash_table_destroy(seen);
+    }
+    *out = &q->req;
+    return true;
+
+fail:
+    seq_dma_release(&q->req);
+    *out = NULL;
+    return false;
+}
+
+/* ---- MMIO doorbell (machine.md §5.3) ------------------------------------- */
+
+uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req)
+{
+    NxFault f = {0};
+    SeqInsn insn;
+
+    *req = NULL;
+    if (rec[0] != 0xB8 && rec[0] != 0xBB)
+        return 5u << 16;
+    for (unsigned i = 4; i < 12; i++)
+        if (rec[i])
+            return 6u << 16;
+    const uint8_t *sa = rec + 16, *da = rec + (rec[0] == 0xB8 ? 40 : 32);
+    if (!seq_addr8_is_imm(sa) || !seq_addr8_is_imm(da))
+        return 7u << 16;
+    if (seq_decode(rec, &insn, &f) != SEQ_DECODE_OK)
+        return 1u << 16 | (f.code == NX_FAULT_INVALID_INSTRUCTION ? (f.info & 0xFFFF) : 0);
+    if (!seq_dma_build(m, rec, seq_le64(sa), seq_le64(da), req, &f))
+        return 2u << 16 | (f.code == NX_FAULT_DMA_ERROR ? (f.info & 0xFFFF) : 0);
+    return 0;
+}

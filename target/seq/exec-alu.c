@@ -1,0 +1,308 @@
+/*
+ * ALU_OP (0xA8) and MOVE (0xA7), sequencer.md §8.6-§8.7, float rules of
+ * machine.md §12.13.
+ */
+#include <math.h>
+
+#include "target/seq/cpu.h"
+
+enum { DT_UINT64 = 0x1, DT_INT32 = 0x8, DT_UINT32 = 0x9, DT_FP32 = 0xA, DT_INT64 = 0xC };
+
+#define F32_QNAN 0x7FC00000u
+
+uint32_t seq_f32_canon(float f)
+{
+    return isnan(f) ? F32_QNAN : seq_u32(f);
+}
+
+static inline bool f32_isnan(uint32_t u)
+{
+    return (u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0;
+}
+
+/* Exactly one NaN: the other operand; both: canonical; signed zeros ordered
+ * -0 < +0 (machine.md §12.13). */
+uint32_t seq_f32_max(uint32_t a, uint32_t b)
+{
+    bool na = f32_isnan(a), nb = f32_isnan(b);
+    if (na && nb)
+        return F32_QNAN;
+    if (na)
+        return b;
+    if (nb)
+        return a;
+    float fa = seq_f32(a), fb = seq_f32(b);
+    if (fa == fb)
+        return (a & 0x80000000u) ? b : a; /* +0 over -0; equal values are identical otherwise */
+    return fa > fb ? a : b;
+}
+
+uint32_t seq_f32_min(uint32_t a, uint32_t b)
+{
+    bool na = f32_isnan(a), nb = f32_isnan(b);
+    if (na && nb)
+        return F32_QNAN;
+    if (na)
+        return b;
+    if (nb)
+        return a;
+    float fa = seq_f32(a), fb = seq_f32(b);
+    if (fa == fb)
+        return (a & 0x80000000u) ? a : b;
+    return fa < fb ? a : b;
+}
+
+static bool alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
+{
+    float fa = seq_f32(a), fb = seq_f32(b);
+    const uint32_t one = 0x3F800000u;
+
+    switch (op) {
+    case 0x00:
+        *res = a;
+        return true;
+    case 0x04:
+        *res = seq_f32_canon(fa + fb);
+        return true;
+    case 0x05:
+        *res = seq_f32_canon(fa - fb);
+        return true;
+    case 0x06:
+        *res = seq_f32_canon(fa * fb);
+        return true;
+    case 0x07:
+        *res = seq_f32_canon(fa / fb);
+        return true;
+    case 0x08:
+        *res = seq_f32_max(a, b);
+        return true;
+    case 0x09:
+        *res = seq_f32_min(a, b);
+        return true;
+    case 0x12:
+        *res = fa == fb ? one : 0;
+        return true;
+    case 0x13:
+        *res = fa > fb ? one : 0;
+        return true;
+    case 0x14:
+        *res = fa >= fb ? one : 0;
+        return true;
+    case 0x15:
+        *res = fa <= fb ? one : 0;
+        return true;
+    case 0x16:
+        *res = fa < fb ? one : 0;
+        return true;
+    case 0x17:
+        *res = seq_f32_canon(fabsf(fa - fb));
+        return true;
+    case 0x18:
+        *res = fa != fb ? one : 0; /* true with a NaN, as IEEE says */
+        return true;
+    case 0x19:
+        *res = a & 0x7FFFFFFFu;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res)
+{
+    if (dtype == DT_FP32) {
+        uint32_t r32;
+        if (!alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
+            return false;
+        *res = r32;
+        return true;
+    }
+
+    unsigned W;
+    bool sgn;
+    switch (dtype) {
+    case DT_INT32:
+        W = 32, sgn = true;
+        break;
+    case DT_UINT32:
+        W = 32, sgn = false;
+        break;
+    case DT_INT64:
+        W = 64, sgn = true;
+        break;
+    case DT_UINT64:
+        W = 64, sgn = false;
+        break;
+    default:
+        return false;
+    }
+    const uint64_t mask = W == 64 ? ~0ull : 0xFFFFFFFFull;
+    const uint64_t smin = 1ull << (W - 1);
+    a &= mask;
+    b &= mask;
+    /* Signed views, sign-extended to 64 bits. */
+    int64_t sa = W == 64 ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
+    int64_t sb = W == 64 ? (int64_t)b : (int64_t)(int32_t)(uint32_t)b;
+    unsigned sh = (unsigned)(b & (W - 1));
+#define LT (sgn ? sa < sb : a < b)
+#define GT (sgn ? sa > sb : a > b)
+    uint64_t r;
+
+    switch (op) {
+    case 0x00:
+        r = a;
+        break;
+    case 0x01:
+        r = ~a;
+        break;
+    case 0x02:
+    case 0x10:
+        r = a << sh;
+        break;
+    case 0x03:
+        /* Arithmetic: sign bit replicated for every dtype (sequencer.md §8.7). */
+        r = (uint64_t)(sa >> sh);
+        break;
+    case 0x11:
+        r = a >> sh;
+        break;
+    case 0x04:
+    case 0xC4:
+        r = a + b;
+        break;
+    case 0x05:
+    case 0xC6:
+        r = a - b;
+        break;
+    case 0x06:
+    case 0xC5:
+        r = a * b;
+        break;
+    case 0x07:
+        if (b == 0)
+            r = mask;
+        else if (sgn && a == smin && sb == -1)
+            r = smin;
+        else if (sgn)
+            r = (uint64_t)(sa / sb);
+        else
+            r = a / b;
+        break;
+    case 0x1B:
+        if (b == 0)
+            r = a;
+        else if (sgn && a == smin && sb == -1)
+            r = 0;
+        else if (sgn)
+            r = (uint64_t)(sa % sb);
+        else
+            r = a % b;
+        break;
+    case 0x08:
+        r = GT ? a : b;
+        break;
+    case 0x09:
+        r = LT ? a : b;
+        break;
+    case 0x0A:
+        r = a & b;
+        break;
+    case 0x0B:
+        r = a | b;
+        break;
+    case 0x0C:
+        r = a ^ b;
+        break;
+    case 0x0D:
+        r = (a != 0 && b != 0);
+        break;
+    case 0x0E:
+        r = (a != 0 || b != 0);
+        break;
+    case 0x0F:
+        r = ((a != 0) != (b != 0));
+        break;
+    case 0x12:
+        r = a == b;
+        break;
+    case 0x13:
+        r = GT;
+        break;
+    case 0x14:
+        r = !LT;
+        break;
+    case 0x15:
+        r = !GT;
+        break;
+    case 0x16:
+        r = LT;
+        break;
+    case 0x18:
+        r = a != b;
+        break;
+    case 0x17:
+        r = GT ? a - b : b - a;
+        break;
+    case 0x19:
+        r = (sgn && sa < 0) ? (uint64_t)0 - a : a; /* INT_MIN stays INT_MIN */
+        break;
+    default:
+        return false;
+    }
+#undef LT
+#undef GT
+    *res = r & mask;
+    return true;
+}
+
+SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *rec = d->insn.rec;
+    uint32_t *R = s->nx->r;
+    uint8_t op = rec[12], dtype = rec[13];
+    bool imm = rec[14] == 1;
+    bool wide = dtype == DT_INT64 || dtype == DT_UINT64;
+    uint64_t a, b, res;
+
+    if (wide) {
+        a = (uint64_t)R[rec[17] & 63] << 32 | R[rec[16] & 63];
+        b = imm ? seq_le64(rec + 24) : (uint64_t)R[rec[19] & 63] << 32 | R[rec[18] & 63];
+    } else {
+        a = R[rec[16] & 63];
+        b = imm ? seq_le32(rec + 24) : R[rec[18] & 63];
+    }
+    if (!seq_alu_compute(op, dtype, a, b, &res))
+        return seq_fault(s, NX_FAULT_INVALID_INSTRUCTION, 40, 0); /* decoder's job; inert */
+
+    seq_u_pre(s, d);
+    R[rec[20] & 63] = (uint32_t)res;
+    if (wide)
+        R[rec[21] & 63] = (uint32_t)(res >> 32);
+    seq_u_post(s, d);
+    return SEQ_OK;
+}
+
+/* 0xA7 MOVE: all sources read before any destination is written. */
+SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *rec = d->insn.rec;
+    uint32_t *R = s->nx->r;
+    unsigned n = rec[12] > 8 ? 8 : rec[12];
+    uint32_t v[8];
+
+    for (unsigned k = 0; k < n; k++) {
+        if (rec[14] == 1) {
+            v[k] = seq_le32(rec + 32 + 4 * k);
+        } else {
+            uint8_t src = rec[16 + k];
+            v[k] = src == 128   ? (uint32_t)s->nx->pc
+                   : src == 129 ? (uint32_t)(s->nx->pc >> 32)
+                                : R[src & 63];
+        }
+    }
+    seq_u_pre(s, d);
+    for (unsigned k = 0; k < n; k++)
+        R[rec[24 + k] & 63] = v[k];
+    seq_u_post(s, d);
+    return SEQ_OK;
+}

@@ -1,0 +1,61 @@
+/*
+ * DMA_MEMCPY (0xB8) and DMA_INDIRECT (0xBB) as instructions: resolve the
+ * ADDR8 operands (PAs, no TLB), build and validate the request (dma-req.c),
+ * block on a full queue, and at phase U apply the _READ update and queue the
+ * request with its _COMPLETE update deferred to completion (sequencer.md
+ * §4.3).
+ */
+#include <inttypes.h>
+
+#include "target/seq/cpu.h"
+
+DmaEngine *seq_dma_engine(SeqCpu *s)
+{
+    DmaController *dc = &s->cpu.m->dma;
+    return &dc->e[s->nx->dma_engine % dc->nr];
+}
+
+static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, unsigned dst_off)
+{
+    const uint8_t *r = d->insn.rec;
+    Machine *m = s->cpu.m;
+    DmaRequest *req;
+
+    if (m->dma.nr == 0) /* no engine configured: nothing is DMA-able */
+        return seq_fault(s, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, 0);
+    uint64_t src = seq_addr8_resolve(s, r + src_off);
+    uint64_t dst = seq_addr8_resolve(s, r + dst_off);
+    if (!seq_dma_build(m, r, src, dst, &req, &s->fault))
+        return SEQ_FAULT;
+    DmaEngine *e = seq_dma_engine(s);
+    if (dma_queue_full(e)) {
+        req->release(req);
+        s->nx->block_reason = NX_BLOCK_DMAQ;
+        return SEQ_BLOCK;
+    }
+
+    seq_u_pre(s, d); /* wait side action, _READ update: at issue */
+    req->owner = (int)s->nx->id;
+    if (d->upd_mode & 0x10) {
+        /* _COMPLETE: the register of a *_REG form is read now, applied later. */
+        req->upd_mode = d->upd_mode;
+        req->upd_idx = d->upd_idx;
+        req->upd_value = seq_update_value(s, d->upd_mode, d->ev_value);
+    }
+    s->nx->outstanding++;
+    nx_log_mask(&m->log, NX_LOG_DMA,
+                "dma: core=%u issue %s src=0x%016" PRIx64 " dst=0x%016" PRIx64 " engine=%u\n",
+                s->nx->id, r[0] == 0xB8 ? "memcpy" : "indirect", src, dst, e->index);
+    dma_push(e, req);
+    return SEQ_OK;
+}
+
+SeqStatus seq_exec_dma_memcpy(SeqCpu *s, const SeqDecoded *d)
+{
+    return dma_issue(s, d, 16, 40);
+}
+
+SeqStatus seq_exec_dma_indirect(SeqCpu *s, const SeqDecoded *d)
+{
+    return dma_issue(s, d, 16, 32);
+}

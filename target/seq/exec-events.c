@@ -1,0 +1,229 @@
+/*
+ * The events field (sequencer.md §4) and the instructions that are nothing
+ * but events and control: EVENT_SEMAPHORE, GROUP_RESET_SEMAPHORES, NOP,
+ * INSTRUCTION_FLUSH, HALT, DRAIN.
+ */
+#include "target/seq/cpu.h"
+
+enum {
+    W_NONE = 0x00,
+    W_SEM_EQ = 0x01,
+    W_SEM_LT = 0x02,
+    W_SEM_LE = 0x03,
+    W_SEM_GT = 0x04,
+    W_SEM_GE = 0x05,
+    W_EVT_SET = 0x06,
+    W_EVT_SET_THEN_CLEAR = 0x07,
+    W_EVT_CLEAR = 0x0E,
+    W_EVT_CLEAR_THEN_SET = 0x0F,
+    W_REG = 0x80,
+};
+
+static inline bool upd_is_reg(uint8_t mode)
+{
+    uint8_t base = mode & 0x0F;
+    return (mode & 0xE0) == 0 && (base == 0x06 || base == 0x08 || base == 0x0A);
+}
+
+bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
+{
+    EvSem *es = &s->cpu.m->evsem;
+    if (mode == W_NONE)
+        return true;
+    if ((mode & 0x7F) >= W_SEM_EQ && (mode & 0x7F) <= W_SEM_GE) {
+        uint32_t v = (mode & W_REG) ? s->nx->r[value & 63] : value;
+        uint32_t cur = es->sem[idx];
+        switch (mode & 0x7F) {
+        case W_SEM_EQ:
+            return cur == v;
+        case W_SEM_LT:
+            return cur < v;
+        case W_SEM_LE:
+            return cur <= v;
+        case W_SEM_GT:
+            return cur > v;
+        default:
+            return cur >= v;
+        }
+    }
+    switch (mode) {
+    case W_EVT_SET:
+    case W_EVT_SET_THEN_CLEAR:
+        return es->evt[idx] != 0;
+    case W_EVT_CLEAR:
+    case W_EVT_CLEAR_THEN_SET:
+        return es->evt[idx] == 0;
+    default:
+        /* The decoder rejects other codes (events_wait_mode); be inert. */
+        return true;
+    }
+}
+
+void seq_wait_side_action(SeqCpu *s, uint8_t mode, uint8_t idx)
+{
+    if (mode == W_EVT_SET_THEN_CLEAR)
+        evsem_evt_write(&s->cpu.m->evsem, idx, false);
+    else if (mode == W_EVT_CLEAR_THEN_SET)
+        evsem_evt_write(&s->cpu.m->evsem, idx, true);
+}
+
+static void record_block_wait(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
+{
+    s->nx->block_reason = NX_BLOCK_WAIT;
+    s->blk_wait_mode = mode;
+    s->blk_wait_idx = idx;
+    s->blk_wait_value = value;
+}
+
+bool seq_wait_std(SeqCpu *s, const SeqDecoded *d)
+{
+    if (d->wait_mode == W_NONE || seq_wait_holds(s, d->wait_mode, d->wait_idx, d->ev_value))
+        return true;
+    record_block_wait(s, d->wait_mode, d->wait_idx, d->ev_value);
+    return false;
+}
+
+uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v)
+{
+    return upd_is_reg(mode) ? s->nx->r[v & 63] : v;
+}
+
+static inline bool upd_is_read(uint8_t mode)
+{
+    return mode >= 0x01 && mode <= 0x0A;
+}
+
+static inline bool upd_is_complete(uint8_t mode)
+{
+    return mode >= 0x11 && mode <= 0x1A;
+}
+
+void seq_u_pre_slow(SeqCpu *s, const SeqDecoded *d)
+{
+    if (d->wait_mode)
+        seq_wait_side_action(s, d->wait_mode, d->wait_idx);
+    if (upd_is_read(d->upd_mode))
+        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
+                     seq_update_value(s, d->upd_mode, d->ev_value));
+}
+
+void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d)
+{
+    if (upd_is_complete(d->upd_mode))
+        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
+                     seq_update_value(s, d->upd_mode, d->ev_value));
+}
+
+/* machine.md §12.6: "wait=sem[3] ge 1 current=0", "wait=sem[3] ge R5
+ * current=0", "wait=evt[2] evt-set current=0", "drain", "dmaq=<e>". */
+void seq_block_info(NxCpu *cpu, GString *out)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    EvSem *es = &cpu->m->evsem;
+    static const char *const rel[] = {"", "eq", "lt", "le", "gt", "ge"};
+
+    switch (s->nx->block_reason) {
+    case NX_BLOCK_DRAIN:
+        g_string_append(out, "drain");
+        return;
+    case NX_BLOCK_DMAQ:
+        g_string_append_printf(out, "dmaq=%u", s->nx->dma_engine % MAX(cpu->m->dma.nr, 1u));
+        return;
+    case NX_BLOCK_WAIT:
+        break;
+    default:
+        return;
+    }
+    uint8_t mode = s->blk_wait_mode, idx = s->blk_wait_idx;
+    uint8_t base = mode & 0x7F;
+    if (base >= W_SEM_EQ && base <= W_SEM_GE) {
+        if (mode & W_REG)
+            g_string_append_printf(out, "wait=sem[%u] %s R%u current=%u", idx, rel[base],
+                                   s->blk_wait_value & 63, es->sem[idx]);
+        else
+            g_string_append_printf(out, "wait=sem[%u] %s %u current=%u", idx, rel[base],
+                                   s->blk_wait_value, es->sem[idx]);
+    } else {
+        bool want_set = mode == W_EVT_SET || mode == W_EVT_SET_THEN_CLEAR;
+        g_string_append_printf(out, "wait=evt[%u] %s current=%u", idx,
+                               want_set ? "evt-set" : "evt-clear", es->evt[idx] ? 1u : 0u);
+    }
+}
+
+/* 0xA0: two waits (a: bytes 4,5,8..11; b: bytes 32,33,36..39) that must
+ * hold at the same instant, and one update (bytes 34,35,40..43). */
+SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *r = d->insn.rec;
+    uint8_t wa = r[4], ia = r[5], wb = r[32], ib = r[33];
+    uint32_t va = seq_le32(r + 8), vb = seq_le32(r + 36);
+    uint8_t um = r[34], ui = r[35];
+    uint32_t uv = seq_le32(r + 40);
+
+    if (!seq_wait_holds(s, wa, ia, va)) {
+        record_block_wait(s, wa, ia, va);
+        return SEQ_BLOCK;
+    }
+    if (!seq_wait_holds(s, wb, ib, vb)) {
+        record_block_wait(s, wb, ib, vb);
+        return SEQ_BLOCK;
+    }
+    seq_wait_side_action(s, wa, ia);
+    seq_wait_side_action(s, wb, ib);
+    /* No results: _READ and _COMPLETE forms both land here, in order. */
+    if (um)
+        evsem_update(&s->cpu.m->evsem, um, ui, seq_update_value(s, um, uv));
+    return SEQ_OK;
+}
+
+/* 0xB0: selected semaphores to 0 between the _READ and _COMPLETE updates. */
+SeqStatus seq_exec_semclr(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *r = d->insn.rec;
+    EvSem *es = &s->cpu.m->evsem;
+
+    seq_u_pre(s, d);
+    if (r[12] == 1) {
+        for (unsigned i = r[13]; i <= r[14]; i++)
+            evsem_sem_write(es, i, 0);
+    } else {
+        for (unsigned i = 0; i < 256; i++)
+            if (r[32 + (i >> 3)] & (1u << (i & 7)))
+                evsem_sem_write(es, i, 0);
+    }
+    seq_u_post(s, d);
+    return SEQ_OK;
+}
+
+SeqStatus seq_exec_nop(SeqCpu *s, const SeqDecoded *d)
+{
+    seq_u_pre(s, d);
+    seq_u_post(s, d);
+    return SEQ_OK;
+}
+
+SeqStatus seq_exec_iflush(SeqCpu *s, const SeqDecoded *d)
+{
+    /* The decode cache is coherent through the memory API's code-write
+     * hook, so there is nothing to flush: behaves as NOP (sequencer.md §6). */
+    return seq_exec_nop(s, d);
+}
+
+SeqStatus seq_exec_halt(SeqCpu *s, const SeqDecoded *d)
+{
+    seq_u_pre(s, d);
+    s->cpu.state = CPU_HALTED;
+    seq_u_post(s, d);
+    return SEQ_OK;
+}
+
+/* 0xA2: phase E blocks until this core's DMA requests and launched TPCs
+ * are complete (nx->outstanding counts both, reset by CONTROL.RESET). */
+SeqStatus seq_exec_drain(SeqCpu *s, const SeqDecoded *d)
+{
+    if (s->nx->outstanding != 0) {
+        s->nx->block_reason = NX_BLOCK_DRAIN;
+        return SEQ_BLOCK;
+    }
+    return seq_exec_nop(s, d);
+}

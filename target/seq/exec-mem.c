@@ -1,0 +1,117 @@
+/*
+ * Address operands and single stores: ADDR8 resolution (sequencer.md §5.1),
+ * side-effect-free access probes (so stores can be precise), WRITE (0xA5)
+ * and NOTIFY (0xA6).
+ */
+#include "target/seq/cpu.h"
+
+uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8)
+{
+    const uint32_t *R = s->nx->r;
+    const uint64_t *T = s->nx->addr_table;
+
+    switch (a8[7] & 0xFC) {
+    case 0x80:
+        return (uint64_t)R[a8[1] & 63] << 32 | R[a8[0] & 63];
+    case 0x20:
+        return T[a8[6] & 63] + seq_le32(a8);
+    case 0x24:
+        return T[a8[6] & 63] + (seq_le64(a8) & 0xFFFFFFFFFFFFull);
+    case 0x28:
+        return T[a8[6] & 63] + R[a8[0] & 63];
+    case 0x2C:
+        return T[a8[6] & 63] + ((uint64_t)R[a8[1] & 63] << 32 | R[a8[0] & 63]);
+    default:
+        return seq_le64(a8);
+    }
+}
+
+bool seq_local_ok(uint64_t a, unsigned size)
+{
+    return a >= NC2_NX_LOCAL_BASE && a - NC2_NX_LOCAL_BASE < NC2_NX_BLOCK_BYTES &&
+           a - NC2_NX_LOCAL_BASE + size <= NC2_NX_BLOCK_BYTES && (size == 4 || size == 8) &&
+           (a & (size - 1)) == 0;
+}
+
+bool seq_pa_access_ok(SeqCpu *s, uint64_t pa, unsigned size)
+{
+    const FlatRange *fr = as_lookup(s->as, pa);
+    if (!fr)
+        return false;
+    if (pa + size < pa || (fr->end != 0 && pa + size > fr->end))
+        return false;
+    const MemoryRegion *mr = fr->mr;
+    if (mr->kind == MR_RAM)
+        return (pa & (size - 1)) == 0;
+    if (mr->kind != MR_IO || !mr->ops)
+        return false;
+    uint64_t off = fr->mr_offset + (pa - fr->start);
+    if (!(mr->ops->widths & size) || (!mr->ops->unaligned_ok && (off & (size - 1))))
+        return false;
+    /* Devices of this machine accept a write exactly where they accept a
+     * read, and reads have no side effects (machine.md §1.3), so a read
+     * probe tells whether the store would land. */
+    uint64_t dummy;
+    return !mr->ops->read || mr->ops->read(mr->opaque, off, size, &dummy, s->attrs) == MEMTX_OK;
+}
+
+/* 0xA5 WRITE: one 4-byte store to a Neuron address (one TLB lookup, W). */
+SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *r = d->insn.rec;
+    NxBlock *nx = s->nx;
+    uint64_t a = seq_addr8_resolve(s, r + 16);
+    uint64_t pa;
+    bool local;
+
+    if (!seq_addr8_is_imm(r + 16) && (a & 3))
+        return seq_fault(s, NX_FAULT_MISALIGNED, 0, a);
+    if (!nx_translate(nx, a, NX_ACC_WRITE, &pa, &local, &s->fault))
+        return SEQ_FAULT;
+    if (local ? !seq_local_ok(a, 4) : !seq_pa_access_ok(s, pa, 4))
+        return seq_fault(s, NX_FAULT_BUS_ERROR, 0, a);
+    uint32_t v = r[12] == 0 ? nx->r[r[14] & 63] : seq_le32(r + 24);
+
+    seq_u_pre(s, d);
+    if (local)
+        nx_write(nx, a - NC2_NX_LOCAL_BASE, 4, v, s->attrs);
+    else
+        as_write(s->as, pa, 4, v, s->attrs);
+    seq_u_post(s, d);
+    return SEQ_OK;
+}
+
+/* 0xA6 NOTIFY: append a 16-byte entry to notification queue q
+ * (machine.md §3). */
+SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
+{
+    const uint8_t *r = d->insn.rec;
+    NxBlock *nx = s->nx;
+    unsigned q = r[12] & 3;
+    NxQueue *nq = &nx->nq[q];
+    uint32_t payload = r[13] == 0 ? nx->r[r[14] & 63] : seq_le32(r + 16);
+    bool enabled = nq->size != 0 && (nq->size & (nq->size - 1)) == 0;
+    bool drop = !enabled || (uint32_t)(nq->tail - nq->head) >= nq->size;
+    uint64_t pa = 0;
+
+    if (!drop) {
+        pa = (nq->base & ~0xFull) + (uint64_t)(nq->tail & (nq->size - 1)) * 16;
+        if (!as_is_ram(s->as, pa, 16, 0))
+            return seq_fault(s, NX_FAULT_BUS_ERROR, 0, pa);
+    }
+
+    seq_u_pre(s, d);
+    if (drop) {
+        nq->overflow++;
+    } else {
+        uint64_t w1 = payload | (uint64_t)nx->id << 32 | (uint64_t)q << 48 | 1ull << 56;
+        as_write(s->as, pa, 8, nx->pc, s->attrs);
+        as_write(s->as, pa + 8, 8, w1, s->attrs);
+        nq->tail++;
+        nx_log_mask(&s->cpu.m->log, NX_LOG_NOTIFY,
+                    "notify: core=%u q=%u pc=0x%016" G_GINT64_MODIFIER "x payload=0x%08x\n", nx->id,
+                    q, nx->pc, payload);
+    }
+    seq_u_post(s, d);
+    return SEQ_OK;
+}

@@ -1,0 +1,81 @@
+/* Assembler internals: the per-file context, words of a line, bundle state. */
+#ifndef TARGET_TPC_ASM_INT_H
+#define TARGET_TPC_ASM_INT_H
+
+#include "target/tpc/asm.h"
+
+typedef struct AsmCtx {
+    const char *file;
+    FILE *err;
+    unsigned line;
+    unsigned errors;
+} AsmCtx;
+
+void asm_error(AsmCtx *c, int col, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+void asm_warn(AsmCtx *c, int col, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* A word of a statement: text (NUL-terminated copy) and its 1-based column. */
+typedef struct Word {
+    char *s;
+    int col;
+} Word;
+
+/* Parsed operand. */
+enum {
+    AOP_REG = 1, /* kind = TPC_OP_* register kind, num, group */
+    AOP_IMM,     /* value */
+    AOP_NAME,    /* label or other identifier: s */
+};
+
+typedef struct AOp {
+    int type; /* AOP_* */
+    int kind; /* TPC_OP_* for registers */
+    unsigned num;
+    unsigned group;  /* 1 V, 2 D, 4 A */
+    uint32_t value;  /* immediate */
+    bool bare_float; /* immediate written as a bare float (f32 bits) */
+    bool neg_pred;   /* `!` before a predicate register */
+    const char *s;
+    int col;
+} AOp;
+
+/* Number parsing (tpc.md §8.7). Returns false if `s` is not a number;
+ * *err is set when it looks like a number but is malformed/out of range. */
+bool asm_parse_number(const char *s, uint32_t *value, bool *bare_float, const char **err);
+/* Register names (case-insensitive); false if not a register name.
+ * *err set for register-looking names out of range (S36, D3, ...). */
+bool asm_parse_reg(const char *s, int *kind, unsigned *num, unsigned *group, const char **err);
+/* Parse a word as an operand (register, number or name). */
+bool asm_parse_operand(AsmCtx *c, const Word *w, AOp *op);
+
+/* Bundle under construction. */
+enum { FIX_NONE, FIX_JMPR, FIX_JMPA, FIX_LOOP };
+
+typedef struct ImmUse {
+    bool used;
+    bool is_label; /* value comes from a label (JMPR/JMPA) */
+    uint32_t value;
+    int col;
+} ImmUse;
+
+typedef struct AsmBundle {
+    uint8_t b[TPC_BUNDLE_BYTES];
+    ImmUse imm[4]; /* per slot, slot order LD, SPU, VPU, ST */
+    bool loop_start_imm;
+    bool slot_used[4]; /* slot holds something other than NOP */
+    bool ldst_pred_set;
+    unsigned ldst_pred; /* polarity << 5 | vp << 4 | n */
+    bool uses_ld_b, uses_st_c, uses_vpu_c, uses_vpu_d;
+    int fix_kind;
+    char *fix_label;
+    int fix_col;
+    unsigned line;
+} AsmBundle;
+
+void asm_bundle_init(AsmBundle *ab);
+/* Assemble one slot's text (`text` is the slot, trimmed; col its column). */
+bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col);
+/* Assemble a `loop` statement filling the bundle. */
+bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col);
+
+#endif

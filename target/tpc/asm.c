@@ -1,0 +1,703 @@
+/*
+ * TPC assembler driver (tpc.md §8.1, §8.6, §8.7): lines, bundles, brace
+ * form, labels, sections and metadata directives; two passes (labels are
+ * resolved after the whole file is read).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "target/tpc/asm-int.h"
+
+void asm_error(AsmCtx *c, int col, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(c->err, "%s:%u:%d: error: ", c->file, c->line, col > 0 ? col : 1);
+    va_start(ap, fmt);
+    vfprintf(c->err, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->err);
+    c->errors++;
+}
+
+void asm_warn(AsmCtx *c, int col, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(c->err, "nxemu: warning: %s:%u:%d: ", c->file, c->line, col > 0 ? col : 1);
+    va_start(ap, fmt);
+    vfprintf(c->err, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->err);
+}
+
+void tpc_object_init(TpcObject *obj)
+{
+    memset(obj, 0, sizeof(*obj));
+    obj->text = g_byte_array_new();
+    obj->syms = g_array_new(FALSE, TRUE, sizeof(TpcSym));
+    obj->extra = g_ptr_array_new();
+    /* defaults of tpc.md §7.1: version 12, march 2 (Gaudi), one thread */
+    obj->metadata[0] = 12;
+    obj->metadata[8] = 2;
+    obj->metadata[14] = 1;
+}
+
+void tpc_object_free(TpcObject *obj)
+{
+    if (obj->text)
+        g_byte_array_free(obj->text, TRUE);
+    if (obj->syms) {
+        for (guint i = 0; i < obj->syms->len; i++)
+            g_free(g_array_index(obj->syms, TpcSym, i).name);
+        g_array_free(obj->syms, TRUE);
+    }
+    if (obj->extra) {
+        for (guint i = 0; i < obj->extra->len; i++) {
+            TpcSection *s = g_ptr_array_index(obj->extra, i);
+            g_free(s->name);
+            g_byte_array_free(s->data, TRUE);
+            g_free(s);
+        }
+        g_ptr_array_free(obj->extra, TRUE);
+    }
+    memset(obj, 0, sizeof(*obj));
+}
+
+/* ---- per-file state ---- */
+
+enum { SEC_TEXT, SEC_METADATA, SEC_OTHER };
+
+typedef struct Label {
+    uint32_t offset;
+    unsigned line;
+    bool global;
+} Label;
+
+typedef struct Fix {
+    uint32_t offset; /* bundle offset in .text */
+    AsmBundle ab;    /* ImmUse / fixup data (bytes already in .text) */
+} Fix;
+
+typedef struct File {
+    AsmCtx c;
+    TpcObject *obj;
+    GHashTable *labels; /* name -> Label* */
+    GPtrArray *order;   /* label names in definition order */
+    GPtrArray *globals; /* names from .globl */
+    GArray *fixes;      /* Fix: bundles needing pass 2 */
+    int section;
+    TpcSection *other; /* current unknown section */
+    bool md_seen;
+    uint32_t md_given; /* bit per metadata field */
+    uint32_t md_tensor_given[2];
+    bool indexmap_seen;
+    /* brace form */
+    bool in_brace;
+    unsigned brace_line;
+    int brace_nslots;
+    AsmBundle brace;
+} File;
+
+static bool is_ident(const char *s)
+{
+    if (!g_ascii_isalpha(*s) && *s != '_' && *s != '.' && *s != '$')
+        return false;
+    for (s++; *s; s++)
+        if (!g_ascii_isalnum(*s) && *s != '_' && *s != '.' && *s != '$')
+            return false;
+    return true;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    return s;
+}
+
+/* Check the shared-field rules and queue the bundle for pass 2. */
+static void emit_bundle(File *f, AsmBundle *ab)
+{
+    AsmCtx *c = &f->c;
+    if (ab->uses_ld_b && ab->uses_vpu_d)
+        asm_error(c, 1,
+                  "the load slot's SRC_B and the VPU's SRC_D share bits 81:73: they cannot "
+                  "both be used in one bundle");
+    if (ab->uses_st_c && ab->uses_vpu_c)
+        asm_error(c, 1,
+                  "the store slot's SRC_C and the VPU's SRC_C share bits 72:65: they cannot "
+                  "both be used in one bundle");
+    Fix fx;
+    memset(&fx, 0, sizeof(fx));
+    fx.offset = f->obj->text->len;
+    fx.ab = *ab;
+    fx.ab.line = c->line;
+    g_byte_array_append(f->obj->text, ab->b, TPC_BUNDLE_BYTES);
+    g_array_append_val(f->fixes, fx);
+}
+
+/* One bundle line `ld; spu; vpu; st` (fewer slots: trailing NOPs). */
+static void bundle_line(File *f, char *line, int col0)
+{
+    AsmCtx *c = &f->c;
+    AsmBundle ab;
+    char *parts[6];
+    int cols[6], n = 0;
+    char *p = line;
+
+    asm_bundle_init(&ab);
+    for (;;) {
+        char *semi = strchr(p, ';');
+        if (n == 5) {
+            asm_error(c, col0 + (int)(p - line), "more than four slots in a bundle");
+            return;
+        }
+        if (semi)
+            *semi = 0;
+        char *t = trim(p);
+        parts[n] = t;
+        cols[n] = col0 + (int)(t - line);
+        n++;
+        if (!semi)
+            break;
+        p = semi + 1;
+    }
+    if (n > 1 && !*parts[n - 1])
+        n--; /* trailing ';' */
+    if (n > 4) {
+        asm_error(c, cols[4], "more than four slots in a bundle");
+        return;
+    }
+    if (n == 1) {
+        char *sp = parts[0];
+        size_t ml = strcspn(sp, " \t");
+        if (ml == 4 && !g_ascii_strncasecmp(sp, "loop", 4)) {
+            if (asm_loop(c, &ab, sp, cols[0]))
+                emit_bundle(f, &ab);
+            return;
+        }
+        if (!g_ascii_strcasecmp(sp, "halt")) {
+            char h1[] = "halt", h2[] = "halt";
+            if (asm_slot(c, &ab, TPC_SLOT_SPU, h1, cols[0]) &&
+                asm_slot(c, &ab, TPC_SLOT_VPU, h2, cols[0]))
+                emit_bundle(f, &ab);
+            return;
+        }
+    }
+    bool ok = true;
+    for (int s = 0; s < n; s++) {
+        if (!*parts[s]) {
+            asm_error(c, cols[s], "empty slot (write 'nop')");
+            ok = false;
+            continue;
+        }
+        ok &= asm_slot(c, &ab, (unsigned)s, parts[s], cols[s]);
+    }
+    if (ok)
+        emit_bundle(f, &ab);
+}
+
+static void brace_slot(File *f, char *line, int col)
+{
+    AsmCtx *c = &f->c;
+    size_t n = strlen(line);
+    if (n && line[n - 1] == ';')
+        line[--n] = 0;
+    line = trim(line);
+    if (!*line)
+        return;
+    if (f->brace_nslots == 4) {
+        asm_error(c, col, "more than four slots in a bundle");
+        return;
+    }
+    if (!asm_slot(c, &f->brace, (unsigned)f->brace_nslots, line, col))
+        f->brace_nslots = -100; /* keep counting errors only */
+    f->brace_nslots++;
+}
+
+/* ---- metadata (tpc.md §8.6) ---- */
+
+static const struct {
+    const char *name;
+    uint8_t off, size;
+} md_fields[] = {
+    {"version", 0, 4},          {"specialFunctionUsed", 4, 1},
+    {"printfUsed", 5, 1},       {"lockUnLock", 6, 1},
+    {"mmioUsed", 7, 1},         {"march", 8, 2},
+    {"paramsNum", 12, 1},       {"printfTensorID", 13, 1},
+    {"numberOfThreads", 14, 1}, {"directMMIOAccess", 15, 1},
+    {"dnorm", 16, 1},
+};
+
+static void metadata_line(File *f, char *line, int col0)
+{
+    AsmCtx *c = &f->c;
+    uint8_t *md = f->obj->metadata;
+    char *colon = strchr(line, ':');
+    if (!colon) {
+        asm_error(c, col0, "expected 'field: DB|DW|DD value' in .tpc_metadata");
+        return;
+    }
+    *colon = 0;
+    char *name = trim(line);
+    char **w = g_strsplit_set(colon + 1, " \t", -1);
+    char *dx = NULL, *val = NULL;
+    for (int i = 0; w[i]; i++) {
+        if (!*w[i])
+            continue;
+        if (!dx)
+            dx = w[i];
+        else if (!val)
+            val = w[i];
+        else {
+            asm_error(c, col0, "unexpected text after the metadata value");
+            goto out;
+        }
+    }
+    if (!dx || !val) {
+        asm_error(c, col0, "expected 'field: DB|DW|DD value' in .tpc_metadata");
+        goto out;
+    }
+    /* scalarLd[i] / rmwStore[i] / scalarLd: DH bits */
+    char *br = strchr(name, '[');
+    bool is_sld = !g_ascii_strncasecmp(name, "scalarLd", 8);
+    bool is_rmw = !g_ascii_strncasecmp(name, "rmwStore", 8);
+    if ((is_sld || is_rmw) && (name[8] == '[' || name[8] == 0)) {
+        unsigned base = is_sld ? 26 : 28, which = is_sld ? 0 : 1;
+        if (!br) {
+            if (g_ascii_strcasecmp(dx, "DH") != 0 || strlen(val) != 16 || strspn(val, "01") != 16) {
+                asm_error(c, col0, "'%s: DH' needs 16 characters 0/1 (character i = tensor i)",
+                          name);
+                goto out;
+            }
+            for (unsigned t = 0; t < 16; t++) {
+                if (f->md_tensor_given[which] & (1u << t)) {
+                    asm_error(c, col0, "metadata field '%s[%u]' redefined", name, t);
+                    goto out;
+                }
+                f->md_tensor_given[which] |= 1u << t;
+                if (val[t] == '1')
+                    md[base + t / 8] |= (uint8_t)(1u << (t % 8));
+            }
+            goto out;
+        }
+        char *end;
+        unsigned long t = strtoul(br + 1, &end, 10);
+        uint32_t v;
+        bool bare;
+        const char *err;
+        if (end == br + 1 || *end != ']' || end[1] || t > 15) {
+            asm_error(c, col0, "bad tensor index in '%s' (0..15)", name);
+            goto out;
+        }
+        if (!asm_parse_number(val, &v, &bare, &err) || err || v > 1) {
+            asm_error(c, col0, "'%s' takes 0 or 1", name);
+            goto out;
+        }
+        if (f->md_tensor_given[which] & (1u << t)) {
+            asm_error(c, col0, "metadata field '%s' redefined", name);
+            goto out;
+        }
+        f->md_tensor_given[which] |= 1u << t;
+        if (v)
+            md[base + t / 8] |= (uint8_t)(1u << (t % 8));
+        goto out;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(md_fields); i++) {
+        if (g_ascii_strcasecmp(name, md_fields[i].name) != 0)
+            continue;
+        uint32_t v;
+        bool bare;
+        const char *err;
+        unsigned dsz = !g_ascii_strcasecmp(dx, "DB")   ? 1
+                       : !g_ascii_strcasecmp(dx, "DW") ? 2
+                       : !g_ascii_strcasecmp(dx, "DD") ? 4
+                                                       : 0;
+        if (!dsz) {
+            asm_error(c, col0, "metadata size must be DB, DW or DD, not '%s'", dx);
+            goto out;
+        }
+        if (!asm_parse_number(val, &v, &bare, &err) || err || bare) {
+            asm_error(c, col0, "bad metadata value '%s'", val);
+            goto out;
+        }
+        if (md_fields[i].size < 4 && (v >> (8 * md_fields[i].size))) {
+            asm_error(c, col0, "value %u does not fit metadata field '%s'", v, md_fields[i].name);
+            goto out;
+        }
+        if (f->md_given & (1u << i)) {
+            asm_error(c, col0, "metadata field '%s' redefined", md_fields[i].name);
+            goto out;
+        }
+        f->md_given |= 1u << i;
+        for (unsigned k = 0; k < md_fields[i].size; k++)
+            md[md_fields[i].off + k] = (uint8_t)(v >> (8 * k));
+        goto out;
+    }
+    asm_error(c, col0, "unknown metadata field '%s'", name);
+out:
+    g_strfreev(w);
+}
+
+/* ---- sections and directives ---- */
+
+static TpcSection *add_section(File *f, const char *name)
+{
+    for (guint i = 0; i < f->obj->extra->len; i++) {
+        TpcSection *s = g_ptr_array_index(f->obj->extra, i);
+        if (!strcmp(s->name, name))
+            return s;
+    }
+    TpcSection *s = g_new0(TpcSection, 1);
+    s->name = g_strdup(name);
+    s->data = g_byte_array_new();
+    g_ptr_array_add(f->obj->extra, s);
+    return s;
+}
+
+/* Returns the number of extra source lines consumed (IndexMap). */
+static size_t indexmap(File *f, const char *rest, int col, size_t *consumed)
+{
+    AsmCtx *c = &f->c;
+    const char *b = strstr(rest, "SCEVBEGIN");
+    const char *e = b ? strstr(b, "SCEVEND") : NULL;
+    *consumed = 0;
+    if (f->indexmap_seen) {
+        asm_error(c, col, "a second .IndexMap section");
+        return 0;
+    }
+    f->indexmap_seen = true;
+    if (!b || !e) {
+        asm_error(c, col, ".IndexMap without SCEVBEGIN ... SCEVEND");
+        return 0;
+    }
+    e += strlen("SCEVEND");
+    TpcSection *s = add_section(f, ".IndexMap");
+    g_byte_array_append(s->data, (const guint8 *)b, (guint)(e - b));
+    const char *nl = strchr(e, '\n');
+    *consumed = (size_t)((nl ? nl + 1 : e + strlen(e)) - rest);
+    return 0;
+}
+
+static bool directive(File *f, char *line, int col, const char *rest_of_file, size_t *skip,
+                      size_t *skip_lines)
+{
+    AsmCtx *c = &f->c;
+    char *arg = line + strcspn(line, " \t");
+    char save = *arg;
+    *arg = 0;
+    char *name = g_ascii_strdown(line, -1);
+    *arg = save;
+    arg = trim(arg);
+    bool ok = true;
+
+    if (!strcmp(name, ".section")) {
+        char *sname = g_strndup(arg, strcspn(arg, " \t,"));
+        g_free(name);
+        name = g_ascii_strdown(sname, -1);
+        if (!strcmp(name, ".text")) {
+            f->section = SEC_TEXT;
+        } else if (!strcmp(name, ".tpc_metadata")) {
+            f->section = SEC_METADATA;
+        } else if (!strcmp(name, ".indexmap")) {
+            goto indexmap;
+        } else {
+            f->section = SEC_OTHER;
+            f->other = add_section(f, sname);
+        }
+        if (f->section == SEC_METADATA) {
+            if (f->md_seen) {
+                asm_error(c, col, "a second .tpc_metadata section");
+                ok = false;
+            }
+            f->md_seen = true;
+        }
+        g_free(sname);
+        g_free(name);
+        return ok;
+    }
+    if (!strcmp(name, ".text")) {
+        f->section = SEC_TEXT;
+    } else if (!strcmp(name, ".tpc_metadata")) {
+        if (f->md_seen) {
+            asm_error(c, col, "a second .tpc_metadata section");
+            ok = false;
+        }
+        f->md_seen = true;
+        f->section = SEC_METADATA;
+    } else if (!strcmp(name, ".indexmap")) {
+        goto indexmap;
+    } else if (!strcmp(name, ".globl") || !strcmp(name, ".global")) {
+        if (!is_ident(arg)) {
+            asm_error(c, col, "'%s' needs a symbol name", name);
+            ok = false;
+        } else {
+            g_ptr_array_add(f->globals, g_strdup(arg));
+        }
+    } else if (!strcmp(name, ".long") && f->section == SEC_TEXT) {
+        char **w = g_strsplit_set(arg, ", \t", -1);
+        for (int i = 0; w[i]; i++) {
+            uint32_t v;
+            bool bare;
+            const char *err;
+            if (!*w[i])
+                continue;
+            if (!asm_parse_number(w[i], &v, &bare, &err) || err || bare) {
+                asm_error(c, col, "bad .long value '%s'", w[i]);
+                ok = false;
+                break;
+            }
+            uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+            g_byte_array_append(f->obj->text, le, 4);
+        }
+        g_strfreev(w);
+    } else if (!strcmp(name, ".type") || !strcmp(name, ".size") || !strcmp(name, ".file") ||
+               !strcmp(name, ".ident") || !strcmp(name, ".p2align") || !strcmp(name, ".align") ||
+               !strcmp(name, ".local") || !strcmp(name, ".hidden") || !strcmp(name, ".weak")) {
+        /* symbol attributes and alignment: nothing to do for TPC kernels */
+    } else {
+        asm_error(c, col, "unknown directive '%s'", name);
+        ok = false;
+    }
+    g_free(name);
+    return ok;
+indexmap:
+    g_free(name);
+    *skip_lines = indexmap(f, rest_of_file, col, skip);
+    f->section = SEC_OTHER;
+    f->other = NULL;
+    return true;
+}
+
+static void define_label(File *f, const char *name, int col)
+{
+    AsmCtx *c = &f->c;
+    if (f->section != SEC_TEXT) {
+        asm_error(c, col, "label '%s' outside .text", name);
+        return;
+    }
+    if (f->in_brace) {
+        asm_error(c, col, "label '%s' inside a { } bundle", name);
+        return;
+    }
+    if (g_hash_table_contains(f->labels, name)) {
+        Label *l = g_hash_table_lookup(f->labels, name);
+        asm_error(c, col, "label '%s' already defined on line %u", name, l->line);
+        return;
+    }
+    if (f->obj->text->len % TPC_BUNDLE_BYTES)
+        asm_error(c, col, "label '%s' inside a bundle (.long words not a multiple of 8)", name);
+    Label *l = g_new0(Label, 1);
+    l->offset = f->obj->text->len;
+    l->line = c->line;
+    char *key = g_strdup(name);
+    g_hash_table_insert(f->labels, key, l);
+    g_ptr_array_add(f->order, key);
+}
+
+static void text_line(File *f, char *line, int col)
+{
+    AsmCtx *c = &f->c;
+    if (!strcmp(line, "{")) {
+        if (f->in_brace) {
+            asm_error(c, col, "nested '{'");
+            return;
+        }
+        f->in_brace = true;
+        f->brace_line = c->line;
+        f->brace_nslots = 0;
+        asm_bundle_init(&f->brace);
+        return;
+    }
+    if (!strcmp(line, "}")) {
+        if (!f->in_brace) {
+            asm_error(c, col, "'}' without '{'");
+            return;
+        }
+        f->in_brace = false;
+        if (f->brace_nslots >= 0)
+            emit_bundle(f, &f->brace);
+        return;
+    }
+    if (f->in_brace) {
+        brace_slot(f, line, col);
+        return;
+    }
+    bundle_line(f, line, col);
+}
+
+/* Pass 2: label fixups and the shared immediate. */
+static void resolve(File *f)
+{
+    AsmCtx *c = &f->c;
+    for (guint i = 0; i < f->fixes->len; i++) {
+        Fix *fx = &g_array_index(f->fixes, Fix, i);
+        AsmBundle *ab = &fx->ab;
+        uint8_t *b = f->obj->text->data + fx->offset;
+        c->line = ab->line;
+        if (ab->fix_kind != FIX_NONE) {
+            Label *l = g_hash_table_lookup(f->labels, ab->fix_label);
+            if (!l) {
+                asm_error(c, ab->fix_col, "missing label '%s'", ab->fix_label);
+            } else if (ab->fix_kind == FIX_LOOP) {
+                int64_t off = (int64_t)l->offset - fx->offset - TPC_BUNDLE_BYTES;
+                if (off < 0 || off > 0xffff)
+                    asm_error(c, ab->fix_col, "loop end '%s' out of range (%" G_GINT64_FORMAT ")",
+                              ab->fix_label, off);
+                else
+                    tpc_set_bits(b, TPC_B_LOOP_END, 16, (uint32_t)off);
+            } else {
+                ImmUse *u = &ab->imm[TPC_SLOT_SPU];
+                u->value = ab->fix_kind == FIX_JMPR ? l->offset - fx->offset : l->offset;
+            }
+            g_free(ab->fix_label);
+            ab->fix_label = NULL;
+        }
+        /* one immediate per bundle: the last one in slot order wins */
+        int last = -1;
+        bool differ = false;
+        for (int s = 0; s < 4; s++) {
+            if (!ab->imm[s].used)
+                continue;
+            if (last >= 0 && ab->imm[s].value != ab->imm[last].value)
+                differ = true;
+            last = s;
+        }
+        if (last >= 0) {
+            if (differ)
+                asm_warn(c, ab->imm[last].col, "different immediates in one bundle, keeping 0x%x",
+                         ab->imm[last].value);
+            tpc_set_bits(b, TPC_B_IMM, 32, ab->imm[last].value);
+        }
+    }
+}
+
+bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE *err)
+{
+    File f;
+    memset(&f, 0, sizeof(f));
+    f.c.file = name;
+    f.c.err = err;
+    f.obj = obj;
+    f.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    f.order = g_ptr_array_new();
+    f.globals = g_ptr_array_new_with_free_func(g_free);
+    f.fixes = g_array_new(FALSE, TRUE, sizeof(Fix));
+    f.section = SEC_TEXT;
+
+    const char *p = text;
+    unsigned lineno = 0;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        const char *next = nl ? nl + 1 : p + len;
+        char *raw = g_strndup(p, len);
+        lineno++;
+        f.c.line = lineno;
+
+        if (f.section == SEC_OTHER && f.other) {
+            /* unknown sections keep their text verbatim, up to a section switch */
+            char *t = trim(raw);
+            if (t[0] != '.' || (g_ascii_strncasecmp(t, ".section", 8) != 0 &&
+                                g_ascii_strcasecmp(t, ".text") != 0 &&
+                                g_ascii_strncasecmp(t, ".tpc_metadata", 13) != 0 &&
+                                g_ascii_strncasecmp(t, ".indexmap", 9) != 0)) {
+                g_byte_array_append(f.other->data, (const guint8 *)p, (guint)len);
+                g_byte_array_append(f.other->data, (const guint8 *)"\n", 1);
+                g_free(raw);
+                p = next;
+                continue;
+            }
+        }
+        char *cm = strstr(raw, "//");
+        if (cm)
+            *cm = 0;
+        char *line = trim(raw);
+        int col = 1 + (int)(line - raw);
+        if (!*line) {
+            g_free(raw);
+            p = next;
+            continue;
+        }
+        if (line[0] == '.' && !f.in_brace) {
+            size_t skip = 0, skip_lines = 0;
+            directive(&f, line, col, p, &skip, &skip_lines);
+            g_free(raw);
+            if (skip) {
+                /* .IndexMap consumed source text up to its SCEVEND line */
+                for (const char *q = p; q < p + skip; q++)
+                    lineno += *q == '\n';
+                lineno--;
+                p += skip;
+            } else {
+                p = next;
+            }
+            continue;
+        }
+        if (f.section == SEC_METADATA) {
+            metadata_line(&f, line, col);
+        } else if (f.section == SEC_OTHER) {
+            asm_error(&f.c, col, "text after .IndexMap; use '.section .text' to return to code");
+        } else {
+            /* `name:` label, possibly followed by a statement */
+            size_t il = 0;
+            while (line[il] && (g_ascii_isalnum(line[il]) || line[il] == '_' || line[il] == '.' ||
+                                line[il] == '$'))
+                il++;
+            bool is_label = il && line[il] == ':' && line[il + 1] != '=';
+            if (is_label) {
+                line[il] = 0;
+                is_label = is_ident(line);
+                if (!is_label)
+                    line[il] = ':';
+            }
+            if (is_label) {
+                define_label(&f, line, col);
+                char *rest = trim(line + il + 1);
+                if (*rest)
+                    text_line(&f, rest, col + (int)(rest - line));
+            } else {
+                text_line(&f, line, col);
+            }
+        }
+        g_free(raw);
+        p = next;
+    }
+    if (f.in_brace) {
+        f.c.line = f.brace_line;
+        asm_error(&f.c, 1, "'{' without '}'");
+    }
+    if (f.obj->text->len % TPC_BUNDLE_BYTES) {
+        asm_error(&f.c, 1, ".text is not a whole number of 32-byte bundles");
+    }
+    resolve(&f);
+    if (!f.obj->text->len && !f.c.errors) {
+        f.c.line = lineno ? lineno : 1;
+        asm_error(&f.c, 1, "no bundles in .text");
+    }
+
+    for (guint i = 0; i < f.globals->len; i++) {
+        const char *g = g_ptr_array_index(f.globals, i);
+        if (!g_hash_table_contains(f.labels, g)) {
+            f.c.line = 1;
+            asm_error(&f.c, 1, ".globl '%s' is not defined", g);
+        }
+    }
+    for (guint i = 0; i < f.order->len; i++) {
+        const char *n = g_ptr_array_index(f.order, i);
+        Label *l = g_hash_table_lookup(f.labels, n);
+        TpcSym s = {g_strdup(n), l->offset, false};
+        for (guint k = 0; k < f.globals->len; k++)
+            s.global |= !strcmp(g_ptr_array_index(f.globals, k), n);
+        g_array_append_val(obj->syms, s);
+    }
+    for (guint i = 0; i < f.fixes->len; i++)
+        g_free(g_array_index(f.fixes, Fix, i).ab.fix_label);
+    g_array_free(f.fixes, TRUE);
+    g_ptr_array_free(f.globals, TRUE);
+    g_ptr_array_free(f.order, TRUE);
+    g_hash_table_destroy(f.labels);
+    return f.c.errors == 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * TPC assembler/disassembler internals shared by asm*.c, disas.c and
+ * tpc-tools.c: the switch table (names and field positions), register and
+ * type names, the assembler entry points and the ELF32 writer.
+ */
+#ifndef TARGET_TPC_ASM_H
+#define TARGET_TPC_ASM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <glib.h>
+
+#include "target/tpc/insn.h"
+
+/* Encoding field a switch lives in. */
+enum {
+    TPC_SWF_SW, /* the slot's SWITCHES field */
+    TPC_SWF_A,  /* SRC_A (ASO) */
+    TPC_SWF_B,  /* SRC_B (convert, pack, mov_dg, mov_g, mmio) */
+    TPC_SWF_C,  /* SRC_C (mov_dg.all weg*) */
+};
+
+/* Value name of a multi-bit switch, or alias of a one-bit one. */
+typedef struct TpcSwVal {
+    const char *name;
+    uint8_t value;
+} TpcSwVal;
+
+typedef struct TpcSwDef {
+    const char *key;   /* one-bit switch word, or key of key=value */
+    const char *alias; /* second spelling of the key, or NULL */
+    uint8_t field;     /* TPC_SWF_* */
+    uint8_t shift, width;
+    uint8_t slots;          /* bit mask of slots where the switch exists (0 = all) */
+    const TpcSwVal *values; /* multi-bit: value names (NULL-terminated); NULL = one-bit */
+    bool int_values;        /* multi-bit: integers are placed as written */
+} TpcSwDef;
+
+/* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE. */
+const TpcSwDef *tpc_sws_table(unsigned sws);
+
+/* Names. */
+extern const char *const tpc_type_suffix[TPC_T_COUNT];      /* "f32", ..., "u16" */
+extern const char *const tpc_target_type_name[TPC_T_COUNT]; /* "fp32", ..., NULL for b */
+extern const char *const tpc_round_name[8];                 /* "rhne", ..., NULL for default */
+extern const char *const tpc_loop_cmp_name[6];              /* ">", ">=", ... */
+
+/* Disassemble one bundle into `out` (appended, no newline).  `pc` is the
+ * bundle's byte offset; `label` (may be NULL) names a jump/loop target
+ * offset or returns NULL. */
+typedef const char *(*TpcLabelFn)(void *opaque, uint32_t offset);
+void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc,
+                         TpcLabelFn label, void *opaque);
+
+/* Result of assembling one source file. */
+typedef struct TpcSym {
+    char *name;
+    uint32_t value;
+    bool global;
+} TpcSym;
+
+typedef struct TpcSection {
+    char *name;
+    GByteArray *data;
+} TpcSection;
+
+typedef struct TpcObject {
+    GByteArray *text;      /* bundles */
+    uint8_t metadata[262]; /* .tpc_metadata */
+    GArray *syms;          /* TpcSym, in definition order */
+    GPtrArray *extra;      /* TpcSection *: .IndexMap and unknown sections */
+} TpcObject;
+
+#define TPC_METADATA_SIZE 262
+
+/* Assemble source text (name used in messages).  Errors/warnings go to
+ * `err` as `file:line:col: error: ...` lines; returns false on error. */
+bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE *err);
+void tpc_object_init(TpcObject *obj);
+void tpc_object_free(TpcObject *obj);
+
+/* ELF32 object like the vendor's (EM_386, ET_REL). */
+GByteArray *tpc_elf32_write(const TpcObject *obj);
+
+/* Disassembly of a whole object: label lines and bundles (tpc.md §8). */
+void tpc_disas_text(GString *out, const uint8_t *text, size_t len, const TpcSym *syms,
+                    size_t nsyms);
+/* Metadata dump (tpc.md §8.6). */
+void tpc_disas_metadata(GString *out, const uint8_t *md, size_t len);
+
+#endif

@@ -1,0 +1,444 @@
+/*
+ * TPC core state and the internal interfaces of its executor (tpc.md §1,
+ * §6).  One TpcCpu per TPC, owned by the Machine; nothing here is global.
+ *
+ * Execution of a bundle is split in two (tpc.md §6.1): every slot first
+ * reads its sources and computes its results into a private TpcSlotOut
+ * (nothing architectural changes), then, if no slot faulted, the outputs are
+ * committed in slot order LD, SPU, VPU, ST.  That gives VLIW
+ * read-before-write and precise faults without copying the register file.
+ *
+ * gdb register numbering (gdb_read_reg / gdb_write_reg), little-endian:
+ *   0..35    S0..S35            4 bytes
+ *   36..51   SP0..SP15          1 byte (0 or 1)
+ *   52..91   V0..V39            256 bytes
+ *   92..107  VP0..VP15          32 bytes (bit j = vector byte j, tpc.md §1.1)
+ *   108..139 I0..I31            20 bytes (dims 0..4, int32 each)
+ *   140..147 AD0..AD7           8 bytes (PA; the attributes are not shown)
+ *   148      pc                 4 bytes (byte offset from KERNEL_BASE)
+ *
+ * get_pc and disas use the same PC space: byte offsets from the launched
+ * KERNEL_BASE (disas reads the bundle at KERNEL_BASE + addr).
+ */
+#ifndef TARGET_TPC_CPU_H
+#define TARGET_TPC_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "nxemu/cpu.h"
+#include "nxemu/machine.h"
+#include "target/tpc/insn.h"
+
+#define TPC_NR_S        36
+#define TPC_NR_SP       16
+#define TPC_NR_V        40
+#define TPC_NR_VP       16
+#define TPC_NR_I        32
+#define TPC_NR_AD       8
+#define TPC_VBYTES      256
+#define TPC_VPBYTES     32
+#define TPC_SLM_SIZE    1024u
+#define TPC_VLM_SIZE    (80u * 1024u)
+#define TPC_VLM_SMALL   (16u * 1024u)
+#define TPC_LOOP_MAX    4
+#define TPC_BUNDLE      32u
+#define TPC_DCACHE_SIZE 256
+
+enum {
+    TPC_GDB_S = 0,
+    TPC_GDB_SP = 36,
+    TPC_GDB_V = 52,
+    TPC_GDB_VP = 92,
+    TPC_GDB_I = 108,
+    TPC_GDB_AD = 140,
+    TPC_GDB_PC = 148,
+    TPC_GDB_NREGS = 149,
+};
+
+/* Rounding-mode codes (tpc.md §5.0.4). */
+enum {
+    TPC_RM_RHNE = 0,
+    TPC_RM_RZ = 1,
+    TPC_RM_RU = 2,
+    TPC_RM_RD = 3,
+    TPC_RM_SR = 4,
+    TPC_RM_DEFAULT = 5,
+    TPC_RM_RHAZ = 6,
+};
+
+typedef struct TpcAddrReg {
+    uint64_t pa;
+    uint8_t esize; /* 1, 2 or 4 */
+    uint8_t tensor;
+} TpcAddrReg;
+
+typedef struct TpcLoopFrame {
+    uint32_t body, end; /* byte offsets of the first and last body bundle */
+    int32_t bound, step;
+    uint8_t depth; /* iterator is S[32 + depth] */
+    uint8_t cmp;
+    bool once;
+} TpcLoopFrame;
+
+/* A LOOP decision waiting for its delay slot (tpc.md §6.3). */
+typedef struct TpcLoopPending {
+    bool active;
+    bool push;        /* enter the body (push frame) or skip to exit_pc */
+    uint32_t exit_pc; /* A + O + 32 */
+    TpcLoopFrame frame;
+} TpcLoopPending;
+
+/* Kinds of staged register writes. */
+enum {
+    TPC_WR_S,
+    TPC_WR_SP,
+    TPC_WR_V,  /* data: one of the slot's vector buffers */
+    TPC_WR_VP, /* data: the slot's predicate buffer */
+    TPC_WR_I,  /* dims in mask */
+    TPC_WR_AD,
+    TPC_WR_SCARRY,
+    TPC_WR_VCARRY,
+};
+
+typedef struct TpcWrite {
+    uint8_t kind, idx, mask, buf;
+    uint32_t val;
+    int32_t dims[5];
+    TpcAddrReg ad;
+} TpcWrite;
+
+typedef struct TpcCpu TpcCpu;
+typedef struct TpcSlotOut TpcSlotOut;
+/* Execute function of one slot instruction (named tpc_exec_<slot>_<name> by
+ * the insn-*.def rows): reads sources, writes results only into *o.
+ * Returns false with c->fault set on a fault. */
+typedef bool (*TpcExecFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o);
+
+/* Memory side effects of the store slot, applied at commit after every
+ * address has been checked (so a fault leaves memory untouched). */
+enum {
+    TPC_MW_NONE,
+    TPC_MW_SLM,    /* off, val */
+    TPC_MW_CFG,    /* off, val */
+    TPC_MW_VLM,    /* off, len, data (byte-gated by bmask) */
+    TPC_MW_GLOBAL, /* pa, len (1..4), val */
+    TPC_MW_TENSOR, /* lane list */
+    TPC_MW_ASO,    /* val = +1 / -1 */
+};
+
+typedef struct TpcMemWrite {
+    uint8_t kind;
+    uint8_t esize;
+    bool rmw;
+    bool contig; /* tensor: lanes are consecutive elements */
+    uint8_t rmw_dt, rmw_op;
+    uint32_t off, len, val;
+    uint64_t pa;
+    /* tensor stores: lane j is written at pa + j*lane_step when enabled */
+    int64_t lane_step;
+    uint8_t lane_en[TPC_VBYTES]; /* per lane (tensor) or per byte (VLM) */
+    uint8_t data[TPC_VBYTES];
+    unsigned lane_lo, nlanes; /* register lanes lane_lo..lane_lo+nlanes-1 */
+} TpcMemWrite;
+
+struct TpcSlotOut {
+    unsigned nw;
+    TpcWrite w[6];
+    uint8_t vbuf[2][TPC_VBYTES] __attribute__((aligned(64)));
+    uint8_t vpbuf[TPC_VPBYTES];
+    uint8_t vcarry[TPC_VPBYTES];
+    /* control flow requested by the slot (SPU jumps, HALT) */
+    bool halt;
+    bool jump;
+    uint32_t jump_pc;
+    bool lfsr_s_read, lfsr_v_read;
+};
+
+typedef struct TpcDCacheEntry {
+    bool valid;
+    uint8_t raw[TPC_BUNDLE];
+    TpcBundle b;
+} TpcDCacheEntry;
+
+struct TpcCpu {
+    NxCpu parent;
+    Machine *m;
+    TpcCfg *cfg;
+    unsigned t;
+
+    uint32_t pc;
+    uint32_t s[TPC_NR_S];
+    uint8_t sp[TPC_NR_SP];
+    uint8_t v[TPC_NR_V][TPC_VBYTES] __attribute__((aligned(64)));
+    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
+    int32_t irf[TPC_NR_I][5];
+    TpcAddrReg ad[TPC_NR_AD];
+    uint8_t s_carry;
+    uint8_t v_carry[TPC_VPBYTES];
+
+    TpcLoopFrame loops[TPC_LOOP_MAX];
+    unsigned nloops;
+    TpcLoopPending loop_pending;
+    bool in_delay_slot; /* the bundle at pc is a LOOP delay slot */
+
+    uint32_t lfsr_s;
+    uint32_t lfsr_v[64];
+    uint8_t lane_id[3][TPC_VBYTES]; /* V_LANE_ID_32/16/8 images */
+
+    /* launch latches (tpc.md §7.2) */
+    uint64_t kernel_base;
+    uint32_t kernel_size;
+    uint32_t vlm_size;
+    uint64_t cycles, bundles;
+
+    bool strict;                 /* -tpc-strict: bundle conflicts fault */
+    GHashTable *conflict_warned; /* PCs already warned about */
+
+    /* Decoded bundles, direct-mapped by PC and validated by their bytes,
+     * so code written by anyone is never stale and nothing must be
+     * invalidated. */
+    TpcDCacheEntry dcache[TPC_DCACHE_SIZE];
+
+    /* staging of the bundle being executed */
+    TpcSlotOut out[4];
+    TpcMemWrite mw;
+    NxFault fault;
+
+    uint8_t slm[TPC_SLM_SIZE];
+    uint8_t vlm[TPC_VLM_SIZE] __attribute__((aligned(64)));
+};
+
+static inline TpcCpu *tpc_cpu(NxCpu *c)
+{
+    return (TpcCpu *)c;
+}
+
+/* The core of TPC t of a machine (NULL if absent). */
+TpcCpu *tpc_cpu_of(Machine *m, unsigned t);
+
+/* -tpc-strict (tpc.md §6.1): two slots writing one register fault
+ * BUNDLE_CONFLICT instead of warning.  Applies to every TPC of m. */
+void tpc_cpu_set_strict(Machine *m, bool strict);
+
+/* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
+ * Returns the bundles executed; the core's state tells why it stopped. */
+uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles);
+
+/* Record a fault in c->fault; always returns false. */
+static inline bool tpc_fault(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
+{
+    return nx_fault_set(&c->fault, code, info, addr);
+}
+
+const char *tpc_fault_name(uint32_t code);
+
+/* ---- element helpers ---- */
+static inline unsigned tpc_type_esize(unsigned t)
+{
+    return tpc_type_size(t);
+}
+
+static inline bool tpc_type_is_float(unsigned t)
+{
+    return t == TPC_T_F32 || t == TPC_T_BF16;
+}
+
+static inline bool tpc_type_is_signed(unsigned t)
+{
+    return t == TPC_T_I32 || t == TPC_T_I16 || t == TPC_T_I8;
+}
+
+/* VPRF bit j. */
+static inline unsigned tpc_vp_bit(const uint8_t *vp, unsigned j)
+{
+    return (vp[j >> 3] >> (j & 7)) & 1u;
+}
+
+/* Element i (size e) of a register image. */
+static inline uint32_t tpc_ld_e(const uint8_t *p, unsigned i, unsigned e)
+{
+    if (e == 4) {
+        uint32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        return v;
+    }
+    if (e == 2) {
+        uint16_t v;
+        memcpy(&v, p + 2 * i, 2);
+        return v;
+    }
+    return p[i];
+}
+
+static inline void tpc_st_e(uint8_t *p, unsigned i, unsigned e, uint32_t v)
+{
+    if (e == 4) {
+        memcpy(p + 4 * i, &v, 4);
+    } else if (e == 2) {
+        uint16_t h = (uint16_t)v;
+        memcpy(p + 2 * i, &h, 2);
+    } else {
+        p[i] = (uint8_t)v;
+    }
+}
+
+/* ---- float helpers (fpu.c) ---- */
+float tpc_f32(uint32_t bits);
+uint32_t tpc_f32_bits(float f);
+/* Canonicalise an arithmetic f32 result (NaN -> 0x7FC00000). */
+uint32_t tpc_f32_canon(float f);
+float tpc_bf16_to_f32(uint16_t b);
+/* f32 -> bf16, RNE, NaN -> 0x7FC0. */
+uint16_t tpc_f32_to_bf16_rne(float f);
+/* Round an exact value to f32/bf16/integer type `dt` with a resolved mode
+ * (never DEFAULT); sr_state supplies the stochastic bits.  is_nan marks a
+ * NaN source.  Returns the raw bits of the result in the low 8E bits. */
+uint32_t tpc_round_to(double x, bool is_nan, unsigned src_type, unsigned dt, unsigned rm,
+                      uint32_t sr_state);
+/* Exact value of a raw element of type t. */
+double tpc_elem_to_double(uint32_t raw, unsigned t, bool *is_nan);
+/* CONVERT of one element: src type -> dst type. */
+uint32_t tpc_convert(uint32_t raw, unsigned st, unsigned dt, unsigned rm, uint32_t sr_state);
+/* Resolve rounding mode 5 through ROUND_CSR. */
+unsigned tpc_resolve_rm(TpcCpu *c, unsigned rm);
+
+/* Saturate a 64-bit integer to type t; wrap when !sat. */
+uint32_t tpc_int_result(int64_t v, unsigned t, bool sat);
+
+/* ---- tensors (tensor.c) ---- */
+typedef struct TpcTensor {
+    uint64_t base;
+    uint32_t padding;
+    uint32_t config;
+    unsigned esize;
+    unsigned valid_mask;
+    uint32_t size[5];
+    int32_t stride[5];
+} TpcTensor;
+
+/* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
+bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td);
+/* Element address of coordinates c (no bounds check). */
+uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5]);
+/* True when every valid dim except dim 0 is in bounds. */
+bool tpc_tensor_in_bounds_hi(const TpcTensor *td, const int32_t c[5]);
+/* True when coordinate x of dim 0 is in bounds (or dim 0 is not valid). */
+bool tpc_tensor_in_bounds_d0(const TpcTensor *td, int64_t x);
+
+/* Vector tensor access: register lanes [lo, lo+n) <-> elements c[0]+k
+ * (k = lane - lo + elem_lo).  en: per-byte gate (VPRF predicate; NULL = all).
+ * Loads write the touched lanes into dst; stores plan into c->mw. */
+bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst, unsigned lo,
+                     unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst);
+bool tpc_tensor_store_plan(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_src, unsigned lo,
+                           unsigned n, int elem_shift, const uint8_t *en, const uint8_t *src,
+                           bool rmw, uint32_t rmw_ctl);
+void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
+
+/* Global memory, requester MEM_REQ_TPC. */
+bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len);
+bool tpc_global_check(TpcCpu *c, uint64_t pa, unsigned len);
+void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len);
+
+/* ---- exec functions (exec-*.c), one per executing .def row ---- */
+#define TPC_EXEC_PROTO(slot, name)                                                                 \
+    bool tpc_exec_##slot##_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o);
+#define TPC_LD(opc, name, f, t, s, fl) TPC_EXEC_PROTO(ld, name)
+#include "target/tpc/insn-ld.def"
+#define TPC_SPU(opc, name, f, t, s, fl) TPC_EXEC_PROTO(spu, name)
+#include "target/tpc/insn-spu.def"
+#define TPC_VPU(opc, name, f, t, s, fl) TPC_EXEC_PROTO(vpu, name)
+#include "target/tpc/insn-vpu.def"
+#define TPC_ST(opc, name, f, t, s, fl) TPC_EXEC_PROTO(st, name)
+#include "target/tpc/insn-st.def"
+#undef TPC_EXEC_PROTO
+
+/* ---- operand access shared by the exec files ---- */
+
+/* Staging helpers: queue a register write of the current slot. */
+static inline TpcWrite *tpc_out_w(TpcSlotOut *o, unsigned kind, unsigned idx)
+{
+    TpcWrite *w = &o->w[o->nw++];
+    w->kind = (uint8_t)kind;
+    w->idx = (uint8_t)idx;
+    w->mask = 0;
+    w->buf = 0;
+    return w;
+}
+
+static inline void tpc_out_s(TpcSlotOut *o, unsigned idx, uint32_t v)
+{
+    tpc_out_w(o, TPC_WR_S, idx)->val = v;
+}
+
+static inline void tpc_out_sp(TpcSlotOut *o, unsigned idx, bool v)
+{
+    tpc_out_w(o, TPC_WR_SP, idx)->val = v;
+}
+
+/* Queue vbuf[buf] as the new value of V idx. */
+static inline void tpc_out_v(TpcSlotOut *o, unsigned idx, unsigned buf)
+{
+    tpc_out_w(o, TPC_WR_V, idx)->buf = (uint8_t)buf;
+}
+
+static inline void tpc_out_vp(TpcSlotOut *o, unsigned idx)
+{
+    tpc_out_w(o, TPC_WR_VP, idx);
+}
+
+/* Scalar predicate of a slot instruction (VPRF predicates: bit 0). */
+static inline bool tpc_pred_scalar(const TpcCpu *c, const TpcInsn *in)
+{
+    unsigned p;
+    if (in->pred_vp)
+        p = in->pred == 0 ? 1u : (c->vp[in->pred & 15][0] & 1u);
+    else
+        p = in->pred == 0 ? 1u : c->sp[in->pred & 15];
+    return (p ^ (unsigned)in->polarity) != 0;
+}
+
+/* Per-byte enable mask for element size e (tpc.md §1.1): m[b] = 0xFF when
+ * lane b/e runs.  Returns false when no lane runs; *all when every lane does
+ * (m is then left unset). */
+bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES],
+                   bool *all);
+
+/* Scalar source (SRF, SPRF, immediates, S_LFSR). */
+uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o);
+/* Vector source: a VRF or special register image, or an SRF/immediate
+ * broadcast with element size e into tmp. */
+const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,
+                          uint8_t *tmp, TpcSlotOut *o);
+/* VPRF source image (32 bytes); SP sources give all bits = SP. */
+const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp);
+/* Merge: dst = m ? res : old, for 256 bytes. */
+void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m);
+/* IRF/ADRF instructions present in several slots (exec-ld.c); dst is the
+ * operand naming the destination register (DEST or, in the store slot, C). */
+bool tpc_do_gen_addr(TpcCpu *c, const TpcInsn *in, const TpcOperand *dst, TpcSlotOut *o);
+bool tpc_do_prmt_indx(TpcCpu *c, const TpcInsn *in, const TpcOperand *dst, TpcSlotOut *o);
+bool tpc_do_set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const TpcOperand *dst,
+                     unsigned mask, TpcSlotOut *o);
+/* SLM/CFG word and VLM address checks (alignment, then range). */
+bool tpc_check_local32(TpcCpu *c, uint32_t a, bool mmio);
+bool tpc_check_vlm(TpcCpu *c, uint32_t a, unsigned len, unsigned align);
+/* Lane arithmetic shared by the SPU and the VPU (exec-alu.c).  op is the
+ * common SPU/VPU opcode (0x00 MAC .. 0x15 ASH); values are raw elements of
+ * type t in the low 8E bits; d is the old destination (MAC).  *carry: in =
+ * carry-in (ADD carry switch), out = unsigned carry out. */
+uint32_t tpc_alu(unsigned op, unsigned t, uint32_t a, uint32_t b, uint32_t d, unsigned sw,
+                 unsigned *carry);
+/* CMP_EQ (0x09) .. CMP_GEQ (0x0E) relation, also used by SEL/SEL2 with the
+ * SEL opcodes mapped onto it. */
+bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t a, uint32_t b, bool mask_eq_zero);
+/* Sign/zero extension of a raw element to 32 bits (scalar results). */
+uint32_t tpc_ext32(uint32_t v, unsigned t);
+/* Operand error: ILLEGAL_OPERAND for slot/field/value. */
+bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op);
+
+#endif

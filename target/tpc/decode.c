@@ -1,0 +1,707 @@
+/*
+ * TPC bundle decoder (tpc.md §4.6): bundle bits -> TpcBundle.
+ *
+ * Each slot is decoded from its row in insn-<slot>.def; the row's form says
+ * which fields are registers (and of which files) and which are raw switch
+ * fields.  Operand checks are the encoding checks of tpc.md §4.2/§5 only:
+ * anything that needs machine state is left to the executor.
+ */
+#include <string.h>
+
+#include "target/tpc/insn.h"
+
+/* ---- descriptor tables, generated from the .def rows ---- */
+
+#define ROW(slot, opc, name, form, types, sws, flags, kind)                                        \
+    [opc] = {#name, slot, opc, TPC_FORM_##form, TPC_SWS_##sws, TPC_TT_##types, flags, kind},
+
+static const TpcInsnDesc ld_desc[32] = {
+#define TPC_LD(o, n, fm, t, s, fl)   ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_LD_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_LD_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-ld.def"
+};
+
+static const TpcInsnDesc spu_desc[64] = {
+#define TPC_SPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_SPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_SPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-spu.def"
+};
+
+static const TpcInsnDesc vpu_desc[64] = {
+#define TPC_VPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_VPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_VPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-vpu.def"
+};
+
+static const TpcInsnDesc st_desc[32] = {
+#define TPC_ST(o, n, fm, t, s, fl)   ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_ST_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_ST_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-st.def"
+};
+
+#undef ROW
+
+const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc)
+{
+    const TpcInsnDesc *d = NULL;
+    switch (slot) {
+    case TPC_SLOT_LD:
+        d = opc < 32 ? &ld_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_SPU:
+        d = opc < 64 ? &spu_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_VPU:
+        d = opc < 64 ? &vpu_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_ST:
+        d = opc < 32 ? &st_desc[opc] : NULL;
+        break;
+    default:
+        break;
+    }
+    return d && d->mnemonic ? d : NULL;
+}
+
+/* ---- operand decoding ---- */
+
+#define K(x)       (1u << TPC_OP_##x)
+#define K_SIMM_ANY (K(IMM) | K(SIMM))
+#define K_SSRC     (K(S) | K(SLFSR) | K_SIMM_ANY) /* scalar value source */
+#define K_VSRC     (K(V) | K(VSPECIAL))           /* vector register source */
+
+/* VPU/LD/ST 8-bit register field (tpc.md §4.2 left column). */
+static bool enc_vpu(unsigned v, TpcOperand *o)
+{
+    o->raw = (uint16_t)v;
+    o->num = 0;
+    if (v <= 39) {
+        o->kind = TPC_OP_V, o->num = (uint8_t)v;
+    } else if (v <= 44) {
+        o->kind = TPC_OP_VSPECIAL, o->num = (uint8_t)(v - 40);
+    } else if (v >= 64 && v <= 99) {
+        o->kind = TPC_OP_S, o->num = (uint8_t)(v - 64);
+    } else if (v == 104 || v == 105) {
+        o->kind = TPC_OP_SLFSR, o->num = (uint8_t)(v - 104);
+    } else if (v >= 111 && v <= 126) {
+        o->kind = TPC_OP_SIMM, o->num = (uint8_t)(v == 111 ? 15 : v - 112);
+    } else if (v == 127) {
+        o->kind = TPC_OP_IMM;
+    } else if (v >= 128 && v <= 159) {
+        o->kind = TPC_OP_I, o->num = (uint8_t)(v - 128);
+    } else if (v >= 160 && v <= 167) {
+        o->kind = TPC_OP_AD, o->num = (uint8_t)(v - 160);
+    } else if (v >= 224 && v <= 239) {
+        o->kind = TPC_OP_SP, o->num = (uint8_t)(v - 224);
+    } else if (v >= 240 && v <= 255) {
+        o->kind = TPC_OP_VP, o->num = (uint8_t)(v - 240);
+    } else {
+        o->kind = TPC_OP_NONE;
+        return false;
+    }
+    return true;
+}
+
+/* SPU 7-bit register field (tpc.md §4.2 right column). */
+static bool enc_spu(unsigned v, TpcOperand *o)
+{
+    o->raw = (uint16_t)v;
+    o->num = 0;
+    if (v <= 35) {
+        o->kind = TPC_OP_S, o->num = (uint8_t)v;
+    } else if (v == 40 || v == 41) {
+        o->kind = TPC_OP_SLFSR, o->num = (uint8_t)(v - 40);
+    } else if (v >= 48 && v <= 63) {
+        o->kind = TPC_OP_SP, o->num = (uint8_t)(v - 48);
+    } else if (v >= 64 && v <= 95) {
+        o->kind = TPC_OP_I, o->num = (uint8_t)(v - 64);
+    } else if (v >= 96 && v <= 103) {
+        o->kind = TPC_OP_AD, o->num = (uint8_t)(v - 96);
+    } else if (v >= 111 && v <= 126) {
+        o->kind = TPC_OP_SIMM, o->num = (uint8_t)(v == 111 ? 15 : v - 112);
+    } else if (v == 127) {
+        o->kind = TPC_OP_IMM;
+    } else {
+        o->kind = TPC_OP_NONE;
+        return false;
+    }
+    return true;
+}
+
+typedef struct Dec {
+    const uint8_t *b;
+    unsigned slot;
+    NxFault *f;
+} Dec;
+
+static bool bad_operand(Dec *d, unsigned field, unsigned value)
+{
+    return nx_fault_set(d->f, TPC_FAULT_ILLEGAL_OPERAND,
+                        d->slot | (field & 0xf) << 4 | (value & 0xffffff) << 8, 0);
+}
+
+static bool bad_insn(Dec *d, unsigned opc)
+{
+    return nx_fault_set(d->f, TPC_FAULT_ILLEGAL_INSTRUCTION, d->slot | opc << 8, 0);
+}
+
+/* Decode register field `v` into *o and check its kind is in `allowed`. */
+static bool reg(Dec *d, TpcOperand *o, unsigned field, unsigned v, unsigned allowed)
+{
+    bool ok = d->slot == TPC_SLOT_SPU ? enc_spu(v, o) : enc_vpu(v, o);
+    if (!ok || !(allowed & (1u << o->kind)))
+        return bad_operand(d, field, v);
+    return true;
+}
+
+static void raw(TpcOperand *o, unsigned v)
+{
+    o->kind = TPC_OP_RAW;
+    o->num = 0;
+    o->raw = (uint16_t)v;
+}
+
+static bool is_pairable(Dec *d, const TpcOperand *o, unsigned field, unsigned step)
+{
+    if (o->kind == TPC_OP_V && (o->num % step) != 0)
+        return bad_operand(d, field, o->raw);
+    return true;
+}
+
+/* ---- per-slot decoding ---- */
+
+static bool check_type(Dec *d, TpcInsn *in)
+{
+    const TpcInsnDesc *desc = in->desc;
+    if (!desc->types)
+        return true;
+    if (in->type >= TPC_T_COUNT || !(desc->types & (1u << in->type)))
+        return bad_operand(d, TPC_FIELD_TYPE, in->type);
+    return true;
+}
+
+/* MAC/MUL switch bit 2 is acc_fp32 (bf16) or, for SPU MUL, upper32 (i32/u32). */
+static bool check_bit2(Dec *d, const TpcInsn *in)
+{
+    bool mul_spu = d->slot == TPC_SLOT_SPU && in->opc == 0x01;
+    unsigned t = in->type;
+    if ((in->opc == 0x00 || in->opc == 0x01) && (in->sw & 4) && t != TPC_T_BF16 &&
+        !(mul_spu && (t == TPC_T_I32 || t == TPC_T_U32)))
+        return bad_insn(d, in->opc);
+    return true;
+}
+
+static bool dec_spu(Dec *d, TpcInsn *in)
+{
+    const uint8_t *b = d->b;
+    unsigned fa = tpc_bits(b, TPC_B_SPU_SRC_A, 7);
+    unsigned fb = tpc_bits(b, TPC_B_SPU_SRC_B, 7);
+    unsigned fd = tpc_bits(b, TPC_B_SPU_DEST, 7);
+    bool is_b;
+
+    in->type = (uint8_t)tpc_bits(b, TPC_B_SPU_TYPE, 4);
+    in->polarity = tpc_bits(b, TPC_B_SPU_POL, 1);
+    in->pred = (uint8_t)tpc_bits(b, TPC_B_SPU_PRED, 4);
+    in->pred_vp = false;
+    in->sw = (uint8_t)tpc_bits(b, TPC_B_SPU_SW, 7);
+    is_b = in->type == TPC_T_B;
+
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_HALT:
+    case TPC_FORM_LOOP:
+        return true;
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY: {
+        bool unary = in->desc->form == TPC_FORM_UNARY;
+        if (!check_type(d, in))
+            return false;
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I)))
+            return false;
+        if (in->dst.kind == TPC_OP_I) {
+            /* int5: A = I or a scalar/immediate broadcast, B = I (§5.0.5) */
+            if (!(in->desc->flags & TPC_F_INT5) || in->type != TPC_T_I32)
+                return bad_operand(d, TPC_FIELD_DEST, fd);
+            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I) | K(S) | K_SIMM_ANY))
+                return false;
+            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(I) | K(S) | K_SIMM_ANY);
+        }
+        if (!check_bit2(d, in))
+            return false;
+        if (in->dst.kind == TPC_OP_SP) {
+            if (!is_b)
+                return bad_operand(d, TPC_FIELD_DEST, fd);
+            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(SP)))
+                return false;
+            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(SP));
+        }
+        if (is_b)
+            return bad_operand(d, TPC_FIELD_DEST, fd);
+        /* an immediate only in SRC_B (tpc.md §5.2) */
+        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR)))
+            return false;
+        return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_SSRC);
+    }
+    case TPC_FORM_MOV:
+        if (in->sw & 1)
+            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I)))
+            return false;
+        if (in->dst.kind == TPC_OP_S) {
+            if (!check_type(d, in) || is_b)
+                return bad_operand(d, TPC_FIELD_TYPE, in->type);
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
+        }
+        if (in->dst.kind == TPC_OP_SP)
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC | K(SP));
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
+    case TPC_FORM_CMP:
+        if (!check_type(d, in))
+            return false;
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(SP)))
+            return false;
+        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR)))
+            return false;
+        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_SSRC);
+    case TPC_FORM_CONVERT:
+        if (!check_type(d, in))
+            return false;
+        if ((in->sw & 7) == 7)
+            return bad_insn(d, in->opc);
+        if ((fb & 0xf) >= TPC_T_COUNT || (fb & 0xf) == TPC_T_B)
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
+        raw(&in->b, fb);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S)))
+            return false;
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR));
+    case TPC_FORM_JMP:
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    case TPC_FORM_MOV_IRF_DIM:
+        if ((in->sw & 7) > 4)
+            return bad_insn(d, in->opc);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S)))
+            return false;
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
+    case TPC_FORM_SET_INDX:
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)))
+            return false;
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    default: /* GENERIC (unimplemented opcodes): decoded for printing only */
+        return check_type(d, in) &&
+               reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I) | K(AD)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) && reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u);
+    }
+}
+
+/* Does this VPU MAC/MUL/CONVERT write a register pair (tpc.md §1.2)? */
+static bool vpu_wide_dest(const TpcInsn *in)
+{
+    unsigned t = in->type, sw = in->sw;
+    switch (in->opc) {
+    case 0x00: /* MAC */
+        return (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16;
+    case 0x01: /* MUL */
+        return (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16 ||
+               ((t == TPC_T_I32 || t == TPC_T_U32) && !(sw & 2));
+    default:
+        return false;
+    }
+}
+
+static bool dec_vpu(Dec *d, TpcInsn *in)
+{
+    const uint8_t *b = d->b;
+    unsigned fa = tpc_bits(b, TPC_B_VPU_SRC_A, 8);
+    unsigned fb = tpc_bits(b, TPC_B_VPU_SRC_B, 8);
+    unsigned fc = tpc_bits(b, TPC_B_VPU_SRC_C, 8);
+    unsigned fdd = tpc_bits(b, TPC_B_VPU_SRC_D, 9);
+    unsigned fd = tpc_bits(b, TPC_B_VPU_DEST, 8);
+    bool is_b;
+
+    in->type = (uint8_t)tpc_bits(b, TPC_B_VPU_TYPE, 4);
+    in->polarity = tpc_bits(b, TPC_B_VPU_POL, 1);
+    in->pred = (uint8_t)tpc_bits(b, TPC_B_VPU_PRED, 4);
+    in->pred_vp = tpc_bits(b, TPC_B_VPU_PRED + 4, 1);
+    in->sw = (uint8_t)tpc_bits(b, TPC_B_VPU_SW, 3);
+    is_b = in->type == TPC_T_B;
+
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_HALT:
+        return true;
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY: {
+        bool unary = in->desc->form == TPC_FORM_UNARY;
+        bool shuffle = in->opc == 0x2c;
+        if (!check_type(d, in) || !check_bit2(d, in))
+            return false;
+        if (is_b) {
+            if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(VP)) ||
+                !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP)))
+                return false;
+            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(VP));
+        }
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
+            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
+            return false;
+        if (vpu_wide_dest(in) && !is_pairable(d, &in->dst, TPC_FIELD_DEST, 2))
+            return false;
+        if (unary)
+            return true;
+        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, shuffle ? K_VSRC : K_VSRC | K_SSRC);
+    }
+    case TPC_FORM_MOV:
+        if (in->sw & 1)
+            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)))
+            return false;
+        if (in->dst.kind == TPC_OP_V) {
+            if (!check_type(d, in))
+                return false;
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC | K_SSRC);
+        }
+        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP) | K(SP) | K_SSRC))
+            return false;
+        if (in->a.kind != TPC_OP_VP && in->a.kind != TPC_OP_SP) {
+            if (fb > 8)
+                return bad_operand(d, TPC_FIELD_SRC_B, fb);
+            raw(&in->b, fb);
+        }
+        return true;
+    case TPC_FORM_CMP:
+        if (!check_type(d, in))
+            return false;
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(VP)) ||
+            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
+            return false;
+        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_VSRC | K_SSRC);
+    case TPC_FORM_CONVERT: {
+        unsigned tt = fb & 0xf, src = in->type;
+        if (!check_type(d, in))
+            return false;
+        if ((in->sw & 7) == 7)
+            return bad_insn(d, in->opc);
+        if (tt >= TPC_T_COUNT || tt == TPC_T_B)
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
+        raw(&in->b, fb);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
+            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
+            return false;
+        if (src == TPC_T_BF16 && tt == TPC_T_F32)
+            return is_pairable(d, &in->dst, TPC_FIELD_DEST, 2);
+        if (src == TPC_T_F32 && tt == TPC_T_BF16 && !(fb & 0x40))
+            return is_pairable(d, &in->a, TPC_FIELD_SRC_A, 2);
+        return true;
+    }
+    case TPC_FORM_SEL:
+    case TPC_FORM_SEL2:
+        if (!check_type(d, in))
+            return false;
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
+            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC) ||
+            !reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_VSRC | K_SSRC) ||
+            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, K_VSRC) ||
+            !reg(d, &in->d, TPC_FIELD_SRC_D, fdd, K_VSRC | K_SSRC))
+            return false;
+        if (in->desc->form == TPC_FORM_SEL2)
+            return is_pairable(d, &in->dst, TPC_FIELD_DEST, 2);
+        return true;
+    case TPC_FORM_PACK:
+        if (!check_type(d, in))
+            return false;
+        if (tpc_type_size(in->type) == 4)
+            return bad_insn(d, in->opc);
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
+    case TPC_FORM_MOV_DG:
+        if ((in->sw & 3) >= 2)
+            return bad_insn(d, in->opc);
+        raw(&in->b, fb);
+        if (in->sw & 1)
+            raw(&in->c, fc);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
+    case TPC_FORM_MOV_G:
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
+    default: /* GENERIC (unimplemented opcodes): decoded for printing only */
+        return check_type(d, in) && reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) && reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u);
+    }
+}
+
+static void ldst_pred(const uint8_t *b, TpcInsn *in)
+{
+    in->polarity = tpc_bits(b, TPC_B_LDST_POL, 1);
+    in->pred = (uint8_t)tpc_bits(b, TPC_B_LDST_PRED, 4);
+    in->pred_vp = tpc_bits(b, TPC_B_LDST_PRED + 4, 1);
+}
+
+static bool dec_ld(Dec *d, TpcInsn *in)
+{
+    const uint8_t *b = d->b;
+    unsigned fa = tpc_bits(b, TPC_B_LD_SRC_A, 8);
+    unsigned fb = tpc_bits(b, TPC_B_VPU_SRC_D, 9);
+    unsigned fd = tpc_bits(b, TPC_B_LD_DEST, 8);
+    bool half = in->opc == 0x0f || in->opc == 0x10 || in->opc == 0x12 || in->opc == 0x13;
+
+    ldst_pred(b, in);
+    in->type = 0;
+    in->sw = (uint8_t)tpc_bits(b, TPC_B_LD_SW, 4);
+
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_PRED:
+        return true;
+    case TPC_FORM_GEN_ADDR:
+        if (fb > 15)
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(AD)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
+    case TPC_FORM_PRMT_INDX:
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
+               reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
+    case TPC_FORM_SET_INDX:
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    case TPC_FORM_MOV:
+        if (in->sw & 1)
+            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+        raw(&in->b, fb);
+        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP) | K(S) | K(SP) | K(I)))
+            return false;
+        switch (in->dst.kind) {
+        case TPC_OP_V:
+            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC | K_SSRC))
+                return false;
+            if (in->a.kind != TPC_OP_V && in->a.kind != TPC_OP_VSPECIAL) {
+                in->type = (uint8_t)(fb >> 4);
+                if (in->type >= TPC_T_COUNT)
+                    return bad_operand(d, TPC_FIELD_SRC_B, fb);
+            }
+            return true;
+        case TPC_OP_VP:
+            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP) | K(SP) | K_SSRC))
+                return false;
+            if (in->a.kind != TPC_OP_VP && in->a.kind != TPC_OP_SP && fb > 8)
+                return bad_operand(d, TPC_FIELD_SRC_B, fb);
+            return true;
+        case TPC_OP_S:
+            in->type = (uint8_t)(fb >> 4);
+            if (in->type >= TPC_T_COUNT || in->type == TPC_T_B)
+                return bad_operand(d, TPC_FIELD_SRC_B, fb);
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
+        case TPC_OP_SP:
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
+        default: /* I */
+            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
+        }
+    case TPC_FORM_LD_L:
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    case TPC_FORM_LD_G:
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(V) | K(VP)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD));
+    case TPC_FORM_LD_L_V:
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, half ? K(V) : K(V) | K(VP)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    case TPC_FORM_LD_TNSR:
+        if (half && (in->sw & 1))
+            return bad_insn(d, in->opc);
+        if (in->sw & 6) /* later-generation switches */
+            return bad_insn(d, in->opc);
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, half ? K(V) : K(V) | K(VP)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
+    case TPC_FORM_PREFETCH:
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD));
+    default: /* LOOKUP: decoded for printing only */
+        raw(&in->b, fb);
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(V));
+    }
+}
+
+static bool dec_st(Dec *d, TpcInsn *in)
+{
+    const uint8_t *b = d->b;
+    unsigned fa = tpc_bits(b, TPC_B_ST_SRC_A, 8);
+    unsigned fb = tpc_bits(b, TPC_B_ST_SRC_B, 8);
+    unsigned fc = tpc_bits(b, TPC_B_VPU_SRC_C, 8);
+    bool half = in->opc == 0x08 || in->opc == 0x09 || in->opc == 0x0c || in->opc == 0x0d;
+
+    ldst_pred(b, in);
+    in->type = 0;
+    in->sw = (uint8_t)tpc_bits(b, TPC_B_ST_SW, 4);
+
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_PRED:
+        return true;
+    case TPC_FORM_GEN_ADDR:
+        if (fb > 15)
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
+        raw(&in->b, fb);
+        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(AD)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
+    case TPC_FORM_PRMT_INDX:
+        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(I)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
+               reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
+    case TPC_FORM_SET_INDX:
+        raw(&in->b, fb);
+        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(I)) &&
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+    case TPC_FORM_ST_L:
+        raw(&in->b, fb);
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
+               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(S) | K(SP));
+    case TPC_FORM_ST_G:
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD)) &&
+               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(S) | K(SP));
+    case TPC_FORM_ST_L_V:
+        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
+               reg(d, &in->c, TPC_FIELD_SRC_C, fc, half ? K(V) : K(V) | K(VP));
+    case TPC_FORM_ASO:
+        raw(&in->a, fa);
+        return true;
+    case TPC_FORM_ST_TNSR:
+        if (half && (in->sw & 1))
+            return bad_insn(d, in->opc);
+        raw(&in->b, fb);
+        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) ||
+            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, half ? K(V) : K(V) | K(VP)))
+            return false;
+        if ((in->sw & 2) && in->c.kind == TPC_OP_VP) /* RMW of a predicate */
+            return bad_insn(d, in->opc);
+        if (in->sw & 4) /* PACK: decoded for printing, not executed */
+            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+        return true;
+    default:
+        raw(&in->a, fa);
+        raw(&in->b, fb);
+        raw(&in->c, fc);
+        return true;
+    }
+}
+
+static void dec_loop(const uint8_t *b, TpcBundle *out)
+{
+    TpcLoop *l = &out->loop;
+    l->start_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_START, 7);
+    l->boundary_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_BOUNDARY, 7);
+    l->step_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_STEP, 6);
+    l->start_imm = tpc_bits(b, TPC_B_LOOP_START_SEL, 1);
+    l->boundary_imm = tpc_bits(b, TPC_B_LOOP_BOUNDARY_SEL, 1);
+    l->step_imm = tpc_bits(b, TPC_B_LOOP_STEP_SEL, 1);
+    l->once = tpc_bits(b, TPC_B_LOOP_ONCE, 1);
+    l->polarity = tpc_bits(b, TPC_B_SPU_POL, 1);
+    l->pred = (uint8_t)tpc_bits(b, TPC_B_SPU_PRED, 4);
+    l->boundary = tpc_bits(b, TPC_B_LOOP_BOUNDARY_IMM, 32);
+    l->step = tpc_bits(b, TPC_B_LOOP_STEP_IMM, 32);
+    l->start = tpc_bits(b, TPC_B_IMM, 32);
+    l->end_offset = (uint16_t)tpc_bits(b, TPC_B_LOOP_END, 16);
+    l->cmp = (uint8_t)tpc_bits(b, TPC_B_LOOP_CMP, 3);
+}
+
+static bool loop_check(const TpcLoop *l, NxFault *f)
+{
+    unsigned s = TPC_SLOT_BUNDLE;
+    if (!l->start_imm && l->start_reg > 35)
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
+                            s | TPC_FIELD_SRC_A << 4 | (unsigned)l->start_reg << 8, 0);
+    if (!l->boundary_imm && l->boundary_reg > 35)
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
+                            s | TPC_FIELD_SRC_B << 4 | (unsigned)l->boundary_reg << 8, 0);
+    if (!l->step_imm && l->step_reg > 35)
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
+                            s | TPC_FIELD_DEST << 4 | (unsigned)l->step_reg << 8, 0);
+    if (l->cmp > TPC_CMP_NE)
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, s | TPC_OPC_LOOP << 8, 0);
+    return true;
+}
+
+static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
+{
+    static const uint8_t opc_pos[4] = {TPC_B_LD_OPC, TPC_B_SPU_OPC, TPC_B_VPU_OPC, TPC_B_ST_OPC};
+    static const uint8_t opc_w[4] = {5, 6, 6, 5};
+    Dec d = {b, slot, f};
+    bool ok;
+
+    memset(in, 0, sizeof(*in));
+    in->opc = (uint8_t)tpc_bits(b, opc_pos[slot], opc_w[slot]);
+    in->desc = tpc_insn_desc(slot, in->opc);
+    if (!in->desc)
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPCODE, slot | (unsigned)in->opc << 8, 0);
+    switch (slot) {
+    case TPC_SLOT_LD:
+        ok = dec_ld(&d, in);
+        break;
+    case TPC_SLOT_SPU:
+        ok = dec_spu(&d, in);
+        break;
+    case TPC_SLOT_VPU:
+        ok = dec_vpu(&d, in);
+        break;
+    default:
+        ok = dec_st(&d, in);
+        break;
+    }
+    if (!ok)
+        return false;
+    if (in->desc->kind == TPC_KIND_UNIMPL)
+        return nx_fault_set(f, TPC_FAULT_UNIMPLEMENTED, slot | (unsigned)in->opc << 8, 0);
+    return true;
+}
+
+bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFault *f,
+                           NxFault slot_fault[4])
+{
+    bool ok = true;
+    NxFault dummy[4];
+
+    if (!slot_fault)
+        slot_fault = dummy;
+    memset(slot_fault, 0, 4 * sizeof(NxFault));
+    f->code = 0;
+    out->imm = tpc_bits(b, TPC_B_IMM, 32);
+    out->halt = false;
+    out->is_loop = tpc_bits(b, TPC_B_SPU_OPC, 6) == TPC_OPC_LOOP;
+    if (out->is_loop) {
+        memset(out->slot, 0, sizeof(out->slot));
+        out->slot[TPC_SLOT_SPU].opc = TPC_OPC_LOOP;
+        out->slot[TPC_SLOT_SPU].desc = tpc_insn_desc(TPC_SLOT_SPU, TPC_OPC_LOOP);
+        dec_loop(b, out);
+        if (!loop_check(&out->loop, &slot_fault[TPC_SLOT_SPU])) {
+            *f = slot_fault[TPC_SLOT_SPU];
+            return false;
+        }
+        return true;
+    }
+    memset(&out->loop, 0, sizeof(out->loop));
+    for (unsigned s = 0; s < 4; s++) {
+        if (!dec_slot(b, s, &out->slot[s], &slot_fault[s])) {
+            if (ok)
+                *f = slot_fault[s];
+            ok = false;
+        }
+    }
+    out->halt =
+        out->slot[TPC_SLOT_SPU].opc == TPC_OPC_HALT || out->slot[TPC_SLOT_VPU].opc == TPC_OPC_HALT;
+    return ok;
+}
+
+bool tpc_decode_bundle(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFault *f)
+{
+    return tpc_decode_bundle_all(b, out, f, NULL);
+}

@@ -1,0 +1,662 @@
+/*
+ * TPC disassembler: TpcBundle -> Habana assembly text, as tpc-llvm's
+ * llvm-objdump prints it (tpc.md §8): `ld; spu; vpu; st`, lowercase
+ * mnemonics/switches, uppercase registers, immediates as 0x hex of IMM.
+ */
+#include <string.h>
+
+#include "target/tpc/asm.h"
+
+typedef struct P {
+    GString *o;
+    const TpcBundle *bd;
+    uint32_t pc;
+    TpcLabelFn label;
+    void *opaque;
+    unsigned nops; /* operands printed so far in this slot */
+} P;
+
+static const char *const vspecial_name[5] = {"LFSR", "LFSR_NO_CHANGE", "V_LANE_ID_32",
+                                             "V_LANE_ID_16", "V_LANE_ID_8"};
+
+static void sep(P *p)
+{
+    g_string_append(p->o, p->nops++ ? ", " : " ");
+}
+
+static void word(P *p, const char *w)
+{
+    g_string_append_c(p->o, ' ');
+    g_string_append(p->o, w);
+}
+
+/* Register or immediate operand; `group` 2 prints V pairs as D, 4 as A. */
+static void opnd(P *p, const TpcOperand *op, unsigned group)
+{
+    GString *o = p->o;
+    sep(p);
+    switch (op->kind) {
+    case TPC_OP_V:
+        g_string_append_printf(o, "%c%u", group == 2 ? 'D' : group == 4 ? 'A' : 'V', op->num);
+        break;
+    case TPC_OP_S:
+        g_string_append_printf(o, "S%u", op->num);
+        break;
+    case TPC_OP_SP:
+        g_string_append_printf(o, "SP%u", op->num);
+        break;
+    case TPC_OP_VP:
+        g_string_append_printf(o, "VP%u", op->num);
+        break;
+    case TPC_OP_I:
+        g_string_append_printf(o, "I%u", op->num);
+        break;
+    case TPC_OP_AD:
+        g_string_append_printf(o, "AD%u", op->num);
+        break;
+    case TPC_OP_IMM:
+        g_string_append_printf(o, "0x%x", p->bd->imm);
+        break;
+    case TPC_OP_SIMM:
+        g_string_append_printf(o, "0x%x", op->num);
+        break;
+    case TPC_OP_VSPECIAL:
+        g_string_append(o, op->num < 5 ? vspecial_name[op->num] : "?");
+        break;
+    case TPC_OP_SLFSR:
+        g_string_append(o, op->num ? "S_LFSR_NO_CHANGE" : "S_LFSR");
+        break;
+    default:
+        g_string_append_printf(o, "0x%x", op->raw);
+        break;
+    }
+}
+
+static void hexop(P *p, uint32_t v)
+{
+    sep(p);
+    g_string_append_printf(p->o, "0x%x", v);
+}
+
+static void regop(P *p, const char *name)
+{
+    sep(p);
+    g_string_append(p->o, name);
+}
+
+static void mnem(P *p, const TpcInsn *in, bool typed)
+{
+    g_string_append(p->o, in->desc->mnemonic);
+    if (typed && in->type < TPC_T_COUNT)
+        g_string_append_printf(p->o, ".%s", tpc_type_suffix[in->type]);
+    p->nops = 0;
+}
+
+static void pred(P *p, const TpcInsn *in)
+{
+    if (!in->pred && !in->polarity && !in->pred_vp)
+        return;
+    /* like tpc-llvm: no comma when no operand precedes (switch words do not count) */
+    g_string_append_printf(p->o, "%s%s%s%u", p->nops ? ", " : " ", in->polarity ? "!" : "",
+                           in->pred_vp ? "VP" : "SP", in->pred);
+    p->nops++;
+}
+
+static void dimmask(P *p, unsigned mask, bool as_operand)
+{
+    char s[8] = {'b'};
+    for (int d = 4, i = 1; d >= 0; d--, i++)
+        s[i] = (char)('0' + ((mask >> d) & 1));
+    s[6] = 0;
+    if (as_operand)
+        regop(p, s);
+    else
+        word(p, s);
+}
+
+/* One-bit switch words of the instruction's switch set held in SW. */
+static void sw_words(P *p, const TpcInsn *in, unsigned swmask)
+{
+    const TpcSwDef *t = tpc_sws_table(in->desc->sws);
+    unsigned printed = 0;
+    if (!t)
+        return;
+    for (; t->key; t++) {
+        if (t->values || t->int_values || t->width != 1 || t->field != TPC_SWF_SW)
+            continue;
+        unsigned bit = 1u << t->shift;
+        if (!(in->sw & bit & swmask) || (printed & bit))
+            continue;
+        if (in->desc->sws == TPC_SWS_MUL_SPU && t->shift == 2) {
+            /* one bit, two names: acc_fp32 for bf16, upper32 otherwise */
+            bool acc = in->type == TPC_T_BF16;
+            if (acc != !strcmp(t->key, "acc_fp32"))
+                continue;
+        }
+        printed |= bit;
+        word(p, t->key);
+    }
+}
+
+/* Is the VPU destination of MAC/MUL a pair (tpc.md §1.2)? */
+static bool vpu_pair_dest(const TpcInsn *in)
+{
+    unsigned t = in->type;
+    if (in->opc == 0x00 || in->opc == 0x01) {
+        if ((t == TPC_T_BF16 && (in->sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16)
+            return true;
+        return in->opc == 0x01 && (t == TPC_T_I32 || t == TPC_T_U32) && !(in->sw & 2);
+    }
+    return false;
+}
+
+static void target(P *p, uint32_t off, int64_t shown)
+{
+    const char *l = p->label ? p->label(p->opaque, off) : NULL;
+    sep(p);
+    if (l)
+        g_string_append(p->o, l);
+    else
+        g_string_append_printf(p->o, "%" G_GINT64_FORMAT, shown);
+}
+
+static void convert_words(P *p, const TpcInsn *in, bool vpu)
+{
+    unsigned b = in->b.raw, tt = b & 0xf, src = in->type;
+    if (vpu) {
+        bool pairs =
+            (src == TPC_T_F32 && tt == TPC_T_BF16) || (src == TPC_T_BF16 && tt == TPC_T_F32);
+        if ((b >> 4) & 3)
+            g_string_append_printf(p->o, " lane_sel=%u", (b >> 4) & 3);
+        if (pairs && !(b & 0x40))
+            word(p, "all_lanes");
+    }
+    if (tt < TPC_T_COUNT && tpc_target_type_name[tt])
+        g_string_append_printf(p->o, " target_type=%s", tpc_target_type_name[tt]);
+    if (tpc_round_name[in->sw & 7])
+        word(p, tpc_round_name[in->sw & 7]);
+}
+
+static void generic(P *p, const TpcInsn *in)
+{
+    mnem(p, in, in->desc->types != 0);
+    if (in->dst.kind != TPC_OP_NONE)
+        opnd(p, &in->dst, 0);
+    if (in->a.kind != TPC_OP_NONE)
+        opnd(p, &in->a, 0);
+    if (in->b.kind != TPC_OP_NONE)
+        opnd(p, &in->b, 0);
+    pred(p, in);
+}
+
+static void print_binary(P *p, const TpcInsn *in, bool vpu)
+{
+    bool int5 = !vpu && in->dst.kind == TPC_OP_I;
+    mnem(p, in, true);
+    sw_words(p, in, int5 ? 3 : 0x7f);
+    if (int5)
+        dimmask(p, in->sw >> 2, false);
+    opnd(p, &in->dst, vpu && vpu_pair_dest(in) ? 2 : 0);
+    opnd(p, &in->a, 0);
+    if (in->desc->form == TPC_FORM_BINARY)
+        opnd(p, &in->b, 0);
+    pred(p, in);
+}
+
+/* MOV in any slot; `tsrc` is the type of a broadcast, `sect` the VP section
+ * field (8 = all), `mask` the int5 dim mask. */
+static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, unsigned mask)
+{
+    const TpcOperand *d = &in->dst, *a = &in->a;
+    bool vec_src = a->kind == TPC_OP_V || a->kind == TPC_OP_VSPECIAL || a->kind == TPC_OP_VP ||
+                   a->kind == TPC_OP_SP;
+    g_string_append(p->o, "mov");
+    p->nops = 0;
+    /* V <- V moves print no type in tpc-llvm; nxemu prints a non-zero VPU type
+     * because it sets the lane size of a VPRF predicate (tpc.md §5.0.1) */
+    if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
+        d->kind == TPC_OP_S)
+        g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc < TPC_T_COUNT ? tsrc : 0]);
+    if (d->kind == TPC_OP_I)
+        dimmask(p, mask, false);
+    opnd(p, d, 0);
+    opnd(p, a, 0);
+    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
+        hexop(p, sect);
+    pred(p, in);
+}
+
+static void print_spu(P *p, const TpcInsn *in)
+{
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_HALT:
+        g_string_append(p->o, in->desc->mnemonic);
+        return;
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY:
+        print_binary(p, in, false);
+        return;
+    case TPC_FORM_MOV:
+        print_mov(p, in, in->type, 8, in->sw >> 2);
+        return;
+    case TPC_FORM_CMP:
+        mnem(p, in, true);
+        sw_words(p, in, 0x7f);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->b, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_CONVERT:
+        mnem(p, in, true);
+        convert_words(p, in, false);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_JMP:
+        mnem(p, in, false);
+        if (in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM) {
+            uint32_t v = in->a.kind == TPC_OP_IMM ? p->bd->imm : in->a.num;
+            if (in->opc == 0x24)
+                target(p, p->pc + v, (int32_t)v);
+            else
+                target(p, v, v);
+        } else {
+            opnd(p, &in->a, 0);
+        }
+        pred(p, in);
+        return;
+    case TPC_FORM_MOV_IRF_DIM:
+        mnem(p, in, false);
+        g_string_append_printf(p->o, " 0x%x", in->sw & 7);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_SET_INDX:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        dimmask(p, in->sw >> 2, true);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    default:
+        generic(p, in);
+        return;
+    }
+}
+
+static void print_vpu(P *p, const TpcInsn *in)
+{
+    unsigned b = in->b.raw;
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_HALT:
+        g_string_append(p->o, in->desc->mnemonic);
+        return;
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY:
+        print_binary(p, in, true);
+        return;
+    case TPC_FORM_MOV:
+        print_mov(p, in, in->type, b, 0);
+        return;
+    case TPC_FORM_CMP:
+        mnem(p, in, true);
+        sw_words(p, in, 7);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->b, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_CONVERT: {
+        unsigned tt = b & 0xf;
+        bool wide_d = in->type == TPC_T_BF16 && tt == TPC_T_F32;
+        bool wide_a = in->type == TPC_T_F32 && tt == TPC_T_BF16 && !(b & 0x40);
+        mnem(p, in, true);
+        convert_words(p, in, true);
+        opnd(p, &in->dst, wide_d ? 2 : 0);
+        opnd(p, &in->a, wide_a ? 2 : 0);
+        pred(p, in);
+        return;
+    }
+    case TPC_FORM_SEL:
+    case TPC_FORM_SEL2:
+        mnem(p, in, true);
+        sw_words(p, in, 7);
+        opnd(p, &in->dst, in->desc->form == TPC_FORM_SEL2 ? 2 : 0);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->b, 0);
+        opnd(p, &in->c, 0);
+        opnd(p, &in->d, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_PACK:
+        mnem(p, in, true);
+        g_string_append_printf(p->o, " source_group=%u element_stride=%u", b & 1, (b & 2) ? 4 : 2);
+        if (in->opc == 0x2e)
+            g_string_append_printf(p->o, " group_half=%u", (b >> 2) & 1);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_MOV_DG:
+        if (in->sw & 1) {
+            unsigned c = in->c.raw;
+            g_string_append(p->o, "mov_dg.all");
+            for (int i = 0; i < 4; i++)
+                g_string_append_printf(p->o, " sdg%d=%u", i, (b >> (2 * i)) & 3);
+            for (int i = 0; i < 4; i++)
+                g_string_append_printf(p->o, " weg%d=%u", i, (c >> (2 * i)) & 3);
+        } else {
+            g_string_append_printf(p->o, "mov_dg src=%u dst=%u wr_lg=0x%x wr_ug=0x%x", b & 3,
+                                   (b >> 2) & 3, (b >> 4) & 1, (b >> 5) & 1);
+        }
+        p->nops = 0;
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        hexop(p, p->bd->imm);
+        pred(p, in);
+        return;
+    case TPC_FORM_MOV_G: {
+        unsigned g = b & 3, q = (b >> 2) & 15;
+        g_string_append(p->o, "mov_g g_en=0b");
+        for (int i = g > 1 ? 1 : 0; i >= 0; i--)
+            g_string_append_c(p->o, (char)('0' + ((g >> i) & 1)));
+        g_string_append(p->o, " dg_en=0b");
+        for (int i = q > 7 ? 3 : q > 3 ? 2 : q > 1 ? 1 : 0; i >= 0; i--)
+            g_string_append_c(p->o, (char)('0' + ((q >> i) & 1)));
+        p->nops = 0;
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        hexop(p, p->bd->imm);
+        pred(p, in);
+        return;
+    }
+    default:
+        generic(p, in);
+        return;
+    }
+}
+
+/* Tensor operand: the register when SW bit 3 is set; else the id as
+ * tpc-llvm prints it (loads: B[4:0]; stores: the whole SRC_B). */
+static void tensor_op(P *p, const TpcInsn *in, const char *reg)
+{
+    if (in->sw & 8)
+        regop(p, reg);
+    else
+        hexop(p, p->o && reg[2] == '7' ? in->b.raw & 0x1fu : in->b.raw);
+}
+
+static void print_ld(P *p, const TpcInsn *in)
+{
+    unsigned b = in->b.raw;
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+        g_string_append(p->o, "nop");
+        return;
+    case TPC_FORM_PRED:
+        mnem(p, in, false);
+        pred(p, in);
+        return;
+    case TPC_FORM_GEN_ADDR:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        hexop(p, b);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_PRMT_INDX:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->b, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_SET_INDX:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        dimmask(p, b >> 2, true);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_MOV:
+        print_mov(p, in, in->dst.kind == TPC_OP_V || in->dst.kind == TPC_OP_S ? b >> 4 : 0, b,
+                  b >> 2);
+        return;
+    case TPC_FORM_LD_L:
+        mnem(p, in, false);
+        if (b & 1)
+            word(p, "mmio");
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_LD_G:
+    case TPC_FORM_LD_L_V:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_LD_TNSR:
+        mnem(p, in, false);
+        opnd(p, &in->dst, 0);
+        tensor_op(p, in, "S27");
+        opnd(p, &in->a, 0);
+        if (in->sw & 1)
+            regop(p, "S30");
+        pred(p, in);
+        return;
+    case TPC_FORM_PREFETCH:
+        mnem(p, in, false);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    default:
+        generic(p, in);
+        return;
+    }
+}
+
+static void print_st(P *p, const TpcInsn *in)
+{
+    unsigned b = in->b.raw;
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+        g_string_append(p->o, "nop");
+        return;
+    case TPC_FORM_PRED:
+        mnem(p, in, false);
+        pred(p, in);
+        return;
+    case TPC_FORM_GEN_ADDR:
+        mnem(p, in, false);
+        opnd(p, &in->c, 0);
+        hexop(p, b);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_PRMT_INDX:
+        mnem(p, in, false);
+        opnd(p, &in->c, 0);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->b, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_SET_INDX:
+        mnem(p, in, false);
+        opnd(p, &in->c, 0);
+        dimmask(p, b >> 2, true);
+        opnd(p, &in->a, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_ST_L:
+        mnem(p, in, false);
+        if (b & 1)
+            word(p, "mmio");
+        opnd(p, &in->a, 0);
+        opnd(p, &in->c, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_ST_G:
+    case TPC_FORM_ST_L_V:
+        mnem(p, in, false);
+        opnd(p, &in->a, 0);
+        opnd(p, &in->c, 0);
+        pred(p, in);
+        return;
+    case TPC_FORM_ASO:
+        mnem(p, in, false);
+        if (in->a.raw & 1)
+            word(p, "dec");
+        if (in->a.raw & 2)
+            word(p, "vpu");
+        pred(p, in);
+        return;
+    case TPC_FORM_ST_TNSR:
+        mnem(p, in, false);
+        if (in->sw & 4)
+            word(p, "pack");
+        tensor_op(p, in, "S28");
+        opnd(p, &in->a, 0);
+        opnd(p, &in->c, 0);
+        if (in->sw & 2)
+            regop(p, "S29");
+        if (in->sw & 1)
+            regop(p, "S31");
+        pred(p, in);
+        return;
+    default:
+        generic(p, in);
+        return;
+    }
+}
+
+static void print_loop(P *p)
+{
+    const TpcLoop *l = &p->bd->loop;
+    GString *o = p->o;
+    g_string_append(o, "loop ");
+    if (l->start_imm)
+        g_string_append_printf(o, "%u", l->start);
+    else
+        g_string_append_printf(o, "S%u", l->start_reg);
+    if (l->boundary_imm)
+        g_string_append_printf(o, ", %u", l->boundary);
+    else
+        g_string_append_printf(o, ", S%u", l->boundary_reg);
+    if (l->step_imm)
+        g_string_append_printf(o, ", %u", l->step);
+    else
+        g_string_append_printf(o, ", S%u", l->step_reg);
+    g_string_append_printf(o, ", %s", l->cmp < 6 ? tpc_loop_cmp_name[l->cmp] : "?");
+    p->nops = 4;
+    target(p, p->pc + l->end_offset + TPC_BUNDLE_BYTES, l->end_offset);
+    if (l->pred || l->polarity)
+        g_string_append_printf(o, ", %sSP%u", l->polarity ? "!" : "", l->pred);
+}
+
+void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc,
+                         TpcLabelFn label, void *opaque)
+{
+    TpcBundle bd;
+    NxFault f, sf[4];
+    P p = {out, &bd, pc, label, opaque, 0};
+
+    bool ok = tpc_decode_bundle_all(b, &bd, &f, sf);
+    if (!ok) {
+        /* slots that are merely outside the nxemu subset still print */
+        for (unsigned s = 0; s < 4; s++) {
+            if (sf[s].code && sf[s].code != TPC_FAULT_UNIMPLEMENTED)
+                goto bad;
+            /* hardware-register MOVs (SW bit 0) have no Gaudi spelling */
+            if (sf[s].code && bd.slot[s].desc && bd.slot[s].desc->form == TPC_FORM_MOV)
+                goto bad;
+        }
+    }
+    if (bd.is_loop) {
+        print_loop(&p);
+        return;
+    }
+    print_ld(&p, &bd.slot[TPC_SLOT_LD]);
+    g_string_append(out, "; ");
+    print_spu(&p, &bd.slot[TPC_SLOT_SPU]);
+    g_string_append(out, "; ");
+    print_vpu(&p, &bd.slot[TPC_SLOT_VPU]);
+    g_string_append(out, "; ");
+    print_st(&p, &bd.slot[TPC_SLOT_ST]);
+    return;
+bad:
+    g_string_append(out, "// bad bundle\n.long ");
+    for (unsigned i = 0; i < 8; i++)
+        g_string_append_printf(out, "%s0x%08x", i ? ", " : "", tpc_bits(b, 32 * i, 32));
+}
+
+typedef struct SymCtx {
+    const TpcSym *syms;
+    size_t n;
+} SymCtx;
+
+static const char *sym_at(void *opaque, uint32_t off)
+{
+    SymCtx *c = opaque;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->syms[i].value == off && strcmp(c->syms[i].name, ".text") != 0 && c->syms[i].name[0])
+            return c->syms[i].name;
+    return NULL;
+}
+
+void tpc_disas_text(GString *out, const uint8_t *text, size_t len, const TpcSym *syms, size_t nsyms)
+{
+    SymCtx c = {syms, nsyms};
+    for (size_t off = 0; off + TPC_BUNDLE_BYTES <= len; off += TPC_BUNDLE_BYTES) {
+        for (size_t i = 0; i < nsyms; i++)
+            if (syms[i].value == off && syms[i].name[0] && strcmp(syms[i].name, ".text") != 0)
+                g_string_append_printf(out, "\n%s:\n", syms[i].name);
+        tpc_disas_bundle_gs(out, text + off, (uint32_t)off, sym_at, &c);
+        g_string_append_c(out, '\n');
+    }
+}
+
+/* .tpc_metadata fields: name, offset, size, first version (tpc.md §7.1). */
+static const struct {
+    const char *name;
+    uint8_t off, size, since;
+} md_fields[] = {
+    {"version", 0, 4, 0},           {"specialFunctionUsed", 4, 1, 3},
+    {"printfUsed", 5, 1, 3},        {"lockUnLock", 6, 1, 3},
+    {"mmioUsed", 7, 1, 6},          {"march", 8, 2, 5},
+    {"paramsNum", 12, 1, 8},        {"printfTensorID", 13, 1, 9},
+    {"numberOfThreads", 14, 1, 10}, {"directMMIOAccess", 15, 1, 11},
+    {"dnorm", 16, 1, 12},
+};
+
+void tpc_disas_metadata(GString *out, const uint8_t *md, size_t len)
+{
+    static const char *const dx[5] = {NULL, "DB", "DW", NULL, "DD"};
+    uint32_t version;
+    if (len < TPC_METADATA_SIZE)
+        return;
+    version =
+        (uint32_t)md[0] | (uint32_t)md[1] << 8 | (uint32_t)md[2] << 16 | (uint32_t)md[3] << 24;
+    g_string_append(out, ".section .tpc_metadata\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(md_fields); i++) {
+        uint32_t v = 0;
+        if (version < md_fields[i].since)
+            continue;
+        for (unsigned k = 0; k < md_fields[i].size; k++)
+            v |= (uint32_t)md[md_fields[i].off + k] << (8 * k);
+        g_string_append_printf(out, "%s: %s %u\n", md_fields[i].name, dx[md_fields[i].size], v);
+    }
+    for (unsigned t = 0; t < 16; t++)
+        if ((md[26 + t / 8] >> (t % 8)) & 1)
+            g_string_append_printf(out, "scalarLd[%u]: DB 1\n", t);
+    if (version >= 4)
+        for (unsigned t = 0; t < 16; t++)
+            if ((md[28 + t / 8] >> (t % 8)) & 1)
+                g_string_append_printf(out, "rmwStore[%u]: DB 1\n", t);
+}

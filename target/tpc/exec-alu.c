@@ -1,0 +1,207 @@
+/*
+ * Element arithmetic of the SPU and VPU (tpc.md §5.0.4, §5.2, §5.3):
+ * integer wrap / saturation, f32 with canonical NaN, bf16 rounded once,
+ * shifts, comparisons.  One element at a time; the VPU has its own
+ * whole-register fast paths for the common cases and falls back here.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "target/tpc/cpu.h"
+
+static int64_t sext(uint32_t v, unsigned t)
+{
+    switch (t) {
+    case TPC_T_I32:
+        return (int32_t)v;
+    case TPC_T_I16:
+        return (int16_t)v;
+    case TPC_T_I8:
+        return (int8_t)v;
+    case TPC_T_U16:
+    case TPC_T_BF16:
+        return (uint16_t)v;
+    case TPC_T_U8:
+    case TPC_T_B:
+        return (uint8_t)v;
+    default:
+        return v;
+    }
+}
+
+uint32_t tpc_ext32(uint32_t v, unsigned t)
+{
+    return (uint32_t)sext(v, t);
+}
+
+static uint32_t width_mask(unsigned t)
+{
+    unsigned e = tpc_type_size(t);
+    return e == 4 ? 0xFFFFFFFFu : (1u << (8 * e)) - 1;
+}
+
+static float fval(uint32_t v, unsigned t)
+{
+    return t == TPC_T_F32 ? tpc_f32(v) : tpc_bf16_to_f32((uint16_t)v);
+}
+
+static uint32_t fres(float f, unsigned t)
+{
+    return t == TPC_T_F32 ? tpc_f32_canon(f) : tpc_f32_to_bf16_rne(f);
+}
+
+static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
+                         unsigned sw)
+{
+    float a = fval(ra, t), b = fval(rb, t), d = fval(rd, t);
+    switch (op) {
+    case 0x00: /* MAC: one rounding */
+        return fres(fmaf((sw & 2u) ? -a : a, b, d), t);
+    case 0x01:
+        return fres(a * b, t);
+    case 0x02:
+        return fres(a + b, t);
+    case 0x03:
+        return fres((sw & 2u) ? b - a : a - b, t);
+    case 0x05:
+        if (isnan(a) || isnan(b))
+            return fres(NAN, t);
+        return (a > b || (a == b && !signbit(a))) ? ra : rb;
+    case 0x06:
+        if (isnan(a) || isnan(b))
+            return fres(NAN, t);
+        return (a < b || (a == b && signbit(a))) ? ra : rb;
+    case 0x07:
+        return ra & (t == TPC_T_F32 ? 0x7FFFFFFFu : 0x7FFFu);
+    default:
+        return 0;
+    }
+}
+
+static uint32_t ash(unsigned t, uint32_t ra, uint32_t rb, unsigned sw)
+{
+    int64_t a = sext(ra, t);
+    int sh = (int8_t)(rb & 0xFF);
+    unsigned bits = 8 * tpc_type_size(t);
+    bool sat = sw & 1u;
+    if (sh >= 0) {
+        if (a == 0)
+            return 0;
+        if (sh >= (int)bits) {
+            if (!sat)
+                return 0;
+            return tpc_int_result(a < 0 ? INT64_MIN / 2 : INT64_MAX / 2, t, true);
+        }
+        /* |a| < 2^32 and sh < 32: fits in int64 */
+        int64_t r = a * ((int64_t)1 << sh);
+        return tpc_int_result(r, t, sat);
+    }
+    unsigned n = (unsigned)(-sh);
+    if (sw & 2u) /* rhu: round half up */
+        a += n <= 62 ? ((int64_t)1 << (n - 1)) : 0;
+    if (n > 62)
+        n = 62;
+    return tpc_int_result(a >> n, t, false);
+}
+
+uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd, unsigned sw,
+                 unsigned *carry)
+{
+    uint32_t wm = width_mask(t);
+    unsigned bits = 8 * tpc_type_size(t);
+    switch (op) {
+    case 0x0F:
+        return (ra | rb) & wm;
+    case 0x10:
+        return (ra & rb) & wm;
+    case 0x11:
+        return (ra ^ rb) & wm;
+    case 0x12:
+        return ~ra & wm;
+    case 0x13:
+    case 0x14: {
+        unsigned n = rb & 0xFFu;
+        if (n >= bits)
+            return 0;
+        return (op == 0x13 ? ((ra & wm) >> n) : (ra << n)) & wm;
+    }
+    case 0x15:
+        return ash(t, ra, rb, sw);
+    default:
+        break;
+    }
+    if (tpc_type_is_float(t))
+        return float_op(op, t, ra, rb, rd, sw);
+    int64_t a = sext(ra, t), b = sext(rb, t), d = sext(rd, t);
+    bool sat = sw & 1u;
+    switch (op) {
+    case 0x00: {
+        __int128 p = (__int128)a * b;
+        __int128 r = (sw & 2u) ? d - p : d + p;
+        if (!sat)
+            return (uint32_t)(uint64_t)r & wm;
+        if (r > INT64_MAX / 2)
+            r = INT64_MAX / 2;
+        if (r < INT64_MIN / 2)
+            r = INT64_MIN / 2;
+        return tpc_int_result((int64_t)r, t, sat);
+    }
+    case 0x01:
+        return (uint32_t)((uint64_t)a * (uint64_t)b) & wm;
+    case 0x02: {
+        unsigned cin = (sw & 2u) && carry ? (*carry & 1u) : 0u;
+        uint64_t ua = ra & wm, ub = rb & wm;
+        if (carry)
+            *carry = ((ua + ub + cin) >> bits) & 1u;
+        return tpc_int_result(a + b + cin, t, sat);
+    }
+    case 0x03:
+        return tpc_int_result((sw & 2u) ? b - a : a - b, t, sat);
+    case 0x05:
+        return (uint32_t)(a > b ? a : b) & wm;
+    case 0x06:
+        return (uint32_t)(a < b ? a : b) & wm;
+    case 0x07:
+        return tpc_int_result(a < 0 ? -a : a, t, false);
+    default:
+        return 0;
+    }
+}
+
+bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t rb, bool mask_eq_zero)
+{
+    if (op == 0x09 && mask_eq_zero)
+        return (ra & rb & width_mask(t)) == 0;
+    if (tpc_type_is_float(t)) {
+        float a = fval(ra, t), b = fval(rb, t);
+        switch (op) {
+        case 0x09:
+            return a == b;
+        case 0x0A:
+            return !(a == b);
+        case 0x0B:
+            return a < b;
+        case 0x0C:
+            return a <= b;
+        case 0x0D:
+            return a > b;
+        default:
+            return a >= b;
+        }
+    }
+    int64_t a = sext(ra, t), b = sext(rb, t);
+    switch (op) {
+    case 0x09:
+        return a == b;
+    case 0x0A:
+        return a != b;
+    case 0x0B:
+        return a < b;
+    case 0x0C:
+        return a <= b;
+    case 0x0D:
+        return a > b;
+    default:
+        return a >= b;
+    }
+}

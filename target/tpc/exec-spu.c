@@ -1,0 +1,247 @@
+/*
+ * SPU slot (tpc.md §5.2): scalar arithmetic on the SRF, SPRF logic,
+ * comparisons, CONVERT, and the int5 (IRF) forms of §5.0.5.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+/* int5 form: Id[d] = A[d] op B[d] for the dims of SW[6:2]. */
+static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
+{
+    int32_t av[5], bv[5] = {0};
+    if (in->a.kind == TPC_OP_I) {
+        memcpy(av, c->irf[in->a.num & 31], sizeof(av));
+    } else {
+        uint32_t v = tpc_rd_scalar(c, b, &in->a, o);
+        for (unsigned d = 0; d < 5; d++)
+            av[d] = (int32_t)v;
+    }
+    if (in->b.kind == TPC_OP_I) {
+        memcpy(bv, c->irf[in->b.num & 31], sizeof(bv));
+    } else if (in->b.kind != TPC_OP_NONE) {
+        uint32_t v = tpc_rd_scalar(c, b, &in->b, o);
+        for (unsigned d = 0; d < 5; d++)
+            bv[d] = (int32_t)v;
+    }
+    TpcWrite *w = tpc_out_w(o, TPC_WR_I, in->dst.num & 31);
+    w->mask = (uint8_t)((in->sw >> 2) & 0x1F);
+    memcpy(w->dims, c->irf[in->dst.num & 31], sizeof(w->dims));
+    for (unsigned d = 0; d < 5; d++) {
+        uint32_t a = (uint32_t)av[d], bb = (uint32_t)bv[d], r;
+        switch (op) {
+        case 0x01:
+            r = a * bb;
+            break;
+        case 0x02:
+            r = a + bb;
+            break;
+        case 0x03:
+            r = a - bb;
+            break;
+        case 0x05:
+            r = (uint32_t)(av[d] > bv[d] ? av[d] : bv[d]);
+            break;
+        case 0x06:
+            r = (uint32_t)(av[d] < bv[d] ? av[d] : bv[d]);
+            break;
+        case 0x07:
+            r = av[d] < 0 ? 0u - a : a;
+            break;
+        case 0x08:
+            r = a;
+            break;
+        case 0x0F:
+            r = a | bb;
+            break;
+        case 0x10:
+            r = a & bb;
+            break;
+        case 0x11:
+            r = a ^ bb;
+            break;
+        case 0x12:
+            r = ~a;
+            break;
+        default:
+            return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
+        }
+        w->dims[d] = (int32_t)r;
+    }
+    return true;
+}
+
+/* Binary/unary arithmetic and logic, opcode op. */
+static bool spu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    if (in->dst.kind == TPC_OP_I)
+        return spu_int5(c, b, in, o, op);
+    unsigned t = in->type;
+    uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
+    uint32_t bb = in->b.kind != TPC_OP_NONE ? tpc_rd_scalar(c, b, &in->b, o) : 0;
+    if (in->dst.kind == TPC_OP_SP || t == TPC_T_B) {
+        /* SPRF logic (type b) */
+        unsigned r = tpc_alu(op, TPC_T_U8, a & 1u, bb & 1u, 0, 0, NULL) & 1u;
+        tpc_out_sp(o, in->dst.num, r);
+        return true;
+    }
+    uint32_t d = c->s[in->dst.num % TPC_NR_S];
+    uint32_t r;
+    if (op == 0x00 && t == TPC_T_BF16 && (in->sw & 4u)) {
+        /* acc_fp32: f32 accumulator */
+        float x = tpc_bf16_to_f32((uint16_t)a), y = tpc_bf16_to_f32((uint16_t)bb);
+        r = tpc_f32_canon(fmaf((in->sw & 2u) ? -x : x, y, tpc_f32(d)));
+    } else if (op == 0x01 && t == TPC_T_BF16 && (in->sw & 4u)) {
+        r = tpc_f32_canon(tpc_bf16_to_f32((uint16_t)a) * tpc_bf16_to_f32((uint16_t)bb));
+    } else if (op == 0x01 && (in->sw & 4u) && (t == TPC_T_I32 || t == TPC_T_U32)) {
+        uint64_t p =
+            t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)a * (int32_t)bb) : (uint64_t)a * bb;
+        r = (uint32_t)(p >> 32);
+    } else if (op == 0x02 && !tpc_type_is_float(t)) {
+        unsigned carry = c->s_carry;
+        r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, &carry), t);
+        tpc_out_w(o, TPC_WR_SCARRY, 0)->val = carry;
+    } else {
+        r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, NULL), t);
+    }
+    tpc_out_s(o, in->dst.num, r);
+    return true;
+}
+
+#define SPU_ARITH(name, op)                                                                        \
+    bool tpc_exec_spu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
+    {                                                                                              \
+        return spu_arith(c, b, in, o, op);                                                         \
+    }
+SPU_ARITH(mac, 0x00)
+SPU_ARITH(mul, 0x01)
+SPU_ARITH(add, 0x02)
+SPU_ARITH(sub, 0x03)
+SPU_ARITH(max, 0x05)
+SPU_ARITH(min, 0x06)
+SPU_ARITH(abs, 0x07)
+SPU_ARITH(or, 0x0F)
+SPU_ARITH(and, 0x10)
+SPU_ARITH(xor, 0x11)
+SPU_ARITH(not, 0x12)
+SPU_ARITH(shr, 0x13)
+SPU_ARITH(shl, 0x14)
+SPU_ARITH(ash, 0x15)
+
+static bool spu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
+    uint32_t bb = tpc_rd_scalar(c, b, &in->b, o);
+    tpc_out_sp(o, in->dst.num, tpc_alu_cmp(op, in->type, a, bb, op == 0x09 && (in->sw & 1u)));
+    return true;
+}
+
+#define SPU_CMP(name, op)                                                                          \
+    bool tpc_exec_spu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
+    {                                                                                              \
+        return spu_cmp(c, b, in, o, op);                                                           \
+    }
+SPU_CMP(cmp_eq, 0x09)
+SPU_CMP(cmp_neq, 0x0A)
+SPU_CMP(cmp_less, 0x0B)
+SPU_CMP(cmp_leq, 0x0C)
+SPU_CMP(cmp_grt, 0x0D)
+SPU_CMP(cmp_geq, 0x0E)
+
+bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    if (in->sw & 1u)
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x08u << 8, 0);
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    if (in->dst.kind == TPC_OP_I)
+        return spu_int5(c, b, in, o, 0x08);
+    uint32_t v = tpc_rd_scalar(c, b, &in->a, o);
+    if (in->dst.kind == TPC_OP_SP)
+        tpc_out_sp(o, in->dst.num, v & 1u);
+    else
+        tpc_out_s(o, in->dst.num, tpc_ext32(v, in->type));
+    return true;
+}
+
+bool tpc_exec_spu_convert(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    unsigned rm = in->sw & 7u, dt = in->b.raw & 15u;
+    if (rm == 7)
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x16u << 8, 0);
+    if (dt >= TPC_T_COUNT || dt == TPC_T_B)
+        return tpc_bad_operand(c, TPC_SLOT_SPU, TPC_FIELD_SRC_B, &in->b);
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    rm = tpc_resolve_rm(c, rm);
+    if (rm == TPC_RM_SR)
+        o->lfsr_s_read = true;
+    uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
+    uint32_t r = tpc_convert(a, in->type, dt, rm, c->lfsr_s);
+    tpc_out_s(o, in->dst.num, tpc_ext32(r, dt));
+    return true;
+}
+
+bool tpc_exec_spu_mov_irf_dim(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    unsigned dim = in->sw & 7u;
+    if (dim > 4)
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x26u << 8, 0);
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    tpc_out_s(o, in->dst.num, (uint32_t)c->irf[in->a.num & 31][dim]);
+    return true;
+}
+
+bool tpc_exec_spu_set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return tpc_do_set_indx(c, b, in, &in->dst, in->sw >> 2, o);
+}
+
+/* ---- control flow (tpc.md §6.2, §6.4); the LOOP bundle is run by cpu.c ---- */
+
+static bool jump(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, bool rel)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    uint32_t t = tpc_rd_scalar(c, b, &in->a, o);
+    uint32_t target = rel ? c->pc + t : t;
+    if (target % TPC_BUNDLE)
+        return tpc_fault(c, TPC_FAULT_MISALIGNED, 0, target);
+    o->jump = true;
+    o->jump_pc = target;
+    return true;
+}
+
+bool tpc_exec_spu_jmpr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return jump(c, b, in, o, true);
+}
+
+bool tpc_exec_spu_jmpa(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return jump(c, b, in, o, false);
+}
+
+bool tpc_exec_spu_halt(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    o->halt = true;
+    return true;
+}
+
+bool tpc_exec_vpu_halt(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    o->halt = true;
+    return true;
+}
+
+bool tpc_exec_spu_loop(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    /* LOOP occupies the whole bundle and never reaches a slot executor */
+    return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_BUNDLE | TPC_OPC_LOOP << 8, 0);
+}

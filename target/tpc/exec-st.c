@@ -1,0 +1,188 @@
+/*
+ * Store slot (tpc.md §5.4).  Every store reads its sources and checks every
+ * address in the compute phase and leaves one planned memory effect in
+ * c->mw, applied after the register commit, so a fault anywhere in the
+ * bundle leaves memory untouched and stores see pre-bundle register values.
+ */
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+bool tpc_exec_st_gen_addr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return tpc_do_gen_addr(c, in, &in->c, o);
+}
+
+bool tpc_exec_st_prmt_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return tpc_do_prmt_indx(c, in, &in->c, o);
+}
+
+bool tpc_exec_st_set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return tpc_do_set_indx(c, b, in, &in->c, in->b.raw >> 2, o);
+}
+
+static uint32_t scalar_value(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
+{
+    uint32_t v = tpc_rd_scalar(c, b, op, o);
+    return op->kind == TPC_OP_SP ? (v & 1u) : v;
+}
+
+bool tpc_exec_st_st_l(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
+    bool mmio = in->b.raw & 1u;
+    if (!tpc_check_local32(c, a, mmio))
+        return false;
+    c->mw.kind = mmio ? TPC_MW_CFG : TPC_MW_SLM;
+    c->mw.off = a;
+    c->mw.val = scalar_value(c, b, &in->c, o);
+    return true;
+}
+
+bool tpc_exec_st_st_g(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    const TpcAddrReg *ad = &c->ad[in->a.num & 7];
+    unsigned e = ad->esize ? ad->esize : 4;
+    if (ad->pa & (e - 1))
+        return tpc_fault(c, TPC_FAULT_MISALIGNED, 0, ad->pa);
+    if (!tpc_global_check(c, ad->pa, e))
+        return false;
+    c->mw.kind = TPC_MW_GLOBAL;
+    c->mw.pa = ad->pa;
+    c->mw.len = e;
+    c->mw.val = scalar_value(c, b, &in->c, o);
+    return true;
+}
+
+/* Vector value of the store (V or VP image) and its per-byte gate. */
+static bool st_gate(TpcCpu *c, const TpcInsn *in, uint8_t m[TPC_VBYTES], const uint8_t **en)
+{
+    bool all;
+    if (!tpc_pred_mask(c, in, 1, m, &all))
+        return false;
+    *en = all ? NULL : m;
+    return true;
+}
+
+static const uint8_t *st_value(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
+{
+    if (op->kind == TPC_OP_VP || op->kind == TPC_OP_SP)
+        return tpc_rd_vp(c, op, tmp);
+    return c->v[op->num % TPC_NR_V];
+}
+
+/* half: 0 full, 1 low, 2 high */
+static bool st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
+{
+    bool vp = in->c.kind == TPC_OP_VP;
+    if (vp && half)
+        return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
+    uint8_t m[TPC_VBYTES], tmp[TPC_VPBYTES];
+    const uint8_t *en = NULL;
+    if (!st_gate(c, in, m, &en))
+        return true;
+    uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
+    unsigned len = vp ? TPC_VPBYTES : half ? 128 : TPC_VBYTES;
+    if (!tpc_check_vlm(c, a, len, half ? 128 : 256))
+        return false;
+    const uint8_t *src = st_value(c, &in->c, tmp);
+    unsigned from = half == 2 ? 128 : 0;
+    TpcMemWrite *mw = &c->mw;
+    mw->kind = TPC_MW_VLM;
+    mw->off = a;
+    mw->len = len;
+    memcpy(mw->data, src + from, len);
+    for (unsigned i = 0; i < len; i++)
+        mw->lane_en[i] = en ? en[from + i] : 1;
+    if (vp && en) {
+        /* VPRF image: bit j gated by predicate bit j (VLM is private, so the
+         * merge with the old bits can be made here) */
+        for (unsigned i = 0; i < len; i++) {
+            uint8_t g = 0;
+            for (unsigned k = 0; k < 8; k++)
+                g |= (uint8_t)((en[8 * i + k] & 1u) << k);
+            mw->data[i] = (uint8_t)((src[i] & g) | (c->vlm[a + i] & ~g));
+            mw->lane_en[i] = 1;
+        }
+    }
+    return true;
+}
+
+bool tpc_exec_st_st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_l_v(c, b, in, o, 0);
+}
+
+bool tpc_exec_st_st_l_v_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_l_v(c, b, in, o, 1);
+}
+
+bool tpc_exec_st_st_l_v_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_l_v(c, b, in, o, 2);
+}
+
+bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    if (!tpc_pred_scalar(c, in))
+        return true;
+    c->mw.kind = TPC_MW_ASO;
+    c->mw.val = (in->a.raw & 1u) ? 0xFFFFFFFFu : 1u;
+    return true;
+}
+
+static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
+{
+    bool vp = in->c.kind == TPC_OP_VP;
+    if (vp && half)
+        return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
+    if (in->sw & 4u) /* pack */
+        return tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, TPC_SLOT_ST | (uint32_t)in->opc << 8, 0);
+    uint8_t m[TPC_VBYTES], tmp[TPC_VPBYTES];
+    const uint8_t *en = NULL;
+    if (!st_gate(c, in, m, &en))
+        return true;
+    unsigned t = (in->sw & 8u) ? (c->s[28] & 15u) : (in->b.raw & 15u);
+    TpcTensor td;
+    if (!tpc_tensor_read(c, t, &td))
+        return false;
+    unsigned nl = (vp ? TPC_VPBYTES : TPC_VBYTES) / td.esize;
+    unsigned lo = 0, n = nl;
+    int shift = 0;
+    if (half == 1) {
+        n = nl / 2;
+    } else if (half == 2) {
+        lo = nl / 2;
+        n = nl / 2;
+        shift = (int)(nl / 2);
+    } else if (in->sw & 1u) {
+        uint32_t os = c->s[31];
+        lo = (os >> 8) & 0xFFu;
+        n = (os & 0xFFu) + 1;
+    }
+    bool rmw = (in->sw & 2u) != 0;
+    return tpc_tensor_store_plan(c, t, c->irf[in->a.num & 31], vp, lo, n, shift, en,
+                                 st_value(c, &in->c, tmp), rmw, c->s[29]);
+}
+
+bool tpc_exec_st_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_tnsr(c, b, in, o, 0);
+}
+
+bool tpc_exec_st_st_tnsr_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_tnsr(c, b, in, o, 1);
+}
+
+bool tpc_exec_st_st_tnsr_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    return st_tnsr(c, b, in, o, 2);
+}

@@ -1,0 +1,294 @@
+/*
+ * VPU arithmetic (tpc.md §5.3): lane-wise MAC/MUL/ADD/SUB/MAX/MIN/ABS,
+ * bitwise ops (also on VPRFs), shifts, MOV, and the wide (pair) results of
+ * §1.2.  Each op computes a whole 256-byte result, then merges it with the
+ * old destination under the predicate (income, §5.0.1).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+/* Finish a VRF result held in o->vbuf[buf]: merge with the old value of V
+ * idx under the mask and queue the write. */
+static void put_v(TpcCpu *c, TpcSlotOut *o, unsigned idx, unsigned buf, const uint8_t *m, bool all)
+{
+    if (!all)
+        tpc_merge(o->vbuf[buf], c->v[idx % TPC_NR_V], m);
+    tpc_out_v(o, idx, buf);
+}
+
+/* Same for a VPRF result image in o->vpbuf; bit j is gated by m[j]. */
+static void put_vp(TpcCpu *c, TpcSlotOut *o, unsigned idx, const uint8_t *m, bool all)
+{
+    if (!all) {
+        const uint8_t *old = c->vp[idx & 15];
+        for (unsigned j = 0; j < TPC_VPBYTES; j++) {
+            uint8_t g = 0;
+            for (unsigned k = 0; k < 8; k++)
+                g |= (uint8_t)((m[8 * j + k] & 1u) << k);
+            o->vpbuf[j] = (uint8_t)((o->vpbuf[j] & g) | (old[j] & ~g));
+        }
+    }
+    tpc_out_vp(o, idx);
+}
+
+static bool pair_ok(TpcCpu *c, const TpcInsn *in)
+{
+    if (in->dst.kind == TPC_OP_V && (in->dst.num & 1u) == 0 && in->dst.num + 1 < TPC_NR_V)
+        return true;
+    return tpc_bad_operand(c, TPC_SLOT_VPU, TPC_FIELD_DEST, &in->dst);
+}
+
+/* MAC / MUL with a pair destination (tpc.md §1.2). */
+static bool vpu_wide(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op,
+                     const uint8_t *a, const uint8_t *bb)
+{
+    if (!pair_ok(c, in))
+        return false;
+    unsigned t = in->type, dn = in->dst.num;
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, 4, m, &all))
+        return true;
+    if (t == TPC_T_I32 || t == TPC_T_U32) {
+        /* {low, high} words of the 64-bit products */
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t x = tpc_ld_e(a, i, 4), y = tpc_ld_e(bb, i, 4);
+            uint64_t p =
+                t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)x * (int32_t)y) : (uint64_t)x * y;
+            tpc_st_e(o->vbuf[0], i, 4, (uint32_t)p);
+            tpc_st_e(o->vbuf[1], i, 4, (uint32_t)(p >> 32));
+        }
+    } else {
+        for (unsigned e = 0; e < 2; e++) {
+            const uint8_t *acc = c->v[dn + e];
+            for (unsigned i = 0; i < 64; i++) {
+                uint32_t x = tpc_ld_e(a, 2 * i + e, 2), y = tpc_ld_e(bb, 2 * i + e, 2);
+                uint32_t d = tpc_ld_e(acc, i, 4), r;
+                if (t == TPC_T_BF16) {
+                    float fx = tpc_bf16_to_f32((uint16_t)x), fy = tpc_bf16_to_f32((uint16_t)y);
+                    if (op == 0x00)
+                        r = tpc_f32_canon(fmaf((in->sw & 2u) ? -fx : fx, fy, tpc_f32(d)));
+                    else
+                        r = tpc_f32_canon(fx * fy);
+                } else {
+                    bool s = t == TPC_T_I16;
+                    int64_t px = s ? (int16_t)x : (uint16_t)x, py = s ? (int16_t)y : (uint16_t)y;
+                    int64_t p = px * py;
+                    unsigned at = s ? TPC_T_I32 : TPC_T_U32;
+                    if (op == 0x00) {
+                        int64_t dv = s ? (int32_t)d : (int64_t)d;
+                        r = tpc_int_result((in->sw & 2u) ? dv - p : dv + p, at, in->sw & 1u);
+                    } else {
+                        r = (uint32_t)p;
+                    }
+                }
+                tpc_st_e(o->vbuf[e], i, 4, r);
+            }
+        }
+    }
+    put_v(c, o, dn, 0, m, all);
+    put_v(c, o, dn + 1, 1, m, all);
+    return true;
+}
+
+/* Bitwise .b ops on VPRFs: every bit on its own. */
+static bool vpu_vp_logic(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o,
+                         unsigned op)
+{
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, 1, m, &all))
+        return true;
+    uint8_t ta[TPC_VPBYTES], tb[TPC_VPBYTES];
+    const uint8_t *a = tpc_rd_vp(c, &in->a, ta);
+    const uint8_t *bb = in->b.kind != TPC_OP_NONE ? tpc_rd_vp(c, &in->b, tb) : a;
+    for (unsigned j = 0; j < TPC_VPBYTES; j++) {
+        uint8_t r;
+        switch (op) {
+        case 0x0F:
+            r = a[j] | bb[j];
+            break;
+        case 0x10:
+            r = a[j] & bb[j];
+            break;
+        case 0x11:
+            r = a[j] ^ bb[j];
+            break;
+        default:
+            r = (uint8_t)~a[j];
+            break;
+        }
+        o->vpbuf[j] = r;
+    }
+    put_vp(c, o, in->dst.num, m, all);
+    return true;
+}
+
+/* f32 fast paths: whole-register loops the compiler vectorises. */
+static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
+                     const uint8_t *pd, uint8_t *out)
+{
+    float a[64], bv[64], d[64], r[64];
+    memcpy(a, pa, 256);
+    memcpy(bv, pb, 256);
+    switch (op) {
+    case 0x00:
+        memcpy(d, pd, 256);
+        if (sw & 2u)
+            for (unsigned i = 0; i < 64; i++)
+                r[i] = fmaf(-a[i], bv[i], d[i]);
+        else
+            for (unsigned i = 0; i < 64; i++)
+                r[i] = fmaf(a[i], bv[i], d[i]);
+        break;
+    case 0x01:
+        for (unsigned i = 0; i < 64; i++)
+            r[i] = a[i] * bv[i];
+        break;
+    case 0x02:
+        for (unsigned i = 0; i < 64; i++)
+            r[i] = a[i] + bv[i];
+        break;
+    case 0x03:
+        if (sw & 2u)
+            for (unsigned i = 0; i < 64; i++)
+                r[i] = bv[i] - a[i];
+        else
+            for (unsigned i = 0; i < 64; i++)
+                r[i] = a[i] - bv[i];
+        break;
+    default:
+        return false;
+    }
+    uint32_t bits[64];
+    memcpy(bits, r, 256);
+    for (unsigned i = 0; i < 64; i++)
+        if (r[i] != r[i])
+            bits[i] = 0x7FC00000u;
+    memcpy(out, bits, 256);
+    return true;
+}
+
+static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
+{
+    unsigned t = in->type;
+    if (in->dst.kind == TPC_OP_VP || t == TPC_T_B)
+        return vpu_vp_logic(c, b, in, o, op);
+    unsigned e = tpc_type_size(t), n = TPC_VBYTES / e;
+    uint8_t ta[TPC_VBYTES], tb[TPC_VBYTES];
+    const uint8_t *a = tpc_rd_vec(c, b, &in->a, e, ta, o);
+    const uint8_t *bb = in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, e, tb, o) : a;
+    bool wide = false;
+    if (op == 0x00)
+        wide = (t == TPC_T_BF16 && (in->sw & 4u)) || t == TPC_T_I16 || t == TPC_T_U16;
+    else if (op == 0x01)
+        wide = (t == TPC_T_BF16 && (in->sw & 4u)) || t == TPC_T_I16 || t == TPC_T_U16 ||
+               ((t == TPC_T_I32 || t == TPC_T_U32) && !(in->sw & 2u));
+    if (wide)
+        return vpu_wide(c, b, in, o, op, a, bb);
+
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, e, m, &all))
+        return true;
+    unsigned dn = in->dst.num % TPC_NR_V;
+    const uint8_t *old = c->v[dn];
+    uint8_t *r = o->vbuf[0];
+    if (op == 0x01 && (t == TPC_T_I32 || t == TPC_T_U32)) {
+        /* double_and_round32: sat32((2ab + 2^31) >> 32) */
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t x = tpc_ld_e(a, i, 4), y = tpc_ld_e(bb, i, 4);
+            __int128 p;
+            if (t == TPC_T_I32)
+                p = (__int128)(int32_t)x * (int32_t)y;
+            else
+                p = (__int128)x * y;
+            __int128 q = (2 * p + ((__int128)1 << 31)) >> 32;
+            int64_t lim = q > INT64_MAX / 2   ? INT64_MAX / 2
+                          : q < INT64_MIN / 2 ? INT64_MIN / 2
+                                              : (int64_t)q;
+            tpc_st_e(r, i, 4, tpc_int_result(lim, t, true));
+        }
+    } else if (t == TPC_T_F32 && f32_fast(op, in->sw, a, bb, old, r)) {
+        /* done */
+    } else if (op == 0x02 && !tpc_type_is_float(t)) {
+        /* integer ADD also produces V_CARRY (byte-bit layout of §1.1) */
+        memset(o->vcarry, 0, TPC_VPBYTES);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned cy = tpc_vp_bit(c->v_carry, i * e);
+            tpc_st_e(r, i, e,
+                     tpc_alu(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), 0, in->sw, &cy));
+            if (cy && (all || m[i * e]))
+                for (unsigned k = 0; k < e; k++)
+                    o->vcarry[(i * e + k) >> 3] |= (uint8_t)(1u << ((i * e + k) & 7));
+        }
+        if (!all)
+            for (unsigned j = 0; j < TPC_VBYTES; j++)
+                if (!m[j] && tpc_vp_bit(c->v_carry, j))
+                    o->vcarry[j >> 3] |= (uint8_t)(1u << (j & 7));
+        tpc_out_w(o, TPC_WR_VCARRY, 0);
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            tpc_st_e(r, i, e,
+                     tpc_alu(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), tpc_ld_e(old, i, e),
+                             in->sw, NULL));
+    }
+    put_v(c, o, dn, 0, m, all);
+    return true;
+}
+
+#define VPU_ARITH(name, op)                                                                        \
+    bool tpc_exec_vpu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
+    {                                                                                              \
+        return vpu_arith(c, b, in, o, op);                                                         \
+    }
+VPU_ARITH(mac, 0x00)
+VPU_ARITH(mul, 0x01)
+VPU_ARITH(add, 0x02)
+VPU_ARITH(sub, 0x03)
+VPU_ARITH(max, 0x05)
+VPU_ARITH(min, 0x06)
+VPU_ARITH(abs, 0x07)
+VPU_ARITH(or, 0x0F)
+VPU_ARITH(and, 0x10)
+VPU_ARITH(xor, 0x11)
+VPU_ARITH(not, 0x12)
+VPU_ARITH(shr, 0x13)
+VPU_ARITH(shl, 0x14)
+VPU_ARITH(ash, 0x15)
+
+/* MOV (tpc.md §5.3.2). */
+bool tpc_exec_vpu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    if (in->sw & 1u)
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | 0x08u << 8, 0);
+    unsigned e = tpc_type_size(in->type);
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (in->dst.kind == TPC_OP_VP) {
+        if (!tpc_pred_mask(c, in, e, m, &all))
+            return true;
+        if (in->a.kind == TPC_OP_VP || in->a.kind == TPC_OP_SP) {
+            uint8_t tmp[TPC_VPBYTES];
+            memcpy(o->vpbuf, tpc_rd_vp(c, &in->a, tmp), TPC_VPBYTES);
+        } else {
+            uint32_t v = tpc_rd_scalar(c, b, &in->a, o);
+            unsigned k = in->b.raw & 15u;
+            memcpy(o->vpbuf, c->vp[in->dst.num & 15], TPC_VPBYTES);
+            for (unsigned s = 0; s < 8; s++)
+                if (k >= 8 || s == k)
+                    memcpy(o->vpbuf + 4 * s, &v, 4);
+        }
+        put_vp(c, o, in->dst.num, m, all);
+        return true;
+    }
+    if (!tpc_pred_mask(c, in, e, m, &all))
+        return true;
+    const uint8_t *src = tpc_rd_vec(c, b, &in->a, e, o->vbuf[0], o);
+    if (src != o->vbuf[0])
+        memcpy(o->vbuf[0], src, TPC_VBYTES);
+    put_v(c, o, in->dst.num, 0, m, all);
+    return true;
+}

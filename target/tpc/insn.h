@@ -1,0 +1,365 @@
+/*
+ * TPC (Gaudi, generation 2) instruction description and decoded bundle form.
+ *
+ * The ISA lives in one table per slot: insn-ld.def, insn-spu.def,
+ * insn-vpu.def, insn-st.def.  Decoder, disassembler and assembler derive from
+ * those rows; the executor (helper code in target/tpc/exec*.c) builds its
+ * dispatch from the same rows.  Row format, one X-macro per slot:
+ *
+ *   TPC_LD (opc, name, FORM, TYPES, SWS, flags)   executes: tpc_exec_ld_<name>
+ *   TPC_SPU(opc, name, FORM, TYPES, SWS, flags)   executes: tpc_exec_spu_<name>
+ *   TPC_VPU(opc, name, FORM, TYPES, SWS, flags)   executes: tpc_exec_vpu_<name>
+ *   TPC_ST (opc, name, FORM, TYPES, SWS, flags)   executes: tpc_exec_st_<name>
+ *
+ * plus two variants with the same arguments, which default to nothing when the
+ * includer does not define them (so a dispatch table built from TPC_<SLOT>
+ * alone needs no function for them):
+ *
+ *   TPC_<SLOT>_N  defined opcode that executes as a no-op (nop, dbg, prefetch,
+ *                 events, cache ops): no exec function
+ *   TPC_<SLOT>_U  defined but outside the nxemu subset: decoded and printed,
+ *                 tpc_decode_bundle faults UNIMPLEMENTED (tpc.md §4.6)
+ *
+ *   opc    slot opcode (LD/ST 5 bits, SPU/VPU 6 bits)
+ *   name   lowercase C identifier; the printed mnemonic is #name
+ *   FORM   operand form, token X of TPC_FORM_X: which fields are registers,
+ *          immediates or raw switch fields, and how the line is written
+ *   TYPES  allowed OPERANDS_TYPE set, token X of TPC_TT_X (NONE = untyped)
+ *   SWS    switch set, token X of TPC_SWS_X (names and bit positions of the
+ *          instruction's switches, see asm/disas)
+ *   flags  0 or TPC_F_* (plain C expression)
+ *
+ * An X-macro user writes e.g.
+ *   #define TPC_SPU(opc, name, form, types, sws, flags) [opc] = tpc_exec_spu_##name,
+ *   #include "target/tpc/insn-spu.def"
+ * Each .def file #undefs all its macros at its end.
+ */
+#ifndef TARGET_TPC_INSN_H
+#define TARGET_TPC_INSN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nxemu/fault.h"
+
+#define TPC_BUNDLE_BYTES 32
+
+/* Slot numbers, also the FAULT_INFO slot values of tpc.md §6.6. */
+typedef enum TpcSlot {
+    TPC_SLOT_LD = 0,
+    TPC_SLOT_SPU = 1,
+    TPC_SLOT_VPU = 2,
+    TPC_SLOT_ST = 3,
+    TPC_SLOT_BUNDLE = 4, /* LOOP: the whole bundle */
+} TpcSlot;
+
+/* TPC fault codes (tpc.md §6.6), stored in NxFault.code. */
+enum {
+    TPC_FAULT_ILLEGAL_OPCODE = 1,
+    TPC_FAULT_ILLEGAL_OPERAND = 2,
+    TPC_FAULT_ILLEGAL_INSTRUCTION = 3,
+    TPC_FAULT_UNIMPLEMENTED = 4,
+    TPC_FAULT_MISALIGNED = 5,
+    TPC_FAULT_SLM_RANGE = 6,
+    TPC_FAULT_VLM_RANGE = 7,
+    TPC_FAULT_GLOBAL_FAULT = 8,
+    TPC_FAULT_TENSOR_CONFIG = 9,
+    TPC_FAULT_LOOP_DEPTH = 10,
+    TPC_FAULT_PC_RANGE = 11,
+    TPC_FAULT_BUNDLE_CONFLICT = 12,
+};
+
+/* "field" of an ILLEGAL_OPERAND FAULT_INFO (slot | field << 4 | value << 8).
+ * For LOOP: SRC_A = START, SRC_B = BOUNDARY, DEST = STEP register field. */
+enum {
+    TPC_FIELD_DEST = 0,
+    TPC_FIELD_SRC_A = 1,
+    TPC_FIELD_SRC_B = 2,
+    TPC_FIELD_SRC_C = 3,
+    TPC_FIELD_SRC_D = 4,
+    TPC_FIELD_TYPE = 5,
+    TPC_FIELD_PRED = 6,
+};
+
+/* OPERANDS_TYPE codes (tpc.md §5.0.2). */
+enum {
+    TPC_T_F32 = 0,
+    TPC_T_BF16 = 1,
+    TPC_T_I32 = 2,
+    TPC_T_U32 = 3,
+    TPC_T_I8 = 4,
+    TPC_T_U8 = 5,
+    TPC_T_B = 6,
+    TPC_T_I16 = 7,
+    TPC_T_U16 = 8,
+    TPC_T_COUNT = 9,
+};
+
+/* Allowed-type sets (bit = 1 << type code). */
+#define TPC_TT_NONE  0u
+#define TPC_TT_F32   (1u << TPC_T_F32)
+#define TPC_TT_BF16  (1u << TPC_T_BF16)
+#define TPC_TT_I32   (1u << TPC_T_I32)
+#define TPC_TT_U32   (1u << TPC_T_U32)
+#define TPC_TT_I8    (1u << TPC_T_I8)
+#define TPC_TT_U8    (1u << TPC_T_U8)
+#define TPC_TT_B     (1u << TPC_T_B)
+#define TPC_TT_I16   (1u << TPC_T_I16)
+#define TPC_TT_U16   (1u << TPC_T_U16)
+#define TPC_TT_FLOAT (TPC_TT_F32 | TPC_TT_BF16)
+#define TPC_TT_INT   (TPC_TT_I32 | TPC_TT_U32 | TPC_TT_I8 | TPC_TT_U8 | TPC_TT_I16 | TPC_TT_U16)
+#define TPC_TT_ALL   (TPC_TT_FLOAT | TPC_TT_INT)
+#define TPC_TT_ALLB  (TPC_TT_ALL | TPC_TT_B)
+/* VPU MAC: f32, bf16, i16, u16; VPU MUL adds i32/u32 */
+#define TPC_TT_VMAC (TPC_TT_FLOAT | TPC_TT_I16 | TPC_TT_U16)
+#define TPC_TT_VMUL (TPC_TT_VMAC | TPC_TT_I32 | TPC_TT_U32)
+
+/* Element size in bytes of a type code (B counts 1). */
+static inline unsigned tpc_type_size(unsigned t)
+{
+    static const uint8_t sz[TPC_T_COUNT] = {4, 2, 4, 4, 1, 1, 1, 2, 2};
+    return t < TPC_T_COUNT ? sz[t] : 4;
+}
+
+/* Operand forms.  Field use per form (A, B, C, D = SRC_A..SRC_D, Dst = DEST;
+ * LD: A = LD SRC_A, B = LD SRC_B (shared bits 81:73), Dst = LD DEST;
+ * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */
+typedef enum TpcForm {
+    TPC_FORM_NOP,         /* nothing */
+    TPC_FORM_HALT,        /* SPU/VPU halt */
+    TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
+    TPC_FORM_PRED,        /* predicate only (cache_flush, cache_invalidate, events) */
+    TPC_FORM_BINARY,      /* Dst, A, B; SPU int5 when Dst is an I register */
+    TPC_FORM_UNARY,       /* Dst, A */
+    TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
+    TPC_FORM_CMP,         /* Dst (SP/VP), A, B */
+    TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
+    TPC_FORM_SEL,         /* Dst, A, B, C, D */
+    TPC_FORM_SEL2,        /* Dst (pair), A, B, C, D */
+    TPC_FORM_PACK,        /* Dst, A; B = switch field */
+    TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
+    TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
+    TPC_FORM_JMP,         /* A = target (IMM or S) */
+    TPC_FORM_MOV_IRF_DIM, /* Dst = S, A = I, SW[2:0] dim */
+    TPC_FORM_SET_INDX,    /* Dst (LD/SPU) or C (ST) = I; A = value; B[6:2] / SW[6:2] mask */
+    TPC_FORM_GEN_ADDR,    /* Dst (LD) or C (ST) = AD; A = I; B = tensor */
+    TPC_FORM_PRMT_INDX,   /* Dst (LD) or C (ST) = I; A = I; B = S */
+    TPC_FORM_LD_L,        /* Dst = S|SP; A = address; B[0] mmio */
+    TPC_FORM_LD_G,        /* Dst = S|SP|V|VP; A = AD */
+    TPC_FORM_LD_L_V,      /* Dst = V|VP; A = address */
+    TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
+    TPC_FORM_ST_L,        /* A = address; B[0] mmio; C = value */
+    TPC_FORM_ST_G,        /* A = AD; C = value */
+    TPC_FORM_ST_L_V,      /* A = address; C = value */
+    TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
+    TPC_FORM_ASO,         /* A[0] dec, A[1] vpu */
+    TPC_FORM_LOOKUP,      /* Dst = V, A = V, B[?] fields (unimplemented) */
+    TPC_FORM_PREFETCH,    /* A = AD */
+    TPC_FORM_GENERIC,     /* unimplemented arithmetic: Dst, A[, B] printed raw */
+    TPC_FORM_COUNT,
+} TpcForm;
+
+/* Switch sets (names and positions are in the assembler/disassembler). */
+typedef enum TpcSws {
+    TPC_SWS_NONE,
+    TPC_SWS_MAC,     /* 0 st, 1 neg, 2 acc_fp32 */
+    TPC_SWS_MUL_SPU, /* 2 upper32 (i32/u32) / acc_fp32 (bf16) */
+    TPC_SWS_MUL_VPU, /* 1 double_and_round32, 2 acc_fp32 */
+    TPC_SWS_ADD,     /* 0 st, 1 carry */
+    TPC_SWS_SUB,     /* 0 st, 1 neg */
+    TPC_SWS_CMP_EQ,  /* 0 mask_eq_zero */
+    TPC_SWS_ASH,     /* 0 st (always), 1 rhu */
+    TPC_SWS_CONVERT, /* rounding mode, target type, lane_sel, num_lanes */
+    TPC_SWS_PACK,    /* source_group, element_stride */
+    TPC_SWS_UNPACK,  /* source_group, element_stride, group_half */
+    TPC_SWS_MOV_DG,  /* src, dst, wr_lg, wr_ug / all: sdg0..3, weg0..3 */
+    TPC_SWS_MOV_G,   /* g_en, dg_en */
+    TPC_SWS_MMIO,    /* LD_L/ST_L B[0] */
+    TPC_SWS_LD_TNSR, /* partial (SW0), tensor in S27 (SW3) */
+    TPC_SWS_ST_TNSR, /* partial (SW0), rmw_sel (SW1), pack (SW2), tensor in S28 (SW3) */
+    TPC_SWS_ASO,     /* dec, vpu */
+    TPC_SWS_COUNT,
+} TpcSws;
+
+enum {
+    TPC_F_INT5 = 1u << 0,   /* SPU: also an int5 form (I destination, dim mask SW[6:2]) */
+    TPC_F_NOPRED = 1u << 1, /* unconditional: predicate fields ignored (HALT) */
+    TPC_F_GAUDI_NO = 1u << 2,
+};
+
+typedef struct TpcInsnDesc {
+    const char *mnemonic;
+    uint8_t slot; /* TpcSlot */
+    uint8_t opc;
+    uint8_t form; /* TpcForm */
+    uint8_t sws;  /* TpcSws */
+    uint16_t types;
+    uint8_t flags;
+    uint8_t kind; /* 0 executes, 1 no-op (_N row), 2 unimplemented (_U row) */
+} TpcInsnDesc;
+
+enum { TPC_KIND_EXEC = 0, TPC_KIND_NOP = 1, TPC_KIND_UNIMPL = 2 };
+
+/* Row of the slot's table, or NULL when the opcode is not defined there. */
+const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc);
+
+/* Decoded operand kinds (tpc.md §4.2). */
+typedef enum TpcOpKind {
+    TPC_OP_NONE = 0, /* field not used by the form */
+    TPC_OP_RAW,      /* field holds switches / a tensor id / a count: see raw */
+    TPC_OP_V,        /* V0..V39 (first register of a pair/quad) */
+    TPC_OP_S,        /* S0..S35 */
+    TPC_OP_SP,       /* SP0..SP15 */
+    TPC_OP_VP,       /* VP0..VP15 */
+    TPC_OP_I,        /* I0..I31 */
+    TPC_OP_AD,       /* AD0..AD7 */
+    TPC_OP_IMM,      /* long immediate: the bundle's IMM */
+    TPC_OP_SIMM,     /* short immediate 111..126 (value in num, 111 -> 15) */
+    TPC_OP_VSPECIAL, /* num: TPC_VS_* (vector read-only sources) */
+    TPC_OP_SLFSR,    /* num: 0 S_LFSR, 1 S_LFSR_NO_CHANGE */
+} TpcOpKind;
+
+enum {
+    TPC_VS_LFSR = 0,
+    TPC_VS_LFSR_NO_CHANGE,
+    TPC_VS_LANE_ID_32,
+    TPC_VS_LANE_ID_16,
+    TPC_VS_LANE_ID_8
+};
+
+typedef struct TpcOperand {
+    uint8_t kind; /* TpcOpKind */
+    uint8_t num;  /* register number / special index / short-immediate value */
+    uint16_t raw; /* the field as encoded */
+} TpcOperand;
+
+/* One decoded slot instruction. */
+typedef struct TpcInsn {
+    const TpcInsnDesc *desc; /* never NULL after a successful decode */
+    uint8_t opc;
+    uint8_t type;   /* OPERANDS_TYPE (SPU/VPU); 0 in LD/ST */
+    uint8_t sw;     /* SWITCHES field of the slot */
+    uint8_t pred;   /* predicate register number (SPn or VPn) */
+    bool pred_vp;   /* predicate is a VPRF (VPU/LD/ST) */
+    bool polarity;  /* 1: executes when the predicate is 0 */
+    TpcOperand dst; /* DEST */
+    TpcOperand a;   /* SRC_A */
+    TpcOperand b;   /* SRC_B (LD: shared 9-bit field 81:73) */
+    TpcOperand c;   /* SRC_C (VPU, ST: shared field 72:65) */
+    TpcOperand d;   /* SRC_D (VPU: shared field 81:73) */
+} TpcInsn;
+
+/* Decoded LOOP bundle (tpc.md §4.4). */
+typedef struct TpcLoop {
+    uint8_t start_reg, boundary_reg, step_reg; /* S numbers (raw field when *_imm) */
+    bool start_imm, boundary_imm, step_imm;    /* *_SEL = 1: the immediate is used */
+    uint32_t start, boundary, step;            /* the immediates */
+    bool once;                                 /* REPEAT_AT_MOST_ONCE */
+    uint8_t cmp;                               /* TPC_CMP_* */
+    uint8_t pred;                              /* SPn */
+    bool polarity;
+    uint16_t end_offset; /* END_PC_OFFSET: bytes from LOOP to the last body bundle */
+} TpcLoop;
+
+enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_NE };
+
+typedef struct TpcBundle {
+    bool is_loop;    /* SPU opcode 0x22: only `loop` and `imm` are meaningful */
+    bool halt;       /* HALT in the SPU or VPU slot */
+    uint32_t imm;    /* shared 32-bit immediate, bits 182:151 */
+    TpcInsn slot[4]; /* indexed by TpcSlot: LD, SPU, VPU, ST */
+    TpcLoop loop;
+} TpcBundle;
+
+/* Decode one bundle following tpc.md §4.6.  Returns false with *f set
+ * (code, FAULT_INFO; addr 0) on ILLEGAL_OPCODE, ILLEGAL_OPERAND,
+ * ILLEGAL_INSTRUCTION or UNIMPLEMENTED; the first faulting slot in order
+ * LD, SPU, VPU, ST is reported.  No allocation, no logging. */
+bool tpc_decode_bundle(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFault *f);
+
+/* Same, but keeps going after a slot faults: slot_fault[i] gets each slot's
+ * fault (code 0 = fine).  UNIMPLEMENTED slots are fully decoded.  Returns
+ * false if any slot (or the LOOP) faulted; *f is the first fault.  Used by
+ * the disassembler. */
+bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFault *f,
+                           NxFault slot_fault[4]);
+
+/* Bit-field helpers over a 32-byte little-endian bundle. */
+static inline uint32_t tpc_bits(const uint8_t *b, unsigned lo, unsigned width)
+{
+    uint64_t v = 0;
+    unsigned first = lo / 8, last = (lo + width - 1) / 8;
+    for (unsigned i = last + 1; i-- > first;)
+        v = v << 8 | b[i];
+    v >>= lo % 8;
+    return (uint32_t)(v & ((width >= 32) ? 0xffffffffu : ((1u << width) - 1)));
+}
+
+static inline void tpc_set_bits(uint8_t *b, unsigned lo, unsigned width, uint32_t val)
+{
+    for (unsigned i = 0; i < width; i++) {
+        unsigned bit = lo + i;
+        uint8_t m = (uint8_t)(1u << (bit % 8));
+        if ((val >> i) & 1)
+            b[bit / 8] |= m;
+        else
+            b[bit / 8] &= (uint8_t)~m;
+    }
+}
+
+/* Field positions (tpc.md §4.1). */
+enum {
+    TPC_B_SPU_OPC = 0,
+    TPC_B_SPU_SRC_A = 6,
+    TPC_B_SPU_SRC_B = 13,
+    TPC_B_SPU_DEST = 20,
+    TPC_B_SPU_TYPE = 27,
+    TPC_B_SPU_POL = 31,
+    TPC_B_SPU_PRED = 32,
+    TPC_B_SPU_SW = 36,
+    TPC_B_VPU_OPC = 43,
+    TPC_B_VPU_SRC_A = 49,
+    TPC_B_VPU_SRC_B = 57,
+    TPC_B_VPU_SRC_C = 65, /* = ST SRC_C */
+    TPC_B_VPU_SRC_D = 73, /* = LD SRC_B, 9 bits */
+    TPC_B_VPU_DEST = 82,
+    TPC_B_VPU_SW = 90,
+    TPC_B_VPU_TYPE = 93,
+    TPC_B_VPU_POL = 97,
+    TPC_B_VPU_PRED = 98, /* 4 bits + bit 102 is-VPRF */
+    TPC_B_LD_SRC_A = 103,
+    TPC_B_LD_DEST = 111,
+    TPC_B_LD_OPC = 119,
+    TPC_B_ST_SRC_A = 124,
+    TPC_B_ST_SRC_B = 132,
+    TPC_B_ST_OPC = 140,
+    TPC_B_LDST_POL = 145,
+    TPC_B_LDST_PRED = 146, /* 4 bits + bit 150 is-VPRF */
+    TPC_B_IMM = 151,
+    TPC_B_LD_SW = 183,
+    TPC_B_ST_SW = 187,
+    /* LOOP */
+    TPC_B_LOOP_START = 6,
+    TPC_B_LOOP_BOUNDARY = 13,
+    TPC_B_LOOP_STEP = 20,
+    TPC_B_LOOP_START_SEL = 26,
+    TPC_B_LOOP_BOUNDARY_SEL = 27,
+    TPC_B_LOOP_STEP_SEL = 28,
+    TPC_B_LOOP_ONCE = 29,
+    TPC_B_LOOP_BOUNDARY_IMM = 36,
+    TPC_B_LOOP_STEP_IMM = 68,
+    TPC_B_LOOP_END = 100,
+    TPC_B_LOOP_CMP = 116,
+};
+
+enum {
+    TPC_OPC_SPU_NOP = 0x3f,
+    TPC_OPC_VPU_NOP = 0x3f,
+    TPC_OPC_LD_NOP = 0x1f,
+    TPC_OPC_ST_NOP = 0x1f,
+    TPC_OPC_HALT = 0x20,
+    TPC_OPC_LOOP = 0x22,
+};
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * Tensor descriptors and vector tensor accesses (tpc.md §3, §10 items 1-6)
+ * plus the global-memory primitives every TPC access to the PA space uses.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
+{
+    uint8_t *p = as_host_ptr(c->m->as, pa, len, false, 0);
+    if (p) {
+        memcpy(buf, p, len);
+        return true;
+    }
+    uint64_t bad = pa;
+    if (as_rw_bytes(c->m->as, pa, buf, len, false, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad) != MEMTX_OK)
+        return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, bad);
+    return true;
+}
+
+bool tpc_global_check(TpcCpu *c, uint64_t pa, unsigned len)
+{
+    if (as_is_ram(c->m->as, pa, len, 0))
+        return true;
+    /* report the first byte that is not memory */
+    for (unsigned i = 0; i < len; i++)
+        if (!as_is_ram(c->m->as, pa + i, 1, 0))
+            return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, pa + i);
+    return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, pa);
+}
+
+void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
+{
+    uint8_t *p = as_host_ptr(c->m->as, pa, len, true, 0);
+    if (p) {
+        memcpy(p, buf, len);
+        return;
+    }
+    /* checked before commit; the slow path also invalidates decoded code */
+    uint64_t bad;
+    as_rw_bytes(c->m->as, pa, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad);
+}
+
+bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
+{
+    const uint32_t *w = &c->cfg->kv[TPC_KV_TENSOR(t & 15) / 4];
+    td->base = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    td->padding = w[2];
+    td->config = w[3];
+    unsigned dt = td->config & 7u;
+    if (dt > 2)
+        return tpc_fault(c, TPC_FAULT_TENSOR_CONFIG, t & 15, 0);
+    td->esize = 1u << dt;
+    td->valid_mask = (td->config >> 8) & 0x1Fu;
+    for (unsigned d = 0; d < 5; d++) {
+        td->size[d] = w[4 + 2 * d];
+        td->stride[d] = (int32_t)w[5 + 2 * d];
+    }
+    return true;
+}
+
+uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
+{
+    int64_t off = 0;
+    for (unsigned d = 0; d < 5; d++)
+        if (td->valid_mask & (1u << d))
+            off += (int64_t)c[d] * td->stride[d];
+    return td->base + (uint64_t)(off * (int64_t)td->esize);
+}
+
+bool tpc_tensor_in_bounds_hi(const TpcTensor *td, const int32_t c[5])
+{
+    for (unsigned d = 1; d < 5; d++)
+        if ((td->valid_mask & (1u << d)) && (c[d] < 0 || (uint32_t)c[d] >= td->size[d]))
+            return false;
+    return true;
+}
+
+bool tpc_tensor_in_bounds_d0(const TpcTensor *td, int64_t x)
+{
+    if (!(td->valid_mask & 1u))
+        return true;
+    return x >= 0 && x < (int64_t)td->size[0];
+}
+
+/* Lane geometry shared by loads and stores. */
+typedef struct Geo {
+    unsigned e, nbytes; /* element size, register image size (256 or 32) */
+    uint64_t pa0;       /* address of element c[0] */
+    int64_t step;       /* bytes between consecutive dim-0 elements */
+    bool hi_ok;
+} Geo;
+
+static bool geo_init(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp, TpcTensor *td, Geo *g)
+{
+    if (!tpc_tensor_read(c, t, td))
+        return false;
+    g->e = td->esize;
+    g->nbytes = vp ? TPC_VPBYTES : TPC_VBYTES;
+    g->pa0 = tpc_tensor_addr(td, coord);
+    g->step = (int64_t)td->stride[0] * td->esize;
+    g->hi_ok = tpc_tensor_in_bounds_hi(td, coord);
+    return true;
+}
+
+static bool lane_enabled(const uint8_t *en, unsigned b0, unsigned e)
+{
+    if (!en)
+        return true;
+    for (unsigned k = 0; k < e; k++)
+        if (en[b0 + k])
+            return true;
+    return false;
+}
+
+/* Register lanes [*first, *end) of [lo, lo+n) whose dim-0 element
+ * c0 + j - shift is in bounds (tpc.md §3.4). */
+static void d0_range(const TpcTensor *td, int32_t c0, int shift, unsigned lo, unsigned n,
+                     unsigned *first, unsigned *end)
+{
+    int64_t f = lo, e = (int64_t)lo + n;
+    if (td->valid_mask & 1u) {
+        int64_t a = (int64_t)shift - c0;               /* lane of element 0 */
+        int64_t z = (int64_t)td->size[0] + shift - c0; /* lane of element size0 */
+        f = f > a ? f : a;
+        e = e < z ? e : z;
+    }
+    if (e < f)
+        e = f;
+    *first = (unsigned)f;
+    *end = (unsigned)e;
+}
+
+/* dst[b] = src[b] for bytes b in [b0, b1) enabled by en (NULL: all). */
+static void copy_gated(uint8_t *dst, const uint8_t *src, const uint8_t *en, unsigned b0,
+                       unsigned b1)
+{
+    if (!en) {
+        memcpy(dst + b0, src + b0, b1 - b0);
+        return;
+    }
+    for (unsigned b = b0; b < b1; b++)
+        dst[b] = en[b] ? src[b] : dst[b];
+}
+
+bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst, unsigned lo,
+                     unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst)
+{
+    TpcTensor td;
+    Geo g;
+    if (!geo_init(c, t, coord, vp_dst, &td, &g))
+        return false;
+    unsigned nl = g.nbytes / g.e, e = g.e;
+    if (lo >= nl)
+        return true;
+    if (n > nl - lo)
+        n = nl - lo;
+    unsigned first = lo, end = lo;
+    if (g.hi_ok)
+        d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
+
+    /* image of the involved lanes: padding, then the in-bounds elements */
+    uint8_t img[TPC_VBYTES];
+    for (unsigned b = lo * e; b < (lo + n) * e; b += e)
+        memcpy(img + b, &td.padding, e);
+    if (first < end) {
+        uint64_t pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
+        uint8_t *p = g.step == (int64_t)e
+                         ? as_host_ptr(c->m->as, pa, (uint64_t)(end - first) * e, false, 0)
+                         : NULL;
+        if (p) {
+            memcpy(img + first * e, p, (size_t)(end - first) * e);
+        } else {
+            /* lane by lane: only enabled lanes touch memory; the lowest
+             * failing lane is reported */
+            for (unsigned j = first; j < end; j++) {
+                if (!lane_enabled(en, j * e, e))
+                    continue;
+                uint64_t la = g.pa0 + (uint64_t)(((int64_t)j - elem_shift) * g.step);
+                if (!tpc_global_read(c, la, img + j * e, e))
+                    return false;
+            }
+        }
+    }
+    copy_gated(dst, img, en, lo * e, (lo + n) * e);
+    return true;
+}
+
+bool tpc_tensor_store_plan(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_src, unsigned lo,
+                           unsigned n, int elem_shift, const uint8_t *en, const uint8_t *src,
+                           bool rmw, uint32_t rmw_ctl)
+{
+    TpcMemWrite *mw = &c->mw;
+    TpcTensor td;
+    Geo g;
+    if (!geo_init(c, t, coord, vp_src, &td, &g))
+        return false;
+    mw->kind = TPC_MW_NONE;
+    if (rmw) {
+        static const uint8_t dt_size[8] = {1, 2, 4, 1, 2, 4, 2, 4};
+        unsigned dt = rmw_ctl & 7u;
+        if (dt_size[dt] != g.e)
+            return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_ST | 0x0B << 8, 0);
+        mw->rmw_dt = (uint8_t)dt;
+        mw->rmw_op = (uint8_t)((rmw_ctl >> 4) & 3u);
+    }
+    if (!g.hi_ok)
+        return true; /* another dim out of bounds: whole store culled */
+    unsigned nl = g.nbytes / g.e, e = g.e;
+    if (lo >= nl)
+        return true;
+    if (n > nl - lo)
+        n = nl - lo;
+    unsigned first, end;
+    d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
+    if (first >= end)
+        return true; /* every lane culled */
+    if (en)
+        memcpy(mw->lane_en + first * e, en + first * e, (size_t)(end - first) * e);
+    else
+        memset(mw->lane_en + first * e, 1, (size_t)(end - first) * e);
+    /* One check for a contiguous span; lane by lane only to find the lowest
+     * failing lane (tpc.md §10 item 10) or for strided tensors. */
+    mw->contig = g.step == (int64_t)e;
+    uint64_t span_pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
+    if (!mw->contig || !as_is_ram(c->m->as, span_pa, (uint64_t)(end - first) * e, 0)) {
+        for (unsigned j = first; j < end; j++) {
+            if (!lane_enabled(mw->lane_en, j * e, e))
+                continue;
+            int64_t rel = (int64_t)j - elem_shift;
+            if (!tpc_global_check(c, g.pa0 + (uint64_t)(rel * g.step), e))
+                return false;
+        }
+    }
+    mw->kind = TPC_MW_TENSOR;
+    mw->esize = (uint8_t)e;
+    mw->rmw = rmw;
+    mw->pa = g.pa0;
+    mw->lane_step = g.step;
+    mw->lane_lo = first;
+    mw->nlanes = end - first;
+    mw->off = (uint32_t)elem_shift;
+    memcpy(mw->data + first * e, src + first * e, (size_t)(end - first) * e);
+    return true;
+}
+
+static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
+{
+    static const uint8_t dt_type[8] = {TPC_T_I8,  TPC_T_I16, TPC_T_I32,  TPC_T_U8,
+                                       TPC_T_U16, TPC_T_U32, TPC_T_BF16, TPC_T_F32};
+    unsigned t = dt_type[dt];
+    if (tpc_type_is_float(t)) {
+        float a = t == TPC_T_F32 ? tpc_f32(mem) : tpc_bf16_to_f32((uint16_t)mem);
+        float b = t == TPC_T_F32 ? tpc_f32(val) : tpc_bf16_to_f32((uint16_t)val);
+        float r;
+        if (op == 0)
+            r = a + b;
+        else if (op == 1)
+            r = a - b;
+        else if (isnan(a) || isnan(b))
+            r = NAN;
+        else if (op == 2)
+            r = (a < b || (a == b && signbit(a))) ? a : b;
+        else
+            r = (a > b || (a == b && !signbit(a))) ? a : b;
+        return t == TPC_T_F32 ? tpc_f32_canon(r) : tpc_f32_to_bf16_rne(r);
+    }
+    bool nan;
+    int64_t a = (int64_t)tpc_elem_to_double(mem, t, &nan);
+    int64_t b = (int64_t)tpc_elem_to_double(val, t, &nan);
+    int64_t r = op == 0 ? a + b : op == 1 ? a - b : op == 2 ? (a < b ? a : b) : (a > b ? a : b);
+    return tpc_int_result(r, t, false);
+}
+
+void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
+{
+    unsigned e = mw->esize;
+    if (mw->contig && !mw->rmw) {
+        unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
+        uint64_t pa =
+            mw->pa + (uint64_t)(((int64_t)mw->lane_lo - (int64_t)mw->off) * mw->lane_step);
+        uint8_t *p = as_host_ptr(c->m->as, pa, len, true, 0);
+        if (p) {
+            for (unsigned i = 0; i < len; i++)
+                if (mw->lane_en[b0 + i])
+                    p[i] = mw->data[b0 + i];
+            return;
+        }
+    }
+    for (unsigned j = mw->lane_lo; j < mw->lane_lo + mw->nlanes; j++) {
+        unsigned b0 = j * e;
+        bool full = true, some = false;
+        for (unsigned k = 0; k < e; k++) {
+            full &= mw->lane_en[b0 + k] != 0;
+            some |= mw->lane_en[b0 + k] != 0;
+        }
+        if (!some)
+            continue;
+        uint64_t pa = mw->pa + (uint64_t)(((int64_t)j - (int64_t)mw->off) * mw->lane_step);
+        if (mw->rmw) {
+            uint32_t mem = 0, val = 0;
+            tpc_global_read(c, pa, &mem, e);
+            memcpy(&val, mw->data + b0, e);
+            uint32_t r = rmw_apply(mw->rmw_dt, mw->rmw_op, mem, val);
+            tpc_global_write(c, pa, &r, e);
+        } else if (full) {
+            tpc_global_write(c, pa, mw->data + b0, e);
+        } else {
+            for (unsigned k = 0; k < e; k++)
+                if (mw->lane_en[b0 + k])
+                    tpc_global_write(c, pa + k, mw->data + b0 + k, 1);
+        }
+    }
+}

@@ -1,0 +1,524 @@
+#!/usr/bin/env python3
+"""End-to-end tests of nxemu-test, the regression-suite runner
+(docs/nxemu-test.rst), run the way CI runs it.
+
+Usage:
+  test_nxemu_test.py NXEMU_TEST RUNNER_DIR
+      runner logic against tests/runner/fake-nxemu.py (TAP output): verdicts,
+      exit status, JSON, JUnit (parsed), TAP, ordering, selection, sharding,
+      zero-config mode, malformed manifests, terminal progress.
+  test_nxemu_test.py --real NXEMU_TEST NXEMU SEQ_IMAGE_DIR SEQ_SOURCE_DIR
+      the project's own sequencer images (tests/seq) through the real nxemu,
+      with a manifest generated from the directives of their sources; exit 77
+      (skip) when those images are not built yet.
+
+The fake emulator has nxemu's process interface (machine.md §9.2, §9.3);
+expected verdicts and numbers below come from that contract and from the
+fixture scripts in tests/runner/images, not from the runner's output.
+"""
+import json
+import os
+import pty
+import re
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+results = []
+
+
+def case(fn):
+    results.append(fn)
+    return fn
+
+
+def run(args, cwd=None, env=None, timeout=120):
+    p = subprocess.run([NXEMU_TEST, *args], capture_output=True, timeout=timeout, cwd=cwd,
+                       env=env)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+# Case name -> (verdict, nxemu exit status) per the suite's manifest and fixtures.
+EXPECTED = {
+    "pass": ("PASS", 0),
+    "fail-code": ("FAIL", 7),
+    "fault-expected": ("PASS", 139),
+    "fault": ("FAIL", 139),
+    "deadlock": ("FAIL", 124),
+    "cycle-limit": ("FAIL", 123),
+    "cycle-limit-expected": ("PASS", 123),
+    "hang": ("TIMEOUT", None),
+    "pattern-mismatch": ("FAIL", 0),
+}
+ORDER = list(EXPECTED)  # manifest order
+
+
+def suite_args(*extra):
+    return ["--nxemu", FAKE, os.path.join(RUNNER_DIR, "suite.ini"), *extra]
+
+
+class Suite:
+    """One full run of the suite with every report, shared by several checks."""
+    done = False
+
+    @classmethod
+    def get(cls):
+        if not cls.done:
+            cls.tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+            cls.json = os.path.join(cls.tmp, "r.json")
+            cls.junit = os.path.join(cls.tmp, "r.xml")
+            # -j 9: all at once, so completion order (hang last) differs from suite order
+            cls.rc, cls.out, cls.err = run(suite_args("-j", "9", "--tap", "--json", cls.json,
+                                                      "--junit", cls.junit))
+            cls.done = True
+        return cls
+
+
+@case
+def verdicts_and_exit_status():
+    s = Suite.get()
+    assert s.rc == 1, f"exit {s.rc}, expected 1 (some cases failed); stderr: {s.err}"
+    rep = json.load(open(s.json))
+    got = {c["name"]: (c["status"], c["exit_code"]) for c in rep["cases"]}
+    assert got == EXPECTED, f"verdicts {got}"
+    assert [c["name"] for c in rep["cases"]] == ORDER, "JSON not in manifest order"
+    assert rep["summary"] == {**rep["summary"], "total": 9, "pass": 3, "fail": 5,
+                              "timeout": 1, "error": 0}, rep["summary"]
+
+
+@case
+def messages_name_the_mismatch():
+    rep = {c["name"]: c for c in json.load(open(Suite.get().json))["cases"]}
+    assert "exit status 7" in rep["fail-code"]["message"], rep["fail-code"]["message"]
+    assert "expected 0" in rep["fail-code"]["message"]
+    assert "expect-stdout '^goodbye$'" in rep["pattern-mismatch"]["message"]
+    assert "timeout" in rep["hang"]["message"]
+    assert rep["pass"]["message"] is None
+
+
+@case
+def json_counts_and_times():
+    rep = {c["name"]: c for c in json.load(open(Suite.get().json))["cases"]}
+    # pass.elf prints "nxemu: stats: instructions=42 cycles=128"
+    assert (rep["pass"]["instructions"], rep["pass"]["cycles"]) == (42, 128)
+    # -cycle-limit 5000, quantum 64: the run stops at the first round end >= 5000
+    assert rep["cycle-limit"]["cycles"] == (5000 + 63) // 64 * 64 == 5056
+    assert rep["cycle-limit-expected"]["cycles"] == 4096
+    # nothing printed: null, not 0
+    assert rep["fail-code"]["instructions"] is None and rep["fail-code"]["cycles"] is None
+    assert rep["deadlock"]["cycles"] == 192
+    assert 1.0 <= rep["hang"]["wall_time"] < 10, rep["hang"]["wall_time"]
+    for c in rep.values():
+        assert c["wall_time"] > 0
+    assert rep["pass"]["tags"] == ["smoke", "fast"]
+
+
+@case
+def junit_parses_with_diagnostics():
+    s = Suite.get()
+    root = ET.parse(s.junit).getroot()
+    assert root.tag == "testsuites"
+    assert root.get("tests") == "9" and root.get("failures") == "6" and root.get("errors") == "0"
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("name") for c in cases] == ORDER
+    by = {c.get("name"): c for c in cases}
+    for name, (verdict, _) in EXPECTED.items():
+        f = by[name].find("failure")
+        assert (f is None) == (verdict == "PASS"), name
+        if f is not None:
+            assert f.get("type") == verdict, (name, f.get("type"))
+            assert "reproduce: " in f.text and "-s -S" in f.text, f.text
+    fault = by["fault"].find("failure").text
+    assert "nxemu: fault: core=0 code=PERMISSION_FAULT(7)" in fault, fault
+    assert "about to fault" in fault, "last console line missing"
+    dl = by["deadlock"].find("failure").text
+    assert "nxemu: deadlock: vtime=192" in dl and "state=BLOCKED wait=sem[3]" in dl, dl
+    assert "nxemu: limit: icount=" in by["cycle-limit"].find("failure").text
+    assert "checking result" in by["fail-code"].find("failure").text
+
+
+@case
+def tap_in_suite_order_with_diagnostics():
+    s = Suite.get()
+    lines = s.out.splitlines()
+    assert "1..9" in lines, s.out
+    results_ = [l for l in lines if re.match(r"(not )?ok \d+ ", l)]
+    want = [("ok" if v == "PASS" else "not ok") + f" {i + 1} - {n}"
+            for i, (n, (v, _)) in enumerate(EXPECTED.items())]
+    assert results_ == want, results_
+    i = lines.index("not ok 4 - fault")
+    block = "\n".join(lines[i + 1:i + 8])
+    assert "# FAIL: exit status 139" in block and "#   nxemu: fault: core=0" in block, block
+    assert "# reproduce: " in block
+
+
+@case
+def human_output_plain_when_not_a_terminal():
+    s = Suite.get()
+    # with --tap the human lines go to stderr
+    assert re.search(r"^PASS +pass \(", s.err, re.M), s.err
+    assert re.search(r"^TIMEOUT +hang \(", s.err, re.M)
+    assert "\r" not in s.err and "\033[" not in s.err, "progress codes on a non-terminal"
+    assert re.search(r"^total +9 +3 +5 +1 +0 ", s.err, re.M), "summary table"
+    assert "FAILED: 3 of 9 cases passed" in s.err
+
+
+@case
+def reproduce_command_reproduces():
+    rc, out, _ = run(suite_args("--tags", "fast"))
+    m = re.search(r"^FAIL +fail-code .*\n(?:    .*\n)*?    reproduce: (.*)$", out, re.M)
+    assert m, out
+    p = subprocess.run(m.group(1), shell=True, capture_output=True, cwd="/")
+    assert p.returncode == 7, (m.group(1), p.returncode)
+    assert b"checking result" in p.stdout
+
+
+@case
+def tags_select_and_exit_zero_when_all_pass():
+    rc, out, err = run(suite_args("--tags", "smoke"))
+    assert rc == 0, (rc, out, err)
+    rc, out, _ = run(suite_args("--list", "--tags", "fast,slow", "--exclude-tags", "slow"))
+    assert rc == 0 and out.split() == ["pass", "fail-code", "pattern-mismatch"], out
+
+
+@case
+def failed_from_reruns_only_failures():
+    s = Suite.get()
+    rc, out, err = run(suite_args("--list", "--failed-from", s.json))
+    want = [n for n in ORDER if EXPECTED[n][0] != "PASS"]
+    assert rc == 0 and out.split() == want, (out, err)
+
+
+@case
+def error_when_nxemu_cannot_start():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    js = os.path.join(tmp, "r.json")
+    rc, out, _ = run(["--nxemu", os.path.join(tmp, "no-such-nxemu"), "--tags", "smoke", "--json",
+                      js, os.path.join(RUNNER_DIR, "suite.ini")])
+    assert rc == 1, rc
+    c = json.load(open(js))["cases"][0]
+    assert c["status"] == "ERROR" and c["exit_code"] is None, c
+    assert "could not start" in c["message"]
+    shutil.rmtree(tmp)
+
+
+@case
+def junit_error_element():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    xml = os.path.join(tmp, "r.xml")
+    rc, _, _ = run(["--nxemu", os.path.join(tmp, "no-such-nxemu"), "--tags", "smoke", "--junit",
+                    xml, os.path.join(RUNNER_DIR, "suite.ini")])
+    root = ET.parse(xml).getroot()
+    assert rc == 1 and root.get("errors") == "1" and root.get("failures") == "0"
+    e = root.find("./testsuite/testcase/error")
+    assert e is not None and e.get("type") == "ERROR" and "could not start" in e.get("message")
+    shutil.rmtree(tmp)
+
+
+@case
+def reports_well_formed_with_binary_console():
+    # console: control bytes, ESC, invalid UTF-8 and "</failure>&]]>"
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    xml, js = os.path.join(tmp, "r.xml"), os.path.join(tmp, "r.json")
+    rc, out, _ = run(["--nxemu", FAKE, "--tap", "--junit", xml, "--json", js,
+                      os.path.join(RUNNER_DIR, "binary.ini")])
+    assert rc == 1
+    text = ET.parse(xml).getroot().find(".//failure").text
+    assert "</failure>&]]>" in text and "last line" in text, text
+    c = json.load(open(js))["cases"][0]
+    assert c["exit_code"] == 3 and "</failure>&]]>" in c["diagnostic"]
+    assert "not ok 1 - binary-console" in out.splitlines()
+    shutil.rmtree(tmp)
+
+
+@case
+def command_line_composition():
+    # documented order: NXEMU [suite args] [images] [case args] [-cycle-limit N]
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    shutil.copy(os.path.join(RUNNER_DIR, "images", "pass.elf"), os.path.join(tmp, "a.elf"))
+    open(os.path.join(tmp, "m.ini"), "w").write(
+        "[suite]\nargs = -machine quantum=32\ncycle-limit = 900\n"
+        "[case c]\nimages = a.elf 'b c.bin'\nargs = -bind 5=0x10 -d \"x y\"\n"
+        "[case d]\nimages = a.elf\ncycle-limit = 7\n")
+    log = os.path.join(tmp, "argv.log")
+    rc, out, err = run(["--nxemu", FAKE, "-j", "1", os.path.join(tmp, "m.ini")],
+                       env={**os.environ, "FAKE_NXEMU_LOG": log})
+    got = open(log).read().splitlines()
+    assert got == ["-machine quantum=32 -kernel a.elf -device loader,file=b c.bin -bind 5=0x10 "
+                   "-d x y -cycle-limit 900",
+                   "-machine quantum=32 -kernel a.elf -cycle-limit 7"], got
+    shutil.rmtree(tmp)
+
+
+@case
+def bad_previous_report():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    rep = os.path.join(tmp, "r.json")
+    manifest = os.path.join(RUNNER_DIR, "suite.ini")
+    for text, want in (('{"cases": [\n  {"name": "x",\n  "status" "PASS"}]}', f"{rep}:3: error: "),
+                       ('{"summary": {}}', f"{rep}: error: not an nxemu-test --json report"),
+                       ('{"cases": [{"status": "FAIL"}]}', f"{rep}: error: case 1 ")):
+        open(rep, "w").write(text)
+        for opt in ("--failed-from", "--cost-from"):
+            rc, out, err = run(["--nxemu", FAKE, opt, rep, "--shard", "1/2", manifest])
+            assert rc == 2 and err.startswith(want) and out == "", (text, rc, err)
+    shutil.rmtree(tmp)
+
+
+def many_cases(n):
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    path = os.path.join(tmp, "many.ini")
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(f"[case t{i:03d}-{(i * 7919) % 1000}]\nimages = x.elf\n\n")
+    return tmp, path
+
+
+@case
+def shards_partition_balanced():
+    tmp, path = many_cases(53)
+    rc, out, _ = run(["--nxemu", FAKE, "--list", path])
+    everything = out.split()
+    assert rc == 0 and len(everything) == 53
+    for n in (1, 2, 3, 4, 7, 53, 60):
+        parts = []
+        for i in range(1, n + 1):
+            rc, out, err = run(["--nxemu", FAKE, "--list", "--shard", f"{i}/{n}", path])
+            assert rc == 0, err
+            parts.append(out.split())
+            # cases keep suite order inside a shard
+            assert parts[-1] == [x for x in everything if x in parts[-1]]
+        flat = [x for p in parts for x in p]
+        assert sorted(flat) == sorted(everything), f"not a partition for N={n}"
+        sizes = [len(p) for p in parts]
+        assert max(sizes) - min(sizes) <= 1, f"unbalanced for N={n}: {sizes}"
+        again = run(["--nxemu", FAKE, "--list", "--shard", f"1/{n}", path])[1].split()
+        assert again == parts[0], "shard selection not deterministic"
+    # not merely contiguous slices of the manifest
+    first = run(["--nxemu", FAKE, "--list", "--shard", "1/2", path])[1].split()
+    assert first != everything[:len(first)]
+    shutil.rmtree(tmp)
+
+
+@case
+def shards_by_recorded_cost():
+    tmp, path = many_cases(12)
+    names = run(["--nxemu", FAKE, "--list", path])[1].split()
+    costs = {n: float(1 + (i * 5) % 9) for i, n in enumerate(names)}
+    del costs[names[3]]  # unknown cost: the mean of the known ones
+    rep = os.path.join(tmp, "cost.json")
+    json.dump({"cases": [{"name": n, "status": "PASS", "wall_time": c} for n, c in costs.items()]},
+              open(rep, "w"))
+    # greedy longest-processing-time, computed independently
+    mean = sum(costs.values()) / len(costs)
+    full = {n: costs.get(n, mean) for n in names}
+    load, num, want = [0.0] * 3, [0] * 3, [[], [], []]
+    for n in sorted(names, key=lambda n: (-full[n], n)):
+        b = min(range(3), key=lambda s: (load[s], num[s], s))
+        load[b] += full[n]
+        num[b] += 1
+        want[b].append(n)
+    for i in range(3):
+        rc, out, err = run(["--nxemu", FAKE, "--list", "--shard", f"{i + 1}/3", "--cost-from", rep,
+                            path])
+        assert rc == 0, err
+        assert sorted(out.split()) == sorted(want[i]), (i, out.split(), want[i])
+    shutil.rmtree(tmp)
+
+
+@case
+def bad_options():
+    for args, text in ((["--shard", "0/3"], "--shard 0/3"), (["--shard", "4/3"], "--shard 4/3"),
+                       (["--shard", "x"], "--shard x"), ([], "no manifest")):
+        rc, out, err = run(["--nxemu", FAKE, *args] + ([os.path.join(RUNNER_DIR, "suite.ini")]
+                                                       if args else []))
+        assert rc == 2 and text in err, (args, rc, err)
+
+
+MALFORMED = [
+    # (manifest text, line, message fragment)
+    ("[case a]\nimages = a.elf\nimage = b.elf\n", 3, "unknown key 'image'"),
+    ("# c\n[case a]\nimages = a.elf\n\n[case a]\nargs = -x\n", 5, "duplicate group [case a]"),
+    ("[case a]\nimages = a.elf\nexpect-exit = 256\n", 3, "expect-exit"),
+    ("[case a]\nimages = a.elf\nexpect-stdout = (unclosed\n", 3, "bad pattern"),
+    ("images = a.elf\n[case a]\n", 1, "key outside a group"),
+    ("[case a]\nimages = a.elf\n[case b]\n\ntags = x\n", 3, "neither images nor args"),
+    ("[case a]\nargs = -kernel 'a.elf\n", 2, "args:"),
+    ("[suite]\ntimeout = soon\n[case a]\nimages = a.elf\n", 2, "timeout"),
+    ("[case a]\nimages = a.elf\n[cases b]\n", 3, "unknown group [cases b]"),
+    ("[case a]\nimages = a.elf\n[case b\n", 3, "malformed group header"),
+    ("[case a]\nimages = a.elf\njust words\n", 3, "not a key = value pair"),
+    ("[case a]\nimages = a.elf\nimages = b.elf\n", 3, "duplicate key 'images'"),
+    ("[case a]\nimages = a.elf\ncycle-limit = -5\n", 3, "cycle-limit"),
+    ("# nothing\n", 1, "no [case NAME] groups"),
+]
+
+
+@case
+def malformed_manifests_line_accurate():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    for i, (text, line, frag) in enumerate(MALFORMED):
+        path = os.path.join(tmp, f"bad{i}.ini")
+        open(path, "w").write(text)
+        rc, out, err = run(["--nxemu", FAKE, path])
+        first = err.splitlines()[0] if err else ""
+        assert rc == 2, (text, rc, err)
+        assert first.startswith(f"{path}:{line}: error: ") and frag in first, (text, first)
+        assert len(err.splitlines()) == 1, err
+    # the same case name in two manifests
+    a, b = os.path.join(tmp, "a.ini"), os.path.join(tmp, "b.ini")
+    open(a, "w").write("[case x]\nimages = a.elf\n")
+    open(b, "w").write("\n\n[case x]\nimages = b.elf\n")
+    rc, _, err = run(["--nxemu", FAKE, a, b])
+    assert rc == 2 and err.startswith(f"{b}:3: error: duplicate case name 'x'"), err
+    shutil.rmtree(tmp)
+
+
+@case
+def zero_config_directory():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    imgs = os.path.join(RUNNER_DIR, "images")
+    shutil.copy(os.path.join(imgs, "pass.elf"), os.path.join(tmp, "b.elf"))
+    shutil.copy(os.path.join(imgs, "pass.elf"), os.path.join(tmp, "a.fit"))
+    open(os.path.join(tmp, "notes.txt"), "w").write("exit 3\n")
+    rc, out, _ = run(["--nxemu", FAKE, "--list", tmp])
+    assert rc == 0 and out.split() == ["a.fit", "b.elf"], out
+    log = os.path.join(tmp, "argv.log")
+    rc, out, err = run(["--nxemu", FAKE, tmp], env={**os.environ, "FAKE_NXEMU_LOG": log})
+    assert rc == 0, (out, err)
+    assert sorted(open(log).read().split("\n")[:-1]) == ["-kernel a.fit", "-kernel b.elf"]
+    shutil.copy(os.path.join(imgs, "fail.elf"), os.path.join(tmp, "c.elf"))
+    rc, out, err = run(["--nxemu", FAKE, tmp])
+    assert rc == 1 and re.search(r"^FAIL +c\.elf ", out, re.M), out
+    shutil.rmtree(tmp)
+
+
+@case
+def progress_line_on_a_terminal():
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(NXEMU_TEST, [NXEMU_TEST, *suite_args("--tags", "smoke,fast")])
+    buf = b""
+    while True:
+        r, _, _ = select.select([fd], [], [], 60)
+        if not r:
+            break
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        buf += data
+    _, status = os.waitpid(pid, 0)
+    text = buf.decode(errors="replace")
+    assert os.WEXITSTATUS(status) == 1, text
+    assert re.search(r"\r\033\[K\[\d+/3\] ", text), text
+    # passing cases are not listed on a terminal, failures are
+    assert "PASS    pass" not in text and "FAIL    fail-code" in text, text
+
+
+def main_runner():
+    n = 0
+    print(f"1..{len(results)}")
+    failed = 0
+    for fn in results:
+        n += 1
+        try:
+            fn()
+            print(f"ok {n} - {fn.__name__}")
+        except Exception as e:  # report every failure, keep going
+            failed += 1
+            print(f"not ok {n} - {fn.__name__}")
+            for line in repr(e).splitlines():
+                print("# " + line)
+    if Suite.done:
+        shutil.rmtree(Suite.tmp)
+    return 1 if failed else 0
+
+
+def pattern(text, whole=False, start=True, end=True):
+    """A GLib (PCRE) regex matching TEXT literally, on one manifest line."""
+    esc = {"\n": "\\n", "\t": "\\t", "\r": "\\r", " ": "\\x20"}
+    r = "".join(esc.get(ch) or ("\\" + ch if ch.isascii() and not ch.isalnum() and ch != "_"
+                                else ch) for ch in text)
+    if whole:
+        return "\\A" + r + "\\z"
+    return ("^" if start else "") + r + ("$" if end else "")
+
+
+def seq_manifest(image_dir, source_dir, out):
+    """A manifest for the built tests/seq images from the directives of their
+    sources (tests/seq/run-image.py documents them); returns the case count."""
+    n = 0
+    with open(out, "w") as m:
+        m.write("# generated from tests/seq/*.s by test_nxemu_test.py\n")
+        for elf in sorted(os.listdir(image_dir)):
+            src = os.path.join(source_dir, elf[:-4] + ".s")
+            if not elf.endswith(".elf") or not os.path.exists(src):
+                continue
+            image = os.path.join(os.path.abspath(image_dir), elf)
+            args, pats = [], []
+            want_exit = 0
+            for raw in open(src, encoding="utf-8"):
+                t = raw.strip()
+                if not t.startswith(";"):
+                    continue
+                key, _, val = t.lstrip(";").strip().partition(":")
+                val = val.strip()
+                if key == "args":
+                    args += [a.replace("@IMAGE@", image) for a in shlex.split(val)]
+                elif key == "exit":
+                    want_exit = int(val, 0)
+                elif key == "stderr":
+                    pats.append(("stderr", pattern(val)))
+                elif key == "stderr-prefix":
+                    pats.append(("stderr", pattern(val, end=False)))
+                elif key == "stderr-contains":
+                    pats.append(("stderr", pattern(val, start=False, end=False)))
+                elif key == "stdout":
+                    pats.append(("stdout", pattern(val.encode().decode("unicode_escape"),
+                                                   whole=True)))
+            if not any(image in a for a in args):
+                args += ["-device", "loader,file=" + image]
+            m.write(f"\n[case seq-{elf[:-4]}]\nargs = {shlex.join(args)}\n"
+                    f"expect-exit = {want_exit}\ntimeout = 60\n")
+            for stream, pat in pats:
+                m.write(f"expect-{stream} = {pat}\n")
+            n += 1
+    return n
+
+
+def main_real(nxemu, image_dir, source_dir):
+    """The project's sequencer regression images through nxemu-test and the real nxemu."""
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    manifest = os.path.join(tmp, "seq.ini")
+    try:
+        n = seq_manifest(image_dir, source_dir, manifest) if os.path.isdir(image_dir) else 0
+        if not n or not os.access(nxemu, os.X_OK):
+            print(f"SKIP: no sequencer images built in {image_dir} yet (tests/seq)")
+            return 77
+        js = os.path.join(tmp, "seq.json")
+        rc, out, err = run(["--nxemu", nxemu, "--json", js, manifest], timeout=900)
+        sys.stdout.write(out + err)
+        rep = json.load(open(js))
+        if rep["summary"]["total"] != n:
+            print(f"report has {rep['summary']['total']} cases, manifest {n}")
+            return 1
+        return 0 if rc == 0 else 1
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--real":
+        NXEMU_TEST = os.path.abspath(sys.argv[2])
+        sys.exit(main_real(os.path.abspath(sys.argv[3]), sys.argv[4], sys.argv[5]))
+    NXEMU_TEST = os.path.abspath(sys.argv[1])
+    RUNNER_DIR = os.path.abspath(sys.argv[2])
+    FAKE = os.path.join(RUNNER_DIR, "fake-nxemu.py")
+    sys.exit(main_runner())

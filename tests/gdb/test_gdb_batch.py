@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Batch sessions of the stock gdb-multiarch against real images (TAP output).
+
+usage: test_gdb_batch.py HARNESS NXEMU NXEMU_AS SRCROOT
+
+The images (tests/gdb/*.s) are assembled with nxemu-as into a temporary
+directory.  The emulator is nxemu itself when it accepts -gdb, else the
+gdb-harness (the same command line with gdb_serve wired in).  Every case is
+skipped with a reason when gdb-multiarch or the assembler is missing, and
+the cases that need the cores' breakpoint/watchpoint hooks are skipped until
+target/seq calls nx_debug_should_stop (docs/gdb.rst, "Integration").
+
+Expected values come from the images' comments and the specs: loop.s counts
+r1 = 1..5 and stores r1 to 0x2000000 each pass (records are 64 bytes, so
+the loop body is at 0x1000040..0x10000c0); fault.s has an undefined opcode
+at 0x1000040 (INVALID_OPCODE = SIGILL, machine.md §9.1).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gdbclient import ProtocolError, Stub  # noqa: E402
+
+HARNESS, NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:5]]
+GDB = shutil.which('gdb-multiarch')
+SCRIPT = os.path.join(SRCROOT, 'scripts', 'nxemu-gdb.py')
+IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
+
+
+class Skip(Exception):
+    pass
+
+
+def assemble():
+    images = {}
+    for name in ('loop', 'fault', 'spin', 'second'):
+        out = os.path.join(IMG, name + '.elf')
+        p = subprocess.run([NXEMU_AS, os.path.join(HERE, name + '.s'), '-o', out],
+                           capture_output=True, timeout=60)
+        if p.returncode != 0:
+            return None, 'nxemu-as cannot assemble %s.s: %s' % (
+                name, p.stderr.decode(errors='replace').strip()[:200])
+        images[name] = out
+    return images, None
+
+
+IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
+
+
+def core_hooks_present():
+    src = os.path.join(SRCROOT, 'target', 'seq', 'cpu.c')
+    try:
+        with open(src, encoding='utf-8') as f:
+            return 'nx_debug_should_stop' in f.read()
+    except OSError:
+        return False
+
+
+def pick_emulator():
+    """nxemu when it serves gdb, else the harness."""
+    if not IMAGES:
+        return HARNESS
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['loop']])
+    time.sleep(0.3)
+    if st.proc.poll() is None:
+        st.kill()
+        return NXEMU
+    st.wait()
+    return HARNESS
+
+
+EMU = pick_emulator()
+
+
+def need(hooks=False):
+    if not GDB:
+        raise Skip('gdb-multiarch not installed')
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    if hooks and not core_hooks_present():
+        raise Skip('target/seq does not call nx_debug_should_stop yet (see docs/gdb.rst)')
+
+
+def loop_args(extra=()):
+    return ['-device', 'loader,file=%s' % IMAGES['loop']] + list(extra)
+
+
+def gdb_session(args, cmds, load_script=False, timeout=90):
+    """Run one gdb batch session; returns (gdb output, status, stderr)."""
+    st = Stub(EMU, args)
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
+            '-ex', 'target extended-remote %s' % st.path]
+    if load_script:
+        argv += ['-ex', 'source %s' % SCRIPT]
+    for c in cmds:
+        argv += ['-ex', c]
+    try:
+        p = subprocess.run(argv, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    rc = st.wait(timeout=30)
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    return out, rc, st.stderr.decode(errors='replace')
+
+
+def values(out):
+    """gdb's $N = V lines, in order."""
+    return re.findall(r'^\$\d+ = (.*)$', out, re.M)
+
+
+cases = []
+
+
+def case(fn):
+    cases.append(fn)
+    return fn
+
+
+@case
+def registers_by_real_name():
+    need()
+    out, rc, _ = gdb_session(loop_args(), [
+        'p $r5', 'set $r5 = 7', 'p $r5', 'p $x5', 'p $t0', 'p/x $pc',
+        'info registers neuron', 'kill'])
+    v = values(out)
+    assert v[:5] == ['0', '7', '7', '7', '0x1000000'], (v, out)
+    assert re.search(r'^r63\s+0x0', out, re.M), out
+    assert re.search(r'^retired\s+0x0', out, re.M), out
+    assert rc == 0, rc
+
+
+@case
+def memory_read_write():
+    need()
+    out, rc, _ = gdb_session(loop_args(), [
+        'set {unsigned int}0x2000000 = 0xdeadbeef', 'x/1xw 0x2000000', 'x/2xw 0x10',
+        'monitor xp 0x2000000 4', 'kill'])
+    assert re.search(r'0x2000000:\s+0xdeadbeef', out), out
+    assert 'Cannot access memory at address 0x10' in out, out
+    assert '0x0000000002000000: ef be ad de' in out, out
+    assert rc == 0
+
+
+@case
+def stepi_through_a_branch():
+    need()
+    # mov (0x1000000) -> add -> tst -> blt taken back to 0x1000040
+    out, rc, _ = gdb_session(loop_args(), [
+        'stepi', 'p/x $pc', 'stepi', 'p/x $pc', 'stepi', 'p/x $pc', 'stepi', 'p/x $pc',
+        'p $r1', 'x/1xw 0x2000000', 'kill'])
+    assert values(out) == ['0x1000040', '0x1000080', '0x10000c0', '0x1000040', '1'], out
+    assert re.search(r'0x2000000:\s+0x00000001', out), out
+
+
+@case
+def breakpoint_in_a_loop():
+    need(hooks=True)
+    out, rc, _ = gdb_session(loop_args(), [
+        'break *0x1000040', 'continue', 'p $r1', 'continue', 'p $r1', 'ignore 1 100',
+        'continue', 'info breakpoints'])
+    assert values(out)[:2] == ['0', '1'], out
+    assert 'breakpoint already hit 5 times' in out, out
+    assert '[Inferior 1 (process 1) exited normally]' in out, out
+    assert rc == 0, rc
+
+
+@case
+def watchpoint_on_tensorstore_target():
+    need(hooks=True)
+    out, rc, _ = gdb_session(loop_args(), [
+        'watch *(unsigned int*)0x2000000', 'continue', 'continue', 'p $r1', 'delete',
+        'continue'])
+    assert re.search(r'Old value = 0\nNew value = 1\n', out), out
+    assert re.search(r'Old value = 1\nNew value = 2\n', out), out
+    assert values(out)[0] == '2', out
+    assert '[Inferior 1 (process 1) exited normally]' in out, out
+    assert rc == 0
+
+
+@case
+def fault_reported_as_sigill():
+    need()
+    out, rc, err = gdb_session(['-device', 'loader,file=%s' % IMAGES['fault']], [
+        'continue', 'p/x $pc', 'p $fault_code', 'p/x $fault_pc', 'continue'])
+    assert 'Program received signal SIGILL' in out, out
+    assert values(out) == ['0x1000040', '1', '0x1000040'], out
+    assert 'nxemu: fault: core=0 code=INVALID_OPCODE(1)' in out, 'fault line shown in gdb'
+    assert 'Program terminated with signal SIGILL' in out, out
+    assert rc == 132, rc
+    assert 'nxemu: fault: core=0 code=INVALID_OPCODE(1) info=0 pc=0x0000000001000040' in err
+
+
+@case
+def second_sequencer_and_tpc_in_one_session():
+    need()
+    args = ['-machine', 'seq=2,tpc=1'] + loop_args(
+        ['-device', 'loader,file=%s,cpu-num=1' % IMAGES['second']])
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'p/x $pc', 'stepi', 'p $r3',
+        'add-inferior', 'inferior 3', 'attach 3', 'set $V3.f32[5] = 2.5', 'p $V3.f32[5]',
+        'set $S5 = 9', 'p $S5', 'p $I2[4]', 'info inferiors',
+        'inferior 1', 'p/x $pc', 'monitor info cores', 'kill'])
+    assert values(out) == ['0x1100000', '42', '2.5', '9', '0', '0x1000000'], out
+    assert re.search(r'3\s+process 3', out), out
+    assert 'pid 2 seq1 state=RUNNING pc=0x0000000001100040' in out, out
+
+
+@case
+def monitor_commands():
+    need()
+    out, rc, _ = gdb_session(loop_args(), [
+        'monitor help', 'monitor info registers seq0', 'monitor info tlb seq0',
+        'monitor info mtree', 'monitor info tpc', 'monitor info semaphores',
+        'monitor x seq0 0x1000000 4', 'monitor info registers seq9', 'kill'])
+    assert 'info registers CORE' in out
+    assert 'pc=0x0000000001000000' in out, out
+    assert 'seq0: wt_base=0x0000000000000000' in out, out
+    assert 'ram   hbm' in out
+    assert "monitor: no core 'seq9'" in out
+
+
+@case
+def disassembler_script():
+    need()
+    out, rc, _ = gdb_session(loop_args(), [
+        'x/3i $pc', 'disassemble 0x1000000,0x1000100', 'kill'], load_script=True)
+    assert re.search(r'=> 0x1000000:\s+mov\.u32 r1, 0x0', out), out
+    assert re.search(r'0x1000040:\s+add\.u32 r1, r1, 0x1', out), out
+    assert re.search(r'0x00000000010000c0:\s+blt\.u32', out), out
+
+
+@case
+def attach_all_command():
+    need()
+    args = ['-machine', 'seq=2,tpc=1'] + loop_args()
+    out, rc, _ = gdb_session(args, ['nxemu-attach-all', 'info inferiors', 'kill'],
+                             load_script=True)
+    assert 'inferior 2: seq1' in out and 'inferior 3: tpc0' in out, out
+
+
+@case
+def detach_lets_the_run_finish():
+    need()
+    out, rc, err = gdb_session(loop_args(), ['stepi', 'detach'])
+    assert rc == 0, (rc, err)   # the loop ends with a FINISHER PASS
+
+
+@case
+def kill_ends_without_running():
+    need()
+    out, rc, err = gdb_session(['-device', 'loader,file=%s' % IMAGES['fault']], ['kill'])
+    assert rc == 0 and err == '', (rc, err)   # the faulting instruction never ran
+
+
+@case
+def ctrl_c_interrupts_a_running_machine():
+    need()
+    st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']])
+    c = st.connect()
+    c.send(b'vCont;c')
+    time.sleep(0.3)
+    c.send_raw(b'\x03')
+    r = c.reply()
+    assert r.startswith(b'T02') and b'thread:p1.1;' in r, r
+    pc = re.search(rb'20:([0-9a-f]{16});', r).group(1)
+    assert pc in (b'0000000100000000', b'4000000100000000'), pc
+    assert int(c.cmd('p22'), 16) > 0   # r1 (33 + 1) counted
+    # the machine stays stopped and can be resumed and interrupted again
+    c.send(b'vCont;c')
+    time.sleep(0.1)
+    c.send_raw(b'\x03')
+    assert c.reply().startswith(b'T02')
+    assert c.cmd('vKill;1') == b'OK'
+    c.close()
+    assert st.wait() == 0
+
+
+def main():
+    print('1..%d' % len(cases))
+    print('# emulator: %s' % EMU)
+    failed = 0
+    for i, fn in enumerate(cases, 1):
+        try:
+            fn()
+            print('ok %d - %s' % (i, fn.__name__))
+        except Skip as e:
+            print('ok %d - %s # SKIP %s' % (i, fn.__name__, e))
+        except (AssertionError, ProtocolError, OSError, subprocess.SubprocessError) as e:
+            failed += 1
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            print('not ok %d - %s' % (i, fn.__name__))
+            for line in ('%s at line %d: %s' % (type(e).__name__, tb.lineno, e)).splitlines()[:40]:
+                print('# ' + line)
+        sys.stdout.flush()
+    shutil.rmtree(IMG, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

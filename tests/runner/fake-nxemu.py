@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""A stand-in for nxemu with the same process interface (machine.md §9.2,
+§9.3) for the nxemu-test runner tests: the "image" given with -kernel is a
+text script, so every exit status and diagnostic can be produced on demand
+without the sequencer target.
+
+Script lines (one directive each):
+  out TEXT       a console line on stdout
+  err TEXT       a line on stderr
+  sleep SECONDS  wall-clock delay (a hung emulator)
+  cycles N       the run takes N virtual cycles: with -cycle-limit L <= N it
+                 stops there, prints the limit line and exits 123
+  raw HEX        these bytes on stdout, as they are (control bytes, bad UTF-8)
+  exit N         end with status N
+The end of the script is a normal end (exit 0).  Every invocation's argv is
+appended to $FAKE_NXEMU_LOG when that variable is set.
+"""
+import os
+import sys
+import time
+
+
+def main(argv):
+    log = os.environ.get("FAKE_NXEMU_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(" ".join(argv) + "\n")
+    kernel = None
+    limit = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-kernel", "-cycle-limit") and i + 1 < len(argv):
+            if a == "-kernel":
+                kernel = argv[i + 1]
+            else:
+                limit = int(argv[i + 1], 0)
+            i += 2
+            continue
+        i += 1
+    if kernel is None:
+        sys.stderr.write("nxemu: no image given (-kernel or -device loader)\n")
+        return 125
+    try:
+        with open(kernel) as f:
+            script = f.read().splitlines()
+    except OSError as e:
+        sys.stderr.write("nxemu: %s: %s\n" % (kernel, e.strerror))
+        return 125
+    for line in script:
+        op, _, arg = line.partition(" ")
+        if op == "out":
+            sys.stdout.write(arg + "\n")
+            sys.stdout.flush()
+        elif op == "err":
+            sys.stderr.write(arg + "\n")
+            sys.stderr.flush()
+        elif op == "raw":
+            sys.stdout.flush()
+            os.write(1, bytes.fromhex(arg))
+        elif op == "sleep":
+            time.sleep(float(arg))
+        elif op == "cycles":
+            if limit is not None and int(arg) >= limit:
+                # quantum 64: the first round end at or after the limit
+                vtime = (limit + 63) // 64 * 64
+                sys.stderr.write("nxemu: limit: icount=%d vtime=%d\n" % (vtime, vtime))
+                return 123
+        elif op == "exit":
+            return int(arg)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Run one sequencer regression image the way a user does and check the result.
+
+usage: run-image.py NXEMU IMAGE.elf SOURCE.s
+
+Directives in SOURCE (comment lines, any number of each):
+  ; args: OPTIONS         extra nxemu options (shell-split; @IMAGE@ = the image)
+  ; exit: N               expected exit status (default 0)
+  ; stderr: TEXT          this exact line must appear on stderr
+  ; stderr-prefix: TEXT   some stderr line must start with TEXT
+  ; stderr-contains: TEXT some stderr line must contain TEXT
+  ; stdout: TEXT          stdout must equal TEXT (\\n escapes allowed)
+Every image runs twice; both runs must agree exactly.  The image is loaded with `-device loader,file=IMAGE` unless an args line
+mentions @IMAGE@.
+"""
+import shlex
+import subprocess
+import sys
+
+
+def main():
+    nxemu, image, source = sys.argv[1:4]
+    args, lines, prefixes, parts = [], [], [], []
+    want_exit, want_stdout = 0, None
+    with open(source, encoding="utf-8") as f:
+        for raw in f:
+            s = raw.strip()
+            if not s.startswith(";"):
+                continue
+            s = s.lstrip(";").strip()
+            key, _, val = s.partition(":")
+            val = val.strip()
+            if key == "args":
+                args += [a.replace("@IMAGE@", image) for a in shlex.split(val)]
+            elif key == "exit":
+                want_exit = int(val, 0)
+            elif key == "stderr":
+                lines.append(val)
+            elif key == "stderr-prefix":
+                prefixes.append(val)
+            elif key == "stderr-contains":
+                parts.append(val)
+            elif key == "stdout":
+                want_stdout = val.encode().decode("unicode_escape")
+    if not any(image in a for a in args):
+        args += ["-device", "loader,file=" + image]
+    cmd = [nxemu] + args
+    p = subprocess.run(cmd, capture_output=True, timeout=60)
+    # Determinism (checklist item 19): a second run gives identical results.
+    p2 = subprocess.run(cmd, capture_output=True, timeout=60)
+    err = p.stderr.decode(errors="replace")
+    out = p.stdout.decode(errors="replace")
+    errlines = err.splitlines()
+    problems = []
+    if (p2.returncode, p2.stdout, p2.stderr) != (p.returncode, p.stdout, p.stderr):
+        problems.append("a second run gave a different exit status or output")
+    if p.returncode != want_exit:
+        problems.append(f"exit status {p.returncode}, expected {want_exit}")
+    for ln in lines:
+        if ln not in errlines:
+            problems.append(f"missing stderr line: {ln}")
+    for pre in prefixes:
+        if not any(e.startswith(pre) for e in errlines):
+            problems.append(f"no stderr line starts with: {pre}")
+    for part in parts:
+        if not any(part in e for e in errlines):
+            problems.append(f"no stderr line contains: {part}")
+    if want_stdout is not None and out != want_stdout:
+        problems.append(f"stdout {out!r}, expected {want_stdout!r}")
+    if problems:
+        print("command:", " ".join(shlex.quote(c) for c in cmd))
+        for pr in problems:
+            print("FAIL:", pr)
+        print("--- stderr ---")
+        print(err, end="")
+        print("--- stdout ---")
+        print(out, end="")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

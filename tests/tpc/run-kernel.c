@@ -1,0 +1,300 @@
+/*
+ * TPC per-instruction tests: each .s file of tests/tpc is a kernel in the
+ * Habana assembly syntax plus directives in `//` comments that set up the
+ * machine and state the expected results (derived from tpc.md by hand).
+ * This program assembles the file with the nxemu assembler, places the
+ * kernel in HBM, programs TPC 0 through its machine window, launches it
+ * with EXECUTE and checks every expectation.  One GTest case per file.
+ *
+ * Directives (lines starting with `//@`, numbers in C syntax):
+ *   //@ srf I=V ...                KERNEL_SRF_i (S_i at launch)
+ *   //@ cfg OFF=V ...              kernel-view word through the window
+ *   //@ mem ADDR T v v ...         guest memory, T = u8 u16 u32 i32 f32 bf16
+ *   //@ tensor T ADDR ECODE S0[,S1..] [pad=V]
+ *                                  descriptor T, dims S0.. all valid,
+ *                                  stride[0] = 1, stride[d] = stride[d-1]*S[d-1]
+ *   //@ expect S5=V | SP3=V | I2=a,b,c,d,e | AD1=PA
+ *   //@ expect V2.T[*]=v           every lane of V2 viewed as type T
+ *   //@ expect V2.T[k]=v           lane k
+ *   //@ expect VP1.b[k]=v          bit k of VP1
+ *   //@ expect mem ADDR T v v ...
+ *   //@ expect fault CODE PC ADDR  STATUS = FAULT, FAULT_PC, FAULT_ADDR
+ *   //@ expect bundles N
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "nxemu/machine.h"
+#include "target/tpc/asm.h"
+#include "target/tpc/cpu.h"
+
+#define TPC0  0x2804000000ull
+#define KBASE 0x100000ull
+#define DBG   MEMTXATTRS(MEM_REQ_DEBUG, 0)
+
+static Machine *mk(void)
+{
+    MachineConfig cfg = {.hbm_size = 64ull << 20,
+                         .nr_seq = 1,
+                         .nr_tpc = 1,
+                         .tlb_entries = 16,
+                         .quantum = 64,
+                         .nr_dma = 1,
+                         .dma_queue_depth = 4,
+                         .dma_bytes_per_cycle = 64};
+    GError *err = NULL;
+    Machine *m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    return m;
+}
+
+static void wr32(Machine *m, uint64_t pa, uint32_t v)
+{
+    g_assert_cmpint(as_write(m->as, pa, 4, v, DBG), ==, MEMTX_OK);
+}
+
+static uint32_t rd32(Machine *m, uint64_t pa)
+{
+    uint64_t v = 0;
+    g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
+    return (uint32_t)v;
+}
+
+static uint64_t num(const char *s)
+{
+    char *end;
+    errno = 0;
+    uint64_t v = g_ascii_strtoull(s, &end, 0);
+    if (*s == '-')
+        v = (uint64_t)g_ascii_strtoll(s, &end, 0);
+    if (errno || end == s)
+        g_error("bad number '%s'", s);
+    return v;
+}
+
+/* Element value of type name t from text (floats for f32/bf16). */
+static uint32_t elem(const char *t, const char *s, unsigned *size)
+{
+    if (!strcmp(t, "f32") || !strcmp(t, "bf16")) {
+        float f = (float)g_ascii_strtod(s, NULL);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        *size = t[0] == 'f' ? 4 : 2;
+        return t[0] == 'f' ? b : b >> 16;
+    }
+    *size = strstr(t, "32") ? 4 : strstr(t, "16") ? 2 : 1;
+    return (uint32_t)num(s);
+}
+
+static void put_mem(Machine *m, char **w, unsigned n)
+{
+    uint64_t addr = num(w[0]), bad;
+    for (unsigned i = 2; i < n; i++) {
+        unsigned sz;
+        uint32_t v = elem(w[1], w[i], &sz);
+        g_assert_cmpint(as_rw_bytes(m->as, addr, &v, sz, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
+                        ==, MEMTX_OK);
+        addr += sz;
+    }
+}
+
+static void check_mem(Machine *m, char **w, unsigned n, const char *file)
+{
+    uint64_t addr = num(w[0]), bad;
+    for (unsigned i = 2; i < n; i++) {
+        unsigned sz;
+        uint32_t exp = elem(w[1], w[i], &sz), v = 0;
+        g_assert_cmpint(as_rw_bytes(m->as, addr, &v, sz, false, DBG, &bad), ==, MEMTX_OK);
+        if (v != exp)
+            g_error("%s: mem 0x%llx = 0x%x, expected 0x%x", file, (unsigned long long)addr, v, exp);
+        addr += sz;
+    }
+}
+
+static void tensor(Machine *m, char **w, unsigned n)
+{
+    unsigned t = (unsigned)num(w[0]);
+    uint64_t base = num(w[1]);
+    unsigned ecode = (unsigned)num(w[2]);
+    g_auto(GStrv) sizes = g_strsplit(w[3], ",", 5);
+    uint32_t pad = 0;
+    for (unsigned i = 4; i < n; i++)
+        if (g_str_has_prefix(w[i], "pad="))
+            pad = (uint32_t)num(w[i] + 4);
+    unsigned rank = g_strv_length(sizes);
+    uint64_t o = TPC0 + 0x400 + 0x38 * t;
+    wr32(m, o, (uint32_t)base);
+    wr32(m, o + 4, (uint32_t)(base >> 32));
+    wr32(m, o + 8, pad);
+    wr32(m, o + 0xC, ecode | ((1u << rank) - 1) << 8 | (rank - 1) << 16);
+    uint32_t stride = 1;
+    for (unsigned d = 0; d < rank; d++) {
+        uint32_t s = (uint32_t)num(sizes[d]);
+        wr32(m, o + 0x10 + 8 * d, s);
+        wr32(m, o + 0x14 + 8 * d, stride);
+        stride *= s;
+    }
+}
+
+static uint32_t lane(TpcCpu *c, unsigned v, const char *t, unsigned k, unsigned *sz)
+{
+    elem(t, "0", sz);
+    uint32_t x = 0;
+    memcpy(&x, &c->v[v][k * *sz], *sz);
+    return x;
+}
+
+static void check_reg(TpcCpu *c, const char *lhs, const char *rhs, const char *file)
+{
+    unsigned r, k, sz;
+    char t[8], idx[8];
+    if (sscanf(lhs, "VP%u.b[%7[^]]]", &r, idx) == 2) {
+        k = (unsigned)num(idx);
+        unsigned got = r == 0 ? 1u : (c->vp[r][k / 8] >> (k % 8)) & 1u;
+        if (got != num(rhs))
+            g_error("%s: %s = %u, expected %s", file, lhs, got, rhs);
+    } else if (sscanf(lhs, "V%u.%7[a-z0-9][%7[^]]]", &r, t, idx) == 3) {
+        uint32_t exp = elem(t, rhs, &sz);
+        unsigned n = TPC_VBYTES / sz;
+        for (unsigned i = 0; i < n; i++) {
+            if (strcmp(idx, "*") && i != num(idx))
+                continue;
+            uint32_t got = lane(c, r, t, i, &sz);
+            if (got != exp)
+                g_error("%s: %s lane %u = 0x%x, expected 0x%x", file, lhs, i, got, exp);
+        }
+    } else if (sscanf(lhs, "SP%u", &r) == 1) {
+        g_assert_cmpuint(r == 0 ? 1 : c->sp[r], ==, num(rhs));
+    } else if (sscanf(lhs, "S%u", &r) == 1) {
+        if (c->s[r] != (uint32_t)num(rhs))
+            g_error("%s: S%u = 0x%x, expected %s", file, r, c->s[r], rhs);
+    } else if (sscanf(lhs, "I%u", &r) == 1) {
+        g_auto(GStrv) d = g_strsplit(rhs, ",", 5);
+        for (unsigned i = 0; i < 5 && d[i]; i++)
+            if (c->irf[r][i] != (int32_t)num(d[i]))
+                g_error("%s: I%u[%u] = %d, expected %s", file, r, i, c->irf[r][i], d[i]);
+    } else if (sscanf(lhs, "AD%u", &r) == 1) {
+        g_assert_cmphex(c->ad[r].pa, ==, num(rhs));
+    } else {
+        g_error("%s: unknown expectation '%s'", file, lhs);
+    }
+}
+
+static void run_file(gconstpointer data)
+{
+    const char *file = data;
+    g_autofree char *text = NULL;
+    GError *err = NULL;
+    g_assert_true(g_file_get_contents(file, &text, NULL, &err));
+    g_assert_no_error(err);
+
+    TpcObject obj;
+    tpc_object_init(&obj);
+    g_assert_true(tpc_assemble_text(file, text, &obj, stderr));
+    Machine *m = mk();
+    uint64_t bad;
+    g_assert_cmpint(as_rw_bytes(m->as, KBASE, obj.text->data, obj.text->len, true,
+                                MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
+                    ==, MEMTX_OK);
+
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    GPtrArray *expects = g_ptr_array_new();
+    for (unsigned i = 0; lines[i]; i++) {
+        const char *l = g_str_has_prefix(lines[i], "//@") ? lines[i] + 1 : NULL;
+        if (!l)
+            continue;
+        g_auto(GStrv) w = g_strsplit_set(g_strstrip((char *)l + 2), " \t", -1);
+        unsigned n = 0;
+        char *ws[64];
+        for (unsigned j = 0; w[j] && n < 64; j++)
+            if (*w[j])
+                ws[n++] = w[j];
+        if (n == 0)
+            continue;
+        if (!strcmp(ws[0], "srf")) {
+            for (unsigned j = 1; j < n; j++) {
+                char *eq = strchr(ws[j], '=');
+                g_assert_nonnull(eq);
+                *eq = 0;
+                wr32(m, TPC0 + 0x7C0 + 4 * num(ws[j]), (uint32_t)num(eq + 1));
+            }
+        } else if (!strcmp(ws[0], "cfg")) {
+            for (unsigned j = 1; j < n; j++) {
+                char *eq = strchr(ws[j], '=');
+                g_assert_nonnull(eq);
+                *eq = 0;
+                wr32(m, TPC0 + num(ws[j]), (uint32_t)num(eq + 1));
+            }
+        } else if (!strcmp(ws[0], "mem") && n >= 3) {
+            put_mem(m, ws + 1, n - 1);
+        } else if (!strcmp(ws[0], "tensor") && n >= 5) {
+            tensor(m, ws + 1, n - 1);
+        } else if (!strcmp(ws[0], "expect")) {
+            g_ptr_array_add(expects, lines[i]);
+        }
+    }
+
+    wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
+    wr32(m, TPC0 + 0x78C, 0);
+    wr32(m, TPC0 + 0x1028, obj.text->len);
+    wr32(m, TPC0 + 0x1008, 1);
+    NxCpu *cpu = m->tpc[0];
+    for (unsigned i = 0; i < 1000000 && cpu->state == CPU_RUNNING; i++)
+        cpu->ops->run(cpu, 64);
+    TpcCpu *c = tpc_cpu(cpu);
+    uint32_t st = rd32(m, TPC0 + 0x100C);
+    bool fault_expected = false;
+
+    for (unsigned i = 0; i < expects->len; i++) {
+        const char *l = (const char *)expects->pdata[i] + 1;
+        g_auto(GStrv) w = g_strsplit_set(g_strstrip((char *)l + 2), " \t", -1);
+        unsigned n = 0;
+        char *ws[64];
+        for (unsigned j = 0; w[j] && n < 64; j++)
+            if (*w[j])
+                ws[n++] = w[j];
+        if (n >= 2 && !strcmp(ws[1], "fault")) {
+            fault_expected = true;
+            g_assert_cmphex(st, ==, 3 | num(ws[2]) << 8);
+            if (n > 3)
+                g_assert_cmphex(rd32(m, TPC0 + 0x1020), ==, num(ws[3]));
+            if (n > 4) {
+                uint64_t fa = rd32(m, TPC0 + 0x1030) | (uint64_t)rd32(m, TPC0 + 0x1034) << 32;
+                g_assert_cmphex(fa, ==, num(ws[4]));
+            }
+        } else if (n >= 3 && !strcmp(ws[1], "bundles")) {
+            g_assert_cmpuint(rd32(m, TPC0 + 0x1038), ==, num(ws[2]));
+        } else if (n >= 4 && !strcmp(ws[1], "mem")) {
+            check_mem(m, ws + 2, n - 2, file);
+        } else {
+            for (unsigned j = 1; j < n; j++) {
+                char *eq = strchr(ws[j], '=');
+                if (!eq)
+                    g_error("%s: bad expectation '%s'", file, ws[j]);
+                *eq = 0;
+                check_reg(c, ws[j], eq + 1, file);
+            }
+        }
+    }
+    if (!fault_expected && st != 2)
+        g_error("%s: STATUS 0x%x (fault pc 0x%x addr 0x%x), expected DONE", file, st,
+                rd32(m, TPC0 + 0x1020), rd32(m, TPC0 + 0x1030));
+    g_ptr_array_free(expects, TRUE);
+    machine_free(m);
+    tpc_object_free(&obj);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-')
+            continue;
+        g_autofree char *base = g_path_get_basename(argv[i]);
+        g_autofree char *path = g_strdup_printf("/tpc/%s", base);
+        g_test_add_data_func(path, argv[i], run_file);
+    }
+    return g_test_run();
+}

@@ -1,0 +1,47 @@
+/*
+ * nxemu-as [-t seq|tpc] [--raw] -o OUT IN
+ * Assembles sequencer (default) or TPC source into an ELF or raw image.
+ * Errors are `file:line:col: error: text` on stderr, exit status 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "target/seq/seq-tools.h"
+#include "target/tpc/tpc-tools.h"
+
+int main(int argc, char **argv)
+{
+    gchar *target = NULL, *out = NULL;
+    gboolean raw = FALSE;
+    GOptionEntry entries[] = {
+        {"target", 't', 0, G_OPTION_ARG_STRING, &target, "seq (default) or tpc", "T"},
+        {"raw", 0, 0, G_OPTION_ARG_NONE, &raw, "write raw bytes (.text only) instead of ELF", NULL},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output file", "OUT"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("IN - nxemu assembler");
+    GError *err = NULL;
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        fprintf(stderr, "nxemu-as: %s\n", err->message);
+        g_error_free(err);
+        g_option_context_free(ctx);
+        return 2;
+    }
+    g_option_context_free(ctx);
+    int rc = 2;
+    if (!out || argc != 2) {
+        fprintf(stderr, "usage: nxemu-as [-t seq|tpc] [--raw] -o OUT IN\n");
+    } else if (!target || strcmp(target, "seq") == 0) {
+        rc = seq_assemble_file(argv[1], out, raw);
+    } else if (strcmp(target, "tpc") == 0) {
+        rc = tpc_assemble_file(argv[1], out, raw);
+    } else {
+        fprintf(stderr, "nxemu-as: unknown target '%s' (seq or tpc)\n", target);
+    }
+    g_free(target);
+    g_free(out);
+    return rc;
+}

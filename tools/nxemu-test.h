@@ -1,0 +1,96 @@
+/*
+ * nxemu-test: the regression-suite runner (docs/nxemu-test.rst).
+ *
+ * The runner drives the nxemu binary as one child process per case and
+ * depends only on nxemu's command line, exit statuses and stderr lines
+ * (machine.md §9.2, §9.3), never on emulator internals: it links GLib/GIO
+ * only.  Files: manifest parsing, child processes and verdicts, reports,
+ * sharding and previous-report reading, and the main program.
+ */
+#ifndef NXEMU_TEST_H
+#define NXEMU_TEST_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* nxemu-test's own exit statuses. */
+#define NT_EXIT_PASS  0
+#define NT_EXIT_FAIL  1
+#define NT_EXIT_USAGE 2
+
+typedef enum NtStatus {
+    NT_PENDING,
+    NT_PASS,
+    NT_FAIL,    /* exit status or pattern mismatch; message names which */
+    NT_TIMEOUT, /* wall-clock timeout: the child was killed */
+    NT_ERROR,   /* the child could not be started */
+} NtStatus;
+
+typedef struct NtCase {
+    /* From the manifest (or the zero-config directory scan). */
+    char *name;
+    char *suite;     /* manifest or directory base name: JUnit testsuite/classname */
+    char *file;      /* where the case is defined, for messages */
+    int line;        /* line of its [case NAME] group (0 in zero-config mode) */
+    char *dir;       /* working directory of the child: the manifest's directory */
+    GPtrArray *argv; /* argv[0] = nxemu path, NULL-terminated */
+    int expect_exit;
+    GPtrArray *expect_stdout; /* char * patterns, all must match */
+    GPtrArray *expect_stderr;
+    GPtrArray *re_stdout; /* compiled GRegex *, same order */
+    GPtrArray *re_stderr;
+    double timeout; /* wall seconds, 0 = none */
+    char **tags;    /* NULL-terminated, may be empty */
+    int order;      /* position in the whole suite (deterministic report order) */
+
+    /* Results. */
+    NtStatus status;
+    int exit_code; /* -1 when the child did not exit normally */
+    int term_signal;
+    double wall;         /* seconds */
+    gint64 instructions; /* -1 = unknown (nxemu did not print it) */
+    gint64 cycles;       /* -1 = unknown */
+    char *message;       /* one line: why it failed */
+    char *diag;          /* nxemu diagnostic lines and the last console lines */
+    GBytes *out, *err;
+} NtCase;
+
+typedef struct NtSettings {
+    const char *nxemu;      /* --nxemu (overrides the manifests' nxemu=) */
+    const char *self_dir;   /* directory of the nxemu-test binary, for the default nxemu */
+    double default_timeout; /* when neither case nor suite give one */
+} NtSettings;
+
+/* nxemu-test-manifest.c */
+bool nt_load_input(const char *path, const NtSettings *set, GPtrArray *cases, GError **err);
+void nt_case_free(NtCase *c);
+bool nt_case_has_any_tag(const NtCase *c, char **tags);
+
+/* nxemu-test-run.c */
+typedef void (*NtDoneFn)(NtCase *c, void *opaque);
+typedef void (*NtTickFn)(unsigned done, unsigned running, unsigned total, void *opaque);
+void nt_run_cases(GPtrArray *cases, int jobs, NtDoneFn done, NtTickFn tick, void *opaque);
+const char *nt_status_name(NtStatus s);
+const char *nt_exit_meaning(int code);
+
+/* nxemu-test-report.c */
+char *nt_repro_command(const NtCase *c, bool debug);
+bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **err);
+bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err);
+void nt_tap_plan(FILE *f, unsigned n);
+void nt_tap_case(FILE *f, const NtCase *c, unsigned index);
+void nt_print_case(FILE *f, const NtCase *c, bool verbose_pass);
+void nt_print_summary(FILE *f, GPtrArray *cases, double wall, int jobs);
+
+/* nxemu-test-shard.c: previous reports and sharding */
+typedef struct NtPrev {
+    NtStatus status;
+    double wall;
+} NtPrev;
+GHashTable *nt_read_report(const char *path, GError **err); /* name -> NtPrev * */
+bool nt_parse_shard(const char *spec, unsigned *index, unsigned *count, GError **err);
+GPtrArray *nt_shard_select(GPtrArray *cases, unsigned index, unsigned count, GHashTable *costs);
+guint64 nt_name_hash(const char *name);
+
+#endif
