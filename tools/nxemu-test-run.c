@@ -19,6 +19,9 @@
 
 #define DIAG_NXEMU_LINES   20 /* nxemu: diagnostic lines kept (a deadlock block per core) */
 #define DIAG_CONSOLE_LINES 10 /* last console lines kept */
+#define CAPTURE_HEAD       (4u << 20)
+#define CAPTURE_TAIL       (64u << 10)
+#define CAPTURE_CHUNK      (64u << 10)
 
 typedef struct Run {
     GPtrArray *cases;
@@ -31,6 +34,18 @@ typedef struct Run {
     GRegex *re_insns, *re_cycles;
 } Run;
 
+/*
+ * One captured stream.  A guest printing in a loop until its timeout can
+ * write gigabytes: keep the first CAPTURE_HEAD bytes (what patterns are
+ * matched against) and the last CAPTURE_TAIL (the diagnostic's last console
+ * lines), drop the middle.
+ */
+
+typedef struct Capture {
+    GString *head, *tail;
+    guint64 total;
+} Capture;
+
 typedef struct Child {
     Run *run;
     NtCase *c;
@@ -38,6 +53,8 @@ typedef struct Child {
     guint timer;
     bool timed_out;
     gint64 t0;
+    Capture cap[2]; /* stdout, stderr */
+    int pending;    /* the two streams' EOFs and the exit */
 } Child;
 
 const char *nt_status_name(NtStatus s)
@@ -116,9 +133,16 @@ static void tail_lines(GString *out, const char *text, unsigned max)
  * deadlock block, limit), or the end of stderr when nxemu printed none of
  * them (a sanitizer report, a crash), then the last console lines.
  */
-static char *make_diag(const char *out, const char *err)
+static char *make_diag(const NtCase *c, const char *out, const char *err)
 {
     GString *d = g_string_new(NULL);
+    for (int i = 0; i < 2; i++) {
+        if (c->dropped[i]) {
+            g_string_append_printf(
+                d, "nxemu-test: %s: %" G_GUINT64_FORMAT " bytes beyond the first %u MiB not kept\n",
+                i ? "stderr" : "stdout", c->dropped[i], CAPTURE_HEAD >> 20);
+        }
+    }
     char **lines = g_strsplit(err, "\n", -1);
     unsigned kept = 0;
     for (unsigned i = 0; lines[i] && kept < DIAG_NXEMU_LINES; i++) {
@@ -201,7 +225,7 @@ static void judge(Run *r, Child *ch, GBytes *out, GBytes *err, GError *spawn_err
     c->instructions = last_number(r->re_insns, e);
     c->cycles = last_number(r->re_cycles, e);
     if (c->status != NT_PASS) {
-        c->diag = make_diag(o, e);
+        c->diag = make_diag(c, o, e);
     }
     g_free(o);
     g_free(e);
@@ -227,18 +251,74 @@ static void finish(Child *ch, GBytes *out, GBytes *err, GError *spawn_error)
     start_next(r);
 }
 
-static void on_communicated(GObject *src, GAsyncResult *res, gpointer data)
+static GBytes *capture_bytes(Capture *k, guint64 *dropped)
+{
+    GString *t = k->head;
+    if (k->tail->len > CAPTURE_TAIL) { /* trimmed lazily while reading */
+        g_string_erase(k->tail, 0, (gssize)(k->tail->len - CAPTURE_TAIL));
+    }
+    *dropped = k->total - k->head->len - k->tail->len;
+    if (*dropped) {
+        g_string_append_printf(t, "\n[nxemu-test: %" G_GUINT64_FORMAT " bytes not kept]\n",
+                               *dropped);
+    }
+    g_string_append_len(t, k->tail->str, (gssize)k->tail->len);
+    g_string_free(k->tail, TRUE);
+    return g_string_free_to_bytes(t);
+}
+
+static void step_done(Child *ch)
+{
+    if (--ch->pending == 0) {
+        GBytes *out = capture_bytes(&ch->cap[0], &ch->c->dropped[0]);
+        GBytes *err = capture_bytes(&ch->cap[1], &ch->c->dropped[1]);
+        finish(ch, out, err, NULL);
+    }
+}
+
+static void read_more(Child *ch, int i);
+
+static void on_read(GObject *src, GAsyncResult *res, gpointer data)
 {
     Child *ch = data;
-    GBytes *out = NULL, *err = NULL;
-    GError *e = NULL;
-    /* communicate completes once both pipes hit EOF and the child is reaped */
-    if (!g_subprocess_communicate_finish(G_SUBPROCESS(src), res, &out, &err, &e)) {
-        /* reading the pipes failed: still wait for the exit status */
-        g_subprocess_wait(G_SUBPROCESS(src), NULL, NULL);
-        g_error_free(e);
+    int i = G_INPUT_STREAM(src) == g_subprocess_get_stdout_pipe(ch->proc) ? 0 : 1;
+    Capture *k = &ch->cap[i];
+    GBytes *b = g_input_stream_read_bytes_finish(G_INPUT_STREAM(src), res, NULL);
+    gsize n = 0;
+    const char *p = b ? g_bytes_get_data(b, &n) : NULL;
+
+    if (!n) { /* EOF, or a read error: the stream is over either way */
+        if (b) {
+            g_bytes_unref(b);
+        }
+        step_done(ch);
+        return;
     }
-    finish(ch, out, err, NULL);
+    k->total += n;
+    gsize room = CAPTURE_HEAD - k->head->len;
+    gsize h = MIN(room, n);
+    g_string_append_len(k->head, p, (gssize)h);
+    if (n > h) {
+        g_string_append_len(k->tail, p + h, (gssize)(n - h));
+        if (k->tail->len > 2 * CAPTURE_TAIL) {
+            g_string_erase(k->tail, 0, (gssize)(k->tail->len - CAPTURE_TAIL));
+        }
+    }
+    g_bytes_unref(b);
+    read_more(ch, i);
+}
+
+static void read_more(Child *ch, int i)
+{
+    GInputStream *in =
+        i ? g_subprocess_get_stderr_pipe(ch->proc) : g_subprocess_get_stdout_pipe(ch->proc);
+    g_input_stream_read_bytes_async(in, CAPTURE_CHUNK, G_PRIORITY_DEFAULT, NULL, on_read, ch);
+}
+
+static void on_child_exit(GObject *src, GAsyncResult *res, gpointer data)
+{
+    g_subprocess_wait_finish(G_SUBPROCESS(src), res, NULL);
+    step_done(data);
 }
 
 static gboolean on_timeout(gpointer data)
@@ -246,7 +326,7 @@ static gboolean on_timeout(gpointer data)
     Child *ch = data;
     ch->timer = 0;
     ch->timed_out = true;
-    g_subprocess_force_exit(ch->proc); /* SIGKILL; the pipes close and communicate completes */
+    g_subprocess_force_exit(ch->proc); /* SIGKILL: the pipes close, the wait completes */
     return G_SOURCE_REMOVE;
 }
 
@@ -286,7 +366,13 @@ static void start_one(Run *r, NtCase *c)
         ch->timer = g_timeout_add(ms ? ms : 1, on_timeout, ch);
     }
     /* stdin is /dev/null (GSubprocess's default): a guest never waits on the host's input */
-    g_subprocess_communicate_async(ch->proc, NULL, NULL, on_communicated, ch);
+    for (int i = 0; i < 2; i++) {
+        ch->cap[i].head = g_string_new(NULL);
+        ch->cap[i].tail = g_string_new(NULL);
+        read_more(ch, i);
+    }
+    ch->pending = 3;
+    g_subprocess_wait_async(ch->proc, NULL, on_child_exit, ch);
 }
 
 static void start_next(Run *r)

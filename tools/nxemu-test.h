@@ -54,6 +54,7 @@ typedef struct NtCase {
     char *message;       /* one line: why it failed */
     char *diag;          /* nxemu diagnostic lines and the last console lines */
     GBytes *out, *err;
+    guint64 dropped[2]; /* stdout/stderr bytes not kept (output beyond the capture limit) */
 } NtCase;
 
 typedef struct NtSettings {

@@ -269,6 +269,25 @@ def bad_previous_report():
     shutil.rmtree(tmp)
 
 
+@case
+def huge_console_output_is_bounded():
+    # 20 MiB of console: the runner keeps the first 4 MiB and the last 64 KiB
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    open(os.path.join(tmp, "spam.elf"), "w").write("out first line\nspam 20\nout the end\nexit 5\n")
+    open(os.path.join(tmp, "m.ini"), "w").write(
+        "[case spam]\nimages = spam.elf\nexpect-stdout = ^first line$\n")
+    js = os.path.join(tmp, "r.json")
+    rc, out, _ = run(["--nxemu", FAKE, "--json", js, os.path.join(tmp, "m.ini")])
+    c = json.load(open(js))["cases"][0]
+    assert rc == 1 and c["exit_code"] == 5, c["message"]
+    kept = 20 * 2**20 + len("first line\nthe end\n")
+    dropped = kept - 4 * 2**20 - 2**16
+    assert f"nxemu-test: stdout: {dropped} bytes beyond the first 4 MiB not kept" in \
+        c["diagnostic"], c["diagnostic"][:300]
+    assert c["diagnostic"].rstrip().endswith("the end"), c["diagnostic"][-200:]
+    shutil.rmtree(tmp)
+
+
 def many_cases(n):
     tmp = tempfile.mkdtemp(prefix="nxemu-test-")
     path = os.path.join(tmp, "many.ini")

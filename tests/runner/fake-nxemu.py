@@ -11,6 +11,7 @@ Script lines (one directive each):
   cycles N       the run takes N virtual cycles: with -cycle-limit L <= N it
                  stops there, prints the limit line and exits 123
   raw HEX        these bytes on stdout, as they are (control bytes, bad UTF-8)
+  spam MIB       MIB mebibytes of 64-byte console lines (a guest printing in a loop)
   exit N         end with status N
 The end of the script is a normal end (exit 0).  Every invocation's argv is
 appended to $FAKE_NXEMU_LOG when that variable is set.
@@ -58,6 +59,11 @@ def main(argv):
         elif op == "raw":
             sys.stdout.flush()
             os.write(1, bytes.fromhex(arg))
+        elif op == "spam":
+            line = b"x" * 63 + b"\n"
+            sys.stdout.flush()
+            for _ in range(int(arg) * 16):
+                os.write(1, line * 1024)
         elif op == "sleep":
             time.sleep(float(arg))
         elif op == "cycles":
