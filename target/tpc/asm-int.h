@@ -72,6 +72,54 @@ typedef struct AsmBundle {
     unsigned line;
 } AsmBundle;
 
+/* One slot statement being assembled (asm-stmt.c parses, asm-insn.c encodes). */
+#define ASM_MAX_OPS 8
+#define ASM_MAX_SW  16
+
+typedef struct Stmt {
+    AsmCtx *c;
+    AsmBundle *ab;
+    unsigned slot;
+    const TpcInsnDesc *desc;
+    const char *mn; /* mnemonic as written */
+    int col;        /* column of the mnemonic */
+    int type;       /* -1: none given */
+    int type_col;
+    bool mask_given;
+    unsigned mask;
+    /* switch fields */
+    uint32_t f_sw, f_a, f_b, f_c;
+    bool given[ASM_MAX_SW];
+    int given_col[ASM_MAX_SW];
+    bool sat_suffix;
+    /* operands */
+    AOp ops[ASM_MAX_OPS];
+    int nops;
+    bool has_pred;
+    AOp pred;
+    GPtrArray *strs;
+} Stmt;
+
+void asm_put(Stmt *st, unsigned lo, unsigned w, uint32_t v);
+/* Register-field value of `op` (kinds in `allowed`, a TPC_OP_* bit mask; IMM
+ * records the slot's long immediate), or -1 after an error. */
+int asm_enc(Stmt *st, const AOp *op, unsigned allowed, const char *what);
+/* Vector register: group 2 = pair (even index), 1 = single. */
+int asm_enc_vec(Stmt *st, const AOp *op, unsigned group, const char *what);
+bool asm_is_reg(const AOp *op, int kind);
+bool asm_want_ops(Stmt *st, int lo, int hi);
+bool asm_need_type(Stmt *st);
+bool asm_no_type(Stmt *st);
+bool asm_put_pred(Stmt *st);
+bool asm_given(Stmt *st, const char *key);
+bool asm_parse_stmt(Stmt *st, char *text, int col);
+/* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at
+ * least `min` operands remain. */
+void asm_take_pred(Stmt *st, int min);
+/* Load/store-slot encoders (asm-ldst.c). */
+bool asm_enc_ld(Stmt *st);
+bool asm_enc_st(Stmt *st);
+
 void asm_bundle_init(AsmBundle *ab);
 /* Assemble one slot's text (`text` is the slot, trimmed; col its column). */
 bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col);

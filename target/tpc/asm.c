@@ -80,10 +80,11 @@ typedef struct Fix {
 typedef struct File {
     AsmCtx c;
     TpcObject *obj;
-    GHashTable *labels; /* name -> Label* */
-    GPtrArray *order;   /* label names in definition order */
-    GPtrArray *globals; /* names from .globl */
-    GArray *fixes;      /* Fix: bundles needing pass 2 */
+    GHashTable *labels;   /* name -> Label* */
+    GPtrArray *order;     /* label names in definition order */
+    GPtrArray *globals;   /* names from .globl */
+    GArray *global_lines; /* their source lines */
+    GArray *fixes;        /* Fix: bundles needing pass 2 */
     int section;
     TpcSection *other; /* current unknown section */
     bool md_seen;
@@ -94,6 +95,7 @@ typedef struct File {
     bool in_brace;
     unsigned brace_line;
     int brace_nslots;
+    bool brace_failed;
     AsmBundle brace;
 } File;
 
@@ -138,6 +140,13 @@ static void emit_bundle(File *f, AsmBundle *ab)
     g_array_append_val(f->fixes, fx);
 }
 
+/* A bundle that is not emitted (after an error) owns its fixup label. */
+static void drop_bundle(AsmBundle *ab)
+{
+    g_free(ab->fix_label);
+    ab->fix_label = NULL;
+}
+
 /* One bundle line `ld; spu; vpu; st` (fewer slots: trailing NOPs). */
 static void bundle_line(File *f, char *line, int col0)
 {
@@ -176,6 +185,8 @@ static void bundle_line(File *f, char *line, int col0)
         if (ml == 4 && !g_ascii_strncasecmp(sp, "loop", 4)) {
             if (asm_loop(c, &ab, sp, cols[0]))
                 emit_bundle(f, &ab);
+            else
+                drop_bundle(&ab);
             return;
         }
         if (!g_ascii_strcasecmp(sp, "halt")) {
@@ -197,6 +208,8 @@ static void bundle_line(File *f, char *line, int col0)
     }
     if (ok)
         emit_bundle(f, &ab);
+    else
+        drop_bundle(&ab);
 }
 
 static void brace_slot(File *f, char *line, int col)
@@ -208,12 +221,13 @@ static void brace_slot(File *f, char *line, int col)
     line = trim(line);
     if (!*line)
         return;
-    if (f->brace_nslots == 4) {
+    if (f->brace_nslots >= 4) {
         asm_error(c, col, "more than four slots in a bundle");
+        f->brace_failed = true;
         return;
     }
     if (!asm_slot(c, &f->brace, (unsigned)f->brace_nslots, line, col))
-        f->brace_nslots = -100; /* keep counting errors only */
+        f->brace_failed = true;
     f->brace_nslots++;
 }
 
@@ -402,6 +416,7 @@ static bool directive(File *f, char *line, int col, const char *rest_of_file, si
         } else if (!strcmp(name, ".tpc_metadata")) {
             f->section = SEC_METADATA;
         } else if (!strcmp(name, ".indexmap")) {
+            g_free(sname);
             goto indexmap;
         } else {
             f->section = SEC_OTHER;
@@ -435,6 +450,7 @@ static bool directive(File *f, char *line, int col, const char *rest_of_file, si
             ok = false;
         } else {
             g_ptr_array_add(f->globals, g_strdup(arg));
+            g_array_append_val(f->global_lines, c->line);
         }
     } else if (!strcmp(name, ".long") && f->section == SEC_TEXT) {
         char **w = g_strsplit_set(arg, ", \t", -1);
@@ -508,6 +524,7 @@ static void text_line(File *f, char *line, int col)
         f->in_brace = true;
         f->brace_line = c->line;
         f->brace_nslots = 0;
+        f->brace_failed = false;
         asm_bundle_init(&f->brace);
         return;
     }
@@ -517,8 +534,10 @@ static void text_line(File *f, char *line, int col)
             return;
         }
         f->in_brace = false;
-        if (f->brace_nslots >= 0)
+        if (!f->brace_failed)
             emit_bundle(f, &f->brace);
+        else
+            drop_bundle(&f->brace);
         return;
     }
     if (f->in_brace) {
@@ -584,6 +603,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     f.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     f.order = g_ptr_array_new();
     f.globals = g_ptr_array_new_with_free_func(g_free);
+    f.global_lines = g_array_new(FALSE, FALSE, sizeof(unsigned));
     f.fixes = g_array_new(FALSE, TRUE, sizeof(Fix));
     f.section = SEC_TEXT;
 
@@ -668,6 +688,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     if (f.in_brace) {
         f.c.line = f.brace_line;
         asm_error(&f.c, 1, "'{' without '}'");
+        drop_bundle(&f.brace);
     }
     if (f.obj->text->len % TPC_BUNDLE_BYTES) {
         asm_error(&f.c, 1, ".text is not a whole number of 32-byte bundles");
@@ -681,7 +702,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     for (guint i = 0; i < f.globals->len; i++) {
         const char *g = g_ptr_array_index(f.globals, i);
         if (!g_hash_table_contains(f.labels, g)) {
-            f.c.line = 1;
+            f.c.line = g_array_index(f.global_lines, unsigned, i);
             asm_error(&f.c, 1, ".globl '%s' is not defined", g);
         }
     }
@@ -697,6 +718,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
         g_free(g_array_index(f.fixes, Fix, i).ab.fix_label);
     g_array_free(f.fixes, TRUE);
     g_ptr_array_free(f.globals, TRUE);
+    g_array_free(f.global_lines, TRUE);
     g_ptr_array_free(f.order, TRUE);
     g_hash_table_destroy(f.labels);
     return f.c.errors == 0;

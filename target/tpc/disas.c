@@ -94,7 +94,7 @@ static void mnem(P *p, const TpcInsn *in, bool typed)
 
 static void pred(P *p, const TpcInsn *in)
 {
-    if (!in->pred && !in->polarity && !in->pred_vp)
+    if (!in->pred && !in->polarity) /* SP0 and VP0 (always true) print nothing */
         return;
     /* like tpc-llvm: no comma when no operand precedes (switch words do not count) */
     g_string_append_printf(p->o, "%s%s%s%u", p->nops ? ", " : " ", in->polarity ? "!" : "",
@@ -659,4 +659,18 @@ void tpc_disas_metadata(GString *out, const uint8_t *md, size_t len)
         for (unsigned t = 0; t < 16; t++)
             if ((md[28 + t / 8] >> (t % 8)) & 1)
                 g_string_append_printf(out, "rmwStore[%u]: DB 1\n", t);
+}
+
+size_t tpc_disas_bundle(char *buf, size_t size, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc)
+{
+    GString *s = g_string_new(NULL);
+    tpc_disas_bundle_gs(s, b, pc, NULL, NULL);
+    size_t n = s->len;
+    if (size) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(buf, s->str, k);
+        buf[k] = 0;
+    }
+    g_string_free(s, TRUE);
+    return n;
 }

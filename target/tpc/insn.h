@@ -238,7 +238,7 @@ typedef struct TpcOperand {
 typedef struct TpcInsn {
     const TpcInsnDesc *desc; /* never NULL after a successful decode */
     uint8_t opc;
-    uint8_t type;   /* OPERANDS_TYPE (SPU/VPU); 0 in LD/ST */
+    uint8_t type;   /* OPERANDS_TYPE (SPU/VPU); LD MOV to S/V from S/imm: B[7:4]; else 0 */
     uint8_t sw;     /* SWITCHES field of the slot */
     uint8_t pred;   /* predicate register number (SPn or VPn) */
     bool pred_vp;   /* predicate is a VPRF (VPU/LD/ST) */
@@ -264,6 +264,11 @@ typedef struct TpcLoop {
 
 enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_NE };
 
+/* Operand conventions: a field the form does not use has kind TPC_OP_NONE;
+ * switch-like fields (tensor ids, masks, CONVERT/PACK/MOV_DG words, MOV
+ * type/section in B) are TPC_OP_RAW with the field in `raw`.  Pair/quad
+ * destinations (tpc.md §1.2) are TPC_OP_V with the first (even) index.
+ * When is_loop, slot[SPU].desc is the LOOP row and the other descs are NULL. */
 typedef struct TpcBundle {
     bool is_loop;    /* SPU opcode 0x22: only `loop` and `imm` are meaningful */
     bool halt;       /* HALT in the SPU or VPU slot */
@@ -284,6 +289,11 @@ bool tpc_decode_bundle(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFaul
  * the disassembler. */
 bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, NxFault *f,
                            NxFault slot_fault[4]);
+
+/* Disassemble one bundle (tpc.md §8 syntax, no newline; jump/loop targets
+ * as numbers) into buf, NUL-terminated and truncated to size; returns the
+ * full length.  For logging (-d in_asm); needs no executor. */
+size_t tpc_disas_bundle(char *buf, size_t size, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc);
 
 /* Bit-field helpers over a 32-byte little-endian bundle. */
 static inline uint32_t tpc_bits(const uint8_t *b, unsigned lo, unsigned width)

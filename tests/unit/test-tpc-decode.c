@@ -600,6 +600,12 @@ static void test_bad_bundle_print(void)
     tpc_object_free(&obj);
     g_free(src);
     g_free(t);
+    /* the char-buffer form used for logging truncates safely */
+    char small[12];
+    hex_to_bytes(halt_hex, b);
+    g_assert_cmpuint(tpc_disas_bundle(small, sizeof small, b, 0), ==,
+                     strlen("nop; halt; halt; nop"));
+    g_assert_cmpstr(small, ==, "nop; halt; ");
     /* an UNIMPLEMENTED opcode still prints with its mnemonic */
     hex_to_bytes(nop_hex, b);
     tpc_set_bits(b, 0, 6, 0x19);

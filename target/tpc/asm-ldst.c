@@ -1,0 +1,349 @@
+/*
+ * TPC assembler: load- and store-slot encoders (tpc.md §5.1, §5.4).
+ */
+#include <string.h>
+
+#include "target/tpc/asm-int.h"
+
+#define K(x) (1u << TPC_OP_##x)
+
+#define CHK(x)                                                                                     \
+    do {                                                                                           \
+        if ((x) < 0)                                                                               \
+            return false;                                                                          \
+    } while (0)
+
+/* Tensor operand of LD/ST_TNSR: number 0..15 or the S27/S28 register. */
+static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfield, uint32_t *sw)
+{
+    if (asm_is_reg(op, TPC_OP_S) && op->num == reg) {
+        *sw |= 8;
+        *bfield = st->slot == TPC_SLOT_ST ? 28 : 0;
+        return true;
+    }
+    /* B[4:0] is the tensor id; a store's whole SRC_B may be written */
+    if (op->type == AOP_IMM && op->value <= (st->slot == TPC_SLOT_ST ? 255u : 31u)) {
+        *bfield = op->value;
+        return true;
+    }
+    asm_error(st->c, op->col, "'%s': tensor must be 0..%u or S%u", st->mn,
+              st->slot == TPC_SLOT_ST ? 255u : 31u, reg);
+    return false;
+}
+
+bool asm_enc_ld(Stmt *st)
+{
+    const TpcInsnDesc *d = st->desc;
+    int a = 0, dst = 0;
+    uint32_t b = st->f_b, sw = st->f_sw;
+    bool half = d->opc == 0x0f || d->opc == 0x10 || d->opc == 0x12 || d->opc == 0x13;
+
+    if (d->form != TPC_FORM_MOV && !asm_no_type(st))
+        return false;
+    switch (d->form) {
+    case TPC_FORM_NOP:
+        if (!asm_want_ops(st, 0, 0))
+            return false;
+        asm_put(st, TPC_B_LD_OPC, 5, d->opc);
+        return true;
+    case TPC_FORM_PRED:
+        asm_take_pred(st, 0);
+        if (!asm_want_ops(st, 0, 0))
+            return false;
+        break;
+    case TPC_FORM_GEN_ADDR:
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 3))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], K(AD), "destination"));
+        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
+            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
+            return false;
+        }
+        b = st->ops[1].value;
+        CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
+        break;
+    case TPC_FORM_PRMT_INDX:
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 3))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(I), "source"));
+        int bb;
+        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
+        b = (uint32_t)bb;
+        break;
+    case TPC_FORM_SET_INDX:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        if (!st->mask_given) {
+            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
+            return false;
+        }
+        CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
+        b = st->mask << 2;
+        break;
+    case TPC_FORM_MOV: {
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 3))
+            return false;
+        const AOp *o0 = &st->ops[0], *o1 = &st->ops[1];
+        bool vsrc = asm_is_reg(o1, TPC_OP_V) || asm_is_reg(o1, TPC_OP_VSPECIAL);
+        if (st->nops == 3 && !asm_is_reg(o0, TPC_OP_VP)) {
+            asm_error(st->c, st->ops[2].col, "too many operands for 'mov'");
+            return false;
+        }
+        if (asm_is_reg(o0, TPC_OP_I)) {
+            if (!st->mask_given) {
+                asm_error(st->c, o0->col, "'mov' to an index register needs a dim mask (bMMMMM)");
+                return false;
+            }
+            CHK(dst = asm_enc(st, o0, K(I), "destination"));
+            CHK(a = asm_enc(st, o1, K(S) | K(I) | K(IMM), "source"));
+            b = st->mask << 2;
+        } else if (asm_is_reg(o0, TPC_OP_VP)) {
+            CHK(dst = asm_enc(st, o0, K(VP), "destination"));
+            CHK(a = asm_enc(st, o1, K(VP) | K(SP) | K(S) | K(IMM), "source"));
+            if (asm_is_reg(o1, TPC_OP_VP) || asm_is_reg(o1, TPC_OP_SP)) {
+                if (!asm_want_ops(st, 2, 2))
+                    return false;
+                b = 0;
+            } else {
+                b = 8;
+                if (st->nops == 3) {
+                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 7) {
+                        asm_error(st->c, st->ops[2].col, "predicate section must be 0..7");
+                        return false;
+                    }
+                    b = st->ops[2].value;
+                }
+            }
+        } else if (asm_is_reg(o0, TPC_OP_SP)) {
+            CHK(dst = asm_enc(st, o0, K(SP), "destination"));
+            CHK(a = asm_enc(st, o1, K(S) | K(SLFSR) | K(IMM), "source"));
+        } else if (asm_is_reg(o0, TPC_OP_V) && vsrc) {
+            CHK(dst = asm_enc_vec(st, o0, 1, "destination"));
+            CHK(a = asm_enc(st, o1, K(V) | K(VSPECIAL), "source"));
+        } else {
+            if (!asm_need_type(st))
+                return false;
+            if (asm_is_reg(o0, TPC_OP_S)) {
+                if (st->type == TPC_T_B) {
+                    asm_error(st->c, st->type_col, "'mov' to a scalar register cannot be .b");
+                    return false;
+                }
+                CHK(dst = asm_enc(st, o0, K(S), "destination"));
+            } else {
+                CHK(dst = asm_enc_vec(st, o0, 1, "destination"));
+            }
+            CHK(a = asm_enc(st, o1, K(S) | K(SLFSR) | K(IMM), "source"));
+            b = (uint32_t)st->type << 4;
+        }
+        break;
+    }
+    case TPC_FORM_LD_L:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "address"));
+        break;
+    case TPC_FORM_LD_G:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP) | K(V) | K(VP), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(AD), "address"));
+        break;
+    case TPC_FORM_LD_L_V:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], half ? K(V) : K(V) | K(VP), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "address"));
+        break;
+    case TPC_FORM_LD_TNSR: {
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 4))
+            return false;
+        bool partial_sw = sw & 1;
+        sw &= ~1u;
+        CHK(dst = asm_enc(st, &st->ops[0], half ? K(V) : K(V) | K(VP), "destination"));
+        if (!tensor_operand(st, &st->ops[1], 27, &b, &sw))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
+        if (st->nops == 4) {
+            if (!asm_is_reg(&st->ops[3], TPC_OP_S) || st->ops[3].num != 30) {
+                asm_error(st->c, st->ops[3].col, "'%s': the partial operand must be S30", st->mn);
+                return false;
+            }
+            sw |= 1;
+        } else if (partial_sw) {
+            /* vendor behaviour (tpc.md §10 item 8): the switch alone is ignored */
+            asm_warn(st->c, st->col, "'ld_tnsr.partial' without S30 assembles without PARTIAL");
+        }
+        if (half && (sw & 1)) {
+            asm_error(st->c, st->col, "'%s' has no partial form on Gaudi (missing feature)",
+                      st->mn);
+            return false;
+        }
+        break;
+    }
+    case TPC_FORM_PREFETCH:
+        asm_take_pred(st, 1);
+        if (!asm_want_ops(st, 1, 1))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[0], K(AD), "address"));
+        break;
+    default:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 3))
+            return false;
+        CHK(dst = asm_enc(st, &st->ops[0], K(V), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(V), "source"));
+        if (st->nops == 3) {
+            if (st->ops[2].type != AOP_IMM || st->ops[2].value > 0x1ff) {
+                asm_error(st->c, st->ops[2].col, "field value out of range");
+                return false;
+            }
+            b = st->ops[2].value;
+        }
+        break;
+    }
+    if (d->form != TPC_FORM_PRED && d->form != TPC_FORM_LD_G && d->form != TPC_FORM_LD_L_V &&
+        d->form != TPC_FORM_PREFETCH)
+        st->ab->uses_ld_b = true;
+    asm_put(st, TPC_B_LD_OPC, 5, d->opc);
+    asm_put(st, TPC_B_LD_SRC_A, 8, (unsigned)a);
+    asm_put(st, TPC_B_LD_DEST, 8, (unsigned)dst);
+    asm_put(st, TPC_B_LD_SW, 4, sw);
+    if (st->ab->uses_ld_b)
+        asm_put(st, TPC_B_VPU_SRC_D, 9, b);
+    return asm_put_pred(st);
+}
+
+bool asm_enc_st(Stmt *st)
+{
+    const TpcInsnDesc *d = st->desc;
+    int a = (int)st->f_a, cc = 0;
+    uint32_t b = st->f_b, sw = st->f_sw;
+    bool half = d->opc == 0x08 || d->opc == 0x09 || d->opc == 0x0c || d->opc == 0x0d;
+    bool uses_c = true;
+
+    if (!asm_no_type(st))
+        return false;
+    switch (d->form) {
+    case TPC_FORM_NOP:
+        if (!asm_want_ops(st, 0, 0))
+            return false;
+        asm_put(st, TPC_B_ST_OPC, 5, d->opc);
+        return true;
+    case TPC_FORM_PRED:
+    case TPC_FORM_ASO:
+        asm_take_pred(st, 0);
+        if (!asm_want_ops(st, 0, 0))
+            return false;
+        uses_c = false;
+        break;
+    case TPC_FORM_GEN_ADDR:
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 3))
+            return false;
+        CHK(cc = asm_enc(st, &st->ops[0], K(AD), "destination"));
+        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
+            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
+            return false;
+        }
+        b = st->ops[1].value;
+        CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
+        break;
+    case TPC_FORM_PRMT_INDX: {
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 3))
+            return false;
+        int bb;
+        CHK(cc = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(I), "source"));
+        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
+        b = (uint32_t)bb;
+        break;
+    }
+    case TPC_FORM_SET_INDX:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        if (!st->mask_given) {
+            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
+            return false;
+        }
+        CHK(cc = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
+        b = st->mask << 2;
+        break;
+    case TPC_FORM_ST_L:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[0], K(S) | K(IMM), "address"));
+        CHK(cc = asm_enc(st, &st->ops[1], K(S) | K(SP), "value"));
+        break;
+    case TPC_FORM_ST_G:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[0], K(AD), "address"));
+        CHK(cc = asm_enc(st, &st->ops[1], K(S) | K(SP), "value"));
+        break;
+    case TPC_FORM_ST_L_V:
+        asm_take_pred(st, 2);
+        if (!asm_want_ops(st, 2, 2))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[0], K(S) | K(IMM), "address"));
+        CHK(cc = asm_enc(st, &st->ops[1], half ? K(V) : K(V) | K(VP), "value"));
+        break;
+    case TPC_FORM_ST_TNSR:
+        asm_take_pred(st, 3);
+        if (!asm_want_ops(st, 3, 5))
+            return false;
+        if (!tensor_operand(st, &st->ops[0], 28, &b, &sw))
+            return false;
+        CHK(a = asm_enc(st, &st->ops[1], K(I), "coordinates"));
+        CHK(cc = asm_enc(st, &st->ops[2], half ? K(V) : K(V) | K(VP), "value"));
+        for (int i = 3; i < st->nops; i++) {
+            const AOp *o = &st->ops[i];
+            if (asm_is_reg(o, TPC_OP_S) && o->num == 29 && i == 3)
+                sw |= 2;
+            else if (asm_is_reg(o, TPC_OP_S) && o->num == 31 && !(i == 3 && st->nops == 5))
+                sw |= 1;
+            else {
+                asm_error(st->c, o->col, "'%s': unexpected operand '%s' (S29 = RMW, S31 = partial)",
+                          st->mn, o->s);
+                return false;
+            }
+        }
+        if (half && (sw & 1)) {
+            asm_error(st->c, st->col, "'%s' has no partial form on Gaudi (missing feature)",
+                      st->mn);
+            return false;
+        }
+        if ((sw & 2) && asm_is_reg(&st->ops[2], TPC_OP_VP)) {
+            asm_error(st->c, st->ops[2].col, "RMW store of a vector predicate");
+            return false;
+        }
+        break;
+    default:
+        asm_error(st->c, st->col, "'%s' cannot be assembled", st->mn);
+        return false;
+    }
+    if (uses_c)
+        st->ab->uses_st_c = true;
+    asm_put(st, TPC_B_ST_OPC, 5, d->opc);
+    asm_put(st, TPC_B_ST_SRC_A, 8, (unsigned)a);
+    asm_put(st, TPC_B_ST_SRC_B, 8, b);
+    asm_put(st, TPC_B_ST_SW, 4, sw);
+    if (uses_c)
+        asm_put(st, TPC_B_VPU_SRC_C, 8, (unsigned)cc);
+    return asm_put_pred(st);
+}
