@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""nxemu-tpc-run and the reference TPC launcher, run as users run them (TAP).
+
+usage: test_tpc_run_launcher.py NXEMU NXEMU_AS NXEMU_TPC_RUN LAUNCHER_ELF KERNEL_SRC_DIR
+
+Kernels (tests/tpc-run/*.s) are assembled with `nxemu-as -t tpc`.  Expected
+tensors are computed here with f32 rounding of every operation (machine.md
+§12.13), never taken from nxemu.  The launcher's FAIL codes are checked
+through plain nxemu with a parameter block written by this script
+(machine.md §6).
+"""
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+NXEMU, NXAS, TPCRUN, LAUNCHER, KSRC = sys.argv[1:6]
+MAGIC = 0x4C50584E
+STATS = re.compile(r"^nxemu-tpc-run: tpcs=(\d+) bundles=(\d+) cycles=(\d+) vtime=(\d+)$", re.M)
+
+results = []
+
+
+def check(name, cond, diag=""):
+    results.append((name, bool(cond), diag))
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def run(args, timeout=120):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="tpc-run-")
+    kernels = {}
+    for k in ("add-f32", "axpy-f32", "fault-slm"):
+        out = os.path.join(tmp, k + ".o")
+        p = run([NXAS, "-t", "tpc", os.path.join(KSRC, k + ".s"), "-o", out])
+        if p.returncode != 0:
+            print(f"1..0 # SKIP nxemu-as -t tpc cannot assemble {k}.s: {p.stderr.strip()}")
+            return 77
+        kernels[k] = out
+
+    # Inputs: a 100 x 5 f32 tensor pair (100 is not a multiple of the 64 lanes,
+    # so the last vector of each row is padded on load and culled on store).
+    W, H = 100, 5
+    rnd = random.Random(1234)
+    a = [f32(rnd.uniform(-1000, 1000)) for _ in range(W * H)]
+    b = [f32(rnd.uniform(-1000, 1000)) for _ in range(W * H)]
+    fa, fb = os.path.join(tmp, "a.bin"), os.path.join(tmp, "b.bin")
+    with open(fa, "wb") as f:
+        f.write(struct.pack(f"<{W*H}f", *a))
+    with open(fb, "wb") as f:
+        f.write(struct.pack(f"<{W*H}f", *b))
+    shape = f"{W}x{H}"
+    space = "2,%d" % H  # ceil(100/64) vectors per row, H rows
+
+    # Element-wise add on 1, 2 and 4 TPCs: H = 5 rows split 5 / 3+2 / 2+2+1
+    # (the fourth part is empty and not launched).
+    want_add = struct.pack(f"<{W*H}f", *[f32(x + y) for x, y in zip(a, b)])
+    outs = {}
+    for n in (1, 2, 4):
+        fo = os.path.join(tmp, f"add{n}.bin")
+        p = run([TPCRUN, "-k", kernels["add-f32"], "-n", str(n), "--index-space", space,
+                 "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32"])
+        check(f"add-f32 -n {n}: exit 0", p.returncode == 0, p.stderr)
+        m = STATS.search(p.stderr)
+        check(f"add-f32 -n {n}: statistics line", m and int(m.group(1)) == n and
+              int(m.group(2)) > 0 and int(m.group(3)) >= int(m.group(2)), p.stderr)
+        got = open(fo, "rb").read() if os.path.exists(fo) else b""
+        outs[n] = got
+        check(f"add-f32 -n {n}: output = a + b", got == want_add,
+              f"{len(got)} bytes, first difference at "
+              f"{next((i for i in range(min(len(got), len(want_add))) if got[i] != want_add[i]), -1)}")
+    check("add-f32: identical output on 1, 2 and 4 TPCs", outs[1] == outs[2] == outs[4])
+
+    # Scalar argument and index base: rows 1..3 only (--index-base 0,1,
+    # --index-space 2,3); the other rows of the output stay zero (HBM resets
+    # to zero).  The output is given an explicit address.
+    s = 0.75
+    want = []
+    for y in range(H):
+        for x in range(W):
+            i = y * W + x
+            want.append(f32(f32(a[i] * s) + b[i]) if 1 <= y <= 3 else 0.0)
+    want_axpy = struct.pack(f"<{W*H}f", *want)
+    for n in (1, 2, 4):
+        fo = os.path.join(tmp, f"axpy{n}.bin")
+        p = run([TPCRUN, "-k", kernels["axpy-f32"], "-n", str(n), "--index-space", "2,3",
+                 "--index-base", "0,1", "--farg", str(s), "-i", f"{fa}:{shape}:f32",
+                 "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32@0x08000000"])
+        got = open(fo, "rb").read() if os.path.exists(fo) else b""
+        check(f"axpy-f32 -n {n} with --farg and --index-base: exit 0 and output", p.returncode == 0
+              and got == want_axpy, p.stderr)
+
+    # One row only: the split falls on dim 0 (4 vectors of 64 lanes over 200
+    # elements, one vector per TPC with -n 4).
+    row = [f32(x + y) for x, y in zip(a[:200], b[:200])]
+    got1 = {}
+    for n in (1, 4):
+        fo = os.path.join(tmp, f"row{n}.bin")
+        fa1, fb1 = os.path.join(tmp, "a1.bin"), os.path.join(tmp, "b1.bin")
+        with open(fa1, "wb") as f:
+            f.write(struct.pack("<200f", *a[:200]))
+        with open(fb1, "wb") as f:
+            f.write(struct.pack("<200f", *b[:200]))
+        p = run([TPCRUN, "-k", kernels["add-f32"], "-n", str(n), "--index-space", "4",
+                 "-i", f"{fa1}:200:f32", "-i", f"{fb1}:200:f32", "-o", f"{fo}:200:f32"])
+        got1[n] = open(fo, "rb").read() if os.path.exists(fo) else b""
+        check(f"add-f32 rank 1, split on dim 0, -n {n}", p.returncode == 0 and
+              got1[n] == struct.pack("<200f", *row), p.stderr)
+
+    # A faulting kernel: the machine's fault status and line come through.
+    p = run([TPCRUN, "-k", kernels["fault-slm"], "-n", "2", "--index-space", "1,2"])
+    check("faulting kernel: exit 139 and the TPC fault line", p.returncode == 139 and
+          "nxemu: fault: tpc=0 code=SLM_RANGE(6) info=0x00000000 pc=0x00000020 "
+          "addr=0x0000000000000400" in p.stderr, p.stderr)
+
+    # Usage errors: exit 125 and one line.
+    for name, args in (
+        ("no kernel", ["--index-space", "1"]),
+        ("no index space", ["-k", kernels["add-f32"]]),
+        ("unknown dtype", ["-k", kernels["add-f32"], "--index-space", "1", "-i", f"{fa}:{shape}:f64"]),
+        ("bad shape", ["-k", kernels["add-f32"], "--index-space", "1", "-i", f"{fa}:100x0:f32"]),
+        ("file size mismatch", ["-k", kernels["add-f32"], "--index-space", "1", "-i", f"{fa}:10x5:f32"]),
+        ("-n above the machine's TPCs", ["-k", kernels["add-f32"], "-n", "2", "-machine", "tpc=1",
+                                         "--index-space", "1"]),
+        ("kernel not an ELF", ["-k", fa, "--index-space", "1"]),
+        ("unknown option", ["--frobnicate"]),
+    ):
+        p = run([TPCRUN] + args)
+        lines = p.stderr.strip().splitlines()
+        check(f"usage error ({name}): exit 125, one line", p.returncode == 125 and len(lines) == 1
+              and lines[0].startswith("nxemu-tpc-run: "), f"rc={p.returncode} {p.stderr}")
+
+    # The launcher alone through nxemu, with a hand-written parameter block.
+    def block(magic, n, t=0):
+        blk = struct.pack("<IIQIIII", magic, n, 0x02000000, 0, 0, 0, t)
+        blk += struct.pack("<10I", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<II", 0, 0)
+        return blk + bytes(128)
+
+    def launcher(blk, tpcs):
+        f = os.path.join(tmp, "block.bin")
+        with open(f, "wb") as fh:
+            fh.write(blk)
+        return run([NXEMU, "-nographic", "-machine", f"tpc={tpcs}", "-kernel", LAUNCHER,
+                    "-device", f"loader,file={f},addr=0x01f00000",
+                    "-device", f"loader,file={kernels['add-f32']},addr=0x02000000"])
+
+    p = launcher(block(0x4C50584F, 1), 1)
+    check("launcher: bad magic -> FAIL 2", p.returncode == 2, p.stderr)
+    for n, tpcs in ((0, 1), (2, 1), (5, 4), (65, 4)):
+        p = launcher(block(MAGIC, n), tpcs)
+        check(f"launcher: N={n} on {tpcs} TPC(s) -> FAIL 3", p.returncode == 3, p.stderr)
+    p = launcher(block(MAGIC, 1, t=17), 1)
+    check("launcher: T=17 -> FAIL 4", p.returncode == 4, p.stderr)
+
+    # Without an in-memory DTB the launcher cannot count the TPCs and probes
+    # TPC N-1 instead (docs/tpc-run.rst): a good N still works, a too large N
+    # is a bus error on that TPC's STATUS before anything is launched.
+    dts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "pc-bios", "nc2.dts")
+    dtc = shutil.which("dtc")
+    if dtc and os.path.exists(dts):
+        src = open(dts).read().replace("nxemu,dtb-in-memory;", "")
+        fdts, fdtb = os.path.join(tmp, "nodtb.dts"), os.path.join(tmp, "nodtb.dtb")
+        with open(fdts, "w") as f:
+            f.write(src)
+        run([dtc, "-q", "-I", "dts", "-O", "dtb", "-o", fdtb, fdts])
+        fo = os.path.join(tmp, "nodtb.bin")
+        p = run([TPCRUN, "-dtb", fdtb, "-k", kernels["add-f32"], "-n", "4", "--index-space",
+                 space, "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
+                 "-o", f"{fo}:{shape}:f32"])
+        got = open(fo, "rb").read() if os.path.exists(fo) else b""
+        check("no in-memory DTB: -n 4 still correct", p.returncode == 0 and got == want_add,
+              p.stderr)
+        f = os.path.join(tmp, "block.bin")
+        with open(f, "wb") as fh:
+            fh.write(block(MAGIC, 2))
+        p = run([NXEMU, "-dtb", fdtb, "-kernel", LAUNCHER,
+                 "-device", f"loader,file={f},addr=0x01f00000"])
+        check("no in-memory DTB: N=2 on 1 TPC -> BUS_ERROR at TPC 1 STATUS",
+              p.returncode == 135 and "addr=0x000000280401100c" in p.stderr, p.stderr)
+
+    print(f"1..{len(results)}")
+    bad = 0
+    for i, (name, ok, diag) in enumerate(results, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} - {name}")
+        if not ok:
+            bad += 1
+            for line in str(diag).strip().splitlines()[:10]:
+                print(f"# {line}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

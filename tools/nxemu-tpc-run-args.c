@@ -1,0 +1,347 @@
+/*
+ * nxemu-tpc-run command line: options, tensor specs FILE:SHAPE:DTYPE[@ADDR],
+ * scalar arguments, and the placement of tensors in HBM.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nxemu-tpc-run.h"
+#include "nxemu/error.h"
+#include "softmmu/options.h"
+
+const char tr_usage[] =
+    "usage: nxemu-tpc-run -k KERNEL.o --index-space S0[,S1,...] [options]\n"
+    "  -k, --kernel FILE        TPC kernel ELF (nxemu-as -t tpc or the vendor toolchain)\n"
+    "  -n, --tpcs N             run on TPCs 0..N-1 (default 1)\n"
+    "  --index-space S0,...     index-space sizes, dim 0 first (up to 5)\n"
+    "  --index-base B0,...      index-space bases (default 0)\n"
+    "  -i FILE:SHAPE:DTYPE[@ADDR]  input tensor (raw little-endian file)\n"
+    "  -o FILE:SHAPE:DTYPE[@ADDR]  output tensor (written after the run)\n"
+    "                           SHAPE = d0xd1x... (dim 0 innermost), DTYPE = f32, bf16,\n"
+    "                           i32, u32, i16, u16, i8, u8; tensors are descriptors\n"
+    "                           0..T-1, inputs first, then outputs, in the order given\n"
+    "  --arg N                  next scalar argument (integer, KERNEL_SRF_i)\n"
+    "  --farg F                 next scalar argument (f32)\n"
+    "  --kernel-config V        KERNEL_CONFIG (default 0)\n"
+    "  --sem S                  completion semaphore (default 0)\n"
+    "  -machine KEY=VAL,...     machine edits as for nxemu (tpc= defaults to N)\n"
+    "  -dtb FILE                machine device tree (default: built-in)\n"
+    "  --launcher FILE          launcher ELF (default: next to the binary)\n"
+    "  --cycle-limit N          stop after N cycles (exit 123)\n"
+    "  -h, --help               this text\n";
+
+static const TrDtype dtypes[] = {
+    {"f32", 4, 2}, {"bf16", 2, 1}, {"i32", 4, 2}, {"u32", 4, 2},
+    {"i16", 2, 1}, {"u16", 2, 1},  {"i8", 1, 0},  {"u8", 1, 0},
+};
+
+static bool usage(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool usage(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(err, NX_ERROR, NX_ERROR_USAGE, msg);
+    g_free(msg);
+    return false;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!nx_parse_u64(s, &v) || v > UINT32_MAX) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* "a,b,c" -> up to TR_MAX_DIMS u32 values. */
+static bool parse_list(const char *opt, const char *s, uint32_t *v, unsigned *n, GError **err)
+{
+    char **parts = g_strsplit(s, ",", -1);
+    unsigned cnt = g_strv_length(parts);
+    bool ok = cnt >= 1 && cnt <= TR_MAX_DIMS;
+    if (!ok) {
+        g_strfreev(parts);
+        return usage(err, "%s: '%s': expected 1 to %d comma-separated values", opt, s, TR_MAX_DIMS);
+    }
+    for (unsigned i = 0; i < cnt; i++) {
+        if (!parse_u32(parts[i], &v[i])) {
+            usage(err, "%s: '%s' is not a 32-bit unsigned number", opt, parts[i]);
+            g_strfreev(parts);
+            return false;
+        }
+    }
+    *n = cnt;
+    g_strfreev(parts);
+    return true;
+}
+
+/* FILE:SHAPE:DTYPE[@ADDR]; the file name may itself contain ':' (split from the right). */
+static bool parse_tensor(const char *opt, const char *spec, bool output, TrTensor *t, GError **err)
+{
+    char *s = g_strdup(spec);
+    char *c2 = strrchr(s, ':');
+    char *c1 = NULL;
+    if (c2) {
+        *c2 = '\0';
+        c1 = strrchr(s, ':');
+    }
+    if (!c1 || c1 == s) {
+        g_free(s);
+        return usage(err, "%s %s: expected FILE:SHAPE:DTYPE[@ADDR]", opt, spec);
+    }
+    *c1 = '\0';
+    char *shape = c1 + 1, *dt = c2 + 1, *at = strchr(dt, '@');
+    memset(t, 0, sizeof(*t));
+    t->output = output;
+    if (at) {
+        *at = '\0';
+        if (!nx_parse_u64(at + 1, &t->addr)) {
+            usage(err, "%s %s: bad address '%s'", opt, spec, at + 1);
+            goto fail;
+        }
+        t->has_addr = true;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(dtypes); i++) {
+        if (!g_ascii_strcasecmp(dt, dtypes[i].name)) {
+            t->dtype = &dtypes[i];
+        }
+    }
+    if (!t->dtype) {
+        usage(err, "%s %s: unknown data type '%s' (f32, bf16, i32, u32, i16, u16, i8, u8)", opt,
+              spec, dt);
+        goto fail;
+    }
+    if (t->has_addr && t->addr % t->dtype->size) {
+        usage(err, "%s %s: address 0x%" G_GINT64_MODIFIER "x is not aligned to the element size",
+              opt, spec, t->addr);
+        goto fail;
+    }
+    char **dims = g_strsplit(shape, "x", -1);
+    unsigned rank = g_strv_length(dims);
+    uint64_t elems = 1;
+    bool ok = rank >= 1 && rank <= TR_MAX_DIMS;
+    for (unsigned d = 0; ok && d < rank; d++) {
+        ok = parse_u32(dims[d], &t->dim[d]) && t->dim[d] >= 1;
+        elems *= ok ? t->dim[d] : 1;
+        /* strides are i32 element counts (tpc.md §10.4) */
+        ok = ok && elems <= INT32_MAX;
+    }
+    g_strfreev(dims);
+    if (!ok) {
+        usage(err, "%s %s: bad shape '%s' (d0xd1x..., 1 to 5 sizes >= 1, < 2^31 elements)", opt,
+              spec, shape);
+        goto fail;
+    }
+    t->rank = rank;
+    t->bytes = elems * t->dtype->size;
+    t->file = g_strdup(s);
+    t->spec = g_strdup(spec);
+    g_free(s);
+    return true;
+fail:
+    g_free(s);
+    return false;
+}
+
+static bool parse_arg(const char *opt, const char *val, bool is_float, TrOptions *o, GError **err)
+{
+    if (o->narg >= TR_MAX_ARGS) {
+        return usage(err, "%s: more than %d scalar arguments", opt, TR_MAX_ARGS);
+    }
+    if (is_float) {
+        char *end;
+        errno = 0;
+        double d = g_ascii_strtod(val, &end);
+        if (!*val || *end) {
+            return usage(err, "%s: '%s' is not a number", opt, val);
+        }
+        float f = (float)d;
+        memcpy(&o->arg[o->narg++], &f, 4);
+        return true;
+    }
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 0);
+    if (!*val || *end || errno || v < INT32_MIN || v > (long long)UINT32_MAX) {
+        return usage(err, "%s: '%s' is not a 32-bit integer", opt, val);
+    }
+    o->arg[o->narg++] = (uint32_t)v;
+    return true;
+}
+
+bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
+{
+    TrTensor outs[TR_MAX_TENSORS];
+    unsigned nout = 0;
+    bool ok = true;
+
+    memset(o, 0, sizeof(*o));
+    o->ntpc = 1;
+    for (int i = 1; ok && i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
+            o->help = true;
+            continue;
+        }
+        static const char *const with_val[] = {
+            "-k",           "--kernel",  "-n",    "--tpcs", "--index-space",   "--index-base",
+            "-i",           "-o",        "--arg", "--farg", "--kernel-config", "--sem",
+            "-machine",     "--machine", "-M",    "-dtb",   "--dtb",           "--launcher",
+            "--cycle-limit"};
+        bool known = false;
+        for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
+            known |= !strcmp(a, with_val[k]);
+        }
+        if (!known) {
+            ok = usage(err, "unknown option '%s' (try --help)", a);
+            break;
+        }
+        if (i + 1 >= argc) {
+            ok = usage(err, "%s: missing value", a);
+            break;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(a, "-k") || !strcmp(a, "--kernel")) {
+            g_free(o->kernel);
+            o->kernel = g_strdup(v);
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--tpcs")) {
+            if (!parse_u32(v, &o->ntpc) || o->ntpc < 1 || o->ntpc > 64) {
+                ok = usage(err, "%s: '%s': expected a TPC count 1..64", a, v);
+            }
+            o->has_ntpc = true;
+        } else if (!strcmp(a, "--index-space")) {
+            ok = parse_list(a, v, o->space, &o->nspace, err);
+        } else if (!strcmp(a, "--index-base")) {
+            ok = parse_list(a, v, o->base, &o->nbase, err);
+        } else if (!strcmp(a, "-i") || !strcmp(a, "-o")) {
+            bool out = a[1] == 'o';
+            if (o->ntensor + nout >= TR_MAX_TENSORS) {
+                ok = usage(err, "%s %s: more than %d tensors", a, v, TR_MAX_TENSORS);
+            } else if (out) {
+                ok = parse_tensor(a, v, true, &outs[nout], err);
+                nout += ok;
+            } else {
+                ok = parse_tensor(a, v, false, &o->tensor[o->ntensor], err);
+                o->ntensor += ok;
+            }
+        } else if (!strcmp(a, "--arg") || !strcmp(a, "--farg")) {
+            ok = parse_arg(a, v, a[2] == 'f', o, err);
+        } else if (!strcmp(a, "--kernel-config")) {
+            if (!parse_u32(v, &o->kernel_config)) {
+                ok = usage(err, "%s: '%s' is not a 32-bit number", a, v);
+            }
+        } else if (!strcmp(a, "--sem")) {
+            if (!parse_u32(v, &o->sem) || o->sem > 255) {
+                ok = usage(err, "%s: '%s': expected a semaphore index 0..255", a, v);
+            }
+        } else if (!strcmp(a, "-machine") || !strcmp(a, "--machine") || !strcmp(a, "-M")) {
+            g_free(o->machine);
+            o->machine = g_strdup(v);
+        } else if (!strcmp(a, "-dtb") || !strcmp(a, "--dtb")) {
+            g_free(o->dtb);
+            o->dtb = g_strdup(v);
+        } else if (!strcmp(a, "--launcher")) {
+            g_free(o->launcher);
+            o->launcher = g_strdup(v);
+        } else if (!strcmp(a, "--cycle-limit")) {
+            if (!nx_parse_u64(v, &o->cycle_limit)) {
+                ok = usage(err, "%s: '%s' is not a number", a, v);
+            }
+            o->has_cycle_limit = true;
+        }
+    }
+    o->ninputs = o->ntensor;
+    for (unsigned k = 0; k < nout; k++) {
+        o->tensor[o->ntensor++] = outs[k];
+    }
+    if (!ok || o->help) {
+        return ok;
+    }
+    if (!o->kernel) {
+        return usage(err, "no kernel given (-k FILE)");
+    }
+    if (!o->nspace) {
+        return usage(err, "no index space given (--index-space S0[,S1,...])");
+    }
+    if (o->nbase > o->nspace) {
+        return usage(err, "--index-base has %u values but --index-space only %u", o->nbase,
+                     o->nspace);
+    }
+    return true;
+}
+
+void tr_options_free(TrOptions *o)
+{
+    for (unsigned i = 0; i < o->ntensor; i++) {
+        g_free(o->tensor[i].file);
+        g_free(o->tensor[i].spec);
+    }
+    g_free(o->kernel);
+    g_free(o->launcher);
+    g_free(o->machine);
+    g_free(o->dtb);
+}
+
+static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return a < b + blen && b < a + alen;
+}
+
+bool tr_place_tensors(TrOptions *o, uint64_t hbm_top, GError **err)
+{
+    /* Explicit addresses first: not in the runner's area, not on each other. */
+    for (unsigned i = 0; i < o->ntensor; i++) {
+        TrTensor *t = &o->tensor[i];
+        if (!t->has_addr) {
+            continue;
+        }
+        if (overlaps(t->addr, t->bytes, TR_LAUNCHER_BASE, TR_TENSOR_BASE - TR_LAUNCHER_BASE)) {
+            return usage(err,
+                         "%s: overlaps the runner's area [0x%llx, 0x%llx) (launcher, parameter "
+                         "block, kernel)",
+                         t->spec, TR_LAUNCHER_BASE, TR_TENSOR_BASE);
+        }
+        for (unsigned j = 0; j < i; j++) {
+            TrTensor *u = &o->tensor[j];
+            if (u->has_addr && overlaps(t->addr, t->bytes, u->addr, u->bytes)) {
+                return usage(err, "%s: overlaps %s", t->spec, u->spec);
+            }
+        }
+    }
+    /* Then the others, in descriptor order, skipping explicit ranges. */
+    uint64_t cur = TR_TENSOR_BASE;
+    for (unsigned i = 0; i < o->ntensor; i++) {
+        TrTensor *t = &o->tensor[i];
+        if (t->has_addr) {
+            continue;
+        }
+        bool moved = true;
+        while (moved) {
+            moved = false;
+            cur = (cur + TR_TENSOR_ALIGN - 1) & ~(TR_TENSOR_ALIGN - 1);
+            for (unsigned j = 0; j < o->ntensor; j++) {
+                TrTensor *u = &o->tensor[j];
+                if ((u->has_addr || j < i) && j != i &&
+                    overlaps(cur, t->bytes, u->addr, u->bytes)) {
+                    cur = u->addr + u->bytes;
+                    moved = true;
+                }
+            }
+        }
+        if (cur + t->bytes > hbm_top) {
+            return usage(err,
+                         "%s: does not fit in HBM below 0x%" G_GINT64_MODIFIER "x "
+                         "(use -machine hbm=SIZE)",
+                         t->spec, hbm_top);
+        }
+        t->addr = cur;
+        cur += t->bytes;
+    }
+    return true;
+}

@@ -1,0 +1,345 @@
+/*
+ * nxemu-tpc-run: run a TPC kernel ELF on N TPC cores with tensors from files
+ * (docs/tpc-run.rst).  It drives the whole machine in-process: the default
+ * (or given) device tree with -machine edits, the reference launcher of
+ * pc-bios/launcher.s on sequencer 0, the kernel loaded like
+ * `-device loader,...,tpc-num=0`, the parameter block of machine.md §6 and
+ * the input tensors written into HBM, then the ordinary scheduler.  Output
+ * tensors are read from HBM afterwards.  Nothing bypasses the machine: the
+ * launcher configures and starts the TPCs through their windows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/nc2/fdt.h"
+#include "nxemu-tpc-run.h"
+#include "nxemu/error.h"
+#include "nxemu/loader.h"
+#include "nxemu/sched.h"
+#include "softmmu/options.h"
+
+#define TR_MAGIC     0x4C50584Eu /* "NXPL" */
+#define TR_BLOCK_LEN (0xD0 + 0x38 * TR_MAX_TENSORS)
+
+static int fail(GError *err)
+{
+    fflush(stdout);
+    fprintf(stderr, "nxemu-tpc-run: %s\n", err ? err->message : "error");
+    g_clear_error(&err);
+    return NX_EXIT_USAGE;
+}
+
+/* --launcher, $NXEMU_TPC_LAUNCHER, the build tree (tools/../pc-bios), the
+ * install tree (bin/../share/nxemu). */
+static char *find_launcher(const TrOptions *o, GError **err)
+{
+    if (o->launcher) {
+        return g_strdup(o->launcher);
+    }
+    const char *env = g_getenv("NXEMU_TPC_LAUNCHER");
+    if (env && *env) {
+        return g_strdup(env);
+    }
+    char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        char *dir = g_path_get_dirname(exe);
+        char *cand[] = {
+            g_build_filename(dir, "..", "pc-bios", "launcher.elf", NULL),
+            g_build_filename(dir, "..", "share", "nxemu", "launcher.elf", NULL),
+        };
+        char *found = NULL;
+        for (size_t i = 0; i < G_N_ELEMENTS(cand); i++) {
+            if (!found && g_file_test(cand[i], G_FILE_TEST_IS_REGULAR)) {
+                found = cand[i];
+            } else {
+                g_free(cand[i]);
+            }
+        }
+        g_free(dir);
+        g_free(exe);
+        if (found) {
+            return found;
+        }
+    }
+    g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                "launcher.elf not found next to the binary (give --launcher FILE or set "
+                "NXEMU_TPC_LAUNCHER)");
+    return NULL;
+}
+
+/* The -machine value through nxemu's own parser, plus tpc=N by default. */
+static bool build_config(const TrOptions *o, void **fdt, size_t *size, MachineConfig *cfg,
+                         GError **err)
+{
+    NxOptions no;
+    char *argv[] = {"nxemu", "-machine", o->machine ? o->machine : "", NULL};
+    int argc = o->machine ? 3 : 1;
+    bool ok = nx_options_parse(&no, argc, argv, err);
+    if (ok) {
+        if (!no.edits.has_tpc) {
+            no.edits.has_tpc = true;
+            no.edits.tpc = o->ntpc;
+        } else if (no.edits.tpc < o->ntpc) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                        "-n %u: the machine has %" G_GUINT64_FORMAT " TPC(s) (-machine tpc=)",
+                        o->ntpc, no.edits.tpc);
+            ok = false;
+        }
+    }
+    ok = ok && nc2_fdt_build_config(o->dtb, &no.edits, fdt, size, cfg, err);
+    if (ok && cfg->nr_tpc < o->ntpc) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-n %u: the machine has %u TPC(s)", o->ntpc,
+                    cfg->nr_tpc);
+        ok = false;
+    }
+    nx_options_free(&no);
+    return ok;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        p[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+/* Descriptor of tpc.md §3.1 as the HCK harness writes it: dense, dim 0
+ * innermost, padding 0, every dim below the rank valid. */
+static void fill_descriptor(uint8_t *d, const TrTensor *t)
+{
+    uint32_t stride = 1;
+    memset(d, 0, 0x38);
+    put32(d + 0x00, (uint32_t)t->addr);
+    put32(d + 0x04, (uint32_t)(t->addr >> 32));
+    put32(d + 0x0C, t->dtype->code | (((1u << t->rank) - 1) << 8) | ((t->rank - 1) << 16));
+    for (unsigned k = 0; k < t->rank; k++) {
+        put32(d + 0x10 + 8 * k, t->dim[k]);
+        put32(d + 0x14 + 8 * k, stride);
+        stride *= t->dim[k];
+    }
+}
+
+static void fill_block(uint8_t *b, const TrOptions *o, uint32_t kernel_size)
+{
+    memset(b, 0, TR_BLOCK_LEN);
+    put32(b + 0x00, TR_MAGIC);
+    put32(b + 0x04, o->ntpc);
+    put32(b + 0x08, (uint32_t)TR_KERNEL_BASE);
+    put32(b + 0x0C, (uint32_t)(TR_KERNEL_BASE >> 32));
+    put32(b + 0x10, kernel_size);
+    put32(b + 0x14, o->kernel_config);
+    put32(b + 0x18, o->sem);
+    put32(b + 0x1C, o->ntensor);
+    for (unsigned d = 0; d < o->nspace; d++) {
+        put32(b + 0x20 + 8 * d, d < o->nbase ? o->base[d] : 0);
+        put32(b + 0x24 + 8 * d, o->space[d]);
+    }
+    put32(b + 0x48, o->narg);
+    for (unsigned i = 0; i < o->narg; i++) {
+        put32(b + 0x50 + 4 * i, o->arg[i]);
+    }
+    for (unsigned t = 0; t < o->ntensor; t++) {
+        fill_descriptor(b + 0xD0 + 0x38 * t, &o->tensor[t]);
+    }
+}
+
+static bool write_mem(Machine *m, uint64_t addr, const void *buf, uint64_t len, const char *what,
+                      GError **err)
+{
+    uint64_t bad = 0;
+    if (as_rw_bytes(m->as, addr, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad) !=
+        MEMTX_OK) {
+        g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
+                    "%s: address 0x%" G_GINT64_MODIFIER "x is not memory", what, bad);
+        return false;
+    }
+    return true;
+}
+
+static bool load_inputs(Machine *m, const TrOptions *o, GError **err)
+{
+    for (unsigned i = 0; i < o->ninputs; i++) {
+        const TrTensor *t = &o->tensor[i];
+        char *data = NULL;
+        gsize len = 0;
+        if (!g_file_get_contents(t->file, &data, &len, err)) {
+            return false;
+        }
+        bool ok = len == t->bytes;
+        if (!ok) {
+            g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
+                        "-i %s: file has %" G_GSIZE_FORMAT
+                        " bytes, the shape needs %" G_GUINT64_FORMAT,
+                        t->spec, len, t->bytes);
+        }
+        ok = ok && write_mem(m, t->addr, data, len, t->spec, err);
+        g_free(data);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool save_outputs(Machine *m, const TrOptions *o, GError **err)
+{
+    for (unsigned i = o->ninputs; i < o->ntensor; i++) {
+        const TrTensor *t = &o->tensor[i];
+        uint8_t *buf = g_malloc(t->bytes);
+        uint64_t bad = 0;
+        bool ok = as_rw_bytes(m->as, t->addr, buf, t->bytes, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
+                              &bad) == MEMTX_OK;
+        if (!ok) {
+            g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
+                        "-o %s: address 0x%" G_GINT64_MODIFIER "x is not memory", t->spec, bad);
+        }
+        ok = ok && g_file_set_contents(t->file, (const char *)buf, (gssize)t->bytes, err);
+        g_free(buf);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The loader would take any other file as raw bytes; a kernel must be a TPC
+ * ELF (tpc.md §7.1: ELFCLASS32, little-endian, EM_386); the loader checks
+ * the rest (.text, .tpc_metadata). */
+static bool check_kernel(const char *path, GError **err)
+{
+    char *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &data, &len, err)) {
+        return false;
+    }
+    const uint8_t *h = (const uint8_t *)data;
+    bool ok = len >= 20 &&
+              !memcmp(h,
+                      "\x7f"
+                      "ELF",
+                      4) &&
+              h[4] == 1 && h[5] == 1 && h[18] == 3 && h[19] == 0;
+    g_free(data);
+    if (!ok) {
+        g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
+                    "%s: not a TPC kernel ELF (ELFCLASS32, little-endian, EM_386)", path);
+    }
+    return ok;
+}
+
+static int run(TrOptions *o)
+{
+    GError *err = NULL;
+    void *fdt = NULL;
+    size_t fdt_size = 0;
+    MachineConfig cfg;
+    char *launcher = find_launcher(o, &err);
+
+    if (!launcher || !check_kernel(o->kernel, &err) ||
+        !build_config(o, &fdt, &fdt_size, &cfg, &err)) {
+        g_free(launcher);
+        g_free(fdt);
+        return fail(err);
+    }
+    uint64_t top = cfg.hbm_size - (cfg.dtb_in_memory ? NC2_DTB_IN_MEM_BYTES : 0);
+    if (!tr_place_tensors(o, top, &err)) {
+        g_free(launcher);
+        g_free(fdt);
+        return fail(err);
+    }
+    Machine *m = machine_new(&cfg, fdt, fdt_size, &err);
+    g_free(fdt);
+    if (!m) {
+        g_free(launcher);
+        return fail(err);
+    }
+    if (o->has_cycle_limit) {
+        m->sched.has_cycle_limit = true;
+        m->sched.cycle_limit = o->cycle_limit;
+    }
+
+    /* -kernel launcher.elf -device loader,file=K.o,addr=KBASE,tpc-num=0 */
+    LoaderItem items[2] = {
+        {.kind = LOADER_KERNEL, .file = launcher},
+        {.kind = LOADER_FILE,
+         .file = o->kernel,
+         .has_addr = true,
+         .addr = TR_KERNEL_BASE,
+         .has_tpc = true,
+         .tpc_num = 0},
+    };
+    BindTable binds;
+    bind_table_init(&binds);
+    LoaderOptions lo = {.items = items, .nr_items = 2, .bindings = &binds};
+    bool ok = loader_load(m, &lo, &err);
+    bind_table_destroy(&binds);
+    g_free(launcher);
+
+    uint8_t block[TR_BLOCK_LEN];
+    if (ok) {
+        /* the loader set TPC 0's KERNEL_SIZE from the .text size (tpc.md §7.1) */
+        uint32_t ksize = m->tpccfg[0].kernel_size;
+        if (ksize == 0 || TR_KERNEL_BASE + ksize > TR_TENSOR_BASE) {
+            g_set_error(&err, NX_ERROR, NX_ERROR_LOAD,
+                        "%s: .text of %u bytes (must be 32..%llu bytes)", o->kernel, ksize,
+                        TR_TENSOR_BASE - TR_KERNEL_BASE);
+            ok = false;
+        }
+        fill_block(block, o, ksize);
+    }
+    ok = ok && write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", &err) &&
+         load_inputs(m, o, &err);
+    if (!ok) {
+        machine_free(m);
+        return fail(err);
+    }
+
+    int rc = sched_run(m);
+
+    uint64_t bundles = 0, cycles = 0;
+    for (unsigned t = 0; t < o->ntpc; t++) {
+        if (m->tpccfg[t].launcher != 0xFFFFFFFFu) {
+            bundles += m->tpccfg[t].bundles;
+            cycles += m->tpccfg[t].cycles;
+        }
+    }
+    fflush(stdout);
+    if (rc == 0 && !save_outputs(m, o, &err)) {
+        fprintf(stderr, "nxemu-tpc-run: %s\n", err->message);
+        g_clear_error(&err);
+        rc = 1;
+    } else if (rc >= 1 && rc <= 122) {
+        fprintf(stderr, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
+                rc == 2   ? "bad parameter block magic"
+                : rc == 3 ? "bad TPC count"
+                : rc == 4 ? "malformed parameter block"
+                          : "unknown");
+    }
+    fprintf(stderr,
+            "nxemu-tpc-run: tpcs=%u bundles=%" G_GUINT64_FORMAT " cycles=%" G_GUINT64_FORMAT
+            " vtime=%" G_GUINT64_FORMAT "\n",
+            o->ntpc, bundles, cycles, m->sched.vtime);
+    machine_free(m);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    TrOptions o;
+    GError *err = NULL;
+    int rc;
+
+    if (!tr_parse_args(&o, argc, argv, &err)) {
+        tr_options_free(&o);
+        return fail(err);
+    }
+    if (o.help) {
+        fputs(tr_usage, stdout);
+        rc = 0;
+    } else {
+        rc = run(&o);
+    }
+    tr_options_free(&o);
+    return rc;
+}

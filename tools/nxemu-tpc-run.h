@@ -1,0 +1,75 @@
+/*
+ * nxemu-tpc-run: run one TPC kernel on N TPC cores of the full machine
+ * through the reference launcher (machine.md §6).  Shared between the
+ * command-line parser and the driver.
+ */
+#ifndef NXEMU_TPC_RUN_H
+#define NXEMU_TPC_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#define TR_MAX_TENSORS 16
+#define TR_MAX_ARGS    32
+#define TR_MAX_DIMS    5
+
+/* Fixed placement in HBM (docs/tpc-run.rst). */
+#define TR_LAUNCHER_BASE 0x01000000ull
+#define TR_BLOCK_ADDR    0x01f00000ull
+#define TR_KERNEL_BASE   0x02000000ull
+#define TR_TENSOR_BASE   0x04000000ull /* first automatic tensor address */
+#define TR_TENSOR_ALIGN  0x1000ull
+
+typedef struct TrDtype {
+    const char *name;
+    unsigned size; /* E in bytes */
+    unsigned code; /* TENSOR_CONFIG DATA_TYPE (tpc.md §3.1) */
+} TrDtype;
+
+typedef struct TrTensor {
+    char *spec; /* as given, for messages */
+    char *file;
+    bool output;
+    unsigned rank;
+    uint32_t dim[TR_MAX_DIMS];
+    const TrDtype *dtype;
+    bool has_addr;
+    uint64_t addr;
+    uint64_t bytes;
+} TrTensor;
+
+typedef struct TrOptions {
+    char *kernel;
+    char *launcher; /* NULL: search next to the binary */
+    char *machine;  /* -machine value, passed to the nxemu parser */
+    char *dtb;
+    unsigned ntpc;
+    bool has_ntpc;
+    unsigned nspace;
+    uint32_t space[TR_MAX_DIMS];
+    unsigned nbase;
+    uint32_t base[TR_MAX_DIMS];
+    TrTensor tensor[TR_MAX_TENSORS]; /* inputs first, then outputs */
+    unsigned ntensor, ninputs;
+    uint32_t arg[TR_MAX_ARGS];
+    unsigned narg;
+    uint32_t sem;
+    uint32_t kernel_config;
+    bool has_cycle_limit;
+    uint64_t cycle_limit;
+    bool help;
+} TrOptions;
+
+extern const char tr_usage[];
+
+/* Parse argv into o (tensors still without addresses).  false + a one-line
+ * message on a usage error. */
+bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err);
+void tr_options_free(TrOptions *o);
+/* Give every tensor without @ADDR an address and check that none overlaps
+ * another or the runner's own area; hbm_top is the first byte not usable. */
+bool tr_place_tensors(TrOptions *o, uint64_t hbm_top, GError **err);
+
+#endif
