@@ -69,9 +69,17 @@ static const SeqDecoded *seq_fetch_slow(SeqCpu *s)
     if (G_LIKELY(d))
         return d;
     const uint8_t *h = as_host_ptr(s->as, pa, SEQ_REC_BYTES, false, MR_F_FETCH);
+    uint8_t buf[SEQ_REC_BYTES];
     if (!h) {
-        nx_fault_set(&s->fault, NX_FAULT_BUS_ERROR, 0, pc);
-        return NULL;
+        /* Not RAM with the fetch flag, or an access observer is installed
+         * (then nothing hands out host pointers): read through the API. */
+        uint64_t bad;
+        if (!as_is_ram(s->as, pa, SEQ_REC_BYTES, MR_F_FETCH) ||
+            as_rw_bytes(s->as, pa, buf, SEQ_REC_BYTES, false, s->attrs, &bad) != MEMTX_OK) {
+            nx_fault_set(&s->fault, NX_FAULT_BUS_ERROR, 0, pc);
+            return NULL;
+        }
+        h = buf;
     }
     d = seq_dcache_get(s, pa, h);
     if (nx_log_enabled(&s->cpu.m->log, NX_LOG_IN_ASM))
@@ -136,7 +144,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
             if (nx_log_enabled(lg, NX_LOG_EXEC))
                 seq_log_insn(s, d, NX_LOG_EXEC);
         }
-        if (G_UNLIKELY(nx_log_enabled(lg, NX_LOG_DEBUG_CMD)) && (d->insn.rec[2] || d->insn.rec[3]))
+        if (G_UNLIKELY(d->has_debug) && nx_log_enabled(lg, NX_LOG_DEBUG_CMD))
             nx_log_printf(lg, "debug: core=%u pc=0x%016" PRIx64 " cmd=%u hint=%u\n", cpu->index,
                           nx->pc, d->insn.rec[2], d->insn.rec[3]);
 

@@ -63,16 +63,18 @@ typedef SeqStatus (*SeqExecFn)(SeqCpu *s, const SeqDecoded *d);
  * decode verdict (phase D) is cached with it so a bad record costs one
  * decode, however often it is fetched. */
 struct SeqDecoded {
-    SeqInsn insn;      /* seq_decode() output; insn.rec = the record bytes */
+    /* Hot fields first: the run loop reads only these before the handler. */
     SeqExecFn fn;      /* NULL when the decode faulted */
-    NxFault dfault;    /* phase D fault when fn == NULL */
     bool own_wait;     /* handler evaluates the wait(s) (0xA0) */
     bool has_events;   /* a wait or an update: phase U has more than results */
+    bool has_debug;    /* nonzero debug_cmd/debug_hint (logged with -d debug) */
     uint8_t wait_mode; /* events field, pre-extracted */
     uint8_t wait_idx;
     uint8_t upd_mode;
     uint8_t upd_idx;
     uint32_t ev_value;
+    NxFault dfault; /* phase D fault when fn == NULL */
+    SeqInsn insn;   /* seq_decode() output; insn.rec = the record bytes */
 };
 
 /* Decode cache: one page of 64 records per 4 KiB PA page. */
@@ -235,5 +237,8 @@ SeqStatus seq_exec_dma_indirect(SeqCpu *s, const SeqDecoded *d);
 /* ALU core, exposed for unit tests: returns false for an unsupported
  * op/dtype pair (the decoder rejects those first). */
 bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res);
+/* A specialised execute function for a common 32-bit integer ALU_OP without
+ * events (the decode cache installs it), or NULL. */
+SeqExecFn seq_alu_fast(const SeqInsn *in);
 
 #endif

@@ -39,6 +39,12 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
     d->upd_idx = d->own_wait ? 0 : rec[7];
     d->ev_value = seq_le32(rec + 8);
     d->has_events = d->wait_mode != 0 || d->upd_mode != 0;
+    d->has_debug = rec[2] != 0 || rec[3] != 0;
+    if (d->fn && rec[0] == SEQ_OP_ALU_OP && !d->has_events) {
+        SeqExecFn fast = seq_alu_fast(&d->insn);
+        if (fast)
+            d->fn = fast;
+    }
 }
 
 void seq_dcache_init(SeqDCache *dc)

@@ -282,6 +282,69 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
     return SEQ_OK;
 }
 
+/* Straight-line handlers for the most frequent 32-bit integer operations
+ * (the same results as seq_alu_compute: these ops do not depend on the
+ * signedness of INT32/UINT32). */
+#define ALU32(name, expr)                                                                          \
+    static SeqStatus name##_rr(SeqCpu *s, const SeqDecoded *d)                                     \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        const SeqAlu *x = &d->insn.u.alu;                                                          \
+        uint32_t a = R[x->src0_lo & 63], b = R[x->src1_lo & 63];                                   \
+        R[x->dst_lo & 63] = (expr);                                                                \
+        return SEQ_OK;                                                                             \
+    }                                                                                              \
+    static SeqStatus name##_ri(SeqCpu *s, const SeqDecoded *d)                                     \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        const SeqAlu *x = &d->insn.u.alu;                                                          \
+        uint32_t a = R[x->src0_lo & 63], b = (uint32_t)x->imm;                                     \
+        R[x->dst_lo & 63] = (expr);                                                                \
+        return SEQ_OK;                                                                             \
+    }
+
+ALU32(alu_add, a + b)
+ALU32(alu_sub, a - b)
+ALU32(alu_mul, a *b)
+ALU32(alu_and, a &b)
+ALU32(alu_or, a | b)
+ALU32(alu_xor, a ^ b)
+ALU32(alu_lshl, a << (b & 31))
+ALU32(alu_lshr, a >> (b & 31))
+
+SeqExecFn seq_alu_fast(const SeqInsn *in)
+{
+    const SeqAlu *x = &in->u.alu;
+    if (x->dtype != DT_INT32 && x->dtype != DT_UINT32)
+        return NULL;
+#define PICK(name) return x->src_imm ? name##_ri : name##_rr
+    switch (x->op) {
+    case 0x04:
+    case 0xC4:
+        PICK(alu_add);
+    case 0x05:
+    case 0xC6:
+        PICK(alu_sub);
+    case 0x06:
+    case 0xC5:
+        PICK(alu_mul);
+    case 0x0A:
+        PICK(alu_and);
+    case 0x0B:
+        PICK(alu_or);
+    case 0x0C:
+        PICK(alu_xor);
+    case 0x02:
+    case 0x10:
+        PICK(alu_lshl);
+    case 0x11:
+        PICK(alu_lshr);
+    default:
+        return NULL;
+    }
+#undef PICK
+}
+
 /* 0xA7 MOVE: all sources read before any destination is written. */
 SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
 {
