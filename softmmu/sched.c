@@ -119,13 +119,15 @@ StopReason sched_round(Machine *m)
         if (s->has_icount_limit) {
             budget = MIN(budget, s->icount_limit - s->icount);
         }
-        before = cpu->retired;
+        /* Count from the round's retirement counter, not cpu->retired: a core
+         * that resets itself (CONTROL.RESET) zeroes its RETIRED register. */
+        before = s->round_retired;
         s->current = cpu;
         cpu->slice_used = 0;
         cpu->slice_used = cpu->ops->run(cpu, budget);
         s->current = NULL;
-        retired += cpu->retired - before;
-        s->icount = icount_before + (cpu->retired - before);
+        retired += s->round_retired - before;
+        s->icount = icount_before + (s->round_retired - before);
         icount_check(s, s->vtime + cpu->slice_used);
         if (m->stop) {
             /* FINISHER or fault: the run ends at once (machine.md §7, §9.1). */

@@ -296,8 +296,9 @@ void nx_reset(NxBlock *nx)
     memset(nx->addr_table, 0, sizeof(nx->addr_table));
     memset(nx->nq, 0, sizeof(nx->nq));
     nx->discard_kept = true;
-    /* outstanding is not a register: requests in flight still complete and
-     * decrement it. */
+    /* Requests in flight still complete, but no longer count for DRAIN. */
+    nx->outstanding = 0;
+    nx->generation++;
     if (nx->cpu) {
         nx->cpu->state = CPU_RESET;
         nx->cpu->retired = 0;
@@ -400,4 +401,17 @@ void nx_destroy(NxBlock *nx)
 {
     wtlb_destroy(&nx->tlb);
     mr_destroy(&nx->alias);
+}
+
+uint32_t nx_work_begin(NxBlock *nx)
+{
+    nx->outstanding++;
+    return nx->generation;
+}
+
+void nx_work_done(NxBlock *nx, uint32_t generation)
+{
+    if (generation == nx->generation && nx->outstanding) {
+        nx->outstanding--;
+    }
 }

@@ -42,7 +42,7 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
         req->upd_idx = d->upd_idx;
         req->upd_value = seq_update_value(s, d->upd_mode, d->ev_value);
     }
-    s->nx->outstanding++;
+    req->owner_gen = nx_work_begin(s->nx);
     nx_log_mask(&m->log, NX_LOG_DMA,
                 "dma: core=%u issue %s src=0x%016" PRIx64 " dst=0x%016" PRIx64 " engine=%u\n",
                 s->nx->id, r[0] == 0xB8 ? "memcpy" : "indirect", src, dst, e->index);

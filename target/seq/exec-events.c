@@ -218,7 +218,7 @@ SeqStatus seq_exec_halt(SeqCpu *s, const SeqDecoded *d)
 }
 
 /* 0xA2: phase E blocks until this core's DMA requests and launched TPCs
- * are complete (nx->outstanding counts both, reset by CONTROL.RESET). */
+ * are complete (nx->outstanding counts both, zeroed by CONTROL.RESET). */
 SeqStatus seq_exec_drain(SeqCpu *s, const SeqDecoded *d)
 {
     if (s->nx->outstanding != 0) {

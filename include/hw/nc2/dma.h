@@ -13,9 +13,10 @@ typedef struct Machine Machine;
 typedef struct DmaRequest DmaRequest;
 
 struct DmaRequest {
-    uint64_t bytes; /* total bytes moved; cost = latency + ceil(bytes / bpc) */
-    int owner;      /* issuing sequencer core, -1 for a doorbell request */
-    uint8_t sem;    /* completion: sem[sem] += sem_inc if sem_inc != 0 */
+    uint64_t bytes;     /* total bytes moved; cost = latency + ceil(bytes / bpc) */
+    int owner;          /* issuing sequencer core, -1 for a doorbell request */
+    uint32_t owner_gen; /* the owner's NxBlock.generation at issue */
+    uint8_t sem;        /* completion: sem[sem] += sem_inc if sem_inc != 0 */
     uint8_t sem_inc;
     /* The issuing instruction's _COMPLETE events update, resolved at issue
      * (mode 0 = none); applied after the semaphore increment. */

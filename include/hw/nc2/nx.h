@@ -73,8 +73,12 @@ typedef struct NxBlock {
     uint32_t pending_control;
     /* Set by STOP/RESET/PC writes: the core drops its kept (blocked) record. */
     bool discard_kept;
-    /* DMA requests and TPC launches of this core not yet complete (DRAIN). */
+    /* DMA requests and TPC launches of this core not yet complete (DRAIN).
+     * CONTROL.RESET zeroes it and bumps `generation`; work issued before
+     * the reset carries the old generation and no longer counts
+     * (sequencer.md §8.3). */
     unsigned outstanding;
+    uint32_t generation;
 
     MemoryRegion alias; /* the global alias window */
 } NxBlock;
@@ -91,6 +95,10 @@ void nx_control(NxBlock *nx, uint32_t bits);
 void nx_reset(NxBlock *nx);
 /* After an instruction retired: apply a CONTROL write the core made to itself. */
 void nx_apply_pending_control(NxBlock *nx);
+/* Count one more piece of in-flight work (DMA request, TPC launch) issued
+ * now; returns the generation to hand back to nx_work_done. */
+uint32_t nx_work_begin(NxBlock *nx);
+void nx_work_done(NxBlock *nx, uint32_t generation);
 
 /* The Neuron-address view (machine.md §2): translate a for this core.
  * Window 0: *local = true and *pa = a (caller accesses the own block for

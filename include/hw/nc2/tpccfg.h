@@ -55,6 +55,7 @@ typedef struct TpcCfg {
     uint32_t completion_sem, completion_inc;
     uint32_t status; /* [1:0] state, [15:8] fault code */
     uint32_t launcher;
+    uint32_t launcher_gen; /* launcher's NxBlock.generation at EXECUTE */
     uint64_t cycles, bundles;
     uint32_t fault_pc, fault_info, kernel_size;
     uint64_t fault_addr;
