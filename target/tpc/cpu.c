@@ -4,7 +4,6 @@
  * (§6.4) and faults (§6.6), plus the NxCpuOps glue (dump, gdb registers).
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <string.h>
 
 #include "target/tpc/asm.h"
@@ -31,160 +30,11 @@ static const TpcExecFn exec_st[32] = {
 static const TpcExecFn *const exec_tables[4] = {exec_ld, exec_spu, exec_vpu, exec_st};
 static const unsigned exec_sizes[4] = {32, 64, 64, 32};
 
-const char *tpc_fault_name(uint32_t code)
-{
-    static const char *const n[] = {
-        "NONE",       "ILLEGAL_OPCODE", "ILLEGAL_OPERAND", "ILLEGAL_INSTRUCTION", "UNIMPLEMENTED",
-        "MISALIGNED", "SLM_RANGE",      "VLM_RANGE",       "GLOBAL_FAULT",        "TENSOR_CONFIG",
-        "LOOP_DEPTH", "PC_RANGE",       "BUNDLE_CONFLICT",
-    };
-    return code < G_N_ELEMENTS(n) ? n[code] : "UNKNOWN";
-}
-
-static int tpc_signal_of(uint32_t code)
-{
-    switch (code) {
-    case TPC_FAULT_MISALIGNED:
-    case TPC_FAULT_GLOBAL_FAULT:
-        return SIGBUS;
-    case TPC_FAULT_SLM_RANGE:
-    case TPC_FAULT_VLM_RANGE:
-    case TPC_FAULT_PC_RANGE:
-        return SIGSEGV;
-    default:
-        return SIGILL;
-    }
-}
-
 TpcCpu *tpc_cpu_of(Machine *m, unsigned t)
 {
     if (!m->tpc || t >= m->cfg.nr_tpc || !m->tpc[t])
         return NULL;
     return tpc_cpu(m->tpc[t]);
-}
-
-/* ---- operand helpers ---- */
-
-bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES], bool *all)
-{
-    *all = false;
-    if (!in->pred_vp) {
-        *all = tpc_pred_scalar(c, in);
-        return *all;
-    }
-    if (in->pred == 0) {
-        *all = !in->polarity;
-        return *all;
-    }
-    const uint8_t *vp = c->vp[in->pred & 15];
-    unsigned pol = in->polarity ? 1u : 0u;
-    bool any = false;
-    for (unsigned b = 0; b < TPC_VBYTES; b++) {
-        unsigned bit = tpc_vp_bit(vp, b & ~(e - 1)) ^ pol;
-        m[b] = (uint8_t)(0u - bit);
-        any |= bit != 0;
-    }
-    return any;
-}
-
-uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
-{
-    switch (op->kind) {
-    case TPC_OP_S:
-        return c->s[op->num % TPC_NR_S];
-    case TPC_OP_SP:
-        return op->num == 0 ? 1u : c->sp[op->num & 15];
-    case TPC_OP_IMM:
-        return b->imm;
-    case TPC_OP_SIMM:
-        return op->num;
-    case TPC_OP_SLFSR:
-        if (op->num == 0)
-            o->lfsr_s_read = true;
-        return c->lfsr_s;
-    default:
-        return 0;
-    }
-}
-
-static void lane_id_init(TpcCpu *c)
-{
-    for (unsigned i = 0; i < 64; i++) {
-        uint32_t v = i;
-        memcpy(&c->lane_id[0][4 * i], &v, 4);
-    }
-    for (unsigned i = 0; i < 128; i++) {
-        uint16_t v = (uint16_t)i;
-        memcpy(&c->lane_id[1][2 * i], &v, 2);
-    }
-    for (unsigned i = 0; i < 256; i++)
-        c->lane_id[2][i] = (uint8_t)i;
-}
-
-static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
-{
-    if (e == 4) {
-        for (unsigned i = 0; i < TPC_VBYTES; i += 4)
-            memcpy(dst + i, &v, 4);
-    } else if (e == 2) {
-        uint16_t h = (uint16_t)v;
-        for (unsigned i = 0; i < TPC_VBYTES; i += 2)
-            memcpy(dst + i, &h, 2);
-    } else {
-        memset(dst, (int)(v & 0xFF), TPC_VBYTES);
-    }
-}
-
-const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,
-                          uint8_t *tmp, TpcSlotOut *o)
-{
-    switch (op->kind) {
-    case TPC_OP_V:
-        return c->v[op->num % TPC_NR_V];
-    case TPC_OP_VSPECIAL:
-        switch (op->num) {
-        case TPC_VS_LFSR:
-            o->lfsr_v_read = true;
-            /* fall through */
-        case TPC_VS_LFSR_NO_CHANGE:
-            memcpy(tmp, c->lfsr_v, TPC_VBYTES);
-            return tmp;
-        case TPC_VS_LANE_ID_32:
-            return c->lane_id[0];
-        case TPC_VS_LANE_ID_16:
-            return c->lane_id[1];
-        default:
-            return c->lane_id[2];
-        }
-    default:
-        broadcast(tmp, tpc_rd_scalar(c, b, op, o), e);
-        return tmp;
-    }
-}
-
-const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
-{
-    if (op->kind == TPC_OP_VP) {
-        if (op->num == 0) {
-            memset(tmp, 0xFF, TPC_VPBYTES);
-            return tmp;
-        }
-        return c->vp[op->num & 15];
-    }
-    unsigned v = op->kind == TPC_OP_SP ? (op->num == 0 ? 1u : c->sp[op->num & 15]) : 0u;
-    memset(tmp, v ? 0xFF : 0, TPC_VPBYTES);
-    return tmp;
-}
-
-void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m)
-{
-    for (unsigned i = 0; i < TPC_VBYTES; i++)
-        res[i] = (uint8_t)((res[i] & m[i]) | (old[i] & ~m[i]));
-}
-
-bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op)
-{
-    return tpc_fault(c, TPC_FAULT_ILLEGAL_OPERAND, slot | field << 4 | (uint32_t)op->raw << 8, 0);
 }
 
 /* ---- bundle loop ---- */
@@ -465,6 +315,12 @@ static bool step_one(TpcCpu *c)
         }
         memcpy(dc->raw, raw, TPC_BUNDLE);
         dc->valid = true;
+        if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM)) {
+            GString *d = g_string_new(NULL);
+            tpc_disas_bundle_gs(d, raw, c->pc, NULL, NULL);
+            nx_log_printf(&c->m->log, "tpc: %u 0x%08" PRIx32 ": %s\n", c->t, c->pc, d->str);
+            g_string_free(d, TRUE);
+        }
     }
     const TpcBundle *bp = &dc->b;
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
@@ -655,135 +511,6 @@ static uint64_t tpc_get_pc(NxCpu *cpu)
 
 static void tpc_block_info(NxCpu *cpu, GString *out) {}
 
-static void tpc_fault_line(NxCpu *cpu, GString *out)
-{
-    const NxFault *f = &cpu->fault;
-    g_string_append_printf(out,
-                           "nxemu: fault: tpc=%u code=%s(%" PRIu32 ") info=0x%08" PRIx32
-                           " pc=0x%08" PRIx32 " addr=0x%016" PRIx64,
-                           cpu->index, tpc_fault_name(f->code), f->code, f->info,
-                           (uint32_t)cpu->fault_pc, f->addr);
-}
-
-static int tpc_fault_signal(NxCpu *cpu)
-{
-    return tpc_signal_of(cpu->fault.code);
-}
-
-static void tpc_dump(NxCpu *cpu, GString *out)
-{
-    TpcCpu *c = tpc_cpu(cpu);
-    g_string_append_printf(out, "tpc=%u pc=0x%08" PRIx32 " state=%s loops=%u\n", c->t, c->pc,
-                           cpu_state_name(cpu->state), c->nloops);
-    for (unsigned i = 0; i < TPC_NR_S; i++)
-        g_string_append_printf(out, "S%-2u=%08" PRIx32 "%s", i, c->s[i], (i % 6 == 5) ? "\n" : " ");
-    g_string_append(out, "SP=");
-    for (unsigned i = 0; i < TPC_NR_SP; i++)
-        g_string_append_c(out, (i == 0 || c->sp[i]) ? '1' : '0');
-    g_string_append_c(out, '\n');
-    for (unsigned i = 0; i < TPC_NR_I; i++) {
-        const int32_t *d = c->irf[i];
-        if (i < 2 || d[0] || d[1] || d[2] || d[3] || d[4])
-            g_string_append_printf(out, "I%u=[%d,%d,%d,%d,%d]\n", i, d[0], d[1], d[2], d[3], d[4]);
-    }
-    for (unsigned i = 0; i < c->nloops; i++) {
-        const TpcLoopFrame *f = &c->loops[i];
-        g_string_append_printf(out,
-                               "loop%u body=0x%08" PRIx32 " end=0x%08" PRIx32 " bound=%" PRId32
-                               " step=%" PRId32 " cmp=%u%s\n",
-                               f->depth, f->body, f->end, f->bound, f->step, f->cmp,
-                               f->once ? " once" : "");
-    }
-    if (c->loop_pending.active)
-        g_string_append_printf(out, "loop pending: %s exit=0x%08" PRIx32 "\n",
-                               c->loop_pending.push ? "enter" : "skip", c->loop_pending.exit_pc);
-    for (unsigned i = 0; i < TPC_NR_AD; i++)
-        if (c->ad[i].pa)
-            g_string_append_printf(out, "AD%u=0x%016" PRIx64 " e=%u t=%u\n", i, c->ad[i].pa,
-                                   c->ad[i].esize, c->ad[i].tensor);
-}
-
-/* addr is a PC value (byte offset from KERNEL_BASE), like get_pc. */
-static unsigned tpc_disas(NxCpu *cpu, uint64_t addr, GString *out)
-{
-    TpcCpu *c = tpc_cpu(cpu);
-    uint8_t raw[TPC_BUNDLE];
-    uint64_t bad;
-    if (as_rw_bytes(c->m->as, c->kernel_base + addr, raw, TPC_BUNDLE, false,
-                    MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) != MEMTX_OK)
-        return 0;
-    tpc_disas_bundle_gs(out, raw, (uint32_t)addr, NULL, NULL);
-    return TPC_BUNDLE;
-}
-
-static void *gdb_reg(TpcCpu *c, unsigned n, unsigned *len, uint8_t *tmp)
-{
-    if (n < TPC_GDB_SP) {
-        *len = 4;
-        return &c->s[n];
-    }
-    if (n < TPC_GDB_V) {
-        *len = 1;
-        tmp[0] = (n == TPC_GDB_SP) ? 1 : c->sp[n - TPC_GDB_SP];
-        return NULL;
-    }
-    if (n < TPC_GDB_VP) {
-        *len = TPC_VBYTES;
-        return c->v[n - TPC_GDB_V];
-    }
-    if (n < TPC_GDB_I) {
-        *len = TPC_VPBYTES;
-        if (n == TPC_GDB_VP) {
-            memset(tmp, 0xFF, TPC_VPBYTES);
-            return NULL;
-        }
-        return c->vp[n - TPC_GDB_VP];
-    }
-    if (n < TPC_GDB_AD) {
-        *len = 20;
-        return c->irf[n - TPC_GDB_I];
-    }
-    if (n < TPC_GDB_PC) {
-        *len = 8;
-        return &c->ad[n - TPC_GDB_AD].pa;
-    }
-    if (n == TPC_GDB_PC) {
-        *len = 4;
-        return &c->pc;
-    }
-    *len = 0;
-    return NULL;
-}
-
-static unsigned tpc_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen)
-{
-    uint8_t tmp[TPC_VPBYTES];
-    unsigned len;
-    void *p = gdb_reg(tpc_cpu(cpu), n, &len, tmp);
-    if (!len || buflen < len)
-        return 0;
-    memcpy(buf, p ? p : tmp, len);
-    return len;
-}
-
-static unsigned tpc_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t blen)
-{
-    TpcCpu *c = tpc_cpu(cpu);
-    uint8_t tmp[TPC_VPBYTES];
-    unsigned len;
-    void *p = gdb_reg(c, n, &len, tmp);
-    if (!len || blen < len)
-        return 0;
-    if (n >= TPC_GDB_SP && n < TPC_GDB_V) {
-        if (n != TPC_GDB_SP)
-            c->sp[n - TPC_GDB_SP] = buf[0] & 1u;
-        return len;
-    }
-    if (p) /* SP0/VP0 are constants: writes ignored */
-        memcpy(p, buf, len);
-    return len;
-}
-
 static void tpc_destroy(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
@@ -819,7 +546,7 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index)
     c->t = index;
     c->cfg = m->tpccfg ? &m->tpccfg[index] : NULL;
     c->vlm_size = TPC_VLM_SIZE;
-    lane_id_init(c);
+    tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     return &c->parent;
 }

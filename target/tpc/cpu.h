@@ -136,11 +136,11 @@ typedef struct TpcMemWrite {
     bool rmw;
     bool contig; /* tensor: lanes are consecutive elements */
     uint8_t rmw_dt, rmw_op;
-    uint32_t off, len, val;
+    uint32_t off, len, val; /* tensor: off = element shift of the lanes */
     uint64_t pa;
-    /* tensor stores: lane j is written at pa + j*lane_step when enabled */
+    /* tensor stores: lane j is written at pa + (j - off) * lane_step */
     int64_t lane_step;
-    uint8_t lane_en[TPC_VBYTES]; /* per lane (tensor) or per byte (VLM) */
+    uint8_t lane_en[TPC_VBYTES]; /* per register byte: nonzero = write it */
     uint8_t data[TPC_VBYTES];
     unsigned lane_lo, nlanes; /* register lanes lane_lo..lane_lo+nlanes-1 */
 } TpcMemWrite;
@@ -235,6 +235,16 @@ static inline bool tpc_fault(TpcCpu *c, uint32_t code, uint32_t info, uint64_t a
 }
 
 const char *tpc_fault_name(uint32_t code);
+
+/* NxCpuOps members implemented in cpu-debug.c. */
+void tpc_fault_line(NxCpu *cpu, GString *out);
+int tpc_fault_signal(NxCpu *cpu);
+void tpc_dump(NxCpu *cpu, GString *out);
+unsigned tpc_disas(NxCpu *cpu, uint64_t addr, GString *out);
+unsigned tpc_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen);
+unsigned tpc_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
+/* Fill the V_LANE_ID_* images (operand.c). */
+void tpc_lane_id_init(TpcCpu *c);
 
 /* ---- element helpers ---- */
 static inline unsigned tpc_type_esize(unsigned t)

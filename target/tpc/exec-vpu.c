@@ -213,6 +213,13 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         }
     } else if (t == TPC_T_F32 && f32_fast(op, in->sw, a, bb, old, r)) {
         /* done */
+    } else if (op >= 0x0F && op <= 0x12) {
+        /* bitwise: the element size does not matter */
+        for (unsigned i = 0; i < TPC_VBYTES; i++)
+            r[i] = op == 0x0F   ? (uint8_t)(a[i] | bb[i])
+                   : op == 0x10 ? (uint8_t)(a[i] & bb[i])
+                   : op == 0x11 ? (uint8_t)(a[i] ^ bb[i])
+                                : (uint8_t)~a[i];
     } else if (op == 0x02 && !tpc_type_is_float(t)) {
         /* integer ADD also produces V_CARRY (byte-bit layout of §1.1) */
         memset(o->vcarry, 0, TPC_VPBYTES);

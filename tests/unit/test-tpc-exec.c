@@ -768,100 +768,6 @@ static void test_sel(void)
     machine_free(m);
 }
 
-/* §4.6, §6.6: decode faults ignore the predicate and report slot | opc. */
-static void decode_fault(void (*enc)(Bun *), uint32_t code, uint32_t info)
-{
-    Machine *m = mk();
-    Bun k[5] = {nop(), nop(), halt(), nop(), nop()};
-    enc(&k[1]);
-    TpcCpu *c = run(m, 0, k, 5);
-    assert_fault(m, 0, code, 32, info, 0);
-    g_assert_cmpuint(rd32(m, TPC_PA(0) + 0x1038), ==, 1);   /* only bundle 0 retired */
-    g_assert_cmpuint(rd32(m, TPC_PA(0) + 0x958), ==, code); /* TPC_INTR_CAUSE */
-    (void)c;
-    machine_free(m);
-}
-
-static void enc_bad_spu(Bun *k)
-{
-    spu(k, 0x30, 2, SS(1), SS(1), SS(1), 0, 3, 1); /* opcode 0x30: not defined */
-}
-
-static void enc_unimp_vpu(Bun *k)
-{
-    vpu(k, 0x19, 2, V(1), V(1), V(1), 0, 0, 0); /* POPCNT */
-}
-
-static void enc_bad_type(Bun *k)
-{
-    vpu(k, 0x02, 9, V(1), V(1), V(1), 0, 0, 0); /* type 9 */
-}
-
-static void test_decode_faults(void)
-{
-    decode_fault(enc_bad_spu, 1, 1 | 0x30 << 8);
-    decode_fault(enc_unimp_vpu, 4, 2 | 0x19 << 8);
-    Machine *m = mk();
-    Bun k[5] = {nop(), nop(), halt(), nop(), nop()};
-    enc_bad_type(&k[1]);
-    run(m, 0, k, 5);
-    g_assert_cmphex(status(m, 0), ==, 3 | 2 << 8); /* ILLEGAL_OPERAND */
-    machine_free(m);
-}
-
-/* §5.0.4: bf16 rounds once, to nearest even. */
-static void test_bf16_rounding(void)
-{
-    Machine *m = mk();
-    srf(m, 0, 1, 0x3F80);
-    srf(m, 0, 2, 0x3B80); /* 2^-8 */
-    srf(m, 0, 3, 0x3F81);
-    Bun k[6] = {nop(), nop(), halt(), nop(), nop(), nop()};
-    spu(&k[0], 0x02, 1, SS(4), SS(1), SS(2), 0, 0, 0); /* 1 + 2^-8: tie -> 1.0 */
-    spu(&k[1], 0x02, 1, SS(5), SS(3), SS(2), 0, 0, 0); /* 0x3F81 + 2^-8 -> 0x3F82 */
-    vpu(&k[0], 0x08, 1, V(1), VS(3), 0, 0, 0, 0);      /* mov.bf16 V1, S3 */
-    vpu(&k[1], 0x02, 1, V(2), V(1), VS(2), 0, 0, 0);   /* add.bf16 V2, V1, S2 */
-    TpcCpu *c = run(m, 0, k, 6);
-    assert_done(m, 0);
-    g_assert_cmphex(c->s[4], ==, 0x3F80);
-    g_assert_cmphex(c->s[5], ==, 0x3F82);
-    for (unsigned i = 0; i < 128; i++)
-        g_assert_cmphex(vlane16(c, 2, i), ==, 0x3F82);
-    machine_free(m);
-}
-
-/* §5.4.1: RMW max in i32 and sub; dt size must match E. */
-static void test_rmw_int(void)
-{
-    Machine *m = mk();
-    uint32_t size[5] = {64};
-    int32_t stride[5] = {1};
-    tensor(m, 0, 0, DATA, 0, 2, 1, size, stride);
-    int32_t in[64];
-    for (int i = 0; i < 64; i++)
-        in[i] = i - 32;
-    put(m, DATA, in, sizeof(in));
-    srf(m, 0, 29, 2 | 3 << 4); /* i32 max */
-    Bun k[4] = {nop(), nop(), halt(), nop()};
-    vpu(&k[0], 0x08, 2, V(1), VIMM, 0, 0, 0, 0);
-    imm(&k[0], 0);
-    st(&k[1], 0x0B, VI(2), 0, V(1), 2);
-    run(m, 0, k, 4);
-    assert_done(m, 0);
-    int32_t out[64];
-    get(m, DATA, out, sizeof(out));
-    for (int i = 0; i < 64; i++)
-        g_assert_cmpint(out[i], ==, i - 32 > 0 ? i - 32 : 0);
-    machine_free(m);
-
-    m = mk();
-    tensor(m, 0, 0, DATA, 0, 2, 1, size, stride);
-    srf(m, 0, 29, 1); /* i16 on an E = 4 tensor */
-    run(m, 0, k, 4);
-    assert_fault(m, 0, 3, 32, 3 | 0x0B << 8, 0);
-    machine_free(m);
-}
-
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -883,8 +789,5 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-exec/rmw-aso", test_rmw_aso);
     g_test_add_func("/tpc-exec/conflict", test_conflict);
     g_test_add_func("/tpc-exec/sel", test_sel);
-    g_test_add_func("/tpc-exec/decode-faults", test_decode_faults);
-    g_test_add_func("/tpc-exec/bf16-rounding", test_bf16_rounding);
-    g_test_add_func("/tpc-exec/rmw-int", test_rmw_int);
     return g_test_run();
 }

@@ -1,0 +1,131 @@
+/*
+ * Operand access shared by the slot executors (tpc.md §1.1, §4.2, §5.0.1,
+ * §5.0.3): predicates and their per-byte lane masks, scalar and vector
+ * sources (including the read-only LFSR and lane-id registers), income
+ * merging.
+ */
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES], bool *all)
+{
+    *all = false;
+    if (!in->pred_vp) {
+        *all = tpc_pred_scalar(c, in);
+        return *all;
+    }
+    if (in->pred == 0) {
+        *all = !in->polarity;
+        return *all;
+    }
+    const uint8_t *vp = c->vp[in->pred & 15];
+    unsigned pol = in->polarity ? 1u : 0u;
+    bool any = false;
+    for (unsigned b = 0; b < TPC_VBYTES; b++) {
+        unsigned bit = tpc_vp_bit(vp, b & ~(e - 1)) ^ pol;
+        m[b] = (uint8_t)(0u - bit);
+        any |= bit != 0;
+    }
+    return any;
+}
+
+uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
+{
+    switch (op->kind) {
+    case TPC_OP_S:
+        return c->s[op->num % TPC_NR_S];
+    case TPC_OP_SP:
+        return op->num == 0 ? 1u : c->sp[op->num & 15];
+    case TPC_OP_IMM:
+        return b->imm;
+    case TPC_OP_SIMM:
+        return op->num;
+    case TPC_OP_SLFSR:
+        if (op->num == 0)
+            o->lfsr_s_read = true;
+        return c->lfsr_s;
+    default:
+        return 0;
+    }
+}
+
+void tpc_lane_id_init(TpcCpu *c)
+{
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t v = i;
+        memcpy(&c->lane_id[0][4 * i], &v, 4);
+    }
+    for (unsigned i = 0; i < 128; i++) {
+        uint16_t v = (uint16_t)i;
+        memcpy(&c->lane_id[1][2 * i], &v, 2);
+    }
+    for (unsigned i = 0; i < 256; i++)
+        c->lane_id[2][i] = (uint8_t)i;
+}
+
+static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
+{
+    if (e == 4) {
+        for (unsigned i = 0; i < TPC_VBYTES; i += 4)
+            memcpy(dst + i, &v, 4);
+    } else if (e == 2) {
+        uint16_t h = (uint16_t)v;
+        for (unsigned i = 0; i < TPC_VBYTES; i += 2)
+            memcpy(dst + i, &h, 2);
+    } else {
+        memset(dst, (int)(v & 0xFF), TPC_VBYTES);
+    }
+}
+
+const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,
+                          uint8_t *tmp, TpcSlotOut *o)
+{
+    switch (op->kind) {
+    case TPC_OP_V:
+        return c->v[op->num % TPC_NR_V];
+    case TPC_OP_VSPECIAL:
+        switch (op->num) {
+        case TPC_VS_LFSR:
+            o->lfsr_v_read = true;
+            /* fall through */
+        case TPC_VS_LFSR_NO_CHANGE:
+            memcpy(tmp, c->lfsr_v, TPC_VBYTES);
+            return tmp;
+        case TPC_VS_LANE_ID_32:
+            return c->lane_id[0];
+        case TPC_VS_LANE_ID_16:
+            return c->lane_id[1];
+        default:
+            return c->lane_id[2];
+        }
+    default:
+        broadcast(tmp, tpc_rd_scalar(c, b, op, o), e);
+        return tmp;
+    }
+}
+
+const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
+{
+    if (op->kind == TPC_OP_VP) {
+        if (op->num == 0) {
+            memset(tmp, 0xFF, TPC_VPBYTES);
+            return tmp;
+        }
+        return c->vp[op->num & 15];
+    }
+    unsigned v = op->kind == TPC_OP_SP ? (op->num == 0 ? 1u : c->sp[op->num & 15]) : 0u;
+    memset(tmp, v ? 0xFF : 0, TPC_VPBYTES);
+    return tmp;
+}
+
+void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m)
+{
+    for (unsigned i = 0; i < TPC_VBYTES; i++)
+        res[i] = (uint8_t)((res[i] & m[i]) | (old[i] & ~m[i]));
+}
+
+bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op)
+{
+    return tpc_fault(c, TPC_FAULT_ILLEGAL_OPERAND, slot | field << 4 | (uint32_t)op->raw << 8, 0);
+}
