@@ -56,8 +56,7 @@ static unsigned first_attached(GdbStub *s)
     return 0;
 }
 
-bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len,
-                bool is_write)
+bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len, bool is_write)
 {
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
     uint64_t bad;
@@ -623,8 +622,9 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
     case 'T': {
         const char *p = pkt + 1;
         long pid = parse_ptid(&p);
-        g_string_append(s->reply,
-                        pid >= 0 && !*p && (pid == 0 || attached(s, (unsigned)pid)) ? "OK" : E_BADARG);
+        g_string_append(s->reply, pid >= 0 && !*p && (pid == 0 || attached(s, (unsigned)pid))
+                                      ? "OK"
+                                      : E_BADARG);
         break;
     }
     case 'g':

@@ -77,10 +77,11 @@ bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, boo
     return true;
 }
 
-static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write,
-                        MemTxAttrs attrs)
+static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     NxDebug *d = opaque;
+    if (d->prev_fn)
+        d->prev_fn(d->prev_opaque, addr, size, is_write, attrs);
     /* the debugger's own and the loader's accesses never trigger */
     if (attrs.kind == MEM_REQ_DEBUG || attrs.kind == MEM_REQ_LOADER)
         return;
@@ -91,12 +92,27 @@ static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_writ
     }
 }
 
+/* Other observers (trace) may hook m->as too: ours chains to the one it
+ * found and puts it back when the last watchpoint goes. */
+static void unhook(NxDebug *d)
+{
+    AccessHookFn fn;
+    void *opaque;
+    as_get_access_hook(d->m->as, &fn, &opaque);
+    if (fn == access_hook && opaque == d)
+        as_set_access_hook(d->m->as, d->prev_fn, d->prev_opaque);
+    d->hook_installed = false;
+}
+
 static void update_hook(NxDebug *d)
 {
     bool want = d->wps->len != 0;
-    if (want != d->hook_installed) {
-        as_set_access_hook(d->m->as, want ? access_hook : NULL, want ? d : NULL);
-        d->hook_installed = want;
+    if (want && !d->hook_installed) {
+        as_get_access_hook(d->m->as, &d->prev_fn, &d->prev_opaque);
+        as_set_access_hook(d->m->as, access_hook, d);
+        d->hook_installed = true;
+    } else if (!want && d->hook_installed) {
+        unhook(d);
     }
     d->armed = d->bps->len != 0;
 }
@@ -115,7 +131,7 @@ void nx_debug_free(NxDebug *d)
     if (!d)
         return;
     if (d->hook_installed)
-        as_set_access_hook(d->m->as, NULL, NULL);
+        unhook(d);
     g_array_free(d->bps, TRUE);
     g_array_free(d->wps, TRUE);
     g_free(d);

@@ -104,15 +104,15 @@ typedef struct GdbStub {
     Machine *m;
     NxDebug *dbg;
     unsigned nr_proc;
-    NxCpu **proc;        /* proc[pid - 1] */
-    bool *attached;      /* by pid - 1 */
+    NxCpu **proc;         /* proc[pid - 1] */
+    bool *attached;       /* by pid - 1 */
     CpuState *last_state; /* for "core halted" stops */
-    unsigned g_pid;      /* process selected by Hg */
+    unsigned g_pid;       /* process selected by Hg */
     bool noack;
-    bool exited;    /* the machine's run ended and gdb was told */
+    bool exited; /* the machine's run ended and gdb was told */
     GdbRx rx;
-    GString *reply;  /* reply of the packet being handled (unframed) */
-    GString *last;   /* last framed packet sent, for '-' */
+    GString *reply; /* reply of the packet being handled (unframed) */
+    GString *last;  /* last framed packet sent, for '-' */
     GSocket *conn;
     bool connected;
     GdbAction action;
@@ -126,7 +126,7 @@ typedef struct GdbStub {
     bool killed;       /* vKill: the emulator ends when gdb lets go */
     GByteArray *in;    /* received bytes not yet handled */
     GSocket *listener;
-    char *unix_path;   /* removed at the end */
+    char *unix_path; /* removed at the end */
 } GdbStub;
 
 /* gdbstub-cmds.c */
@@ -137,8 +137,7 @@ NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
 unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);
 /* Guest memory as gdb sees it for process pid (Neuron addresses for
  * sequencers, kernel-relative for TPCs); false = not memory. */
-bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len,
-                bool is_write);
+bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len, bool is_write);
 bool gdb_translate(GdbStub *s, NxCpu *cpu, uint64_t addr, uint64_t *pa);
 int gdb_signal_from_host(int host_sig);
 

@@ -296,15 +296,14 @@ static void prepare_resume(GdbStub *s)
         s->last_state[i] = s->proc[i]->state;
 }
 
-/* Scan newly received bytes for Ctrl-C; false if gdb went away. */
+/* Scan unhandled bytes for Ctrl-C (gdb sends nothing else while the
+ * machine runs, so a 0x03 there is never inside a packet, and one that came
+ * with the resume packet is not lost); false if gdb went away. */
 static bool poll_interrupt(GdbStub *s, bool *intr)
 {
-    guint old = s->in->len;
-    if (!g_socket_condition_check(s->conn, G_IO_IN | G_IO_HUP | G_IO_ERR))
-        return true;
-    if (!receive(s, false))
+    if (g_socket_condition_check(s->conn, G_IO_IN | G_IO_HUP | G_IO_ERR) && !receive(s, false))
         return false;
-    for (guint i = old; i < s->in->len; i++) {
+    for (guint i = 0; i < s->in->len; i++) {
         if (s->in->data[i] == 0x03) {
             g_byte_array_remove_index(s->in, i);
             *intr = true;
@@ -332,7 +331,7 @@ static void resume(GdbStub *s)
             break;
         if (halted_stop(s))
             return;
-        if (++rounds % POLL_EVERY_ROUNDS == 0) {
+        if (rounds++ % POLL_EVERY_ROUNDS == 0) {
             if (!poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
             if (intr) {
@@ -358,8 +357,8 @@ static void step(GdbStub *s, unsigned pid)
     prepare_resume(s);
     s->dbg->skip_cpu = cpu;
     s->dbg->skip_pc = cpu->ops->get_pc(cpu);
-    bool can_run = cpu->state == CPU_RUNNING ||
-                   (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
+    bool can_run =
+        cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
     if (can_run) {
         /* the scheduler's slice bookkeeping, for a budget of one */
         uint64_t before = cpu->retired, icount = m->sched.icount;

@@ -26,6 +26,8 @@ static const LogItem log_items[] = {
     {"debug", NX_LOG_DEBUG_CMD, "nonzero debug_cmd/debug_hint bytes of executed records"},
     {"tpc", NX_LOG_TPC, "TPC kernel launches and completions"},
     {"sem", NX_LOG_SEM, "semaphore and event changes"},
+    {"commit", NX_LOG_COMMIT, "one line per retired instruction: encoding, disassembly, results"},
+    {"stats", NX_LOG_STATS, "run statistics at the end: instructions, stalls, TLB, DMA, TPC"},
 };
 
 void nx_log_printf(NxLog *lg, const char *fmt, ...)

@@ -6,14 +6,19 @@
  * one line "nxemu: <what>: <why>" and exit 125 with nothing executed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "config-host.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/error.h"
+#include "nxemu/gdbstub.h"
+#include "hw/display/viewer.h"
 #include "nxemu/loader.h"
+#include "nxemu/poison.h"
 #include "nxemu/sched.h"
+#include "nxemu/trace.h"
 #include "softmmu/options.h"
 
 static int fail(GError *err)
@@ -30,20 +35,52 @@ static int fail(GError *err)
 static bool refuse_unbuilt(const NxOptions *o, GError **err)
 {
     const char *what = NULL;
-    if (o->gdb) {
-        what = "-gdb";
-    } else if (o->gdb_default) {
-        what = "-s";
-    } else if (o->freeze) {
-        what = "-S";
-    } else if (o->display_sdl) {
-        what = "-display sdl";
+    if (o->freeze && !o->gdb && !o->gdb_default) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-S: needs -s or -gdb (no monitor yet)");
+        return false;
+    }
+    if (o->screendump_at_exit && !o->display_sdl) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-screendump-at-exit: needs -display sdl");
+        return false;
     }
     if (what) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: not built yet", what);
         return false;
     }
     return true;
+}
+
+/* sched_run with the viewer refreshed between rounds (hw/display/viewer.h):
+ * viewer_refresh costs one clock read except ~60 times a second, and blocks
+ * while the user has paused the machine (returning for each single step). */
+static int run_viewer(Machine *m, Viewer *v, const char *shot)
+{
+    StopReason r = STOP_NONE;
+    GError *err = NULL;
+    GString *out;
+    while (r == STOP_NONE) {
+        if (!viewer_refresh(v)) {
+            fflush(stdout);
+            fprintf(stderr, "nxemu: viewer window closed: run stopped at vtime=%" PRIu64 "\n",
+                    m->sched.vtime);
+            return 0;
+        }
+        r = sched_round(m);
+    }
+    out = g_string_new(NULL);
+    sched_report(m, out);
+    fflush(stdout);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    nx_log_mask(&m->log, NX_LOG_MACHINE,
+                "machine: run ended: reason=%d status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
+                (int)r, sched_exit_status(m), m->sched.icount, m->sched.vtime);
+    viewer_end(v);
+    if (shot && !viewer_screendump(v, shot, &err)) {
+        fprintf(stderr, "nxemu: %s\n", err->message);
+        g_error_free(err);
+    }
+    return sched_exit_status(m);
 }
 
 static int run(NxOptions *o)
@@ -55,6 +92,7 @@ static int run(NxOptions *o)
     Machine *m;
     BindTable binds;
     FILE *logf = NULL;
+    NxPoison *poison = NULL;
     int rc;
 
     if (!refuse_unbuilt(o, &err) ||
@@ -92,6 +130,9 @@ static int run(NxOptions *o)
     m->sched.has_cycle_limit = o->has_cycle_limit;
     m->sched.cycle_limit = o->cycle_limit;
 
+    if (o->poison) {
+        poison = poison_new(m); /* before the loader: loaded bytes count as written */
+    }
     bind_table_init(&binds);
     bool ok = true;
     for (unsigned i = 0; ok && i < o->binds->len; i++) {
@@ -109,11 +150,50 @@ static int run(NxOptions *o)
     }
     bind_table_destroy(&binds);
     if (!ok) {
+        poison_free(poison);
         machine_free(m);
         return fail(err);
     }
-    rc = sched_run(m);
+    NxTraceOptions to = {
+        .commit = (o->log_mask & NX_LOG_COMMIT) != 0,
+        .stats = (o->log_mask & NX_LOG_STATS) != 0,
+        .timeline = o->trace_json,
+        .coverage = o->coverage,
+    };
+    NxTrace *trace = trace_wanted(&to) ? trace_new(m, &to, &err) : NULL;
+    if (trace_wanted(&to) && !trace) {
+        poison_free(poison);
+        machine_free(m);
+        return fail(err);
+    }
+    if (o->display_sdl) {
+        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL};
+        m->viewer = viewer_new(m, &vo, &err);
+        if (!m->viewer) {
+            trace_free(trace);
+            poison_free(poison);
+            machine_free(m);
+            return fail(err);
+        }
+    }
+    if (o->gdb || o->gdb_default)
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
+    else if (m->viewer)
+        rc = run_viewer(m, m->viewer, o->screendump_at_exit);
+    else
+        rc = sched_run(m);
+    if (trace) {
+        fflush(stdout);
+        if (!trace_finish(m, &err)) {
+            fprintf(stderr, "nxemu: %s\n", err->message);
+            g_clear_error(&err);
+        }
+        trace_free(trace);
+    }
     fflush(stdout);
+    viewer_free(m->viewer); /* observers leave in reverse order: viewer, then poison */
+    m->viewer = NULL;
+    poison_free(poison);
     machine_free(m);
     return rc;
 }

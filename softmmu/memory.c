@@ -645,6 +645,12 @@ void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
     as->access_opaque = opaque;
 }
 
+void as_get_access_hook(AddressSpace *as, AccessHookFn *fn, void **opaque)
+{
+    *fn = as->access_fn;
+    *opaque = as->access_opaque;
+}
+
 void as_dump_flat(AddressSpace *as, GString *out)
 {
     static const char *const kind_names[] = {

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/display/viewer.h"
 #include "nxemu/debug.h"
 #include "softmmu/monitor.h"
 
@@ -22,6 +23,7 @@ static const char help_text[] =
     "x CORE ADDR [LEN]         memory as CORE sees it (Neuron address / kernel offset)\n"
     "xp ADDR [LEN]             physical memory\n"
     "disas CORE ADDR [COUNT]   disassemble: one line 'ADDR LEN TEXT' per instruction\n"
+    "screendump FILE.png       write what the viewer window shows (-display sdl)\n"
     "stop | cont | quit        stop the machine, resume it, end nxemu\n";
 
 NxCpu *monitor_parse_core(Machine *m, const char *name)
@@ -97,10 +99,9 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
                            t->evictions);
     for (unsigned i = 0; i < t->n; i++) {
         if (t->e[i].valid)
-            g_string_append_printf(out,
-                                   "  [%u] window=0x%" PRIx64 " entry=0x%016" PRIx64
-                                   " lru=%" PRIu64 "\n",
-                                   i, t->e[i].window, t->e[i].entry, t->e[i].stamp);
+            g_string_append_printf(
+                out, "  [%u] window=0x%" PRIx64 " entry=0x%016" PRIx64 " lru=%" PRIu64 "\n", i,
+                t->e[i].window, t->e[i].entry, t->e[i].stamp);
     }
     return true;
 }
@@ -142,13 +143,12 @@ static void tpc_line(Machine *m, unsigned t, GString *out)
 {
     const NxCpu *c = m->tpc[t];
     const TpcCfg *tc = &m->tpccfg[t];
-    g_string_append_printf(out,
-                           "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32
-                           " kernel_base=0x%016" PRIx64 " kernel_size=%" PRIu32
-                           " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
-                           t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
-                           tc->latched.kernel_base, tc->latched.kernel_size, tc->cycles,
-                           tc->bundles);
+    g_string_append_printf(
+        out,
+        "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32 " kernel_base=0x%016" PRIx64
+        " kernel_size=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
+        t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
+        tc->latched.kernel_base, tc->latched.kernel_size, tc->cycles, tc->bundles);
 }
 
 static bool info_tpc(Machine *m, const char *name, GString *out)
@@ -207,8 +207,7 @@ static bool dump_mem(Machine *m, NxCpu *cpu, const char *a, const char *l, GStri
     if (ok)
         hexdump(out, addr, buf, len);
     else
-        g_string_append_printf(out, "monitor: cannot access memory at 0x%016" PRIx64 "\n",
-                               bad_at);
+        g_string_append_printf(out, "monitor: cannot access memory at 0x%016" PRIx64 "\n", bad_at);
     g_free(buf);
     return ok;
 }
@@ -256,7 +255,9 @@ bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
 
     if (!c0 || !strcmp(c0, "help")) {
         g_string_append(out, help_text);
-    } else if (!strcmp(c0, "info") && c1) {
+    } else if (!strcmp(c0, "info") && !c1) {
+        ok = bad(out, "monitor: info: name an item (try 'help')%s", NULL);
+    } else if (!strcmp(c0, "info")) {
         if (!strcmp(c1, "cores")) {
             info_cores(m, out);
         } else if (!strcmp(c1, "registers")) {
@@ -283,6 +284,16 @@ bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
         ok = dump_mem(m, NULL, c1, c2, out);
     } else if (!strcmp(c0, "disas")) {
         ok = disas(m, args, argc, out);
+    } else if (!strcmp(c0, "screendump")) {
+        GError *e = NULL;
+        if (!c1) {
+            ok = bad(out, "monitor: screendump: name a FILE.png%s", NULL);
+        } else if (!m->viewer) {
+            ok = bad(out, "monitor: screendump: no display (start nxemu with -display sdl)%s", NULL);
+        } else if (!(ok = viewer_screendump(m->viewer, c1, &e))) {
+            g_string_append_printf(out, "monitor: %s\n", e->message);
+            g_error_free(e);
+        }
     } else if (!strcmp(c0, "stop")) {
         *act = MON_STOP;
     } else if (!strcmp(c0, "cont")) {

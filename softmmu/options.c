@@ -37,8 +37,12 @@ static const OptDesc opt_table[] = {
     {"fit-config", 0, true, "NAME", "FIT configuration to load"},
     {"log", 'd', true, "ITEM,...", "enable log items (-d help lists them)"},
     {"logfile", 'D', true, "FILE", "write the log to FILE instead of stderr"},
+    {"trace-json", 0, true, "FILE",
+     "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
+    {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
     {"display", 0, true, "none|sdl", "display backend"},
+    {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
@@ -235,6 +239,12 @@ static bool opt_machine(NxOptions *o, const char *value, GError **err)
             if (strcmp(val, "nc2") != 0) {
                 return usage_error(err, "-machine: unknown machine '%s' (try -M help)", val);
             }
+        } else if (!strcmp(key, "poison")) {
+            if (val && (!strcmp(val, "on") || !strcmp(val, "off"))) {
+                o->poison = !strcmp(val, "on");
+            } else {
+                return usage_error(err, "-machine: poison: '%s': on or off", val ? val : "");
+            }
         } else if (!strcmp(key, "dumpdtb") && val) {
             g_free(o->dump_dtb);
             o->dump_dtb = g_strdup(val);
@@ -422,6 +432,10 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         o->log_mask |= mask;
     } else if (!strcmp(n, "logfile")) {
         set_str(&o->logfile, value);
+    } else if (!strcmp(n, "trace-json")) {
+        set_str(&o->trace_json, value);
+    } else if (!strcmp(n, "coverage")) {
+        set_str(&o->coverage, value);
     } else if (!strcmp(n, "nographic")) {
         o->nographic = true;
     } else if (!strcmp(n, "display")) {
@@ -432,6 +446,8 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         } else {
             return usage_error(err, "-display: unknown display '%s' (none or sdl)", value);
         }
+    } else if (!strcmp(n, "screendump-at-exit")) {
+        set_str(&o->screendump_at_exit, value);
     } else if (!strcmp(n, "freeze")) {
         o->freeze = true;
     } else if (!strcmp(n, "gdb-default")) {
@@ -580,7 +596,10 @@ void nx_options_free(NxOptions *o)
     g_free(o->dump_dtb);
     g_free(o->fit_config);
     g_free(o->logfile);
+    g_free(o->trace_json);
+    g_free(o->coverage);
     g_free(o->gdb);
+    g_free(o->screendump_at_exit);
     g_free(o->help_text);
     memset(o, 0, sizeof(*o));
 }

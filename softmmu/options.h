@@ -24,6 +24,8 @@ typedef struct NxOptions {
     char *dump_dtb;    /* -dump-dtb FILE (or -machine dumpdtb=FILE) */
     char *fit_config;  /* -fit-config NAME */
     char *logfile;     /* -D FILE */
+    char *trace_json;  /* -trace-json FILE (nxemu/trace.h) */
+    char *coverage;    /* -coverage FILE (nxemu/trace.h) */
     uint32_t log_mask; /* -d ITEM,... */
     GArray *items;     /* LoaderItem: -kernel and -device loader, in order */
     GArray *binds;     /* NxBindOpt: -bind VAR=ADDR, in order */
@@ -35,6 +37,8 @@ typedef struct NxOptions {
     bool gdb_default; /* -s */
     char *gdb;        /* -gdb DEV */
     bool display_sdl; /* -display sdl */
+    char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
+    bool poison;              /* -machine poison=on */
     /* Informational requests: main prints and exits 0. */
     bool help, version, machine_help, log_help;
     char *help_text; /* filled when help is set */

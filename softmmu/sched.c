@@ -58,13 +58,17 @@ static void fast_forward(Machine *m)
 {
     Sched *s = &m->sched;
     uint64_t q = s->quantum, next, k;
-    if (!m->dma.nr || m->stop || tpc_running(m) || !dma_pending(&m->dma)) {
+    if (!m->dma.nr || m->stop) {
         return;
     }
+    /* Cheapest test first: in the common case a core is running. */
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         if (m->seq[i] && m->seq[i]->state == CPU_RUNNING) {
             return;
         }
+    }
+    if (tpc_running(m) || !dma_pending(&m->dma)) {
+        return;
     }
     next = dma_next_completion(&m->dma);
     if (next == UINT64_MAX || next <= q) {
@@ -135,8 +139,8 @@ StopReason sched_round(Machine *m)
         }
     }
 
-    /* 2. DMA engines. */
-    if (m->dma.nr) {
+    /* 2. DMA engines (idle engines have nothing to advance). */
+    if (m->dma.nr && dma_pending(&m->dma)) {
         s->round_dma_completed += dma_advance(&m->dma, q);
         if (m->stop) {
             return stopped(m);
@@ -164,8 +168,14 @@ StopReason sched_round(Machine *m)
         active |= seq_active(m->seq[i]);
         blocked |= m->seq[i] && m->seq[i]->state == CPU_BLOCKED;
     }
-    unsigned queued = dma_queued(m);
-    bool tpc_run = tpc_running(m);
+    /* The DMA and TPC queries only matter for the end and deadlock tests. */
+    bool idle_round = retired == 0 && s->round_retired == 0 && blocked;
+    unsigned queued = 0;
+    bool tpc_run = false;
+    if (!active || idle_round) {
+        queued = dma_queued(m);
+        tpc_run = tpc_running(m);
+    }
     if (!active && !queued && !tpc_run) {
         m->stop_reason = STOP_NORMAL_END;
         m->exit_status = 0;

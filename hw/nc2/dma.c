@@ -9,6 +9,7 @@
 
 #include "hw/nc2/dma.h"
 #include "nxemu/machine.h"
+#include "nxemu/trace.h"
 
 #define DMA_STATUS      0x00u
 #define DMA_COMPLETED   0x08u
@@ -47,6 +48,9 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     req->done = 0;
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
+    if (G_UNLIKELY(e->m->trace)) {
+        trace_dma_push(e->m, e->index, req);
+    }
     nx_log_mask(&e->m->log, NX_LOG_DMA,
                 "dma: engine=%u queue owner=%d bytes=%" PRIu64 " cost=%" PRIu64 " occupancy=%u\n",
                 e->index, req->owner, req->bytes, req->cost, e->count);
@@ -70,9 +74,8 @@ static void dma_complete_head(DmaEngine *e)
     if (req->upd_mode) {
         evsem_update(&m->evsem, req->upd_mode, req->upd_idx, req->upd_value);
     }
-    if (req->owner >= 0 && m->nx && (unsigned)req->owner < m->cfg.nr_seq &&
-        m->nx[req->owner].outstanding) {
-        m->nx[req->owner].outstanding--;
+    if (req->owner >= 0 && m->nx && (unsigned)req->owner < m->cfg.nr_seq) {
+        nx_work_done(&m->nx[req->owner], req->owner_gen);
     }
     e->completed++;
     e->bytes += req->bytes;
@@ -84,6 +87,7 @@ static void dma_complete_head(DmaEngine *e)
 static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
 {
     unsigned n = 0;
+    const uint64_t start_budget = budget;
     while (e->count) {
         DmaRequest *req = e->ring[e->head];
         uint64_t need = req->cost - req->done;
@@ -94,6 +98,10 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
         /* Left-over budget carries over to the next request (§5.2). */
         budget -= need;
         req->done = req->cost;
+        if (G_UNLIKELY(e->m->trace)) {
+            /* dma_advance runs before the round's T moves on */
+            trace_dma_complete(e->m, e->index, req, e->m->sched.vtime + (start_budget - budget));
+        }
         dma_complete_head(e);
         n++;
     }

@@ -7,6 +7,7 @@
 
 #include "hw/nc2/tpccfg.h"
 #include "nxemu/machine.h"
+#include "nxemu/trace.h"
 
 #define TPC_KV_SIZE         0x1000u
 #define TPC_KV_TENSORS_END  (TPC_KV_TENSOR(16))
@@ -125,7 +126,8 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
     tc->launcher = attrs.kind == MEM_REQ_SEQ ? attrs.id : TPC_LAUNCHER_NONE;
     NxBlock *nx = tpccfg_launcher_nx(tc);
     if (nx) {
-        nx->outstanding++; /* the launcher's DRAIN waits for this kernel */
+        /* the launcher's DRAIN waits for this kernel */
+        tc->launcher_gen = nx_work_begin(nx);
     }
     m->sched.round_tpc_changed++;
     nx_log_mask(&m->log, NX_LOG_TPC,
@@ -133,6 +135,9 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
                 " config=0x%" PRIx32 "\n",
                 tc->index, tc->launcher, tc->latched.kernel_base, tc->latched.kernel_size,
                 tc->latched.config);
+    if (G_UNLIKELY(m->trace)) {
+        trace_tpc_launch(m, tc->index);
+    }
     /* May finish (or fault) before returning: everything is latched first. */
     tc->launch(m, tc->index);
 }
@@ -156,10 +161,13 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
         }
     }
     NxBlock *nx = tpccfg_launcher_nx(tc);
-    if (nx && nx->outstanding) {
-        nx->outstanding--;
+    if (nx) {
+        nx_work_done(nx, tc->launcher_gen);
     }
     m->sched.round_tpc_changed++;
+    if (G_UNLIKELY(m->trace)) {
+        trace_tpc_finish(m, tc->index, fault_code, cycles, bundles);
+    }
     nx_log_mask(&m->log, NX_LOG_TPC,
                 "tpc: %u %s code=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n", tc->index,
                 fault_code ? "fault" : "done", fault_code, cycles, bundles);

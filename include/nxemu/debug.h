@@ -32,6 +32,7 @@
 #include <glib.h>
 
 #include "nxemu/cpu.h"
+#include "nxemu/memory.h"
 
 typedef struct Machine Machine;
 
@@ -63,6 +64,9 @@ typedef struct NxDebug {
     GArray *bps; /* NxBreakpoint */
     GArray *wps; /* NxWatchpoint */
     bool hook_installed;
+    /* the access hook that was installed before ours (chained) */
+    AccessHookFn prev_fn;
+    void *prev_opaque;
     /* On resume, the core that stopped at a breakpoint does not stop again
      * at that same pc before executing one instruction. */
     NxCpu *skip_cpu;

@@ -25,6 +25,8 @@ enum {
     NX_LOG_DEBUG_CMD = 1u << 10,  /* nonzero debug_cmd/debug_hint bytes */
     NX_LOG_TPC = 1u << 11,        /* TPC launches and completions */
     NX_LOG_SEM = 1u << 12,        /* semaphore and event changes */
+    NX_LOG_COMMIT = 1u << 13,     /* one line per retired instruction (nxemu/trace.h) */
+    NX_LOG_STATS = 1u << 14,      /* run statistics at the end (nxemu/trace.h) */
 };
 
 typedef struct NxLog {

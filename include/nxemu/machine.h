@@ -91,6 +91,10 @@ typedef struct Machine {
 
     /* Debugger state (include/nxemu/debug.h); NULL without a debugger. */
     struct NxDebug *debug;
+    /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
+    struct NxTrace *trace;
+    /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
+    struct Viewer *viewer;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

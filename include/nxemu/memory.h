@@ -179,6 +179,8 @@ bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
 void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len);
 void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque);
+/* The installed access hook (NULL if none), so an observer can chain to it. */
+void as_get_access_hook(AddressSpace *as, AccessHookFn *fn, void **opaque);
 
 /* One line per flat range into out (monitor `info mtree`). */
 struct _GString;

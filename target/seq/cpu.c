@@ -102,6 +102,63 @@ static inline const SeqDecoded *seq_fetch(SeqCpu *s)
 
 /* ---- the run loop ------------------------------------------------------- */
 
+/* machine.md §9.2: the instruction that makes icount reach the limit ends
+ * the run at its own retirement time.  `left` is how many instructions the
+ * limit allowed when the slice began. */
+static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, uint64_t left)
+{
+    if (sc->has_icount_limit && used == left) {
+        sc->icount_reached = true;
+        sc->limit_vtime = sc->vtime + cpu->slice_used;
+    }
+}
+
+/*
+ * Pure records (SeqDecoded.pure) of decode page p back to back from pc, at
+ * most max of them: they cannot change anything the run loop's conditions
+ * look at (memory, hence the page; WT_BASE; the core state; the counters;
+ * the stop flag), so none is checked between them.  Returns how many
+ * retired; *st = SEQ_FAULT (s->fault filled, nx->pc at the faulting record)
+ * if one faulted.  nx->pc is only stored on the way out: pure handlers take
+ * the executing PC from s->next_pc (seq_cur_pc).  Kept out of line so its few live values stay in
+ * registers across the indirect calls.
+ */
+static G_GNUC_NO_INLINE uint64_t seq_run_pure(SeqCpu *s, const SeqDPage *p, uint64_t pc,
+                                              uint64_t max, SeqStatus *st)
+{
+    uint64_t rem = max;
+    while (rem) {
+        uint64_t off = pc - p->base;
+        /* Same page and 64-aligned in one test. */
+        if ((off & ~0xFC0ull) != 0 || !((p->pure >> (off >> 6)) & 1))
+            break;
+        const SeqDecoded *d = &p->e[off >> 6];
+        s->next_pc = pc + SEQ_REC_BYTES;
+        if (G_UNLIKELY(d->fn(s, d) != SEQ_OK)) {
+            *st = SEQ_FAULT;
+            break;
+        }
+        pc = s->next_pc;
+        rem--;
+    }
+    s->nx->pc = pc;
+    return max - rem;
+}
+
+/*
+ * Two paths.  The general one does everything sequencer.md §2.2 asks of an
+ * attempt (kept records, logging, phase D faults, waits, blocking, pending
+ * CONTROL writes, the machine stop flag) and is where debugger and trace
+ * hooks belong.  The fast one runs straight-line pure records (see
+ * SeqDecoded.pure) found in the decode page used last, with translation off:
+ * nothing such a record does can change what the general path's per-
+ * instruction checks look at, so they are made once before entering it.  It
+ * is only used without a debugger, trace or per-instruction logging.
+ *
+ * sched.round_retired and sched.icount are only read between slices, so they
+ * are added once at the end; cpu->retired and cpu->slice_used stay exact at
+ * every instruction (RETIRED register, machine time of DMA issue).
+ */
 static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
 {
     SeqCpu *s = seq_cpu(cpu);
@@ -110,6 +167,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
     Sched *sc = &m->sched;
     NxLog *lg = &m->log;
     uint64_t used = 0;
+    /* The icount limit folded into the budget. */
+    uint64_t left = UINT64_MAX, end = budget;
+    if (sc->has_icount_limit) {
+        left = sc->icount_limit > sc->icount ? sc->icount_limit - sc->icount : 0;
+        end = MIN(budget, left);
+    }
+    const bool fast_ok =
+        !(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU)) && m->debug == NULL && m->trace == NULL;
 
     while (used < budget && !m->stop) {
         if (nx->discard_kept) {
@@ -118,11 +183,63 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
         if (cpu->state != CPU_RUNNING && cpu->state != CPU_BLOCKED)
             break;
-        if (sc->has_icount_limit && sc->icount >= sc->icount_limit) {
+        if (used >= end) {
             sc->icount_reached = true;
             break;
         }
 
+        if (fast_ok && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 && s->dc.last &&
+            (s->dc.last->page >> 12) != 0) {
+            /* Records without waits or debug fields in the decode page used
+             * last (SeqDPage.fast): runs of pure ones in seq_run_pure, the
+             * others here, after which everything the loop conditions look
+             * at is looked at again.  A PC outside the page or a record not
+             * in the bitmap leaves the instruction to the general path. */
+            const SeqDPage *p = s->dc.last;
+            nx->block_reason = NX_BLOCK_NONE;
+            for (;;) {
+                SeqStatus st = SEQ_OK;
+                uint64_t n = seq_run_pure(s, p, nx->pc, end - used, &st);
+                cpu->retired += n;
+                cpu->slice_used += n;
+                used += n;
+                if (n)
+                    seq_icount_check(sc, cpu, used, left);
+                if (G_UNLIKELY(st != SEQ_OK)) {
+                    seq_take_fault(s);
+                    goto out;
+                }
+                if (used >= end)
+                    break;
+                uint64_t off = nx->pc - p->base;
+                if ((off & ~0xFC0ull) != 0 || !((p->fast >> (off >> 6)) & 1))
+                    goto general;
+                const SeqDecoded *d = &p->e[off >> 6];
+                s->next_pc = nx->pc + SEQ_REC_BYTES;
+                st = d->fn(s, d);
+                if (st != SEQ_OK) {
+                    if (st == SEQ_BLOCK)
+                        seq_block(s, d);
+                    else if (st == SEQ_FAULT)
+                        seq_take_fault(s);
+                    /* SEQ_DEBUG needs a debugger, which keeps this path off. */
+                    goto out;
+                }
+                nx->pc = s->next_pc;
+                cpu->retired++;
+                cpu->slice_used++;
+                used++;
+                seq_icount_check(sc, cpu, used, left);
+                if (G_UNLIKELY(nx->pending_control))
+                    nx_apply_pending_control(nx);
+                if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING ||
+                               nx->wt_base != 0 || s->dc.last != p || used >= end))
+                    break;
+            }
+            continue;
+        }
+
+    general:;
         const SeqDecoded *d;
         if (s->kept) {
             /* A blocked instruction restarts at phase W: no fetch, no lookup. */
@@ -179,16 +296,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         nx->pc = s->next_pc;
         cpu->retired++;
         cpu->slice_used++;
-        sc->round_retired++;
-        sc->icount++;
         used++;
-        if (sc->has_icount_limit && sc->icount == sc->icount_limit) {
-            sc->icount_reached = true;
-            sc->limit_vtime = sc->vtime + cpu->slice_used;
-        }
+        seq_icount_check(sc, cpu, used, left);
         if (G_UNLIKELY(nx->pending_control))
             nx_apply_pending_control(nx);
     }
+out:
+    sc->round_retired += used;
+    sc->icount += used;
     if (nx->discard_kept) {
         s->kept = false;
         nx->discard_kept = false;

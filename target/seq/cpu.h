@@ -30,6 +30,7 @@
 
 #include <glib.h>
 
+#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "target/seq/insn.h"
 
@@ -53,6 +54,7 @@ typedef enum SeqStatus {
     SEQ_OK = 0, /* retired; s->next_pc holds the next PC */
     SEQ_BLOCK,  /* not retired; nx->block_reason says why; record kept */
     SEQ_FAULT,  /* s->fault filled; nothing of the instruction visible */
+    SEQ_DEBUG,  /* a gdb watchpoint stops it before its access: not retired */
 } SeqStatus;
 
 /* Execute function: phases E and U (W done by the caller unless the
@@ -64,10 +66,18 @@ typedef SeqStatus (*SeqExecFn)(SeqCpu *s, const SeqDecoded *d);
  * decode, however often it is fetched. */
 struct SeqDecoded {
     /* Hot fields first: the run loop reads only these before the handler. */
-    SeqExecFn fn;      /* NULL when the decode faulted */
-    bool own_wait;     /* handler evaluates the wait(s) (0xA0) */
-    bool has_events;   /* a wait or an update: phase U has more than results */
-    bool has_debug;    /* nonzero debug_cmd/debug_hint (logged with -d debug) */
+    SeqExecFn fn;    /* NULL when the decode faulted */
+    bool own_wait;   /* handler evaluates the wait(s) (0xA0) */
+    bool has_events; /* a wait or an update: phase U has more than results */
+    bool has_debug;  /* nonzero debug_cmd/debug_hint (logged with -d debug) */
+    /* The handler only reads and writes registers and next_pc (ALU, MOVE,
+     * branch, NOP without events or debug fields): it cannot block, stop
+     * the machine, write memory or change the core's state, so the run
+     * loop's fast path runs it without the per-instruction machine checks. */
+    bool pure;
+    /* No wait (standard or own) and no debug field: the run loop's fast
+     * path may attempt it (a pure record is always fast). */
+    bool fast;
     uint8_t wait_mode; /* events field, pre-extracted */
     uint8_t wait_idx;
     uint8_t upd_mode;
@@ -80,7 +90,10 @@ struct SeqDecoded {
 /* Decode cache: one page of 64 records per 4 KiB PA page. */
 typedef struct SeqDPage {
     uint64_t page;  /* PA >> 12 */
+    uint64_t base;  /* PA of e[0] (page << 12) */
     uint64_t valid; /* bit i: e[i] holds the record at page*4096 + 64*i */
+    uint64_t fast;  /* bit i: valid and e[i].fast (the run loop's fast path) */
+    uint64_t pure;  /* bit i: valid and e[i].pure (a subset of fast) */
     bool marked;    /* as_mark_code done since the last invalidation */
     SeqDecoded e[64];
 } SeqDPage;
@@ -108,14 +121,29 @@ struct SeqCpu {
     /* DRAIN accounting generation; bumped by reset (sequencer.md §8.3). */
     uint32_t generation;
 
-    /* Per-attempt scratch. */
+    /* Per-attempt scratch.  next_pc is the executing PC + 64 when a handler
+     * starts (both run-loop paths set it); the fast path stores nx->pc only
+     * when it leaves, so pure handlers read the PC with seq_cur_pc. */
     uint64_t next_pc;
     NxFault fault;
 };
 
+/* PC of the executing instruction, for handlers (see next_pc). */
+static inline uint64_t seq_cur_pc(const SeqCpu *s)
+{
+    return s->next_pc - 64;
+}
+
 static inline SeqCpu *seq_cpu(NxCpu *cpu)
 {
     return (SeqCpu *)cpu;
+}
+
+/* gdb watchpoints, checked in phase E before any access is made: true =
+ * abandon the instruction (return SEQ_DEBUG), pc stays on it. */
+static inline bool seq_watch(SeqCpu *s, uint64_t pa, unsigned len, bool is_write)
+{
+    return nx_debug_watch_hit(s->cpu.m, &s->cpu, pa, len, is_write);
 }
 
 /* Little-endian field readers over a record. */
@@ -240,5 +268,8 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
 /* A specialised execute function for a common 32-bit integer ALU_OP without
  * events (the decode cache installs it), or NULL. */
 SeqExecFn seq_alu_fast(const SeqInsn *in);
+/* Likewise for COMPARE_BRANCH (exec-branch.c): 32-bit integer compares with
+ * an immediate target and no link, or NULL. */
+SeqExecFn seq_branch_fast(const SeqInsn *in);
 
 #endif

@@ -40,11 +40,30 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
     d->ev_value = seq_le32(rec + 8);
     d->has_events = d->wait_mode != 0 || d->upd_mode != 0;
     d->has_debug = rec[2] != 0 || rec[3] != 0;
-    if (d->fn && rec[0] == SEQ_OP_ALU_OP && !d->has_events) {
-        SeqExecFn fast = seq_alu_fast(&d->insn);
+    d->pure = false;
+    if (d->fn && !d->has_events) {
+        SeqExecFn fast = NULL;
+        switch (rec[0]) {
+        case SEQ_OP_ALU_OP:
+            fast = seq_alu_fast(&d->insn);
+            d->pure = true;
+            break;
+        case SEQ_OP_COMPARE_BRANCH:
+            fast = seq_branch_fast(&d->insn);
+            d->pure = true;
+            break;
+        case SEQ_OP_MOVE:
+        case SEQ_OP_NOP:
+            d->pure = true;
+            break;
+        default:
+            break;
+        }
         if (fast)
             d->fn = fast;
+        d->pure = d->pure && !d->has_debug;
     }
+    d->fast = d->fn && !d->own_wait && !d->wait_mode && !d->has_debug;
 }
 
 void seq_dcache_init(SeqDCache *dc)
@@ -71,7 +90,10 @@ static SeqDPage *dcache_page(SeqDCache *dc, uint64_t page, bool create)
     if (!p && create) {
         p = g_new(SeqDPage, 1);
         p->page = page;
+        p->base = page << 12;
         p->valid = 0;
+        p->fast = 0;
+        p->pure = 0;
         p->marked = false;
         g_hash_table_insert(dc->pages, &p->page, p);
     }
@@ -97,6 +119,8 @@ const SeqDecoded *seq_dcache_get(SeqCpu *s, uint64_t pa, const uint8_t *bytes)
     }
     seq_decode_record(&p->e[slot], bytes);
     p->valid |= 1ull << slot;
+    p->fast = (p->fast & ~(1ull << slot)) | (uint64_t)p->e[slot].fast << slot;
+    p->pure = (p->pure & ~(1ull << slot)) | (uint64_t)p->e[slot].pure << slot;
     s->dc.fills++;
     return &p->e[slot];
 }
@@ -104,6 +128,8 @@ const SeqDecoded *seq_dcache_get(SeqCpu *s, uint64_t pa, const uint8_t *bytes)
 static void dcache_drop(SeqDPage *p)
 {
     p->valid = 0;
+    p->fast = 0;
+    p->pure = 0;
     p->marked = false;
 }
 

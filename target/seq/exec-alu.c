@@ -282,15 +282,18 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
     return SEQ_OK;
 }
 
-/* Straight-line handlers for the most frequent 32-bit integer operations
- * (the same results as seq_alu_compute: these ops do not depend on the
- * signedness of INT32/UINT32). */
+/* Straight-line handlers for the 32-bit integer operations and the 64-bit
+ * add/sub, installed by the decode cache for records without events.  They
+ * give the results of seq_alu_compute (tests/unit/test-seq-alu-fast.c
+ * checks them against it); the ops whose result depends on signedness have
+ * one handler per signedness.  Unary ops simply ignore b. */
 #define ALU32(name, expr)                                                                          \
     static SeqStatus name##_rr(SeqCpu *s, const SeqDecoded *d)                                     \
     {                                                                                              \
         uint32_t *R = s->nx->r;                                                                    \
         const SeqAlu *x = &d->insn.u.alu;                                                          \
         uint32_t a = R[x->src0_lo & 63], b = R[x->src1_lo & 63];                                   \
+        (void)b;                                                                                   \
         R[x->dst_lo & 63] = (expr);                                                                \
         return SEQ_OK;                                                                             \
     }                                                                                              \
@@ -299,9 +302,13 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
         uint32_t *R = s->nx->r;                                                                    \
         const SeqAlu *x = &d->insn.u.alu;                                                          \
         uint32_t a = R[x->src0_lo & 63], b = (uint32_t)x->imm;                                     \
+        (void)b;                                                                                   \
         R[x->dst_lo & 63] = (expr);                                                                \
         return SEQ_OK;                                                                             \
     }
+
+#define SA ((int32_t)a)
+#define SB ((int32_t)b)
 
 ALU32(alu_add, a + b)
 ALU32(alu_sub, a - b)
@@ -311,14 +318,104 @@ ALU32(alu_or, a | b)
 ALU32(alu_xor, a ^ b)
 ALU32(alu_lshl, a << (b & 31))
 ALU32(alu_lshr, a >> (b & 31))
+ALU32(alu_ashr, (uint32_t)(SA >> (b & 31)))
+ALU32(alu_byp, a)
+ALU32(alu_not, ~a)
+ALU32(alu_land, a != 0 && b != 0)
+ALU32(alu_lor, a != 0 || b != 0)
+ALU32(alu_lxor, (a != 0) != (b != 0))
+ALU32(alu_eq, a == b)
+ALU32(alu_ne, a != b)
+ALU32(alu_max_s, SA > SB ? a : b)
+ALU32(alu_max_u, a > b ? a : b)
+ALU32(alu_min_s, SA < SB ? a : b)
+ALU32(alu_min_u, a < b ? a : b)
+ALU32(alu_gt_s, SA > SB)
+ALU32(alu_gt_u, a > b)
+ALU32(alu_ge_s, SA >= SB)
+ALU32(alu_ge_u, a >= b)
+ALU32(alu_le_s, SA <= SB)
+ALU32(alu_le_u, a <= b)
+ALU32(alu_lt_s, SA < SB)
+ALU32(alu_lt_u, a < b)
+ALU32(alu_absdiff_s, SA > SB ? a - b : b - a)
+ALU32(alu_absdiff_u, a > b ? a - b : b - a)
+ALU32(alu_abs_s, SA < 0 ? 0u - a : a)
+
+#undef SA
+#undef SB
+
+/* 64-bit operands are register pairs; the low half is written first, as in
+ * seq_exec_alu, so dst_lo == dst_hi keeps the high half. */
+#define ALU64(name, expr)                                                                          \
+    static SeqStatus name##_rr(SeqCpu *s, const SeqDecoded *d)                                     \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        const SeqAlu *x = &d->insn.u.alu;                                                          \
+        uint64_t a = (uint64_t)R[x->src0_hi & 63] << 32 | R[x->src0_lo & 63];                      \
+        uint64_t b = (uint64_t)R[x->src1_hi & 63] << 32 | R[x->src1_lo & 63];                      \
+        uint64_t r = (expr);                                                                       \
+        R[x->dst_lo & 63] = (uint32_t)r;                                                           \
+        R[x->dst_hi & 63] = (uint32_t)(r >> 32);                                                   \
+        return SEQ_OK;                                                                             \
+    }                                                                                              \
+    static SeqStatus name##_ri(SeqCpu *s, const SeqDecoded *d)                                     \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        const SeqAlu *x = &d->insn.u.alu;                                                          \
+        uint64_t a = (uint64_t)R[x->src0_hi & 63] << 32 | R[x->src0_lo & 63];                      \
+        uint64_t b = x->imm;                                                                       \
+        uint64_t r = (expr);                                                                       \
+        R[x->dst_lo & 63] = (uint32_t)r;                                                           \
+        R[x->dst_hi & 63] = (uint32_t)(r >> 32);                                                   \
+        return SEQ_OK;                                                                             \
+    }
+
+ALU64(alu_add64, a + b)
+ALU64(alu_sub64, a - b)
+ALU64(alu_and64, a &b)
+ALU64(alu_or64, a | b)
+ALU64(alu_xor64, a ^ b)
 
 SeqExecFn seq_alu_fast(const SeqInsn *in)
 {
     const SeqAlu *x = &in->u.alu;
+#define PICK(name) return x->src_imm ? name##_ri : name##_rr
+    if (x->dtype == DT_INT64 || x->dtype == DT_UINT64) {
+        switch (x->op) {
+        case 0x04:
+        case 0xC4:
+            PICK(alu_add64);
+        case 0x05:
+        case 0xC6:
+            PICK(alu_sub64);
+        case 0x0A:
+            PICK(alu_and64);
+        case 0x0B:
+            PICK(alu_or64);
+        case 0x0C:
+            PICK(alu_xor64);
+        default:
+            return NULL;
+        }
+    }
     if (x->dtype != DT_INT32 && x->dtype != DT_UINT32)
         return NULL;
-#define PICK(name) return x->src_imm ? name##_ri : name##_rr
+    bool sgn = x->dtype == DT_INT32;
+#define PICK_SU(name)                                                                              \
+    if (sgn)                                                                                       \
+        PICK(name##_s);                                                                            \
+    PICK(name##_u)
     switch (x->op) {
+    case 0x00:
+        PICK(alu_byp);
+    case 0x01:
+        PICK(alu_not);
+    case 0x02:
+    case 0x10:
+        PICK(alu_lshl);
+    case 0x03:
+        PICK(alu_ashr);
     case 0x04:
     case 0xC4:
         PICK(alu_add);
@@ -328,20 +425,46 @@ SeqExecFn seq_alu_fast(const SeqInsn *in)
     case 0x06:
     case 0xC5:
         PICK(alu_mul);
+    case 0x08:
+        PICK_SU(alu_max);
+    case 0x09:
+        PICK_SU(alu_min);
     case 0x0A:
         PICK(alu_and);
     case 0x0B:
         PICK(alu_or);
     case 0x0C:
         PICK(alu_xor);
-    case 0x02:
-    case 0x10:
-        PICK(alu_lshl);
+    case 0x0D:
+        PICK(alu_land);
+    case 0x0E:
+        PICK(alu_lor);
+    case 0x0F:
+        PICK(alu_lxor);
     case 0x11:
         PICK(alu_lshr);
+    case 0x12:
+        PICK(alu_eq);
+    case 0x13:
+        PICK_SU(alu_gt);
+    case 0x14:
+        PICK_SU(alu_ge);
+    case 0x15:
+        PICK_SU(alu_le);
+    case 0x16:
+        PICK_SU(alu_lt);
+    case 0x17:
+        PICK_SU(alu_absdiff);
+    case 0x18:
+        PICK(alu_ne);
+    case 0x19:
+        if (sgn)
+            PICK(alu_abs_s);
+        PICK(alu_byp);
     default:
         return NULL;
     }
+#undef PICK_SU
 #undef PICK
 }
 
@@ -358,8 +481,8 @@ SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
             v[k] = seq_le32(rec + 32 + 4 * k);
         } else {
             uint8_t src = rec[16 + k];
-            v[k] = src == 128   ? (uint32_t)s->nx->pc
-                   : src == 129 ? (uint32_t)(s->nx->pc >> 32)
+            v[k] = src == 128   ? (uint32_t)seq_cur_pc(s)
+                   : src == 129 ? (uint32_t)(seq_cur_pc(s) >> 32)
                                 : R[src & 63];
         }
     }

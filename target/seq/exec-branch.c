@@ -74,7 +74,7 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
     uint32_t *R = s->nx->r;
-    uint64_t pc = s->nx->pc;
+    uint64_t pc = seq_cur_pc(s);
     uint8_t cmp = r[12];
     uint32_t x = R[r[32] & 63];
     uint32_t y = cmp >= 9 ? R[r[33] & 63] : seq_le32(r + 16);
@@ -111,4 +111,65 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
     }
     seq_u_post(s, d);
     return SEQ_OK;
+}
+
+/* Specialised COMPARE_BRANCH for the common forms: 32-bit integer compare,
+ * immediate target (absolute or relative), no link, no events.  One handler
+ * per condition and signedness, so the taken test is a single compare. */
+#define BR32(name, cond)                                                                           \
+    static SeqStatus name(SeqCpu *s, const SeqDecoded *d)                                          \
+    {                                                                                              \
+        const SeqBranch *b = &d->insn.u.br;                                                        \
+        const uint32_t *R = s->nx->r;                                                              \
+        uint32_t x = R[b->lhs & 63];                                                               \
+        uint32_t y = b->rhs_is_reg ? R[b->rhs & 63] : b->rhs_imm;                                  \
+        (void)x, (void)y;                                                                          \
+        if (!(cond))                                                                               \
+            return SEQ_OK;                                                                         \
+        uint64_t target =                                                                          \
+            b->target_mode == SEQ_TGT_ABS_IMM ? b->target_imm : seq_cur_pc(s) + (uint64_t)b->rel;  \
+        if (G_UNLIKELY(target & 63))                                                               \
+            return seq_fault(s, NX_FAULT_MISALIGNED, 0, target);                                   \
+        s->next_pc = target;                                                                       \
+        return SEQ_OK;                                                                             \
+    }
+
+BR32(br_always, true)
+BR32(br_lt_s, (int32_t)x < (int32_t)y)
+BR32(br_le_s, (int32_t)x <= (int32_t)y)
+BR32(br_ge_s, (int32_t)x >= (int32_t)y)
+BR32(br_gt_s, (int32_t)x > (int32_t)y)
+BR32(br_lt_u, x < y)
+BR32(br_le_u, x <= y)
+BR32(br_ge_u, x >= y)
+BR32(br_gt_u, x > y)
+BR32(br_eq, x == y)
+BR32(br_ne, x != y)
+
+SeqExecFn seq_branch_fast(const SeqInsn *in)
+{
+    const SeqBranch *b = &in->u.br;
+    if (b->link || (b->target_mode != SEQ_TGT_ABS_IMM && b->target_mode != SEQ_TGT_REL_IMM))
+        return NULL;
+    if (b->cmp_op == 0)
+        return br_always;
+    if (b->dtype != DT_INT32 && b->dtype != DT_UINT32)
+        return NULL;
+    bool sgn = b->dtype == DT_INT32;
+    switch (b->cond) {
+    case SEQ_BR_LT:
+        return sgn ? br_lt_s : br_lt_u;
+    case SEQ_BR_LE:
+        return sgn ? br_le_s : br_le_u;
+    case SEQ_BR_EQ:
+        return br_eq;
+    case SEQ_BR_NE:
+        return br_ne;
+    case SEQ_BR_GE:
+        return sgn ? br_ge_s : br_ge_u;
+    case SEQ_BR_GT:
+        return sgn ? br_gt_s : br_gt_u;
+    default:
+        return NULL;
+    }
 }

@@ -71,6 +71,8 @@ SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
     if (local ? !seq_local_ok(a, 4) : !seq_pa_access_ok(s, pa, 4))
         return seq_fault(s, NX_FAULT_BUS_ERROR, 0, a);
     uint32_t v = r[12] == 0 ? nx->r[r[14] & 63] : seq_le32(r + 24);
+    if (!local && seq_watch(s, pa, 4, true))
+        return SEQ_DEBUG;
 
     seq_u_pre(s, d);
     if (local)

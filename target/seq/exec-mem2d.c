@@ -9,13 +9,16 @@
 
 #define MEM2D_MAX 32
 
+/* The walk of sequencer.md §8.9 in closed form: element k = (i0, i1) with
+ * k = i1*n0 + i0 lies at start + i0*s0 + i1*s1 (strides in bytes here). */
 typedef struct Mem2dWalk {
-    unsigned n;     /* elements */
-    unsigned size;  /* bytes per element */
-    uint64_t start; /* resolved start (Neuron address) */
-    uint64_t addr[MEM2D_MAX];
-    bool local;       /* window 0: the own NX block */
-    uint64_t pa_base; /* translated case: PA of the window */
+    unsigned n0, n1, n;     /* elements: n0 inner, n1 outer, n = n0*n1 */
+    unsigned size;          /* bytes per element */
+    int64_t s0, s1;         /* strides in bytes */
+    int64_t minoff, maxoff; /* extreme element offsets from start */
+    uint64_t start;         /* resolved start (Neuron address) */
+    bool local;             /* window 0: the own NX block */
+    uint64_t pa;            /* translated case: PA of start */
 } Mem2dWalk;
 
 static unsigned mem2d_size(uint8_t dtype)
@@ -34,70 +37,66 @@ static unsigned mem2d_size(uint8_t dtype)
     }
 }
 
+static inline int64_t elem_off(const Mem2dWalk *w, unsigned k)
+{
+    return (int64_t)(k % w->n0) * w->s0 + (int64_t)(k / w->n0) * w->s1;
+}
+
+static inline uint64_t elem_addr(const Mem2dWalk *w, unsigned k)
+{
+    return w->start + (uint64_t)elem_off(w, k);
+}
+
+/* Within one 16 MiB window (checked by mem2d_walk), PA and Neuron address
+ * differ by a constant. */
+static inline uint64_t elem_pa(const Mem2dWalk *w, unsigned k)
+{
+    return w->pa + (uint64_t)elem_off(w, k);
+}
+
 /* Resolve and check the walk; acc is NX_ACC_READ or NX_ACC_WRITE. */
 static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk *w)
 {
-    unsigned n0 = r[14], n1 = r[15];
-    int64_t s0 = (int32_t)seq_le32(r + 24), s1 = (int32_t)seq_le32(r + 28);
-    int64_t minoff = INT64_MAX, maxoff = INT64_MIN;
-    int64_t off[MEM2D_MAX];
-
+    w->n0 = r[14];
+    w->n1 = r[15];
+    w->n = w->n0 * w->n1;
     w->size = mem2d_size(r[12]);
     w->start = seq_addr8_resolve(s, r + 16);
     if (!seq_addr8_is_imm(r + 16) && (w->start & (w->size - 1)))
         return seq_fault(s, NX_FAULT_MISALIGNED, 0, w->start);
-
     /* The decoder guarantees 1 <= n0, n1 and n0*n1 <= 32. */
-    unsigned k = 0;
-    for (unsigned i1 = 0; i1 < n1 && k < MEM2D_MAX; i1++) {
-        for (unsigned i0 = 0; i0 < n0 && k < MEM2D_MAX; i0++, k++) {
-            off[k] = ((int64_t)i0 * s0 + (int64_t)i1 * s1) * (int64_t)w->size;
-            minoff = MIN(minoff, off[k]);
-            maxoff = MAX(maxoff, off[k]);
-        }
-    }
-    w->n = k;
-    if (k == 0)
-        return SEQ_OK;
+    if (w->n0 == 0 || w->n1 == 0 || w->n > MEM2D_MAX)
+        return seq_fault(s, NX_FAULT_INVALID_INSTRUCTION, 0, 0); /* decoder's job; inert */
+
+    w->s0 = (int64_t)(int32_t)seq_le32(r + 24) * w->size;
+    w->s1 = (int64_t)(int32_t)seq_le32(r + 28) * w->size;
+    /* A full grid: the extremes are the sums of the per-axis extremes. */
+    int64_t e0 = (int64_t)(w->n0 - 1) * w->s0, e1 = (int64_t)(w->n1 - 1) * w->s1;
+    w->minoff = MIN(e0, 0) + MIN(e1, 0);
+    w->maxoff = MAX(e0, 0) + MAX(e1, 0);
 
     /* Exact arithmetic: the window rule sees through 2^64 wraps. */
-    __int128 lo = (__int128)w->start + minoff;
-    __int128 hi = (__int128)w->start + maxoff + w->size - 1;
+    __int128 lo = (__int128)w->start + w->minoff;
+    __int128 hi = (__int128)w->start + w->maxoff + w->size - 1;
     if (lo < 0 || hi >= ((__int128)1 << 64) || (lo >> 24) != (hi >> 24))
         return seq_fault(s, NX_FAULT_WINDOW_CROSSING, 0, w->start);
-    for (unsigned i = 0; i < k; i++)
-        w->addr[i] = w->start + (uint64_t)off[i];
 
-    uint64_t pa;
-    if (!nx_translate(s->nx, w->start, acc, &pa, &w->local, &s->fault))
+    if (!nx_translate(s->nx, w->start, acc, &w->pa, &w->local, &s->fault))
         return SEQ_FAULT;
     if (w->local) {
-        for (unsigned i = 0; i < k; i++)
-            if (!seq_local_ok(w->addr[i], w->size))
-                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, w->addr[i]);
-        return SEQ_OK;
+        for (unsigned k = 0; k < w->n; k++)
+            if (!seq_local_ok(elem_addr(w, k), w->size))
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(w, k));
     }
-    w->pa_base = pa - (w->start & 0xFFFFFF);
     return SEQ_OK;
 }
 
-static inline uint64_t elem_pa(const Mem2dWalk *w, unsigned i)
+/* Host pointer to the lowest element's byte when every element lies in one
+ * RAM range that may be accessed directly (for writes: no code page). */
+static uint8_t *mem2d_host(SeqCpu *s, const Mem2dWalk *w, bool is_write)
 {
-    return w->pa_base + (w->addr[i] & 0xFFFFFF);
-}
-
-/* Host pointer covering every element, when they all lie in one RAM range
- * that may be accessed directly. */
-static uint8_t *mem2d_host(SeqCpu *s, const Mem2dWalk *w, bool is_write, uint64_t *lo_pa)
-{
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (unsigned i = 0; i < w->n; i++) {
-        uint64_t p = elem_pa(w, i);
-        lo = MIN(lo, p);
-        hi = MAX(hi, p + w->size);
-    }
-    *lo_pa = lo;
-    return as_host_ptr(s->as, lo, hi - lo, is_write, 0);
+    uint64_t lo = w->pa + (uint64_t)w->minoff;
+    return as_host_ptr(s->as, lo, (uint64_t)(w->maxoff - w->minoff) + w->size, is_write, 0);
 }
 
 static inline uint64_t ld_host(const uint8_t *p, unsigned size)
@@ -152,19 +151,35 @@ SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
     /* All elements are read first (reads have no side effects). */
     if (w.local) {
         for (unsigned i = 0; i < w.n; i++)
-            if (nx_read(s->nx, w.addr[i] - NC2_NX_LOCAL_BASE, w.size, &v[i], s->attrs) != MEMTX_OK)
-                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, w.addr[i]);
+            if (nx_read(s->nx, elem_addr(&w, i) - NC2_NX_LOCAL_BASE, w.size, &v[i], s->attrs) !=
+                MEMTX_OK)
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
     } else {
-        uint64_t lo_pa;
-        const uint8_t *h = mem2d_host(s, &w, false, &lo_pa);
+        const uint8_t *h = mem2d_host(s, &w, false);
+        if (h && w.size == 4 && !d->has_events) {
+            /* The common case straight into the registers: RAM reads cannot
+             * fail, and without events nothing comes between the reads and
+             * the register writes, which keep walk order. */
+            unsigned k = 0;
+            for (unsigned i1 = 0; i1 < w.n1; i1++) {
+                const uint8_t *row = h + (i1 * w.s1 - w.minoff);
+                for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
+                    R[r[32 + k] & 63] = seq_le32(row + i0 * w.s0);
+            }
+            return SEQ_OK;
+        }
         if (h) {
-            for (unsigned i = 0; i < w.n; i++)
-                v[i] = ld_host(h + (elem_pa(&w, i) - lo_pa), w.size);
+            unsigned k = 0;
+            for (unsigned i1 = 0; i1 < w.n1; i1++) {
+                const uint8_t *row = h + (i1 * w.s1 - w.minoff);
+                for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
+                    v[k] = ld_host(row + i0 * w.s0, w.size);
+            }
         } else {
             for (unsigned i = 0; i < w.n; i++)
                 if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size) ||
                     as_read(s->as, elem_pa(&w, i), w.size, &v[i], s->attrs) != MEMTX_OK)
-                    return seq_fault(s, NX_FAULT_BUS_ERROR, 0, w.addr[i]);
+                    return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
         }
     }
 
@@ -201,6 +216,21 @@ SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
     if (mem2d_walk(s, r, NX_ACC_WRITE, &w) != SEQ_OK)
         return SEQ_FAULT;
 
+    uint8_t *h = w.local ? NULL : mem2d_host(s, &w, true);
+    if (h && w.size == 4 && r[13] != 1 && !d->has_events) {
+        /* Registers straight to RAM, in walk order: the sources are
+         * registers, which the writes cannot change. */
+        unsigned k = 0;
+        for (unsigned i1 = 0; i1 < w.n1; i1++) {
+            uint8_t *row = h + (i1 * w.s1 - w.minoff);
+            for (unsigned i0 = 0; i0 < w.n0; i0++, k++) {
+                uint32_t x = GUINT32_TO_LE(R[r[32 + k] & 63]);
+                memcpy(row + i0 * w.s0, &x, 4);
+            }
+        }
+        return SEQ_OK;
+    }
+
     /* Source values, all read before any memory is written. */
     for (unsigned i = 0; i < w.n; i++) {
         if (r[13] == 1) {
@@ -213,22 +243,17 @@ SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
         }
     }
 
-    uint64_t lo_pa = 0;
-    uint8_t *h = NULL;
-    if (!w.local) {
-        h = mem2d_host(s, &w, true, &lo_pa);
-        if (!h)
-            for (unsigned i = 0; i < w.n; i++)
-                if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size))
-                    return seq_fault(s, NX_FAULT_BUS_ERROR, 0, w.addr[i]);
-    }
+    if (!w.local && !h)
+        for (unsigned i = 0; i < w.n; i++)
+            if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size))
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
 
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
         if (w.local)
-            nx_write(s->nx, w.addr[i] - NC2_NX_LOCAL_BASE, w.size, v[i], s->attrs);
+            nx_write(s->nx, elem_addr(&w, i) - NC2_NX_LOCAL_BASE, w.size, v[i], s->attrs);
         else if (h)
-            st_host(h + (elem_pa(&w, i) - lo_pa), w.size, v[i]);
+            st_host(h + (elem_off(&w, i) - w.minoff), w.size, v[i]);
         else
             as_write(s->as, elem_pa(&w, i), w.size, v[i], s->attrs);
     }

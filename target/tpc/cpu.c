@@ -6,7 +6,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "nxemu/trace.h"
 #include "target/tpc/asm.h"
+#include "nxemu/debug.h"
 #include "target/tpc/cpu.h"
 
 /* ---- dispatch tables built from the ISA rows ---- */
@@ -38,6 +40,33 @@ TpcCpu *tpc_cpu_of(Machine *m, unsigned t)
 }
 
 /* ---- bundle loop ---- */
+
+/* Stand-in for a slot opcode without an executor: faults when (and only
+ * when) the slot is reached, as a table miss at execution time would. */
+static bool exec_unimpl(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    (void)o;
+    unsigned s = (unsigned)(in - b->slot);
+    return tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, s | (uint32_t)in->opc << 8, 0);
+}
+
+/* Executor view of a freshly decoded bundle (see TpcDCacheEntry). */
+static void prepare_entry(TpcDCacheEntry *dc)
+{
+    const TpcBundle *bp = &dc->b;
+    dc->nact = 0;
+    dc->spu_jmp = false;
+    for (unsigned s = 0; s < 4; s++) {
+        const TpcInsn *in = &bp->slot[s];
+        if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
+            continue;
+        if (s == TPC_SLOT_SPU && in->desc->form == TPC_FORM_JMP)
+            dc->spu_jmp = true;
+        TpcExecFn fn = in->opc < exec_sizes[s] ? exec_tables[s][in->opc] : NULL;
+        dc->act[dc->nact] = (uint8_t)s;
+        dc->fn[dc->nact++] = fn ? fn : exec_unimpl;
+    }
+}
 
 static void lfsr_advance(uint32_t *x)
 {
@@ -101,11 +130,11 @@ static bool writes_overlap(const TpcWrite *a, const TpcWrite *b)
 }
 
 /* Two slots writing one register: warn once per PC, or fault in strict mode. */
-static bool check_conflicts(TpcCpu *c)
+static bool check_conflicts(TpcCpu *c, const TpcDCacheEntry *dc)
 {
-    for (unsigned s1 = 0; s1 < 4; s1++) {
-        for (unsigned s2 = s1 + 1; s2 < 4; s2++) {
-            const TpcSlotOut *a = &c->out[s1], *b = &c->out[s2];
+    for (unsigned k1 = 0; k1 < dc->nact; k1++) {
+        for (unsigned k2 = k1 + 1; k2 < dc->nact; k2++) {
+            const TpcSlotOut *a = &c->out[dc->act[k1]], *b = &c->out[dc->act[k2]];
             for (unsigned i = 0; i < a->nw; i++) {
                 for (unsigned j = 0; j < b->nw; j++) {
                     if (!writes_overlap(&a->w[i], &b->w[j]))
@@ -191,21 +220,52 @@ static void commit_mem(TpcCpu *c)
     mw->kind = TPC_MW_NONE;
 }
 
-static bool fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
+/* The bundle bytes at pc: a pointer straight into RAM when possible (no
+ * copy), else a copy into buf. */
+static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
 {
-    uint64_t pa = c->kernel_base + c->pc;
-    if (c->kernel_size && c->pc >= c->kernel_size)
-        return tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
+    uint32_t pc = c->pc;
+    if (G_LIKELY(c->code_host && pc >= c->code_lo && (uint64_t)pc + TPC_BUNDLE <= c->code_hi))
+        return c->code_host + (pc - c->code_lo);
+    uint64_t pa = c->kernel_base + pc;
+    if (c->kernel_size && pc >= c->kernel_size) {
+        tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
+        return NULL;
+    }
     const uint8_t *p = as_host_ptr(c->m->as, pa, TPC_BUNDLE, false, 0);
     if (p) {
-        memcpy(buf, p, TPC_BUNDLE);
-        return true;
+        /* cache the whole kernel when it is one RAM range, else this bundle */
+        const uint8_t *k = c->kernel_size
+                               ? as_host_ptr(c->m->as, c->kernel_base,
+                                             c->kernel_size & ~(TPC_BUNDLE - 1), false, 0)
+                               : NULL;
+        if (k) {
+            c->code_host = k;
+            c->code_lo = 0;
+            c->code_hi = c->kernel_size & ~(TPC_BUNDLE - 1);
+        } else {
+            c->code_host = p;
+            c->code_lo = pc;
+            c->code_hi = pc + TPC_BUNDLE;
+        }
+        return p;
     }
     uint64_t bad;
     if (as_rw_bytes(c->m->as, pa, buf, TPC_BUNDLE, false, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad) !=
-        MEMTX_OK)
-        return tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
-    return true;
+        MEMTX_OK) {
+        tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
+        return NULL;
+    }
+    return buf;
+}
+
+/* 32-byte equality without a libc call. */
+static inline bool bundle_eq(const uint8_t *a, const uint8_t *b)
+{
+    uint64_t x[4], y[4];
+    memcpy(x, a, TPC_BUNDLE);
+    memcpy(y, b, TPC_BUNDLE);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
 }
 
 static bool loop_cmp(unsigned cmp, int32_t a, int32_t b)
@@ -300,20 +360,22 @@ static void pop_loops_outside(TpcCpu *c, uint32_t pc)
 /* One bundle.  Returns false when the core stopped (halt or fault). */
 static bool step_one(TpcCpu *c)
 {
-    uint8_t raw[TPC_BUNDLE];
+    uint8_t rawbuf[TPC_BUNDLE];
     c->fault.code = 0;
-    if (!fetch(c, raw)) {
+    const uint8_t *raw = fetch(c, rawbuf);
+    if (!raw) {
         finish(c, c->fault.code, c->fault.info, c->fault.addr);
         return false;
     }
     TpcDCacheEntry *dc = &c->dcache[(c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-    if (!dc->valid || memcmp(dc->raw, raw, TPC_BUNDLE) != 0) {
+    if (!dc->valid || !bundle_eq(dc->raw, raw)) {
         dc->valid = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
         }
         memcpy(dc->raw, raw, TPC_BUNDLE);
+        prepare_entry(dc);
         dc->valid = true;
         if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM)) {
             GString *d = g_string_new(NULL);
@@ -323,6 +385,8 @@ static bool step_one(TpcCpu *c)
         }
     }
     const TpcBundle *bp = &dc->b;
+    if (G_UNLIKELY(c->m->trace))
+        trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
         nx_log_printf(&c->m->log, "tpc: %u pc=0x%08" PRIx32 "\n", c->t, c->pc);
 
@@ -338,42 +402,37 @@ static bool step_one(TpcCpu *c)
     }
 
     bool delay = c->in_delay_slot;
-    for (unsigned s = 0; s < 4; s++) {
-        TpcSlotOut *o = &c->out[s];
-        o->nw = 0;
-        o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
-    }
+    /* only the executing slots' staging is reset, used and committed */
     c->mw.kind = TPC_MW_NONE;
     if (delay && bp->halt)
         goto ill_delay;
-    for (unsigned s = 0; s < 4; s++) {
-        const TpcInsn *in = &bp->slot[s];
-        if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
-            continue;
-        if (delay && s == TPC_SLOT_SPU && in->desc->form == TPC_FORM_JMP)
+    unsigned nwriters = 0;
+    for (unsigned k = 0; k < dc->nact; k++) {
+        unsigned s = dc->act[k];
+        if (delay && s == TPC_SLOT_SPU && dc->spu_jmp)
             goto ill_delay;
-        TpcExecFn fn = in->opc < exec_sizes[s] ? exec_tables[s][in->opc] : NULL;
-        if (!fn) {
-            tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, s | (uint32_t)in->opc << 8, 0);
+        TpcSlotOut *o = &c->out[s];
+        o->nw = 0;
+        o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
+        if (!dc->fn[k](c, bp, &bp->slot[s], o)) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
         }
-        if (!fn(c, bp, in, &c->out[s])) {
-            finish(c, c->fault.code, c->fault.info, c->fault.addr);
-            return false;
-        }
+        nwriters += c->out[s].nw != 0;
     }
-    if (!check_conflicts(c)) {
+    /* a conflict needs two slots writing registers */
+    if (nwriters > 1 && !check_conflicts(c, dc)) {
         finish(c, c->fault.code, c->fault.info, c->fault.addr);
         return false;
     }
 
     /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
     bool lfsr_s = false, lfsr_v = false;
-    for (unsigned s = 0; s < 4; s++) {
-        commit_slot(c, &c->out[s]);
-        lfsr_s |= c->out[s].lfsr_s_read;
-        lfsr_v |= c->out[s].lfsr_v_read;
+    for (unsigned k = 0; k < dc->nact; k++) {
+        const TpcSlotOut *o = &c->out[dc->act[k]];
+        commit_slot(c, o);
+        lfsr_s |= o->lfsr_s_read;
+        lfsr_v |= o->lfsr_v_read;
     }
     commit_mem(c);
     if (lfsr_s)
@@ -391,7 +450,7 @@ static bool step_one(TpcCpu *c)
     }
     uint32_t e = c->pc, next = e + 32;
     const TpcSlotOut *spu = &c->out[TPC_SLOT_SPU];
-    if (spu->jump) {
+    if (dc->spu_jmp && spu->jump) { /* only JMP executors set jump */
         c->pc = spu->jump_pc;
         pop_loops_outside(c, c->pc);
         return true;
@@ -421,11 +480,16 @@ ill_delay:
 uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
+    c->code_host = NULL; /* see TpcCpu.code_host */
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
+        if (nx_debug_should_stop(c->m, &c->parent, c->pc))
+            break; /* gdb breakpoint: the bundle at pc is not executed */
         n++;
         if (!step_one(c))
             break;
     }
+    if (G_UNLIKELY(c->m->trace))
+        trace_insn_end(c->m, &c->parent);
     return n;
 }
 

@@ -134,7 +134,9 @@ typedef struct TpcMemWrite {
     uint8_t kind;
     uint8_t esize;
     bool rmw;
-    bool contig; /* tensor: lanes are consecutive elements */
+    bool contig;   /* tensor: lanes are consecutive elements */
+    bool all_en;   /* tensor: every lane enabled, lane_en is not filled */
+    uint8_t *host; /* tensor, contig && !rmw: host bytes of the span, or NULL */
     uint8_t rmw_dt, rmw_op;
     uint32_t off, len, val; /* tensor: off = element shift of the lanes */
     uint64_t pa;
@@ -162,6 +164,12 @@ typedef struct TpcDCacheEntry {
     bool valid;
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
+    /* executor's view, derived from b at decode: the slots that execute
+     * (in slot order) and their functions, so NOPs cost nothing */
+    uint8_t nact;
+    uint8_t act[4];
+    bool spu_jmp; /* SPU slot is a jump (illegal in a LOOP delay slot) */
+    TpcExecFn fn[4];
 } TpcDCacheEntry;
 
 struct TpcCpu {
@@ -202,6 +210,13 @@ struct TpcCpu {
      * so code written by anyone is never stale and nothing must be
      * invalidated. */
     TpcDCacheEntry dcache[TPC_DCACHE_SIZE];
+
+    /* Host bytes of PCs [code_lo, code_hi) for fetch, refreshed at every
+     * tpc_cpu_step call (the memory map and the access hook only change
+     * between scheduler slices) and dropped after a TPC write to a device.
+     * Only a lookup cache: fetched bytes are still compared with dcache. */
+    const uint8_t *code_host;
+    uint32_t code_lo, code_hi;
 
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
@@ -341,12 +356,13 @@ bool tpc_tensor_in_bounds_d0(const TpcTensor *td, int64_t x);
 
 /* Vector tensor access: register lanes [lo, lo+n) <-> elements c[0]+k
  * (k = lane - lo + elem_lo).  en: per-byte gate (VPRF predicate; NULL = all).
- * Loads write the touched lanes into dst; stores plan into c->mw. */
-bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst, unsigned lo,
-                     unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst);
-bool tpc_tensor_store_plan(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_src, unsigned lo,
-                           unsigned n, int elem_shift, const uint8_t *en, const uint8_t *src,
-                           bool rmw, uint32_t rmw_ctl);
+ * td: the descriptor as read by tpc_tensor_read.  Loads write the touched
+ * lanes into dst; stores plan into c->mw. */
+bool tpc_tensor_load(TpcCpu *c, const TpcTensor *td, const int32_t coord[5], bool vp_dst,
+                     unsigned lo, unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst);
+bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *td, const int32_t coord[5], bool vp_src,
+                           unsigned lo, unsigned n, int elem_shift, const uint8_t *en,
+                           const uint8_t *src, bool rmw, uint32_t rmw_ctl);
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
 
 /* Global memory, requester MEM_REQ_TPC. */

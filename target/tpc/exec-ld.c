@@ -337,14 +337,16 @@ static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
         /* VPRF: load the involved lanes, then gate bit by bit */
         uint8_t img[TPC_VPBYTES];
         memcpy(img, c->vp[in->dst.num & 15], TPC_VPBYTES);
-        if (!tpc_tensor_load(c, t, c->irf[in->a.num & 31], true, lo, n, shift, NULL, img))
+        if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], true, lo, n, shift, NULL, img))
             return false;
         put_vec(c, &in->dst, o, img, en);
         return true;
     }
     uint8_t *r = o->vbuf[0];
-    memcpy(r, c->v[in->dst.num % TPC_NR_V], TPC_VBYTES);
-    if (!tpc_tensor_load(c, t, c->irf[in->a.num & 31], false, lo, n, shift, en, r))
+    /* lanes the load does not write keep the old value */
+    if (en || lo != 0 || n < nl)
+        memcpy(r, c->v[in->dst.num % TPC_NR_V], TPC_VBYTES);
+    if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], false, lo, n, shift, en, r))
         return false;
     tpc_out_v(o, in->dst.num, 0);
     return true;

@@ -168,7 +168,7 @@ static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
         n = (os & 0xFFu) + 1;
     }
     bool rmw = (in->sw & 2u) != 0;
-    return tpc_tensor_store_plan(c, t, c->irf[in->a.num & 31], vp, lo, n, shift, en,
+    return tpc_tensor_store_plan(c, &td, c->irf[in->a.num & 31], vp, lo, n, shift, en,
                                  st_value(c, &in->c, tmp), rmw, c->s[29]);
 }
 

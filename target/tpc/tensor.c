@@ -38,7 +38,9 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
         memcpy(p, buf, len);
         return;
     }
-    /* checked before commit; the slow path also invalidates decoded code */
+    /* checked before commit; the slow path also invalidates decoded code.
+     * A device write might remap memory: drop the cached code pointer. */
+    c->code_host = NULL;
     uint64_t bad;
     as_rw_bytes(c->m->as, pa, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad);
 }
@@ -93,16 +95,13 @@ typedef struct Geo {
     bool hi_ok;
 } Geo;
 
-static bool geo_init(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp, TpcTensor *td, Geo *g)
+static void geo_init(const int32_t coord[5], bool vp, const TpcTensor *td, Geo *g)
 {
-    if (!tpc_tensor_read(c, t, td))
-        return false;
     g->e = td->esize;
     g->nbytes = vp ? TPC_VPBYTES : TPC_VBYTES;
     g->pa0 = tpc_tensor_addr(td, coord);
     g->step = (int64_t)td->stride[0] * td->esize;
     g->hi_ok = tpc_tensor_in_bounds_hi(td, coord);
-    return true;
 }
 
 static bool lane_enabled(const uint8_t *en, unsigned b0, unsigned e)
@@ -145,13 +144,12 @@ static void copy_gated(uint8_t *dst, const uint8_t *src, const uint8_t *en, unsi
         dst[b] = en[b] ? src[b] : dst[b];
 }
 
-bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst, unsigned lo,
-                     unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst)
+bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bool vp_dst,
+                     unsigned lo, unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst)
 {
-    TpcTensor td;
+    const TpcTensor td = *tdp;
     Geo g;
-    if (!geo_init(c, t, coord, vp_dst, &td, &g))
-        return false;
+    geo_init(coord, vp_dst, &td, &g);
     unsigned nl = g.nbytes / g.e, e = g.e;
     if (lo >= nl)
         return true;
@@ -161,6 +159,20 @@ bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst,
     if (g.hi_ok)
         d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
 
+    if (!en && first < end && g.step == (int64_t)e) {
+        /* Ungated contiguous span (the common case): straight into dst.  dst
+         * is staging, so a fault half way leaves nothing architectural. */
+        uint64_t pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
+        uint8_t *p = as_host_ptr(c->m->as, pa, (uint64_t)(end - first) * e, false, 0);
+        if (p) {
+            for (unsigned b = lo * e; b < first * e; b += e)
+                memcpy(dst + b, &td.padding, e);
+            memcpy(dst + first * e, p, (size_t)(end - first) * e);
+            for (unsigned b = end * e; b < (lo + n) * e; b += e)
+                memcpy(dst + b, &td.padding, e);
+            return true;
+        }
+    }
     /* image of the involved lanes: padding, then the in-bounds elements */
     uint8_t img[TPC_VBYTES];
     for (unsigned b = lo * e; b < (lo + n) * e; b += e)
@@ -188,15 +200,14 @@ bool tpc_tensor_load(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_dst,
     return true;
 }
 
-bool tpc_tensor_store_plan(TpcCpu *c, unsigned t, const int32_t coord[5], bool vp_src, unsigned lo,
-                           unsigned n, int elem_shift, const uint8_t *en, const uint8_t *src,
-                           bool rmw, uint32_t rmw_ctl)
+bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bool vp_src,
+                           unsigned lo, unsigned n, int elem_shift, const uint8_t *en,
+                           const uint8_t *src, bool rmw, uint32_t rmw_ctl)
 {
     TpcMemWrite *mw = &c->mw;
-    TpcTensor td;
+    const TpcTensor td = *tdp;
     Geo g;
-    if (!geo_init(c, t, coord, vp_src, &td, &g))
-        return false;
+    geo_init(coord, vp_src, &td, &g);
     mw->kind = TPC_MW_NONE;
     if (rmw) {
         static const uint8_t dt_size[8] = {1, 2, 4, 1, 2, 4, 2, 4};
@@ -217,17 +228,24 @@ bool tpc_tensor_store_plan(TpcCpu *c, unsigned t, const int32_t coord[5], bool v
     d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
     if (first >= end)
         return true; /* every lane culled */
+    /* the common unpredicated store does not fill lane_en at all */
+    mw->all_en = en == NULL;
     if (en)
         memcpy(mw->lane_en + first * e, en + first * e, (size_t)(end - first) * e);
-    else
-        memset(mw->lane_en + first * e, 1, (size_t)(end - first) * e);
+    const uint8_t *len_en = en ? mw->lane_en : NULL;
     /* One check for a contiguous span; lane by lane only to find the lowest
      * failing lane (tpc.md §10 item 10) or for strided tensors. */
     mw->contig = g.step == (int64_t)e;
     uint64_t span_pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
-    if (!mw->contig || !as_is_ram(c->m->as, span_pa, (uint64_t)(end - first) * e, 0)) {
+    /* the span's host bytes, found once for the check and the commit (the
+     * map cannot change in between: both are in this bundle) */
+    mw->host = mw->contig && !rmw
+                   ? as_host_ptr(c->m->as, span_pa, (uint64_t)(end - first) * e, true, 0)
+                   : NULL;
+    if (!mw->host &&
+        (!mw->contig || !as_is_ram(c->m->as, span_pa, (uint64_t)(end - first) * e, 0))) {
         for (unsigned j = first; j < end; j++) {
-            if (!lane_enabled(mw->lane_en, j * e, e))
+            if (!lane_enabled(len_en, j * e, e))
                 continue;
             int64_t rel = (int64_t)j - elem_shift;
             if (!tpc_global_check(c, g.pa0 + (uint64_t)(rel * g.step), e))
@@ -277,24 +295,25 @@ static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
 {
     unsigned e = mw->esize;
-    if (mw->contig && !mw->rmw) {
+    if (mw->host) {
         unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
-        uint64_t pa =
-            mw->pa + (uint64_t)(((int64_t)mw->lane_lo - (int64_t)mw->off) * mw->lane_step);
-        uint8_t *p = as_host_ptr(c->m->as, pa, len, true, 0);
-        if (p) {
-            for (unsigned i = 0; i < len; i++)
-                if (mw->lane_en[b0 + i])
-                    p[i] = mw->data[b0 + i];
+        uint8_t *p = mw->host;
+        if (mw->all_en) {
+            memcpy(p, mw->data + b0, len);
             return;
         }
+        for (unsigned i = 0; i < len; i++)
+            if (mw->lane_en[b0 + i])
+                p[i] = mw->data[b0 + i];
+        return;
     }
     for (unsigned j = mw->lane_lo; j < mw->lane_lo + mw->nlanes; j++) {
         unsigned b0 = j * e;
         bool full = true, some = false;
         for (unsigned k = 0; k < e; k++) {
-            full &= mw->lane_en[b0 + k] != 0;
-            some |= mw->lane_en[b0 + k] != 0;
+            bool on = mw->all_en || mw->lane_en[b0 + k] != 0;
+            full &= on;
+            some |= on;
         }
         if (!some)
             continue;

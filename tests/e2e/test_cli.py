@@ -272,10 +272,16 @@ def _():
                  "nxemu: -m: '1.5G': not a size (bytes, or K/M/G suffix)")
 
 
-@case('-gdb is not built yet')
+@case('debugger options: bad device, -S without a stub')
 def _():
-    expect_error(['-gdb', 'tcp::1234'], 125, 'nxemu: -gdb: not built yet')
-    expect_error(['-S'], 125, 'nxemu: -S: not built yet')
+    d = tempfile.mkdtemp()
+    halt = os.path.join(d, 'halt.bin')
+    with open(halt, 'wb') as fh:
+        fh.write(bytes([0xA1, 0x10]) + bytes(62))  # one HALT record
+    expect_error(['-gdb', 'bogus', '-device', f'loader,file={halt},addr=0x01000000,cpu-num=0'],
+                 125,
+                 'nxemu: -gdb bogus: unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)')
+    expect_error(['-S'], 125, 'nxemu: -S: needs -s or -gdb (no monitor yet)')
 
 
 @case('no image at all')

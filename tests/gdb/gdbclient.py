@@ -1,5 +1,6 @@
 """A small gdb remote-protocol client for the stub tests (standard library only)."""
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -186,13 +187,11 @@ class Stub:
             self.stdout, self.stderr = self.proc.communicate()
             raise ProtocolError('stub hung (killed after %ss)' % timeout)
         finally:
-            try:
-                os.rmdir(self.dir)
-            except OSError:
-                pass
+            shutil.rmtree(self.dir, ignore_errors=True)
         return self.proc.returncode
 
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.communicate()
+        shutil.rmtree(self.dir, ignore_errors=True)

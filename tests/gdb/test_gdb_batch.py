@@ -40,9 +40,10 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'fault', 'spin', 'second'):
+    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck'):
         out = os.path.join(IMG, name + '.elf')
-        p = subprocess.run([NXEMU_AS, os.path.join(HERE, name + '.s'), '-o', out],
+        target = ['-t', 'tpc'] if name == 'tpck' else []
+        p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
                            capture_output=True, timeout=60)
         if p.returncode != 0:
             return None, 'nxemu-as cannot assemble %s.s: %s' % (
@@ -54,13 +55,21 @@ def assemble():
 IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
 
 
-def core_hooks_present():
-    src = os.path.join(SRCROOT, 'target', 'seq', 'cpu.c')
+def seq_sources_mention(word):
+    d = os.path.join(SRCROOT, 'target', 'seq')
     try:
-        with open(src, encoding='utf-8') as f:
-            return 'nx_debug_should_stop' in f.read()
+        for name in os.listdir(d):
+            if name.endswith(('.c', '.h')):
+                with open(os.path.join(d, name), encoding='utf-8') as f:
+                    if word in f.read():
+                        return True
     except OSError:
-        return False
+        pass
+    return False
+
+
+def core_hooks_present():
+    return seq_sources_mention('nx_debug_should_stop')
 
 
 def pick_emulator():
@@ -177,11 +186,17 @@ def breakpoint_in_a_loop():
 def watchpoint_on_tensorstore_target():
     need(hooks=True)
     out, rc, _ = gdb_session(loop_args(), [
-        'watch *(unsigned int*)0x2000000', 'continue', 'continue', 'p $r1', 'delete',
-        'continue'])
+        'watch *(unsigned int*)0x2000000', 'continue', 'p/x $pc', 'continue', 'p $r1',
+        'delete', 'continue'])
     assert re.search(r'Old value = 0\nNew value = 1\n', out), out
     assert re.search(r'Old value = 1\nNew value = 2\n', out), out
-    assert values(out)[0] == '2', out
+    # Reported before the store (tst at 0x1000080): gdb steps over it and
+    # shows the next instruction, 0x10000c0.  Without the core's precise
+    # check (nx_debug_watch_hit) the stop comes after the store and gdb's
+    # extra step lands one instruction later (blt taken: 0x1000040).
+    precise = seq_sources_mention('nx_debug_watch_hit') or seq_sources_mention('seq_watch(')
+    assert values(out)[0] == ('0x10000c0' if precise else '0x1000040'), (precise, out)
+    assert values(out)[1] == '2', out
     assert '[Inferior 1 (process 1) exited normally]' in out, out
     assert rc == 0
 
@@ -212,6 +227,25 @@ def second_sequencer_and_tpc_in_one_session():
     assert values(out) == ['0x1100000', '42', '2.5', '9', '0', '0x1000000'], out
     assert re.search(r'3\s+process 3', out), out
     assert 'pid 2 seq1 state=RUNNING pc=0x0000000001100040' in out, out
+
+
+@case
+def tpc_breakpoint_step_and_kernel_end():
+    need(hooks=True)
+    # launch.s starts tpck.s on TPC 0 (pid 2 with one sequencer); tpck.s
+    # adds 1 to S2 in bundles 0x00, 0x20, 0x40 and halts at 0x60
+    args = ['-device', 'loader,file=%s' % IMAGES['launch'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpck']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x40', 'continue', 'p $S2',
+        'p/x $pc', 'x/1i $pc', 'stepi', 'p $S2', 'p/x $pc', 'continue', 'continue'],
+        load_script=True)
+    assert 'Thread 2.1 hit Breakpoint 1, 0x00000040' in out, out
+    assert values(out) == ['2', '0x40', '3', '0x60'], out
+    assert re.search(r'=> 0x40:\s+nop; add\.i32 S2, S2, 0x1; nop; nop', out), out
+    assert 'nxemu: tpc0 halted at pc=0x60' in out, out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
 
 
 @case
@@ -282,6 +316,23 @@ def ctrl_c_interrupts_a_running_machine():
     assert c.cmd('vKill;1') == b'OK'
     c.close()
     assert st.wait() == 0
+
+
+@case
+def without_S_the_machine_runs_until_gdb_connects():
+    need()
+    st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']], start_stopped=False)
+    time.sleep(0.3)
+    c = st.connect()
+    r = c.cmd('?')
+    assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+    assert int.from_bytes(bytes.fromhex(c.cmd('p22').decode()), 'little') > 0, 'r1 counted'
+    # a finished run without -S: the exit status as without gdb
+    c.close()
+    st.kill()
+    st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['fault']], start_stopped=False)
+    assert st.wait() == 132
+    assert 'code=INVALID_OPCODE(1)' in st.stderr.decode()
 
 
 def main():

@@ -12,6 +12,7 @@ retired; TPC: x0..x31, pc, S0..S35, SP0..SP15, I0..I31, AD0..AD7, then
 V0..V39 and VP0..VP15 outside 'g').
 """
 import os
+import shutil
 import socket
 import sys
 import tempfile
@@ -334,6 +335,20 @@ def halt_then_exit():
 
 
 @case
+def limit_end_is_an_exit_with_status_123():
+    # -icount-limit 0: nothing executes; the run ends with status 123 and the
+    # limit line of machine.md §9.3, shown in gdb before the exit
+    st, c = session(['-icount-limit', '0'])
+    c.console = []
+    c.send(b'vCont;c')
+    assert c.reply() == b'W7b;process:1'
+    assert 'nxemu: limit: icount=0 vtime=0\n' in c.console, c.console
+    c.close()
+    assert st.wait() == 123
+    assert b'nxemu: limit: icount=0 vtime=0' in st.stderr
+
+
+@case
 def single_step_executes_one_instruction():
     st, c = session()
     assert c.cmd('p20') == b'0000000100000000'   # pc = entry 0x1000000
@@ -416,6 +431,7 @@ def main():
             tb = traceback.extract_tb(e.__traceback__)[-1]
             print('# %s: %r (line %d: %s)' % (type(e).__name__, e, tb.lineno, tb.line))
         sys.stdout.flush()
+    shutil.rmtree(IMAGE_DIR, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -1,0 +1,124 @@
+/*
+ * The viewer's insides, split by concern so that everything but the window
+ * itself is testable without SDL (tests/unit/test-viewer-model.c):
+ *   viewer-model.c   what is shown: access marks, colours, hover look-up, keys
+ *   viewer-render.c  drawing a frame into an XRGB8888 buffer
+ *   viewer-font.c    the built-in 5x7 bitmap font
+ *   viewer-png.c     the screenshot writer
+ *   viewer-sdl.c     the SDL window, event loop and pacing (viewer.h API)
+ *   viewer-stub.c    viewer.h when built without SDL
+ * The frame layout below is part of the documented interface (docs/viewer.rst):
+ * the e2e test finds the SBUF partitions in a screenshot from it.
+ */
+#ifndef HW_DISPLAY_VIEWER_INT_H
+#define HW_DISPLAY_VIEWER_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "hw/nc2/memmap.h"
+#include "nxemu/memory.h"
+
+typedef struct Machine Machine;
+
+/* ---- frame layout (pixels) ---- */
+#define VIEW_W 1280
+#define VIEW_H 720
+
+#define VIEW_SBUF_X    8
+#define VIEW_SBUF_Y    32
+#define VIEW_SBUF_W    384 /* the shown offset range spread over these columns */
+#define VIEW_PART_H    3   /* rows per partition (SBUF and PSUM) */
+#define VIEW_PSUM_X    404
+#define VIEW_PSUM_Y    VIEW_SBUF_Y
+#define VIEW_BANK_W    8 /* columns per PSUM bank */
+#define VIEW_HBM_X     480
+#define VIEW_HBM_Y     VIEW_SBUF_Y
+#define VIEW_HBM_CELL  6 /* pixels per HBM cell side */
+#define VIEW_HBM_SIDE  64
+#define VIEW_HBM_CELLS (VIEW_HBM_SIDE * VIEW_HBM_SIDE)
+#define VIEW_TEXT_X    880 /* cores, TLBs */
+#define VIEW_BOTTOM_Y  (VIEW_SBUF_Y + NC2_SBUF_PARTITIONS * VIEW_PART_H + 10)
+#define VIEW_CHAR_W    6
+#define VIEW_LINE_H    9
+
+/* ---- access marks ---- */
+#define VIEW_SBUF_BIN_BYTES 0x400u
+#define VIEW_SBUF_BINS      (NC2_SBUF_PART_BYTES / VIEW_SBUF_BIN_BYTES) /* 192 */
+#define VIEW_MAX_ZOOM       64u
+#define VIEW_DEFAULT_FADE   20000u
+
+/* Last read and write of a bin, as virtual time + 1 (0: never). */
+typedef struct ViewMarks {
+    uint64_t rd, wr;
+} ViewMarks;
+
+/* Colours (XRGB8888). */
+#define VIEW_COL_BG    0x000000u
+#define VIEW_COL_IDLE  0x202020u /* a cell nobody touched */
+#define VIEW_COL_TEXT  0xC0C0C0u
+#define VIEW_COL_LABEL 0xFFFF80u
+#define VIEW_COL_FRAME 0x505050u
+
+typedef enum ViewArea { VIEW_AREA_NONE, VIEW_AREA_SBUF, VIEW_AREA_PSUM, VIEW_AREA_HBM } ViewArea;
+
+typedef struct ViewerModel {
+    Machine *m;
+    uint64_t fade; /* virtual cycles for a highlight to fade to the base tint */
+
+    ViewMarks sbuf[NC2_SBUF_PARTITIONS][VIEW_SBUF_BINS];
+    ViewMarks psum[NC2_PSUM_PARTITIONS][NC2_PSUM_BANKS];
+    ViewMarks hbm[VIEW_HBM_CELLS];
+    unsigned hbm_shift; /* log2 of the bytes per HBM cell */
+    uint64_t reads, writes;
+
+    /* user interface state */
+    bool paused, step_req, quit;
+    unsigned zoom; /* SBUF horizontal zoom: 1, 2, 4, ... VIEW_MAX_ZOOM */
+    uint32_t pan;  /* first SBUF partition offset shown */
+    int mouse_x, mouse_y;
+    bool mouse_in;
+    bool ended; /* the run is over */
+} ViewerModel;
+
+void vmodel_init(ViewerModel *vm, Machine *m, uint64_t fade);
+/* The access hook body (AccessHookFn, opaque = the model): updates marks,
+ * never allocates.  Debugger reads (the hover read-out) are not marked. */
+void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs);
+/* Colour of a cell from its marks at virtual time now: VIEW_COL_IDLE if never
+ * touched; else writes tint red and reads green, from 0x40 (long ago) up to
+ * 0xFF (now), fading linearly over vm->fade cycles. */
+uint32_t vmodel_color(const ViewerModel *vm, const ViewMarks *mk, uint64_t now);
+/* Shown SBUF offset range at the current zoom and pan. */
+uint32_t vmodel_sbuf_span(const ViewerModel *vm);
+/* SBUF offset shown at column x (0 <= x < VIEW_SBUF_W). */
+uint32_t vmodel_sbuf_offset_at(const ViewerModel *vm, int x);
+
+/* What lies under pixel (x, y): the area, the PA of the first byte the cell or
+ * column stands for, and the marks of its bin. */
+ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk);
+/* The hover read-out line for pixel (x, y): "" outside the maps; else
+ * "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-)". */
+void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out);
+
+/* Keys: ' ' pause/resume, 's' single step, '+'/'=' zoom in, '-' zoom out,
+ * '<'/'>' pan (arrow keys map to them), 'q' close.  Returns true if the
+ * picture changed. */
+bool vmodel_key(ViewerModel *vm, int key);
+/* Mouse wheel: zoom in (steps > 0) or out keeping the offset under column x. */
+void vmodel_wheel(ViewerModel *vm, int steps, int x);
+
+/* ---- rendering ---- */
+void vrender_frame(ViewerModel *vm, uint32_t *fb);
+/* Text with the built-in font at (x, y) (top left), clipped to the frame;
+ * returns the x after the last character. */
+int vrender_text(uint32_t *fb, int x, int y, uint32_t color, const char *s);
+/* Column bitmap of a glyph (bit 0 = top row), 5 columns; unknown -> '?'. */
+const uint8_t *vfont_glyph(char c);
+
+/* ---- screenshot ---- */
+bool viewer_png_write(const char *path, const uint32_t *xrgb, unsigned w, unsigned h, GError **err);
+
+#endif

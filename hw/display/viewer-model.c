@@ -1,0 +1,264 @@
+/*
+ * What the viewer shows, computed from the machine and from the access marks
+ * it keeps itself (hw/display/viewer-int.h).  No SDL here.
+ *
+ * Marks are per bin, not per byte: 1 KiB columns of each SBUF partition, the
+ * eight banks of each PSUM partition, and 4096 equal HBM cells (at least one
+ * 4 KiB page each).  The hook only stores the current virtual time into fixed
+ * tables, so an open viewer costs little and never allocates per access.
+ */
+#include <inttypes.h>
+
+#include "hw/display/viewer-int.h"
+#include "nxemu/machine.h"
+
+void vmodel_init(ViewerModel *vm, Machine *m, uint64_t fade)
+{
+    uint64_t cell;
+    *vm = (ViewerModel){0};
+    vm->m = m;
+    vm->fade = fade ? fade : VIEW_DEFAULT_FADE;
+    vm->zoom = 1;
+    vm->hbm_shift = 12;
+    cell = (m->cfg.hbm_size + VIEW_HBM_CELLS - 1) / VIEW_HBM_CELLS;
+    while ((1ull << vm->hbm_shift) < cell) {
+        vm->hbm_shift++;
+    }
+}
+
+static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
+{
+    if (is_write) {
+        mk->wr = t;
+    } else {
+        mk->rd = t;
+    }
+}
+
+static void mark_sbuf(ViewerModel *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
+{
+    uint64_t cur = off;
+    while (cur <= last) {
+        uint64_t p = cur / NC2_SBUF_PITCH, o = cur % NC2_SBUF_PITCH;
+        if (o >= NC2_SBUF_PART_BYTES) { /* the hole after each partition */
+            cur = (p + 1) * NC2_SBUF_PITCH;
+            continue;
+        }
+        mark(&vm->sbuf[p][o / VIEW_SBUF_BIN_BYTES], is_write, t);
+        cur = (cur & ~(uint64_t)(VIEW_SBUF_BIN_BYTES - 1)) + VIEW_SBUF_BIN_BYTES;
+    }
+}
+
+static void mark_psum(ViewerModel *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
+{
+    uint64_t cur = off;
+    while (cur <= last) {
+        /* Quadrant and partition bits together are off / pitch (§1.2). */
+        uint64_t p = cur / NC2_PSUM_PITCH, o = cur % NC2_PSUM_PITCH;
+        if (o >= NC2_PSUM_PART_BYTES) {
+            cur = (p + 1) * NC2_PSUM_PITCH;
+            continue;
+        }
+        mark(&vm->psum[p][o / NC2_PSUM_BANK_BYTES], is_write, t);
+        cur = (cur & ~(uint64_t)(NC2_PSUM_BANK_BYTES - 1)) + NC2_PSUM_BANK_BYTES;
+    }
+}
+
+void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
+{
+    ViewerModel *vm = opaque;
+    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
+    uint64_t t, last;
+    if (attrs.kind == MEM_REQ_DEBUG || !size) {
+        return; /* our own hover read-out, the gdb stub, the monitor */
+    }
+    t = machine_vtime(vm->m) + 1;
+    last = addr + size - 1;
+    if (is_write) {
+        vm->writes++;
+    } else {
+        vm->reads++;
+    }
+    if (addr < vm->m->cfg.hbm_size) {
+        uint64_t c = addr >> vm->hbm_shift;
+        uint64_t lc = MIN(last, vm->m->cfg.hbm_size - 1) >> vm->hbm_shift;
+        for (; c <= lc && c < VIEW_HBM_CELLS; c++) {
+            mark(&vm->hbm[c], is_write, t);
+        }
+    } else if (addr >= sbuf->base && addr - sbuf->base < sbuf->size) {
+        mark_sbuf(vm, addr - sbuf->base, MIN(last - sbuf->base, sbuf->size - 1), is_write, t);
+    } else if (addr >= psum->base && addr - psum->base < psum->size) {
+        mark_psum(vm, addr - psum->base, MIN(last - psum->base, psum->size - 1), is_write, t);
+    }
+}
+
+static unsigned level(const ViewerModel *vm, uint64_t t, uint64_t now)
+{
+    uint64_t age;
+    if (!t) {
+        return 0;
+    }
+    t--;
+    age = now > t ? now - t : 0;
+    if (age >= vm->fade) {
+        return 0x40;
+    }
+    return 0xFF - (unsigned)((0xFFu - 0x40u) * age / vm->fade);
+}
+
+uint32_t vmodel_color(const ViewerModel *vm, const ViewMarks *mk, uint64_t now)
+{
+    unsigned w = level(vm, mk->wr, now), r = level(vm, mk->rd, now);
+    if (!w && !r) {
+        return VIEW_COL_IDLE;
+    }
+    return (w ? w : 0x20u) << 16 | (r ? r : 0x20u) << 8 | 0x20u;
+}
+
+uint32_t vmodel_sbuf_span(const ViewerModel *vm)
+{
+    return NC2_SBUF_PART_BYTES / vm->zoom;
+}
+
+uint32_t vmodel_sbuf_offset_at(const ViewerModel *vm, int x)
+{
+    return vm->pan + (uint32_t)((uint64_t)x * vmodel_sbuf_span(vm) / VIEW_SBUF_W);
+}
+
+ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk)
+{
+    int rows = NC2_SBUF_PARTITIONS * VIEW_PART_H;
+    if (x >= VIEW_SBUF_X && x < VIEW_SBUF_X + VIEW_SBUF_W && y >= VIEW_SBUF_Y &&
+        y < VIEW_SBUF_Y + rows) {
+        unsigned p = (unsigned)(y - VIEW_SBUF_Y) / VIEW_PART_H;
+        uint32_t o = vmodel_sbuf_offset_at(vm, x - VIEW_SBUF_X) & ~3u;
+        *pa = nc2_memmap[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH + o;
+        *mk = &vm->sbuf[p][o / VIEW_SBUF_BIN_BYTES];
+        return VIEW_AREA_SBUF;
+    }
+    if (x >= VIEW_PSUM_X && x < VIEW_PSUM_X + NC2_PSUM_BANKS * VIEW_BANK_W && y >= VIEW_PSUM_Y &&
+        y < VIEW_PSUM_Y + rows) {
+        unsigned p = (unsigned)(y - VIEW_PSUM_Y) / VIEW_PART_H;
+        unsigned b = (unsigned)(x - VIEW_PSUM_X) / VIEW_BANK_W;
+        *pa = nc2_memmap[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH +
+              (uint64_t)b * NC2_PSUM_BANK_BYTES;
+        *mk = &vm->psum[p][b];
+        return VIEW_AREA_PSUM;
+    }
+    if (x >= VIEW_HBM_X && x < VIEW_HBM_X + VIEW_HBM_SIDE * VIEW_HBM_CELL && y >= VIEW_HBM_Y &&
+        y < VIEW_HBM_Y + VIEW_HBM_SIDE * VIEW_HBM_CELL) {
+        unsigned c = (unsigned)(y - VIEW_HBM_Y) / VIEW_HBM_CELL * VIEW_HBM_SIDE +
+                     (unsigned)(x - VIEW_HBM_X) / VIEW_HBM_CELL;
+        uint64_t a = (uint64_t)c << vm->hbm_shift;
+        if (a >= vm->m->cfg.hbm_size) {
+            return VIEW_AREA_NONE;
+        }
+        *pa = nc2_memmap[NC2_HBM].base + a;
+        *mk = &vm->hbm[c];
+        return VIEW_AREA_HBM;
+    }
+    return VIEW_AREA_NONE;
+}
+
+static void append_time(GString *out, const char *what, uint64_t t)
+{
+    if (t) {
+        g_string_append_printf(out, " %s@%" PRIu64, what, t - 1);
+    } else {
+        g_string_append_printf(out, " %s@-", what);
+    }
+}
+
+void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out)
+{
+    uint64_t pa = 0, bad = 0;
+    const ViewMarks *mk = NULL;
+    uint32_t val = 0;
+    ViewArea a = vmodel_hit(vm, x, y, &pa, &mk);
+    if (a == VIEW_AREA_NONE) {
+        return;
+    }
+    if (a == VIEW_AREA_SBUF) {
+        uint64_t off = pa - nc2_memmap[NC2_SBUF].base;
+        g_string_append_printf(out, "sbuf p%u +0x%05" PRIx64, (unsigned)(off / NC2_SBUF_PITCH),
+                               off % NC2_SBUF_PITCH);
+    } else if (a == VIEW_AREA_PSUM) {
+        uint64_t off = pa - nc2_memmap[NC2_PSUM].base;
+        g_string_append_printf(out, "psum p%u bank %u", (unsigned)(off / NC2_PSUM_PITCH),
+                               (unsigned)(off % NC2_PSUM_PITCH / NC2_PSUM_BANK_BYTES));
+    } else {
+        g_string_append_printf(out, "hbm cell %" PRIu64 " (%" PRIu64 " KiB)", pa >> vm->hbm_shift,
+                               (uint64_t)((1ull << vm->hbm_shift) >> 10));
+    }
+    g_string_append_printf(out, " pa=0x%" PRIx64, pa);
+    /* A debug read: the hook does not mark it, poison does not report it. */
+    if (as_rw_bytes(vm->m->as, pa, &val, 4, false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) ==
+        MEMTX_OK) {
+        g_string_append_printf(out, " = 0x%08" PRIx32, GUINT32_FROM_LE(val));
+    } else {
+        g_string_append(out, " = ?");
+    }
+    g_string_append(out, " (last");
+    append_time(out, "w", mk->wr);
+    append_time(out, "r", mk->rd);
+    g_string_append_c(out, ')');
+}
+
+static void clamp_pan(ViewerModel *vm, int64_t pan)
+{
+    int64_t max = (int64_t)(NC2_SBUF_PART_BYTES - vmodel_sbuf_span(vm));
+    vm->pan = (uint32_t)CLAMP(pan, 0, max);
+}
+
+static void zoom_to(ViewerModel *vm, unsigned zoom, int x)
+{
+    uint32_t o;
+    x = CLAMP(x, 0, VIEW_SBUF_W - 1);
+    o = vmodel_sbuf_offset_at(vm, x);
+    vm->zoom = CLAMP(zoom, 1u, VIEW_MAX_ZOOM);
+    clamp_pan(vm, (int64_t)o - (int64_t)((uint64_t)x * vmodel_sbuf_span(vm) / VIEW_SBUF_W));
+}
+
+void vmodel_wheel(ViewerModel *vm, int steps, int x)
+{
+    unsigned z = vm->zoom;
+    for (; steps > 0 && z < VIEW_MAX_ZOOM; steps--) {
+        z *= 2;
+    }
+    for (; steps < 0 && z > 1; steps++) {
+        z /= 2;
+    }
+    zoom_to(vm, z, x);
+}
+
+bool vmodel_key(ViewerModel *vm, int key)
+{
+    switch (key) {
+    case ' ':
+        vm->paused = !vm->paused;
+        vm->step_req = false;
+        return true;
+    case 's':
+        vm->paused = true;
+        vm->step_req = true;
+        return true;
+    case '+':
+    case '=':
+        zoom_to(vm, vm->zoom * 2, VIEW_SBUF_W / 2);
+        return true;
+    case '-':
+        zoom_to(vm, vm->zoom / 2, VIEW_SBUF_W / 2);
+        return true;
+    case '<':
+        clamp_pan(vm, (int64_t)vm->pan - vmodel_sbuf_span(vm) / 4);
+        return true;
+    case '>':
+        clamp_pan(vm, (int64_t)vm->pan + vmodel_sbuf_span(vm) / 4);
+        return true;
+    case 'q':
+        vm->quit = true;
+        return true;
+    default:
+        return false;
+    }
+}

@@ -1,0 +1,244 @@
+/*
+ * Drawing one viewer frame into an XRGB8888 buffer of VIEW_W x VIEW_H.
+ * Software rendering keeps the picture identical in a window, under the
+ * offscreen driver and in a screenshot, and testable without SDL.
+ */
+#include <inttypes.h>
+
+#include "hw/display/viewer-int.h"
+#include "nxemu/machine.h"
+
+static void fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
+{
+    int x1 = MIN(x + w, VIEW_W), y1 = MIN(y + h, VIEW_H);
+    x = MAX(x, 0);
+    y = MAX(y, 0);
+    for (int j = y; j < y1; j++) {
+        uint32_t *row = fb + (size_t)j * VIEW_W;
+        for (int i = x; i < x1; i++) {
+            row[i] = c;
+        }
+    }
+}
+
+static void frame_rect(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
+{
+    fill(fb, x, y, w, 1, c);
+    fill(fb, x, y + h - 1, w, 1, c);
+    fill(fb, x, y, 1, h, c);
+    fill(fb, x + w - 1, y, 1, h, c);
+}
+
+int vrender_text(uint32_t *fb, int x, int y, uint32_t color, const char *s)
+{
+    for (; *s; s++, x += VIEW_CHAR_W) {
+        const uint8_t *g = vfont_glyph(*s);
+        if (x + 5 > VIEW_W) {
+            break;
+        }
+        for (int col = 0; col < 5; col++) {
+            for (int row = 0; row < 7; row++) {
+                if ((g[col] >> row) & 1 && x + col >= 0 && y + row >= 0 && y + row < VIEW_H) {
+                    fb[(size_t)(y + row) * VIEW_W + x + col] = color;
+                }
+            }
+        }
+    }
+    return x;
+}
+
+static void textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
+    G_GNUC_PRINTF(5, 6);
+static void textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    g_vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    vrender_text(fb, x, y, color, buf);
+}
+
+static void draw_sbuf(ViewerModel *vm, uint32_t *fb, uint64_t now)
+{
+    /* Columns map to bins once per frame, not once per partition. */
+    uint16_t bin[VIEW_SBUF_W];
+    for (int x = 0; x < VIEW_SBUF_W; x++) {
+        bin[x] = (uint16_t)(vmodel_sbuf_offset_at(vm, x) / VIEW_SBUF_BIN_BYTES);
+    }
+    for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+        uint32_t *row = fb + (size_t)(VIEW_SBUF_Y + p * VIEW_PART_H) * VIEW_W + VIEW_SBUF_X;
+        for (int x = 0; x < VIEW_SBUF_W; x++) {
+            /* Rows 0 and 1 of the partition; row 2 stays a dark separator. */
+            row[x] = row[x + VIEW_W] = vmodel_color(vm, &vm->sbuf[p][bin[x]], now);
+        }
+    }
+    frame_rect(fb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1, VIEW_SBUF_W + 2,
+               NC2_SBUF_PARTITIONS * VIEW_PART_H + 1, VIEW_COL_FRAME);
+}
+
+static void draw_psum(ViewerModel *vm, uint32_t *fb, uint64_t now)
+{
+    for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+        for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
+            fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)(p * VIEW_PART_H),
+                 VIEW_BANK_W - 1, VIEW_PART_H - 1, vmodel_color(vm, &vm->psum[p][b], now));
+        }
+    }
+    frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
+               NC2_PSUM_PARTITIONS * VIEW_PART_H + 1, VIEW_COL_FRAME);
+}
+
+static void draw_hbm(ViewerModel *vm, uint32_t *fb, uint64_t now)
+{
+    for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
+        if (((uint64_t)c << vm->hbm_shift) >= vm->m->cfg.hbm_size) {
+            break;
+        }
+        fill(fb, VIEW_HBM_X + (int)(c % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
+             VIEW_HBM_Y + (int)(c / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
+             VIEW_HBM_CELL - 1, vmodel_color(vm, &vm->hbm[c], now));
+    }
+    frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
+               VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, VIEW_COL_FRAME);
+}
+
+static uint32_t state_color(CpuState s)
+{
+    switch (s) {
+    case CPU_RUNNING:
+        return 0x80FF80u;
+    case CPU_BLOCKED:
+        return 0xFFC040u;
+    case CPU_FAULTED:
+        return 0xFF6060u;
+    default:
+        return VIEW_COL_TEXT;
+    }
+}
+
+static int draw_cpu(uint32_t *fb, int y, const char *kind, NxCpu *cpu, GString *tmp)
+{
+    if (!cpu) {
+        return y;
+    }
+    g_string_truncate(tmp, 0);
+    if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
+        cpu->ops->block_info(cpu, tmp);
+    }
+    textf(fb, VIEW_TEXT_X, y, state_color(cpu->state),
+          "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index,
+          cpu_state_name(cpu->state), cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired,
+          tmp->str);
+    return y + VIEW_LINE_H;
+}
+
+static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
+{
+    const WTlb *t = &nx->tlb;
+    textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
+          "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id, t->hits,
+          t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
+    y += VIEW_LINE_H;
+    for (unsigned k = 0; k < t->n && y < VIEW_H - VIEW_LINE_H; k++) {
+        const WTlbEntry *e = &t->e[k];
+        if (!e->valid) {
+            continue;
+        }
+        textf(fb, VIEW_TEXT_X + 12, y, VIEW_COL_TEXT,
+              "[%u] w%-4" PRIu64 " -> 0x%012" PRIx64 " %c%c%c", k, e->window,
+              e->entry & ~(uint64_t)0xFFFFFF, e->entry & WT_R ? 'R' : '-',
+              e->entry & WT_W ? 'W' : '-', e->entry & WT_X ? 'X' : '-');
+        y += VIEW_LINE_H;
+    }
+    return y;
+}
+
+static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
+{
+    Machine *m = vm->m;
+    GString *tmp = g_string_new(NULL);
+    int y = VIEW_SBUF_Y;
+    vrender_text(fb, VIEW_TEXT_X, y - 12, VIEW_COL_LABEL, "cores");
+    for (unsigned i = 0; m->seq && i < m->cfg.nr_seq; i++) {
+        y = draw_cpu(fb, y, "seq", m->seq[i], tmp);
+    }
+    for (unsigned i = 0; m->tpc && i < m->cfg.nr_tpc && y < VIEW_H / 2; i++) {
+        y = draw_cpu(fb, y, "tpc", m->tpc[i], tmp);
+    }
+    y += 6;
+    vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "window TLBs");
+    y += 12;
+    for (unsigned i = 0; m->nx && i < m->cfg.nr_seq && y < VIEW_H - VIEW_LINE_H; i++) {
+        y = draw_tlb(fb, y, &m->nx[i]);
+    }
+    g_string_free(tmp, TRUE);
+}
+
+static void draw_bottom(ViewerModel *vm, uint32_t *fb)
+{
+    GString *s = g_string_new(NULL);
+    int y = VIEW_BOTTOM_Y, x;
+    unsigned shown = 0;
+    if (vm->mouse_in) {
+        vmodel_hover_text(vm, vm->mouse_x, vm->mouse_y, s);
+    }
+    vrender_text(fb, VIEW_SBUF_X, y, 0xFFFFFFu,
+                 s->len ? s->str : "(hover a cell for its address and value)");
+    y += 12;
+    x = vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "legend: ");
+    fill(fb, x, y, 12, 7, 0xFF2020u);
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "write  ");
+    fill(fb, x, y, 12, 7, 0x20FF20u);
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "read  ");
+    fill(fb, x, y, 12, 7, 0xFFFF20u);
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both  ");
+    fill(fb, x, y, 12, 7, 0x402020u);
+    vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
+                 "faded   keys: space pause/resume  s step  +/- or wheel zoom  <- -> pan  q close");
+    y += 16;
+    vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
+    y += 12;
+    for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++) {
+        if (!vm->m->evsem.sem[i]) {
+            continue;
+        }
+        g_string_printf(s, "sem[%u]=%" PRIu32, i, vm->m->evsem.sem[i]);
+        x = VIEW_SBUF_X + (int)(shown % 8) * 20 * VIEW_CHAR_W;
+        if (y + (int)(shown / 8) * VIEW_LINE_H < VIEW_H - VIEW_LINE_H) {
+            vrender_text(fb, x, y + (int)(shown / 8) * VIEW_LINE_H, VIEW_COL_TEXT, s->str);
+        }
+        shown++;
+    }
+    if (!shown) {
+        vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "all zero");
+    }
+    g_string_free(s, TRUE);
+}
+
+void vrender_frame(ViewerModel *vm, uint32_t *fb)
+{
+    Machine *m = vm->m;
+    uint64_t now = machine_vtime(m);
+    uint32_t span = vmodel_sbuf_span(vm);
+    fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
+    textf(fb, 8, 6, 0xFFFFFFu,
+          "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
+          " w=%" PRIu64,
+          now,
+          vm->ended    ? "ENDED"
+          : vm->paused ? "PAUSED"
+                       : "RUNNING",
+          m->sched.icount, vm->reads, vm->writes);
+    textf(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL,
+          "SBUF 128 partitions x offset 0x%05" PRIx32 "-0x%05" PRIx32 " (zoom x%u)", vm->pan,
+          vm->pan + span - 1, vm->zoom);
+    vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
+    textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
+          (uint64_t)((1ull << vm->hbm_shift) >> 10));
+    draw_sbuf(vm, fb, now);
+    draw_psum(vm, fb, now);
+    draw_hbm(vm, fb, now);
+    draw_text_panel(vm, fb);
+    draw_bottom(vm, fb);
+}

@@ -1,0 +1,62 @@
+/*
+ * The SDL memory viewer (`-display sdl`, docs/viewer.rst): a live picture of
+ * SBUF, PSUM and HBM accesses, the cores, the window TLBs and the semaphores.
+ *
+ * It only observes: it installs the memory API's access hook while open (so
+ * a run without it pays nothing; it chains to a hook already installed, such
+ * as poison mode's, and puts it back when freed) and keeps per-bin last-read/last-write
+ * virtual times in fixed tables (no allocation per access); everything else
+ * is read from the machine at display rate.
+ *
+ * Run-loop contract (softmmu/main.c):
+ *     Viewer *v = viewer_new(m, &opts, &err);      before the run
+ *     do {
+ *         if (!viewer_refresh(v)) { the user closed the window: end the run }
+ *         r = sched_round(m);
+ *     } while (r == STOP_NONE);
+ *     viewer_end(v);                               final frame (+ hold)
+ *     viewer_screendump(v, "out.png", &err);        -screendump-at-exit
+ *     viewer_free(v);
+ * viewer_refresh redraws at most ~60 times a second (host time) and costs
+ * one clock read otherwise; while the user has paused the machine it blocks
+ * in it (handling the window) until resume, a single step (one scheduler
+ * round) or close.
+ */
+#ifndef HW_DISPLAY_VIEWER_H
+#define HW_DISPLAY_VIEWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+typedef struct Machine Machine;
+typedef struct Viewer Viewer;
+
+typedef struct ViewerOptions {
+    /* Start paused (the user presses space to run). */
+    bool start_paused;
+    /* viewer_end waits until the user closes the window. */
+    bool hold_at_end;
+    /* Virtual cycles over which a highlight fades (0: default 20000). */
+    uint64_t fade_cycles;
+} ViewerOptions;
+
+/* Opens the window.  NULL + err (one line) if SDL is not built in or no
+ * display can be opened. */
+Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err);
+/* See the contract above.  Returns false once the user closed the window. */
+bool viewer_refresh(Viewer *v);
+/* The run ended: draw the final state now; with hold_at_end, keep the window
+ * up until the user closes it (or presses q). */
+void viewer_end(Viewer *v);
+bool viewer_paused(const Viewer *v);
+void viewer_set_paused(Viewer *v, bool paused);
+/* Request one scheduler round while paused (as the 's' key does). */
+void viewer_step(Viewer *v);
+/* Write what the window shows (freshly drawn) as a PNG file (monitor
+ * `screendump FILE.png`, -screendump-at-exit). */
+bool viewer_screendump(Viewer *v, const char *path, GError **err);
+void viewer_free(Viewer *v);
+
+#endif

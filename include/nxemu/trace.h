@@ -1,0 +1,77 @@
+/*
+ * The picture of a run: per-instruction commit log (`-d commit`), a
+ * Chrome/Perfetto timeline (`-trace-json FILE`), an ISA coverage report
+ * (`-coverage FILE`) and run statistics (`-d stats`).  docs/tracing.rst
+ * documents the formats.
+ *
+ * All of it hangs off m->trace, which is NULL unless one of those options is
+ * given: the cores and devices call the hooks below under a single
+ *   if (G_UNLIKELY(m->trace)) ...
+ * so a run without them pays one predictable branch per instruction.
+ *
+ * The cores need exactly two calls: trace_insn_begin() once the instruction
+ * (record or bundle) is fetched, before it executes, and trace_insn_end()
+ * when the core's run() returns (or after every attempt; both work).  Every
+ * begin closes the previous attempt of that core, so one end per run() is
+ * enough.  Everything else (registers and memory written, semaphores changed,
+ * retired/blocked/faulted, disassembly, coverage) is derived here from the
+ * core's state before and after.
+ */
+#ifndef NXEMU_TRACE_H
+#define NXEMU_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+typedef struct Machine Machine;
+typedef struct NxCpu NxCpu;
+typedef struct DmaRequest DmaRequest;
+typedef struct NxTrace NxTrace;
+
+typedef struct NxTraceOptions {
+    bool commit;          /* -d commit: one line per retired instruction to the log sink */
+    bool stats;           /* -d stats: statistics to the log sink at the end */
+    const char *timeline; /* -trace-json FILE */
+    const char *coverage; /* -coverage FILE (JSON; summary in FILE.txt) */
+} NxTraceOptions;
+
+/* True if o asks for anything (else there is no reason to create a trace). */
+bool trace_wanted(const NxTraceOptions *o);
+/* Create the trace and hang it on m->trace.  Opens the timeline file now, so
+ * an unwritable path fails before anything runs: NULL + err. */
+NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err);
+/* The run ended: close open spans, record the fault kind, write the timeline
+ * and coverage files and print the statistics.  false + err if a file could
+ * not be written. */
+bool trace_finish(Machine *m, GError **err);
+/* Detach from m and free (after trace_finish, or on an error path). */
+void trace_free(NxTrace *t);
+
+/* ---- hooks --------------------------------------------------------------- */
+
+/* cpu is about to execute the len bytes at pc (sequencer: the 64-byte record
+ * at its Neuron PC; TPC: the 32-byte bundle at its PC offset). */
+void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len);
+/* Close cpu's pending attempt, if any (no-op otherwise). */
+void trace_insn_end(Machine *m, NxCpu *cpu);
+/* A DMA request was queued on engine e (at machine_vtime). */
+void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req);
+/* The head request of engine e completes at virtual time `at`. */
+void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t at);
+/* TPC t was launched (EXECUTE) / finished its kernel (code 0 = success). */
+void trace_tpc_launch(Machine *m, unsigned t);
+void trace_tpc_finish(Machine *m, unsigned t, uint32_t code, uint64_t cycles, uint64_t bundles);
+
+/* ---- for tests and the monitor ------------------------------------------ */
+
+/* Commit lines go to out instead of the log sink. */
+void trace_set_commit_output(NxTrace *t, GString *out);
+/* The coverage report so far (JSON object / readable summary). */
+void trace_coverage_json(NxTrace *t, GString *out);
+void trace_coverage_summary(NxTrace *t, GString *out);
+/* The statistics block printed at the end by -d stats. */
+void trace_stats(NxTrace *t, GString *out);
+
+#endif

@@ -1,0 +1,237 @@
+/*
+ * Poison mode: which bytes of HBM, SBUF and PSUM were ever written, checked
+ * on every read (include/nxemu/poison.h).
+ *
+ * The map is sparse (HBM is tens of GiB, programs touch a little of it): a
+ * hash table from 4 KiB page number to two bitmaps, "written" and "already
+ * reported", one bit per byte.  A page is allocated on its first write; a
+ * read of a page never written needs no allocation to be reported, only to
+ * remember the report.  A one-entry cache makes streams of accesses to one
+ * page cheap.  This is a debugging mode: it may be slower than a plain run,
+ * but a run without it pays nothing (no hook installed).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hw/nc2/memmap.h"
+#include "nxemu/machine.h"
+#include "nxemu/poison.h"
+
+#define POISON_PAGE_BITS 12
+#define POISON_PAGE      (1ull << POISON_PAGE_BITS)
+
+typedef struct PoisonPage {
+    uint8_t written[POISON_PAGE / 8];
+    uint8_t reported[POISON_PAGE / 8];
+} PoisonPage;
+
+struct NxPoison {
+    Machine *m;
+    GHashTable *pages; /* uint64_t page number (boxed) -> PoisonPage */
+    uint64_t cached_pn;
+    PoisonPage *cached;
+    uint64_t reports;
+    GString *out;         /* NULL: stderr */
+    AccessHookFn prev_fn; /* the hook we chain to */
+    void *prev_opaque;
+};
+
+static bool poison_tracked(const NxPoison *p, uint64_t addr)
+{
+    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
+    return (addr >= nc2_memmap[NC2_HBM].base &&
+            addr - nc2_memmap[NC2_HBM].base < p->m->cfg.hbm_size) ||
+           (addr >= sbuf->base && addr - sbuf->base < sbuf->size) ||
+           (addr >= psum->base && addr - psum->base < psum->size);
+}
+
+static PoisonPage *poison_page(NxPoison *p, uint64_t pn, bool create)
+{
+    PoisonPage *pg;
+    if (p->cached && p->cached_pn == pn) {
+        return p->cached;
+    }
+    pg = g_hash_table_lookup(p->pages, &pn);
+    if (!pg && create) {
+        uint64_t *key = g_new(uint64_t, 1);
+        *key = pn;
+        pg = g_new0(PoisonPage, 1);
+        g_hash_table_insert(p->pages, key, pg);
+    }
+    if (pg) {
+        p->cached_pn = pn;
+        p->cached = pg;
+    }
+    return pg;
+}
+
+static inline bool bit_get(const uint8_t *map, uint64_t i)
+{
+    return (map[i >> 3] >> (i & 7)) & 1;
+}
+
+static inline void bit_set(uint8_t *map, uint64_t i)
+{
+    map[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+/* Set bits [lo, hi) of a page bitmap, whole bytes where possible. */
+static void bits_set_range(uint8_t *map, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi && (lo & 7)) {
+        bit_set(map, lo++);
+    }
+    if (hi - lo >= 8) {
+        memset(map + (lo >> 3), 0xFF, (hi - lo) >> 3);
+        lo += (hi - lo) & ~7ull;
+    }
+    while (lo < hi) {
+        bit_set(map, lo++);
+    }
+}
+
+static void poison_mark(NxPoison *p, uint64_t addr, uint64_t len)
+{
+    uint64_t end = addr + len;
+    while (addr < end) {
+        uint64_t pn = addr >> POISON_PAGE_BITS, off = addr & (POISON_PAGE - 1);
+        uint64_t n = MIN(end - addr, POISON_PAGE - off);
+        bits_set_range(poison_page(p, pn, true)->written, off, off + n);
+        addr += n;
+    }
+}
+
+static void poison_report(NxPoison *p, uint64_t addr, unsigned size, MemTxAttrs attrs)
+{
+    Machine *m = p->m;
+    GString *line = g_string_new("nxemu: warning: poison: ");
+    NxCpu *cpu = NULL;
+    if (attrs.kind == MEM_REQ_SEQ && m->seq && attrs.id < m->cfg.nr_seq) {
+        cpu = m->seq[attrs.id];
+        g_string_append_printf(line, "core=%u", attrs.id);
+    } else if (attrs.kind == MEM_REQ_TPC && m->tpc && attrs.id < m->cfg.nr_tpc) {
+        cpu = m->tpc[attrs.id];
+        g_string_append_printf(line, "tpc=%u", attrs.id);
+    } else {
+        g_string_append_printf(line, "dma=%u", attrs.id);
+    }
+    if (cpu && cpu->ops && cpu->ops->get_pc) {
+        g_string_append_printf(line, " pc=0x%016" PRIx64, cpu->ops->get_pc(cpu));
+    }
+    g_string_append_printf(line, " read of uninitialised 0x%016" PRIx64 " (size %u)\n", addr, size);
+    p->reports++;
+    if (p->out) {
+        g_string_append(p->out, line->str);
+    } else {
+        fflush(stdout); /* guest console bytes first */
+        fputs(line->str, stderr);
+    }
+    g_string_free(line, TRUE);
+}
+
+/* A read: report it if any byte was never written and not yet reported, then
+ * mark the unwritten bytes reported so each range is named once. */
+static void poison_check(NxPoison *p, uint64_t addr, unsigned size, MemTxAttrs attrs)
+{
+    uint64_t end = addr + size, cur = addr;
+    bool fresh = false;
+    while (cur < end) {
+        uint64_t pn = cur >> POISON_PAGE_BITS, off = cur & (POISON_PAGE - 1);
+        uint64_t n = MIN(end - cur, POISON_PAGE - off);
+        PoisonPage *pg = poison_page(p, pn, false);
+        for (uint64_t i = off; i < off + n; i++) {
+            if (pg && bit_get(pg->written, i)) {
+                continue;
+            }
+            if (!pg) {
+                pg = poison_page(p, pn, true);
+            }
+            if (!bit_get(pg->reported, i)) {
+                bit_set(pg->reported, i);
+                fresh = true;
+            }
+        }
+        cur += n;
+    }
+    if (fresh) {
+        poison_report(p, addr, size, attrs);
+    }
+}
+
+static void poison_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                          MemTxAttrs attrs)
+{
+    NxPoison *p = opaque;
+    if (p->prev_fn) {
+        p->prev_fn(p->prev_opaque, addr, size, is_write, attrs);
+    }
+    if (!size || !poison_tracked(p, addr)) {
+        return;
+    }
+    /* The hook runs before the access: a hole or an access running off the
+     * memory fails as a whole and neither writes nor reads anything. */
+    if (!as_is_ram(p->m->as, addr, size, 0)) {
+        return;
+    }
+    if (is_write) {
+        poison_mark(p, addr, size);
+    } else if (attrs.kind != MEM_REQ_DEBUG && attrs.kind != MEM_REQ_LOADER) {
+        /* A debugger or the loader looking at memory is not the program
+         * relying on it. */
+        poison_check(p, addr, size, attrs);
+    }
+}
+
+NxPoison *poison_new(Machine *m)
+{
+    NxPoison *p = g_new0(NxPoison, 1);
+    p->m = m;
+    p->pages = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+    /* The board copied the effective tree into HBM before we were there. */
+    if (m->cfg.dtb_in_memory && m->nx && m->cfg.nr_seq && m->fdt_size) {
+        poison_mark(p, m->nx[0].dtb_addr, m->fdt_size);
+    }
+    as_get_access_hook(m->as, &p->prev_fn, &p->prev_opaque);
+    as_set_access_hook(m->as, poison_access, p);
+    return p;
+}
+
+void poison_free(NxPoison *p)
+{
+    AccessHookFn fn;
+    void *opaque;
+    if (!p) {
+        return;
+    }
+    /* Unhook only if the hook is still ours: observers installed after us
+     * chain to us and must be freed first. */
+    as_get_access_hook(p->m->as, &fn, &opaque);
+    if (fn == poison_access && opaque == p) {
+        as_set_access_hook(p->m->as, p->prev_fn, p->prev_opaque);
+    }
+    g_hash_table_destroy(p->pages);
+    g_free(p);
+}
+
+void poison_set_output(NxPoison *p, GString *out)
+{
+    p->out = out;
+}
+
+uint64_t poison_reports(const NxPoison *p)
+{
+    return p->reports;
+}
+
+bool poison_is_written(const NxPoison *p, uint64_t addr, uint64_t len)
+{
+    for (uint64_t a = addr; a < addr + len; a++) {
+        uint64_t pn = a >> POISON_PAGE_BITS;
+        const PoisonPage *pg = g_hash_table_lookup(p->pages, &pn);
+        if (!pg || !bit_get(pg->written, a & (POISON_PAGE - 1))) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,712 @@
+/*
+ * Trace hooks and the commit log (`-d commit`); see include/nxemu/trace.h
+ * for the hook contract and docs/tracing.rst for the line format.
+ *
+ * Nothing here is on a hot path unless tracing is on: the cores test
+ * m->trace once per instruction.  With tracing on, what an instruction did
+ * is found by comparing the core's architectural state before and after it,
+ * so the cores need no per-result instrumentation and cannot forget one.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "nxemu/error.h"
+#include "softmmu/trace-int.h"
+#include "target/seq/asm.h"
+#include "target/seq/cpu.h"
+#include "target/tpc/asm.h"
+#include "target/tpc/cpu.h"
+
+/* TPC registers before a bundle (only with -d commit). */
+typedef struct TraceTpcSnap {
+    uint32_t s[TPC_NR_S];
+    uint8_t sp[TPC_NR_SP];
+    uint8_t v[TPC_NR_V][TPC_VBYTES];
+    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
+    int32_t irf[TPC_NR_I][5];
+    uint64_t ad[TPC_NR_AD];
+    /* local memory, copied only before bundles whose store slot can write it */
+    bool slm_saved, vlm_saved;
+    uint8_t slm[TPC_SLM_SIZE];
+    uint8_t vlm[TPC_VLM_SIZE];
+} TraceTpcSnap;
+
+bool trace_wanted(const NxTraceOptions *o)
+{
+    return o->commit || o->stats || o->timeline || o->coverage;
+}
+
+static void trace_meta(NxTrace *t)
+{
+    static const struct {
+        int pid;
+        const char *name;
+    } procs[] = {{TL_PID_SEQ, "sequencers"},
+                 {TL_PID_TPC, "TPCs"},
+                 {TL_PID_DMA, "DMA engines"},
+                 {TL_PID_SEM, "semaphores"}};
+    GString *g = g_string_new(NULL);
+    for (unsigned i = 0; i < G_N_ELEMENTS(procs); i++) {
+        g_string_printf(g, "\"name\":\"%s\"", procs[i].name);
+        fprintf(t->tl,
+                "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,\"args\":{%s}}",
+                t->tl_first ? "\n" : ",\n", procs[i].pid, g->str);
+        t->tl_first = false;
+        fprintf(t->tl,
+                ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+                "\"args\":{\"sort_index\":%d}}",
+                procs[i].pid, procs[i].pid);
+    }
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        fprintf(t->tl,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,"
+                "\"args\":{\"name\":\"seq%u\"}}",
+                TL_PID_SEQ, i, i);
+    for (unsigned i = 0; i < t->nr_tpc; i++)
+        fprintf(t->tl,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,"
+                "\"args\":{\"name\":\"tpc%u\"}}",
+                TL_PID_TPC, i, i);
+    for (unsigned i = 0; i < t->nr_dma; i++)
+        fprintf(t->tl,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,"
+                "\"args\":{\"name\":\"dma%u\"}}",
+                TL_PID_DMA, i, i);
+    g_string_free(g, TRUE);
+}
+
+NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
+{
+    NxTrace *t = g_new0(NxTrace, 1);
+    t->m = m;
+    t->commit = o->commit;
+    t->stats = o->stats;
+    t->timeline_path = g_strdup(o->timeline);
+    t->coverage_path = g_strdup(o->coverage);
+    t->line = g_string_new(NULL);
+    t->nr_seq = m->cfg.nr_seq;
+    t->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;
+    t->nr_dma = m->dma.nr;
+    t->seq = g_new0(TraceCpu, t->nr_seq ? t->nr_seq : 1);
+    t->tpc = g_new0(TraceCpu, t->nr_tpc ? t->nr_tpc : 1);
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        t->seq[i].cpu = m->seq ? m->seq[i] : NULL;
+    for (unsigned i = 0; i < t->nr_tpc; i++) {
+        t->tpc[i].cpu = m->tpc[i];
+        if (t->commit)
+            t->tpc[i].tsnap = g_new0(TraceTpcSnap, 1);
+    }
+    t->mem = g_array_new(FALSE, FALSE, sizeof(TraceMemWrite));
+    memcpy(t->sem, m->evsem.sem, sizeof(t->sem));
+    memcpy(t->evt, m->evsem.evt, sizeof(t->evt));
+    t->sem_changes = m->evsem.changes;
+    t->dma_push = g_new0(GQueue *, t->nr_dma ? t->nr_dma : 1);
+    t->dma_last_end = g_new0(uint64_t, t->nr_dma ? t->nr_dma : 1);
+    for (unsigned i = 0; i < t->nr_dma; i++)
+        t->dma_push[i] = g_queue_new();
+    if (o->coverage)
+        t->cov = cov_new();
+    if (o->timeline) {
+        if (!tl_open(t, o->timeline, err)) {
+            trace_free(t);
+            return NULL;
+        }
+        trace_meta(t);
+    }
+    m->trace = t;
+    return t;
+}
+
+void trace_free(NxTrace *t)
+{
+    if (!t)
+        return;
+    if (t->m && t->m->trace == t)
+        t->m->trace = NULL;
+    if (t->hooked && t->m) {
+        as_set_access_hook(t->m->as, t->prev_fn, t->prev_opaque);
+        t->hooked = false;
+    }
+    if (t->tl)
+        fclose(t->tl);
+    for (unsigned i = 0; i < t->nr_tpc; i++)
+        g_free(t->tpc[i].tsnap);
+    for (unsigned i = 0; i < t->nr_dma; i++)
+        g_queue_free_full(t->dma_push[i], g_free);
+    g_free(t->dma_push);
+    g_free(t->dma_last_end);
+    g_free(t->seq);
+    g_free(t->tpc);
+    g_array_free(t->mem, TRUE);
+    g_string_free(t->line, TRUE);
+    if (t->cov)
+        cov_free(t->cov);
+    g_free(t->timeline_path);
+    g_free(t->coverage_path);
+    g_free(t);
+}
+
+void trace_set_commit_output(NxTrace *t, GString *out)
+{
+    t->commit_out = out;
+}
+
+static TraceCpu *trace_cpu(NxTrace *t, NxCpu *cpu)
+{
+    if (cpu->kind == CPU_KIND_SEQ)
+        return cpu->index < t->nr_seq ? &t->seq[cpu->index] : NULL;
+    return cpu->index < t->nr_tpc ? &t->tpc[cpu->index] : NULL;
+}
+
+/* ---- memory written by an instruction ------------------------------------ */
+
+static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                         MemTxAttrs attrs)
+{
+    NxTrace *t = opaque;
+    if (t->reading_back)
+        return;
+    if (is_write && attrs.kind != MEM_REQ_DEBUG && attrs.kind != MEM_REQ_LOADER) {
+        TraceMemWrite w = {addr, size};
+        g_array_append_val(t->mem, w);
+    }
+    if (t->prev_fn)
+        t->prev_fn(t->prev_opaque, addr, size, is_write, attrs);
+}
+
+/* The hook is installed only while an instruction executes: an installed
+ * hook turns off the memory API's host-pointer fast path. */
+static void trace_hook(NxTrace *t)
+{
+    if (t->hooked)
+        return;
+    as_get_access_hook(t->m->as, &t->prev_fn, &t->prev_opaque);
+    as_set_access_hook(t->m->as, trace_access, t);
+    t->hooked = true;
+}
+
+static void trace_unhook(NxTrace *t)
+{
+    AccessHookFn fn;
+    void *opaque;
+    if (!t->hooked)
+        return;
+    as_get_access_hook(t->m->as, &fn, &opaque);
+    if (fn == trace_access && opaque == t)
+        as_set_access_hook(t->m->as, t->prev_fn, t->prev_opaque);
+    t->hooked = false;
+    g_array_set_size(t->mem, 0);
+}
+
+static void hex_bytes(GString *g, const uint8_t *p, size_t n)
+{
+    static const char hx[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        g_string_append_c(g, hx[p[i] >> 4]);
+        g_string_append_c(g, hx[p[i] & 15]);
+    }
+}
+
+/* " ; mem[A]=V": the value read back after the instruction (RAM/ROM only:
+ * reading a device register could have side effects, so those show "io"). */
+static void commit_mem(NxTrace *t, GString *g)
+{
+    for (unsigned i = 0; i < t->mem->len; i++) {
+        const TraceMemWrite *w = &g_array_index(t->mem, TraceMemWrite, i);
+        const FlatRange *fr = as_lookup(t->m->as, w->addr);
+        bool ram = fr && (fr->mr->kind == MR_RAM || fr->mr->kind == MR_ROM) &&
+                   w->size <= fr->end - w->addr;
+        if (!ram) {
+            g_string_append_printf(g, " ; io[0x%016" PRIx64 "]/%u", w->addr, w->size);
+            continue;
+        }
+        uint8_t buf[256];
+        unsigned n = MIN(w->size, (unsigned)sizeof(buf));
+        uint64_t bad;
+        t->reading_back = true;
+        as_rw_bytes(t->m->as, w->addr, buf, n, false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad);
+        t->reading_back = false;
+        if (n == 1 || n == 2 || n == 4 || n == 8) {
+            uint64_t v = 0;
+            for (unsigned k = n; k-- > 0;)
+                v = v << 8 | buf[k];
+            g_string_append_printf(g, " ; mem[0x%016" PRIx64 "]=0x%0*" PRIx64, w->addr, 2 * n, v);
+        } else {
+            g_string_append_printf(g, " ; mem[0x%016" PRIx64 "]/%u=", w->addr, w->size);
+            hex_bytes(g, buf, n);
+        }
+    }
+}
+
+/* " ; sem[i]=v ; evt[j]=b" for what changed since the shadow copy. */
+static void commit_sem(NxTrace *t, GString *g)
+{
+    EvSem *es = &t->m->evsem;
+    if (es->changes == t->sem_changes)
+        return;
+    for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
+        if (es->sem[i] != t->sem[i])
+            g_string_append_printf(g, " ; sem[%u]=%" PRIu32, i, es->sem[i]);
+    for (unsigned i = 0; i < NC2_NR_EVENTS; i++)
+        if (es->evt[i] != t->evt[i])
+            g_string_append_printf(g, " ; evt[%u]=%u", i, es->evt[i]);
+}
+
+/* Take the shadow copy again; on the timeline, every value that changed
+ * becomes a counter sample at `at`. */
+static void sem_resync(NxTrace *t, uint64_t at)
+{
+    EvSem *es = &t->m->evsem;
+    char name[16];
+    if (es->changes == t->sem_changes)
+        return;
+    if (t->tl) {
+        for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
+            if (es->sem[i] != t->sem[i]) {
+                g_snprintf(name, sizeof(name), "sem[%u]", i);
+                tl_counter(t, TL_PID_SEM, name, at, es->sem[i]);
+            }
+        for (unsigned i = 0; i < NC2_NR_EVENTS; i++)
+            if (es->evt[i] != t->evt[i]) {
+                g_snprintf(name, sizeof(name), "evt[%u]", i);
+                tl_counter(t, TL_PID_SEM, name, at, es->evt[i]);
+            }
+    }
+    memcpy(t->sem, es->sem, sizeof(t->sem));
+    memcpy(t->evt, es->evt, sizeof(t->evt));
+    t->sem_changes = es->changes;
+}
+
+/* ---- per-ISA state snapshots ----------------------------------------------- */
+
+static bool tpc_is_loop(const uint8_t *b)
+{
+    return tpc_bits(b, TPC_B_SPU_OPC, 6) == TPC_OPC_LOOP;
+}
+
+static void snap_before(NxTrace *t, TraceCpu *tc)
+{
+    NxCpu *cpu = tc->cpu;
+    if (cpu->kind == CPU_KIND_SEQ) {
+        memcpy(tc->r, seq_cpu(cpu)->nx->r, sizeof(tc->r));
+    } else if (tc->tsnap) {
+        TpcCpu *c = tpc_cpu(cpu);
+        TraceTpcSnap *s = tc->tsnap;
+        memcpy(s->s, c->s, sizeof(s->s));
+        memcpy(s->sp, c->sp, sizeof(s->sp));
+        memcpy(s->v, c->v, sizeof(s->v));
+        memcpy(s->vp, c->vp, sizeof(s->vp));
+        memcpy(s->irf, c->irf, sizeof(s->irf));
+        for (unsigned i = 0; i < TPC_NR_AD; i++)
+            s->ad[i] = c->ad[i].pa;
+        /* The store slot's form says whether local memory may change. */
+        const TpcInsnDesc *st =
+            tpc_is_loop(tc->bytes)
+                ? NULL
+                : tpc_insn_desc(TPC_SLOT_ST, tpc_bits(tc->bytes, TPC_B_ST_OPC, 5));
+        s->slm_saved = st && st->form == TPC_FORM_ST_L;
+        s->vlm_saved = st && st->form == TPC_FORM_ST_L_V;
+        if (s->slm_saved)
+            memcpy(s->slm, c->slm, sizeof(s->slm));
+        if (s->vlm_saved)
+            memcpy(s->vlm, c->vlm, sizeof(s->vlm));
+    }
+}
+
+static void seq_regs_changed(TraceCpu *tc, GString *g)
+{
+    const uint32_t *r = seq_cpu(tc->cpu)->nx->r;
+    for (unsigned i = 0; i < 64; i++)
+        if (r[i] != tc->r[i])
+            g_string_append_printf(g, " ; r%u=0x%08" PRIx32, i, r[i]);
+}
+
+static void tpc_regs_changed(TraceCpu *tc, GString *g)
+{
+    TpcCpu *c = tpc_cpu(tc->cpu);
+    const TraceTpcSnap *s = tc->tsnap;
+    for (unsigned i = 0; i < TPC_NR_S; i++)
+        if (c->s[i] != s->s[i])
+            g_string_append_printf(g, " ; S%u=0x%08" PRIx32, i, c->s[i]);
+    for (unsigned i = 0; i < TPC_NR_SP; i++)
+        if (c->sp[i] != s->sp[i])
+            g_string_append_printf(g, " ; SP%u=%u", i, c->sp[i]);
+    for (unsigned i = 0; i < TPC_NR_V; i++)
+        if (memcmp(c->v[i], s->v[i], TPC_VBYTES)) {
+            g_string_append_printf(g, " ; V%u=", i);
+            hex_bytes(g, c->v[i], TPC_VBYTES);
+        }
+    for (unsigned i = 0; i < TPC_NR_VP; i++)
+        if (memcmp(c->vp[i], s->vp[i], TPC_VPBYTES)) {
+            g_string_append_printf(g, " ; VP%u=", i);
+            hex_bytes(g, c->vp[i], TPC_VPBYTES);
+        }
+    for (unsigned i = 0; i < TPC_NR_I; i++)
+        if (memcmp(c->irf[i], s->irf[i], sizeof(s->irf[i]))) {
+            const int32_t *d = c->irf[i];
+            g_string_append_printf(g, " ; I%u=[%d,%d,%d,%d,%d]", i, d[0], d[1], d[2], d[3], d[4]);
+        }
+    for (unsigned i = 0; i < TPC_NR_AD; i++)
+        if (c->ad[i].pa != s->ad[i])
+            g_string_append_printf(g, " ; AD%u=0x%016" PRIx64, i, c->ad[i].pa);
+}
+
+/* TPC-local memory is not on the address space: compare it with the copy
+ * taken before a bundle whose store slot writes SLM (each changed u32) or
+ * VLM (the bytes from the first to the last that changed). */
+static void tpc_local_written(TraceCpu *tc, GString *g)
+{
+    TpcCpu *c = tpc_cpu(tc->cpu);
+    const TraceTpcSnap *s = tc->tsnap;
+    if (s->slm_saved) {
+        for (unsigned off = 0; off < TPC_SLM_SIZE; off += 4) {
+            uint32_t v;
+            if (!memcmp(c->slm + off, s->slm + off, 4))
+                continue;
+            memcpy(&v, c->slm + off, 4);
+            g_string_append_printf(g, " ; slm[0x%03x]=0x%08" PRIx32, off, v);
+        }
+    }
+    if (s->vlm_saved) {
+        unsigned lo = 0, hi = TPC_VLM_SIZE;
+        while (lo < hi && c->vlm[lo] == s->vlm[lo])
+            lo++;
+        while (hi > lo && c->vlm[hi - 1] == s->vlm[hi - 1])
+            hi--;
+        if (lo < hi) {
+            g_string_append_printf(g, " ; vlm[0x%05x]/%u=", lo, hi - lo);
+            hex_bytes(g, c->vlm + lo, hi - lo);
+        }
+    }
+}
+
+/* ---- the commit line ------------------------------------------------------ */
+
+static void commit_line(NxTrace *t, TraceCpu *tc, bool faulted)
+{
+    NxCpu *cpu = tc->cpu;
+    GString *g = t->line;
+    bool seq = cpu->kind == CPU_KIND_SEQ;
+
+    g_string_truncate(g, 0);
+    if (seq)
+        g_string_append_printf(g, "%c seq%u 0x%016" PRIx64 " ", faulted ? 'F' : 'C', cpu->index,
+                               tc->pc);
+    else
+        g_string_append_printf(g, "%c tpc%u 0x%08" PRIx64 " ", faulted ? 'F' : 'C', cpu->index,
+                               tc->pc);
+    hex_bytes(g, tc->bytes, tc->len);
+    g_string_append_c(g, ' ');
+    if (seq && tc->len == 64)
+        seq_disas_insn(tc->bytes, tc->pc, g);
+    else if (!seq && tc->len == 32)
+        tpc_disas_bundle_gs(g, tc->bytes, (uint32_t)tc->pc, NULL, NULL);
+    if (faulted) {
+        const NxFault *f = &cpu->fault;
+        g_string_append_printf(g, " ; fault=%s(%" PRIu32 ") info=0x%" PRIx32 " addr=0x%016" PRIx64,
+                               seq ? nx_fault_name(f->code) : tpc_fault_name(f->code), f->code,
+                               f->info, f->addr);
+    } else {
+        if (seq) {
+            seq_regs_changed(tc, g);
+        } else {
+            tpc_regs_changed(tc, g);
+            tpc_local_written(tc, g);
+        }
+        commit_mem(t, g);
+        commit_sem(t, g);
+    }
+    g_string_append_c(g, '\n');
+    if (t->commit_out)
+        g_string_append_len(t->commit_out, g->str, (gssize)g->len);
+    else
+        fputs(g->str, t->m->log.file ? t->m->log.file : stderr);
+}
+
+/* ---- timeline pieces that belong to the instruction stream -------------- */
+
+static void tl_insn(NxTrace *t, TraceCpu *tc)
+{
+    GString *a = g_string_new(NULL);
+    GString *d = g_string_new(NULL);
+    seq_disas_insn(tc->bytes, tc->pc, d);
+    g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"insn\":", tc->pc);
+    tl_json_str(a, d->str);
+    /* the span is named by the mnemonic with its suffixes ("bne.u32") */
+    const char *sp = strchr(d->str, ' ');
+    if (sp)
+        g_string_truncate(d, (gsize)(sp - d->str));
+    tl_span(t, TL_PID_SEQ, tc->cpu->index, d->len ? d->str : "insn", tc->t, 1, a->str);
+    g_string_free(a, TRUE);
+    g_string_free(d, TRUE);
+}
+
+static void wait_end(NxTrace *t, TraceCpu *tc, uint64_t now)
+{
+    if (!tc->waiting)
+        return;
+    tc->waiting = false;
+    uint64_t dur = now > tc->wait_start ? now - tc->wait_start : 0;
+    tc->stall_cycles[tc->wait_reason & 3] += dur;
+    if (t->tl) {
+        GString *n = g_string_new("blocked ");
+        g_string_append(n, tc->wait_what);
+        tl_span(t, TL_PID_SEQ, tc->cpu->index, n->str, tc->wait_start, dur, NULL);
+        g_string_free(n, TRUE);
+    }
+}
+
+/* A blocked attempt: the first one opens a stall (sequencers only block). */
+static void wait_begin(NxTrace *t, TraceCpu *tc)
+{
+    if (tc->waiting || tc->cpu->kind != CPU_KIND_SEQ)
+        return;
+    SeqCpu *s = seq_cpu(tc->cpu);
+    unsigned reason = s->nx->block_reason & 3;
+    GString *g = g_string_new(NULL);
+    tc->waiting = true;
+    tc->wait_start = tc->t;
+    tc->wait_reason = reason;
+    tc->stalls[reason]++;
+    if (tc->cpu->ops->block_info)
+        tc->cpu->ops->block_info(tc->cpu, g);
+    /* drop the " current=N" tail: the name must not change with the value */
+    char *cur = strstr(g->str, " current=");
+    if (cur)
+        g_string_truncate(g, (gsize)(cur - g->str));
+    g_strlcpy(tc->wait_what, g->str, sizeof(tc->wait_what));
+    g_string_free(g, TRUE);
+    if (reason == NX_BLOCK_WAIT) {
+        uint8_t mode = s->blk_wait_mode & 0x7F;
+        bool evt = mode >= SEQ_WAIT_EVT_SET;
+        if (evt)
+            t->evt_waits[s->blk_wait_idx]++;
+        else
+            t->sem_waits[s->blk_wait_idx]++;
+    }
+}
+
+/* ---- hooks ----------------------------------------------------------------- */
+
+static void trace_close(NxTrace *t, TraceCpu *tc)
+{
+    NxCpu *cpu = tc->cpu;
+    tc->pending = false;
+    bool faulted = cpu->state == CPU_FAULTED;
+    bool retired = !faulted && (cpu->kind == CPU_KIND_TPC || cpu->retired != tc->retired_before);
+
+    if (!faulted && !retired) {
+        /* blocked; anything else (a debugger stop before it ran) is no stall */
+        if (cpu->state == CPU_BLOCKED)
+            wait_begin(t, tc);
+        trace_unhook(t);
+        return;
+    }
+    wait_end(t, tc, tc->t);
+    if (t->commit)
+        commit_line(t, tc, faulted);
+    if (t->tl && cpu->kind == CPU_KIND_SEQ && retired)
+        tl_insn(t, tc);
+    if (t->cov) {
+        if (cpu->kind == CPU_KIND_SEQ && tc->len == 64)
+            cov_seq(t->cov, tc->bytes);
+        else if (cpu->kind == CPU_KIND_TPC && tc->len == 32)
+            cov_tpc(t->cov, tc->bytes);
+    }
+    trace_unhook(t);
+    sem_resync(t, tc->t);
+}
+
+void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len)
+{
+    NxTrace *t = m->trace;
+    TraceCpu *tc = trace_cpu(t, cpu);
+    if (!tc)
+        return;
+    if (tc->pending)
+        trace_close(t, tc);
+    sem_resync(t, t->ext_t);
+    tc->pending = true;
+    tc->pc = pc;
+    tc->len = MIN(len, (unsigned)sizeof(tc->bytes));
+    memcpy(tc->bytes, bytes, tc->len);
+    tc->retired_before = cpu->retired;
+    if (cpu->kind == CPU_KIND_SEQ) {
+        tc->t = machine_vtime(m);
+    } else {
+        if (tc->round_vtime != m->sched.vtime) {
+            tc->round_vtime = m->sched.vtime;
+            tc->round_n = 0;
+        }
+        tc->t = MAX(m->sched.vtime + tc->round_n, tc->clock);
+        tc->round_n++;
+        tc->clock = tc->t + 1;
+        tc->kernel_last = tc->t + 1;
+    }
+    if (t->commit) {
+        snap_before(t, tc);
+        g_array_set_size(t->mem, 0);
+        trace_hook(t);
+    }
+}
+
+void trace_insn_end(Machine *m, NxCpu *cpu)
+{
+    NxTrace *t = m->trace;
+    TraceCpu *tc = trace_cpu(t, cpu);
+    if (tc && tc->pending)
+        trace_close(t, tc);
+}
+
+void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req)
+{
+    NxTrace *t = m->trace;
+    if (!t->tl || e >= t->nr_dma)
+        return;
+    uint64_t *at = g_new(uint64_t, 1);
+    *at = machine_vtime(m);
+    g_queue_push_tail(t->dma_push[e], at);
+}
+
+void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t at)
+{
+    NxTrace *t = m->trace;
+    if (!t->tl || e >= t->nr_dma)
+        return;
+    /* the previous completion's semaphore effects, then this one's time */
+    sem_resync(t, t->ext_t);
+    t->ext_t = at;
+    uint64_t *pushed = g_queue_pop_head(t->dma_push[e]);
+    uint64_t start = t->dma_last_end[e];
+    if (pushed) {
+        start = MAX(start, *pushed);
+        g_free(pushed);
+    }
+    start = MIN(start, at);
+    GString *a = g_string_new(NULL);
+    g_string_append_printf(a, "\"owner\":%d,\"bytes\":%" PRIu64 ",\"sem\":%u,\"sem_inc\":%u",
+                           req->owner, req->bytes, req->sem, req->sem_inc);
+    tl_span(t, TL_PID_DMA, e, req->owner >= 0 ? "dma" : "dma (doorbell)", start, at - start,
+            a->str);
+    g_string_free(a, TRUE);
+    t->dma_last_end[e] = at;
+}
+
+void trace_tpc_launch(Machine *m, unsigned tpc)
+{
+    NxTrace *t = m->trace;
+    if (tpc >= t->nr_tpc)
+        return;
+    TraceCpu *tc = &t->tpc[tpc];
+    tc->kernel_open = true;
+    tc->launch_t = machine_vtime(m);
+    tc->kernel_last = tc->launch_t;
+    tc->clock = MAX(tc->clock, tc->launch_t);
+    if (t->tl) {
+        GString *a = g_string_new(NULL);
+        g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"",
+                               m->tpccfg[tpc].latched.kernel_base);
+        tl_instant(t, TL_PID_TPC, tpc, "launch", tc->launch_t, a->str);
+        g_string_free(a, TRUE);
+    }
+}
+
+void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, uint64_t bundles)
+{
+    NxTrace *t = m->trace;
+    if (tpc >= t->nr_tpc)
+        return;
+    TraceCpu *tc = &t->tpc[tpc];
+    tc->kernels++;
+    tc->kernel_faults += code != 0;
+    tc->kernel_bundles += bundles;
+    tc->kernel_cycles += cycles;
+    if (t->tl) {
+        uint64_t start = tc->launch_t;
+        uint64_t end = MAX(tc->kernel_last, start + bundles);
+        GString *a = g_string_new(NULL);
+        g_string_append_printf(a,
+                               "\"base\":\"0x%016" PRIx64 "\",\"bundles\":%" PRIu64
+                               ",\"cycles\":%" PRIu64 ",\"fault\":%" PRIu32,
+                               m->tpccfg[tpc].latched.kernel_base, bundles, cycles, code);
+        tl_span(t, TL_PID_TPC, tpc, code ? "kernel (fault)" : "kernel", start, end - start, a->str);
+        g_string_free(a, TRUE);
+    }
+    tc->kernel_open = false;
+}
+
+bool trace_finish(Machine *m, GError **err)
+{
+    NxTrace *t = m->trace;
+    uint64_t now = m->sched.vtime;
+    if (!t)
+        return true;
+    for (unsigned i = 0; i < t->nr_seq; i++) {
+        if (t->seq[i].pending)
+            trace_close(t, &t->seq[i]);
+        now = MAX(now, t->seq[i].t);
+    }
+    for (unsigned i = 0; i < t->nr_tpc; i++)
+        if (t->tpc[i].pending)
+            trace_close(t, &t->tpc[i]);
+    /* still blocked at the end (deadlock, limit): the stall lasts to the end */
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        wait_end(t, &t->seq[i], now);
+    trace_unhook(t);
+    sem_resync(t, t->ext_t);
+    if (m->stop_reason == STOP_FAULT && m->fault_cpu) {
+        NxCpu *f = m->fault_cpu;
+        if (t->cov)
+            cov_fault(t->cov, f->kind == CPU_KIND_TPC, f->fault.code);
+        if (t->tl) {
+            GString *a = g_string_new(NULL);
+            g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"code\":%" PRIu32, f->fault_pc,
+                                   f->fault.code);
+            tl_instant(t, f->kind == CPU_KIND_TPC ? TL_PID_TPC : TL_PID_SEQ, f->index,
+                       f->kind == CPU_KIND_TPC ? tpc_fault_name(f->fault.code)
+                                               : nx_fault_name(f->fault.code),
+                       machine_vtime(m), a->str);
+            g_string_free(a, TRUE);
+        }
+    }
+    if (t->stats) {
+        GString *g = g_string_new(NULL);
+        trace_stats(t, g);
+        fputs(g->str, m->log.file ? m->log.file : stderr);
+        g_string_free(g, TRUE);
+    }
+    bool ok = true;
+    if (t->tl)
+        ok = tl_close(t, err);
+    if (ok && t->cov && t->coverage_path) {
+        GString *g = g_string_new(NULL);
+        GError *e2 = NULL;
+        cov_json(t->cov, g);
+        ok = g_file_set_contents(t->coverage_path, g->str, (gssize)g->len, &e2);
+        if (ok) {
+            g_autofree char *txt = g_strconcat(t->coverage_path, ".txt", NULL);
+            g_string_truncate(g, 0);
+            cov_summary(t->cov, g);
+            ok = g_file_set_contents(txt, g->str, (gssize)g->len, &e2);
+        }
+        if (!ok) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-coverage: %s", e2->message);
+            g_error_free(e2);
+        }
+        g_string_free(g, TRUE);
+    }
+    return ok;
+}
+
+void trace_coverage_json(NxTrace *t, GString *out)
+{
+    if (t->cov)
+        cov_json(t->cov, out);
+}
+
+void trace_coverage_summary(NxTrace *t, GString *out)
+{
+    if (t->cov)
+        cov_summary(t->cov, out);
+}

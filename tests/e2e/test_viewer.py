@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the SDL memory viewer and of poison mode (docs/viewer.rst).
+
+    test_viewer.py NXEMU VIEWER_SBUF_ELF          the viewer, offscreen and under Xvfb
+    test_viewer.py --poison NXEMU POISON_ELF      -machine poison=on
+
+The viewer test runs tests/e2e/viewer-sbuf.s (it writes SBUF partitions 3
+and 70 and nothing else in SBUF/PSUM) through a real SDL window with
+-screendump-at-exit, reads the PNG with the minimal reader below and checks
+the picture against the documented frame layout: the two written partitions
+are highlighted, the 126 others and every PSUM bank are not.
+Exit 77 (skip) when nxemu was built without SDL.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+# Frame layout and colours, from docs/viewer.rst ("Frame layout").
+FRAME_W, FRAME_H = 1280, 720
+SBUF_X, SBUF_Y, SBUF_W, PART_H = 8, 32, 384, 3
+PSUM_X, BANK_W = 404, 8
+IDLE = (0x20, 0x20, 0x20)
+WRITTEN_PARTITIONS = {3, 70}
+
+failures = 0
+checks = 0
+
+
+def check(ok, what):
+    global failures, checks
+    checks += 1
+    print(("ok %d - " if ok else "not ok %d - ") % checks + what)
+    if not ok:
+        failures += 1
+    return ok
+
+
+def read_png(path):
+    """8-bit RGB, non-interlaced PNG -> (w, h, rows of (r, g, b) tuples)."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG signature")
+    pos, idat, w = 8, b"", None
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        if zlib.crc32(kind + body) != crc:
+            raise ValueError("bad CRC in chunk %r" % kind)
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if (depth, ctype, interlace) != (8, 2, 0):
+                raise ValueError("unsupported PNG format %r" % ((depth, ctype, interlace),))
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride, rows, prev = 1 + 3 * w, [], bytearray(3 * w)
+    for y in range(h):
+        line = raw[y * stride:(y + 1) * stride]
+        ftype, cur = line[0], bytearray(line[1:])
+        for i in range(len(cur)):  # the five PNG filters, in case a writer uses them
+            a = cur[i - 3] if i >= 3 else 0
+            b, c = prev[i], (prev[i - 3] if i >= 3 else 0)
+            if ftype == 1:
+                cur[i] = (cur[i] + a) & 255
+            elif ftype == 2:
+                cur[i] = (cur[i] + b) & 255
+            elif ftype == 3:
+                cur[i] = (cur[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                cur[i] = (cur[i] + pred) & 255
+        rows.append([tuple(cur[3 * x:3 * x + 3]) for x in range(w)])
+        prev = cur
+    return w, h, rows
+
+
+def write_tinted(px):
+    """A write highlight: red from 0x40 up, no read tint (green stays 0x20)."""
+    r, g, b = px
+    return r >= 0x40 and g == 0x20 and b == 0x20
+
+
+def check_picture(path, label):
+    try:
+        w, h, rows = read_png(path)
+    except (OSError, ValueError, zlib.error) as e:
+        check(False, "%s: screenshot readable (%s)" % (label, e))
+        return
+    check((w, h) == (FRAME_W, FRAME_H), "%s: screenshot is %dx%d" % (label, w, h))
+    for p in range(128):
+        # Rows 0 and 1 of a partition carry its cells (row 2 is a separator).
+        pix = [rows[SBUF_Y + PART_H * p + dy][SBUF_X + x] for dy in (0, 1) for x in range(SBUF_W)]
+        if p in WRITTEN_PARTITIONS:
+            # The image writes 16 bytes at offset 0: column 0 shows offset 0.
+            check(write_tinted(rows[SBUF_Y + PART_H * p][SBUF_X]),
+                  "%s: SBUF partition %d offset 0 highlighted as written" % (label, p))
+            check(all(px == IDLE or write_tinted(px) for px in pix),
+                  "%s: SBUF partition %d shows no reads" % (label, p))
+        elif any(px != IDLE for px in pix):
+            check(False, "%s: SBUF partition %d not highlighted" % (label, p))
+    check(True, "%s: the 126 other SBUF partitions are not highlighted" % label)
+    psum = [rows[SBUF_Y + PART_H * p][PSUM_X + BANK_W * b] for p in range(128) for b in range(8)]
+    check(all(px == IDLE for px in psum), "%s: no PSUM bank highlighted" % label)
+
+
+def run(cmd, env=None, timeout=60):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def lsan_suppress(tmp):
+    """Sanitizer builds: SDL 2.26 opens a D-Bus connection under X11 and never
+    shuts libdbus down; that library's own allocation is not ours to fix."""
+    supp = os.path.join(tmp, "lsan.supp")
+    with open(supp, "w") as f:
+        f.write("leak:libdbus-1.so\n")
+    opts = os.environ.get("LSAN_OPTIONS", "")
+    os.environ["LSAN_OPTIONS"] = (opts + ":" if opts else "") + \
+        "suppressions=%s:print_suppressions=0" % supp
+
+
+def viewer_tests(nxemu, image):
+    tmp = tempfile.mkdtemp(prefix="nxemu-viewer-")
+    lsan_suppress(tmp)
+    try:
+        env = dict(os.environ, SDL_VIDEODRIVER="offscreen")
+        shot = os.path.join(tmp, "offscreen.png")
+        r = run([nxemu, "-display", "sdl", "-screendump-at-exit", shot, "-kernel", image], env)
+        # Built without SDL; or main.c does not call the viewer yet.
+        if r.returncode == 125 and ("without SDL" in r.stderr or "not built yet" in r.stderr
+                                    or "'-screendump-at-exit': unknown option" in r.stderr):
+            print("# SKIP: " + r.stderr.strip())
+            return 77
+        check(r.returncode == 0, "offscreen: run ends with the test device's PASS (status %d, %s)"
+              % (r.returncode, r.stderr.strip()))
+        check(r.stdout == "", "offscreen: nothing on stdout")
+        check_picture(shot, "offscreen")
+
+        xvfb = shutil.which("xvfb-run")
+        if xvfb:
+            env = dict(os.environ)
+            env.pop("SDL_VIDEODRIVER", None)
+            shot = os.path.join(tmp, "xvfb.png")
+            r = run([xvfb, "-a", "-s", "-screen 0 1600x900x24", nxemu, "-display", "sdl",
+                     "-screendump-at-exit", shot, "-kernel", image], env, timeout=120)
+            check(r.returncode == 0, "xvfb: run ends with PASS (status %d, %s)"
+                  % (r.returncode, r.stderr.strip()))
+            check_picture(shot, "xvfb")
+        else:
+            print("# xvfb-run not installed: X11 window variant not run")
+
+        bad = os.path.join(tmp, "no-such-dir", "x.png")
+        r = run([nxemu, "-display", "sdl", "-screendump-at-exit", bad, "-kernel", image],
+                dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+        check(r.returncode == 0 and "screendump" in r.stderr and bad in r.stderr,
+              "unwritable screenshot: one error line naming the file, run status kept")
+
+        r = run([nxemu, "-screendump-at-exit", shot, "-kernel", image])
+        check(r.returncode == 125 and "-screendump-at-exit" in r.stderr
+              and len(r.stderr.strip().splitlines()) == 1,
+              "-screendump-at-exit without -display sdl is a usage error")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def poison_tests(nxemu, image):
+    r = run([nxemu, "-machine", "poison=on", "-kernel", image])
+    if r.returncode == 125 and "poison" in r.stderr:
+        print("# SKIP: -machine poison not wired yet: " + r.stderr.strip())
+        return 77
+    # Expected from tests/e2e/viewer-poison.s: one 64-byte record per
+    # instruction from 0x01000000; SBUF partition 5 at 0x20_0000_0000 +
+    # 5 * 0x40000 (machine.md §1.1); two 4-byte elements of never-written HBM.
+    W = "nxemu: warning: poison: core=0 pc=0x%016x read of uninitialised 0x%016x (size 4)"
+    want = [W % (0x01000000, 0x2000000000 + 5 * 0x40000),
+            W % (0x01000000 + 4 * 64, 0x03000000),
+            W % (0x01000000 + 4 * 64, 0x03000004)]
+    check(r.returncode == 0, "poison=on: the run itself is unchanged (status %d)" % r.returncode)
+    got = r.stderr.splitlines()
+    check(got == want, "poison=on: exactly the uninitialised reads, once each, with pc and "
+          "address (got %r)" % got)
+    r = run([nxemu, "-kernel", image])
+    check(r.returncode == 0 and "poison" not in r.stderr, "poison off by default")
+    r = run([nxemu, "-machine", "poison=off", "-kernel", image])
+    check(r.returncode == 0 and "poison" not in r.stderr, "poison=off")
+    r = run([nxemu, "-machine", "poison=maybe", "-kernel", image])
+    check(r.returncode == 125 and "poison" in r.stderr and len(r.stderr.splitlines()) == 1,
+          "poison=maybe is a one-line usage error")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "--poison":
+        rc = poison_tests(argv[2], argv[3])
+    elif len(argv) == 3:
+        rc = viewer_tests(argv[1], argv[2])
+    else:
+        print("usage: test_viewer.py [--poison] NXEMU IMAGE", file=sys.stderr)
+        return 2
+    if rc:
+        return rc
+    print("1..%d" % checks)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,8 @@
+; cmp_op ALWAYS with a nonzero dtype: br_dtype.
+; (Review predicate variant, sequencer.md §8 and §10.)
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=br_dtype pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec a9 10 00 00 00 00 00 00 00 00 00 00 00 09 03 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 40 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        halt

@@ -1,0 +1,9 @@
+; A gather with a nonzero dst_idx_start_addr (unused by the mode):
+; dmai_idx_addr.
+; (Review predicate variant, sequencer.md §8 and §10.)
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=dmai_idx_addr pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec bb 10 00 00 00 00 00 00 00 00 00 00 00 00 80 00 00 00 00 02 00 00 00 00 01 00 00 00 02 00 04 00 00 00 00 03 00 00 00 00 01 00 00 00 02 00 04 00 00 01 00 00 00 02 00 00 00 00 00 00 00 00 00 00
+        halt

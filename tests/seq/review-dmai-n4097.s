@@ -1,0 +1,8 @@
+; N = 4097: dmai_index_count.
+; (Review predicate variant, sequencer.md §8 and §10.)
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=dmai_index_count pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec bb 10 00 00 00 00 00 00 00 00 00 00 00 00 80 00 00 00 00 02 00 00 00 00 01 00 00 00 01 10 04 00 00 00 00 03 00 00 00 00 01 00 00 00 01 10 04 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        halt

@@ -1,0 +1,8 @@
+; NOTIFY queue 4: notify_fields.
+; (Review predicate variant, sequencer.md §8 and §10.)
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=notify_fields pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec a6 10 00 00 00 00 00 00 00 00 00 00 04 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        halt

@@ -1,0 +1,8 @@
+; §8.9 order: n0 = 0 with an invalid dtype (BF16 is not a mem_2d type):
+; mem2d_num_elem_range (16) before mem2d_dtype_check (17).
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=mem2d_num_elem_range pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec aa 10 00 00 00 00 00 00 00 00 00 00 06 00 00 01 00 00 00 02 00 00 00 00 01 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        halt

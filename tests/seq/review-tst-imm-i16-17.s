@@ -1,0 +1,8 @@
+; Checklist 9: an immediate TensorStore of 17 elements of dtype 0x4
+; exceeds its cap -> mem2d_store_num_elem_check (22).
+; exit: 132
+; stderr: nxemu: fault: core=0 code=INVALID_INSTRUCTION(2) info=mem2d_store_num_elem_check pc=0x0000000001000000 addr=0x0000000000000000
+        .org 0x01000000
+start:
+        .rec ab 10 00 00 00 00 00 00 00 00 00 00 04 01 11 01 00 00 00 02 00 00 00 00 01 00 00 00 11 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+        halt

@@ -1,0 +1,431 @@
+/*
+ * The viewer's model, drawing and screenshot writer, without SDL
+ * (hw/display/viewer-int.h, docs/viewer.rst).  Expected addresses come from
+ * the memory map (machine.md §1) and the documented frame layout.
+ */
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "config-host.h"
+#include "hw/display/viewer-int.h"
+#include "hw/display/viewer.h"
+#include "nxemu/machine.h"
+
+#if CONFIG_SDL
+#include <SDL.h>
+#endif
+
+#define SBUF_BASE 0x2000000000ull
+#define PSUM_BASE 0x2802000000ull
+
+typedef struct Fx {
+    Machine *m;
+    ViewerModel *vm;
+} Fx;
+
+static void fx_setup(Fx *f, gconstpointer data)
+{
+    MachineConfig cfg = {
+        .hbm_size = 64ull << 20,
+        .nr_seq = 1,
+        .tlb_entries = 4,
+        .quantum = 64,
+        .nr_dma = 1,
+        .dma_queue_depth = 4,
+        .dma_bytes_per_cycle = 64,
+        .dma_latency = 32,
+    };
+    GError *err = NULL;
+    f->m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    f->vm = g_new0(ViewerModel, 1);
+    vmodel_init(f->vm, f->m, 1000);
+    as_set_access_hook(f->m->as, vmodel_access, f->vm);
+}
+
+static void fx_teardown(Fx *f, gconstpointer data)
+{
+    as_set_access_hook(f->m->as, NULL, NULL);
+    machine_free(f->m);
+    g_free(f->vm);
+}
+
+static void wr32(Machine *m, uint64_t pa, uint32_t v)
+{
+    g_assert_cmpint(as_write(m->as, pa, 4, v, MEMTXATTRS(MEM_REQ_SEQ, 0)), ==, MEMTX_OK);
+}
+
+static unsigned marked_sbuf_bins(const ViewerModel *vm)
+{
+    unsigned n = 0;
+    for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+        for (unsigned b = 0; b < VIEW_SBUF_BINS; b++) {
+            n += vm->sbuf[p][b].rd || vm->sbuf[p][b].wr;
+        }
+    }
+    return n;
+}
+
+/* 64 MiB of HBM over 4096 cells: 16 KiB a cell. */
+static void test_hbm_cells(Fx *f, gconstpointer data)
+{
+    uint64_t v;
+    g_assert_cmpuint(f->vm->hbm_shift, ==, 14);
+    f->m->sched.vtime = 7;
+    g_assert_cmpint(as_read(f->m->as, 0x10000, 4, &v, MEMTXATTRS(MEM_REQ_SEQ, 0)), ==, MEMTX_OK);
+    g_assert_cmpuint(f->vm->hbm[4].rd, ==, 8); /* vtime + 1 */
+    g_assert_cmpuint(f->vm->hbm[4].wr, ==, 0);
+    g_assert_cmpuint(f->vm->hbm[3].rd, ==, 0);
+    g_assert_cmpuint(f->vm->reads, ==, 1);
+}
+
+/* SBUF partition p at PA 0x20_0000_0000 + p * 0x40000; 1 KiB bins. */
+static void test_sbuf_marks(Fx *f, gconstpointer data)
+{
+    uint8_t buf[8] = {0};
+    uint64_t bad;
+    f->m->sched.vtime = 100;
+    wr32(f->m, SBUF_BASE + 3 * 0x40000 + 0x1400, 1);
+    g_assert_cmpuint(f->vm->sbuf[3][5].wr, ==, 101);
+    g_assert_cmpuint(marked_sbuf_bins(f->vm), ==, 1);
+    /* Bytes 0x3FE..0x401 of partition 70: bins 0 and 1. */
+    g_assert_cmpint(as_rw_bytes(f->m->as, SBUF_BASE + 70 * 0x40000 + 0x3FE, buf, 4, true,
+                                MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
+                    ==, MEMTX_OK);
+    g_assert_cmpuint(f->vm->sbuf[70][0].wr, ==, 101);
+    g_assert_cmpuint(f->vm->sbuf[70][1].wr, ==, 101);
+    g_assert_cmpuint(marked_sbuf_bins(f->vm), ==, 3);
+    /* The last bin of a partition (0x2FC00..0x2FFFF). */
+    g_assert_cmpint(as_rw_bytes(f->m->as, SBUF_BASE + 127 * 0x40000 + 0x2FFF8, buf, 8, false,
+                                MEMTXATTRS(MEM_REQ_SEQ, 0), &bad),
+                    ==, MEMTX_OK);
+    g_assert_cmpuint(f->vm->sbuf[127][191].rd, ==, 101);
+    g_assert_cmpuint(f->vm->sbuf[127][191].wr, ==, 0);
+}
+
+/* Debugger reads (the hover read-out itself) leave no mark. */
+static void test_debug_unmarked(Fx *f, gconstpointer data)
+{
+    uint8_t buf[4];
+    uint64_t bad;
+    g_assert_cmpint(as_rw_bytes(f->m->as, SBUF_BASE + 9 * 0x40000, buf, 4, false,
+                                MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad),
+                    ==, MEMTX_OK);
+    g_assert_cmpuint(marked_sbuf_bins(f->vm), ==, 0);
+    g_assert_cmpuint(f->vm->reads, ==, 0);
+}
+
+/* PSUM partition 40 = quadrant 1, partition 8: offset 1 << 20 | 8 << 15
+ * (machine.md §1.2); byte 0x900 is in bank 1 (2 KiB banks). */
+static void test_psum_banks(Fx *f, gconstpointer data)
+{
+    wr32(f->m, PSUM_BASE + (1u << 20 | 8u << 15) + 0x900, 5);
+    g_assert_cmpuint(f->vm->psum[40][1].wr, ==, 1);
+    g_assert_cmpuint(f->vm->psum[40][0].wr, ==, 0);
+    g_assert_cmpuint(f->vm->psum[8][1].wr, ==, 0);
+}
+
+static void test_colors(Fx *f, gconstpointer data)
+{
+    ViewMarks never = {0}, wnow = {.wr = 1001}, wold = {.wr = 1}, rhalf = {.rd = 501},
+              both = {.rd = 1001, .wr = 1001};
+    /* fade = 1000 cycles, now = 1000 */
+    g_assert_cmphex(vmodel_color(f->vm, &never, 1000), ==, 0x202020);
+    g_assert_cmphex(vmodel_color(f->vm, &wnow, 1000), ==, 0xFF2020);
+    g_assert_cmphex(vmodel_color(f->vm, &wold, 1000), ==, 0x402020);
+    /* age 500 of 1000: 0xFF - 0xBF / 2 = 0xA0 */
+    g_assert_cmphex(vmodel_color(f->vm, &rhalf, 1000), ==, 0x20A020);
+    g_assert_cmphex(vmodel_color(f->vm, &both, 1000), ==, 0xFFFF20);
+}
+
+static void test_hit(Fx *f, gconstpointer data)
+{
+    uint64_t pa = 0;
+    const ViewMarks *mk = NULL;
+    /* SBUF: rows 3p..3p+2 from VIEW_SBUF_Y, 384 columns over 0x30000 bytes. */
+    g_assert_cmpint(vmodel_hit(f->vm, VIEW_SBUF_X, VIEW_SBUF_Y + 3 * 3 + 1, &pa, &mk), ==,
+                    VIEW_AREA_SBUF);
+    g_assert_cmphex(pa, ==, 0x20000C0000);
+    g_assert_true(mk == &f->vm->sbuf[3][0]);
+    g_assert_cmpint(vmodel_hit(f->vm, VIEW_SBUF_X + 192, VIEW_SBUF_Y, &pa, &mk), ==,
+                    VIEW_AREA_SBUF);
+    g_assert_cmphex(pa, ==, SBUF_BASE + 0x18000);
+    /* PSUM: 8-pixel banks */
+    g_assert_cmpint(vmodel_hit(f->vm, VIEW_PSUM_X + 2 * 8 + 3, VIEW_PSUM_Y + 3 * 40 + 1, &pa, &mk),
+                    ==, VIEW_AREA_PSUM);
+    g_assert_cmphex(pa, ==, PSUM_BASE + 40 * 0x8000 + 2 * 0x800);
+    /* HBM: 64 cells a row, 6 pixels each; cell 69 starts at 69 * 16 KiB */
+    g_assert_cmpint(vmodel_hit(f->vm, VIEW_HBM_X + 6 * 5, VIEW_HBM_Y + 6 * 1, &pa, &mk), ==,
+                    VIEW_AREA_HBM);
+    g_assert_cmphex(pa, ==, 69ull * 16384);
+    g_assert_cmpint(vmodel_hit(f->vm, 2, 2, &pa, &mk), ==, VIEW_AREA_NONE);
+}
+
+static void test_hover(Fx *f, gconstpointer data)
+{
+    GString *s = g_string_new(NULL);
+    f->m->sched.vtime = 12;
+    wr32(f->m, 0x20000C0000, 0x11111111);
+    vmodel_hover_text(f->vm, VIEW_SBUF_X, VIEW_SBUF_Y + 9, s);
+    g_assert_cmpstr(s->str, ==, "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-)");
+    g_string_truncate(s, 0);
+    vmodel_hover_text(f->vm, 2, 2, s);
+    g_assert_cmpstr(s->str, ==, "");
+    /* the read-out is a debug read: it marked nothing */
+    g_assert_cmpuint(f->vm->sbuf[3][0].rd, ==, 0);
+    g_string_free(s, TRUE);
+}
+
+static void test_keys(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    g_assert_false(vm->paused);
+    g_assert_true(vmodel_key(vm, ' '));
+    g_assert_true(vm->paused);
+    g_assert_true(vmodel_key(vm, ' '));
+    g_assert_false(vm->paused);
+    vmodel_key(vm, 's');
+    g_assert_true(vm->paused && vm->step_req);
+    vmodel_key(vm, ' ');
+    g_assert_false(vm->paused || vm->step_req);
+    /* Zoom keeps the centre: offset 0x18000 stays under column 192. */
+    vmodel_key(vm, '+');
+    g_assert_cmpuint(vm->zoom, ==, 2);
+    g_assert_cmphex(vmodel_sbuf_span(vm), ==, 0x18000);
+    g_assert_cmphex(vm->pan, ==, 0xC000);
+    g_assert_cmphex(vmodel_sbuf_offset_at(vm, 192), ==, 0x18000);
+    vmodel_key(vm, '>'); /* a quarter of the span */
+    g_assert_cmphex(vm->pan, ==, 0x12000);
+    vmodel_key(vm, '>');
+    g_assert_cmphex(vm->pan, ==, 0x18000); /* clamped: the span ends at 0x30000 */
+    vmodel_key(vm, '-');
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    g_assert_cmphex(vm->pan, ==, 0);
+    vmodel_key(vm, '-');
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    for (int i = 0; i < 10; i++) {
+        vmodel_key(vm, '+');
+    }
+    g_assert_cmpuint(vm->zoom, ==, VIEW_MAX_ZOOM);
+    g_assert_false(vmodel_key(vm, 'x'));
+    vmodel_key(vm, 'q');
+    g_assert_true(vm->quit);
+}
+
+static void test_wheel(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    /* The offset under the mouse stays: column 96 shows 0xC000 at zoom 1. */
+    vmodel_wheel(vm, 2, 96);
+    g_assert_cmpuint(vm->zoom, ==, 4);
+    g_assert_cmphex(vmodel_sbuf_offset_at(vm, 96), ==, 0xC000);
+    vmodel_wheel(vm, -5, 96);
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    g_assert_cmphex(vm->pan, ==, 0);
+}
+
+static void test_render(Fx *f, gconstpointer data)
+{
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+    wr32(f->m, SBUF_BASE + 70 * 0x40000, 1);
+    vrender_frame(f->vm, fb);
+    /* partition 70, offset 0: written now (vtime 0) */
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 211) * VIEW_W + VIEW_SBUF_X], ==, 0xFF2020);
+    /* 1 KiB is two columns at zoom 1; the third shows the next bin */
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X + 2], ==, 0x202020);
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 213) * VIEW_W + VIEW_SBUF_X], ==, 0x202020);
+    /* the separator row */
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 212) * VIEW_W + VIEW_SBUF_X], ==, VIEW_COL_BG);
+    g_free(fb);
+}
+
+static void test_font(void)
+{
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+    unsigned lit = 0;
+    const uint8_t *sp = vfont_glyph(' ');
+    g_assert_true(!sp[0] && !sp[1] && !sp[2] && !sp[3] && !sp[4]);
+    g_assert_true(vfont_glyph('\x01') == vfont_glyph('?'));
+    g_assert_cmpint(vrender_text(fb, 10, 10, 0xABCDEF, "Hi"), ==, 10 + 2 * VIEW_CHAR_W);
+    for (size_t i = 0; i < (size_t)VIEW_W * VIEW_H; i++) {
+        lit += fb[i] == 0xABCDEF;
+    }
+    /* 'H': two full columns and a 3-pixel bar; 'i': 2 + 6 + 1 pixels */
+    g_assert_cmpuint(lit, ==, 17 + 9);
+    /* clipped at the right edge, no write out of the frame */
+    vrender_text(fb, VIEW_W - 3, VIEW_H - 3, 0xABCDEF, "WWWW");
+    g_free(fb);
+}
+
+static uint32_t crc32_ref(const uint8_t *p, size_t n)
+{
+    /* CRC-32 as PNG (ISO 3309) defines it */
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) {
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        }
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void test_png(void)
+{
+    enum { W = 7, H = 3 };
+    uint32_t px[W * H];
+    g_autofree char *dir = g_dir_make_tmp("nxemu-png-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "shot.png", NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0, pos = 8;
+    GByteArray *idat = g_byte_array_new();
+    GError *err = NULL;
+    uint8_t raw[H * (1 + 3 * W)];
+    gsize rd = 0, wr = 0;
+
+    for (unsigned i = 0; i < W * H; i++) {
+        px[i] = 0x010203u * i ^ 0x00FF00u;
+    }
+    g_assert_true(viewer_png_write(path, px, W, H, &err));
+    g_assert_no_error(err);
+    g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+    g_assert_cmpmem(data, 8, "\x89PNG\r\n\x1a\n", 8);
+    while (pos < len) {
+        const uint8_t *c = (const uint8_t *)data + pos;
+        uint32_t n = be32(c);
+        g_assert_cmpuint(pos + 12 + n, <=, len);
+        g_assert_cmphex(crc32_ref(c + 4, 4 + n), ==, be32(c + 8 + n));
+        if (!memcmp(c + 4, "IHDR", 4)) {
+            g_assert_cmpuint(be32(c + 8), ==, W);
+            g_assert_cmpuint(be32(c + 12), ==, H);
+            g_assert_cmpuint(c[16], ==, 8); /* depth */
+            g_assert_cmpuint(c[17], ==, 2); /* RGB */
+        } else if (!memcmp(c + 4, "IDAT", 4)) {
+            g_byte_array_append(idat, c + 8, n);
+        }
+        pos += 12 + n;
+    }
+    g_assert_cmpuint(pos, ==, len);
+    GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
+    g_assert_cmpint(g_converter_convert(G_CONVERTER(z), idat->data, idat->len, raw, sizeof(raw),
+                                        G_CONVERTER_INPUT_AT_END, &rd, &wr, &err),
+                    ==, G_CONVERTER_FINISHED);
+    g_assert_cmpuint(wr, ==, sizeof(raw));
+    for (unsigned y = 0; y < H; y++) {
+        const uint8_t *row = raw + y * (1 + 3 * W);
+        g_assert_cmpuint(row[0], ==, 0);
+        for (unsigned x = 0; x < W; x++) {
+            uint32_t c = px[y * W + x];
+            g_assert_cmpuint(row[1 + 3 * x], ==, (c >> 16) & 0xFF);
+            g_assert_cmpuint(row[2 + 3 * x], ==, (c >> 8) & 0xFF);
+            g_assert_cmpuint(row[3 + 3 * x], ==, c & 0xFF);
+        }
+    }
+    g_object_unref(z);
+    g_byte_array_free(idat, TRUE);
+    g_unlink(path);
+    g_rmdir(dir);
+
+    /* an unwritable path is an error naming it */
+    g_assert_false(viewer_png_write("/nonexistent-dir/x.png", px, W, H, &err));
+    g_assert_nonnull(err);
+    g_assert_nonnull(strstr(err->message, "/nonexistent-dir/x.png"));
+    g_error_free(err);
+}
+
+#if CONFIG_SDL
+static void count_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                         MemTxAttrs attrs)
+{
+    (*(unsigned *)opaque)++;
+}
+
+static void push_key(SDL_Keycode k)
+{
+    SDL_Event ev = {0};
+    ev.type = SDL_KEYDOWN;
+    ev.key.keysym.sym = k;
+    g_assert_cmpint(SDL_PushEvent(&ev), ==, 1);
+}
+
+/* The real window under SDL's offscreen driver: hook chaining, keys through
+ * SDL's event queue, the pause/step protocol of viewer_refresh, screendump. */
+static void test_sdl_window(Fx *f, gconstpointer data)
+{
+    ViewerOptions vo = {0};
+    GError *err = NULL;
+    unsigned seen = 0;
+    AccessHookFn fn;
+    void *opaque;
+    uint64_t v;
+    g_autofree char *dir = g_dir_make_tmp("nxemu-viewer-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "shot.png", NULL);
+    g_autofree char *png = NULL;
+    gsize len = 0;
+
+    g_setenv("SDL_VIDEODRIVER", "offscreen", TRUE);
+    as_set_access_hook(f->m->as, count_access, &seen); /* an earlier observer */
+    Viewer *vw = viewer_new(f->m, &vo, &err);
+    g_assert_no_error(err);
+    g_assert_nonnull(vw);
+    /* our hook chains to the earlier one */
+    as_read(f->m->as, 0x1000, 4, &v, MEMTXATTRS(MEM_REQ_SEQ, 0));
+    g_assert_cmpuint(seen, ==, 1);
+
+    g_usleep(20000); /* past the 60 Hz pacing: the next refresh looks at events */
+    push_key(SDLK_SPACE);
+    push_key(SDLK_s);
+    /* space pauses, s asks for one round: refresh returns to run it */
+    g_assert_true(viewer_refresh(vw));
+    g_assert_true(viewer_paused(vw));
+    push_key(SDLK_q);
+    g_assert_false(viewer_refresh(vw)); /* q closes the window */
+    g_assert_false(viewer_refresh(vw));
+
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    g_assert_true(g_file_get_contents(path, &png, &len, NULL));
+    g_assert_cmpuint(len, >, 33);
+    g_assert_cmpmem(png, 8, "\x89PNG\r\n\x1a\n", 8);
+    g_assert_cmpuint(be32((const uint8_t *)png + 16), ==, VIEW_W);
+    g_assert_cmpuint(be32((const uint8_t *)png + 20), ==, VIEW_H);
+
+    viewer_free(vw);
+    /* the earlier observer is back in place */
+    as_get_access_hook(f->m->as, &fn, &opaque);
+    g_assert_true(fn == count_access && opaque == &seen);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+#endif
+
+#define FX_TEST(path, fn) g_test_add(path, Fx, NULL, fx_setup, fn, fx_teardown)
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    FX_TEST("/viewer/hbm-cells", test_hbm_cells);
+    FX_TEST("/viewer/sbuf-marks", test_sbuf_marks);
+    FX_TEST("/viewer/debug-unmarked", test_debug_unmarked);
+    FX_TEST("/viewer/psum-banks", test_psum_banks);
+    FX_TEST("/viewer/colors", test_colors);
+    FX_TEST("/viewer/hit", test_hit);
+    FX_TEST("/viewer/hover", test_hover);
+    FX_TEST("/viewer/keys", test_keys);
+    FX_TEST("/viewer/wheel", test_wheel);
+    FX_TEST("/viewer/render", test_render);
+    g_test_add_func("/viewer/font", test_font);
+    g_test_add_func("/viewer/png", test_png);
+#if CONFIG_SDL
+    FX_TEST("/viewer/sdl-window", test_sdl_window);
+#endif
+    return g_test_run();
+}
