@@ -80,8 +80,6 @@ bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, boo
 static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     NxDebug *d = opaque;
-    if (d->prev_fn)
-        d->prev_fn(d->prev_opaque, addr, size, is_write, attrs);
     /* the debugger's own and the loader's accesses never trigger */
     if (attrs.kind == MEM_REQ_DEBUG || attrs.kind == MEM_REQ_LOADER)
         return;
@@ -92,15 +90,11 @@ static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_writ
     }
 }
 
-/* Other observers (trace) may hook m->as too: ours chains to the one it
- * found and puts it back when the last watchpoint goes. */
+/* The hook is installed only while watchpoints exist: any installed hook
+ * turns off the memory API's host-pointer fast path. */
 static void unhook(NxDebug *d)
 {
-    AccessHookFn fn;
-    void *opaque;
-    as_get_access_hook(d->m->as, &fn, &opaque);
-    if (fn == access_hook && opaque == d)
-        as_set_access_hook(d->m->as, d->prev_fn, d->prev_opaque);
+    as_remove_access_hook(d->m->as, access_hook, d);
     d->hook_installed = false;
 }
 
@@ -108,9 +102,7 @@ static void update_hook(NxDebug *d)
 {
     bool want = d->wps->len != 0;
     if (want && !d->hook_installed) {
-        as_get_access_hook(d->m->as, &d->prev_fn, &d->prev_opaque);
-        as_set_access_hook(d->m->as, access_hook, d);
-        d->hook_installed = true;
+        d->hook_installed = as_add_access_hook(d->m->as, access_hook, d);
     } else if (!want && d->hook_installed) {
         unhook(d);
     }

@@ -36,9 +36,21 @@ struct AddressSpace {
     const FlatRange *last; /* last lookup hit; NULL after as_commit */
     CodeWriteFn code_fn;
     void *code_opaque;
-    AccessHookFn access_fn;
-    void *access_opaque;
+    /* Access observers (debugger watchpoints, trace, viewer, poison map):
+     * a list, so each adds and removes itself in any order. */
+    struct {
+        AccessHookFn fn;
+        void *opaque;
+    } hooks[AS_MAX_ACCESS_HOOKS];
+    unsigned nr_hooks;
 };
+
+static void as_notify(AddressSpace *as, uint64_t addr, unsigned size, bool is_write,
+                      MemTxAttrs attrs)
+{
+    for (unsigned i = 0; i < as->nr_hooks; i++)
+        as->hooks[i].fn(as->hooks[i].opaque, addr, size, is_write, attrs);
+}
 
 /* ---- little-endian host memory access ---- */
 
@@ -452,8 +464,8 @@ static void as_code_written(AddressSpace *as, MemoryRegion *mr, uint64_t addr, u
 
 MemTxResult as_read(AddressSpace *as, uint64_t addr, unsigned size, uint64_t *val, MemTxAttrs attrs)
 {
-    if (G_UNLIKELY(as->access_fn))
-        as->access_fn(as->access_opaque, addr, size, false, attrs);
+    if (G_UNLIKELY(as->nr_hooks))
+        as_notify(as, addr, size, false, attrs);
     const FlatRange *fr = as_find(as, addr);
     if (G_UNLIKELY(!fr)) {
         *val = 0;
@@ -482,8 +494,8 @@ MemTxResult as_read(AddressSpace *as, uint64_t addr, unsigned size, uint64_t *va
 
 MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t val, MemTxAttrs attrs)
 {
-    if (G_UNLIKELY(as->access_fn))
-        as->access_fn(as->access_opaque, addr, size, true, attrs);
+    if (G_UNLIKELY(as->nr_hooks))
+        as_notify(as, addr, size, true, attrs);
     const FlatRange *fr = as_find(as, addr);
     if (G_UNLIKELY(!fr))
         return MEMTX_UNMAPPED;
@@ -512,9 +524,8 @@ MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len
 {
     if (len == 0)
         return MEMTX_OK;
-    if (G_UNLIKELY(as->access_fn))
-        as->access_fn(as->access_opaque, addr, len > UINT_MAX ? UINT_MAX : (unsigned)len, is_write,
-                      attrs);
+    if (G_UNLIKELY(as->nr_hooks))
+        as_notify(as, addr, len > UINT_MAX ? UINT_MAX : (unsigned)len, is_write, attrs);
 
     /* Check everything first: a failed copy leaves memory untouched. */
     uint64_t cur = addr, left = len;
@@ -573,7 +584,7 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
 {
     /* An observer must see every access, so nothing bypasses the slow path
      * while one is installed. */
-    if (as->access_fn)
+    if (as->nr_hooks)
         return NULL;
     const FlatRange *fr = as_find(as, addr);
     if (!fr)
@@ -639,16 +650,27 @@ void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len)
     }
 }
 
-void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
+bool as_add_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
 {
-    as->access_fn = fn;
-    as->access_opaque = opaque;
+    if (as->nr_hooks == AS_MAX_ACCESS_HOOKS)
+        return false;
+    as->hooks[as->nr_hooks].fn = fn;
+    as->hooks[as->nr_hooks].opaque = opaque;
+    as->nr_hooks++;
+    return true;
 }
 
-void as_get_access_hook(AddressSpace *as, AccessHookFn *fn, void **opaque)
+void as_remove_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
 {
-    *fn = as->access_fn;
-    *opaque = as->access_opaque;
+    for (unsigned i = 0; i < as->nr_hooks; i++) {
+        if (as->hooks[i].fn == fn && as->hooks[i].opaque == opaque) {
+            /* keep the others in the order they were added */
+            memmove(&as->hooks[i], &as->hooks[i + 1],
+                    (as->nr_hooks - i - 1) * sizeof(as->hooks[0]));
+            as->nr_hooks--;
+            return;
+        }
+    }
 }
 
 void as_dump_flat(AddressSpace *as, GString *out)

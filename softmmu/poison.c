@@ -33,8 +33,6 @@ struct NxPoison {
     PoisonPage *cached;
     uint64_t reports;
     GString *out;         /* NULL: stderr */
-    AccessHookFn prev_fn; /* the hook we chain to */
-    void *prev_opaque;
 };
 
 static bool poison_tracked(const NxPoison *p, uint64_t addr)
@@ -163,9 +161,6 @@ static void poison_access(void *opaque, uint64_t addr, unsigned size, bool is_wr
                           MemTxAttrs attrs)
 {
     NxPoison *p = opaque;
-    if (p->prev_fn) {
-        p->prev_fn(p->prev_opaque, addr, size, is_write, attrs);
-    }
     if (!size || !poison_tracked(p, addr)) {
         return;
     }
@@ -192,24 +187,16 @@ NxPoison *poison_new(Machine *m)
     if (m->cfg.dtb_in_memory && m->nx && m->cfg.nr_seq && m->fdt_size) {
         poison_mark(p, m->nx[0].dtb_addr, m->fdt_size);
     }
-    as_get_access_hook(m->as, &p->prev_fn, &p->prev_opaque);
-    as_set_access_hook(m->as, poison_access, p);
+    as_add_access_hook(m->as, poison_access, p); /* the first observer: cannot be full */
     return p;
 }
 
 void poison_free(NxPoison *p)
 {
-    AccessHookFn fn;
-    void *opaque;
     if (!p) {
         return;
     }
-    /* Unhook only if the hook is still ours: observers installed after us
-     * chain to us and must be freed first. */
-    as_get_access_hook(p->m->as, &fn, &opaque);
-    if (fn == poison_access && opaque == p) {
-        as_set_access_hook(p->m->as, p->prev_fn, p->prev_opaque);
-    }
+    as_remove_access_hook(p->m->as, poison_access, p);
     g_hash_table_destroy(p->pages);
     g_free(p);
 }

@@ -62,8 +62,6 @@ struct NxTrace {
     /* memory written by the pending instruction (commit) */
     GArray *mem; /* TraceMemWrite */
     bool hooked, reading_back;
-    AccessHookFn prev_fn;
-    void *prev_opaque;
 
     /* shadow of the semaphores and events, resynchronised before each
      * instruction if anything else changed them */

@@ -118,6 +118,9 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
     return t;
 }
 
+static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
+                         MemTxAttrs attrs);
+
 void trace_free(NxTrace *t)
 {
     if (!t)
@@ -125,7 +128,7 @@ void trace_free(NxTrace *t)
     if (t->m && t->m->trace == t)
         t->m->trace = NULL;
     if (t->hooked && t->m) {
-        as_set_access_hook(t->m->as, t->prev_fn, t->prev_opaque);
+        as_remove_access_hook(t->m->as, trace_access, t);
         t->hooked = false;
     }
     if (t->tl)
@@ -171,8 +174,6 @@ static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_wri
         TraceMemWrite w = {addr, size};
         g_array_append_val(t->mem, w);
     }
-    if (t->prev_fn)
-        t->prev_fn(t->prev_opaque, addr, size, is_write, attrs);
 }
 
 /* The hook is installed only while an instruction executes: an installed
@@ -181,20 +182,14 @@ static void trace_hook(NxTrace *t)
 {
     if (t->hooked)
         return;
-    as_get_access_hook(t->m->as, &t->prev_fn, &t->prev_opaque);
-    as_set_access_hook(t->m->as, trace_access, t);
-    t->hooked = true;
+    t->hooked = as_add_access_hook(t->m->as, trace_access, t);
 }
 
 static void trace_unhook(NxTrace *t)
 {
-    AccessHookFn fn;
-    void *opaque;
     if (!t->hooked)
         return;
-    as_get_access_hook(t->m->as, &fn, &opaque);
-    if (fn == trace_access && opaque == t)
-        as_set_access_hook(t->m->as, t->prev_fn, t->prev_opaque);
+    as_remove_access_hook(t->m->as, trace_access, t);
     t->hooked = false;
     g_array_set_size(t->mem, 0);
 }

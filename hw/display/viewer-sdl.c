@@ -21,21 +21,15 @@ struct Viewer {
     SDL_Texture *tex;
     uint32_t *fb;
     int64_t next_draw;    /* monotonic time of the next redraw while running */
-    AccessHookFn prev_fn; /* the hook installed before ours, chained to */
-    void *prev_opaque;
     bool hooked;
     bool closed;
 };
 
-/* The access hook while the window is open: our marks, then the hook that
- * was there before (poison mode, ...): there is one hook per address space. */
+/* The access hook while the window is open. */
 static void viewer_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     Viewer *v = opaque;
     vmodel_access(&v->vm, addr, size, is_write, attrs);
-    if (v->prev_fn) {
-        v->prev_fn(v->prev_opaque, addr, size, is_write, attrs);
-    }
 }
 
 static void viewer_draw(Viewer *v)
@@ -164,8 +158,11 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         viewer_free(v);
         return NULL;
     }
-    as_get_access_hook(m->as, &v->prev_fn, &v->prev_opaque);
-    as_set_access_hook(m->as, viewer_hook, v);
+    if (!as_add_access_hook(m->as, viewer_hook, v)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-display sdl: too many memory observers");
+        viewer_free(v);
+        return NULL;
+    }
     v->hooked = true;
     viewer_pump(v);
     viewer_show(v);
@@ -270,14 +267,7 @@ void viewer_free(Viewer *v)
         return;
     }
     if (v->hooked) {
-        /* Hand the hook back (to poison mode, or to nobody: fast path
-         * again), unless a later observer chained to us is still there. */
-        AccessHookFn fn;
-        void *opaque;
-        as_get_access_hook(v->vm.m->as, &fn, &opaque);
-        if (fn == viewer_hook && opaque == v) {
-            as_set_access_hook(v->vm.m->as, v->prev_fn, v->prev_opaque);
-        }
+        as_remove_access_hook(v->vm.m->as, viewer_hook, v);
     }
     if (v->tex) {
         SDL_DestroyTexture(v->tex);

@@ -64,9 +64,6 @@ typedef struct NxDebug {
     GArray *bps; /* NxBreakpoint */
     GArray *wps; /* NxWatchpoint */
     bool hook_installed;
-    /* the access hook that was installed before ours (chained) */
-    AccessHookFn prev_fn;
-    void *prev_opaque;
     /* On resume, the core that stopped at a breakpoint does not stop again
      * at that same pc before executing one instruction. */
     NxCpu *skip_cpu;

@@ -178,9 +178,13 @@ bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
  * write to such a page clears its mark and calls the hook. */
 void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len);
-void as_set_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque);
-/* The installed access hook (NULL if none), so an observer can chain to it. */
-void as_get_access_hook(AddressSpace *as, AccessHookFn *fn, void **opaque);
+/* Access observers: every as_read/as_write/as_rw_bytes calls each, in the
+ * order added; while any is installed, as_host_ptr hands out nothing so no
+ * access bypasses them.  Add returns false when AS_MAX_ACCESS_HOOKS are
+ * installed already; remove takes the same (fn, opaque) pair, in any order. */
+#define AS_MAX_ACCESS_HOOKS 8
+bool as_add_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque);
+void as_remove_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque);
 
 /* One line per flat range into out (monitor `info mtree`). */
 struct _GString;

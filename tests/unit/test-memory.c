@@ -538,7 +538,7 @@ static void test_access_hook(void)
     AccessLog l = {0};
     uint64_t v;
 
-    as_set_access_hook(as, access_hook, &l);
+    g_assert_true(as_add_access_hook(as, access_hook, &l));
     wr(as, 0x20, 4, 1);
     g_assert_cmpuint(l.calls, ==, 1);
     g_assert_true(l.is_write);
@@ -551,10 +551,47 @@ static void test_access_hook(void)
     g_assert_cmphex(l.addr, ==, 0x2000);
     /* nothing may bypass the observer */
     g_assert_null(as_host_ptr(as, 0x20, 4, false, 0));
-    as_set_access_hook(as, NULL, NULL);
+    as_remove_access_hook(as, access_hook, &l);
     g_assert_nonnull(as_host_ptr(as, 0x20, 4, false, 0));
     (void)rd(as, 0x20, 4);
     g_assert_cmpuint(l.calls, ==, 2);
+
+    as_free(as);
+    mr_destroy(&ram);
+}
+
+/* Observers (debugger, trace, viewer, poison map) come and go in any order;
+ * each sees every access while installed, and the fast path returns only
+ * when the last one is gone. */
+static void test_access_hooks_any_order(void)
+{
+    MemoryRegion ram;
+    mr_init_ram(&ram, "ram", 0x1000, 0);
+    AddressSpace *as = as_new("t", &ram);
+    AccessLog a = {0}, b = {0}, c = {0};
+
+    g_assert_true(as_add_access_hook(as, access_hook, &a));
+    g_assert_true(as_add_access_hook(as, access_hook, &b));
+    g_assert_true(as_add_access_hook(as, access_hook, &c));
+    wr(as, 0x10, 4, 1);
+    g_assert_cmpuint(a.calls + b.calls + c.calls, ==, 3);
+    as_remove_access_hook(as, access_hook, &b); /* the middle one first */
+    wr(as, 0x10, 4, 1);
+    g_assert_cmpuint(a.calls, ==, 2);
+    g_assert_cmpuint(b.calls, ==, 1);
+    g_assert_cmpuint(c.calls, ==, 2);
+    as_remove_access_hook(as, access_hook, &a);
+    g_assert_null(as_host_ptr(as, 0x10, 4, false, 0));
+    as_remove_access_hook(as, access_hook, &c);
+    g_assert_nonnull(as_host_ptr(as, 0x10, 4, false, 0));
+    /* the list is bounded: adding past it fails cleanly */
+    AccessLog many[AS_MAX_ACCESS_HOOKS + 1];
+    for (unsigned i = 0; i < AS_MAX_ACCESS_HOOKS; i++)
+        g_assert_true(as_add_access_hook(as, access_hook, &many[i]));
+    g_assert_false(as_add_access_hook(as, access_hook, &many[AS_MAX_ACCESS_HOOKS]));
+    for (unsigned i = 0; i < AS_MAX_ACCESS_HOOKS; i++)
+        as_remove_access_hook(as, access_hook, &many[i]);
+    g_assert_nonnull(as_host_ptr(as, 0x10, 4, false, 0));
 
     as_free(as);
     mr_destroy(&ram);
@@ -679,6 +716,7 @@ int main(int argc, char **argv)
     g_test_add_func("/memory/code-hook", test_code_hook);
     g_test_add_func("/memory/fast-path", test_fast_path);
     g_test_add_func("/memory/access-hook", test_access_hook);
+    g_test_add_func("/memory/access-hooks-any-order", test_access_hooks_any_order);
     g_test_add_func("/memory/dump-flat", test_dump_flat);
     g_test_add_func("/memory/reset-zero", test_reset_zero);
     g_test_add_func("/memory/alias-cycle", test_alias_cycle);

@@ -1118,10 +1118,10 @@ static void test_access_observer(void)
     emit(&p, r);
     r_halt(r);
     emit(&p, r);
-    as_set_access_hook(m->as, count_access, &seen);
+    g_assert_true(as_add_access_hook(m->as, count_access, &seen));
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    as_set_access_hook(m->as, NULL, NULL);
+    as_remove_access_hook(m->as, count_access, &seen);
     g_assert_cmphex(get(m, DATA + 4, 4), ==, 42);
     g_assert_cmpuint(seen, >=, 2);
     machine_free(m);
