@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "nxemu/trace.h"
 #include "target/seq/asm.h"
 #include "target/seq/cpu.h"
 
@@ -120,8 +121,8 @@ static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, 
  * the stop flag), so none is checked between them.  Returns how many
  * retired; *st = SEQ_FAULT (s->fault filled, nx->pc at the faulting record)
  * if one faulted.  nx->pc is only stored on the way out: pure handlers take
- * the executing PC from s->next_pc (seq_cur_pc).  Kept out of line so its few live values stay in
- * registers across the indirect calls.
+ * the executing PC from s->next_pc (seq_cur_pc).  Kept out of line so its
+ * few live values stay in registers across the indirect calls.
  */
 static G_GNUC_NO_INLINE uint64_t seq_run_pure(SeqCpu *s, const SeqDPage *p, uint64_t pc,
                                               uint64_t max, SeqStatus *st)
@@ -149,15 +150,16 @@ static G_GNUC_NO_INLINE uint64_t seq_run_pure(SeqCpu *s, const SeqDPage *p, uint
  * Two paths.  The general one does everything sequencer.md §2.2 asks of an
  * attempt (kept records, logging, phase D faults, waits, blocking, pending
  * CONTROL writes, the machine stop flag) and is where debugger and trace
- * hooks belong.  The fast one runs straight-line pure records (see
- * SeqDecoded.pure) found in the decode page used last, with translation off:
- * nothing such a record does can change what the general path's per-
- * instruction checks look at, so they are made once before entering it.  It
- * is only used without a debugger, trace or per-instruction logging.
+ * hooks belong.  The fast one takes records without waits or debug fields
+ * (SeqDecoded.fast) from the decode page used last, with translation off,
+ * and is only used without a debugger, trace or per-instruction logging:
+ * runs of pure records go through seq_run_pure with no checks between
+ * them, any other record is followed by the general path's checks.
  *
  * sched.round_retired and sched.icount are only read between slices, so they
- * are added once at the end; cpu->retired and cpu->slice_used stay exact at
- * every instruction (RETIRED register, machine time of DMA issue).
+ * are added once at the end; cpu->retired and cpu->slice_used are brought up
+ * to date before any handler that may read them (RETIRED register, machine
+ * time of a DMA issue) runs.
  */
 static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
 {
@@ -240,6 +242,10 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
 
     general:;
+        /* gdb breakpoints, before the fetch; a blocked (kept) record is not
+         * re-reported at each attempt. */
+        if (!s->kept && nx_debug_should_stop(m, cpu, nx->pc))
+            break;
         const SeqDecoded *d;
         if (s->kept) {
             /* A blocked instruction restarts at phase W: no fetch, no lookup. */
@@ -251,6 +257,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
                 break;
             }
         }
+        if (G_UNLIKELY(m->trace))
+            trace_insn_begin(m, cpu, nx->pc, d->insn.rec, SEQ_REC_BYTES);
         if (G_UNLIKELY(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
             if (nx_log_enabled(lg, NX_LOG_CPU)) {
                 GString *g = g_string_new(NULL);
@@ -287,6 +295,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
             seq_take_fault(s);
             break;
         }
+        if (st == SEQ_DEBUG)
+            break; /* stopped before a watched access; nothing changed */
 
         /* Retired. */
         s->kept = false;
@@ -308,6 +318,8 @@ out:
         s->kept = false;
         nx->discard_kept = false;
     }
+    if (G_UNLIKELY(m->trace))
+        trace_insn_end(m, cpu);
     return used;
 }
 

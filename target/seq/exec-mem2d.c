@@ -147,6 +147,10 @@ SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
 
     if (mem2d_walk(s, r, NX_ACC_READ, &w) != SEQ_OK)
         return SEQ_FAULT;
+    if (G_UNLIKELY(s->cpu.m->debug) && !w.local)
+        for (unsigned i = 0; i < w.n; i++)
+            if (seq_watch(s, elem_pa(&w, i), w.size, false))
+                return SEQ_DEBUG;
 
     /* All elements are read first (reads have no side effects). */
     if (w.local) {
@@ -247,6 +251,10 @@ SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
         for (unsigned i = 0; i < w.n; i++)
             if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size))
                 return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
+    if (G_UNLIKELY(s->cpu.m->debug) && !w.local)
+        for (unsigned i = 0; i < w.n; i++)
+            if (seq_watch(s, elem_pa(&w, i), w.size, true))
+                return SEQ_DEBUG;
 
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
