@@ -214,20 +214,6 @@ bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64
         *room = 0x80000000ull - a;
         return true;
     }
-    const NxBlock *nx = &m->nx[cpu->index];
-    uint64_t w = a >> 24, e;
-    if (w == 0)
-        return false;
     *room = 0x1000000ull - (a & 0xFFFFFF);
-    if (nx->wt_base == 0) {
-        *pa = a;
-        return true;
-    }
-    if (w >= nx->wt_len ||
-        as_read(m->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
-            MEMTX_OK ||
-        !(e & WT_V) || (e & WT_RESERVED))
-        return false;
-    *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
-    return true;
+    return nx_translate_peek(&m->nx[cpu->index], a, pa);
 }

@@ -363,6 +363,24 @@ bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *loc
     return wtlb_translate(&nx->tlb, nx->m->as, nx->wt_base, nx->wt_len, a, acc, pa, f);
 }
 
+bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa)
+{
+    uint64_t w = a >> 24, e;
+    if (w == 0)
+        return false;
+    if (nx->wt_base == 0) {
+        *pa = a;
+        return true;
+    }
+    if (w >= nx->wt_len ||
+        as_read(nx->m->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
+            MEMTX_OK ||
+        !(e & WT_V) || (e & WT_RESERVED))
+        return false;
+    *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
+    return true;
+}
+
 static MemTxResult nx_alias_read(void *opaque, uint64_t off, unsigned size, uint64_t *data,
                                  MemTxAttrs attrs)
 {

@@ -410,34 +410,13 @@ static void seq_dump(NxCpu *cpu, GString *out)
                            nx->tlb.evictions);
 }
 
-/* A debugger's translation: the window table read directly, the TLB and
- * its statistics untouched. */
-static bool seq_debug_translate(SeqCpu *s, uint64_t a, uint64_t *pa)
-{
-    NxBlock *nx = s->nx;
-    uint64_t w = a >> 24, e;
-    if (w == 0)
-        return false;
-    if (nx->wt_base == 0) {
-        *pa = a;
-        return true;
-    }
-    if (w >= nx->wt_len ||
-        as_read(s->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
-            MEMTX_OK ||
-        !(e & WT_V) || (e & WT_RESERVED))
-        return false;
-    *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
-    return true;
-}
-
 static unsigned seq_disas(NxCpu *cpu, uint64_t addr, GString *out)
 {
     SeqCpu *s = seq_cpu(cpu);
     uint8_t rec[SEQ_REC_BYTES];
     uint64_t pa, bad;
 
-    if (!seq_debug_translate(s, addr, &pa) ||
+    if (!nx_translate_peek(s->nx, addr, &pa) ||
         as_rw_bytes(s->as, pa, rec, sizeof(rec), false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) !=
             MEMTX_OK)
         return 0;

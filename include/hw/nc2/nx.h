@@ -105,6 +105,10 @@ void nx_work_done(NxBlock *nx, uint32_t generation);
  * a in [0x100000, 0x100840), anything else is BUS_ERROR).  Window >= 1:
  * identity when WT_BASE == 0, else through the TLB. */
 bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *local, NxFault *f);
+/* The same view for a debugger: the window table is read directly, so the
+ * TLB, its LRU order and statistics stay untouched; no permission checks.
+ * Window 0 (the own NX block) is not memory: false. */
+bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa);
 
 /* The DMA engine this core's DMA instructions use: DMA_ENGINE modulo the
  * number of engines (the register keeps the value as written). */
