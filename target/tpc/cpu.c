@@ -530,6 +530,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->pc = 0;
     c->kernel_base = l->kernel_base;
     c->kernel_size = l->kernel_size;
+    c->code_host = NULL; /* the launch may come from a CFG write mid-slice */
     c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
     c->cycles = c->bundles = 0;
     c->parent.state = CPU_RUNNING;
@@ -554,6 +555,7 @@ static void tpc_reset(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
     cpu->state = CPU_RESET;
+    c->code_host = NULL;
     c->pc = 0;
     c->nloops = 0;
     c->loop_pending.active = false;

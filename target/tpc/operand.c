@@ -64,18 +64,16 @@ void tpc_lane_id_init(TpcCpu *c)
         c->lane_id[2][i] = (uint8_t)i;
 }
 
+typedef uint32_t tpc_v4u __attribute__((vector_size(16)));
+
+/* 16 bytes at a time (a scalar operand of every vector op goes through
+ * here); the pattern is the element replicated to 32 bits first. */
 static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
 {
-    if (e == 4) {
-        for (unsigned i = 0; i < TPC_VBYTES; i += 4)
-            memcpy(dst + i, &v, 4);
-    } else if (e == 2) {
-        uint16_t h = (uint16_t)v;
-        for (unsigned i = 0; i < TPC_VBYTES; i += 2)
-            memcpy(dst + i, &h, 2);
-    } else {
-        memset(dst, (int)(v & 0xFF), TPC_VBYTES);
-    }
+    uint32_t w = e == 4 ? v : e == 2 ? (v & 0xFFFFu) * 0x10001u : (v & 0xFFu) * 0x01010101u;
+    const tpc_v4u q = {w, w, w, w};
+    for (unsigned i = 0; i < TPC_VBYTES; i += 16)
+        memcpy(dst + i, &q, 16);
 }
 
 const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,

@@ -99,9 +99,19 @@ static void geo_init(const int32_t coord[5], bool vp, const TpcTensor *td, Geo *
 {
     g->e = td->esize;
     g->nbytes = vp ? TPC_VPBYTES : TPC_VBYTES;
-    g->pa0 = tpc_tensor_addr(td, coord);
+    /* tpc_tensor_addr and tpc_tensor_in_bounds_hi in one pass */
+    int64_t off = 0;
+    bool hi_ok = true;
+    for (unsigned d = 0; d < 5; d++) {
+        if (!(td->valid_mask & (1u << d)))
+            continue;
+        off += (int64_t)coord[d] * td->stride[d];
+        if (d && (coord[d] < 0 || (uint32_t)coord[d] >= td->size[d]))
+            hi_ok = false;
+    }
+    g->pa0 = td->base + (uint64_t)(off * (int64_t)td->esize);
     g->step = (int64_t)td->stride[0] * td->esize;
-    g->hi_ok = tpc_tensor_in_bounds_hi(td, coord);
+    g->hi_ok = hi_ok;
 }
 
 static bool lane_enabled(const uint8_t *en, unsigned b0, unsigned e)
