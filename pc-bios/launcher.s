@@ -169,12 +169,17 @@ srfok:  or.u32 r41, r7, 0x80000000
         ble.u32 r56, r27, wait                  ; that was the last part
         add.u32 r32, r32, r27
         b part
-        ; wait for sem >= parts: the semaphore index is data, so poll SEM_READ
-wait:   lshl.u32 r58, r7, 2
+        ; Wait for sem >= parts.  A wait names its semaphore in the record
+        ; while the index is data here, so patch the index byte (+5) of the
+        ; `sleep` record first (the store drops the decoded copy), then block
+        ; on it: the core costs nothing while it waits, and a kernel that
+        ; never completes is reported as a deadlock instead of spinning.
+wait:   mov.u32 {r58, r59}, {pclo, pchi}        ; address of this record
+        add.u32 r58, r58, 0xc5                  ; sleep (3 records on) + 5
+        tst.u8 [r59:r58], {r7}, shape=(1,1), step=(0,0)
+sleep:  nop wait(sem0 >= r31)
+        lshl.u32 r58, r7, 2
         add.u32 r59, r58, 0x02701400            ; SEM_SET[sem]
-        add.u32 r58, r58, 0x02701000            ; SEM_READ[sem]
-poll:   tld.u32 {r57}, [r36:r58], shape=(1,1), step=(0,0)
-        blt.u32 r57, r31, poll
         write.u32 [r36:r59], 0
         write.u32 [0x2805000000], 0x5555
         halt

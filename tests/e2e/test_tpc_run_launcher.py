@@ -81,6 +81,17 @@ def main():
               f"{next((i for i in range(min(len(got), len(want_add))) if got[i] != want_add[i]), -1)}")
     check("add-f32: identical output on 1, 2 and 4 TPCs", outs[1] == outs[2] == outs[4])
 
+    # The completion semaphore is data in the parameter block: the launcher
+    # must wait on the one it was given (it patches its own wait record).
+    for sem in (7, 255):
+        fo = os.path.join(tmp, f"add-sem{sem}.bin")
+        p = run([TPCRUN, "-k", kernels["add-f32"], "-n", "2", "--sem", str(sem),
+                 "--index-space", space, "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
+                 "-o", f"{fo}:{shape}:f32"])
+        got = open(fo, "rb").read() if os.path.exists(fo) else b""
+        check(f"add-f32 --sem {sem}: exit 0 and output = a + b",
+              p.returncode == 0 and got == want_add, p.stderr)
+
     # Scalar argument and index base: rows 1..3 only (--index-base 0,1,
     # --index-space 2,3); the other rows of the output stay zero (HBM resets
     # to zero).  The output is given an explicit address.
