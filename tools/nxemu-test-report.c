@@ -215,7 +215,7 @@ static void xml_text(GString *s, const char *text)
     g_free(v);
 }
 
-static bool write_file(const char *path, GString *s, GError **err)
+bool nt_write_file(const char *path, GString *s, GError **err)
 {
     GError *e = NULL;
     bool ok = g_file_set_contents(path, s->str, (gssize)s->len, &e);
@@ -283,10 +283,10 @@ bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **er
     }
     g_string_append(s, "</testsuites>\n");
     g_array_unref(t);
-    return write_file(path, s, err);
+    return nt_write_file(path, s, err);
 }
 
-static void json_str(GString *s, const char *text)
+void nt_json_str(GString *s, const char *text)
 {
     if (!text) {
         g_string_append(s, "null");
@@ -334,9 +334,9 @@ bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err
         NtCase *c = g_ptr_array_index(cases, i);
         char *cmd = nt_repro_command(c, false);
         g_string_append(s, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-        json_str(s, c->name);
+        nt_json_str(s, c->name);
         g_string_append(s, ", \"suite\": ");
-        json_str(s, c->suite);
+        nt_json_str(s, c->suite);
         g_string_append_printf(s,
                                ", \"status\": \"%s\", \"exit_code\": ", nt_status_name(c->status));
         json_int(s, c->exit_code);
@@ -349,17 +349,17 @@ bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err
             if (k) {
                 g_string_append(s, ", ");
             }
-            json_str(s, c->tags[k]);
+            nt_json_str(s, c->tags[k]);
         }
         g_string_append(s, "], \"message\": ");
-        json_str(s, c->message);
+        nt_json_str(s, c->message);
         g_string_append(s, ", \"diagnostic\": ");
-        json_str(s, c->diag);
+        nt_json_str(s, c->diag);
         g_string_append(s, ", \"command\": ");
-        json_str(s, cmd);
+        nt_json_str(s, cmd);
         g_string_append(s, "}");
         g_free(cmd);
     }
     g_string_append(s, "\n  ]\n}\n");
-    return write_file(path, s, err);
+    return nt_write_file(path, s, err);
 }

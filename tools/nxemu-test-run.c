@@ -354,7 +354,18 @@ static void start_one(Run *r, NtCase *c)
     ch->c = c;
     ch->t0 = g_get_monotonic_time();
     r->running++;
-    ch->proc = g_subprocess_launcher_spawnv(l, (const char *const *)c->argv->pdata, &e);
+    /* --coverage appends its own option; c->argv stays the user's command (repro lines) */
+    GPtrArray *argv = g_ptr_array_new();
+    for (guint i = 0; i + 1 < c->argv->len; i++) {
+        g_ptr_array_add(argv, g_ptr_array_index(c->argv, i));
+    }
+    if (c->coverage) {
+        g_ptr_array_add(argv, "-coverage");
+        g_ptr_array_add(argv, c->coverage);
+    }
+    g_ptr_array_add(argv, NULL);
+    ch->proc = g_subprocess_launcher_spawnv(l, (const char *const *)argv->pdata, &e);
+    g_ptr_array_unref(argv);
     g_object_unref(l);
     if (!ch->proc) {
         finish(ch, NULL, NULL, e);

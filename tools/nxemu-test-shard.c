@@ -5,10 +5,9 @@
  * the split depends only on the selected case names (and the cost report,
  * when given), never on the host, the order of directory entries or time.
  *
- * Previous --json reports feed --failed-from and --cost-from.  GLib has no
- * JSON parser; the reader below is a small strict one for that use.
+ * Previous --json reports (read with nxemu-test-json.c) feed --failed-from
+ * and --cost-from.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,189 +137,6 @@ GPtrArray *nt_shard_select(GPtrArray *cases, unsigned index, unsigned count, GHa
     return out;
 }
 
-/* ---- a minimal strict JSON reader, enough for our own reports ---- */
-
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } JType;
-
-typedef struct JNode {
-    JType type;
-    double num;
-    char *str;
-    GPtrArray *items; /* JNode * (array values, object values) */
-    GPtrArray *keys;  /* char * (object keys) */
-} JNode;
-
-typedef struct JParser {
-    const char *text, *p;
-    const char *file;
-    GError **err;
-    int depth;
-} JParser;
-
-static void jnode_free(gpointer p)
-{
-    JNode *n = p;
-    if (!n) {
-        return;
-    }
-    g_free(n->str);
-    if (n->items) {
-        g_ptr_array_unref(n->items);
-    }
-    if (n->keys) {
-        g_ptr_array_unref(n->keys);
-    }
-    g_free(n);
-}
-
-static JNode *jfail(JParser *j, const char *what)
-{
-    int line = 1;
-    for (const char *q = j->text; q < j->p; q++) {
-        line += *q == '\n';
-    }
-    if (!*j->err) {
-        g_set_error(j->err, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%d: error: bad JSON: %s", j->file,
-                    line, what);
-    }
-    return NULL;
-}
-
-static void jws(JParser *j)
-{
-    while (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r') {
-        j->p++;
-    }
-}
-
-static char *jstring(JParser *j)
-{
-    GString *s = g_string_new(NULL);
-    j->p++; /* opening quote */
-    while (*j->p && *j->p != '"') {
-        if ((unsigned char)*j->p < 0x20) {
-            break;
-        }
-        if (*j->p != '\\') {
-            g_string_append_c(s, *j->p++);
-            continue;
-        }
-        j->p++;
-        const char *esc = strchr("\"\\/bfnrt", *j->p);
-        if (*j->p && esc) {
-            g_string_append_c(s, "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"]);
-            j->p++;
-        } else if (*j->p == 'u' && g_ascii_isxdigit(j->p[1]) && g_ascii_isxdigit(j->p[2]) &&
-                   g_ascii_isxdigit(j->p[3]) && g_ascii_isxdigit(j->p[4])) {
-            char hex[5] = {j->p[1], j->p[2], j->p[3], j->p[4], 0};
-            g_string_append_unichar(s, (gunichar)strtoul(hex, NULL, 16));
-            j->p += 5;
-        } else {
-            g_string_free(s, TRUE);
-            jfail(j, "bad escape in string");
-            return NULL;
-        }
-    }
-    if (*j->p != '"') {
-        g_string_free(s, TRUE);
-        jfail(j, "unterminated string");
-        return NULL;
-    }
-    j->p++;
-    return g_string_free(s, FALSE);
-}
-
-static JNode *jvalue(JParser *j)
-{
-    JNode *n = g_new0(JNode, 1);
-    jws(j);
-    if (++j->depth > 64) {
-        jnode_free(n);
-        return jfail(j, "nested too deeply");
-    }
-    if (*j->p == '"') {
-        n->type = J_STR;
-        if (!(n->str = jstring(j))) {
-            jnode_free(n);
-            return NULL;
-        }
-    } else if (*j->p == '[' || *j->p == '{') {
-        bool obj = *j->p == '{';
-        char close = obj ? '}' : ']';
-        n->type = obj ? J_OBJ : J_ARR;
-        n->items = g_ptr_array_new_with_free_func(jnode_free);
-        n->keys = g_ptr_array_new_with_free_func(g_free);
-        j->p++;
-        jws(j);
-        if (*j->p == close) {
-            j->p++;
-        } else {
-            for (;;) {
-                jws(j);
-                if (obj) {
-                    char *k = *j->p == '"' ? jstring(j) : NULL;
-                    if (!k) {
-                        jnode_free(n);
-                        return jfail(j, "expected a string key");
-                    }
-                    g_ptr_array_add(n->keys, k);
-                    jws(j);
-                    if (*j->p++ != ':') {
-                        jnode_free(n);
-                        return jfail(j, "expected ':'");
-                    }
-                }
-                JNode *v = jvalue(j);
-                if (!v) {
-                    jnode_free(n);
-                    return NULL;
-                }
-                g_ptr_array_add(n->items, v);
-                jws(j);
-                if (*j->p == ',') {
-                    j->p++;
-                } else if (*j->p == close) {
-                    j->p++;
-                    break;
-                } else {
-                    jnode_free(n);
-                    return jfail(j, obj ? "expected ',' or '}'" : "expected ',' or ']'");
-                }
-            }
-        }
-    } else if (!strncmp(j->p, "null", 4)) {
-        n->type = J_NULL;
-        j->p += 4;
-    } else if (!strncmp(j->p, "true", 4) || !strncmp(j->p, "false", 5)) {
-        n->type = J_BOOL;
-        n->num = *j->p == 't';
-        j->p += *j->p == 't' ? 4 : 5;
-    } else {
-        char *end = NULL;
-        errno = 0;
-        n->type = J_NUM;
-        n->num = g_ascii_strtod(j->p, &end);
-        if (end == j->p || errno) {
-            jnode_free(n);
-            return jfail(j, "expected a value");
-        }
-        j->p = end;
-    }
-    j->depth--;
-    return n;
-}
-
-static JNode *jget(JNode *obj, const char *key, JType type)
-{
-    for (guint i = 0; obj && obj->type == J_OBJ && i < obj->keys->len; i++) {
-        if (!strcmp(g_ptr_array_index(obj->keys, i), key)) {
-            JNode *v = g_ptr_array_index(obj->items, i);
-            return v->type == type ? v : NULL;
-        }
-    }
-    return NULL;
-}
-
 static NtStatus status_from_name(const char *s)
 {
     static const NtStatus all[] = {NT_PASS, NT_FAIL, NT_TIMEOUT, NT_ERROR};
@@ -341,26 +157,20 @@ GHashTable *nt_read_report(const char *path, GError **err)
         g_error_free(e);
         return NULL;
     }
-    JParser j = {.text = text, .p = text, .file = path, .err = err};
-    JNode *root = jvalue(&j);
+    NtJson *root = nt_json_parse(text, path, err);
     GHashTable *h = NULL;
-    if (root) {
-        jws(&j);
-        if (*j.p) {
-            jfail(&j, "trailing text after the report");
-        }
-    }
-    JNode *list = root && !*j.p ? jget(root, "cases", J_ARR) : NULL;
-    if (root && !*j.p && !list) {
+    NtJson *list = root ? nt_json_get(root, "cases", NT_J_ARR) : NULL;
+    if (root && !list) {
         g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                     "%s: error: not an nxemu-test --json report (no \"cases\" array)", path);
     }
     if (list) {
         h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         for (guint i = 0; i < list->items->len; i++) {
-            JNode *c = g_ptr_array_index(list->items, i);
-            JNode *name = jget(c, "name", J_STR), *st = jget(c, "status", J_STR);
-            JNode *wall = jget(c, "wall_time", J_NUM);
+            NtJson *c = g_ptr_array_index(list->items, i);
+            NtJson *name = nt_json_get(c, "name", NT_J_STR),
+                   *st = nt_json_get(c, "status", NT_J_STR);
+            NtJson *wall = nt_json_get(c, "wall_time", NT_J_NUM);
             if (!name || !st) {
                 g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                             "%s: error: case %u of the report has no name or status", path, i + 1);
@@ -374,7 +184,7 @@ GHashTable *nt_read_report(const char *path, GError **err)
             g_hash_table_replace(h, g_strdup(name->str), p);
         }
     }
-    jnode_free(root);
+    nt_json_free(root);
     g_free(text);
     return h;
 }

@@ -14,7 +14,7 @@
 typedef struct Opts {
     int jobs;
     char *tags, *exclude_tags, *shard, *cost_from, *failed_from;
-    char *junit, *json, *nxemu;
+    char *junit, *json, *nxemu, *coverage;
     gboolean tap, list, verbose;
     double timeout;
     char **inputs;
@@ -160,6 +160,9 @@ int main(int argc, char **argv)
         {"tap", 0, 0, G_OPTION_ARG_NONE, &op.tap, "print TAP on stdout (human output to stderr)",
          NULL},
         {"json", 0, 0, G_OPTION_ARG_FILENAME, &op.json, "write a JSON report", "FILE"},
+        {"coverage", 0, 0, G_OPTION_ARG_FILENAME, &op.coverage,
+         "run each case with -coverage and merge the ISA coverage into FILE (summary FILE.txt)",
+         "FILE"},
         {"nxemu", 0, 0, G_OPTION_ARG_FILENAME, &op.nxemu,
          "the nxemu binary (default: the manifest's nxemu=, else next to nxemu-test, else $PATH)",
          "PATH"},
@@ -182,6 +185,7 @@ int main(int argc, char **argv)
     int rc = NT_EXIT_PASS;
     GPtrArray *all = g_ptr_array_new_with_free_func((GDestroyNotify)nt_case_free);
     GPtrArray *sel = NULL;
+    NtCoverage *cov = NULL;
     char *sdir = self_dir(argv[0]);
     NtSettings set = {.self_dir = sdir};
 
@@ -227,6 +231,15 @@ int main(int argc, char **argv)
         goto out;
     }
 
+    if (op.coverage) {
+        if (!(cov = nt_coverage_new(&e))) {
+            rc = usage_error(e);
+            goto out;
+        }
+        for (guint i = 0; i < sel->len; i++) {
+            nt_coverage_prepare(cov, g_ptr_array_index(sel, i));
+        }
+    }
     int jobs = op.jobs ? op.jobs : (int)g_get_num_processors();
     Out o = {.cases = sel, .human = op.tap ? stderr : stdout, .tap = op.tap, .verbose = op.verbose};
     o.tty = isatty(fileno(o.human));
@@ -237,9 +250,14 @@ int main(int argc, char **argv)
     nt_run_cases(sel, jobs, on_done, on_tick, &o);
     double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
     clear_progress(&o);
+    /* after the run, in suite order: the merged report does not depend on completion order */
+    for (guint i = 0; cov && i < sel->len; i++) {
+        nt_coverage_add(cov, g_ptr_array_index(sel, i));
+    }
     nt_print_summary(o.human, sel, wall, jobs);
     if ((op.junit && !nt_write_junit(sel, op.junit, wall, &e)) ||
-        (op.json && !nt_write_json(sel, op.json, wall, &e))) {
+        (op.json && !nt_write_json(sel, op.json, wall, &e)) ||
+        (cov && !nt_coverage_write(cov, op.coverage, &e))) {
         fprintf(stderr, "%s\n", e->message);
         g_error_free(e);
         rc = NT_EXIT_USAGE;
@@ -253,6 +271,7 @@ out:
         g_ptr_array_unref(sel);
     }
     g_ptr_array_unref(all);
+    nt_coverage_free(cov);
     g_option_context_free(ctx);
     g_free(sdir);
     g_free(op.tags);
@@ -262,6 +281,7 @@ out:
     g_free(op.failed_from);
     g_free(op.junit);
     g_free(op.json);
+    g_free(op.coverage);
     g_free(op.nxemu);
     g_strfreev(op.inputs);
     return rc;

@@ -55,6 +55,7 @@ typedef struct NtCase {
     char *diag;          /* nxemu diagnostic lines and the last console lines */
     GBytes *out, *err;
     guint64 dropped[2]; /* stdout/stderr bytes not kept (output beyond the capture limit) */
+    char *coverage;     /* --coverage: this case's -coverage file (a temp file), else NULL */
 } NtCase;
 
 typedef struct NtSettings {
@@ -83,6 +84,30 @@ void nt_tap_plan(FILE *f, unsigned n);
 void nt_tap_case(FILE *f, const NtCase *c, unsigned index);
 void nt_print_case(FILE *f, const NtCase *c, bool verbose_pass);
 void nt_print_summary(FILE *f, GPtrArray *cases, double wall, int jobs);
+bool nt_write_file(const char *path, GString *s, GError **err); /* frees @s */
+void nt_json_str(GString *s, const char *text);                 /* a JSON string (NULL: null) */
+
+/* nxemu-test-json.c: a small strict JSON reader */
+typedef enum NtJType { NT_J_NULL, NT_J_BOOL, NT_J_NUM, NT_J_STR, NT_J_ARR, NT_J_OBJ } NtJType;
+typedef struct NtJson {
+    NtJType type;
+    double num;
+    char *str;
+    GPtrArray *items; /* NtJson * (array values, object values) */
+    GPtrArray *keys;  /* char * (object keys) */
+} NtJson;
+/* The whole of @text as one value; errors are "FILE:LINE: error: bad JSON: ..." */
+NtJson *nt_json_parse(const char *text, const char *file, GError **err);
+NtJson *nt_json_get(NtJson *obj, const char *key, NtJType type); /* NULL: absent or other type */
+void nt_json_free(gpointer json);
+
+/* nxemu-test-coverage.c: --coverage, merged nxemu -coverage reports */
+typedef struct NtCoverage NtCoverage;
+NtCoverage *nt_coverage_new(GError **err); /* makes the directory of the per-case files */
+void nt_coverage_prepare(NtCoverage *cov, NtCase *c); /* sets c->coverage */
+void nt_coverage_add(NtCoverage *cov, NtCase *c);     /* merges and removes its file */
+bool nt_coverage_write(NtCoverage *cov, const char *path, GError **err); /* PATH and PATH.txt */
+void nt_coverage_free(NtCoverage *cov);                                  /* removes the directory */
 
 /* nxemu-test-shard.c: previous reports and sharding */
 typedef struct NtPrev {

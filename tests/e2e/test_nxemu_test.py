@@ -416,6 +416,101 @@ def zero_config_directory():
     shutil.rmtree(tmp)
 
 
+# tests/runner/coverage/coverage.ini merged by hand from the canned reports a.json (cases a and
+# a-fault), b.json (case b); case none writes no report, case bad an inconsistent one.
+COVERAGE_MERGED = {
+    "format": "nxemu-coverage-1",
+    "cases": 3,
+    "isas": {
+        "seq": {"instructions": 10 + 5 + 10, "categories": {
+            "opcodes": {"covered": 3, "total": 4,
+                        "hits": {"halt": 4, "mov": 7 + 1 + 7, "nop": 3 + 3},
+                        "missing": ["b"], "other": {}},
+            "faults": {"covered": 1, "total": 2, "hits": {"B": 1}, "missing": ["A"],
+                       "other": {"weird": 2}},
+            "branch_conds": {"covered": 1, "total": 2, "hits": {"always": 5},
+                             "missing": ["eq"], "other": {}}}},
+        "tpc": {"bundles": 3, "categories": {
+            "opcodes": {"covered": 1, "total": 3, "hits": {"spu.add": 3},
+                        "missing": ["ld.ld_g", "vpu.mac"], "other": {}}}}},
+    "cases_without_coverage": ["none", "bad"],
+}
+
+
+def coverage_run(*extra, env=None):
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    out_json = os.path.join(tmp, "cov.json")
+    rc, out, err = run(["--nxemu", FAKE, *extra, "--coverage", out_json,
+                        os.path.join(RUNNER_DIR, "coverage", "coverage.ini")], env=env)
+    return tmp, out_json, rc, out, err
+
+
+@case
+def coverage_merges_case_reports():
+    log_dir = tempfile.mkdtemp(prefix="nxemu-test-")
+    log = os.path.join(log_dir, "argv.log")
+    tmp, cj, rc, out, err = coverage_run("-j", "5", env={**os.environ, "FAKE_NXEMU_LOG": log})
+    assert rc == 1 and re.search(r"^FAIL +none ", out, re.M), (out, err)
+    merged = json.load(open(cj))
+    assert merged == COVERAGE_MERGED, merged
+    # each case got its own -coverage file, all of them gone afterwards
+    paths = [line.split()[-1] for line in open(log).read().splitlines()]
+    assert all(" -coverage " in line for line in open(log)), open(log).read()
+    assert len(set(paths)) == 5 and not any(os.path.exists(p) or os.path.exists(p + ".txt")
+                                            for p in paths), paths
+    assert not os.path.exists(os.path.dirname(paths[0])), paths
+    # the reproduce command is the case's own, without the runner's -coverage
+    assert "reproduce:" in out and "-coverage" not in out, out
+    assert "warning: case bad: coverage file ignored: seq.opcodes" in err, err
+    txt = open(cj + ".txt").read().splitlines()
+    assert txt[0] == "nxemu ISA coverage, merged from 3 of 5 cases", txt
+    for line in ["seq: 25 instructions",
+                 "  opcodes            3 of 4    ( 75.0%)  missing: b",
+                 "  faults             1 of 2    ( 50.0%)  missing: A  other: weird",
+                 "tpc: 3 bundles",
+                 "  opcodes            1 of 3    ( 33.3%)  missing: ld.ld_g vpu.mac",
+                 "no coverage from 2 cases:"]:
+        assert line in txt, (line, txt)
+    assert any(t.startswith("  none: no coverage file (FAIL, nxemu exit 125") for t in txt), txt
+    assert any(t.startswith("  bad: coverage file ignored: ") for t in txt), txt
+    # deterministic: another -j gives the same bytes
+    tmp2, cj2, rc2, _, _ = coverage_run("-j", "1")
+    assert rc2 == 1 and open(cj, "rb").read() == open(cj2, "rb").read()
+    assert open(cj + ".txt", "rb").read() == open(cj2 + ".txt", "rb").read()
+    for d in (tmp, tmp2, log_dir):
+        shutil.rmtree(d)
+
+
+@case
+def coverage_selection_and_errors():
+    # only the selected cases count; without --coverage nxemu gets no -coverage
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    log = os.path.join(tmp, "argv.log")
+    rc, out, err = run(["--nxemu", FAKE, os.path.join(RUNNER_DIR, "coverage", "coverage.ini")],
+                       env={**os.environ, "FAKE_NXEMU_LOG": log})
+    assert rc == 1 and "-coverage" not in open(log).read(), open(log).read()
+    t2, cj, rc, out, err = coverage_run("--shard", "1/1", "--failed-from", "/nonexistent.json")
+    assert rc == 2 and not os.path.exists(cj), err
+    shutil.rmtree(t2)
+    m = os.path.join(tmp, "one.ini")
+    cov = os.path.join(RUNNER_DIR, "coverage")
+    open(m, "w").write(f"[case b]\nimages = {cov}/cov-b.elf\n")
+    cj = os.path.join(tmp, "c.json")
+    rc, out, err = run(["--nxemu", FAKE, "--coverage", cj, m])
+    b = json.load(open(os.path.join(cov, "b.json")))
+    got = json.load(open(cj))
+    assert rc == 0 and got["cases"] == 1 and got["cases_without_coverage"] == [], got
+    for isa in b["isas"].values():  # one report merges to itself, names sorted
+        for cat in isa["categories"].values():
+            cat["missing"].sort()
+    assert got["isas"] == b["isas"], got
+    # an unwritable coverage file is a usage error naming it
+    bad = os.path.join(tmp, "no", "such", "c.json")
+    rc, out, err = run(["--nxemu", FAKE, "--coverage", bad, m])
+    assert rc == 2 and bad in err, err
+    shutil.rmtree(tmp)
+
+
 @case
 def progress_line_on_a_terminal():
     pid, fd = pty.fork()
@@ -470,46 +565,125 @@ def pattern(text, whole=False, start=True, end=True):
     return ("^" if start else "") + r + ("$" if end else "")
 
 
-def seq_manifest(image_dir, source_dir, out):
-    """A manifest for the built tests/seq images from the directives of their
-    sources (tests/seq/run-image.py documents them); returns the case count."""
+def seq_case(image, src):
+    """nxemu arguments, expected exit status and patterns of one tests/seq
+    image from the directives of its source (tests/seq/run-image.py documents them)."""
+    args, pats = [], []
+    want_exit = 0
+    for raw in open(src, encoding="utf-8"):
+        t = raw.strip()
+        if not t.startswith(";"):
+            continue
+        key, _, val = t.lstrip(";").strip().partition(":")
+        val = val.strip()
+        if key == "args":
+            args += [a.replace("@IMAGE@", image) for a in shlex.split(val)]
+        elif key == "exit":
+            want_exit = int(val, 0)
+        elif key == "stderr":
+            pats.append(("stderr", pattern(val)))
+        elif key == "stderr-prefix":
+            pats.append(("stderr", pattern(val, end=False)))
+        elif key == "stderr-contains":
+            pats.append(("stderr", pattern(val, start=False, end=False)))
+        elif key == "stdout":
+            pats.append(("stdout", pattern(val.encode().decode("unicode_escape"), whole=True)))
+    if not any(image in a for a in args):
+        args += ["-device", "loader,file=" + image]
+    return args, want_exit, pats
+
+
+def seq_manifest(image_dir, source_dir, out, only=None):
+    """A manifest for the built tests/seq images (those named in ONLY, when
+    given); returns the case count."""
     n = 0
     with open(out, "w") as m:
         m.write("# generated from tests/seq/*.s by test_nxemu_test.py\n")
         for elf in sorted(os.listdir(image_dir)):
             src = os.path.join(source_dir, elf[:-4] + ".s")
-            if not elf.endswith(".elf") or not os.path.exists(src):
+            if not elf.endswith(".elf") or not os.path.exists(src) or (only and elf not in only):
                 continue
             image = os.path.join(os.path.abspath(image_dir), elf)
-            args, pats = [], []
-            want_exit = 0
-            for raw in open(src, encoding="utf-8"):
-                t = raw.strip()
-                if not t.startswith(";"):
-                    continue
-                key, _, val = t.lstrip(";").strip().partition(":")
-                val = val.strip()
-                if key == "args":
-                    args += [a.replace("@IMAGE@", image) for a in shlex.split(val)]
-                elif key == "exit":
-                    want_exit = int(val, 0)
-                elif key == "stderr":
-                    pats.append(("stderr", pattern(val)))
-                elif key == "stderr-prefix":
-                    pats.append(("stderr", pattern(val, end=False)))
-                elif key == "stderr-contains":
-                    pats.append(("stderr", pattern(val, start=False, end=False)))
-                elif key == "stdout":
-                    pats.append(("stdout", pattern(val.encode().decode("unicode_escape"),
-                                                   whole=True)))
-            if not any(image in a for a in args):
-                args += ["-device", "loader,file=" + image]
+            args, want_exit, pats = seq_case(image, src)
             m.write(f"\n[case seq-{elf[:-4]}]\nargs = {shlex.join(args)}\n"
                     f"expect-exit = {want_exit}\ntimeout = 60\n")
             for stream, pat in pats:
                 m.write(f"expect-{stream} = {pat}\n")
             n += 1
     return n
+
+
+# Images whose coverage reports are merged in the real test: two passing ones and a fault.
+COVERAGE_IMAGES = ["alu.elf", "branch.elf", "fault-invalid-opcode.elf"]
+
+
+def merge_coverage(reports):
+    """The suite's coverage from per-case nxemu -coverage reports, as
+    docs/nxemu-test.rst defines it: hits summed per ISA, category and name;
+    a name is part of the ISA when some report lists it in hits or missing."""
+    isas = {}
+    for r in reports:
+        for iname, isa in r["isas"].items():
+            m = isas.setdefault(iname, {"counters": {}, "cats": {}})
+            for k, v in isa.items():
+                if k != "categories":
+                    m["counters"][k] = m["counters"].get(k, 0) + v
+            for cname, c in isa["categories"].items():
+                mc = m["cats"].setdefault(cname, {"count": {}, "known": set()})
+                mc["known"] |= set(c["hits"]) | set(c["missing"])
+                for n, v in list(c["hits"].items()) + list(c["other"].items()):
+                    mc["count"][n] = mc["count"].get(n, 0) + v
+    out = {}
+    for iname, m in isas.items():
+        cats = {}
+        for cname, mc in m["cats"].items():
+            hits = {n: v for n, v in mc["count"].items() if n in mc["known"] and v}
+            cats[cname] = {"covered": len(hits), "total": len(mc["known"]), "hits": hits,
+                           "missing": sorted(mc["known"] - set(hits)),
+                           "other": {n: v for n, v in mc["count"].items()
+                                     if n not in mc["known"]}}
+        out[iname] = {**m["counters"], "categories": cats}
+    return out
+
+
+def real_coverage(nxemu, image_dir, source_dir, tmp):
+    """nxemu-test --coverage over a few real images against the sum of their
+    own nxemu -coverage reports; returns a list of problems."""
+    only = [e for e in COVERAGE_IMAGES if os.path.exists(os.path.join(image_dir, e))]
+    if len(only) < 2:
+        return [f"coverage: fewer than 2 of {COVERAGE_IMAGES} built"]
+    manifest = os.path.join(tmp, "cov.ini")
+    n = seq_manifest(image_dir, source_dir, manifest, only=set(only))
+    reports = []
+    for elf in only:
+        image = os.path.join(os.path.abspath(image_dir), elf)
+        args, want_exit, _ = seq_case(image, os.path.join(source_dir, elf[:-4] + ".s"))
+        path = os.path.join(tmp, elf + ".cov.json")
+        p = subprocess.run([nxemu, *args, "-coverage", path], capture_output=True, timeout=120)
+        if p.returncode != want_exit:
+            return [f"coverage: {elf}: exit {p.returncode}, expected {want_exit}"]
+        reports.append(json.load(open(path)))
+    cj = os.path.join(tmp, "suite-cov.json")
+    rc, out, err = run(["--nxemu", nxemu, "--coverage", cj, manifest], timeout=300)
+    problems = [] if rc == 0 else [f"coverage run: exit {rc}\n{out}{err}"]
+    got = json.load(open(cj))
+    want = merge_coverage(reports)
+    if got.get("format") != "nxemu-coverage-1" or got.get("cases") != n:
+        problems.append(f"coverage: format/cases {got.get('format')} {got.get('cases')}, want {n}")
+    if got.get("isas") != want:
+        problems.append(f"coverage: merged isas differ:\n{got.get('isas')}\nwant\n{want}")
+    seq = got["isas"]["seq"]
+    if seq["instructions"] != sum(r["isas"]["seq"]["instructions"] for r in reports):
+        problems.append("coverage: seq instructions are not the sum of the cases'")
+    for iname, isa in got["isas"].items():
+        for cname, c in isa["categories"].items():
+            if (c["covered"] != len(c["hits"]) or c["covered"] + len(c["missing"]) != c["total"]
+                    or c["missing"] != sorted(c["missing"])):
+                problems.append(f"coverage: {iname}.{cname} inconsistent: {c}")
+    txt = open(cj + ".txt").read()
+    if not txt.startswith(f"nxemu ISA coverage, merged from {n} of {n} cases\n"):
+        problems.append("coverage: summary header: " + txt[:80])
+    return problems
 
 
 def main_real(nxemu, image_dir, source_dir):
@@ -528,7 +702,10 @@ def main_real(nxemu, image_dir, source_dir):
         if rep["summary"]["total"] != n:
             print(f"report has {rep['summary']['total']} cases, manifest {n}")
             return 1
-        return 0 if rc == 0 else 1
+        problems = real_coverage(nxemu, image_dir, source_dir, tmp)
+        for p in problems:
+            print(p)
+        return 0 if rc == 0 and not problems else 1
     finally:
         shutil.rmtree(tmp)
 

@@ -12,6 +12,8 @@ Script lines (one directive each):
                  stops there, prints the limit line and exits 123
   raw HEX        these bytes on stdout, as they are (control bytes, bad UTF-8)
   spam MIB       MIB mebibytes of 64-byte console lines (a guest printing in a loop)
+  coverage FILE  with -coverage PATH: copy FILE (relative to the script) to
+                 PATH, and a one-line PATH.txt, as nxemu writes its report
   exit N         end with status N
 The end of the script is a normal end (exit 0).  Every invocation's argv is
 appended to $FAKE_NXEMU_LOG when that variable is set.
@@ -28,12 +30,15 @@ def main(argv):
             f.write(" ".join(argv) + "\n")
     kernel = None
     limit = None
+    coverage = None
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("-kernel", "-cycle-limit") and i + 1 < len(argv):
+        if a in ("-kernel", "-cycle-limit", "-coverage") and i + 1 < len(argv):
             if a == "-kernel":
                 kernel = argv[i + 1]
+            elif a == "-coverage":
+                coverage = argv[i + 1]
             else:
                 limit = int(argv[i + 1], 0)
             i += 2
@@ -72,6 +77,13 @@ def main(argv):
                 vtime = (limit + 63) // 64 * 64
                 sys.stderr.write("nxemu: limit: icount=%d vtime=%d\n" % (vtime, vtime))
                 return 123
+        elif op == "coverage":
+            if coverage is not None:
+                src = os.path.join(os.path.dirname(kernel), arg)
+                with open(src, "rb") as f, open(coverage, "wb") as out:
+                    out.write(f.read())
+                with open(coverage + ".txt", "w") as out:
+                    out.write("nxemu ISA coverage\n")
         elif op == "exit":
             return int(arg)
     return 0
