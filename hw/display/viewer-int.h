@@ -5,7 +5,8 @@
  *   viewer-render.c  drawing a frame into an XRGB8888 buffer
  *   viewer-font.c    the built-in 5x7 bitmap font
  *   viewer-png.c     the screenshot writer
- *   viewer-sdl.c     the SDL window, event loop and pacing (viewer.h API)
+ *   viewer.c         viewer.h API: events, pacing, pause protocol; loads...
+ *   viewer-sdl.c     ...the SDL window module (viewer-module.h), not in libnxemu
  *   viewer-stub.c    viewer.h when built without SDL
  * The frame layout below is part of the documented interface (docs/viewer.rst):
  * the e2e test finds the SBUF partitions in a screenshot from it.
@@ -120,5 +121,10 @@ const uint8_t *vfont_glyph(char c);
 
 /* ---- screenshot ---- */
 bool viewer_png_write(const char *path, const uint32_t *xrgb, unsigned w, unsigned h, GError **err);
+
+typedef struct Viewer Viewer;
+/* Queue a key press (vmodel_key code) in the window's event queue, as if the
+ * user typed it: tests drive the real event path with it.  SDL builds only. */
+bool viewer_push_key(Viewer *v, int key);
 
 #endif

@@ -164,6 +164,31 @@ def viewer_tests(nxemu, image):
         check(r.returncode == 0 and "screendump" in r.stderr and bad in r.stderr,
               "unwritable screenshot: one error line naming the file, run status kept")
 
+        # The window is a loadable module (docs/viewer.rst): nxemu itself
+        # does not map SDL, and a missing module is a one-line usage error.
+        ldd = shutil.which("ldd")
+        if ldd:
+            r = run([ldd, nxemu])
+            check(r.returncode == 0 and "sdl" not in r.stdout.lower(),
+                  "nxemu does not link SDL (ldd lists no libSDL)")
+        empty = os.path.join(tmp, "no-modules")
+        os.mkdir(empty)
+        r = run([nxemu, "-display", "sdl", "-kernel", image],
+                dict(os.environ, SDL_VIDEODRIVER="offscreen", NXEMU_MODULE_DIR=empty))
+        check(r.returncode == 125 and r.stdout == "" and r.stderr ==
+              "nxemu: -display sdl: SDL display module not found (looked in %s)\n" % empty,
+              "missing module: one error line naming where it looked, status 125 (%d, %r)"
+              % (r.returncode, r.stderr))
+        with open(os.path.join(empty, "nxemu-display-sdl.so"), "w") as f:
+            f.write("not a shared library\n")
+        r = run([nxemu, "-display", "sdl", "-kernel", image],
+                dict(os.environ, SDL_VIDEODRIVER="offscreen", NXEMU_MODULE_DIR=empty))
+        check(r.returncode == 125 and r.stdout == "" and len(r.stderr.splitlines()) == 1
+              and r.stderr.startswith("nxemu: -display sdl: cannot load the SDL display module: ")
+              and "nxemu-display-sdl.so" in r.stderr,
+              "broken module: one error line naming the file, status 125 (%d, %r)"
+              % (r.returncode, r.stderr))
+
         r = run([nxemu, "-screendump-at-exit", shot, "-kernel", image])
         check(r.returncode == 125 and "-screendump-at-exit" in r.stderr
               and len(r.stderr.strip().splitlines()) == 1,

@@ -13,10 +13,6 @@
 #include "hw/display/viewer.h"
 #include "nxemu/machine.h"
 
-#if CONFIG_SDL
-#include <SDL.h>
-#endif
-
 #define SBUF_BASE 0x2000000000ull
 #define PSUM_BASE 0x2802000000ull
 
@@ -348,16 +344,9 @@ static void count_access(void *opaque, uint64_t addr, unsigned size, bool is_wri
     (*(unsigned *)opaque)++;
 }
 
-static void push_key(SDL_Keycode k)
-{
-    SDL_Event ev = {0};
-    ev.type = SDL_KEYDOWN;
-    ev.key.keysym.sym = k;
-    g_assert_cmpint(SDL_PushEvent(&ev), ==, 1);
-}
-
-/* The real window under SDL's offscreen driver: hook chaining, keys through
- * SDL's event queue, the pause/step protocol of viewer_refresh, screendump. */
+/* The real window, through the SDL display module (found in the build tree),
+ * under SDL's offscreen driver: hook chaining, keys through SDL's event
+ * queue, the pause/step protocol of viewer_refresh, screendump. */
 static void test_sdl_window(Fx *f, gconstpointer data)
 {
     ViewerOptions vo = {0};
@@ -379,12 +368,12 @@ static void test_sdl_window(Fx *f, gconstpointer data)
     g_assert_cmpuint(seen, ==, 1);
 
     g_usleep(20000); /* past the 60 Hz pacing: the next refresh looks at events */
-    push_key(SDLK_SPACE);
-    push_key(SDLK_s);
+    g_assert_true(viewer_push_key(vw, ' '));
+    g_assert_true(viewer_push_key(vw, 's'));
     /* space pauses, s asks for one round: refresh returns to run it */
     g_assert_true(viewer_refresh(vw));
     g_assert_true(viewer_paused(vw));
-    push_key(SDLK_q);
+    g_assert_true(viewer_push_key(vw, 'q'));
     g_assert_false(viewer_refresh(vw)); /* q closes the window */
     g_assert_false(viewer_refresh(vw));
 
