@@ -41,16 +41,22 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     return false;
 }
 
+/* Does watchpoint w cover an access of [pa, pa+len)? */
+static bool wp_hits(const NxWatchpoint *w, uint64_t pa, uint64_t len, bool is_write)
+{
+    uint64_t last = pa + (len ? len - 1 : 0);
+    if (last < w->pa || pa > w->pa + w->len - 1)
+        return false;
+    return (w->type == NX_HIT_WATCH && is_write) || (w->type == NX_HIT_RWATCH && !is_write) ||
+           w->type == NX_HIT_AWATCH;
+}
+
 /* First watchpoint matching an access, or NULL. */
 static const NxWatchpoint *wp_match(NxDebug *d, uint64_t pa, uint64_t len, bool is_write)
 {
-    uint64_t last = pa + (len ? len - 1 : 0);
     for (unsigned i = 0; i < d->wps->len; i++) {
         const NxWatchpoint *w = &g_array_index(d->wps, NxWatchpoint, i);
-        if (last < w->pa || pa > w->pa + w->len - 1)
-            continue;
-        if ((w->type == NX_HIT_WATCH && is_write) || (w->type == NX_HIT_RWATCH && !is_write) ||
-            w->type == NX_HIT_AWATCH)
+        if (wp_hits(w, pa, len, is_write))
             return w;
     }
     return NULL;
@@ -66,10 +72,22 @@ static void record_watch(NxDebug *d, const NxWatchpoint *w, bool precise)
     d->hit_precise = precise;
 }
 
+/* The precise ("before the access") check only stops a core on its own
+ * watchpoints: gdb reports the hit on the process that set the watchpoint,
+ * removes its watchpoints and steps that process only, so another core
+ * abandoned before the access would hit again at every continue.  Such an
+ * access goes ahead and the access hook reports it after it happened (the
+ * hook sees only the accesses the precise checks let through: a core that
+ * stopped here made no access, so nothing is reported twice). */
 bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write)
 {
     NxDebug *d = m->debug;
-    const NxWatchpoint *w = wp_match(d, pa, len, is_write);
+    const NxWatchpoint *w = NULL;
+    for (unsigned i = 0; i < d->wps->len && !w; i++) {
+        const NxWatchpoint *x = &g_array_index(d->wps, NxWatchpoint, i);
+        if (x->cpu == cpu && wp_hits(x, pa, len, is_write))
+            w = x;
+    }
     if (!w)
         return false;
     record_watch(d, w, true);

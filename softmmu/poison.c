@@ -32,8 +32,13 @@ struct NxPoison {
     uint64_t cached_pn;
     PoisonPage *cached;
     uint64_t reports;
-    GString *out;         /* NULL: stderr */
+    GString *out; /* NULL: stderr */
+    /* TPC VLM: per TPC, POISON_VLM_SIZE bits each, dense (80 KiB is small) */
+    unsigned nr_tpc;
+    uint8_t *vlm_written, *vlm_reported;
 };
+
+#define POISON_VLM_MAP (POISON_VLM_SIZE / 8)
 
 static bool poison_tracked(const NxPoison *p, uint64_t addr)
 {
@@ -100,6 +105,19 @@ static void poison_mark(NxPoison *p, uint64_t addr, uint64_t len)
     }
 }
 
+/* Count and print one report line (freed here). */
+static void poison_emit(NxPoison *p, GString *line)
+{
+    p->reports++;
+    if (p->out) {
+        g_string_append(p->out, line->str);
+    } else {
+        fflush(stdout); /* guest console bytes first */
+        fputs(line->str, stderr);
+    }
+    g_string_free(line, TRUE);
+}
+
 static void poison_report(NxPoison *p, uint64_t addr, unsigned size, MemTxAttrs attrs)
 {
     Machine *m = p->m;
@@ -118,14 +136,7 @@ static void poison_report(NxPoison *p, uint64_t addr, unsigned size, MemTxAttrs 
         g_string_append_printf(line, " pc=0x%016" PRIx64, cpu->ops->get_pc(cpu));
     }
     g_string_append_printf(line, " read of uninitialised 0x%016" PRIx64 " (size %u)\n", addr, size);
-    p->reports++;
-    if (p->out) {
-        g_string_append(p->out, line->str);
-    } else {
-        fflush(stdout); /* guest console bytes first */
-        fputs(line->str, stderr);
-    }
-    g_string_free(line, TRUE);
+    poison_emit(p, line);
 }
 
 /* A read: report it if any byte was never written and not yet reported, then
@@ -188,6 +199,12 @@ NxPoison *poison_new(Machine *m)
         poison_mark(p, m->nx[0].dtb_addr, m->fdt_size);
     }
     as_add_access_hook(m->as, poison_access, p); /* the first observer: cannot be full */
+    p->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;
+    if (p->nr_tpc) {
+        p->vlm_written = g_malloc0((size_t)p->nr_tpc * POISON_VLM_MAP);
+        p->vlm_reported = g_malloc0((size_t)p->nr_tpc * POISON_VLM_MAP);
+    }
+    m->poison = p;
     return p;
 }
 
@@ -197,6 +214,11 @@ void poison_free(NxPoison *p)
         return;
     }
     as_remove_access_hook(p->m->as, poison_access, p);
+    if (p->m->poison == p) {
+        p->m->poison = NULL;
+    }
+    g_free(p->vlm_written);
+    g_free(p->vlm_reported);
     g_hash_table_destroy(p->pages);
     g_free(p);
 }
@@ -217,6 +239,71 @@ bool poison_is_written(const NxPoison *p, uint64_t addr, uint64_t len)
         uint64_t pn = a >> POISON_PAGE_BITS;
         const PoisonPage *pg = g_hash_table_lookup(p->pages, &pn);
         if (!pg || !bit_get(pg->written, a & (POISON_PAGE - 1))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Bounds of a VLM access in the maps, or false if t or the range is out of
+ * them (the TPC checked the range against its VLM size already). */
+static bool poison_vlm_range(const NxPoison *p, unsigned t, uint32_t off, unsigned len)
+{
+    return t < p->nr_tpc && (uint64_t)off + len <= POISON_VLM_SIZE;
+}
+
+void poison_vlm_write(NxPoison *p, unsigned t, uint32_t off, unsigned len, const uint8_t *en)
+{
+    if (!poison_vlm_range(p, t, off, len)) {
+        return;
+    }
+    uint8_t *map = p->vlm_written + (size_t)t * POISON_VLM_MAP;
+    if (!en) {
+        bits_set_range(map, off, (uint64_t)off + len);
+        return;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        if (en[i]) {
+            bit_set(map, (uint64_t)off + i);
+        }
+    }
+}
+
+void poison_vlm_read(NxPoison *p, unsigned t, uint64_t pc, uint32_t off, unsigned len,
+                     const uint8_t *en)
+{
+    if (!poison_vlm_range(p, t, off, len)) {
+        return;
+    }
+    const uint8_t *wr = p->vlm_written + (size_t)t * POISON_VLM_MAP;
+    uint8_t *rep = p->vlm_reported + (size_t)t * POISON_VLM_MAP;
+    bool fresh = false;
+    for (unsigned i = 0; i < len; i++) {
+        uint64_t b = (uint64_t)off + i;
+        if ((en && !en[i]) || bit_get(wr, b) || bit_get(rep, b)) {
+            continue;
+        }
+        bit_set(rep, b);
+        fresh = true;
+    }
+    if (fresh) {
+        GString *line = g_string_new(NULL);
+        g_string_printf(line,
+                        "nxemu: warning: poison: tpc=%u pc=0x%016" PRIx64
+                        " read of uninitialised VLM 0x%05x (size %u)\n",
+                        t, pc, off, len);
+        poison_emit(p, line);
+    }
+}
+
+bool poison_vlm_is_written(const NxPoison *p, unsigned t, uint32_t off, unsigned len)
+{
+    if (!poison_vlm_range(p, t, off, len)) {
+        return false;
+    }
+    const uint8_t *wr = p->vlm_written + (size_t)t * POISON_VLM_MAP;
+    for (unsigned i = 0; i < len; i++) {
+        if (!bit_get(wr, (uint64_t)off + i)) {
             return false;
         }
     }

@@ -95,6 +95,9 @@ typedef struct Machine {
     struct NxTrace *trace;
     /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
     struct Viewer *viewer;
+    /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
+     * accesses test it (one branch) to report uninitialised reads. */
+    struct NxPoison *poison;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

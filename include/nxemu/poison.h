@@ -8,7 +8,11 @@
  *   nxemu: warning: poison: core=N pc=0x<16 hex> read of uninitialised 0x<16 hex> (size S)
  * ("tpc=N pc=0x..." for a TPC, "dma=E" for a DMA engine, which has no pc),
  * at most once per byte: a later read of already reported bytes is silent.
- * TPC local memory (VLM/SLM) is the TPC target's business, not covered here.
+ * TPC VLM (private to each TPC, not in the PA map) is tracked here too, fed
+ * by the TPC target when m->poison is set (poison_new sets it):
+ *   nxemu: warning: poison: tpc=N pc=0x<16 hex> read of uninitialised VLM 0x<5 hex> (size S)
+ * with S the bytes the instruction reads and the VLM byte offset.  VLM
+ * persists across launches (tpc.md §2), so does its map.  SLM is not tracked.
  */
 #ifndef NXEMU_POISON_H
 #define NXEMU_POISON_H
@@ -39,5 +43,16 @@ void poison_set_output(NxPoison *p, GString *out);
 uint64_t poison_reports(const NxPoison *p);
 /* True if every byte of [addr, addr+len) was written (tests, monitor). */
 bool poison_is_written(const NxPoison *p, uint64_t addr, uint64_t len);
+
+/* VLM of TPC t (offsets below POISON_VLM_SIZE, checked by the caller).
+ * poison_vlm_write marks [off, off+len) written, bytes with en[i] == 0
+ * excepted (en NULL: all).  poison_vlm_read reports the read by the
+ * instruction at pc if a byte with en[i] != 0 (en NULL: every byte) was
+ * never written and not yet reported. */
+#define POISON_VLM_SIZE (80u * 1024u)
+void poison_vlm_write(NxPoison *p, unsigned t, uint32_t off, unsigned len, const uint8_t *en);
+void poison_vlm_read(NxPoison *p, unsigned t, uint64_t pc, uint32_t off, unsigned len,
+                     const uint8_t *en);
+bool poison_vlm_is_written(const NxPoison *p, unsigned t, uint32_t off, unsigned len);
 
 #endif

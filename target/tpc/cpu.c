@@ -9,6 +9,7 @@
 #include "nxemu/trace.h"
 #include "target/tpc/asm.h"
 #include "nxemu/debug.h"
+#include "nxemu/poison.h"
 #include "target/tpc/cpu.h"
 
 /* ---- dispatch tables built from the ISA rows ---- */
@@ -190,6 +191,8 @@ static void commit_slot(TpcCpu *c, const TpcSlotOut *o)
     }
 }
 
+G_STATIC_ASSERT(TPC_VLM_SIZE == POISON_VLM_SIZE);
+
 static void commit_mem(TpcCpu *c)
 {
     TpcMemWrite *mw = &c->mw;
@@ -204,6 +207,8 @@ static void commit_mem(TpcCpu *c)
         for (unsigned i = 0; i < mw->len; i++)
             if (mw->lane_en[i])
                 c->vlm[mw->off + i] = mw->data[i];
+        if (G_UNLIKELY(c->m->poison))
+            poison_vlm_write(c->m->poison, c->t, mw->off, mw->len, mw->lane_en);
         break;
     case TPC_MW_GLOBAL:
         tpc_global_write(c, mw->pa, &mw->val, mw->len);
@@ -415,6 +420,11 @@ static bool step_one(TpcCpu *c)
         o->nw = 0;
         o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
         if (!dc->fn[k](c, bp, &bp->slot[s], o)) {
+            if (G_UNLIKELY(!c->fault.code)) {
+                /* a gdb watchpoint before the access: not retired */
+                c->watch_stop = true;
+                return false;
+            }
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
         }
@@ -485,8 +495,13 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */
         n++;
-        if (!step_one(c))
+        if (!step_one(c)) {
+            if (G_UNLIKELY(c->watch_stop)) {
+                c->watch_stop = false;
+                n--; /* abandoned: nothing of it happened */
+            }
             break;
+        }
     }
     if (G_UNLIKELY(c->m->trace))
         trace_insn_end(c->m, &c->parent);

@@ -31,6 +31,7 @@
 
 #include "nxemu/cpu.h"
 #include "nxemu/machine.h"
+#include "nxemu/debug.h"
 #include "target/tpc/insn.h"
 
 #define TPC_NR_S        36
@@ -222,6 +223,7 @@ struct TpcCpu {
     TpcSlotOut out[4];
     TpcMemWrite mw;
     NxFault fault;
+    bool watch_stop; /* the bundle stopped at a gdb watchpoint, unretired */
 
     uint8_t slm[TPC_SLM_SIZE];
     uint8_t vlm[TPC_VLM_SIZE] __attribute__((aligned(64)));
@@ -250,6 +252,16 @@ static inline bool tpc_fault(TpcCpu *c, uint32_t code, uint32_t info, uint64_t a
 }
 
 const char *tpc_fault_name(uint32_t code);
+
+/* gdb watchpoints (include/nxemu/debug.h), checked by the executors before
+ * any global-memory access of the bundle: true = a watchpoint covers
+ * [pa, pa+len), the executor returns false with c->fault left clear and the
+ * bundle is abandoned unretired (pc stays on it, nothing committed).  One
+ * predictable branch without a debugger. */
+static inline bool tpc_watch_hit(TpcCpu *c, uint64_t pa, uint64_t len, bool is_write)
+{
+    return nx_debug_watch_hit(c->m, &c->parent, pa, len, is_write);
+}
 
 /* NxCpuOps members implemented in cpu-debug.c. */
 void tpc_fault_line(NxCpu *cpu, GString *out);

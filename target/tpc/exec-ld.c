@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "nxemu/poison.h"
 #include "target/tpc/cpu.h"
 
 /* ---- shared with the SPU and store slots ---- */
@@ -239,6 +240,8 @@ bool tpc_exec_ld_ld_g(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned e = ad->esize ? ad->esize : 4;
     if (ad->pa & (e - 1))
         return tpc_fault(c, TPC_FAULT_MISALIGNED, 0, ad->pa);
+    if (tpc_watch_hit(c, ad->pa, e, false))
+        return false;
     uint32_t v = 0;
     if (!tpc_global_read(c, ad->pa, &v, e))
         return false;
@@ -263,6 +266,27 @@ bool tpc_check_vlm(TpcCpu *c, uint32_t a, unsigned len, unsigned align)
     return true;
 }
 
+/* Poison mode: report VLM bytes the load delivers to an enabled register
+ * byte (en per register byte; a VPRF image byte i holds predicate bits
+ * 8i..8i+7) that were never written. */
+static void ld_l_v_poison(TpcCpu *c, uint32_t a, unsigned len, unsigned half, bool vp,
+                          const uint8_t *en)
+{
+    uint8_t used[TPC_VBYTES];
+    const uint8_t *u = NULL;
+    if (en && vp) {
+        for (unsigned i = 0; i < len; i++) {
+            used[i] = 0;
+            for (unsigned k = 0; k < 8; k++)
+                used[i] |= en[8 * i + k];
+        }
+        u = used;
+    } else if (en) {
+        u = en + (half == 2 ? 128 : 0);
+    }
+    poison_vlm_read(c->m->poison, c->t, c->pc, a, len, u);
+}
+
 /* half: 0 full, 1 low, 2 high */
 static bool ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
@@ -277,6 +301,8 @@ static bool ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut 
     unsigned len = vp ? TPC_VPBYTES : half ? 128 : TPC_VBYTES;
     if (!tpc_check_vlm(c, a, len, half ? 128 : 256))
         return false;
+    if (G_UNLIKELY(c->m->poison))
+        ld_l_v_poison(c, a, len, half, vp, en);
     uint8_t *r = o->vbuf[0];
     if (vp) {
         put_vec(c, &in->dst, o, c->vlm + a, en);

@@ -51,7 +51,7 @@ bool tpc_exec_st_st_g(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned e = ad->esize ? ad->esize : 4;
     if (ad->pa & (e - 1))
         return tpc_fault(c, TPC_FAULT_MISALIGNED, 0, ad->pa);
-    if (!tpc_global_check(c, ad->pa, e))
+    if (!tpc_global_check(c, ad->pa, e) || tpc_watch_hit(c, ad->pa, e, true))
         return false;
     c->mw.kind = TPC_MW_GLOBAL;
     c->mw.pa = ad->pa;

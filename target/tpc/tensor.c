@@ -154,6 +154,36 @@ static void copy_gated(uint8_t *dst, const uint8_t *src, const uint8_t *en, unsi
         dst[b] = en[b] ? src[b] : dst[b];
 }
 
+/* gdb watchpoints on the lanes [first, end) of a tensor access, exactly the
+ * bytes the access will touch: a load reads every lane with an enabled byte
+ * whole; a store writes whole lanes, or only the enabled bytes of a partly
+ * enabled one, and an RMW store reads and writes every lane with an enabled
+ * byte.  True = a hit (the bundle is abandoned, see tpc_watch_hit).  Only
+ * called while a debugger is attached. */
+static bool lanes_watch_hit(TpcCpu *c, const Geo *g, unsigned first, unsigned end, int shift,
+                            const uint8_t *en, bool store, bool rmw)
+{
+    unsigned e = g->e;
+    for (unsigned j = first; j < end; j++) {
+        if (!lane_enabled(en, j * e, e))
+            continue;
+        uint64_t pa = g->pa0 + (uint64_t)(((int64_t)j - shift) * g->step);
+        bool full = true;
+        for (unsigned k = 0; en && k < e; k++)
+            full &= en[j * e + k] != 0;
+        if (!store || rmw || full) {
+            if ((store && tpc_watch_hit(c, pa, e, true)) ||
+                ((!store || rmw) && tpc_watch_hit(c, pa, e, false)))
+                return true;
+            continue;
+        }
+        for (unsigned k = 0; k < e; k++)
+            if (en[j * e + k] && tpc_watch_hit(c, pa + k, 1, true))
+                return true;
+    }
+    return false;
+}
+
 bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bool vp_dst,
                      unsigned lo, unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst)
 {
@@ -168,6 +198,8 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
     unsigned first = lo, end = lo;
     if (g.hi_ok)
         d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
+    if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, false, false))
+        return false;
 
     if (!en && first < end && g.step == (int64_t)e) {
         /* Ungated contiguous span (the common case): straight into dst.  dst
@@ -238,6 +270,8 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
     d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
     if (first >= end)
         return true; /* every lane culled */
+    if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, true, rmw))
+        return false;
     /* the common unpredicated store does not fill lane_en at all */
     mw->all_en = en == NULL;
     if (en)

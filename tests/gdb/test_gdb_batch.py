@@ -40,9 +40,9 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck'):
+    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst'):
         out = os.path.join(IMG, name + '.elf')
-        target = ['-t', 'tpc'] if name == 'tpck' else []
+        target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
                            capture_output=True, timeout=60)
         if p.returncode != 0:
@@ -243,6 +243,61 @@ def tpc_breakpoint_step_and_kernel_end():
     assert 'Thread 2.1 hit Breakpoint 1, 0x00000040' in out, out
     assert values(out) == ['2', '0x40', '3', '0x60'], out
     assert re.search(r'=> 0x40:\s+nop; add\.i32 S2, S2, 0x1; nop; nop', out), out
+    assert 'nxemu: tpc0 halted at pc=0x60' in out, out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+def tpc_store_args():
+    # launchst.s describes tensor 0 (64 x i32 at PA 0x101000 = kernel offset
+    # 0x1000) and starts tpcst.s on TPC 0 (pid 2), whose bundle 0x20 stores
+    # V1 = 7 to all 64 lanes; 0x40 is an empty bundle, 0x60 halts.
+    return ['-device', 'loader,file=%s' % IMAGES['launchst'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpcst']]
+
+
+@case
+def tpc_tensor_store_watchpoint_stops_before_the_bundle():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # At the protocol level: the stop is reported with the pc ON the storing
+    # bundle and memory still old (docs/gdb.rst, "Watchpoints"); stepping the
+    # bundle then stores.  Lane 1 is watched (kernel offset 0x1004).
+    st = Stub(EMU, tpc_store_args())
+    try:
+        c = st.connect()
+        assert c.cmd('vAttach;2').startswith(b'T05')
+        assert c.cmd('Hgp2.1') == b'OK'
+        assert c.cmd('Z2,1004,4') == b'OK'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'thread:p2.1;' in r and b'watch:1004;' in r, r
+        assert c.cmd('p20') == b'20000000', 'pc on the st_tnsr bundle'
+        assert c.cmd('m1000,8') == b'00' * 8, 'no lane stored yet'
+        assert c.cmd('z2,1004,4') == b'OK'
+        assert c.cmd('vCont;s:p2.1').startswith(b'T05')
+        assert c.cmd('p20') == b'40000000'
+        assert c.cmd('m1000,8') == b'07000000' * 2
+        assert c.cmd('m10fc,4') == b'07000000', 'lane 63 stored too'
+        assert c.cmd('D;2') == b'OK' and c.cmd('D;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr  # the run ends with PASS
+
+
+@case
+def tpc_tensor_store_watchpoint_in_gdb():
+    need(hooks=True)
+    out, rc, _ = gdb_session(tpc_store_args(), [
+        'add-inferior', 'inferior 2', 'attach 2', 'watch *(unsigned int*)0x1004', 'continue',
+        'p/x $pc', 'x/1xw 0x1000', 'delete', 'continue', 'continue'])
+    # gdb stops, steps the storing bundle with the watchpoint removed and
+    # prints the change with the pc on the next bundle, 0x40 (a report after
+    # the store would make gdb step one bundle more, to the HALT at 0x60).
+    assert re.search(r'Old value = 0\nNew value = 7\n', out), out
+    assert values(out)[:1] == ['0x40'], out
+    assert re.search(r'0x1000:\s+0x00000007', out), out
     assert 'nxemu: tpc0 halted at pc=0x60' in out, out
     assert 'exited normally' in out, out
     assert rc == 0, rc
