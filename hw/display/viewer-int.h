@@ -62,6 +62,7 @@ typedef struct ViewMarks {
 #define VIEW_COL_TEXT  0xC0C0C0u
 #define VIEW_COL_LABEL 0xFFFF80u
 #define VIEW_COL_FRAME 0x505050u
+#define VIEW_COL_FOCUS 0xA0A0FFu /* frame of the map keys act on */
 
 typedef enum ViewArea { VIEW_AREA_NONE, VIEW_AREA_SBUF, VIEW_AREA_PSUM, VIEW_AREA_HBM } ViewArea;
 
@@ -77,8 +78,16 @@ typedef struct ViewerModel {
 
     /* user interface state */
     bool paused, step_req, quit;
-    unsigned zoom; /* SBUF horizontal zoom: 1, 2, 4, ... VIEW_MAX_ZOOM */
-    uint32_t pan;  /* first SBUF partition offset shown */
+    ViewArea focus; /* the map keys zoom and pan (Tab cycles) */
+    unsigned zoom;  /* SBUF horizontal zoom: 1, 2, 4, ... VIEW_MAX_ZOOM */
+    uint32_t pan;   /* first SBUF partition offset shown */
+    /* PSUM zooms vertically: NC2_PSUM_PARTITIONS / psum_zoom partitions of
+     * VIEW_PART_H * psum_zoom rows each, from partition psum_pan. */
+    unsigned psum_zoom, psum_pan;
+    /* HBM zooms the address range: the 64 x 64 squares show hbm_pan +
+     * square * (cell bytes / hbm_zoom). */
+    unsigned hbm_zoom;
+    uint64_t hbm_pan;
     int mouse_x, mouse_y;
     bool mouse_in;
     bool ended; /* the run is over */
@@ -104,12 +113,26 @@ ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const Vie
  * "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-)". */
 void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out);
 
-/* Keys: ' ' pause/resume, 's' single step, '+'/'=' zoom in, '-' zoom out,
- * '<'/'>' pan (arrow keys map to them), 'q' close.  Returns true if the
- * picture changed. */
+/* Key codes past ASCII for the up/down arrows ('<'/'>' are left/right);
+ * the same in viewer-module.h. */
+#define VIEW_KEY_UP   0x100
+#define VIEW_KEY_DOWN 0x101
+
+/* Keys: ' ' pause/resume, 's' single step, '\t' focus the next map (SBUF,
+ * PSUM, HBM), '+'/'=' zoom the focused map in around its centre, '-' out,
+ * '<'/'>' (left/right arrows) pan it back/forward by a quarter of what it
+ * shows, VIEW_KEY_UP/DOWN pan PSUM by a quarter and HBM by one row of
+ * squares, 'q' close.  Returns true if the picture changed. */
 bool vmodel_key(ViewerModel *vm, int key);
-/* Mouse wheel: zoom in (steps > 0) or out keeping the offset under column x. */
-void vmodel_wheel(ViewerModel *vm, int steps, int x);
+/* Mouse wheel at frame pixel (x, y): over a map, focus it and zoom in
+ * (steps > 0) or out keeping what is under the pixel in place; elsewhere,
+ * zoom the focused map around its centre. */
+void vmodel_wheel(ViewerModel *vm, int steps, int x, int y);
+
+/* Bytes of HBM one square stands for at the current HBM zoom. */
+uint64_t vmodel_hbm_square_bytes(const ViewerModel *vm);
+/* PSUM partition shown at map row ry (0 <= ry < 128 * VIEW_PART_H). */
+unsigned vmodel_psum_part_at(const ViewerModel *vm, int ry);
 
 /* ---- rendering ---- */
 void vrender_frame(ViewerModel *vm, uint32_t *fb);

@@ -18,7 +18,10 @@ void vmodel_init(ViewerModel *vm, Machine *m, uint64_t fade)
     *vm = (ViewerModel){0};
     vm->m = m;
     vm->fade = fade ? fade : VIEW_DEFAULT_FADE;
+    vm->focus = VIEW_AREA_SBUF;
     vm->zoom = 1;
+    vm->psum_zoom = 1;
+    vm->hbm_zoom = 1;
     vm->hbm_shift = 12;
     cell = (m->cfg.hbm_size + VIEW_HBM_CELLS - 1) / VIEW_HBM_CELLS;
     while ((1ull << vm->hbm_shift) < cell) {
@@ -125,6 +128,16 @@ uint32_t vmodel_sbuf_offset_at(const ViewerModel *vm, int x)
     return vm->pan + (uint32_t)((uint64_t)x * vmodel_sbuf_span(vm) / VIEW_SBUF_W);
 }
 
+uint64_t vmodel_hbm_square_bytes(const ViewerModel *vm)
+{
+    return (1ull << vm->hbm_shift) / vm->hbm_zoom;
+}
+
+unsigned vmodel_psum_part_at(const ViewerModel *vm, int ry)
+{
+    return vm->psum_pan + (unsigned)ry / (VIEW_PART_H * vm->psum_zoom);
+}
+
 ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk)
 {
     int rows = NC2_SBUF_PARTITIONS * VIEW_PART_H;
@@ -138,7 +151,7 @@ ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const Vie
     }
     if (x >= VIEW_PSUM_X && x < VIEW_PSUM_X + NC2_PSUM_BANKS * VIEW_BANK_W && y >= VIEW_PSUM_Y &&
         y < VIEW_PSUM_Y + rows) {
-        unsigned p = (unsigned)(y - VIEW_PSUM_Y) / VIEW_PART_H;
+        unsigned p = vmodel_psum_part_at(vm, y - VIEW_PSUM_Y);
         unsigned b = (unsigned)(x - VIEW_PSUM_X) / VIEW_BANK_W;
         *pa = nc2_memmap[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH +
               (uint64_t)b * NC2_PSUM_BANK_BYTES;
@@ -147,14 +160,14 @@ ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const Vie
     }
     if (x >= VIEW_HBM_X && x < VIEW_HBM_X + VIEW_HBM_SIDE * VIEW_HBM_CELL && y >= VIEW_HBM_Y &&
         y < VIEW_HBM_Y + VIEW_HBM_SIDE * VIEW_HBM_CELL) {
-        unsigned c = (unsigned)(y - VIEW_HBM_Y) / VIEW_HBM_CELL * VIEW_HBM_SIDE +
+        unsigned g = (unsigned)(y - VIEW_HBM_Y) / VIEW_HBM_CELL * VIEW_HBM_SIDE +
                      (unsigned)(x - VIEW_HBM_X) / VIEW_HBM_CELL;
-        uint64_t a = (uint64_t)c << vm->hbm_shift;
+        uint64_t a = vm->hbm_pan + g * vmodel_hbm_square_bytes(vm);
         if (a >= vm->m->cfg.hbm_size) {
             return VIEW_AREA_NONE;
         }
         *pa = nc2_memmap[NC2_HBM].base + a;
-        *mk = &vm->hbm[c];
+        *mk = &vm->hbm[a >> vm->hbm_shift];
         return VIEW_AREA_HBM;
     }
     return VIEW_AREA_NONE;
@@ -210,25 +223,128 @@ static void clamp_pan(ViewerModel *vm, int64_t pan)
     vm->pan = (uint32_t)CLAMP(pan, 0, max);
 }
 
-static void zoom_to(ViewerModel *vm, unsigned zoom, int x)
+static void clamp_psum_pan(ViewerModel *vm, int64_t pan)
+{
+    int64_t max = NC2_PSUM_PARTITIONS - NC2_PSUM_PARTITIONS / vm->psum_zoom;
+    vm->psum_pan = (unsigned)CLAMP(pan, 0, max);
+}
+
+/* The HBM pan stays a whole number of squares, so that each square covers
+ * bytes of one mark cell only. */
+static void clamp_hbm_pan(ViewerModel *vm, int64_t pan)
+{
+    uint64_t sq = vmodel_hbm_square_bytes(vm);
+    int64_t max = (int64_t)(((uint64_t)VIEW_HBM_CELLS << vm->hbm_shift) - VIEW_HBM_CELLS * sq);
+    vm->hbm_pan = (uint64_t)CLAMP(pan, 0, max) & ~(sq - 1);
+}
+
+static unsigned clamp_zoom(unsigned zoom)
+{
+    return CLAMP(zoom, 1u, VIEW_MAX_ZOOM);
+}
+
+/* Each zoom keeps what map position pos (a column, a row, a square; relative
+ * to the map's top left) shows where it is. */
+static void zoom_sbuf(ViewerModel *vm, unsigned zoom, int x)
 {
     uint32_t o;
     x = CLAMP(x, 0, VIEW_SBUF_W - 1);
     o = vmodel_sbuf_offset_at(vm, x);
-    vm->zoom = CLAMP(zoom, 1u, VIEW_MAX_ZOOM);
+    vm->zoom = clamp_zoom(zoom);
     clamp_pan(vm, (int64_t)o - (int64_t)((uint64_t)x * vmodel_sbuf_span(vm) / VIEW_SBUF_W));
 }
 
-void vmodel_wheel(ViewerModel *vm, int steps, int x)
+static void zoom_psum(ViewerModel *vm, unsigned zoom, int ry)
 {
-    unsigned z = vm->zoom;
-    for (; steps > 0 && z < VIEW_MAX_ZOOM; steps--) {
-        z *= 2;
+    unsigned p;
+    ry = CLAMP(ry, 0, NC2_PSUM_PARTITIONS * VIEW_PART_H - 1);
+    p = vmodel_psum_part_at(vm, ry);
+    vm->psum_zoom = clamp_zoom(zoom);
+    clamp_psum_pan(vm, (int64_t)p - ry / (VIEW_PART_H * (int)vm->psum_zoom));
+}
+
+static void zoom_hbm(ViewerModel *vm, unsigned zoom, unsigned g)
+{
+    uint64_t a;
+    g = MIN(g, VIEW_HBM_CELLS - 1u);
+    a = vm->hbm_pan + g * vmodel_hbm_square_bytes(vm);
+    vm->hbm_zoom = clamp_zoom(zoom);
+    clamp_hbm_pan(vm, (int64_t)a - (int64_t)(g * vmodel_hbm_square_bytes(vm)));
+}
+
+/* Zoom the focused map by factor 2^steps around its centre (x, y < 0) or
+ * around frame pixel (x, y). */
+static void zoom_focused(ViewerModel *vm, int steps, int x, int y)
+{
+    unsigned *z = vm->focus == VIEW_AREA_PSUM  ? &vm->psum_zoom
+                  : vm->focus == VIEW_AREA_HBM ? &vm->hbm_zoom
+                                               : &vm->zoom;
+    unsigned nz = *z;
+    for (; steps > 0 && nz < VIEW_MAX_ZOOM; steps--) {
+        nz *= 2;
     }
-    for (; steps < 0 && z > 1; steps++) {
-        z /= 2;
+    for (; steps < 0 && nz > 1; steps++) {
+        nz /= 2;
     }
-    zoom_to(vm, z, x);
+    switch (vm->focus) {
+    case VIEW_AREA_PSUM:
+        zoom_psum(vm, nz, y < 0 ? NC2_PSUM_PARTITIONS * VIEW_PART_H / 2 : y - VIEW_PSUM_Y);
+        break;
+    case VIEW_AREA_HBM: {
+        unsigned g = VIEW_HBM_CELLS / 2 + VIEW_HBM_SIDE / 2; /* the centre square */
+        if (x >= 0) {
+            g = (unsigned)(y - VIEW_HBM_Y) / VIEW_HBM_CELL * VIEW_HBM_SIDE +
+                (unsigned)(x - VIEW_HBM_X) / VIEW_HBM_CELL;
+        }
+        zoom_hbm(vm, nz, g);
+        break;
+    }
+    default:
+        zoom_sbuf(vm, nz, x < 0 ? VIEW_SBUF_W / 2 : x - VIEW_SBUF_X);
+        break;
+    }
+}
+
+void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)
+{
+    uint64_t pa;
+    const ViewMarks *mk;
+    ViewArea a = vmodel_hit(vm, x, y, &pa, &mk);
+    if (a == VIEW_AREA_NONE && x >= VIEW_HBM_X && x < VIEW_HBM_X + VIEW_HBM_SIDE * VIEW_HBM_CELL &&
+        y >= VIEW_HBM_Y && y < VIEW_HBM_Y + VIEW_HBM_SIDE * VIEW_HBM_CELL) {
+        a = VIEW_AREA_HBM; /* a square past the end of HBM is still in the map */
+    }
+    if (a == VIEW_AREA_NONE) {
+        zoom_focused(vm, steps, -1, -1);
+        return;
+    }
+    vm->focus = a;
+    zoom_focused(vm, steps, x, y);
+}
+
+/* Pan the focused map by dir (-1, +1) quarters of what it shows, or by one
+ * row of squares (HBM) or partition (PSUM) when fine. */
+static bool pan_focused(ViewerModel *vm, int dir, bool fine)
+{
+    switch (vm->focus) {
+    case VIEW_AREA_PSUM: {
+        int step = MAX(NC2_PSUM_PARTITIONS / (int)vm->psum_zoom / 4, 1);
+        clamp_psum_pan(vm, (int64_t)vm->psum_pan + dir * step);
+        return true;
+    }
+    case VIEW_AREA_HBM: {
+        uint64_t sq = vmodel_hbm_square_bytes(vm);
+        int64_t step = (int64_t)(fine ? VIEW_HBM_SIDE * sq : VIEW_HBM_CELLS / 4 * sq);
+        clamp_hbm_pan(vm, (int64_t)vm->hbm_pan + dir * step);
+        return true;
+    }
+    default:
+        if (fine) {
+            return false; /* SBUF has no vertical zoom */
+        }
+        clamp_pan(vm, (int64_t)vm->pan + dir * (int64_t)(vmodel_sbuf_span(vm) / 4));
+        return true;
+    }
 }
 
 bool vmodel_key(ViewerModel *vm, int key)
@@ -242,19 +358,26 @@ bool vmodel_key(ViewerModel *vm, int key)
         vm->paused = true;
         vm->step_req = true;
         return true;
+    case '\t':
+        vm->focus = vm->focus == VIEW_AREA_SBUF   ? VIEW_AREA_PSUM
+                    : vm->focus == VIEW_AREA_PSUM ? VIEW_AREA_HBM
+                                                  : VIEW_AREA_SBUF;
+        return true;
     case '+':
     case '=':
-        zoom_to(vm, vm->zoom * 2, VIEW_SBUF_W / 2);
+        zoom_focused(vm, 1, -1, -1);
         return true;
     case '-':
-        zoom_to(vm, vm->zoom / 2, VIEW_SBUF_W / 2);
+        zoom_focused(vm, -1, -1, -1);
         return true;
     case '<':
-        clamp_pan(vm, (int64_t)vm->pan - vmodel_sbuf_span(vm) / 4);
-        return true;
+        return pan_focused(vm, -1, false);
     case '>':
-        clamp_pan(vm, (int64_t)vm->pan + vmodel_sbuf_span(vm) / 4);
-        return true;
+        return pan_focused(vm, 1, false);
+    case VIEW_KEY_UP:
+        return pan_focused(vm, -1, true);
+    case VIEW_KEY_DOWN:
+        return pan_focused(vm, 1, true);
     case 'q':
         vm->quit = true;
         return true;

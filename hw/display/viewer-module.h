@@ -23,13 +23,18 @@
 #define VIEWER_MODULE_SYMBOL "nxemu_display_sdl_init"
 #define VIEWER_MODULE_NAME   "nxemu-display-sdl"
 
+/* Key codes past ASCII for the up/down arrows (the same in viewer-int.h). */
+#define VIEW_KEY_UP   0x100
+#define VIEW_KEY_DOWN 0x101
+
 typedef enum ViewerEventType {
     VIEWER_EV_OTHER,  /* nothing the viewer reacts to */
     VIEWER_EV_QUIT,   /* the application was asked to quit */
     VIEWER_EV_CLOSE,  /* the window's close button */
     VIEWER_EV_WINDOW, /* exposed, resized, ...: redraw */
     VIEWER_EV_LEAVE,  /* the pointer left the window */
-    VIEWER_EV_KEY,    /* key: vmodel_key code (' ', 's', '+', '-', '<', '>', 'q') or 0 */
+    VIEWER_EV_KEY,    /* key: vmodel_key code (' ', 's', '\t', '+', '-', '<', '>',
+                       * VIEW_KEY_UP/DOWN, 'q') or 0 */
     VIEWER_EV_MOTION, /* x, y: pointer in frame coordinates */
     VIEWER_EV_WHEEL,  /* steps: > 0 away from the user */
 } ViewerEventType;

@@ -59,6 +59,12 @@ static void textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, .
     vrender_text(fb, x, y, color, buf);
 }
 
+/* The focused map (the one keys zoom and pan) has a brighter frame. */
+static uint32_t frame_color(const ViewerModel *vm, ViewArea a)
+{
+    return vm->focus == a ? VIEW_COL_FOCUS : VIEW_COL_FRAME;
+}
+
 static void draw_sbuf(ViewerModel *vm, uint32_t *fb, uint64_t now)
 {
     /* Columns map to bins once per frame, not once per partition. */
@@ -74,33 +80,39 @@ static void draw_sbuf(ViewerModel *vm, uint32_t *fb, uint64_t now)
         }
     }
     frame_rect(fb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1, VIEW_SBUF_W + 2,
-               NC2_SBUF_PARTITIONS * VIEW_PART_H + 1, VIEW_COL_FRAME);
+               NC2_SBUF_PARTITIONS * VIEW_PART_H + 1, frame_color(vm, VIEW_AREA_SBUF));
 }
 
 static void draw_psum(ViewerModel *vm, uint32_t *fb, uint64_t now)
 {
-    for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+    /* Each shown partition gets VIEW_PART_H * zoom rows, the last one dark. */
+    int ph = VIEW_PART_H * (int)vm->psum_zoom;
+    unsigned shown = NC2_PSUM_PARTITIONS / vm->psum_zoom;
+    for (unsigned i = 0; i < shown; i++) {
+        unsigned p = vm->psum_pan + i;
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
-            fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)(p * VIEW_PART_H),
-                 VIEW_BANK_W - 1, VIEW_PART_H - 1, vmodel_color(vm, &vm->psum[p][b], now));
+            fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
+                 VIEW_BANK_W - 1, ph - 1, vmodel_color(vm, &vm->psum[p][b], now));
         }
     }
     frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
-               NC2_PSUM_PARTITIONS * VIEW_PART_H + 1, VIEW_COL_FRAME);
+               NC2_PSUM_PARTITIONS * VIEW_PART_H + 1, frame_color(vm, VIEW_AREA_PSUM));
 }
 
 static void draw_hbm(ViewerModel *vm, uint32_t *fb, uint64_t now)
 {
-    for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
-        if (((uint64_t)c << vm->hbm_shift) >= vm->m->cfg.hbm_size) {
+    uint64_t sq = vmodel_hbm_square_bytes(vm);
+    for (unsigned g = 0; g < VIEW_HBM_CELLS; g++) {
+        uint64_t a = vm->hbm_pan + g * sq;
+        if (a >= vm->m->cfg.hbm_size) {
             break;
         }
-        fill(fb, VIEW_HBM_X + (int)(c % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
-             VIEW_HBM_Y + (int)(c / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
-             VIEW_HBM_CELL - 1, vmodel_color(vm, &vm->hbm[c], now));
+        fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
+             VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
+             VIEW_HBM_CELL - 1, vmodel_color(vm, &vm->hbm[a >> vm->hbm_shift], now));
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
-               VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, VIEW_COL_FRAME);
+               VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
 }
 
 static uint32_t state_color(CpuState s)
@@ -194,8 +206,9 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     fill(fb, x, y, 12, 7, 0xFFFF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both  ");
     fill(fb, x, y, 12, 7, 0x402020u);
-    vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
-                 "faded   keys: space pause/resume  s step  +/- or wheel zoom  <- -> pan  q close");
+    vrender_text(
+        fb, x + 16, y, VIEW_COL_TEXT,
+        "faded   keys: space pause/resume  s step  Tab map  +/- wheel zoom  arrows pan  q close");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
@@ -233,9 +246,20 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     textf(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL,
           "SBUF 128 partitions x offset 0x%05" PRIx32 "-0x%05" PRIx32 " (zoom x%u)", vm->pan,
           vm->pan + span - 1, vm->zoom);
-    vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
-    textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
-          (uint64_t)((1ull << vm->hbm_shift) >> 10));
+    if (vm->psum_zoom > 1) {
+        textf(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "p%u-%u", vm->psum_pan,
+              vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
+    } else {
+        vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
+    }
+    if (vm->hbm_zoom > 1) {
+        textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
+              "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u)", vm->hbm_pan,
+              vmodel_hbm_square_bytes(vm), vm->hbm_zoom);
+    } else {
+        textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
+              (uint64_t)((1ull << vm->hbm_shift) >> 10));
+    }
     draw_sbuf(vm, fb, now);
     draw_psum(vm, fb, now);
     draw_hbm(vm, fb, now);

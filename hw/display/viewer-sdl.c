@@ -103,6 +103,12 @@ static int map_key(SDL_Keycode k)
         return '<';
     case SDLK_RIGHT:
         return '>';
+    case SDLK_UP:
+        return VIEW_KEY_UP;
+    case SDLK_DOWN:
+        return VIEW_KEY_DOWN;
+    case SDLK_TAB:
+        return '\t';
     case SDLK_q:
     case SDLK_ESCAPE:
         return 'q';
@@ -118,6 +124,10 @@ static SDL_Keycode unmap_key(int key)
         return SDLK_LEFT;
     case '>':
         return SDLK_RIGHT;
+    case VIEW_KEY_UP:
+        return SDLK_UP;
+    case VIEW_KEY_DOWN:
+        return SDLK_DOWN;
     default:
         return (SDL_Keycode)key; /* SDL keycodes of printable keys are their ASCII codes */
     }

@@ -122,7 +122,7 @@ static bool viewer_event(Viewer *v, const ViewerEvent *ev)
         v->vm.mouse_in = true;
         return true;
     case VIEWER_EV_WHEEL:
-        vmodel_wheel(&v->vm, ev->steps, v->vm.mouse_x - VIEW_SBUF_X);
+        vmodel_wheel(&v->vm, ev->steps, v->vm.mouse_x, v->vm.mouse_y);
         return true;
     default:
         return false;

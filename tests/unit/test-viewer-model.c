@@ -214,12 +214,153 @@ static void test_wheel(Fx *f, gconstpointer data)
 {
     ViewerModel *vm = f->vm;
     /* The offset under the mouse stays: column 96 shows 0xC000 at zoom 1. */
-    vmodel_wheel(vm, 2, 96);
+    vmodel_wheel(vm, 2, VIEW_SBUF_X + 96, VIEW_SBUF_Y + 7);
     g_assert_cmpuint(vm->zoom, ==, 4);
     g_assert_cmphex(vmodel_sbuf_offset_at(vm, 96), ==, 0xC000);
-    vmodel_wheel(vm, -5, 96);
+    vmodel_wheel(vm, -5, VIEW_SBUF_X + 96, VIEW_SBUF_Y + 7);
     g_assert_cmpuint(vm->zoom, ==, 1);
     g_assert_cmphex(vm->pan, ==, 0);
+    /* Outside every map the wheel zooms the focused map around its centre. */
+    vmodel_wheel(vm, 1, 2, 2);
+    g_assert_cmpuint(vm->zoom, ==, 2);
+    g_assert_cmphex(vm->pan, ==, 0xC000);
+    /* Over another map it focuses that map and leaves the SBUF zoom alone. */
+    vmodel_wheel(vm, 1, VIEW_PSUM_X + 3, VIEW_PSUM_Y + 3);
+    g_assert_cmpint(vm->focus, ==, VIEW_AREA_PSUM);
+    g_assert_cmpuint(vm->psum_zoom, ==, 2);
+    g_assert_cmpuint(vm->zoom, ==, 2);
+}
+
+static void test_focus(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    g_assert_cmpint(vm->focus, ==, VIEW_AREA_SBUF);
+    g_assert_false(vmodel_key(vm, VIEW_KEY_DOWN)); /* SBUF does not zoom vertically */
+    g_assert_true(vmodel_key(vm, '\t'));
+    g_assert_cmpint(vm->focus, ==, VIEW_AREA_PSUM);
+    vmodel_key(vm, '+');
+    g_assert_cmpuint(vm->psum_zoom, ==, 2);
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    vmodel_key(vm, '\t');
+    g_assert_cmpint(vm->focus, ==, VIEW_AREA_HBM);
+    vmodel_key(vm, '+');
+    g_assert_cmpuint(vm->hbm_zoom, ==, 2);
+    g_assert_cmpuint(vm->psum_zoom, ==, 2);
+    vmodel_key(vm, '\t');
+    g_assert_cmpint(vm->focus, ==, VIEW_AREA_SBUF);
+}
+
+/* PSUM at zoom z from partition P: partition P + k takes rows 32 + 3zk to
+ * 32 + 3zk + 3z - 2 (docs/viewer.rst), bank b columns 404 + 8b .. 410 + 8b. */
+static void test_psum_zoom(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    uint64_t pa = 0;
+    const ViewMarks *mk = NULL;
+    GString *s = g_string_new(NULL);
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+
+    vmodel_key(vm, '\t');
+    /* the centre row 192 shows partition 64 at zoom 1 and at zoom 2: 64 - 192/6 */
+    vmodel_key(vm, '+');
+    g_assert_cmpuint(vm->psum_pan, ==, 32);
+    g_assert_cmpint(vmodel_hit(vm, VIEW_PSUM_X + 8 * 5 + 1, VIEW_PSUM_Y + 6 * 10 + 4, &pa, &mk), ==,
+                    VIEW_AREA_PSUM);
+    g_assert_cmphex(pa, ==, PSUM_BASE + 42 * 0x8000 + 5 * 0x800);
+    g_assert_true(mk == &vm->psum[42][5]);
+    /* pan by a quarter of the 64 partitions shown, clamped at 128 - 64 */
+    vmodel_key(vm, '>');
+    g_assert_cmpuint(vm->psum_pan, ==, 48);
+    vmodel_key(vm, '>');
+    vmodel_key(vm, VIEW_KEY_DOWN);
+    g_assert_cmpuint(vm->psum_pan, ==, 64);
+    vmodel_key(vm, VIEW_KEY_UP);
+    g_assert_cmpuint(vm->psum_pan, ==, 48);
+    /* the wheel keeps the partition under the mouse: row 60 shows 48 + 10 */
+    vmodel_wheel(vm, 1, VIEW_PSUM_X + 20, VIEW_PSUM_Y + 60);
+    g_assert_cmpuint(vm->psum_zoom, ==, 4);
+    g_assert_cmpuint(vm->psum_pan, ==, 58 - 60 / 12);
+    g_assert_cmpint(vmodel_hit(vm, VIEW_PSUM_X + 20, VIEW_PSUM_Y + 60, &pa, &mk), ==,
+                    VIEW_AREA_PSUM);
+    g_assert_cmphex(pa, ==, PSUM_BASE + 58 * 0x8000 + 2 * 0x800);
+
+    /* the read-out names the zoomed cell and reads its value */
+    wr32(f->m, PSUM_BASE + 55 * 0x8000 + 2 * 0x800, 0xCAFE0001);
+    vmodel_hover_text(vm, VIEW_PSUM_X + 16, VIEW_PSUM_Y + 12 * 2 + 5, s);
+    g_assert_cmpstr(s->str, ==, "psum p55 bank 2 pa=0x28021b9000 = 0xcafe0001 (last w@0 r@-)");
+    /* drawn 12 rows tall: 11 of colour and a dark separator */
+    vrender_frame(vm, fb);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 24) * VIEW_W + VIEW_PSUM_X + 16], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 34) * VIEW_W + VIEW_PSUM_X + 22], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 35) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_BG);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 36) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_IDLE);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 23) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_BG);
+
+    /* zooming out all the way shows all partitions again */
+    for (int i = 0; i < 8; i++) {
+        vmodel_key(vm, '-');
+    }
+    g_assert_cmpuint(vm->psum_zoom, ==, 1);
+    g_assert_cmpuint(vm->psum_pan, ==, 0);
+    g_free(fb);
+    g_string_free(s, TRUE);
+}
+
+/* HBM at zoom z from byte P: square g shows P + g * (16 KiB / z); its cell
+ * is that address / 16 KiB (64 MiB over 4096 cells). */
+static void test_hbm_zoom(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    uint64_t pa = 0, pan;
+    const ViewMarks *mk = NULL;
+    GString *s = g_string_new(NULL);
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+
+    vmodel_key(vm, '\t');
+    vmodel_key(vm, '\t');
+    /* the centre square (row 32, column 32) keeps its address: 2080 * 16 KiB */
+    vmodel_key(vm, '+');
+    g_assert_cmpuint(vm->hbm_zoom, ==, 2);
+    g_assert_cmphex(vmodel_hbm_square_bytes(vm), ==, 8192);
+    g_assert_cmphex(vm->hbm_pan, ==, 2080ull * 16384 - 2080ull * 8192);
+    g_assert_cmpint(vmodel_hit(vm, VIEW_HBM_X + 6 * 5, VIEW_HBM_Y + 6 * 1, &pa, &mk), ==,
+                    VIEW_AREA_HBM);
+    g_assert_cmphex(pa, ==, 2080ull * 8192 + 69 * 8192);
+    g_assert_true(mk == &vm->hbm[(2080 + 69) / 2]);
+
+    /* the wheel over square 1290 (row 20, column 10) keeps its address */
+    vmodel_wheel(vm, 5, VIEW_HBM_X + 6 * 10 + 2, VIEW_HBM_Y + 6 * 20 + 2);
+    g_assert_cmpuint(vm->hbm_zoom, ==, VIEW_MAX_ZOOM);
+    g_assert_cmphex(vmodel_hbm_square_bytes(vm), ==, 16384 / 64);
+    g_assert_cmpint(vmodel_hit(vm, VIEW_HBM_X + 6 * 10, VIEW_HBM_Y + 6 * 20, &pa, &mk), ==,
+                    VIEW_AREA_HBM);
+    g_assert_cmphex(pa, ==, (2080ull + 1290) * 8192);
+    g_assert_true(mk == &vm->hbm[1685]);
+    /* the next square is 256 bytes on */
+    vmodel_hit(vm, VIEW_HBM_X + 6 * 11, VIEW_HBM_Y + 6 * 20, &pa, &mk);
+    g_assert_cmphex(pa, ==, (2080ull + 1290) * 8192 + 256);
+
+    wr32(f->m, (2080ull + 1290) * 8192 + 256, 0x12345678);
+    vmodel_hover_text(vm, VIEW_HBM_X + 6 * 11 + 4, VIEW_HBM_Y + 6 * 20 + 4, s);
+    g_assert_cmpstr(s->str, ==, "hbm cell 1685 (16 KiB) pa=0x1a54100 = 0x12345678 (last w@0 r@-)");
+    /* a cell is 64 squares (one row) wide: the row below is the next cell */
+    vrender_frame(vm, fb);
+    g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 20) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 21) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, VIEW_COL_IDLE);
+
+    /* down: one row of squares; right: a quarter of the 4096 squares */
+    pan = vm->hbm_pan;
+    vmodel_key(vm, VIEW_KEY_DOWN);
+    g_assert_cmphex(vm->hbm_pan, ==, pan + 64 * 256);
+    vmodel_key(vm, '>');
+    g_assert_cmphex(vm->hbm_pan, ==, pan + 64 * 256 + 1024 * 256);
+    for (int i = 0; i < 8; i++) {
+        vmodel_key(vm, '-');
+    }
+    g_assert_cmpuint(vm->hbm_zoom, ==, 1);
+    g_assert_cmphex(vm->hbm_pan, ==, 0);
+    g_free(fb);
+    g_string_free(s, TRUE);
 }
 
 static void test_render(Fx *f, gconstpointer data)
@@ -347,6 +488,46 @@ static void count_access(void *opaque, uint64_t addr, unsigned size, bool is_wri
 /* The real window, through the SDL display module (found in the build tree),
  * under SDL's offscreen driver: hook chaining, keys through SDL's event
  * queue, the pause/step protocol of viewer_refresh, screendump. */
+/* The RGB pixels of a VIEW_W x VIEW_H screenshot as written by the viewer
+ * (8-bit RGB, filter 0 on every row: checked). */
+static uint8_t *read_png_rgb(const char *path)
+{
+    g_autofree char *data = NULL;
+    gsize len = 0, pos = 8, rd = 0, wr = 0;
+    GByteArray *idat = g_byte_array_new();
+    size_t stride = 1 + 3 * VIEW_W;
+    uint8_t *raw = g_malloc(stride * VIEW_H), *rgb = g_malloc((size_t)3 * VIEW_W * VIEW_H);
+    GError *err = NULL;
+    g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+    while (pos + 12 <= len) {
+        const uint8_t *c = (const uint8_t *)data + pos;
+        uint32_t n = be32(c);
+        if (!memcmp(c + 4, "IDAT", 4)) {
+            g_byte_array_append(idat, c + 8, n);
+        }
+        pos += 12 + n;
+    }
+    GZlibDecompressor *z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB);
+    g_assert_cmpint(g_converter_convert(G_CONVERTER(z), idat->data, idat->len, raw, stride * VIEW_H,
+                                        G_CONVERTER_INPUT_AT_END, &rd, &wr, &err),
+                    ==, G_CONVERTER_FINISHED);
+    g_assert_cmpuint(wr, ==, stride * VIEW_H);
+    for (unsigned y = 0; y < VIEW_H; y++) {
+        g_assert_cmpuint(raw[y * stride], ==, 0);
+        memcpy(rgb + (size_t)y * 3 * VIEW_W, raw + y * stride + 1, (size_t)3 * VIEW_W);
+    }
+    g_object_unref(z);
+    g_byte_array_free(idat, TRUE);
+    g_free(raw);
+    return rgb;
+}
+
+static uint32_t rgb_at(const uint8_t *rgb, int x, int y)
+{
+    const uint8_t *p = rgb + ((size_t)y * VIEW_W + x) * 3;
+    return (uint32_t)p[0] << 16 | p[1] << 8 | p[2];
+}
+
 static void test_sdl_window(Fx *f, gconstpointer data)
 {
     ViewerOptions vo = {0};
@@ -369,10 +550,28 @@ static void test_sdl_window(Fx *f, gconstpointer data)
 
     g_usleep(20000); /* past the 60 Hz pacing: the next refresh looks at events */
     g_assert_true(viewer_push_key(vw, ' '));
+    /* through the window's key mapping: focus PSUM, zoom x2, pan down */
+    g_assert_true(viewer_push_key(vw, '\t'));
+    g_assert_true(viewer_push_key(vw, '+'));
+    g_assert_true(viewer_push_key(vw, VIEW_KEY_DOWN));
     g_assert_true(viewer_push_key(vw, 's'));
     /* space pauses, s asks for one round: refresh returns to run it */
     g_assert_true(viewer_refresh(vw));
     g_assert_true(viewer_paused(vw));
+    /* PSUM now shows partitions 48-111 (64 - 192/6, then a quarter of 64
+     * down), 6 rows each: partition 50 bank 0 is at rows 44-48, column 404 */
+    wr32(f->m, PSUM_BASE + 50 * 0x8000, 7);
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 12), ==, 0xFF2020);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X + 6, VIEW_PSUM_Y + 16), ==, 0xFF2020);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 18), ==, VIEW_COL_IDLE);
+        /* the focused map's frame is highlighted, the others' are not */
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1), ==, VIEW_COL_FOCUS);
+        g_assert_cmphex(rgb_at(rgb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1), ==, VIEW_COL_FRAME);
+    }
     g_assert_true(viewer_push_key(vw, 'q'));
     g_assert_false(viewer_refresh(vw)); /* q closes the window */
     g_assert_false(viewer_refresh(vw));
@@ -410,6 +609,9 @@ int main(int argc, char **argv)
     FX_TEST("/viewer/hover", test_hover);
     FX_TEST("/viewer/keys", test_keys);
     FX_TEST("/viewer/wheel", test_wheel);
+    FX_TEST("/viewer/focus", test_focus);
+    FX_TEST("/viewer/psum-zoom", test_psum_zoom);
+    FX_TEST("/viewer/hbm-zoom", test_hbm_zoom);
     FX_TEST("/viewer/render", test_render);
     g_test_add_func("/viewer/font", test_font);
     g_test_add_func("/viewer/png", test_png);
