@@ -95,13 +95,48 @@ bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, boo
     return true;
 }
 
+const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64_t len,
+                                     bool is_write)
+{
+    for (unsigned i = 0; i < d->wps->len; i++) {
+        const NxWatchpoint *w = &g_array_index(d->wps, NxWatchpoint, i);
+        if ((!cpu || w->cpu == cpu) && wp_hits(w, pa, len, is_write))
+            return w;
+    }
+    return NULL;
+}
+
+void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise)
+{
+    record_watch(m->debug, w, precise);
+    stop_machine(m);
+}
+
 static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     NxDebug *d = opaque;
     /* the debugger's own and the loader's accesses never trigger */
     if (attrs.kind == MEM_REQ_DEBUG || attrs.kind == MEM_REQ_LOADER)
         return;
-    const NxWatchpoint *w = wp_match(d, addr, size, is_write);
+    const NxWatchpoint *w;
+    if (G_UNLIKELY(d->quiet)) {
+        /* A DMA transfer already reported before it moved: read and access
+         * watchpoints are not reported again, but a write watchpoint is,
+         * now with the new value.  gdb decides a write watchpoint on a
+         * value change after stepping the process, and a step does not
+         * advance the DMA engines: without this second report gdb would
+         * see no change and never stop. */
+        if (!is_write)
+            return;
+        w = NULL;
+        for (unsigned i = 0; i < d->wps->len && !w; i++) {
+            const NxWatchpoint *x = &g_array_index(d->wps, NxWatchpoint, i);
+            if (x->type == NX_HIT_WATCH && wp_hits(x, addr, size, true))
+                w = x;
+        }
+    } else {
+        w = wp_match(d, addr, size, is_write);
+    }
     if (w) {
         record_watch(d, w, false);
         stop_machine(d->m);

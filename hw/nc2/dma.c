@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "hw/nc2/dma.h"
+#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/trace.h"
 
@@ -66,7 +67,15 @@ static void dma_complete_head(DmaEngine *e)
     e->count--;
 
     if (req->complete) {
+        /* Already reported before it moved: the access hook stays silent. */
+        bool quiet = G_UNLIKELY(req->watch_passed) && m->debug;
+        if (quiet) {
+            m->debug->quiet = true;
+        }
         req->complete(m, req);
+        if (quiet) {
+            m->debug->quiet = false;
+        }
     }
     if (req->sem_inc) {
         evsem_sem_add(&m->evsem, req->sem, req->sem_inc);
@@ -94,6 +103,19 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
         if (need > budget) {
             req->done += budget;
             break;
+        }
+        /* gdb watchpoints, before any byte moves: the request stays at the
+         * head, its cost paid, so on resume it completes at once (at the
+         * start of the next advance) without stopping again. */
+        if (G_UNLIKELY(e->m->debug) && req->watch && !req->watch_passed && e->m->debug->wps->len) {
+            /* a stop already recorded this round (another engine's hit) is
+             * the one reported: this request reports its own on resume */
+            bool first = e->m->debug->hit == NX_HIT_NONE;
+            if (req->watch(e->m, req)) {
+                req->done = req->cost;
+                req->watch_passed = first;
+                break;
+            }
         }
         /* Left-over budget carries over to the next request (§5.2). */
         budget -= need;

@@ -73,11 +73,24 @@ typedef struct NxDebug {
     NxCpu *hit_cpu;
     uint64_t hit_addr; /* gdb address of a watch hit */
     bool hit_precise;  /* watch hit reported before the access */
+    /* Set by the DMA engine while a transfer that was already reported
+     * before it moved completes: the access hook then reports only write
+     * watchpoints (gdb needs to see the new value), see gdbstub-debug.c. */
+    bool quiet;
 } NxDebug;
 
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
 bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write);
+
+/* The first watchpoint of any process (cpu NULL) or of cpu's process
+ * covering an access of [pa, pa+len), or NULL; records nothing. */
+const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64_t len,
+                                     bool is_write);
+/* Record a hit of w (first hit wins), reported on w's process, and stop the
+ * machine.  precise: before the access (the stop reply's pc is where the
+ * process stands; the access has not happened). */
+void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise);
 
 /* Debugger state lifetime and editing (the stub and unit tests). */
 NxDebug *nx_debug_new(Machine *m);

@@ -279,6 +279,48 @@ static void seq_dma_complete(Machine *m, DmaRequest *req)
     }
 }
 
+/* One side's elements against the watchpoints: the extent first (one
+ * lookup for the common miss), then element by element in walk order so
+ * that a watch between strided elements does not stop.  Elements were
+ * validated at issue, so their addresses fit in 64 bits. */
+static const NxWatchpoint *dma_side_watch(NxDebug *d, const SeqDmaReq *q, bool dst, bool is_write)
+{
+    uint32_t esz = dst ? q->desz : q->sesz;
+    uint64_t cnt = dma_count(q, dst);
+    __int128 lo, hi;
+    if (!cnt)
+        return NULL;
+    dma_extent(q, dst, &lo, &hi);
+    if (!nx_debug_wp_find(d, NULL, (uint64_t)lo, (uint64_t)(hi - lo), is_write))
+        return NULL;
+    for (uint64_t j = 0; j < cnt; j++) {
+        const NxWatchpoint *w =
+            nx_debug_wp_find(d, NULL, (uint64_t)dma_elem(q, dst, j), esz, is_write);
+        if (w)
+            return w;
+    }
+    return NULL;
+}
+
+/* What seq_dma_complete accesses: the source elements (read), the
+ * destination elements (read too for a compute op, then written).  The
+ * transfer is atomic, so any process's watchpoint is reported before it
+ * (the engine holds the request, see DmaRequest.watch); source first. */
+static bool seq_dma_watch(Machine *m, DmaRequest *req)
+{
+    const SeqDmaReq *q = (const SeqDmaReq *)req;
+    NxDebug *d = m->debug;
+    const NxWatchpoint *w = dma_side_watch(d, q, false, false);
+    if (!w && q->op)
+        w = dma_side_watch(d, q, true, false);
+    if (!w)
+        w = dma_side_watch(d, q, true, true);
+    if (!w)
+        return false;
+    nx_debug_watch_stop(m, w, true);
+    return true;
+}
+
 static void seq_dma_release(DmaRequest *req)
 {
     SeqDmaReq *q = (SeqDmaReq *)req;
@@ -344,6 +386,7 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     q->req.owner = -1;
     q->req.complete = seq_dma_complete;
     q->req.release = seq_dma_release;
+    q->req.watch = seq_dma_watch;
     q->req.priv = q;
 
     /* 1: compute-op start alignment. */

@@ -100,6 +100,10 @@ SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
         pa = (nq->base & ~0xFull) + (uint64_t)(nq->tail & (nq->size - 1)) * 16;
         if (!as_is_ram(s->as, pa, 16, 0))
             return seq_fault(s, NX_FAULT_BUS_ERROR, 0, pa);
+        /* Both 8-byte stores are checked before either is made: a watch on
+         * the entry stops with the ring untouched and the pc on NOTIFY. */
+        if (G_UNLIKELY(s->cpu.m->debug) && seq_watch(s, pa, 16, true))
+            return SEQ_DEBUG;
     }
 
     seq_u_pre(s, d);

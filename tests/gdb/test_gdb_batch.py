@@ -40,7 +40,8 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst'):
+    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
+                 'dmaw'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -284,6 +285,91 @@ def tpc_tensor_store_watchpoint_stops_before_the_bundle():
         st.kill()
         raise
     assert st.wait() == 0, st.stderr  # the run ends with PASS
+
+
+def dmaw_args():
+    return ['-device', 'loader,file=%s' % IMAGES['dmaw']]
+
+
+@case
+def dma_watchpoint_stops_before_the_transfer():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # dmaw.s: the DMA issued at 0x1000000 copies 0x11,0x22,0x33,0x44 to
+    # 0x2000200 while the core waits on sem 9 at 0x1000040.  A watch on the
+    # third destination word stops before any byte moves, reported on the
+    # process that set it, with the core's pc where it stands (the wait).
+    st = Stub(EMU, dmaw_args())
+    try:
+        c = st.connect()
+        assert c.cmd('vAttach;1').startswith(b'T05')
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('Z2,2000208,4') == b'OK'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r and b'watch:2000208;' in r, r
+        assert c.cmd('p20') == b'4000000100000000', 'pc on the waiting nop'
+        assert c.cmd('m2000200,10') == b'00' * 16, 'nothing moved yet (atomic transfer)'
+        # on continue the transfer completes without stopping before it
+        # again; a write watchpoint is reported once more, after the write
+        # (gdb needs the new value to decide a write watchpoint)
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'watch:2000208;' in r, r
+        assert c.cmd('m2000200,10') == b'11000000220000003300000044000000'
+        assert c.cmd('z2,2000208,4') == b'OK'
+        assert c.cmd('Z2,2100008,8') == b'OK'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'watch:2100008;' in r, r
+        assert c.cmd('m2000200,10') == b'11000000220000003300000044000000'
+        # NOTIFY: stopped on the instruction, ring entry untouched
+        assert c.cmd('p20') == b'0001000100000000', 'pc on NOTIFY'
+        assert c.cmd('m2100000,10') == b'00' * 16
+        assert c.cmd('z2,2100008,8') == b'OK'
+        assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+        assert c.cmd('p20') == b'4001000100000000'
+        # entry {pc = 0x1000100, payload 0x55, core 0, queue 0, kind 1}
+        assert c.cmd('m2100000,10') == b'0001000100000000' + b'5500000000000001', 'entry'
+        assert c.cmd('D;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr  # the run ends with PASS
+
+
+@case
+def dma_rwatch_reported_once():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # A read watchpoint on the DMA source: one report, before; continuing
+    # (watchpoint still set) completes the transfer and runs to the end.
+    st = Stub(EMU, dmaw_args())
+    try:
+        c = st.connect()
+        assert c.cmd('vAttach;1').startswith(b'T05')
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('Z3,2000100,4') == b'OK'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'rwatch:2000100;' in r, r
+        assert c.cmd('m2000200,4') == b'00000000'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'W00'), r
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
+def dma_watchpoint_in_gdb():
+    need(hooks=True)
+    out, rc, _ = gdb_session(dmaw_args(), [
+        'watch *(unsigned int*)0x2000208', 'continue', 'p/x $pc', 'x/1xw 0x2000208', 'delete',
+        'continue'])
+    assert re.search(r'Old value = 0\nNew value = 51\n', out), out
+    assert re.search(r'0x2000208:\s+0x00000033', out), out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
 
 
 @case

@@ -25,6 +25,14 @@ struct DmaRequest {
     /* Moves the data, atomically, at the completion instant. */
     void (*complete)(Machine *m, DmaRequest *req);
     void (*release)(DmaRequest *req); /* frees req; NULL = g_free(req) */
+    /* gdb watchpoints (only called while m->debug has watchpoints): check
+     * every byte range complete() will read or write with nx_debug_wp_find
+     * and, on a match, nx_debug_watch_stop(m, w, true) and return true; the
+     * engine then holds the request at the head of its queue, its cost paid,
+     * and completes it on the next advance without checking again.  NULL:
+     * the request's accesses are only seen by the access hook (after). */
+    bool (*watch)(Machine *m, DmaRequest *req);
+    bool watch_passed; /* reported before its completion: not again */
     void *priv;
     /* engine bookkeeping */
     uint64_t cost, done;
