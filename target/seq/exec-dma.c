@@ -25,6 +25,16 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
         return seq_fault(s, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, 0);
     uint64_t src = seq_addr8_resolve(s, r + src_off);
     uint64_t dst = seq_addr8_resolve(s, r + dst_off);
+    if (G_UNLIKELY(m->debug) && r[0] == 0xBB) {
+        /* DMA_INDIRECT reads its index arrays now, at issue (sequencer.md
+         * §8.12): a watchpoint on them stops before this instruction. */
+        uint64_t sbuf = nc2_memmap[NC2_SBUF].base, n4 = 4ull * seq_le16(r + 28);
+        uint8_t mode = r[15] & 3;
+        if ((mode == 0 || mode == 2) && seq_watch(s, sbuf + seq_le32(r + 48), n4, false))
+            return SEQ_DEBUG;
+        if ((mode == 1 || mode == 2) && seq_watch(s, sbuf + seq_le32(r + 52), n4, false))
+            return SEQ_DEBUG;
+    }
     if (!seq_dma_build(m, r, src, dst, &req, &s->fault))
         return SEQ_FAULT;
     DmaEngine *e = seq_dma_engine(s);

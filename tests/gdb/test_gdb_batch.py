@@ -41,7 +41,7 @@ class Skip(Exception):
 def assemble():
     images = {}
     for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw'):
+                 'dmaw', 'dmaiw'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -351,6 +351,34 @@ def dma_rwatch_reported_once():
         r = c.cmd('vCont;c')
         assert r.startswith(b'T05') and b'rwatch:2000100;' in r, r
         assert c.cmd('m2000200,4') == b'00000000'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'W00'), r
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
+def dmai_index_array_watch_stops_before_issue():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # dmaiw.s: the DMA_INDIRECT at 0x1000040 reads its index array at SBUF
+    # 0x2000000100 when it issues; a read watchpoint there stops with the pc
+    # on it and nothing issued (the destination is still zero after the
+    # engine would have finished).
+    st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['dmaiw']])
+    try:
+        c = st.connect()
+        assert c.cmd('vAttach;1').startswith(b'T05')
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('Z3,2000000100,10') == b'OK'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'rwatch:2000000100;' in r, r
+        assert c.cmd('p20') == b'4000000100000000', c.cmd('p20')  # pc = 0x1000040
+        assert c.cmd('m2000200,4') == b'00000000'
+        assert c.cmd('z3,2000000100,10') == b'OK'
         r = c.cmd('vCont;c')
         assert r.startswith(b'W00'), r
         c.close()
