@@ -20,6 +20,7 @@
 #include "nxemu/sched.h"
 #include "nxemu/trace.h"
 #include "softmmu/options.h"
+#include "target/tpc/cpu.h"
 
 static int fail(GError *err)
 {
@@ -129,6 +130,9 @@ static int run(NxOptions *o)
     m->sched.icount_limit = o->icount_limit;
     m->sched.has_cycle_limit = o->has_cycle_limit;
     m->sched.cycle_limit = o->cycle_limit;
+    if (o->tpc_strict) {
+        tpc_cpu_set_strict(m, true);
+    }
 
     if (o->poison) {
         poison = poison_new(m); /* before the loader: loaded bytes count as written */

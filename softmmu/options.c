@@ -46,6 +46,7 @@ static const OptDesc opt_table[] = {
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
+    {"tpc-strict", 0, false, NULL, "TPC: two slots writing one register fault (BUNDLE_CONFLICT)"},
     {"icount-limit", 0, true, "N", "stop after N sequencer instructions (exit 123)"},
     {"cycle-limit", 0, true, "N", "stop at the first round ending at or after cycle N (exit 123)"},
     {"version", 0, false, NULL, "print the version and exit"},
@@ -438,6 +439,8 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         set_str(&o->coverage, value);
     } else if (!strcmp(n, "nographic")) {
         o->nographic = true;
+    } else if (!strcmp(n, "tpc-strict")) {
+        o->tpc_strict = true;
     } else if (!strcmp(n, "display")) {
         if (!strcmp(value, "sdl")) {
             o->display_sdl = true;

@@ -32,11 +32,12 @@ typedef struct NxOptions {
     bool has_icount_limit, has_cycle_limit;
     uint64_t icount_limit, cycle_limit;
     bool nographic;
+    bool tpc_strict; /* -tpc-strict: TPC bundle conflicts fault (tpc.md §6.1) */
     /* Options of later issues: parsed, refused by main. */
-    bool freeze;      /* -S */
-    bool gdb_default; /* -s */
-    char *gdb;        /* -gdb DEV */
-    bool display_sdl; /* -display sdl */
+    bool freeze;              /* -S */
+    bool gdb_default;         /* -s */
+    char *gdb;                /* -gdb DEV */
+    bool display_sdl;         /* -display sdl */
     char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
     bool poison;              /* -machine poison=on */
     /* Informational requests: main prints and exits 0. */

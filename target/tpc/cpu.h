@@ -137,6 +137,7 @@ typedef struct TpcMemWrite {
     bool rmw;
     bool contig;   /* tensor: lanes are consecutive elements */
     bool all_en;   /* tensor: every lane enabled, lane_en is not filled */
+    bool bit_en;   /* tensor VPRF store: lane_en[i] is the mask of the bits of byte i */
     uint8_t *host; /* tensor, contig && !rmw: host bytes of the span, or NULL */
     uint8_t rmw_dt, rmw_op;
     uint32_t off, len, val; /* tensor: off = element shift of the lanes */

@@ -560,6 +560,14 @@ static void print_loop(P *p)
         g_string_append_printf(o, ", %sSP%u", l->polarity ? "!" : "", l->pred);
 }
 
+/* A bundle as its eight words, low word first, after a comment line. */
+static void print_raw(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], const char *why)
+{
+    g_string_append_printf(out, "%s\n.long ", why);
+    for (unsigned i = 0; i < 8; i++)
+        g_string_append_printf(out, "%s0x%08x", i ? ", " : "", tpc_bits(b, 32 * i, 32));
+}
+
 void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc,
                          TpcLabelFn label, void *opaque)
 {
@@ -578,6 +586,12 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
                 goto bad;
         }
     }
+    if (bd.is_loop && bd.loop.once) {
+        /* REPEAT_AT_MOST_ONCE has no assembly syntax (tpc.md §8): the raw
+         * words are the only text that reassembles to the same bytes (§8.5) */
+        print_raw(out, b, "// loop with REPEAT_AT_MOST_ONCE (no syntax)");
+        return;
+    }
     if (bd.is_loop) {
         print_loop(&p);
         return;
@@ -591,9 +605,7 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
     print_st(&p, &bd.slot[TPC_SLOT_ST]);
     return;
 bad:
-    g_string_append(out, "// bad bundle\n.long ");
-    for (unsigned i = 0; i < 8; i++)
-        g_string_append_printf(out, "%s0x%08x", i ? ", " : "", tpc_bits(b, 32 * i, 32));
+    print_raw(out, b, "// bad bundle");
 }
 
 typedef struct SymCtx {

@@ -270,6 +270,20 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
     d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
     if (first >= end)
         return true; /* every lane culled */
+    /* A VPRF image is gated bit by bit (tpc.md §1.1, §10 item 6): bit k of
+     * byte i follows predicate bit 8i+k, so the per-byte gate becomes the
+     * mask of the bits of each image byte. */
+    uint8_t bits[TPC_VPBYTES];
+    mw->bit_en = vp_src && en;
+    if (mw->bit_en) {
+        for (unsigned i = 0; i < TPC_VPBYTES; i++) {
+            uint8_t gm = 0;
+            for (unsigned k = 0; k < 8; k++)
+                gm |= (uint8_t)((en[8 * i + k] & 1u) << k);
+            bits[i] = gm;
+        }
+        en = bits;
+    }
     if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, true, rmw))
         return false;
     /* the common unpredicated store does not fill lane_en at all */
@@ -346,6 +360,13 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
             memcpy(p, mw->data + b0, len);
             return;
         }
+        if (mw->bit_en) {
+            for (unsigned i = 0; i < len; i++) {
+                uint8_t gm = mw->lane_en[b0 + i];
+                p[i] = (uint8_t)((mw->data[b0 + i] & gm) | (p[i] & ~gm));
+            }
+            return;
+        }
         for (unsigned i = 0; i < len; i++)
             if (mw->lane_en[b0 + i])
                 p[i] = mw->data[b0 + i];
@@ -356,7 +377,7 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
         bool full = true, some = false;
         for (unsigned k = 0; k < e; k++) {
             bool on = mw->all_en || mw->lane_en[b0 + k] != 0;
-            full &= on;
+            full &= on && (!mw->bit_en || mw->lane_en[b0 + k] == 0xFF);
             some |= on;
         }
         if (!some)
@@ -371,9 +392,17 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
         } else if (full) {
             tpc_global_write(c, pa, mw->data + b0, e);
         } else {
-            for (unsigned k = 0; k < e; k++)
-                if (mw->lane_en[b0 + k])
-                    tpc_global_write(c, pa + k, mw->data + b0 + k, 1);
+            for (unsigned k = 0; k < e; k++) {
+                uint8_t gm = mw->lane_en[b0 + k], v = mw->data[b0 + k];
+                if (!gm)
+                    continue;
+                if (mw->bit_en && gm != 0xFF) {
+                    uint8_t old = 0;
+                    tpc_global_read(c, pa + k, &old, 1);
+                    v = (uint8_t)((v & gm) | (old & ~gm));
+                }
+                tpc_global_write(c, pa + k, &v, 1);
+            }
         }
     }
 }

@@ -118,6 +118,24 @@ CASES = [
      ".long 0x00000030, 0x0001f800, 0x0, 0x0f800000, 0x0001f000, 0x0, 0x0, 0x0\n" + TAIL,
      "", [], [], 132, "nxemu: fault: tpc=0 code=ILLEGAL_OPCODE(1) info=0x00003001 "
      "pc=0x00000000 addr=0x0000000000000000"),
+    # tpc.md §6.1: LD and SPU slots both write S1.  Without -tpc-strict the
+    # later slot (SPU: 40 + 4) wins; the bundle has one
+    # immediate, shared by both slots (SLM address 4, addend 4) and a one-time warning names the PC.
+    ("bundle-conflict",
+     "gen_addr AD0, 0x1, I2; nop; nop; nop\n"
+     "ld_l S1, 0x4; add.i32 S1, S0, 0x4; nop; nop\n"
+     "nop; nop; nop; st_g AD0, S1\n" + TAIL,
+     "        write.u32 [0x28040007c0], 40\n",
+     [(OUT, 44)], [], 0, "nxemu: warning: tpc=0 bundle-conflict pc=0x00000020"),
+    # tpc.md §6.6 code 12: with -tpc-strict the same bundle faults; INFO is the
+    # register encoding of S1 (§4.2: S0..S31 are 64..95), exit 128+SIGILL.
+    ("bundle-conflict-strict",
+     "gen_addr AD0, 0x1, I2; nop; nop; nop\n"
+     "ld_l S1, 0x4; add.i32 S1, S0, 0x4; nop; nop\n"
+     "nop; nop; nop; st_g AD0, S1\n" + TAIL,
+     "        write.u32 [0x28040007c0], 40\n",
+     [], ["-tpc-strict"], 132, "nxemu: fault: tpc=0 code=BUNDLE_CONFLICT(12) info=0x00000041 "
+     "pc=0x00000020 addr=0x0000000000000000"),
 ]
 
 
