@@ -7,6 +7,10 @@
  * address so no value-dependent error fires.  Pass 2 encodes with every
  * label known.  Entry point rule: the `_start` label, else `start`, if
  * defined in .text; otherwise the address of the first .text statement.
+ *
+ * `.include "FILE"` (an nxemu extension) is expanded before pass 1 into one
+ * flat list of source lines, each remembering its file and line, so both
+ * passes and every message see included text exactly like inlined text.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -17,8 +21,9 @@
 #include "insn.h"
 #include "seq-tools.h"
 
-#define SEQ_TEXT_DEFAULT_ORG 0x01000000ull
-#define SEQ_RAW_MAX_SIZE     (256ull << 20)
+#define SEQ_TEXT_DEFAULT_ORG  0x01000000ull
+#define SEQ_RAW_MAX_SIZE      (256ull << 20)
+#define SEQ_INCLUDE_MAX_DEPTH 16
 
 enum { SECT_TEXT, SECT_DATA };
 
@@ -40,11 +45,24 @@ typedef struct AsmSect {
     int seg; /* index into segs receiving bytes, -1 to open a new one */
 } AsmSect;
 
+/* One source line after include expansion. */
+typedef struct AsmLine {
+    const char *text;
+    const char *file; /* owned by Asm.owned */
+    unsigned line;    /* 1-based within file */
+} AsmLine;
+
 typedef struct Asm {
     const char *file;
     bool pass1;
     unsigned errors;
+    /* Statement being assembled: 1-based index into src (AsmLabel.line,
+     * AsmSeg.line and data_line hold such indexes too). */
     unsigned line;
+    GArray *src;        /* AsmLine */
+    GPtrArray *owned;   /* file texts and names */
+    GPtrArray *vecs;    /* their line vectors */
+    GPtrArray *incs;    /* canonical paths of the files being included */
     GHashTable *labels; /* name -> AsmLabel* */
     GArray *segs;       /* AsmSeg */
     AsmSect sect[2];
@@ -54,10 +72,33 @@ typedef struct Asm {
     unsigned data_line; /* first .data statement, for raw output errors */
 } Asm;
 
-static void report(Asm *a, unsigned line, unsigned col, const char *msg)
+static void report_at(Asm *a, const char *file, unsigned line, unsigned col, const char *msg)
 {
-    fprintf(stderr, "%s:%u:%u: error: %s\n", a->file, line, col, msg);
+    fprintf(stderr, "%s:%u:%u: error: %s\n", file, line, col, msg);
     a->errors++;
+}
+
+static const AsmLine *src_line(Asm *a, unsigned idx)
+{
+    return &g_array_index(a->src, AsmLine, idx - 1);
+}
+
+static void report(Asm *a, unsigned idx, unsigned col, const char *msg)
+{
+    const AsmLine *l = src_line(a, idx);
+    report_at(a, l->file, l->line, col, msg);
+}
+
+/* "line N" for line index idx as seen from line index from; names the file
+ * when the two are in different files. */
+static void line_ref(Asm *a, unsigned idx, unsigned from, char *buf, size_t len)
+{
+    const AsmLine *l = src_line(a, idx);
+    if (l->file == src_line(a, from)->file) {
+        snprintf(buf, len, "line %u", l->line);
+    } else {
+        snprintf(buf, len, "line %u of %s", l->line, l->file);
+    }
 }
 
 static bool cur_fail(Asm *a, SeqAsmCur *c)
@@ -235,8 +276,10 @@ static bool statement(Asm *a, SeqAsmCur *c)
             }
             AsmLabel *old = g_hash_table_lookup(a->labels, id);
             if (old) {
+                char where[256];
+                line_ref(a, old->line, a->line, where, sizeof(where));
                 c->tok = save + strspn(save, " \t");
-                seq_asm_error(c, "label '%s' already defined on line %u", id, old->line);
+                seq_asm_error(c, "label '%s' already defined on %s", id, where);
                 return cur_fail(a, c);
             }
             AsmLabel *l = g_new0(AsmLabel, 1);
@@ -270,6 +313,10 @@ static bool statement(Asm *a, SeqAsmCur *c)
             }
         } else if (!strcmp(id, ".byte") || !strcmp(id, ".word") || !strcmp(id, ".quad")) {
             ok = dir_data(a, c, id[1] == 'b' ? 1 : id[1] == 'w' ? 4 : 8);
+        } else if (!strcmp(id, ".include")) {
+            /* Expanded before pass 1 only when it starts the line. */
+            c->tok = save;
+            ok = seq_asm_error(c, "'.include' must be alone on its line (no label before it)");
         } else {
             c->tok = save;
             ok = seq_asm_error(c, "unknown directive '%s'", id);
@@ -297,15 +344,16 @@ static bool statement(Asm *a, SeqAsmCur *c)
     return true;
 }
 
-static void run_pass(Asm *a, char **lines)
+static void run_pass(Asm *a)
 {
     GString *err = g_string_new(NULL);
     a->sect[SECT_TEXT] = (AsmSect){.has_org = true, .loc = SEQ_TEXT_DEFAULT_ORG, .seg = -1};
     a->sect[SECT_DATA] = (AsmSect){.seg = -1};
     a->cur = SECT_TEXT;
-    for (unsigned i = 0; lines[i]; i++) {
-        SeqAsmCur c = {.line = lines[i],
-                       .p = lines[i],
+    for (unsigned i = 0; i < a->src->len; i++) {
+        const char *text = g_array_index(a->src, AsmLine, i).text;
+        SeqAsmCur c = {.line = text,
+                       .p = text,
                        .labels = label_lookup,
                        .opaque = a,
                        .lax_labels = a->pass1,
@@ -349,9 +397,10 @@ static void check_segments(Asm *a)
         AsmSeg *p = &g_array_index(sorted, AsmSeg, i - 1), *g = &g_array_index(sorted, AsmSeg, i);
         uint64_t len = p->s.bytes->len;
         if (p->s.addr + len > g->s.addr || p->s.addr + len < p->s.addr) {
-            char msg[160];
-            snprintf(msg, sizeof(msg), "bytes at 0x%" PRIx64 " overlap the ones placed on line %u",
-                     g->s.addr, p->line);
+            char msg[400], where[256];
+            line_ref(a, p->line, g->line, where, sizeof(where));
+            snprintf(msg, sizeof(msg), "bytes at 0x%" PRIx64 " overlap the ones placed on %s",
+                     g->s.addr, where);
             report(a, g->line, 1, msg);
         }
     }
@@ -456,33 +505,138 @@ static void free_segs(GArray *segs)
     g_array_free(segs, TRUE);
 }
 
-int seq_assemble_file(const char *src, const char *out, bool raw)
+static bool load_file(Asm *a, const char *path, const char *ifile, unsigned iline, unsigned icol,
+                      unsigned depth);
+
+/*
+ * `.include "FILE"` at the start of line text (file:line): parse it, and
+ * append the named file's lines.  Returns false if text is no include.
+ */
+static bool try_include(Asm *a, const char *file, unsigned line, const char *text, unsigned depth)
+{
+    GString *err = g_string_new(NULL);
+    SeqAsmCur c = {.line = text, .p = text, .err = err};
+    char id[16];
+    seq_asm_ws(&c);
+    if (*c.p != '.' || !seq_asm_ident(&c, id, sizeof(id)) || strcmp(id, ".include")) {
+        g_string_free(err, TRUE);
+        return false;
+    }
+    seq_asm_ws(&c);
+    const char *name = c.p + 1, *end = NULL;
+    c.tok = c.p;
+    if (*c.p != '"' || !(end = strchr(name, '"')) || end == name) {
+        seq_asm_error(&c, "'.include' needs a file name in double quotes");
+    } else {
+        c.p = end + 1;
+        if (!seq_asm_at_end(&c)) {
+            seq_asm_error(&c, "unexpected text after directive");
+        }
+    }
+    if (err->len) {
+        report_at(a, file, line, c.err_col, err->str);
+    } else {
+        char *fname = g_strndup(name, (gsize)(end - name));
+        char *path;
+        if (g_path_is_absolute(fname)) {
+            path = g_strdup(fname);
+        } else {
+            char *dir = g_path_get_dirname(file);
+            path = strcmp(dir, ".") ? g_build_filename(dir, fname, NULL) : g_strdup(fname);
+            g_free(dir);
+        }
+        load_file(a, path, file, line, (unsigned)(name - text) + 1, depth + 1);
+        g_free(path);
+        g_free(fname);
+    }
+    g_string_free(err, TRUE);
+    return true;
+}
+
+/*
+ * Append path's lines to a->src, expanding its includes.  ifile is NULL for
+ * the top-level file; otherwise the include statement's location, where
+ * open, depth and cycle errors are reported.
+ */
+static bool load_file(Asm *a, const char *path, const char *ifile, unsigned iline, unsigned icol,
+                      unsigned depth)
 {
     gchar *text = NULL;
     gsize len;
     GError *err = NULL;
-    if (!g_file_get_contents(src, &text, &len, &err)) {
-        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+    char msg[600];
+    if (depth > SEQ_INCLUDE_MAX_DEPTH) {
+        snprintf(msg, sizeof(msg), "includes nested deeper than %d levels (at '%s')",
+                 SEQ_INCLUDE_MAX_DEPTH, path);
+        report_at(a, ifile, iline, icol, msg);
+        return false;
+    }
+    if (!g_file_get_contents(path, &text, &len, &err)) {
+        if (ifile) {
+            snprintf(msg, sizeof(msg), "cannot include '%s': %s", path, err->message);
+            report_at(a, ifile, iline, icol, msg);
+        } else {
+            fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+            a->errors++;
+        }
         g_error_free(err);
-        return 1;
+        return false;
     }
+    char *canon = realpath(path, NULL);
+    if (!canon) {
+        canon = g_strdup(path);
+    }
+    for (guint i = 0; i < a->incs->len; i++) {
+        if (!strcmp(g_ptr_array_index(a->incs, i), canon)) {
+            snprintf(msg, sizeof(msg), "include cycle: '%s' is already being included", path);
+            report_at(a, ifile, iline, icol, msg);
+            free(canon);
+            g_free(text);
+            return false;
+        }
+    }
+    g_ptr_array_add(a->owned, text);
+    char *name = g_strdup(path);
+    g_ptr_array_add(a->owned, name);
     if (memchr(text, 0, len)) {
-        fprintf(stderr, "%s: error: source contains a NUL byte\n", src);
-        g_free(text);
-        return 1;
+        fprintf(stderr, "%s: error: source contains a NUL byte\n", name);
+        a->errors++;
+        free(canon);
+        return false;
     }
+    g_ptr_array_add(a->incs, canon);
     char **lines = g_strsplit(text, "\n", -1);
+    g_ptr_array_add(a->vecs, lines);
+    for (unsigned i = 0; lines[i]; i++) {
+        if (!try_include(a, name, i + 1, lines[i], depth)) {
+            AsmLine l = {.text = lines[i], .file = name, .line = i + 1};
+            g_array_append_val(a->src, l);
+        }
+    }
+    g_ptr_array_set_size(a->incs, a->incs->len - 1);
+    return true;
+}
+
+int seq_assemble_file(const char *src, const char *out, bool raw)
+{
     Asm a = {.file = src, .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)};
+    a.src = g_array_new(FALSE, FALSE, sizeof(AsmLine));
+    a.owned = g_ptr_array_new_with_free_func(g_free);
+    a.vecs = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    a.incs = g_ptr_array_new_with_free_func(free);
     a.segs = g_array_new(FALSE, TRUE, sizeof(AsmSeg));
-    a.pass1 = true;
-    run_pass(&a, lines);
+    load_file(&a, src, NULL, 0, 0, 0);
+    if (a.errors == 0) {
+        a.pass1 = true;
+        run_pass(&a);
+    }
     if (a.errors == 0) {
         free_segs(a.segs);
         a.segs = g_array_new(FALSE, TRUE, sizeof(AsmSeg));
         a.pass1 = false;
         a.data_line = 0;
         a.have_first_text = false;
-        run_pass(&a, lines);
+        run_pass(&a);
     }
     if (a.errors == 0) {
         check_segments(&a);
@@ -490,7 +644,9 @@ int seq_assemble_file(const char *src, const char *out, bool raw)
     bool ok = a.errors == 0 && (raw ? write_raw(&a, out) : write_elf(&a, out));
     free_segs(a.segs);
     g_hash_table_destroy(a.labels);
-    g_strfreev(lines);
-    g_free(text);
+    g_array_free(a.src, TRUE);
+    g_ptr_array_free(a.incs, TRUE);
+    g_ptr_array_free(a.vecs, TRUE);
+    g_ptr_array_free(a.owned, TRUE);
     return ok ? 0 : 1;
 }

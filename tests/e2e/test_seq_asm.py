@@ -304,6 +304,97 @@ def usage_errors():
     assert run(OBJDUMP, "-d", path("missing.elf")).returncode == 1
 
 
+def as_fail(src):
+    """Assemble src expecting failure; return the first stderr line."""
+    r = run(AS, "-o", path("inc-fail.elf"), src)
+    assert r.returncode == 1, (src, r.returncode, r.stderr)
+    return r.stderr.splitlines()[0]
+
+
+@test
+def include_same_bytes():
+    # `.include` (nxemu extension): the included text assembles exactly as if
+    # pasted in place, labels in one namespace, paths relative to the
+    # including file's directory (not the working directory).
+    os.makedirs(path("inc/sub"), exist_ok=True)
+    write("inc/sub/fails.inc", "f1:     write.u32 [0x2805000000], 0x00013333\n"
+          "        halt\n"
+          "        .include \"more.inc\"\n")
+    write("inc/sub/more.inc", "f2:     write.u32 [0x2805000000], 0x00023333\n"
+          "        halt\n")
+    body = ("        .org 0x01000000\n"
+            "start:  mov.u32 {r1}, {5}\n"
+            "        bne.u32 r1, 5, f1\n"
+            "        beq.u32 r1, 0, f2\n"
+            "        halt\n")
+    inl = write("inc/inline.s", body + open(path("inc/sub/fails.inc")).read()
+                .replace('        .include "more.inc"\n', "")
+                + open(path("inc/sub/more.inc")).read())
+    viainc = write("inc/viainc.s", body + '        .include "sub/fails.inc"  ; tail\n')
+    a = assemble(inl, path("inc/inline.elf"))
+    # relative to the includer, wherever nxemu-as runs from
+    r = subprocess.run([os.path.abspath(AS), "-o", path("inc/viainc.elf"), viainc],
+                       capture_output=True, text=True, timeout=60, cwd=TMP)
+    assert r.returncode == 0, r.stderr
+    with open(path("inc/viainc.elf"), "rb") as f:
+        b = f.read()
+    assert a == b
+    d = objdump("-d", path("inc/viainc.elf"))
+    assert "f1:" in d and "f2:" in d, d
+
+
+@test
+def include_error_location():
+    # An error inside an included file names that file, line and column.
+    os.makedirs(path("inc"), exist_ok=True)
+    inc = write("inc/bad.inc", "        nop\n\n        frob r1\n")
+    src = write("inc/usebad.s", "        nop\n        .include \"bad.inc\"\n")
+    first = as_fail(src)
+    assert first.startswith(inc + ":3:9: error:"), first
+    # A label defined twice across files: reported where the second one is.
+    write("inc/lab.inc", "start:  nop\n")
+    src = write("inc/duplab.s", "start:  nop\n        .include \"lab.inc\"\n")
+    first = as_fail(src)
+    assert first.startswith(path("inc/lab.inc") + ":1:1: error: label 'start' already defined"), first
+
+
+@test
+def include_cycle_and_depth():
+    os.makedirs(path("inc"), exist_ok=True)
+    write("inc/cyc-a.inc", "        nop\n        .include \"cyc-b.inc\"\n")
+    b = write("inc/cyc-b.inc", "        .include \"cyc-a.inc\"\n")
+    src = write("inc/cyc.s", "        .include \"cyc-a.inc\"\n")
+    first = as_fail(src)
+    assert first.startswith(b + ":1:19: error: include cycle"), first
+    # Including itself is the shortest cycle.
+    src = write("inc/self.s", "        nop\n  .include \"self.s\"\n")
+    assert as_fail(src).startswith(src + ":2:13: error: include cycle")
+    # A chain of 17 distinct files nests deeper than the limit of 16; 16 is fine.
+    for i in range(18):
+        write(f"inc/deep{i}.inc", f".include \"deep{i + 1}.inc\"\n" if i < 17 else "nop\n")
+    ok = write("inc/deep-ok.s", ".include \"deep2.inc\"\n")  # 16 levels
+    assemble(ok, path("inc/deep-ok.elf"))
+    bad = write("inc/deep-bad.s", ".include \"deep1.inc\"\n")  # 17 levels
+    first = as_fail(bad)
+    assert first.startswith(path("inc/deep16.inc") + ":1:11: error: includes nested deeper"), first
+
+
+@test
+def include_missing_and_malformed():
+    os.makedirs(path("inc"), exist_ok=True)
+    src = write("inc/miss.s", "        nop\n        .include \"nothere.inc\"\n")
+    first = as_fail(src)
+    assert first.startswith(src + ":2:19: error: cannot include '"
+                            + path("inc/nothere.inc") + "'"), first
+    for text, col in (("        .include nothere.inc\n", 18),
+                      ("        .include \"\"\n", 18),
+                      ("        .include \"x.inc\" junk\n", 26),
+                      ("l:      .include \"x.inc\"\n", 9)):
+        src = write("inc/malformed.s", text)
+        first = as_fail(src)
+        assert first.startswith(f"{src}:1:{col}: error:"), (text, first)
+
+
 def main():
     print(f"1..{len(results)}")
     failed = 0

@@ -37,31 +37,4 @@ sub:    mov.u32 {r11, r13}, {r62, r63}
 ok4:    blt.f32 r20, 0, f14
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
-f5:     write.u32 [0x2805000000], 0x00053333
-        halt
-f6:     write.u32 [0x2805000000], 0x00063333
-        halt
-f7:     write.u32 [0x2805000000], 0x00073333
-        halt
-f8:     write.u32 [0x2805000000], 0x00083333
-        halt
-f9:     write.u32 [0x2805000000], 0x00093333
-        halt
-f10:    write.u32 [0x2805000000], 0x000a3333
-        halt
-f11:    write.u32 [0x2805000000], 0x000b3333
-        halt
-f12:    write.u32 [0x2805000000], 0x000c3333
-        halt
-f13:    write.u32 [0x2805000000], 0x000d3333
-        halt
-f14:    write.u32 [0x2805000000], 0x000e3333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

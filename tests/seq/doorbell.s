@@ -26,11 +26,4 @@
         bne.u32 r6, 0x60000, f4                 ; kind 6: events field nonzero
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

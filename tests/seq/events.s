@@ -41,23 +41,4 @@
         bne.u32 r17, 7, f10
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
-f5:     write.u32 [0x2805000000], 0x00053333
-        halt
-f6:     write.u32 [0x2805000000], 0x00063333
-        halt
-f7:     write.u32 [0x2805000000], 0x00073333
-        halt
-f8:     write.u32 [0x2805000000], 0x00083333
-        halt
-f9:     write.u32 [0x2805000000], 0x00093333
-        halt
-f10:    write.u32 [0x2805000000], 0x000a3333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

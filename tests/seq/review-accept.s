@@ -36,13 +36,4 @@ start:  .rec a7 10 00 00 00 00 00 00 00 00 00 00 01 09 01 00 07 00 00 00 00 00 0
         bne.u32 r13, 0x44332211, f5
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
-f5:     write.u32 [0x2805000000], 0x00053333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

@@ -15,9 +15,4 @@ start:  write.u32 [0x100178], 17
         bne.u32 r2, 0, f3
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

@@ -23,13 +23,4 @@ core1:  tld.u32 {r2, r3, r4}, [0x2803000100], shape=(3,1), step=(1,0) ; PC lo, h
         bne.u32 r4, 0x102, f5
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
-f5:     write.u32 [0x2805000000], 0x00053333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits

@@ -15,11 +15,4 @@ start:  tld.u32 {r1, r2}, [0x100170], shape=(2,1), step=(1,0)
         bne.u32 r4, 65, f4
         write.u32 [0x2805000000], 0x5555
         halt
-f1:     write.u32 [0x2805000000], 0x00013333
-        halt
-f2:     write.u32 [0x2805000000], 0x00023333
-        halt
-f3:     write.u32 [0x2805000000], 0x00033333
-        halt
-f4:     write.u32 [0x2805000000], 0x00043333
-        halt
+        .include "lib/fail-table.inc"  ; f1..f40: FAIL exits
