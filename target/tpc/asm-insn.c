@@ -8,15 +8,19 @@
 
 #include "target/tpc/asm-int.h"
 
-#define K(x) (1u << TPC_OP_##x)
-
 /* ---- per-slot encoders ---- */
 
-#define CHK(x)                                                                                     \
-    do {                                                                                           \
-        if ((x) < 0)                                                                               \
-            return false;                                                                          \
-    } while (0)
+/* nop/halt of the SPU and VPU slots: no operands, no type; halt takes no predicate. */
+static bool enc_nop_halt(Stmt *st)
+{
+    if (!asm_want_ops(st, 0, 0) || !asm_no_type(st))
+        return false;
+    if (st->desc->form == TPC_FORM_HALT && st->has_pred) {
+        asm_error(st->c, st->pred.col, "'halt' is unconditional");
+        return false;
+    }
+    return true;
+}
 
 static bool enc_spu(Stmt *st)
 {
@@ -27,18 +31,13 @@ static bool enc_spu(Stmt *st)
     switch (d->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
-        if (!asm_want_ops(st, 0, 0) || !asm_no_type(st))
+        if (!enc_nop_halt(st))
             return false;
-        if (d->form == TPC_FORM_HALT && st->has_pred) {
-            asm_error(st->c, st->pred.col, "'halt' is unconditional");
-            return false;
-        }
         break;
     case TPC_FORM_BINARY:
     case TPC_FORM_UNARY: {
         int need = d->form == TPC_FORM_UNARY ? 2 : 3;
-        asm_take_pred(st, need);
-        if (!asm_want_ops(st, need, need))
+        if (!asm_take_ops(st, need, need))
             return false;
         bool int5 = asm_is_reg(&st->ops[0], TPC_OP_I);
         if (int5) {
@@ -108,8 +107,7 @@ static bool enc_spu(Stmt *st)
         break;
     }
     case TPC_FORM_MOV:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!asm_take_ops(st, 2, 2))
             return false;
         if (asm_is_reg(&st->ops[0], TPC_OP_I)) {
             if (!st->mask_given) {
@@ -134,8 +132,7 @@ static bool enc_spu(Stmt *st)
         }
         break;
     case TPC_FORM_CMP:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
+        if (!asm_take_ops(st, 3, 3))
             return false;
         for (int i = 0; i < 3; i++) {
             if (asm_is_reg(&st->ops[i], TPC_OP_I)) {
@@ -153,8 +150,7 @@ static bool enc_spu(Stmt *st)
         CHK(b = asm_enc(st, &st->ops[2], K(S) | K(SLFSR) | K(IMM), "second source"));
         break;
     case TPC_FORM_CONVERT:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2) || !asm_need_type(st))
+        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;
         type = (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(S), "destination"));
@@ -164,8 +160,7 @@ static bool enc_spu(Stmt *st)
             sw = (sw & ~7u) | 5;
         break;
     case TPC_FORM_JMP:
-        asm_take_pred(st, 1);
-        if (!asm_want_ops(st, 1, 1) || !asm_no_type(st))
+        if (!asm_take_ops(st, 1, 1) || !asm_no_type(st))
             return false;
         if (st->ops[0].type == AOP_NAME) {
             AsmBundle *ab = st->ab;
@@ -184,8 +179,7 @@ static bool enc_spu(Stmt *st)
         }
         break;
     case TPC_FORM_MOV_IRF_DIM:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3) || !asm_no_type(st))
+        if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
             return false;
         if (st->ops[0].type != AOP_IMM || st->ops[0].value > 4) {
             asm_error(st->c, st->ops[0].col, "'mov_irf_dim' dimension must be 0..4");
@@ -197,8 +191,7 @@ static bool enc_spu(Stmt *st)
         type = TPC_T_I32;
         break;
     case TPC_FORM_SET_INDX:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2) || !asm_no_type(st))
+        if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
             return false;
         if (!st->mask_given) {
             asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
@@ -210,8 +203,7 @@ static bool enc_spu(Stmt *st)
         type = TPC_T_I32;
         break;
     default: /* GENERIC: print-only opcodes, accepted as dst, a, b */
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
+        if (!asm_take_ops(st, 3, 3))
             return false;
         type = st->type < 0 ? 0 : (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP) | K(I) | K(AD), "destination"));
@@ -249,18 +241,13 @@ static bool enc_vpu(Stmt *st)
     switch (d->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
-        if (!asm_want_ops(st, 0, 0) || !asm_no_type(st))
+        if (!enc_nop_halt(st))
             return false;
-        if (d->form == TPC_FORM_HALT && st->has_pred) {
-            asm_error(st->c, st->pred.col, "'halt' is unconditional");
-            return false;
-        }
         break;
     case TPC_FORM_BINARY:
     case TPC_FORM_UNARY: {
         int need = d->form == TPC_FORM_UNARY ? 2 : 3;
-        asm_take_pred(st, need);
-        if (!asm_want_ops(st, need, need))
+        if (!asm_take_ops(st, need, need))
             return false;
         if (st->type < 0 && asm_is_reg(&st->ops[0], TPC_OP_VP))
             st->type = TPC_T_B;
@@ -296,8 +283,7 @@ static bool enc_vpu(Stmt *st)
         break;
     }
     case TPC_FORM_MOV:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 3))
+        if (!asm_take_ops(st, 2, 3))
             return false;
         if (asm_is_reg(&st->ops[0], TPC_OP_VP)) {
             CHK(dst = asm_enc(st, &st->ops[0], K(VP), "destination"));
@@ -337,8 +323,7 @@ static bool enc_vpu(Stmt *st)
         }
         break;
     case TPC_FORM_CMP:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3) || !asm_need_type(st))
+        if (!asm_take_ops(st, 3, 3) || !asm_need_type(st))
             return false;
         type = (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(VP), "destination"));
@@ -346,8 +331,7 @@ static bool enc_vpu(Stmt *st)
         CHK(b = asm_enc(st, &st->ops[2], vsrc | K(S) | K(SLFSR) | K(IMM), "second source"));
         break;
     case TPC_FORM_CONVERT: {
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2) || !asm_need_type(st))
+        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;
         type = (unsigned)st->type;
         unsigned tt = st->f_b & 0xf;
@@ -376,8 +360,7 @@ static bool enc_vpu(Stmt *st)
     }
     case TPC_FORM_SEL:
     case TPC_FORM_SEL2:
-        asm_take_pred(st, 5);
-        if (!asm_want_ops(st, 5, 5) || !asm_need_type(st))
+        if (!asm_take_ops(st, 5, 5) || !asm_need_type(st))
             return false;
         type = (unsigned)st->type;
         CHK(dst = asm_enc_vec(st, &st->ops[0], d->form == TPC_FORM_SEL2 ? 2 : 1, "destination"));
@@ -388,8 +371,7 @@ static bool enc_vpu(Stmt *st)
         st->ab->uses_vpu_c = st->ab->uses_vpu_d = true;
         break;
     case TPC_FORM_PACK:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2) || !asm_need_type(st))
+        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;
         type = (unsigned)st->type;
         if (tpc_type_size(type) == 4) {
@@ -402,8 +384,7 @@ static bool enc_vpu(Stmt *st)
         break;
     case TPC_FORM_MOV_DG:
     case TPC_FORM_MOV_G: {
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3) || !asm_no_type(st))
+        if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
             return false;
         CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));
         CHK(a = asm_enc(st, &st->ops[1], vsrc, "source"));
@@ -440,8 +421,7 @@ static bool enc_vpu(Stmt *st)
         break;
     }
     default: /* GENERIC: print-only opcodes, accepted as dst, a, b */
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
+        if (!asm_take_ops(st, 3, 3))
             return false;
         type = st->type < 0 ? 0 : (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(V) | K(VP), "destination"));
@@ -509,8 +489,7 @@ bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col)
         goto out;
     st.mn = "loop";
     memset(ab->b, 0, sizeof(ab->b)); /* LOOP owns the whole bundle */
-    asm_take_pred(&st, 5);
-    if (!asm_want_ops(&st, 5, 5) || !asm_no_type(&st))
+    if (!asm_take_ops(&st, 5, 5) || !asm_no_type(&st))
         goto out;
     static const unsigned pos[3] = {TPC_B_LOOP_START, TPC_B_LOOP_BOUNDARY, TPC_B_LOOP_STEP};
     static const unsigned width[3] = {7, 7, 6};

@@ -116,6 +116,21 @@ bool asm_parse_stmt(Stmt *st, char *text, int col);
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at
  * least `min` operands remain. */
 void asm_take_pred(Stmt *st, int min);
+/* The predicate as above, then lo..hi operands must remain. */
+static inline bool asm_take_ops(Stmt *st, int lo, int hi)
+{
+    asm_take_pred(st, lo);
+    return asm_want_ops(st, lo, hi);
+}
+
+/* Operand-kind mask for asm_enc. */
+#define K(x) (1u << TPC_OP_##x)
+/* In an encoder: return false when an asm_enc* result is an error (< 0). */
+#define CHK(x)                                                                                     \
+    do {                                                                                           \
+        if ((x) < 0)                                                                               \
+            return false;                                                                          \
+    } while (0)
 /* Load/store-slot encoders (asm-ldst.c). */
 bool asm_enc_ld(Stmt *st);
 bool asm_enc_st(Stmt *st);

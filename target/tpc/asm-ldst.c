@@ -5,14 +5,6 @@
 
 #include "target/tpc/asm-int.h"
 
-#define K(x) (1u << TPC_OP_##x)
-
-#define CHK(x)                                                                                     \
-    do {                                                                                           \
-        if ((x) < 0)                                                                               \
-            return false;                                                                          \
-    } while (0)
-
 /* Tensor operand of LD/ST_TNSR: number 0..15 or the S27/S28 register. */
 static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfield, uint32_t *sw)
 {
@@ -31,6 +23,59 @@ static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfie
     return false;
 }
 
+/* The index/address forms both slots share (tpc.md §5.1, §5.4): `data` is
+ * the slot's own operand field (LD: DEST, ST: SRC_C).  False after an error. */
+static bool enc_addr_form(Stmt *st, int *data, int *a, uint32_t *b)
+{
+    int bb;
+    switch (st->desc->form) {
+    case TPC_FORM_GEN_ADDR:
+        if (!asm_take_ops(st, 3, 3))
+            return false;
+        CHK(*data = asm_enc(st, &st->ops[0], K(AD), "destination"));
+        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
+            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
+            return false;
+        }
+        *b = st->ops[1].value;
+        CHK(*a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
+        return true;
+    case TPC_FORM_PRMT_INDX:
+        if (!asm_take_ops(st, 3, 3))
+            return false;
+        CHK(*data = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(*a = asm_enc(st, &st->ops[1], K(I), "source"));
+        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
+        *b = (uint32_t)bb;
+        return true;
+    case TPC_FORM_SET_INDX:
+        if (!asm_take_ops(st, 2, 2))
+            return false;
+        if (!st->mask_given) {
+            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
+            return false;
+        }
+        CHK(*data = asm_enc(st, &st->ops[0], K(I), "destination"));
+        CHK(*a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
+        *b = st->mask << 2;
+        return true;
+    default: /* not an address form: the callers dispatch only those */
+        asm_error(st->c, st->col, "'%s' cannot be assembled", st->mn);
+        return false;
+    }
+}
+
+/* The plain memory forms: exactly two operands, x then y. */
+static bool enc_two(Stmt *st, int *x, unsigned kx, const char *wx, int *y, unsigned ky,
+                    const char *wy)
+{
+    if (!asm_take_ops(st, 2, 2))
+        return false;
+    CHK(*x = asm_enc(st, &st->ops[0], kx, wx));
+    CHK(*y = asm_enc(st, &st->ops[1], ky, wy));
+    return true;
+}
+
 bool asm_enc_ld(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
@@ -41,53 +86,23 @@ bool asm_enc_ld(Stmt *st)
     if (d->form != TPC_FORM_MOV && !asm_no_type(st))
         return false;
     switch (d->form) {
+    case TPC_FORM_GEN_ADDR:
+    case TPC_FORM_PRMT_INDX:
+    case TPC_FORM_SET_INDX:
+        if (!enc_addr_form(st, &dst, &a, &b))
+            return false;
+        break;
     case TPC_FORM_NOP:
         if (!asm_want_ops(st, 0, 0))
             return false;
         asm_put(st, TPC_B_LD_OPC, 5, d->opc);
         return true;
     case TPC_FORM_PRED:
-        asm_take_pred(st, 0);
-        if (!asm_want_ops(st, 0, 0))
+        if (!asm_take_ops(st, 0, 0))
             return false;
-        break;
-    case TPC_FORM_GEN_ADDR:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
-            return false;
-        CHK(dst = asm_enc(st, &st->ops[0], K(AD), "destination"));
-        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
-            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
-            return false;
-        }
-        b = st->ops[1].value;
-        CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
-        break;
-    case TPC_FORM_PRMT_INDX:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
-            return false;
-        CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(I), "source"));
-        int bb;
-        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
-        b = (uint32_t)bb;
-        break;
-    case TPC_FORM_SET_INDX:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
-            return false;
-        if (!st->mask_given) {
-            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
-            return false;
-        }
-        CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
-        b = st->mask << 2;
         break;
     case TPC_FORM_MOV: {
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 3))
+        if (!asm_take_ops(st, 2, 3))
             return false;
         const AOp *o0 = &st->ops[0], *o1 = &st->ops[1];
         bool vsrc = asm_is_reg(o1, TPC_OP_V) || asm_is_reg(o1, TPC_OP_VSPECIAL);
@@ -144,29 +159,20 @@ bool asm_enc_ld(Stmt *st)
         break;
     }
     case TPC_FORM_LD_L:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &dst, K(S) | K(SP), "destination", &a, K(S) | K(IMM), "address"))
             return false;
-        CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "address"));
         break;
     case TPC_FORM_LD_G:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &dst, K(S) | K(SP) | K(V) | K(VP), "destination", &a, K(AD), "address"))
             return false;
-        CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP) | K(V) | K(VP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(AD), "address"));
         break;
     case TPC_FORM_LD_L_V:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &dst, half ? K(V) : K(V) | K(VP), "destination", &a, K(S) | K(IMM),
+                     "address"))
             return false;
-        CHK(dst = asm_enc(st, &st->ops[0], half ? K(V) : K(V) | K(VP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "address"));
         break;
     case TPC_FORM_LD_TNSR: {
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 4))
+        if (!asm_take_ops(st, 3, 4))
             return false;
         bool partial_sw = sw & 1;
         sw &= ~1u;
@@ -192,14 +198,12 @@ bool asm_enc_ld(Stmt *st)
         break;
     }
     case TPC_FORM_PREFETCH:
-        asm_take_pred(st, 1);
-        if (!asm_want_ops(st, 1, 1))
+        if (!asm_take_ops(st, 1, 1))
             return false;
         CHK(a = asm_enc(st, &st->ops[0], K(AD), "address"));
         break;
     default:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 3))
+        if (!asm_take_ops(st, 2, 3))
             return false;
         CHK(dst = asm_enc(st, &st->ops[0], K(V), "destination"));
         CHK(a = asm_enc(st, &st->ops[1], K(V), "source"));
@@ -235,6 +239,12 @@ bool asm_enc_st(Stmt *st)
     if (!asm_no_type(st))
         return false;
     switch (d->form) {
+    case TPC_FORM_GEN_ADDR:
+    case TPC_FORM_PRMT_INDX:
+    case TPC_FORM_SET_INDX:
+        if (!enc_addr_form(st, &cc, &a, &b))
+            return false;
+        break;
     case TPC_FORM_NOP:
         if (!asm_want_ops(st, 0, 0))
             return false;
@@ -242,70 +252,24 @@ bool asm_enc_st(Stmt *st)
         return true;
     case TPC_FORM_PRED:
     case TPC_FORM_ASO:
-        asm_take_pred(st, 0);
-        if (!asm_want_ops(st, 0, 0))
+        if (!asm_take_ops(st, 0, 0))
             return false;
         uses_c = false;
         break;
-    case TPC_FORM_GEN_ADDR:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
-            return false;
-        CHK(cc = asm_enc(st, &st->ops[0], K(AD), "destination"));
-        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
-            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
-            return false;
-        }
-        b = st->ops[1].value;
-        CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
-        break;
-    case TPC_FORM_PRMT_INDX: {
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 3))
-            return false;
-        int bb;
-        CHK(cc = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(I), "source"));
-        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
-        b = (uint32_t)bb;
-        break;
-    }
-    case TPC_FORM_SET_INDX:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
-            return false;
-        if (!st->mask_given) {
-            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
-            return false;
-        }
-        CHK(cc = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
-        b = st->mask << 2;
-        break;
     case TPC_FORM_ST_L:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, K(S) | K(SP), "value"))
             return false;
-        CHK(a = asm_enc(st, &st->ops[0], K(S) | K(IMM), "address"));
-        CHK(cc = asm_enc(st, &st->ops[1], K(S) | K(SP), "value"));
         break;
     case TPC_FORM_ST_G:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &a, K(AD), "address", &cc, K(S) | K(SP), "value"))
             return false;
-        CHK(a = asm_enc(st, &st->ops[0], K(AD), "address"));
-        CHK(cc = asm_enc(st, &st->ops[1], K(S) | K(SP), "value"));
         break;
     case TPC_FORM_ST_L_V:
-        asm_take_pred(st, 2);
-        if (!asm_want_ops(st, 2, 2))
+        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, half ? K(V) : K(V) | K(VP), "value"))
             return false;
-        CHK(a = asm_enc(st, &st->ops[0], K(S) | K(IMM), "address"));
-        CHK(cc = asm_enc(st, &st->ops[1], half ? K(V) : K(V) | K(VP), "value"));
         break;
     case TPC_FORM_ST_TNSR:
-        asm_take_pred(st, 3);
-        if (!asm_want_ops(st, 3, 5))
+        if (!asm_take_ops(st, 3, 5))
             return false;
         if (!tensor_operand(st, &st->ops[0], 28, &b, &sw))
             return false;

@@ -7,8 +7,6 @@
 
 #include "target/tpc/asm-int.h"
 
-#define K(x) (1u << TPC_OP_##x)
-
 /* ---- field helpers ---- */
 
 void asm_put(Stmt *st, unsigned lo, unsigned w, uint32_t v)

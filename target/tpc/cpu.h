@@ -360,6 +360,17 @@ typedef struct TpcTensor {
 
 /* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td);
+/* Register lanes an ld_tnsr/st_tnsr moves: nl lanes in the register, lanes
+ * [lo, lo+n) at element shift `shift`. */
+typedef struct TpcTnsrLanes {
+    unsigned nl, lo, n;
+    int shift;
+} TpcTnsrLanes;
+/* The tensor and lane window of ld_tnsr/st_tnsr (half: 0 full, 1 low, 2 high):
+ * tensor id from S[id_reg] when SW bit 3 is set, else SRC_B; a full-width
+ * access with SW bit 0 takes offset/count from S[os_reg]. */
+bool tpc_tensor_lanes(TpcCpu *c, const TpcInsn *in, bool vp, unsigned half, unsigned id_reg,
+                      unsigned os_reg, TpcTensor *td, TpcTnsrLanes *w);
 /* Element address of coordinates c (no bounds check). */
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5]);
 /* True when every valid dim except dim 0 is in bounds. */
@@ -395,6 +406,24 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len);
 #define TPC_ST(opc, name, f, t, s, fl) TPC_EXEC_PROTO(st, name)
 #include "target/tpc/insn-st.def"
 #undef TPC_EXEC_PROTO
+
+/* The full, _low and _high exec functions of a vector load/store row, all
+ * calling fn(c, b, in, o, half) with half 0 full, 1 low, 2 high. */
+#define TPC_EXEC_HALVES(slot, name, fn)                                                            \
+    bool tpc_exec_##slot##_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o) \
+    {                                                                                              \
+        return fn(c, b, in, o, 0);                                                                 \
+    }                                                                                              \
+    bool tpc_exec_##slot##_##name##_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in,          \
+                                        TpcSlotOut *o)                                             \
+    {                                                                                              \
+        return fn(c, b, in, o, 1);                                                                 \
+    }                                                                                              \
+    bool tpc_exec_##slot##_##name##_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in,         \
+                                         TpcSlotOut *o)                                            \
+    {                                                                                              \
+        return fn(c, b, in, o, 2);                                                                 \
+    }
 
 /* ---- operand access shared by the exec files ---- */
 

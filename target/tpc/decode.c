@@ -443,6 +443,39 @@ static void ldst_pred(const uint8_t *b, TpcInsn *in)
     in->pred_vp = tpc_bits(b, TPC_B_LDST_PRED + 4, 1);
 }
 
+/* The address forms both load/store slots share; `data` is the slot's own
+ * operand (LD: DEST, ST: SRC_C) in field `dfield` holding `fdat`. Returns
+ * false for a slot-specific form, else the decode result in *ok. */
+static bool dec_ldst_common(Dec *d, TpcInsn *in, TpcOperand *data, unsigned dfield, unsigned fdat,
+                            unsigned fa, unsigned fb, bool *ok)
+{
+    switch (in->desc->form) {
+    case TPC_FORM_NOP:
+    case TPC_FORM_PRED:
+        *ok = true;
+        return true;
+    case TPC_FORM_GEN_ADDR:
+        if (fb > 15) {
+            *ok = bad_operand(d, TPC_FIELD_SRC_B, fb);
+            return true;
+        }
+        raw(&in->b, fb);
+        *ok = reg(d, data, dfield, fdat, K(AD)) && reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
+        return true;
+    case TPC_FORM_PRMT_INDX:
+        *ok = reg(d, data, dfield, fdat, K(I)) && reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
+              reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
+        return true;
+    case TPC_FORM_SET_INDX:
+        raw(&in->b, fb);
+        *ok = reg(d, data, dfield, fdat, K(I)) &&
+              reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool dec_ld(Dec *d, TpcInsn *in)
 {
     const uint8_t *b = d->b;
@@ -455,24 +488,10 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_LD_SW, 4);
 
+    bool ok;
+    if (dec_ldst_common(d, in, &in->dst, TPC_FIELD_DEST, fd, fa, fb, &ok))
+        return ok;
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_PRED:
-        return true;
-    case TPC_FORM_GEN_ADDR:
-        if (fb > 15)
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(AD)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
-    case TPC_FORM_PRMT_INDX:
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
-               reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
-    case TPC_FORM_SET_INDX:
-        raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     case TPC_FORM_MOV:
         if (in->sw & 1)
             return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
@@ -544,24 +563,10 @@ static bool dec_st(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_ST_SW, 4);
 
+    bool ok;
+    if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
+        return ok;
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_PRED:
-        return true;
-    case TPC_FORM_GEN_ADDR:
-        if (fb > 15)
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(AD)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
-    case TPC_FORM_PRMT_INDX:
-        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(I)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
-               reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
-    case TPC_FORM_SET_INDX:
-        raw(&in->b, fb);
-        return reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(I)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     case TPC_FORM_ST_L:
         raw(&in->b, fb);
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&

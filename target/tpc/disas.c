@@ -30,6 +30,11 @@ static void word(P *p, const char *w)
     g_string_append(p->o, w);
 }
 
+/* Register-file prefixes by operand kind (V is special-cased for pairs). */
+static const char *const reg_prefix[] = {
+    [TPC_OP_S] = "S", [TPC_OP_SP] = "SP", [TPC_OP_VP] = "VP", [TPC_OP_I] = "I", [TPC_OP_AD] = "AD",
+};
+
 /* Register or immediate operand; `group` 2 prints V pairs as D, 4 as A. */
 static void opnd(P *p, const TpcOperand *op, unsigned group)
 {
@@ -40,19 +45,11 @@ static void opnd(P *p, const TpcOperand *op, unsigned group)
         g_string_append_printf(o, "%c%u", group == 2 ? 'D' : group == 4 ? 'A' : 'V', op->num);
         break;
     case TPC_OP_S:
-        g_string_append_printf(o, "S%u", op->num);
-        break;
     case TPC_OP_SP:
-        g_string_append_printf(o, "SP%u", op->num);
-        break;
     case TPC_OP_VP:
-        g_string_append_printf(o, "VP%u", op->num);
-        break;
     case TPC_OP_I:
-        g_string_append_printf(o, "I%u", op->num);
-        break;
     case TPC_OP_AD:
-        g_string_append_printf(o, "AD%u", op->num);
+        g_string_append_printf(o, "%s%u", reg_prefix[op->kind], op->num);
         break;
     case TPC_OP_IMM:
         g_string_append_printf(o, "0x%x", p->bd->imm);
@@ -100,6 +97,18 @@ static void pred(P *p, const TpcInsn *in)
     g_string_append_printf(p->o, "%s%s%s%u", p->nops ? ", " : " ", in->polarity ? "!" : "",
                            in->pred_vp ? "VP" : "SP", in->pred);
     p->nops++;
+}
+
+/* Up to three register/immediate operands (NULL: none), then the predicate:
+ * the tail most forms share. */
+static void ops_pred(P *p, const TpcInsn *in, const TpcOperand *x, const TpcOperand *y,
+                     const TpcOperand *z)
+{
+    const TpcOperand *ops[] = {x, y, z};
+    for (unsigned i = 0; i < 3; i++)
+        if (ops[i])
+            opnd(p, ops[i], 0);
+    pred(p, in);
 }
 
 static void dimmask(P *p, unsigned mask, bool as_operand)
@@ -243,17 +252,12 @@ static void print_spu(P *p, const TpcInsn *in)
     case TPC_FORM_CMP:
         mnem(p, in, true);
         sw_words(p, in, 0x7f);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        opnd(p, &in->b, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->dst, &in->a, &in->b);
         return;
     case TPC_FORM_CONVERT:
         mnem(p, in, true);
         convert_words(p, in, false);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->dst, &in->a, NULL);
         return;
     case TPC_FORM_JMP:
         mnem(p, in, false);
@@ -271,9 +275,7 @@ static void print_spu(P *p, const TpcInsn *in)
     case TPC_FORM_MOV_IRF_DIM:
         mnem(p, in, false);
         g_string_append_printf(p->o, " 0x%x", in->sw & 7);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->dst, &in->a, NULL);
         return;
     case TPC_FORM_SET_INDX:
         mnem(p, in, false);
@@ -306,10 +308,7 @@ static void print_vpu(P *p, const TpcInsn *in)
     case TPC_FORM_CMP:
         mnem(p, in, true);
         sw_words(p, in, 7);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        opnd(p, &in->b, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->dst, &in->a, &in->b);
         return;
     case TPC_FORM_CONVERT: {
         unsigned tt = b & 0xf;
@@ -328,19 +327,14 @@ static void print_vpu(P *p, const TpcInsn *in)
         sw_words(p, in, 7);
         opnd(p, &in->dst, in->desc->form == TPC_FORM_SEL2 ? 2 : 0);
         opnd(p, &in->a, 0);
-        opnd(p, &in->b, 0);
-        opnd(p, &in->c, 0);
-        opnd(p, &in->d, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->b, &in->c, &in->d);
         return;
     case TPC_FORM_PACK:
         mnem(p, in, true);
         g_string_append_printf(p->o, " source_group=%u element_stride=%u", b & 1, (b & 2) ? 4 : 2);
         if (in->opc == 0x2e)
             g_string_append_printf(p->o, " group_half=%u", (b >> 2) & 1);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        pred(p, in);
+        ops_pred(p, in, &in->dst, &in->a, NULL);
         return;
     case TPC_FORM_MOV_DG:
         if (in->sw & 1) {
@@ -391,136 +385,108 @@ static void tensor_op(P *p, const TpcInsn *in, const char *reg)
         hexop(p, p->o && reg[2] == '7' ? in->b.raw & 0x1fu : in->b.raw);
 }
 
-static void print_ld(P *p, const TpcInsn *in)
+/* Mnemonic, an optional modifier word, then up to two operands (each may be
+ * NULL): the plain load/store forms differ only in which of these they list. */
+static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand *x,
+                      const TpcOperand *y)
+{
+    mnem(p, in, false);
+    if (mod)
+        word(p, mod);
+    if (x)
+        opnd(p, x, 0);
+    if (y)
+        opnd(p, y, 0);
+}
+
+/* Forms the load and store slots share; `data` is the slot's own operand
+ * (the load's DEST, the store's SRC_C). False for a slot-specific form. */
+static bool print_ldst_common(P *p, const TpcInsn *in, const TpcOperand *data)
 {
     unsigned b = in->b.raw;
     switch (in->desc->form) {
     case TPC_FORM_NOP:
         g_string_append(p->o, "nop");
-        return;
+        return true;
     case TPC_FORM_PRED:
-        mnem(p, in, false);
-        pred(p, in);
-        return;
+        print_ops(p, in, NULL, NULL, NULL);
+        break;
     case TPC_FORM_GEN_ADDR:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
+        print_ops(p, in, NULL, data, NULL);
         hexop(p, b);
         opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
+        break;
     case TPC_FORM_PRMT_INDX:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
+        print_ops(p, in, NULL, data, &in->a);
         opnd(p, &in->b, 0);
-        pred(p, in);
-        return;
+        break;
     case TPC_FORM_SET_INDX:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
+        print_ops(p, in, NULL, data, NULL);
         dimmask(p, b >> 2, true);
         opnd(p, &in->a, 0);
-        pred(p, in);
+        break;
+    default:
+        return false;
+    }
+    pred(p, in);
+    return true;
+}
+
+static void print_ld(P *p, const TpcInsn *in)
+{
+    unsigned b = in->b.raw;
+    if (print_ldst_common(p, in, &in->dst))
         return;
+    switch (in->desc->form) {
     case TPC_FORM_MOV:
         print_mov(p, in, in->dst.kind == TPC_OP_V || in->dst.kind == TPC_OP_S ? b >> 4 : 0, b,
                   b >> 2);
         return;
     case TPC_FORM_LD_L:
-        mnem(p, in, false);
-        if (b & 1)
-            word(p, "mmio");
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
+        print_ops(p, in, b & 1 ? "mmio" : NULL, &in->dst, &in->a);
+        break;
     case TPC_FORM_LD_G:
     case TPC_FORM_LD_L_V:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
+        print_ops(p, in, NULL, &in->dst, &in->a);
+        break;
     case TPC_FORM_LD_TNSR:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
+        print_ops(p, in, NULL, &in->dst, NULL);
         tensor_op(p, in, "S27");
         opnd(p, &in->a, 0);
         if (in->sw & 1)
             regop(p, "S30");
-        pred(p, in);
-        return;
+        break;
     case TPC_FORM_PREFETCH:
-        mnem(p, in, false);
-        opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
+        print_ops(p, in, NULL, &in->a, NULL);
+        break;
     default:
         generic(p, in);
         return;
     }
+    pred(p, in);
 }
 
 static void print_st(P *p, const TpcInsn *in)
 {
-    unsigned b = in->b.raw;
+    if (print_ldst_common(p, in, &in->c))
+        return;
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-        g_string_append(p->o, "nop");
-        return;
-    case TPC_FORM_PRED:
-        mnem(p, in, false);
-        pred(p, in);
-        return;
-    case TPC_FORM_GEN_ADDR:
-        mnem(p, in, false);
-        opnd(p, &in->c, 0);
-        hexop(p, b);
-        opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
-    case TPC_FORM_PRMT_INDX:
-        mnem(p, in, false);
-        opnd(p, &in->c, 0);
-        opnd(p, &in->a, 0);
-        opnd(p, &in->b, 0);
-        pred(p, in);
-        return;
-    case TPC_FORM_SET_INDX:
-        mnem(p, in, false);
-        opnd(p, &in->c, 0);
-        dimmask(p, b >> 2, true);
-        opnd(p, &in->a, 0);
-        pred(p, in);
-        return;
     case TPC_FORM_ST_L:
-        mnem(p, in, false);
-        if (b & 1)
-            word(p, "mmio");
-        opnd(p, &in->a, 0);
-        opnd(p, &in->c, 0);
-        pred(p, in);
-        return;
+        print_ops(p, in, in->b.raw & 1 ? "mmio" : NULL, &in->a, &in->c);
+        break;
     case TPC_FORM_ST_G:
     case TPC_FORM_ST_L_V:
-        mnem(p, in, false);
-        opnd(p, &in->a, 0);
-        opnd(p, &in->c, 0);
-        pred(p, in);
-        return;
+        print_ops(p, in, NULL, &in->a, &in->c);
+        break;
     case TPC_FORM_ASO:
-        mnem(p, in, false);
+        print_ops(p, in, NULL, NULL, NULL);
         if (in->a.raw & 1)
             word(p, "dec");
         if (in->a.raw & 2)
             word(p, "vpu");
-        pred(p, in);
-        return;
+        break;
     case TPC_FORM_ST_TNSR:
-        mnem(p, in, false);
-        if (in->sw & 4)
-            word(p, "pack");
+        print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);
         tensor_op(p, in, "S28");
         opnd(p, &in->a, 0);
         opnd(p, &in->c, 0);
@@ -528,12 +494,12 @@ static void print_st(P *p, const TpcInsn *in)
             regop(p, "S29");
         if (in->sw & 1)
             regop(p, "S31");
-        pred(p, in);
-        return;
+        break;
     default:
         generic(p, in);
         return;
     }
+    pred(p, in);
 }
 
 static void print_loop(P *p)

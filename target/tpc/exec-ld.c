@@ -315,20 +315,7 @@ static bool ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut 
     return true;
 }
 
-bool tpc_exec_ld_ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_l_v(c, b, in, o, 0);
-}
-
-bool tpc_exec_ld_ld_l_v_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_l_v(c, b, in, o, 1);
-}
-
-bool tpc_exec_ld_ld_l_v_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_l_v(c, b, in, o, 2);
-}
+TPC_EXEC_HALVES(ld, ld_l_v, ld_l_v)
 
 /* ---- tensors ---- */
 
@@ -341,54 +328,27 @@ static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *en = NULL;
     if (!ldst_gate(c, in, m, &en))
         return true;
-    unsigned t = (in->sw & 8u) ? (c->s[27] & 15u) : (in->b.raw & 15u);
     TpcTensor td;
-    if (!tpc_tensor_read(c, t, &td))
+    TpcTnsrLanes w;
+    if (!tpc_tensor_lanes(c, in, vp, half, 27, 30, &td, &w))
         return false;
-    unsigned nl = (vp ? TPC_VPBYTES : TPC_VBYTES) / td.esize;
-    unsigned lo = 0, n = nl;
-    int shift = 0;
-    if (half == 1) {
-        n = nl / 2;
-    } else if (half == 2) {
-        lo = nl / 2;
-        n = nl / 2;
-        shift = (int)(nl / 2);
-    } else if (!half && (in->sw & 1u)) {
-        uint32_t os = c->s[30];
-        lo = (os >> 8) & 0xFFu;
-        n = (os & 0xFFu) + 1;
-    }
     if (vp) {
         /* VPRF: load the involved lanes, then gate bit by bit */
         uint8_t img[TPC_VPBYTES];
         memcpy(img, c->vp[in->dst.num & 15], TPC_VPBYTES);
-        if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], true, lo, n, shift, NULL, img))
+        if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], true, w.lo, w.n, w.shift, NULL, img))
             return false;
         put_vec(c, &in->dst, o, img, en);
         return true;
     }
     uint8_t *r = o->vbuf[0];
     /* lanes the load does not write keep the old value */
-    if (en || lo != 0 || n < nl)
+    if (en || w.lo != 0 || w.n < w.nl)
         memcpy(r, c->v[in->dst.num % TPC_NR_V], TPC_VBYTES);
-    if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], false, lo, n, shift, en, r))
+    if (!tpc_tensor_load(c, &td, c->irf[in->a.num & 31], false, w.lo, w.n, w.shift, en, r))
         return false;
     tpc_out_v(o, in->dst.num, 0);
     return true;
 }
 
-bool tpc_exec_ld_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_tnsr(c, b, in, o, 0);
-}
-
-bool tpc_exec_ld_ld_tnsr_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_tnsr(c, b, in, o, 1);
-}
-
-bool tpc_exec_ld_ld_tnsr_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return ld_tnsr(c, b, in, o, 2);
-}
+TPC_EXEC_HALVES(ld, ld_tnsr, ld_tnsr)

@@ -114,20 +114,7 @@ static bool st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut 
     return true;
 }
 
-bool tpc_exec_st_st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_l_v(c, b, in, o, 0);
-}
-
-bool tpc_exec_st_st_l_v_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_l_v(c, b, in, o, 1);
-}
-
-bool tpc_exec_st_st_l_v_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_l_v(c, b, in, o, 2);
-}
+TPC_EXEC_HALVES(st, st_l_v, st_l_v)
 
 bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
@@ -149,40 +136,13 @@ static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *en = NULL;
     if (!st_gate(c, in, m, &en))
         return true;
-    unsigned t = (in->sw & 8u) ? (c->s[28] & 15u) : (in->b.raw & 15u);
     TpcTensor td;
-    if (!tpc_tensor_read(c, t, &td))
+    TpcTnsrLanes w;
+    if (!tpc_tensor_lanes(c, in, vp, half, 28, 31, &td, &w))
         return false;
-    unsigned nl = (vp ? TPC_VPBYTES : TPC_VBYTES) / td.esize;
-    unsigned lo = 0, n = nl;
-    int shift = 0;
-    if (half == 1) {
-        n = nl / 2;
-    } else if (half == 2) {
-        lo = nl / 2;
-        n = nl / 2;
-        shift = (int)(nl / 2);
-    } else if (in->sw & 1u) {
-        uint32_t os = c->s[31];
-        lo = (os >> 8) & 0xFFu;
-        n = (os & 0xFFu) + 1;
-    }
     bool rmw = (in->sw & 2u) != 0;
-    return tpc_tensor_store_plan(c, &td, c->irf[in->a.num & 31], vp, lo, n, shift, en,
+    return tpc_tensor_store_plan(c, &td, c->irf[in->a.num & 31], vp, w.lo, w.n, w.shift, en,
                                  st_value(c, &in->c, tmp), rmw, c->s[29]);
 }
 
-bool tpc_exec_st_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_tnsr(c, b, in, o, 0);
-}
-
-bool tpc_exec_st_st_tnsr_low(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_tnsr(c, b, in, o, 1);
-}
-
-bool tpc_exec_st_st_tnsr_high(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    return st_tnsr(c, b, in, o, 2);
-}
+TPC_EXEC_HALVES(st, st_tnsr, st_tnsr)

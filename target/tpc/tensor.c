@@ -63,6 +63,30 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
     return true;
 }
 
+bool tpc_tensor_lanes(TpcCpu *c, const TpcInsn *in, bool vp, unsigned half, unsigned id_reg,
+                      unsigned os_reg, TpcTensor *td, TpcTnsrLanes *w)
+{
+    unsigned t = (in->sw & 8u) ? (c->s[id_reg] & 15u) : (in->b.raw & 15u);
+    if (!tpc_tensor_read(c, t, td))
+        return false;
+    w->nl = (vp ? TPC_VPBYTES : TPC_VBYTES) / td->esize;
+    w->lo = 0;
+    w->n = w->nl;
+    w->shift = 0;
+    if (half == 1) {
+        w->n = w->nl / 2;
+    } else if (half == 2) {
+        w->lo = w->nl / 2;
+        w->n = w->nl / 2;
+        w->shift = (int)(w->nl / 2);
+    } else if (in->sw & 1u) {
+        uint32_t os = c->s[os_reg];
+        w->lo = (os >> 8) & 0xFFu;
+        w->n = (os & 0xFFu) + 1;
+    }
+    return true;
+}
+
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
 {
     int64_t off = 0;
