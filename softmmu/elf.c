@@ -73,54 +73,38 @@ int elf_find_section(const ElfFile *ef, const char *name)
     return -1;
 }
 
+/* The program and section header fields, once: read from either class
+ * into the 64-bit form (the 32-bit structs have the same field names). */
+#define PHDR_FIELDS(X)                                                                             \
+    X(p_type) X(p_flags) X(p_offset) X(p_vaddr) X(p_paddr) X(p_filesz) X(p_memsz) X(p_align)
+#define SHDR_FIELDS(X)                                                                             \
+    X(sh_name) X(sh_type) X(sh_flags) X(sh_addr) X(sh_offset) X(sh_size) X(sh_link) X(sh_info)     \
+    X(sh_addralign) X(sh_entsize)
+
 static void read_phdr(const ElfFile *ef, const uint8_t *p, Elf64_Phdr *ph)
 {
+#define RD64(f) ph->f = RDF(p, Elf64_Phdr, f);
+#define RD32(f) ph->f = RDF(p, Elf32_Phdr, f);
     if (ef->cls == ELFCLASS64) {
-        ph->p_type = RDF(p, Elf64_Phdr, p_type);
-        ph->p_flags = RDF(p, Elf64_Phdr, p_flags);
-        ph->p_offset = RDF(p, Elf64_Phdr, p_offset);
-        ph->p_vaddr = RDF(p, Elf64_Phdr, p_vaddr);
-        ph->p_paddr = RDF(p, Elf64_Phdr, p_paddr);
-        ph->p_filesz = RDF(p, Elf64_Phdr, p_filesz);
-        ph->p_memsz = RDF(p, Elf64_Phdr, p_memsz);
-        ph->p_align = RDF(p, Elf64_Phdr, p_align);
+        PHDR_FIELDS(RD64)
     } else {
-        ph->p_type = RDF(p, Elf32_Phdr, p_type);
-        ph->p_flags = RDF(p, Elf32_Phdr, p_flags);
-        ph->p_offset = RDF(p, Elf32_Phdr, p_offset);
-        ph->p_vaddr = RDF(p, Elf32_Phdr, p_vaddr);
-        ph->p_paddr = RDF(p, Elf32_Phdr, p_paddr);
-        ph->p_filesz = RDF(p, Elf32_Phdr, p_filesz);
-        ph->p_memsz = RDF(p, Elf32_Phdr, p_memsz);
-        ph->p_align = RDF(p, Elf32_Phdr, p_align);
+        PHDR_FIELDS(RD32)
     }
+#undef RD64
+#undef RD32
 }
 
 static void read_shdr(const ElfFile *ef, const uint8_t *p, Elf64_Shdr *sh)
 {
+#define RD64(f) sh->f = RDF(p, Elf64_Shdr, f);
+#define RD32(f) sh->f = RDF(p, Elf32_Shdr, f);
     if (ef->cls == ELFCLASS64) {
-        sh->sh_name = RDF(p, Elf64_Shdr, sh_name);
-        sh->sh_type = RDF(p, Elf64_Shdr, sh_type);
-        sh->sh_flags = RDF(p, Elf64_Shdr, sh_flags);
-        sh->sh_addr = RDF(p, Elf64_Shdr, sh_addr);
-        sh->sh_offset = RDF(p, Elf64_Shdr, sh_offset);
-        sh->sh_size = RDF(p, Elf64_Shdr, sh_size);
-        sh->sh_link = RDF(p, Elf64_Shdr, sh_link);
-        sh->sh_info = RDF(p, Elf64_Shdr, sh_info);
-        sh->sh_addralign = RDF(p, Elf64_Shdr, sh_addralign);
-        sh->sh_entsize = RDF(p, Elf64_Shdr, sh_entsize);
+        SHDR_FIELDS(RD64)
     } else {
-        sh->sh_name = RDF(p, Elf32_Shdr, sh_name);
-        sh->sh_type = RDF(p, Elf32_Shdr, sh_type);
-        sh->sh_flags = RDF(p, Elf32_Shdr, sh_flags);
-        sh->sh_addr = RDF(p, Elf32_Shdr, sh_addr);
-        sh->sh_offset = RDF(p, Elf32_Shdr, sh_offset);
-        sh->sh_size = RDF(p, Elf32_Shdr, sh_size);
-        sh->sh_link = RDF(p, Elf32_Shdr, sh_link);
-        sh->sh_info = RDF(p, Elf32_Shdr, sh_info);
-        sh->sh_addralign = RDF(p, Elf32_Shdr, sh_addralign);
-        sh->sh_entsize = RDF(p, Elf32_Shdr, sh_entsize);
+        SHDR_FIELDS(RD32)
     }
+#undef RD64
+#undef RD32
 }
 
 static bool parse_ident(ElfFile *ef, GError **err)
