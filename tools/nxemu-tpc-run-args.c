@@ -9,6 +9,7 @@
 
 #include "nxemu-tpc-run.h"
 #include "nxemu/error.h"
+#include "nxemu/log.h"
 #include "softmmu/options.h"
 
 const char tr_usage[] =
@@ -30,6 +31,8 @@ const char tr_usage[] =
     "  -dtb FILE                machine device tree (default: built-in)\n"
     "  --launcher FILE          launcher ELF (default: next to the binary)\n"
     "  --cycle-limit N          stop after N cycles (exit 123)\n"
+    "  -d ITEM,...              log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
+    "  -D FILE                  write the log to FILE instead of stderr\n"
     "  -h, --help               this text\n";
 
 static const TrDtype dtypes[] = {
@@ -189,11 +192,27 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->help = true;
             continue;
         }
-        static const char *const with_val[] = {
-            "-k",           "--kernel",  "-n",    "--tpcs", "--index-space",   "--index-base",
-            "-i",           "-o",        "--arg", "--farg", "--kernel-config", "--sem",
-            "-machine",     "--machine", "-M",    "-dtb",   "--dtb",           "--launcher",
-            "--cycle-limit"};
+        static const char *const with_val[] = {"-k",
+                                               "--kernel",
+                                               "-n",
+                                               "--tpcs",
+                                               "--index-space",
+                                               "--index-base",
+                                               "-i",
+                                               "-o",
+                                               "--arg",
+                                               "--farg",
+                                               "--kernel-config",
+                                               "--sem",
+                                               "-machine",
+                                               "--machine",
+                                               "-M",
+                                               "-dtb",
+                                               "--dtb",
+                                               "--launcher",
+                                               "--cycle-limit",
+                                               "-d",
+                                               "-D"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= !strcmp(a, with_val[k]);
@@ -242,6 +261,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             }
         } else if (!strcmp(a, "-machine") || !strcmp(a, "--machine") || !strcmp(a, "-M")) {
             g_free(o->machine);
+            g_free(o->logfile);
             o->machine = g_strdup(v);
         } else if (!strcmp(a, "-dtb") || !strcmp(a, "--dtb")) {
             g_free(o->dtb);
@@ -249,6 +269,14 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (!strcmp(a, "--launcher")) {
             g_free(o->launcher);
             o->launcher = g_strdup(v);
+        } else if (!strcmp(a, "-d")) {
+            ok = nx_log_parse(v, &o->log_mask, err);
+            if (ok && !strcmp(v, "help")) {
+                o->help_shown = true;
+            }
+        } else if (!strcmp(a, "-D")) {
+            g_free(o->logfile);
+            o->logfile = g_strdup(v);
         } else if (!strcmp(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {
                 ok = usage(err, "%s: '%s' is not a number", a, v);
@@ -260,7 +288,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     for (unsigned k = 0; k < nout; k++) {
         o->tensor[o->ntensor++] = outs[k];
     }
-    if (!ok || o->help) {
+    if (!ok || o->help || o->help_shown) {
         return ok;
     }
     if (!o->kernel) {

@@ -8,6 +8,7 @@
  * tensors are read from HBM afterwards.  Nothing bypasses the machine: the
  * launcher configures and starts the TPCs through their windows.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,11 +249,25 @@ static int run(TrOptions *o)
         g_free(fdt);
         return fail(err);
     }
+    FILE *logf = NULL;
+    if (o->logfile && !(logf = fopen(o->logfile, "w"))) {
+        g_set_error(&err, NX_ERROR, NX_ERROR_USAGE, "-D: %s: %s", o->logfile, g_strerror(errno));
+        g_free(launcher);
+        g_free(fdt);
+        return fail(err);
+    }
     Machine *m = machine_new(&cfg, fdt, fdt_size, &err);
     g_free(fdt);
     if (!m) {
+        if (logf) {
+            fclose(logf);
+        }
         g_free(launcher);
         return fail(err);
+    }
+    m->log.mask = o->log_mask;
+    if (logf) {
+        m->log.file = logf; /* closed by machine_free */
     }
     if (o->has_cycle_limit) {
         m->sched.has_cycle_limit = true;
@@ -334,8 +349,10 @@ int main(int argc, char **argv)
         tr_options_free(&o);
         return fail(err);
     }
-    if (o.help) {
-        fputs(tr_usage, stdout);
+    if (o.help || o.help_shown) {
+        if (o.help) {
+            fputs(tr_usage, stdout);
+        }
         rc = 0;
     } else {
         rc = run(&o);

@@ -45,6 +45,8 @@ typedef struct TrOptions {
     char *launcher; /* NULL: search next to the binary */
     char *machine;  /* -machine value, passed to the nxemu parser */
     char *dtb;
+    uint32_t log_mask; /* -d items (nx_log_parse) */
+    char *logfile;     /* -D */
     unsigned ntpc;
     bool has_ntpc;
     unsigned nspace;
@@ -60,6 +62,7 @@ typedef struct TrOptions {
     bool has_cycle_limit;
     uint64_t cycle_limit;
     bool help;
+    bool help_shown; /* -d help printed the item list */
 } TrOptions;
 
 extern const char tr_usage[];
