@@ -290,7 +290,8 @@ static void snap_before(NxTrace *t, TraceCpu *tc)
         TraceTpcSnap *s = tc->tsnap;
         memcpy(s->s, c->s, sizeof(s->s));
         memcpy(s->sp, c->sp, sizeof(s->sp));
-        memcpy(s->v, c->v, sizeof(s->v));
+        for (unsigned i = 0; i < TPC_NR_V; i++)
+            memcpy(s->v[i], c->v[i], TPC_VBYTES);
         memcpy(s->vp, c->vp, sizeof(s->vp));
         memcpy(s->irf, c->irf, sizeof(s->irf));
         for (unsigned i = 0; i < TPC_NR_AD; i++)

@@ -83,6 +83,7 @@ void tpccfg_kv_write(TpcCfg *tc, uint32_t off, uint32_t val)
         return;
     }
     tc->kv[off / 4] = val & k.wmask;
+    tc->kv_gen++;
     if (off == TPC_KV_KERNEL_BASE_LO || off == TPC_KV_KERNEL_BASE_HI) {
         /* A new kernel base makes the old size meaningless (tpc.md §2.1). */
         tc->kernel_size = 0;

@@ -57,6 +57,7 @@ static void prepare_entry(TpcDCacheEntry *dc)
     const TpcBundle *bp = &dc->b;
     dc->nact = 0;
     dc->spu_jmp = false;
+    memset(dc->clean_nw, 0, sizeof(dc->clean_nw));
     for (unsigned s = 0; s < 4; s++) {
         const TpcInsn *in = &bp->slot[s];
         if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
@@ -131,8 +132,13 @@ static bool writes_overlap(const TpcWrite *a, const TpcWrite *b)
 }
 
 /* Two slots writing one register: warn once per PC, or fault in strict mode. */
-static bool check_conflicts(TpcCpu *c, const TpcDCacheEntry *dc)
+static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
 {
+    bool seen = true;
+    for (unsigned k = 0; k < dc->nact; k++)
+        seen &= c->out[dc->act[k]].nw <= dc->clean_nw[dc->act[k]];
+    if (seen)
+        return true;
     for (unsigned k1 = 0; k1 < dc->nact; k1++) {
         for (unsigned k2 = k1 + 1; k2 < dc->nact; k2++) {
             const TpcSlotOut *a = &c->out[dc->act[k1]], *b = &c->out[dc->act[k2]];
@@ -151,10 +157,12 @@ static bool check_conflicts(TpcCpu *c, const TpcDCacheEntry *dc)
             }
         }
     }
+    for (unsigned k = 0; k < dc->nact; k++)
+        dc->clean_nw[dc->act[k]] = (uint8_t)c->out[dc->act[k]].nw;
     return true;
 }
 
-static void commit_slot(TpcCpu *c, const TpcSlotOut *o)
+static void commit_slot(TpcCpu *c, TpcSlotOut *o)
 {
     for (unsigned i = 0; i < o->nw; i++) {
         const TpcWrite *w = &o->w[i];
@@ -166,18 +174,22 @@ static void commit_slot(TpcCpu *c, const TpcSlotOut *o)
             if (w->idx)
                 c->sp[w->idx & 15] = w->val & 1u;
             break;
-        case TPC_WR_V:
-            memcpy(c->v[w->idx % TPC_NR_V], o->vbuf[w->buf], TPC_VBYTES);
+        case TPC_WR_V: {
+            uint8_t **r = &c->v[w->idx % TPC_NR_V], *t = *r;
+            *r = o->vbuf[w->buf];
+            o->vbuf[w->buf] = t;
             break;
+        }
         case TPC_WR_VP:
             if (w->idx)
                 memcpy(c->vp[w->idx & 15], o->vpbuf, TPC_VPBYTES);
             break;
-        case TPC_WR_I:
-            for (unsigned d = 0; d < 5; d++)
-                if (w->mask & (1u << d))
-                    c->irf[w->idx & 31][d] = w->dims[d];
+        case TPC_WR_I: {
+            int32_t *r = c->irf[w->idx & 31];
+            for (unsigned d = 0; d < 5; d++) /* branch-free: masks vary per bundle */
+                r[d] = (w->mask >> d) & 1u ? w->dims[d] : r[d];
             break;
+        }
         case TPC_WR_AD:
             c->ad[w->idx & 7] = w->ad;
             break;
@@ -439,7 +451,7 @@ static bool step_one(TpcCpu *c)
     /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
     bool lfsr_s = false, lfsr_v = false;
     for (unsigned k = 0; k < dc->nact; k++) {
-        const TpcSlotOut *o = &c->out[dc->act[k]];
+        TpcSlotOut *o = &c->out[dc->act[k]];
         commit_slot(c, o);
         lfsr_s |= o->lfsr_s_read;
         lfsr_v |= o->lfsr_v_read;
@@ -525,7 +537,8 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     for (unsigned i = 0; i < nv; i++)
         c->s[i] = l->srf[i];
     memset(c->sp, 0, sizeof(c->sp));
-    memset(c->v, 0, sizeof(c->v));
+    for (unsigned i = 0; i < TPC_NR_V; i++)
+        memset(c->v[i], 0, TPC_VBYTES);
     memset(c->vp, 0, sizeof(c->vp));
     memset(c->irf, 0, sizeof(c->irf));
     for (unsigned d = 0; d < 5; d++) {
@@ -627,6 +640,11 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index)
     c->t = index;
     c->cfg = m->tpccfg ? &m->tpccfg[index] : NULL;
     c->vlm_size = TPC_VLM_SIZE;
+    for (unsigned i = 0; i < TPC_NR_V; i++)
+        c->v[i] = c->vstore[i];
+    for (unsigned s = 0; s < 4; s++)
+        for (unsigned k = 0; k < 2; k++)
+            c->out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
     tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     return &c->parent;

@@ -105,6 +105,17 @@ enum {
     TPC_WR_VCARRY,
 };
 
+/* A tensor descriptor (tpc.md §3.1), parsed. */
+typedef struct TpcTensor {
+    uint64_t base;
+    uint32_t padding;
+    uint32_t config;
+    unsigned esize;
+    unsigned valid_mask;
+    uint32_t size[5];
+    int32_t stride[5];
+} TpcTensor;
+
 typedef struct TpcWrite {
     uint8_t kind, idx, mask, buf;
     uint32_t val;
@@ -146,13 +157,17 @@ typedef struct TpcMemWrite {
     int64_t lane_step;
     uint8_t lane_en[TPC_VBYTES]; /* per register byte: nonzero = write it */
     uint8_t data[TPC_VBYTES];
+    /* tensor stores: the register image (data, or a V register's buffer,
+     * which no commit changes, see TpcCpu.v) */
+    const uint8_t *src;
     unsigned lane_lo, nlanes; /* register lanes lane_lo..lane_lo+nlanes-1 */
 } TpcMemWrite;
 
 struct TpcSlotOut {
     unsigned nw;
     TpcWrite w[6];
-    uint8_t vbuf[2][TPC_VBYTES] __attribute__((aligned(64)));
+    /* result buffers, swapped with the V registers at commit (TpcCpu.v) */
+    uint8_t *vbuf[2];
     uint8_t vpbuf[TPC_VPBYTES];
     uint8_t vcarry[TPC_VPBYTES];
     /* control flow requested by the slot (SPU jumps, HALT) */
@@ -171,6 +186,11 @@ typedef struct TpcDCacheEntry {
     uint8_t nact;
     uint8_t act[4];
     bool spu_jmp; /* SPU slot is a jump (illegal in a LOOP delay slot) */
+    /* Writes per slot of the last execution found free of bundle conflicts.
+     * Register destinations are fixed by the encoding and a slot writes all
+     * of them or (predicated off) a subset, so an execution whose slots write
+     * no more than these cannot conflict and skips the check. */
+    uint8_t clean_nw[4];
     TpcExecFn fn[4];
 } TpcDCacheEntry;
 
@@ -183,7 +203,11 @@ struct TpcCpu {
     uint32_t pc;
     uint32_t s[TPC_NR_S];
     uint8_t sp[TPC_NR_SP];
-    uint8_t v[TPC_NR_V][TPC_VBYTES] __attribute__((aligned(64)));
+    /* V registers point into vstore, as do the slots' result buffers
+     * (TpcSlotOut.vbuf): committing a vector result swaps two pointers
+     * instead of copying 256 bytes.  Contents never change by a swap, so a
+     * pointer read in the compute phase stays valid until the bundle ends. */
+    uint8_t *v[TPC_NR_V];
     uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
     int32_t irf[TPC_NR_I][5];
     TpcAddrReg ad[TPC_NR_AD];
@@ -220,12 +244,18 @@ struct TpcCpu {
     const uint8_t *code_host;
     uint32_t code_lo, code_hi;
 
+    /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
+     * (every CFG write bumps kv_gen, so a stale one is never used). */
+    TpcTensor tdesc[16];
+    uint64_t tdesc_gen[16];
+
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
     NxFault fault;
     bool watch_stop; /* the bundle stopped at a gdb watchpoint, unretired */
 
+    uint8_t vstore[TPC_NR_V + 8][TPC_VBYTES] __attribute__((aligned(64)));
     uint8_t slm[TPC_SLM_SIZE];
     uint8_t vlm[TPC_VLM_SIZE] __attribute__((aligned(64)));
 };
@@ -348,15 +378,8 @@ unsigned tpc_resolve_rm(TpcCpu *c, unsigned rm);
 uint32_t tpc_int_result(int64_t v, unsigned t, bool sat);
 
 /* ---- tensors (tensor.c) ---- */
-typedef struct TpcTensor {
-    uint64_t base;
-    uint32_t padding;
-    uint32_t config;
-    unsigned esize;
-    unsigned valid_mask;
-    uint32_t size[5];
-    int32_t stride[5];
-} TpcTensor;
+
+uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, const TpcOperand *vreg, bool store);
 
 /* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td);
@@ -477,7 +500,17 @@ bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC
                    bool *all);
 
 /* Scalar source (SRF, SPRF, immediates, S_LFSR). */
-uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o);
+uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o);
+/* Scalar source: SRF and the bundle immediate inline, the rest out of line. */
+static inline uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op,
+                                     TpcSlotOut *o)
+{
+    if (G_LIKELY(op->kind == TPC_OP_S))
+        return c->s[op->num % TPC_NR_S];
+    if (op->kind == TPC_OP_IMM)
+        return b->imm;
+    return tpc_rd_scalar_any(c, b, op, o);
+}
 /* Vector source: a VRF or special register image, or an SRF/immediate
  * broadcast with element size e into tmp. */
 const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,

@@ -321,6 +321,12 @@ TPC_EXEC_HALVES(ld, ld_l_v, ld_l_v)
 
 static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
+    const uint8_t *span = half ? NULL : tpc_tensor_fast_span(c, in, &in->dst, false);
+    if (span) {
+        memcpy(o->vbuf[0], span, TPC_VBYTES);
+        tpc_out_v(o, in->dst.num, 0);
+        return true;
+    }
     bool vp = in->dst.kind == TPC_OP_VP;
     if (vp && half)
         return tpc_bad_operand(c, TPC_SLOT_LD, TPC_FIELD_DEST, &in->dst);

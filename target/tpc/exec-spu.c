@@ -25,50 +25,45 @@ static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
         for (unsigned d = 0; d < 5; d++)
             bv[d] = (int32_t)v;
     }
+    uint32_t r[5];
+#define INT5(expr)                                                                                 \
+    for (unsigned d = 0; d < 5; d++) {                                                             \
+        uint32_t a = (uint32_t)av[d], bb = (uint32_t)bv[d];                                        \
+        (void)a, (void)bb;                                                                         \
+        r[d] = (expr);                                                                             \
+    }                                                                                              \
+    break
+    switch (op) {
+    case 0x01:
+        INT5(a * bb);
+    case 0x02:
+        INT5(a + bb);
+    case 0x03:
+        INT5(a - bb);
+    case 0x05:
+        INT5((uint32_t)(av[d] > bv[d] ? av[d] : bv[d]));
+    case 0x06:
+        INT5((uint32_t)(av[d] < bv[d] ? av[d] : bv[d]));
+    case 0x07:
+        INT5(av[d] < 0 ? 0u - a : a);
+    case 0x08:
+        INT5(a);
+    case 0x0F:
+        INT5(a | bb);
+    case 0x10:
+        INT5(a & bb);
+    case 0x11:
+        INT5(a ^ bb);
+    case 0x12:
+        INT5(~a);
+    default:
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
+    }
+#undef INT5
+    /* only the masked dims are committed (tpc.md §5.2.2) */
     TpcWrite *w = tpc_out_w(o, TPC_WR_I, in->dst.num & 31);
     w->mask = (uint8_t)((in->sw >> 2) & 0x1F);
-    memcpy(w->dims, c->irf[in->dst.num & 31], sizeof(w->dims));
-    for (unsigned d = 0; d < 5; d++) {
-        uint32_t a = (uint32_t)av[d], bb = (uint32_t)bv[d], r;
-        switch (op) {
-        case 0x01:
-            r = a * bb;
-            break;
-        case 0x02:
-            r = a + bb;
-            break;
-        case 0x03:
-            r = a - bb;
-            break;
-        case 0x05:
-            r = (uint32_t)(av[d] > bv[d] ? av[d] : bv[d]);
-            break;
-        case 0x06:
-            r = (uint32_t)(av[d] < bv[d] ? av[d] : bv[d]);
-            break;
-        case 0x07:
-            r = av[d] < 0 ? 0u - a : a;
-            break;
-        case 0x08:
-            r = a;
-            break;
-        case 0x0F:
-            r = a | bb;
-            break;
-        case 0x10:
-            r = a & bb;
-            break;
-        case 0x11:
-            r = a ^ bb;
-            break;
-        case 0x12:
-            r = ~a;
-            break;
-        default:
-            return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
-        }
-        w->dims[d] = (int32_t)r;
-    }
+    memcpy(w->dims, r, sizeof(w->dims));
     return true;
 }
 

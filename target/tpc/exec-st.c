@@ -127,6 +127,19 @@ bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
 
 static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
+    uint8_t *span = half ? NULL : tpc_tensor_fast_span(c, in, &in->c, true);
+    if (span) {
+        TpcMemWrite *mw = &c->mw;
+        mw->kind = TPC_MW_TENSOR;
+        mw->host = span;
+        mw->src = c->v[in->c.num % TPC_NR_V];
+        mw->all_en = mw->contig = true;
+        mw->rmw = mw->bit_en = false;
+        mw->esize = 1;
+        mw->lane_lo = 0;
+        mw->nlanes = TPC_VBYTES;
+        return true;
+    }
     bool vp = in->c.kind == TPC_OP_VP;
     if (vp && half)
         return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);

@@ -126,30 +126,47 @@ static bool vpu_vp_logic(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSl
     return true;
 }
 
-typedef float tpc_v4f __attribute__((vector_size(16)));
-typedef int32_t tpc_v4i __attribute__((vector_size(16)));
+typedef float tpc_v8f __attribute__((vector_size(32)));
+typedef int32_t tpc_v8i __attribute__((vector_size(32)));
 
-/* MUL/ADD/SUB.f32 in explicit 4-lane vectors (GCC's -O2 cost model does not
- * vectorise the scalar form); SSE arithmetic is IEEE binary32 with RNE, as
- * the scalar code, and NaNs are canonicalised lane by lane.  One loop per
- * operation so that the loops carry no dispatch. */
+/* MUL/ADD/SUB.f32 in explicit 8-lane vectors (GCC's -O2 cost model does not
+ * vectorise the scalar form), cloned for AVX2 with a baseline fallback
+ * chosen once at load time (GCC target_clones).  Vector arithmetic is IEEE
+ * binary32 with RNE like the scalar code; NaNs are canonicalised lane by
+ * lane.  B is a register image, or with pb == NULL the scalar sb in every
+ * lane (no broadcast image).  One loop per operation so that the loops
+ * carry no dispatch. */
 #define F32_VEC_LOOP(expr)                                                                         \
-    for (unsigned i = 0; i < TPC_VBYTES; i += 16) {                                                \
-        tpc_v4f x, y, r;                                                                           \
-        tpc_v4i bits;                                                                              \
-        memcpy(&x, pa + i, 16);                                                                    \
-        memcpy(&y, pb + i, 16);                                                                    \
+    for (unsigned i = 0; i < TPC_VBYTES; i += 32) {                                                \
+        tpc_v8f x, y, r;                                                                           \
+        tpc_v8i bits;                                                                              \
+        memcpy(&x, pa + i, 32);                                                                    \
+        if (pb)                                                                                    \
+            memcpy(&y, pb + i, 32);                                                                \
+        else                                                                                       \
+            y = ys;                                                                                \
         r = (expr);                                                                                \
-        tpc_v4i isnan_m = r != r;                                                                  \
-        memcpy(&bits, &r, 16);                                                                     \
+        tpc_v8i isnan_m = r != r;                                                                  \
+        memcpy(&bits, &r, 32);                                                                     \
         bits = (bits & ~isnan_m) | (qnan & isnan_m);                                               \
-        memcpy(out + i, &bits, 16);                                                                \
+        memcpy(out + i, &bits, 32);                                                                \
     }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TPC_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TPC_SIMD_CLONES
+#endif
+
+TPC_SIMD_CLONES
 static bool f32_fast_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
-                         uint8_t *out)
+                         uint32_t sb, uint8_t *out)
 {
-    const tpc_v4i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};
+    const tpc_v8i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000,
+                          0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};
+    float f;
+    memcpy(&f, &sb, 4);
+    const tpc_v8f ys = {f, f, f, f, f, f, f, f};
     if (op == 0x01)
         F32_VEC_LOOP(x * y)
     else if (op == 0x02)
@@ -167,7 +184,7 @@ static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t 
                      const uint8_t *pd, uint8_t *out)
 {
     if (op >= 0x01 && op <= 0x03)
-        return f32_fast_vec(op, sw, pa, pb, out);
+        return f32_fast_vec(op, sw, pa, pb, 0, out);
     float a[64], bv[64], d[64], r[64];
     memcpy(a, pa, 256);
     memcpy(bv, pb, 256);
@@ -201,6 +218,19 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned e = tpc_type_size(t), n = TPC_VBYTES / e;
     uint8_t ta[TPC_VBYTES], tb[TPC_VBYTES];
     const uint8_t *a = tpc_rd_vec(c, b, &in->a, e, ta, o);
+    if (t == TPC_T_F32 && op >= 0x01 && op <= 0x03 && in->b.kind != TPC_OP_V &&
+        in->b.kind != TPC_OP_VSPECIAL && in->b.kind != TPC_OP_NONE) {
+        /* f32 with a scalar B (add.f32 V2, V1, S0): no broadcast image */
+        uint32_t sb = tpc_rd_scalar(c, b, &in->b, o);
+        uint8_t m[TPC_VBYTES];
+        bool all;
+        if (!tpc_pred_mask(c, in, e, m, &all))
+            return true;
+        unsigned dn = in->dst.num % TPC_NR_V;
+        f32_fast_vec(op, in->sw, a, NULL, sb, o->vbuf[0]);
+        put_v(c, o, dn, 0, m, all);
+        return true;
+    }
     const uint8_t *bb = in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, e, tb, o) : a;
     bool wide = false;
     if (op == 0x00)

@@ -30,7 +30,7 @@ bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC
     return any;
 }
 
-uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
+uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)
 {
     switch (op->kind) {
     case TPC_OP_S:

@@ -47,7 +47,12 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
 
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
 {
-    const uint32_t *w = &c->cfg->kv[TPC_KV_TENSOR(t & 15) / 4];
+    t &= 15;
+    if (G_LIKELY(c->tdesc_gen[t] == c->cfg->kv_gen + 1)) {
+        *td = c->tdesc[t];
+        return true;
+    }
+    const uint32_t *w = &c->cfg->kv[TPC_KV_TENSOR(t) / 4];
     td->base = (uint64_t)w[0] | (uint64_t)w[1] << 32;
     td->padding = w[2];
     td->config = w[3];
@@ -60,6 +65,8 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         td->size[d] = w[4 + 2 * d];
         td->stride[d] = (int32_t)w[5 + 2 * d];
     }
+    c->tdesc[t] = *td;
+    c->tdesc_gen[t] = c->cfg->kv_gen + 1;
     return true;
 }
 
@@ -85,6 +92,40 @@ bool tpc_tensor_lanes(TpcCpu *c, const TpcInsn *in, bool vp, unsigned half, unsi
         w->n = (os & 0xFFu) + 1;
     }
     return true;
+}
+
+/* The common access of compiled kernels, without the general path's lane
+ * bookkeeping: a full V register (no PARTIAL, LOW/HIGH, RMW, PACK, tensor id
+ * in a register), unpredicated or with a true scalar predicate, every lane in
+ * bounds, elements contiguous in RAM, no debugger.  Returns the host bytes
+ * of the register's span and its element size, or NULL for the general
+ * path (which then also reports any fault). */
+uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, const TpcOperand *vreg, bool store)
+{
+    if ((in->sw & 0xFu) || vreg->kind != TPC_OP_V || in->pred_vp || G_UNLIKELY(c->m->debug))
+        return NULL;
+    if (in->pred != 0 && !(c->sp[in->pred & 15] ^ (in->polarity ? 1u : 0u)))
+        return NULL;
+    if (in->pred == 0 && in->polarity)
+        return NULL;
+    unsigned t = in->b.raw & 15u;
+    if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
+        return NULL;
+    const TpcTensor *td = &c->tdesc[t];
+    const int32_t *coord = c->irf[in->a.num & 31];
+    unsigned e = td->esize, vm = td->valid_mask;
+    if (!(vm & 1u) || td->stride[0] != 1 || coord[0] < 0 ||
+        (int64_t)coord[0] + TPC_VBYTES / e > (int64_t)td->size[0])
+        return NULL;
+    int64_t off = coord[0];
+    for (unsigned d = 1; d < 5; d++) {
+        if (!(vm & (1u << d)))
+            continue;
+        if (coord[d] < 0 || (uint32_t)coord[d] >= td->size[d])
+            return NULL;
+        off += (int64_t)coord[d] * td->stride[d];
+    }
+    return as_host_ptr(c->m->as, td->base + (uint64_t)(off * (int64_t)e), TPC_VBYTES, store, 0);
 }
 
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
@@ -342,7 +383,12 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
     mw->lane_lo = first;
     mw->nlanes = end - first;
     mw->off = (uint32_t)elem_shift;
-    memcpy(mw->data + first * e, src + first * e, (size_t)(end - first) * e);
+    if (src < c->vstore[0] || src >= c->vstore[TPC_NR_V + 8]) {
+        /* not a register buffer (a VPRF image may be a caller's temporary) */
+        memcpy(mw->data + first * e, src + first * e, (size_t)(end - first) * e);
+        src = mw->data;
+    }
+    mw->src = src;
     return true;
 }
 
@@ -381,19 +427,19 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
         unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
         uint8_t *p = mw->host;
         if (mw->all_en) {
-            memcpy(p, mw->data + b0, len);
+            memcpy(p, mw->src + b0, len);
             return;
         }
         if (mw->bit_en) {
             for (unsigned i = 0; i < len; i++) {
                 uint8_t gm = mw->lane_en[b0 + i];
-                p[i] = (uint8_t)((mw->data[b0 + i] & gm) | (p[i] & ~gm));
+                p[i] = (uint8_t)((mw->src[b0 + i] & gm) | (p[i] & ~gm));
             }
             return;
         }
         for (unsigned i = 0; i < len; i++)
             if (mw->lane_en[b0 + i])
-                p[i] = mw->data[b0 + i];
+                p[i] = mw->src[b0 + i];
         return;
     }
     for (unsigned j = mw->lane_lo; j < mw->lane_lo + mw->nlanes; j++) {
@@ -410,14 +456,14 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
         if (mw->rmw) {
             uint32_t mem = 0, val = 0;
             tpc_global_read(c, pa, &mem, e);
-            memcpy(&val, mw->data + b0, e);
+            memcpy(&val, mw->src + b0, e);
             uint32_t r = rmw_apply(mw->rmw_dt, mw->rmw_op, mem, val);
             tpc_global_write(c, pa, &r, e);
         } else if (full) {
-            tpc_global_write(c, pa, mw->data + b0, e);
+            tpc_global_write(c, pa, mw->src + b0, e);
         } else {
             for (unsigned k = 0; k < e; k++) {
-                uint8_t gm = mw->lane_en[b0 + k], v = mw->data[b0 + k];
+                uint8_t gm = mw->lane_en[b0 + k], v = mw->src[b0 + k];
                 if (!gm)
                     continue;
                 if (mw->bit_en && gm != 0xFF) {

@@ -52,6 +52,7 @@ typedef struct TpcCfg {
     Machine *m;
     unsigned index;
     uint32_t kv[0x1000 / 4]; /* kernel-view storage, one u32 per word */
+    uint64_t kv_gen;         /* counts tpccfg_kv_write calls (descriptor caches) */
     uint32_t completion_sem, completion_inc;
     uint32_t status; /* [1:0] state, [15:8] fault code */
     uint32_t launcher;
