@@ -26,14 +26,82 @@
  * seq_dma_request_from_record. */
 enum { DMA_ERR_QUEUE_FULL = 3, DMA_ERR_NOT_MEMORY = 4 };
 
-static void dma_release(DmaRequest *req)
+/* ---- request pool ---------------------------------------------------- */
+
+DmaRequest *dma_pool_get(DmaController *dc, size_t size, void (*fini)(DmaRequest *req))
 {
-    if (req->release) {
+    DmaPool *p = &dc->pool;
+    DmaRequest *req;
+
+    g_assert(size >= sizeof(DmaRequest));
+    if (!p->slot_size) {
+        p->slot_size = size;
+        p->fini = fini;
+    }
+    g_assert(size == p->slot_size && fini == p->fini); /* one builder per controller */
+    if (p->nfree) {
+        req = p->free[--p->nfree];
+    } else {
+        /* Only while warming up: once every slot exists, a free one is
+         * always there (at most capacity - 1 are in the rings). */
+        req = g_malloc0(size);
+        p->slots++;
+        if (p->slots > p->free_cap) {
+            p->free_cap = MAX(p->slots, p->capacity);
+            p->free = g_renew(DmaRequest *, p->free, p->free_cap);
+        }
+    }
+    memset(req, 0, sizeof(*req));
+    req->pool = p;
+    req->release = dma_pool_put;
+    p->in_use++;
+    p->peak = MAX(p->peak, p->in_use);
+    return req;
+}
+
+void dma_pool_put(DmaRequest *req)
+{
+    DmaPool *p = req->pool;
+    if (p) {
+        /* free_cap >= slots, and every slot is either in use or free */
+        g_assert(p->in_use > 0 && p->nfree < p->free_cap); /* not given back twice */
+        p->free[p->nfree++] = req;
+        p->in_use--;
+    } else if (req->release) {
         req->release(req);
     } else {
         g_free(req);
     }
 }
+
+void *dma_pool_scratch(DmaController *dc, size_t bytes)
+{
+    DmaPool *p = &dc->pool;
+    if (bytes > p->scratch_size) {
+        g_free(p->scratch);
+        p->scratch = g_malloc(bytes);
+        p->scratch_size = bytes;
+    }
+    return p->scratch;
+}
+
+static void dma_pool_destroy(DmaPool *p)
+{
+    /* The rings were drained into the free list before this: every slot
+     * is back unless a builder lost one. */
+    for (unsigned i = 0; i < p->nfree; i++) {
+        if (p->fini) {
+            p->fini(p->free[i]);
+        } else {
+            g_free(p->free[i]);
+        }
+    }
+    g_free(p->free);
+    g_free(p->scratch);
+    memset(p, 0, sizeof(*p));
+}
+
+/* ---- engines ----------------------------------------------------------- */
 
 bool dma_queue_full(const DmaEngine *e)
 {
@@ -90,7 +158,7 @@ static void dma_complete_head(DmaEngine *e)
     e->bytes += req->bytes;
     nx_log_mask(&m->log, NX_LOG_DMA, "dma: engine=%u complete owner=%d bytes=%" PRIu64 "\n",
                 e->index, req->owner, req->bytes);
-    dma_release(req);
+    dma_pool_put(req);
 }
 
 static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
@@ -211,7 +279,7 @@ static void dma_doorbell(DmaEngine *e)
     uint32_t err = e->dc->from_record(m, rec, &req);
     if (err) {
         if (req) {
-            dma_release(req);
+            dma_pool_put(req);
         }
         dma_reject(e, err, dma_error_name(err >> 16));
         return;
@@ -220,7 +288,7 @@ static void dma_doorbell(DmaEngine *e)
         return; /* nothing to move (not produced by the builder today) */
     }
     if (dma_queue_full(e)) {
-        dma_release(req);
+        dma_pool_put(req);
         dma_reject(e, (uint32_t)DMA_ERR_QUEUE_FULL << 16, dma_error_name(DMA_ERR_QUEUE_FULL));
         return;
     }
@@ -342,7 +410,9 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
         e->ring = g_new0(DmaRequest *, e->depth);
         g_autofree char *name = g_strdup_printf("dma%u", i);
         mr_init_io(&e->mmio, name, nc2_memmap[NC2_DMA].size, &dma_ops, e);
+        dc->pool.capacity += e->depth;
     }
+    dc->pool.capacity++; /* the slot being built */
 }
 
 void dma_destroy(DmaController *dc)
@@ -353,11 +423,12 @@ void dma_destroy(DmaController *dc)
             DmaRequest *req = e->ring[e->head];
             e->head = (e->head + 1) % e->depth;
             e->count--;
-            dma_release(req);
+            dma_pool_put(req);
         }
         g_free(e->ring);
         mr_destroy(&e->mmio);
     }
+    dma_pool_destroy(&dc->pool);
     g_free(dc->e);
     dc->e = NULL;
     dc->nr = 0;

@@ -13,8 +13,14 @@
 
 #define SBUF_BASE 0x2000000000ull
 
+/* Lives in a DmaPool slot (no allocation per instruction once warm). */
 typedef struct SeqDmaReq {
     DmaRequest req;
+    /* Owned by the slot and kept across its uses: both index arrays, grown
+     * to the largest N the slot has seen. */
+    uint32_t *ixbuf;
+    uint32_t ixcap; /* entries per side */
+    /* Set by every build. */
     bool indirect;
     uint8_t op, dtype;
     uint64_t src, dst;
@@ -22,7 +28,8 @@ typedef struct SeqDmaReq {
     /* DMA_MEMCPY: 2-D walks (x inner, y outer). */
     int64_t ss[2], ds[2];
     uint32_t sn[2], dn[2];
-    /* DMA_INDIRECT: N elements, index arrays (NULL = identity). */
+    /* DMA_INDIRECT: N elements, index arrays (NULL = identity; else in
+     * ixbuf). */
     uint32_t n;
     uint32_t *sidx, *didx;
 } SeqDmaReq;
@@ -321,26 +328,62 @@ static bool seq_dma_watch(Machine *m, DmaRequest *req)
     return true;
 }
 
-static void seq_dma_release(DmaRequest *req)
+/* The pool's destructor for a slot (dma_destroy). */
+static void seq_dma_slot_fini(DmaRequest *req)
 {
     SeqDmaReq *q = (SeqDmaReq *)req;
-    g_free(q->sidx);
-    g_free(q->didx);
+    g_free(q->ixbuf);
     g_free(q);
 }
 
-/* Read an index array (ADDR4, partition 0 of SBUF). */
-static bool dma_read_index(Machine *m, uint32_t addr4, uint32_t n, uint32_t **out, NxFault *f)
+/* Read an index array (ADDR4, partition 0 of SBUF) into side `dst` of the
+ * slot's buffer. */
+static bool dma_read_index(Machine *m, SeqDmaReq *q, bool dst, uint32_t addr4, NxFault *f)
 {
+    uint32_t n = q->n;
     uint64_t pa = SBUF_BASE + addr4, bad;
     if (dma_first_bad(m->as, pa, (uint64_t)n * 4, &bad))
         return nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, bad);
-    uint32_t *ix = g_new(uint32_t, n);
+    if (n > q->ixcap) {
+        /* Both sides at once: the first index array this build reads
+         * grows it, so nothing in the old buffer needs keeping. */
+        g_assert(!q->sidx && !q->didx);
+        g_free(q->ixbuf);
+        q->ixbuf = g_new(uint32_t, 2 * (size_t)n);
+        q->ixcap = n;
+    }
+    uint32_t *ix = q->ixbuf + (dst ? q->ixcap : 0);
     as_rw_bytes(m->as, pa, ix, (uint64_t)n * 4, false, MEMTXATTRS(MEM_REQ_DMA, 0), &bad);
     for (uint32_t k = 0; k < n; k++)
         ix[k] = GUINT32_FROM_LE(ix[k]);
-    *out = ix;
+    if (dst)
+        q->didx = ix;
+    else
+        q->sidx = ix;
     return true;
+}
+
+/* First k whose didx[k] equals an earlier entry, or -1: an open-addressing
+ * set of the values in the controller's scratch (entries are value + 1 in
+ * 64 bits, 0 = empty), at most half full. */
+static int64_t dma_first_dup(DmaController *dc, const uint32_t *ix, uint32_t n)
+{
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < 2 * (size_t)n)
+        bits++;
+    size_t size = (size_t)1 << bits;
+    uint64_t *set = dma_pool_scratch(dc, size * sizeof(uint64_t));
+    memset(set, 0, size * sizeof(uint64_t));
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t key = (uint64_t)ix[k] + 1;
+        size_t h = (size_t)((ix[k] * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+        while (set[h] && set[h] != key)
+            h = (h + 1) & (size - 1);
+        if (set[h])
+            return k;
+        set[h] = key;
+    }
+    return -1;
 }
 
 static unsigned dtype_size(uint8_t dt)
@@ -351,8 +394,12 @@ static unsigned dtype_size(uint8_t dt)
 bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
                    DmaRequest **out, NxFault *f)
 {
-    SeqDmaReq *q = g_new0(SeqDmaReq, 1);
+    SeqDmaReq *q = (SeqDmaReq *)dma_pool_get(&m->dma, sizeof(SeqDmaReq), seq_dma_slot_fini);
     uint64_t bad;
+
+    /* A reused slot: everything but the header (reset by the pool) and the
+     * slot's own buffer starts from zero, as a fresh request did. */
+    *q = (SeqDmaReq){.req = q->req, .ixbuf = q->ixbuf, .ixcap = q->ixcap};
 
     q->src = src;
     q->dst = dst;
@@ -385,7 +432,6 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     q->req.bytes = dma_count(q, false) * q->sesz;
     q->req.owner = -1;
     q->req.complete = seq_dma_complete;
-    q->req.release = seq_dma_release;
     q->req.watch = seq_dma_watch;
     q->req.priv = q;
 
@@ -404,9 +450,9 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     /* 2: BAD_ADDRESS: index arrays (source, destination), then elements. */
     if (q->indirect) {
         uint8_t mode = r[15] & 3;
-        if ((mode == 0 || mode == 2) && !dma_read_index(m, seq_le32(r + 48), q->n, &q->sidx, f))
+        if ((mode == 0 || mode == 2) && !dma_read_index(m, q, false, seq_le32(r + 48), f))
             goto fail;
-        if ((mode == 1 || mode == 2) && !dma_read_index(m, seq_le32(r + 52), q->n, &q->didx, f))
+        if ((mode == 1 || mode == 2) && !dma_read_index(m, q, true, seq_le32(r + 52), f))
             goto fail;
     }
     if (dma_side_bad(m->as, q, false, &bad) || dma_side_bad(m->as, q, true, &bad)) {
@@ -423,23 +469,18 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     }
     /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
     if (q->didx && !(r[15] & 0x8)) {
-        GHashTable *seen = g_hash_table_new(g_int_hash, g_int_equal);
-        for (uint32_t k = 0; k < q->n; k++) {
-            if (g_hash_table_contains(seen, &q->didx[k])) {
-                g_hash_table_destroy(seen);
-                nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
-                             SBUF_BASE + seq_le32(r + 52) + 4ull * k);
-                goto fail;
-            }
-            g_hash_table_add(seen, &q->didx[k]);
+        int64_t k = dma_first_dup(&m->dma, q->didx, q->n);
+        if (k >= 0) {
+            nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
+                         SBUF_BASE + seq_le32(r + 52) + 4ull * (uint64_t)k);
+            goto fail;
         }
-        g_hash_table_destroy(seen);
     }
     *out = &q->req;
     return true;
 
 fail:
-    seq_dma_release(&q->req);
+    dma_pool_put(&q->req);
     *out = NULL;
     return false;
 }

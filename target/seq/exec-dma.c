@@ -39,7 +39,9 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
         return SEQ_FAULT;
     DmaEngine *e = seq_dma_engine(s);
     if (dma_queue_full(e)) {
-        req->release(req);
+        /* Faults come first (sequencer.md); the slot goes back to the pool
+         * and the retry builds again, allocating nothing. */
+        dma_pool_put(req);
         s->nx->block_reason = NX_BLOCK_DMAQ;
         return SEQ_BLOCK;
     }

@@ -5,12 +5,14 @@
 #define HW_NC2_DMA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nxemu/memory.h"
 
 typedef struct Machine Machine;
 typedef struct DmaRequest DmaRequest;
+typedef struct DmaPool DmaPool;
 
 struct DmaRequest {
     uint64_t bytes;     /* total bytes moved; cost = latency + ceil(bytes / bpc) */
@@ -24,7 +26,9 @@ struct DmaRequest {
     uint32_t upd_value;
     /* Moves the data, atomically, at the completion instant. */
     void (*complete)(Machine *m, DmaRequest *req);
-    void (*release)(DmaRequest *req); /* frees req; NULL = g_free(req) */
+    /* The engine is done with req: frees it (NULL = g_free(req)); for a pool
+     * slot dma_pool_put, which gives it back. */
+    void (*release)(DmaRequest *req);
     /* gdb watchpoints (only called while m->debug has watchpoints): check
      * every byte range complete() will read or write with nx_debug_wp_find
      * and, on a match, nx_debug_watch_stop(m, w, true) and return true; the
@@ -34,11 +38,32 @@ struct DmaRequest {
     bool (*watch)(Machine *m, DmaRequest *req);
     bool watch_passed; /* reported before its completion: not again */
     void *priv;
+    DmaPool *pool; /* the pool this slot belongs to, NULL = not pooled */
     /* engine bookkeeping */
     uint64_t cost, done;
 };
 
 typedef struct DmaController DmaController;
+
+/* Request slots, so that issuing a DMA allocates nothing once warm: one slot
+ * per ring entry of every engine plus one, the slot a request is built and
+ * validated in before the issuer knows whether its queue has room.  Slots
+ * are allocated on first use (their size is the builder's) and kept, with
+ * whatever buffers the builder hangs on them, until dma_destroy. */
+struct DmaPool {
+    unsigned capacity; /* ring entries of all engines + 1 */
+    unsigned slots;    /* allocated so far: stays <= capacity */
+    unsigned in_use;   /* handed out, not yet given back */
+    unsigned peak;     /* most in use at once */
+    size_t slot_size;  /* fixed by the first dma_pool_get */
+    /* frees a slot and what it owns (dma_destroy); NULL = g_free */
+    void (*fini)(DmaRequest *req);
+    DmaRequest **free;
+    unsigned nfree, free_cap;
+    /* Per-controller scratch for builders (contents not kept across calls). */
+    void *scratch;
+    size_t scratch_size;
+};
 
 typedef struct DmaEngine {
     Machine *m;
@@ -59,6 +84,7 @@ struct DmaController {
     /* Doorbell record validation: seq_dma_request_from_record, replaceable
      * by unit tests. */
     uint32_t (*from_record)(Machine *m, const uint8_t rec[64], DmaRequest **req);
+    DmaPool pool;
 };
 
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
@@ -67,6 +93,16 @@ void dma_destroy(DmaController *dc);
 bool dma_queue_full(const DmaEngine *e);
 /* Enqueue (caller checked dma_queue_full); computes req->cost. */
 void dma_push(DmaEngine *e, DmaRequest *req);
+/* A slot of `size` bytes (the same size and fini on every call for one
+ * controller) whose DmaRequest is zeroed except .pool and .release
+ * (= dma_pool_put); the bytes after it are as the slot's last user left
+ * them (zero the first time), so a builder can keep buffers in them. */
+DmaRequest *dma_pool_get(DmaController *dc, size_t size, void (*fini)(DmaRequest *req));
+/* Give a request back: a pool slot returns to its pool; any other request
+ * is freed by its release hook (NULL = g_free). */
+void dma_pool_put(DmaRequest *req);
+/* At least `bytes` of per-controller scratch, grown once and reused. */
+void *dma_pool_scratch(DmaController *dc, size_t bytes);
 /* Advance every engine by q cycles in ascending order, applying completions
  * in order.  Returns the number of requests completed. */
 unsigned dma_advance(DmaController *dc, uint64_t q);
