@@ -43,6 +43,9 @@ struct AddressSpace {
         void *opaque;
     } hooks[AS_MAX_ACCESS_HOOKS];
     unsigned nr_hooks;
+    /* Bumped by everything that can invalidate a MemHostSpan: a new flat
+     * view, an observer added or removed, pages marked as code. */
+    uint64_t gen;
 };
 
 static void as_notify(AddressSpace *as, uint64_t addr, unsigned size, bool is_write,
@@ -386,6 +389,7 @@ void as_free(AddressSpace *as)
 
 void as_commit(AddressSpace *as)
 {
+    as->gen++;
     GArray *v = g_array_new(FALSE, FALSE, sizeof(FlatRange));
     if (as->root)
         flat_render(v, as->root, 0, 0, as->root->size, 0);
@@ -604,6 +608,36 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
     return mr->host + off;
 }
 
+bool as_host_span(AddressSpace *as, uint64_t addr, bool is_write, MemHostSpan *s)
+{
+    s->len = 0;
+    if (as->nr_hooks)
+        return false;
+    const FlatRange *fr = as_find(as, addr);
+    if (!fr)
+        return false;
+    MemoryRegion *mr = fr->mr;
+    if (mr->kind != MR_RAM && (is_write || mr->kind != MR_ROM))
+        return false;
+    uint64_t lo = fr->start, hi = fr->end; /* [lo, hi) */
+    if (is_write && mr->code_bitmap) {
+        /* writes to code must take the slow path: only this page */
+        uint64_t off = fr->mr_offset + (addr - fr->start);
+        if (mr_code_any(mr, off, 1))
+            return false;
+        uint64_t page = (uint64_t)1 << MEM_PAGE_BITS;
+        uint64_t plo = addr - (off & (page - 1));
+        lo = MAX(lo, plo);
+        hi = MIN(hi - 1, plo + page - 1) + 1;
+    }
+    s->lo = lo;
+    s->len = hi - lo;
+    s->host = mr->host + fr->mr_offset + (lo - fr->start);
+    s->genp = &as->gen;
+    s->gen = as->gen;
+    return true;
+}
+
 bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags)
 {
     uint64_t cur = addr, left = len;
@@ -628,6 +662,7 @@ void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque)
 
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len)
 {
+    as->gen++;
     uint64_t cur = addr, left = len;
     while (left) {
         const FlatRange *fr = as_find(as, cur);
@@ -657,6 +692,7 @@ bool as_add_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
     as->hooks[as->nr_hooks].fn = fn;
     as->hooks[as->nr_hooks].opaque = opaque;
     as->nr_hooks++;
+    as->gen++;
     return true;
 }
 
@@ -668,6 +704,7 @@ void as_remove_access_hook(AddressSpace *as, AccessHookFn fn, void *opaque)
             memmove(&as->hooks[i], &as->hooks[i + 1],
                     (as->nr_hooks - i - 1) * sizeof(as->hooks[0]));
             as->nr_hooks--;
+            as->gen++;
             return;
         }
     }

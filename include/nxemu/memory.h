@@ -173,6 +173,27 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
                      unsigned need_flags);
 /* True if every byte of [addr, addr+len) is RAM with all of `flags`. */
 bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
+/* A run of RAM (or ROM, for reads) around an address that callers may cache
+ * as a software TLB entry: guest [lo, lo + len) is host [host, host + len),
+ * for as long as *genp == gen (no new flat view, observer or code page since).
+ * For writes, a region holding code pages yields at most one code-free page.
+ * False (len 0) where as_host_ptr would return NULL. */
+typedef struct MemHostSpan {
+    uint64_t lo, len;
+    uint8_t *host;
+    const uint64_t *genp;
+    uint64_t gen;
+} MemHostSpan;
+
+bool as_host_span(AddressSpace *as, uint64_t addr, bool is_write, MemHostSpan *s);
+
+/* Host bytes of [addr, addr + n) from a cached span, or NULL. */
+static inline uint8_t *mem_span_ptr(const MemHostSpan *s, uint64_t addr, uint64_t n)
+{
+    if (s->len && *s->genp == s->gen && addr - s->lo < s->len && n <= s->len - (addr - s->lo))
+        return s->host + (addr - s->lo);
+    return NULL;
+}
 
 /* Decode-cache support: mark pages holding cached instructions; the next
  * write to such a page clears its mark and calls the hook. */

@@ -186,8 +186,8 @@ static void commit_slot(TpcCpu *c, TpcSlotOut *o)
             break;
         case TPC_WR_I: {
             int32_t *r = c->irf[w->idx & 31];
-            for (unsigned d = 0; d < 5; d++) /* branch-free: masks vary per bundle */
-                r[d] = (w->mask >> d) & 1u ? w->dims[d] : r[d];
+            for (unsigned mk = w->mask; mk; mk &= mk - 1) /* the masked dims only */
+                r[__builtin_ctz(mk)] = w->dims[__builtin_ctz(mk)];
             break;
         }
         case TPC_WR_AD:

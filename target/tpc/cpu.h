@@ -248,6 +248,16 @@ struct TpcCpu {
      * (every CFG write bumps kv_gen, so a stale one is never used). */
     TpcTensor tdesc[16];
     uint64_t tdesc_gen[16];
+    /* per descriptor, for tpc_tensor_fast_span: byte strides and sizes with
+     * invalid dims neutral (stride 0, size 2^32), and the last dim-0
+     * coordinate of a whole in-bounds register (-1: no fast path) */
+    struct {
+        int64_t bstride[5];
+        uint64_t size[5];
+        int64_t last0;
+    } tfast[16];
+    /* last RAM spans of fast tensor loads and stores (software TLB) */
+    MemHostSpan rspan, wspan;
 
     /* staging of the bundle being executed */
     TpcSlotOut out[4];

@@ -67,6 +67,14 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
     }
     c->tdesc[t] = *td;
     c->tdesc_gen[t] = c->cfg->kv_gen + 1;
+    for (unsigned d = 0; d < 5; d++) {
+        bool on = td->valid_mask & (1u << d);
+        c->tfast[t].bstride[d] = on ? (int64_t)td->stride[d] * td->esize : 0;
+        c->tfast[t].size[d] = on ? td->size[d] : (uint64_t)1 << 32;
+    }
+    c->tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1
+                            ? (int64_t)td->size[0] - TPC_VBYTES / td->esize
+                            : -1;
     return true;
 }
 
@@ -104,28 +112,27 @@ uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, const TpcOperand *vr
 {
     if ((in->sw & 0xFu) || vreg->kind != TPC_OP_V || in->pred_vp || G_UNLIKELY(c->m->debug))
         return NULL;
-    if (in->pred != 0 && !(c->sp[in->pred & 15] ^ (in->polarity ? 1u : 0u)))
-        return NULL;
-    if (in->pred == 0 && in->polarity)
-        return NULL;
+    if ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
+        return NULL; /* predicated off (or odd): the general path decides */
     unsigned t = in->b.raw & 15u;
     if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
         return NULL;
-    const TpcTensor *td = &c->tdesc[t];
     const int32_t *coord = c->irf[in->a.num & 31];
-    unsigned e = td->esize, vm = td->valid_mask;
-    if (!(vm & 1u) || td->stride[0] != 1 || coord[0] < 0 ||
-        (int64_t)coord[0] + TPC_VBYTES / e > (int64_t)td->size[0])
+    const __typeof__(c->tfast[0]) *f = &c->tfast[t];
+    if (coord[0] < 0 || coord[0] > f->last0)
         return NULL;
-    int64_t off = coord[0];
-    for (unsigned d = 1; d < 5; d++) {
-        if (!(vm & (1u << d)))
-            continue;
-        if (coord[d] < 0 || (uint32_t)coord[d] >= td->size[d])
-            return NULL;
-        off += (int64_t)coord[d] * td->stride[d];
-    }
-    return as_host_ptr(c->m->as, td->base + (uint64_t)(off * (int64_t)e), TPC_VBYTES, store, 0);
+    /* unrolled: -O2 keeps the 5-step loop, which costs as much as the rest */
+    int64_t off = coord[0] * f->bstride[0] + coord[1] * f->bstride[1] + coord[2] * f->bstride[2] +
+                  coord[3] * f->bstride[3] + coord[4] * f->bstride[4];
+    if (((uint32_t)coord[1] >= f->size[1]) | ((uint32_t)coord[2] >= f->size[2]) |
+        ((uint32_t)coord[3] >= f->size[3]) | ((uint32_t)coord[4] >= f->size[4]))
+        return NULL;
+    uint64_t pa = c->tdesc[t].base + (uint64_t)off;
+    MemHostSpan *sp = store ? &c->wspan : &c->rspan;
+    uint8_t *h = mem_span_ptr(sp, pa, TPC_VBYTES);
+    if (G_UNLIKELY(!h) && as_host_span(c->m->as, pa, store, sp))
+        h = mem_span_ptr(sp, pa, TPC_VBYTES);
+    return h;
 }
 
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
