@@ -202,8 +202,8 @@ static bool enc_spu(Stmt *st)
         sw = st->mask << 2;
         type = TPC_T_I32;
         break;
-    default: /* GENERIC: print-only opcodes, accepted as dst, a, b */
-        if (!asm_take_ops(st, 3, 3))
+    default: /* GENERIC: print-only opcodes: dst, a, b (TPC_F_SRC1: dst, a) */
+        if (!((d->flags & TPC_F_SRC1) ? asm_take_ops(st, 2, 2) : asm_take_ops(st, 3, 3)))
             return false;
         type = st->type < 0 ? 0 : (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP) | K(I) | K(AD), "destination"));
@@ -283,6 +283,7 @@ static bool enc_vpu(Stmt *st)
         break;
     }
     case TPC_FORM_MOV:
+        asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))
             return false;
         if (asm_is_reg(&st->ops[0], TPC_OP_VP)) {
@@ -296,8 +297,9 @@ static bool enc_vpu(Stmt *st)
                 type = TPC_T_U32;
                 b = 8;
                 if (st->nops == 3) {
-                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 7) {
-                        asm_error(st->c, st->ops[2].col, "predicate section must be 0..7");
+                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 8) {
+                        asm_error(st->c, st->ops[2].col,
+                                  "predicate section must be 0..7, or 8 for all");
                         return false;
                     }
                     b = (int)st->ops[2].value;
@@ -420,8 +422,8 @@ static bool enc_vpu(Stmt *st)
         }
         break;
     }
-    default: /* GENERIC: print-only opcodes, accepted as dst, a, b */
-        if (!asm_take_ops(st, 3, 3))
+    default: /* GENERIC: print-only opcodes: dst, a, b (TPC_F_SRC1: dst, a) */
+        if (!((d->flags & TPC_F_SRC1) ? asm_take_ops(st, 2, 2) : asm_take_ops(st, 3, 3)))
             return false;
         type = st->type < 0 ? 0 : (unsigned)st->type;
         CHK(dst = asm_enc(st, &st->ops[0], K(V) | K(VP), "destination"));
@@ -489,8 +491,18 @@ bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col)
         goto out;
     st.mn = "loop";
     memset(ab->b, 0, sizeof(ab->b)); /* LOOP owns the whole bundle */
-    if (!asm_take_ops(&st, 5, 5) || !asm_no_type(&st))
+    if (!asm_take_ops(&st, 5, 6) || !asm_no_type(&st))
         goto out;
+    /* optional sixth operand (tpc-llvm loop-01 `loop ..., End, 0x1`): the
+     * REPEAT_AT_MOST_ONCE bit, tpc.md §4.4 bit 29 */
+    if (st.nops == 6) {
+        const AOp *o = &st.ops[5];
+        if (o->type != AOP_IMM || o->value > 1) {
+            asm_error(c, o->col, "loop repeat-at-most-once flag must be 0 or 1");
+            goto out;
+        }
+        asm_put(&st, TPC_B_LOOP_ONCE, 1, o->value);
+    }
     static const unsigned pos[3] = {TPC_B_LOOP_START, TPC_B_LOOP_BOUNDARY, TPC_B_LOOP_STEP};
     static const unsigned width[3] = {7, 7, 6};
     static const unsigned sel[3] = {TPC_B_LOOP_START_SEL, TPC_B_LOOP_BOUNDARY_SEL,

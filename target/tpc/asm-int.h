@@ -113,6 +113,8 @@ bool asm_no_type(Stmt *st);
 bool asm_put_pred(Stmt *st);
 bool asm_given(Stmt *st, const char *key);
 bool asm_parse_stmt(Stmt *st, char *text, int col);
+/* `mov K VPd, src` (section K before the destination) -> `mov VPd, src, K`. */
+void asm_mov_section_prefix(Stmt *st);
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at
  * least `min` operands remain. */
 void asm_take_pred(Stmt *st, int min);

@@ -102,6 +102,7 @@ bool asm_enc_ld(Stmt *st)
             return false;
         break;
     case TPC_FORM_MOV: {
+        asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))
             return false;
         const AOp *o0 = &st->ops[0], *o1 = &st->ops[1];
@@ -128,8 +129,9 @@ bool asm_enc_ld(Stmt *st)
             } else {
                 b = 8;
                 if (st->nops == 3) {
-                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 7) {
-                        asm_error(st->c, st->ops[2].col, "predicate section must be 0..7");
+                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 8) {
+                        asm_error(st->c, st->ops[2].col,
+                                  "predicate section must be 0..7, or 8 for all");
                         return false;
                     }
                     b = st->ops[2].value;
@@ -176,7 +178,12 @@ bool asm_enc_ld(Stmt *st)
             return false;
         bool partial_sw = sw & 1;
         sw &= ~1u;
-        CHK(dst = asm_enc(st, &st->ops[0], half ? K(V) : K(V) | K(VP), "destination"));
+        /* tpc.md §5.1 lists VPd for the _low/_high forms too (tpc-llvm accepts
+         * them, ld_tnsr_high-01); on Gaudi they fault ILLEGAL_OPERAND (§10 item 2) */
+        CHK(dst = asm_enc(st, &st->ops[0], K(V) | K(VP), "destination"));
+        if (half && asm_is_reg(&st->ops[0], TPC_OP_VP))
+            asm_warn(st->c, st->ops[0].col,
+                     "'%s' with a vector predicate faults ILLEGAL_OPERAND on Gaudi", st->mn);
         if (!tensor_operand(st, &st->ops[1], 27, &b, &sw))
             return false;
         CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
@@ -274,7 +281,11 @@ bool asm_enc_st(Stmt *st)
         if (!tensor_operand(st, &st->ops[0], 28, &b, &sw))
             return false;
         CHK(a = asm_enc(st, &st->ops[1], K(I), "coordinates"));
-        CHK(cc = asm_enc(st, &st->ops[2], half ? K(V) : K(V) | K(VP), "value"));
+        /* as for ld_tnsr_low/_high: VPv is a listed form (tpc.md §5.4) that faults */
+        CHK(cc = asm_enc(st, &st->ops[2], K(V) | K(VP), "value"));
+        if (half && asm_is_reg(&st->ops[2], TPC_OP_VP))
+            asm_warn(st->c, st->ops[2].col,
+                     "'%s' with a vector predicate faults ILLEGAL_OPERAND on Gaudi", st->mn);
         for (int i = 3; i < st->nops; i++) {
             const AOp *o = &st->ops[i];
             if (asm_is_reg(o, TPC_OP_S) && o->num == 29 && i == 3)

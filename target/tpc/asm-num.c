@@ -55,6 +55,25 @@ static uint32_t f16_bits(double d)
     return sign | h;
 }
 
+/* Range of a real literal in its target format (kind 1 f32, 2 bf16, 3 IEEE
+ * half): the vendor assembler rejects values beyond the largest finite one
+ * ("Type overflow") and non-zero values below the smallest normal one ("Type
+ * underflow"), tpc-llvm compare/literals-e-01.  NULL when the value fits. */
+static const char *real_range(double d, int kind)
+{
+    static const double maxv[4] = {0, 3.4028234663852886e38, 3.3895313892515355e38, 65504.0};
+    static const double minn[4] = {0, 1.1754943508222875e-38, 1.1754943508222875e-38,
+                                   6.103515625e-05};
+    double a = fabs(d);
+    if (isnan(d))
+        return NULL;
+    if (a > maxv[kind])
+        return "floating-point literal overflows its type";
+    if (a != 0 && a < minn[kind])
+        return "floating-point literal underflows its type (below the smallest normal)";
+    return NULL;
+}
+
 static bool all_digits(const char *s, int base)
 {
     if (!*s)
@@ -135,6 +154,7 @@ bool asm_parse_number(const char *s, uint32_t *value, bool *bare_float, const ch
             }
             double d = strtod(body, NULL) * (neg ? -1 : 1);
             *value = pre[0] == 'f' ? f32_bits(d) : bf16_bits(d);
+            *err = real_range(d, pre[0] == 'f' ? 1 : 2);
             return true;
         }
         if ((pre[0] == 'i' || pre[0] == 'u') &&
@@ -172,6 +192,8 @@ bool asm_parse_number(const char *s, uint32_t *value, bool *bare_float, const ch
         buf[n - 1] = 0;
         if (!parse_uint(buf, &v, err))
             return false;
+        if (neg && !*err)
+            *err = "a negative number cannot have the 'u' suffix";
         *value = neg ? (uint32_t)(0u - (uint32_t)v) : (uint32_t)v;
         return true;
     }
@@ -189,6 +211,7 @@ bool asm_parse_number(const char *s, uint32_t *value, bool *bare_float, const ch
                 return false;
             double d = strtod(buf, NULL) * (neg ? -1 : 1);
             *value = kind == 1 ? f32_bits(d) : kind == 2 ? bf16_bits(d) : f16_bits(d);
+            *err = real_range(d, kind);
             return true;
         }
     }
@@ -200,8 +223,10 @@ bool asm_parse_number(const char *s, uint32_t *value, bool *bare_float, const ch
             return true;
         }
         if (is_real(buf)) {
-            *value = f32_bits(strtod(buf, NULL) * (neg ? -1 : 1));
+            double d = strtod(buf, NULL) * (neg ? -1 : 1);
+            *value = f32_bits(d);
             *bare_float = true;
+            *err = real_range(d, 1);
             return true;
         }
         *err = "malformed number";

@@ -510,6 +510,19 @@ fail:
     return false;
 }
 
+/* The vendor writes the VPRF section of `mov VPd, Ss|imm` as a number before
+ * the destination (`mov 3 VP4, S1`, tpc-llvm mov-v-01/mov-ld-01); move it to
+ * the third operand, where the MOV encoders expect it (`mov VP4, S1, 3`). */
+void asm_mov_section_prefix(Stmt *st)
+{
+    if (st->nops < 3 || st->ops[0].type != AOP_IMM || !asm_is_reg(&st->ops[1], TPC_OP_VP))
+        return;
+    AOp sect = st->ops[0];
+    st->ops[0] = st->ops[1];
+    st->ops[1] = st->ops[2];
+    st->ops[2] = sect;
+}
+
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at
  * least `min` operands remain. */
 void asm_take_pred(Stmt *st, int min)

@@ -233,16 +233,24 @@ static void brace_slot(File *f, char *line, int col)
 
 /* ---- metadata (tpc.md §8.6) ---- */
 
+/* `flag` fields are booleans: the vendor assembler rejects other values
+ * (tpc-llvm compare/tpc_metadata/tpc_metadata_wrong_bool_value). */
 static const struct {
     const char *name;
     uint8_t off, size;
+    bool flag;
 } md_fields[] = {
-    {"version", 0, 4},          {"specialFunctionUsed", 4, 1},
-    {"printfUsed", 5, 1},       {"lockUnLock", 6, 1},
-    {"mmioUsed", 7, 1},         {"march", 8, 2},
-    {"paramsNum", 12, 1},       {"printfTensorID", 13, 1},
-    {"numberOfThreads", 14, 1}, {"directMMIOAccess", 15, 1},
-    {"dnorm", 16, 1},
+    {"version", 0, 4, false},
+    {"specialFunctionUsed", 4, 1, true},
+    {"printfUsed", 5, 1, true},
+    {"lockUnLock", 6, 1, true},
+    {"mmioUsed", 7, 1, true},
+    {"march", 8, 2, false},
+    {"paramsNum", 12, 1, false},
+    {"printfTensorID", 13, 1, false},
+    {"numberOfThreads", 14, 1, false},
+    {"directMMIOAccess", 15, 1, true},
+    {"dnorm", 16, 1, true},
 };
 
 static void metadata_line(File *f, char *line, int col0)
@@ -335,6 +343,10 @@ static void metadata_line(File *f, char *line, int col0)
         }
         if (!asm_parse_number(val, &v, &bare, &err) || err || bare) {
             asm_error(c, col0, "bad metadata value '%s'", val);
+            goto out;
+        }
+        if (md_fields[i].flag && v > 1) {
+            asm_error(c, col0, "metadata field '%s' takes 0 or 1, not %u", md_fields[i].name, v);
             goto out;
         }
         if (md_fields[i].size < 4 && (v >> (8 * md_fields[i].size))) {
@@ -656,10 +668,14 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
             }
             continue;
         }
+        if ((f.section == SEC_METADATA && !strchr(line, ':')) || f.section == SEC_OTHER) {
+            /* a bundle right after the metadata fields or the IndexMap text
+             * goes to .text, as in the vendor's own tests
+             * (compare/tpc_metadata/..., compare/index_map/index_map.s) */
+            f.section = SEC_TEXT;
+        }
         if (f.section == SEC_METADATA) {
             metadata_line(&f, line, col);
-        } else if (f.section == SEC_OTHER) {
-            asm_error(&f.c, col, "text after .IndexMap; use '.section .text' to return to code");
         } else {
             /* `name:` label, possibly followed by a statement */
             size_t il = 0;

@@ -293,7 +293,8 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     default: /* GENERIC (unimplemented opcodes): decoded for printing only */
         return check_type(d, in) &&
                reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I) | K(AD)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) && reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u);
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) &&
+               ((in->desc->flags & TPC_F_SRC1) || reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u));
     }
 }
 
@@ -432,7 +433,8 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
     default: /* GENERIC (unimplemented opcodes): decoded for printing only */
         return check_type(d, in) && reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) && reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u);
+               reg(d, &in->a, TPC_FIELD_SRC_A, fa, ~0u) &&
+               ((in->desc->flags & TPC_F_SRC1) || reg(d, &in->b, TPC_FIELD_SRC_B, fb, ~0u));
     }
 }
 

@@ -221,6 +221,9 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
                    a->kind == TPC_OP_SP;
     g_string_append(p->o, "mov");
     p->nops = 0;
+    /* one VPRF section: the vendor prints its number before the destination */
+    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
+        g_string_append_printf(p->o, " 0x%x", sect);
     /* V <- V moves print no type in tpc-llvm; nxemu prints a non-zero VPU type
      * because it sets the lane size of a VPRF predicate (tpc.md §5.0.1) */
     if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
@@ -230,8 +233,6 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
         dimmask(p, mask, false);
     opnd(p, d, 0);
     opnd(p, a, 0);
-    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
-        hexop(p, sect);
     pred(p, in);
 }
 
@@ -522,6 +523,8 @@ static void print_loop(P *p)
     g_string_append_printf(o, ", %s", l->cmp < 6 ? tpc_loop_cmp_name[l->cmp] : "?");
     p->nops = 4;
     target(p, p->pc + l->end_offset + TPC_BUNDLE_BYTES, l->end_offset);
+    if (l->once)
+        g_string_append(o, ", 0x1");
     if (l->pred || l->polarity)
         g_string_append_printf(o, ", %sSP%u", l->polarity ? "!" : "", l->pred);
 }
@@ -553,8 +556,10 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         }
     }
     if (bd.is_loop && bd.loop.once) {
-        /* REPEAT_AT_MOST_ONCE has no assembly syntax (tpc.md §8): the raw
-         * words are the only text that reassembles to the same bytes (§8.5) */
+        /* REPEAT_AT_MOST_ONCE: tpc.md §8 gives it no syntax, so the raw words
+         * are printed (§8.5); tpc-llvm loop-01 prints it as a sixth operand
+         * `, 0x1`, which nxemu-as accepts (print_loop can emit it once the
+         * spec adopts that spelling) */
         print_raw(out, b, "// loop with REPEAT_AT_MOST_ONCE (no syntax)");
         return;
     }

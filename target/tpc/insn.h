@@ -186,6 +186,7 @@ enum {
     TPC_F_INT5 = 1u << 0,   /* SPU: also an int5 form (I destination, dim mask SW[6:2]) */
     TPC_F_NOPRED = 1u << 1, /* unconditional: predicate fields ignored (HALT) */
     TPC_F_GAUDI_NO = 1u << 2,
+    TPC_F_SRC1 = 1u << 3, /* print-only (_U) GENERIC row with one source: dst, a */
 };
 
 typedef struct TpcInsnDesc {
