@@ -65,6 +65,10 @@ static void prepare_entry(TpcDCacheEntry *dc)
         if (s == TPC_SLOT_SPU && in->desc->form == TPC_FORM_JMP)
             dc->spu_jmp = true;
         TpcExecFn fn = in->opc < exec_sizes[s] ? exec_tables[s][in->opc] : NULL;
+        static TpcExecFn (*const quick_of[4])(const TpcInsn *) = {tpc_ld_quick, tpc_spu_quick,
+                                                                  tpc_vpu_quick, tpc_st_quick};
+        TpcExecFn quick = quick_of[s](in);
+        fn = fn && quick ? quick : fn;
         dc->act[dc->nact] = (uint8_t)s;
         dc->fn[dc->nact++] = fn ? fn : exec_unimpl;
     }
@@ -164,8 +168,7 @@ static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
 
 static void commit_slot(TpcCpu *c, TpcSlotOut *o)
 {
-    for (unsigned i = 0; i < o->nw; i++) {
-        const TpcWrite *w = &o->w[i];
+    for (const TpcWrite *w = o->w, *end = o->w + o->nw; w < end; w++) {
         switch (w->kind) {
         case TPC_WR_S:
             c->s[w->idx % TPC_NR_S] = w->val;
@@ -423,15 +426,16 @@ static bool step_one(TpcCpu *c)
     c->mw.kind = TPC_MW_NONE;
     if (delay && bp->halt)
         goto ill_delay;
-    unsigned nwriters = 0;
-    for (unsigned k = 0; k < dc->nact; k++) {
+    unsigned nwriters = 0, nact = dc->nact;
+    bool bad_jmp = delay && dc->spu_jmp, lfsr_s = false, lfsr_v = false;
+    for (unsigned k = 0; k < nact; k++) {
         unsigned s = dc->act[k];
-        if (delay && s == TPC_SLOT_SPU && dc->spu_jmp)
+        if (G_UNLIKELY(bad_jmp) && s == TPC_SLOT_SPU)
             goto ill_delay;
         TpcSlotOut *o = &c->out[s];
         o->nw = 0;
         o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
-        if (!dc->fn[k](c, bp, &bp->slot[s], o)) {
+        if (G_UNLIKELY(!dc->fn[k](c, bp, &bp->slot[s], o))) {
             if (G_UNLIKELY(!c->fault.code)) {
                 /* a gdb watchpoint before the access: not retired */
                 c->watch_stop = true;
@@ -440,7 +444,9 @@ static bool step_one(TpcCpu *c)
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
         }
-        nwriters += c->out[s].nw != 0;
+        nwriters += o->nw != 0;
+        lfsr_s |= o->lfsr_s_read;
+        lfsr_v |= o->lfsr_v_read;
     }
     /* a conflict needs two slots writing registers */
     if (nwriters > 1 && !check_conflicts(c, dc)) {
@@ -449,14 +455,11 @@ static bool step_one(TpcCpu *c)
     }
 
     /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
-    bool lfsr_s = false, lfsr_v = false;
-    for (unsigned k = 0; k < dc->nact; k++) {
-        TpcSlotOut *o = &c->out[dc->act[k]];
-        commit_slot(c, o);
-        lfsr_s |= o->lfsr_s_read;
-        lfsr_v |= o->lfsr_v_read;
-    }
-    commit_mem(c);
+    if (nwriters)
+        for (unsigned k = 0; k < nact; k++)
+            commit_slot(c, &c->out[dc->act[k]]);
+    if (c->mw.kind != TPC_MW_NONE)
+        commit_mem(c);
     if (lfsr_s)
         lfsr_advance(&c->lfsr_s);
     if (lfsr_v)

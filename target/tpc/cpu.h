@@ -170,11 +170,12 @@ struct TpcSlotOut {
     uint8_t *vbuf[2];
     uint8_t vpbuf[TPC_VPBYTES];
     uint8_t vcarry[TPC_VPBYTES];
-    /* control flow requested by the slot (SPU jumps, HALT) */
+    /* control flow requested by the slot (SPU jumps, HALT) and LFSR reads;
+     * the four flags are adjacent so that one store clears them */
     bool halt;
     bool jump;
-    uint32_t jump_pc;
     bool lfsr_s_read, lfsr_v_read;
+    uint32_t jump_pc;
 };
 
 typedef struct TpcDCacheEntry {
@@ -281,6 +282,13 @@ TpcCpu *tpc_cpu_of(Machine *m, unsigned t);
 /* -tpc-strict (tpc.md §6.1): two slots writing one register fault
  * BUNDLE_CONFLICT instead of warning.  Applies to every TPC of m. */
 void tpc_cpu_set_strict(Machine *m, bool strict);
+
+/* Faster executors for the commonest forms of a slot (exec-vpu.c,
+ * exec-spu.c), chosen once at decode; NULL: the table's executor. */
+TpcExecFn tpc_vpu_quick(const TpcInsn *in);
+TpcExecFn tpc_spu_quick(const TpcInsn *in);
+TpcExecFn tpc_ld_quick(const TpcInsn *in);
+TpcExecFn tpc_st_quick(const TpcInsn *in);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */
@@ -389,7 +397,39 @@ uint32_t tpc_int_result(int64_t v, unsigned t, bool sat);
 
 /* ---- tensors (tensor.c) ---- */
 
-uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, const TpcOperand *vreg, bool store);
+/* The common tensor access of compiled kernels, without the general path's
+ * lane bookkeeping.  Form (checked once, at decode): a full V register, no
+ * PARTIAL, LOW/HIGH, RMW, PACK or tensor id in a register, no VPRF
+ * predicate. */
+bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg);
+uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store);
+
+/* For such a form: the host bytes of the register's span when the scalar
+ * predicate is true, the descriptor is cached, every lane is in bounds, the
+ * elements are contiguous RAM and no debugger is attached; else NULL, and
+ * the general path decides (and reports any fault). */
+static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)
+{
+    if (G_UNLIKELY(c->m->debug) ||
+        (in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
+        return NULL;
+    unsigned t = in->b.raw & 15u;
+    if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
+        return NULL;
+    const int32_t *coord = c->irf[in->a.num & 31];
+    const __typeof__(c->tfast[0]) *f = &c->tfast[t];
+    if (coord[0] < 0 || coord[0] > f->last0)
+        return NULL;
+    /* unrolled: -O2 keeps a 5-step loop, which costs as much as the rest */
+    int64_t off = coord[0] * f->bstride[0] + coord[1] * f->bstride[1] + coord[2] * f->bstride[2] +
+                  coord[3] * f->bstride[3] + coord[4] * f->bstride[4];
+    if (((uint32_t)coord[1] >= f->size[1]) | ((uint32_t)coord[2] >= f->size[2]) |
+        ((uint32_t)coord[3] >= f->size[3]) | ((uint32_t)coord[4] >= f->size[4]))
+        return NULL;
+    uint64_t pa = c->tdesc[t].base + (uint64_t)off;
+    uint8_t *h = mem_span_ptr(store ? &c->wspan : &c->rspan, pa, TPC_VBYTES);
+    return G_LIKELY(h) ? h : tpc_tensor_fast_miss(c, pa, store);
+}
 
 /* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td);

@@ -321,12 +321,6 @@ TPC_EXEC_HALVES(ld, ld_l_v, ld_l_v)
 
 static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
-    const uint8_t *span = half ? NULL : tpc_tensor_fast_span(c, in, &in->dst, false);
-    if (span) {
-        memcpy(o->vbuf[0], span, TPC_VBYTES);
-        tpc_out_v(o, in->dst.num, 0);
-        return true;
-    }
     bool vp = in->dst.kind == TPC_OP_VP;
     if (vp && half)
         return tpc_bad_operand(c, TPC_SLOT_LD, TPC_FIELD_DEST, &in->dst);
@@ -358,3 +352,19 @@ static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
 }
 
 TPC_EXEC_HALVES(ld, ld_tnsr, ld_tnsr)
+
+/* ld_tnsr Vd of the fast form: straight from the host span when it can */
+static bool ld_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    const uint8_t *span = tpc_tensor_fast_span(c, in, false);
+    if (G_UNLIKELY(!span))
+        return ld_tnsr(c, b, in, o, 0);
+    memcpy(o->vbuf[0], span, TPC_VBYTES);
+    tpc_out_v(o, in->dst.num, 0);
+    return true;
+}
+
+TpcExecFn tpc_ld_quick(const TpcInsn *in)
+{
+    return in->opc == 0x11 && tpc_tensor_fast_form(in, &in->dst) ? ld_tnsr_quick : NULL;
+}

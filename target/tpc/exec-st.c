@@ -127,19 +127,6 @@ bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
 
 static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
-    uint8_t *span = half ? NULL : tpc_tensor_fast_span(c, in, &in->c, true);
-    if (span) {
-        TpcMemWrite *mw = &c->mw;
-        mw->kind = TPC_MW_TENSOR;
-        mw->host = span;
-        mw->src = c->v[in->c.num % TPC_NR_V];
-        mw->all_en = mw->contig = true;
-        mw->rmw = mw->bit_en = false;
-        mw->esize = 1;
-        mw->lane_lo = 0;
-        mw->nlanes = TPC_VBYTES;
-        return true;
-    }
     bool vp = in->c.kind == TPC_OP_VP;
     if (vp && half)
         return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
@@ -159,3 +146,26 @@ static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
 }
 
 TPC_EXEC_HALVES(st, st_tnsr, st_tnsr)
+
+/* st_tnsr of the fast form: one planned copy into the host span */
+static bool st_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
+{
+    uint8_t *span = tpc_tensor_fast_span(c, in, true);
+    if (G_UNLIKELY(!span))
+        return st_tnsr(c, b, in, o, 0);
+    TpcMemWrite *mw = &c->mw;
+    mw->kind = TPC_MW_TENSOR;
+    mw->host = span;
+    mw->src = c->v[in->c.num % TPC_NR_V];
+    mw->all_en = mw->contig = true;
+    mw->rmw = mw->bit_en = false;
+    mw->esize = 1;
+    mw->lane_lo = 0;
+    mw->nlanes = TPC_VBYTES;
+    return true;
+}
+
+TpcExecFn tpc_st_quick(const TpcInsn *in)
+{
+    return in->opc == 0x0B && tpc_tensor_fast_form(in, &in->c) ? st_tnsr_quick : NULL;
+}

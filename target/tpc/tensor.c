@@ -102,37 +102,15 @@ bool tpc_tensor_lanes(TpcCpu *c, const TpcInsn *in, bool vp, unsigned half, unsi
     return true;
 }
 
-/* The common access of compiled kernels, without the general path's lane
- * bookkeeping: a full V register (no PARTIAL, LOW/HIGH, RMW, PACK, tensor id
- * in a register), unpredicated or with a true scalar predicate, every lane in
- * bounds, elements contiguous in RAM, no debugger.  Returns the host bytes
- * of the register's span and its element size, or NULL for the general
- * path (which then also reports any fault). */
-uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, const TpcOperand *vreg, bool store)
+bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg)
 {
-    if ((in->sw & 0xFu) || vreg->kind != TPC_OP_V || in->pred_vp || G_UNLIKELY(c->m->debug))
-        return NULL;
-    if ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
-        return NULL; /* predicated off (or odd): the general path decides */
-    unsigned t = in->b.raw & 15u;
-    if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
-        return NULL;
-    const int32_t *coord = c->irf[in->a.num & 31];
-    const __typeof__(c->tfast[0]) *f = &c->tfast[t];
-    if (coord[0] < 0 || coord[0] > f->last0)
-        return NULL;
-    /* unrolled: -O2 keeps the 5-step loop, which costs as much as the rest */
-    int64_t off = coord[0] * f->bstride[0] + coord[1] * f->bstride[1] + coord[2] * f->bstride[2] +
-                  coord[3] * f->bstride[3] + coord[4] * f->bstride[4];
-    if (((uint32_t)coord[1] >= f->size[1]) | ((uint32_t)coord[2] >= f->size[2]) |
-        ((uint32_t)coord[3] >= f->size[3]) | ((uint32_t)coord[4] >= f->size[4]))
-        return NULL;
-    uint64_t pa = c->tdesc[t].base + (uint64_t)off;
+    return !(in->sw & 0xFu) && vreg->kind == TPC_OP_V && !in->pred_vp;
+}
+
+uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store)
+{
     MemHostSpan *sp = store ? &c->wspan : &c->rspan;
-    uint8_t *h = mem_span_ptr(sp, pa, TPC_VBYTES);
-    if (G_UNLIKELY(!h) && as_host_span(c->m->as, pa, store, sp))
-        h = mem_span_ptr(sp, pa, TPC_VBYTES);
-    return h;
+    return as_host_span(c->m->as, pa, store, sp) ? mem_span_ptr(sp, pa, TPC_VBYTES) : NULL;
 }
 
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
