@@ -72,6 +72,7 @@ static void prepare_entry(TpcDCacheEntry *dc)
         dc->act[dc->nact] = (uint8_t)s;
         dc->fn[dc->nact++] = fn ? fn : exec_unimpl;
     }
+    tpc_direct_plan(dc);
 }
 
 static void lfsr_advance(uint32_t *x)
@@ -389,7 +390,7 @@ static bool step_one(TpcCpu *c)
     }
     TpcDCacheEntry *dc = &c->dcache[(c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
     if (!dc->valid || !bundle_eq(dc->raw, raw)) {
-        dc->valid = false;
+        dc->valid = dc->direct = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
@@ -502,10 +503,45 @@ ill_delay:
     return false;
 }
 
+/* The loop while nothing observes single bundles (no debugger, trace or
+ * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
+ * anything else (and a direct bundle whose checks fail) in step_one. */
+static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
+{
+    uint64_t n = 0;
+    while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
+        uint32_t pc = c->pc;
+        TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+        n++;
+        if (G_LIKELY(dc->direct && !c->in_delay_slot && c->code_host && pc >= c->code_lo &&
+                     (uint64_t)pc + TPC_BUNDLE <= c->code_hi &&
+                     bundle_eq(dc->raw, c->code_host + (pc - c->code_lo)) &&
+                     tpc_direct_run(c, dc))) {
+            c->cycles++;
+            c->bundles++;
+            c->parent.retired++;
+            c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
+                        ? loop_end_checks(c, pc, pc + TPC_BUNDLE)
+                        : pc + TPC_BUNDLE;
+            continue;
+        }
+        if (!step_one(c)) {
+            if (G_UNLIKELY(c->watch_stop)) {
+                c->watch_stop = false;
+                n--; /* abandoned: nothing of it happened */
+            }
+            break;
+        }
+    }
+    return n;
+}
+
 uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
+    if (!c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC))
+        return run_quiet(c, max_bundles);
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */

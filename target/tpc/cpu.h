@@ -178,8 +178,16 @@ struct TpcSlotOut {
     uint32_t jump_pc;
 };
 
+/* Direct executor of one slot (cpu-direct.c); span: its prepared tensor span. */
+typedef void (*TpcDirectFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span);
+
 typedef struct TpcDCacheEntry {
     bool valid;
+    /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
+    bool direct;
+    uint8_t dslot[4];
+    bool dprep[4];
+    TpcDirectFn dfn[4];
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -289,6 +297,16 @@ TpcExecFn tpc_vpu_quick(const TpcInsn *in);
 TpcExecFn tpc_spu_quick(const TpcInsn *in);
 TpcExecFn tpc_ld_quick(const TpcInsn *in);
 TpcExecFn tpc_st_quick(const TpcInsn *in);
+
+/* Direct execution of plain bundles (cpu-direct.c): plan at decode, and run
+ * (false: a check failed before any effect; use the general path). */
+void tpc_direct_plan(TpcDCacheEntry *dc);
+bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc);
+
+/* MUL/ADD/SUB.f32 (op 1..3) of register images a and b (b == NULL: the
+ * scalar sb in every lane), NaNs canonical (exec-vpu.c). */
+bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
+                 uint8_t *out);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */

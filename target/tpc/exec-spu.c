@@ -78,8 +78,8 @@ static bool spu_irf_add_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, 
     const int32_t *r = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     TpcWrite *w = tpc_out_w(o, TPC_WR_I, in->dst.num & 31);
     w->mask = (uint8_t)((in->sw >> 2) & 0x1F);
-    for (unsigned d = 0; d < 5; d++)
-        w->dims[d] = (int32_t)((uint32_t)r[d] + v);
+    for (unsigned mk = w->mask; mk; mk &= mk - 1) /* commit reads the masked dims only */
+        w->dims[__builtin_ctz(mk)] = (int32_t)((uint32_t)r[__builtin_ctz(mk)] + v);
     return true;
 }
 

@@ -159,8 +159,8 @@ typedef int32_t tpc_v8i __attribute__((vector_size(32)));
 #endif
 
 TPC_SIMD_CLONES
-static bool f32_fast_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
-                         uint32_t sb, uint8_t *out)
+bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
+                 uint8_t *out)
 {
     const tpc_v8i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000,
                           0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};
@@ -184,7 +184,7 @@ static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t 
                      const uint8_t *pd, uint8_t *out)
 {
     if (op >= 0x01 && op <= 0x03)
-        return f32_fast_vec(op, sw, pa, pb, 0, out);
+        return tpc_f32_vec(op, sw, pa, pb, 0, out);
     float a[64], bv[64], d[64], r[64];
     memcpy(a, pa, 256);
     memcpy(bv, pb, 256);
@@ -222,7 +222,7 @@ static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t 
             return true;                                                                           \
         const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num % TPC_NR_V] : NULL;            \
         uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, o);                                     \
-        f32_fast_vec(op, in->sw, c->v[in->a.num % TPC_NR_V], pb, sb, o->vbuf[0]);                  \
+        tpc_f32_vec(op, in->sw, c->v[in->a.num % TPC_NR_V], pb, sb, o->vbuf[0]);                   \
         tpc_out_v(o, in->dst.num, 0);                                                              \
         return true;                                                                               \
     }
@@ -259,7 +259,7 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         if (!tpc_pred_mask(c, in, e, m, &all))
             return true;
         unsigned dn = in->dst.num % TPC_NR_V;
-        f32_fast_vec(op, in->sw, a, NULL, sb, o->vbuf[0]);
+        tpc_f32_vec(op, in->sw, a, NULL, sb, o->vbuf[0]);
         put_v(c, o, dn, 0, m, all);
         return true;
     }

@@ -1,0 +1,260 @@
+/*
+ * Direct execution of plain bundles (the TPC's fast path, tpc.md §6.1).
+ *
+ * The general bundle loop stages every slot's results and commits them
+ * after all slots ran; that machinery costs about as much as the work in a
+ * compiled kernel's bundles.  For a bundle made only of the commonest slot
+ * forms, whose registers read and written are known from the encoding, a
+ * plan is made once at decode: an order of the slots in which no slot reads
+ * a register that a slot before it writes.  Executed in that order, each
+ * slot can write its registers at once and still see pre-bundle values, so
+ * read-before-write holds without staging.  Everything that can go wrong is
+ * checked first ("prep": the fast tensor spans, which need the predicate,
+ * descriptor, bounds and RAM); if any check fails, nothing has happened yet
+ * and the bundle runs through the general path, which handles every case
+ * and reports faults precisely.  Memory stores stay planned in c->mw and are
+ * committed last (a load in the bundle reads the old data).  V results go
+ * to a slot buffer swapped with the register (TpcCpu.v), so a store planned
+ * from a V register keeps seeing the old value.
+ */
+#include <string.h>
+
+#include "target/tpc/cpu.h"
+
+/* Registers a slot reads or writes, one bit per register of each file
+ * (IRF as whole registers: a masked write still orders against a read). */
+typedef struct RegSet {
+    uint64_t s, v;
+    uint32_t sp, i;
+} RegSet;
+
+static bool regs_meet(const RegSet *a, const RegSet *b)
+{
+    return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i);
+}
+
+static void add_op(RegSet *r, const TpcOperand *op)
+{
+    switch (op->kind) {
+    case TPC_OP_S:
+        r->s |= 1ull << (op->num % TPC_NR_S);
+        break;
+    case TPC_OP_V:
+        r->v |= 1ull << (op->num % TPC_NR_V);
+        break;
+    case TPC_OP_I:
+        r->i |= 1u << (op->num & 31);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool scalar_src(const TpcOperand *op)
+{
+    return op->kind == TPC_OP_S || op->kind == TPC_OP_IMM || op->kind == TPC_OP_SIMM;
+}
+
+/* ---- direct executors: run after every prep succeeded, cannot fail ---- */
+
+static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+{
+    uint8_t **r = &c->v[in->dst.num % TPC_NR_V], **buf = &c->out[TPC_SLOT_LD].vbuf[0];
+    uint8_t *t = *r;
+    memcpy(*buf, span, TPC_VBYTES);
+    *r = *buf;
+    *buf = t;
+}
+
+static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+{
+    TpcMemWrite *mw = &c->mw;
+    mw->kind = TPC_MW_TENSOR;
+    mw->host = (uint8_t *)span;
+    mw->src = c->v[in->c.num % TPC_NR_V];
+    mw->all_en = mw->contig = true;
+    mw->rmw = mw->bit_en = false;
+    mw->esize = 1;
+    mw->lane_lo = 0;
+    mw->nlanes = TPC_VBYTES;
+}
+
+static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+{
+    if (!tpc_pred_scalar(c, in))
+        return;
+    uint8_t **r = &c->v[in->dst.num % TPC_NR_V], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
+    const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num % TPC_NR_V] : NULL;
+    uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, NULL);
+    tpc_f32_vec(in->opc, in->sw, c->v[in->a.num % TPC_NR_V], pb, sb, *buf);
+    uint8_t *t = *r;
+    *r = *buf;
+    *buf = t;
+}
+
+static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+{
+    if (!tpc_pred_scalar(c, in))
+        return;
+    bool a_irf = in->a.kind == TPC_OP_I;
+    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, NULL);
+    const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
+    int32_t *dst = c->irf[in->dst.num & 31];
+    for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
+        dst[__builtin_ctz(mk)] = (int32_t)((uint32_t)src[__builtin_ctz(mk)] + v);
+}
+
+/* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
+static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned dst, unsigned mask)
+{
+    if (!tpc_pred_scalar(c, in))
+        return;
+    uint32_t v = tpc_rd_scalar(c, b, &in->a, NULL);
+    int32_t *r = c->irf[dst & 31];
+    for (unsigned mk = mask & 0x1Fu; mk; mk &= mk - 1)
+        r[__builtin_ctz(mk)] = (int32_t)v;
+}
+
+static void run_set_indx_ld(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+{
+    set_indx(c, b, in, in->dst.num, in->b.raw >> 2);
+}
+
+static void run_set_indx_spu(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+{
+    set_indx(c, b, in, in->dst.num, in->sw >> 2);
+}
+
+static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+{
+    set_indx(c, b, in, in->c.num, in->b.raw >> 2);
+}
+
+/* ---- planning ---- */
+
+/* The direct form of slot s's instruction with its register sets, or false. */
+static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *prep, RegSet *rd,
+                        RegSet *wr)
+{
+    if (in->pred_vp)
+        return false;
+    if (in->pred)
+        rd->sp |= 1u << (in->pred & 15);
+    *prep = false;
+    if (in->opc == 0x04 && (s == TPC_SLOT_LD || s == TPC_SLOT_ST) && scalar_src(&in->a)) {
+        const TpcOperand *d = s == TPC_SLOT_LD ? &in->dst : &in->c;
+        if (d->kind != TPC_OP_I)
+            return false;
+        add_op(rd, &in->a);
+        add_op(wr, d);
+        *fn = s == TPC_SLOT_LD ? run_set_indx_ld : run_set_indx_st;
+        return true;
+    }
+    switch (s) {
+    case TPC_SLOT_LD:
+        if (in->opc != 0x11 || !tpc_tensor_fast_form(in, &in->dst))
+            return false;
+        add_op(rd, &in->a);
+        add_op(wr, &in->dst);
+        *fn = run_ld_tnsr;
+        *prep = true;
+        return true;
+    case TPC_SLOT_ST:
+        if (in->opc != 0x0B || !tpc_tensor_fast_form(in, &in->c))
+            return false;
+        add_op(rd, &in->a);
+        add_op(rd, &in->c);
+        *fn = run_st_tnsr;
+        *prep = true;
+        return true;
+    case TPC_SLOT_VPU:
+        if (!tpc_vpu_quick(in))
+            return false;
+        add_op(rd, &in->a);
+        add_op(rd, &in->b);
+        add_op(wr, &in->dst);
+        *fn = run_vpu_f32;
+        return true;
+    default: /* SPU */
+        if (in->opc == 0x27 && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
+            add_op(rd, &in->a);
+            add_op(wr, &in->dst);
+            *fn = run_set_indx_spu;
+            return true;
+        }
+        if (!tpc_spu_quick(in))
+            return false;
+        add_op(rd, &in->a);
+        add_op(rd, &in->b);
+        add_op(wr, &in->dst);
+        *fn = run_irf_add;
+        return true;
+    }
+}
+
+void tpc_direct_plan(TpcDCacheEntry *dc)
+{
+    const TpcBundle *bp = &dc->b;
+    dc->direct = false;
+    if (bp->is_loop || bp->halt || dc->spu_jmp)
+        return; /* (an all-NOP bundle is direct: nothing to run) */
+    unsigned n = dc->nact;
+    RegSet rd[4] = {{0}}, wr[4] = {{0}};
+    TpcDirectFn fn[4];
+    bool prep[4];
+    for (unsigned k = 0; k < n; k++)
+        if (!direct_form(dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
+            return;
+    /* two slots writing one register: the general path applies its rule */
+    for (unsigned a = 0; a < n; a++)
+        for (unsigned b = a + 1; b < n; b++)
+            if (regs_meet(&wr[a], &wr[b]))
+                return;
+    /* an order where a slot never runs after one writing what it reads:
+     * repeatedly take a slot none of the remaining others must precede */
+    unsigned done = 0, m = 0;
+    while (m < n) {
+        unsigned pick = n;
+        for (unsigned k = 0; k < n && pick == n; k++) {
+            if (done & (1u << k))
+                continue;
+            bool ok = true;
+            for (unsigned j = 0; j < n && ok; j++)
+                if (j != k && !(done & (1u << j)) && regs_meet(&wr[k], &rd[j]))
+                    ok = false; /* j reads what k writes: j first */
+            if (ok)
+                pick = k;
+        }
+        if (pick == n)
+            return; /* a cycle (e.g. two slots swapping registers) */
+        done |= 1u << pick;
+        dc->dslot[m] = dc->act[pick];
+        dc->dfn[m] = fn[pick];
+        dc->dprep[m] = prep[pick];
+        m++;
+    }
+    dc->direct = true;
+}
+
+bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
+{
+    const TpcBundle *bp = &dc->b;
+    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
+    unsigned n = dc->nact;
+    for (unsigned k = 0; k < n; k++) {
+        if (!dc->dprep[k])
+            continue;
+        unsigned s = dc->dslot[k];
+        span[k] = tpc_tensor_fast_span(c, &bp->slot[s], s == TPC_SLOT_ST);
+        if (!span[k])
+            return false; /* the general path takes the whole bundle */
+    }
+    c->mw.kind = TPC_MW_NONE;
+    for (unsigned k = 0; k < n; k++)
+        dc->dfn[k](c, bp, &bp->slot[dc->dslot[k]], span[k]);
+    if (c->mw.kind != TPC_MW_NONE) {
+        tpc_tensor_store_commit(c, &c->mw);
+        c->mw.kind = TPC_MW_NONE;
+    }
+    return true;
+}
