@@ -33,6 +33,22 @@ static bool regs_meet(const RegSet *a, const RegSet *b)
     return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i);
 }
 
+/* Direct executors index register files without wrapping: plans take only
+ * operands in range (tpc_decode_bundle already refuses others). */
+static bool op_in_range(const TpcOperand *op)
+{
+    switch (op->kind) {
+    case TPC_OP_S:
+        return op->num < TPC_NR_S;
+    case TPC_OP_V:
+        return op->num < TPC_NR_V;
+    case TPC_OP_I:
+        return op->num < TPC_NR_I;
+    default:
+        return true;
+    }
+}
+
 static void add_op(RegSet *r, const TpcOperand *op)
 {
     switch (op->kind) {
@@ -57,9 +73,15 @@ static bool scalar_src(const TpcOperand *op)
 
 /* ---- direct executors: run after every prep succeeded, cannot fail ---- */
 
+/* A scalar source of a planned slot: S (in range), long or short immediate. */
+static inline uint32_t rd_scalar(const TpcCpu *c, const TpcBundle *b, const TpcOperand *op)
+{
+    return op->kind == TPC_OP_S ? c->s[op->num] : op->kind == TPC_OP_IMM ? b->imm : op->num;
+}
+
 static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    uint8_t **r = &c->v[in->dst.num % TPC_NR_V], **buf = &c->out[TPC_SLOT_LD].vbuf[0];
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_LD].vbuf[0];
     uint8_t *t = *r;
     memcpy(*buf, span, TPC_VBYTES);
     *r = *buf;
@@ -71,7 +93,7 @@ static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     TpcMemWrite *mw = &c->mw;
     mw->kind = TPC_MW_TENSOR;
     mw->host = (uint8_t *)span;
-    mw->src = c->v[in->c.num % TPC_NR_V];
+    mw->src = c->v[in->c.num];
     mw->all_en = mw->contig = true;
     mw->rmw = mw->bit_en = false;
     mw->esize = 1;
@@ -83,10 +105,10 @@ static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 {
     if (!tpc_pred_scalar(c, in))
         return;
-    uint8_t **r = &c->v[in->dst.num % TPC_NR_V], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
-    const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num % TPC_NR_V] : NULL;
-    uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, NULL);
-    tpc_f32_vec(in->opc, in->sw, c->v[in->a.num % TPC_NR_V], pb, sb, *buf);
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
+    const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num] : NULL;
+    uint32_t sb = pb ? 0 : rd_scalar(c, b, &in->b);
+    tpc_f32_vec(in->opc, in->sw, c->v[in->a.num], pb, sb, *buf);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
@@ -97,7 +119,7 @@ static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     if (!tpc_pred_scalar(c, in))
         return;
     bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, NULL);
+    uint32_t v = rd_scalar(c, b, a_irf ? &in->b : &in->a);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
     for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
@@ -109,7 +131,7 @@ static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned 
 {
     if (!tpc_pred_scalar(c, in))
         return;
-    uint32_t v = tpc_rd_scalar(c, b, &in->a, NULL);
+    uint32_t v = rd_scalar(c, b, &in->a);
     int32_t *r = c->irf[dst & 31];
     for (unsigned mk = mask & 0x1Fu; mk; mk &= mk - 1)
         r[__builtin_ctz(mk)] = (int32_t)v;
@@ -136,7 +158,8 @@ static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
 static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *prep, RegSet *rd,
                         RegSet *wr)
 {
-    if (in->pred_vp)
+    if (in->pred_vp || !op_in_range(&in->dst) || !op_in_range(&in->a) || !op_in_range(&in->b) ||
+        !op_in_range(&in->c))
         return false;
     if (in->pred)
         rd->sp |= 1u << (in->pred & 15);
@@ -213,6 +236,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     /* an order where a slot never runs after one writing what it reads:
      * repeatedly take a slot none of the remaining others must precede */
     unsigned done = 0, m = 0;
+    dc->nprep = 0;
     while (m < n) {
         unsigned pick = n;
         for (unsigned k = 0; k < n && pick == n; k++) {
@@ -230,7 +254,8 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
         done |= 1u << pick;
         dc->dslot[m] = dc->act[pick];
         dc->dfn[m] = fn[pick];
-        dc->dprep[m] = prep[pick];
+        if (prep[pick])
+            dc->dprep[dc->nprep++] = (uint8_t)m;
         m++;
     }
     dc->direct = true;
@@ -241,11 +266,9 @@ bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
     const TpcBundle *bp = &dc->b;
     const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
     unsigned n = dc->nact;
-    for (unsigned k = 0; k < n; k++) {
-        if (!dc->dprep[k])
-            continue;
-        unsigned s = dc->dslot[k];
-        span[k] = tpc_tensor_fast_span(c, &bp->slot[s], s == TPC_SLOT_ST);
+    for (unsigned p = 0; p < dc->nprep; p++) {
+        unsigned k = dc->dprep[p], s = dc->dslot[k];
+        span[k] = tpc_tensor_span_nodebug(c, &bp->slot[s], s == TPC_SLOT_ST);
         if (!span[k])
             return false; /* the general path takes the whole bundle */
     }

@@ -186,7 +186,7 @@ typedef struct TpcDCacheEntry {
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
     uint8_t dslot[4];
-    bool dprep[4];
+    uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
     TpcDirectFn dfn[4];
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
@@ -426,10 +426,9 @@ uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store);
  * predicate is true, the descriptor is cached, every lane is in bounds, the
  * elements are contiguous RAM and no debugger is attached; else NULL, and
  * the general path decides (and reports any fault). */
-static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)
+static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, bool store)
 {
-    if (G_UNLIKELY(c->m->debug) ||
-        (in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
+    if ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
         return NULL;
     unsigned t = in->b.raw & 15u;
     if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
@@ -447,6 +446,13 @@ static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool s
     uint64_t pa = c->tdesc[t].base + (uint64_t)off;
     uint8_t *h = mem_span_ptr(store ? &c->wspan : &c->rspan, pa, TPC_VBYTES);
     return G_LIKELY(h) ? h : tpc_tensor_fast_miss(c, pa, store);
+}
+
+/* The same where a debugger may be attached (its watchpoints need the
+ * general path); the direct loop never runs with one. */
+static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)
+{
+    return G_UNLIKELY(c->m->debug) ? NULL : tpc_tensor_span_nodebug(c, in, store);
 }
 
 /* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
