@@ -81,6 +81,25 @@ def main():
               f"{next((i for i in range(min(len(got), len(want_add))) if got[i] != want_add[i]), -1)}")
     check("add-f32: identical output on 1, 2 and 4 TPCs", outs[1] == outs[2] == outs[4])
 
+    # -d in_asm,exec -D FILE: the log names each bundle once at decode and
+    # every executed bundle once (so as many exec lines as retired bundles),
+    # and with the log on, every bundle takes the staged path: same output.
+    flog, fo = os.path.join(tmp, "run.log"), os.path.join(tmp, "add-log.bin")
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "in_asm,exec",
+             "-D", flog, "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
+             "-o", f"{fo}:{shape}:f32"])
+    log = open(flog).read() if os.path.exists(flog) else ""
+    m = STATS.search(p.stderr)
+    nexec = len(re.findall(r"^tpc: 0 pc=0x[0-9a-f]{8}$", log, re.M))
+    check("-d exec -D: exit 0, output = a + b, one exec line per retired bundle",
+          p.returncode == 0 and m and nexec == int(m.group(2)) and
+          open(fo, "rb").read() == want_add, f"{nexec} exec lines; {p.stderr}")
+    check("-d in_asm: the first bundle printed in the vendor syntax",
+          re.search(r"^tpc: 0 0x00000000: .*; .*; .*; ", log, re.M) is not None, log[:300])
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "nosuch"])
+    check("-d nosuch: one line naming the item, exit 125",
+          p.returncode == 125 and p.stderr.count("\n") == 1 and "nosuch" in p.stderr, p.stderr)
+
     # The completion semaphore is data in the parameter block: the launcher
     # must wait on the one it was given (it patches its own wait record).
     for sem in (7, 255):
