@@ -1,16 +1,21 @@
 #!/bin/sh
-# TPC streaming throughput: kernel ld_tnsr -> add.f32 (+ S0) -> st_tnsr over
-# a 64 MiB f32 tensor (4096 x 4096) on one TPC, launched by nxemu-tpc-run
-# through the reference launcher.  Reports the kernel's input bytes per second
-# and, measured in the same run, this machine's memcpy bandwidth (bytes
-# copied per second by a small C timer compiled here with cc), and the ratio
-# (goal >= 0.5x).  The kernel makes S1 passes over the tensor; the figure is
-# the wall time with 2 passes minus that with 1 (same files, machine set-up and
-# tensor I/O), i.e. one pass over memory already touched: start-up, file I/O
-# and HBM first-touch page faults are not counted (the first-pass figure, 1
-# pass minus 0 passes, is printed too).  Times are CPU seconds (user + system)
-# of the process, for the emulator and for memcpy alike, so a loaded machine
-# or a slow disk does not skew the ratio.
+# TPC streaming throughput: out = a + S0 over a 64 MiB f32 tensor (4096 x
+# 4096) on one TPC, launched by nxemu-tpc-run through the reference launcher.
+# Two schedules of the same ld_tnsr -> add.f32 -> st_tnsr kernel:
+#  - pipelined: as the TPC compiler emits a stream loop (software-pipelined,
+#    one four-slot bundle per vector like tpc.md §4.5 example (a), plus one
+#    bundle moving the store index): 2 bundles per 64-lane vector;
+#  - naive: one slot per bundle, index recomputed per vector: 5 bundles.
+# Reports the kernel's input bytes per second and, measured in the same run,
+# this machine's memcpy bandwidth (bytes copied per second by a small C timer
+# compiled here with cc), and the ratio (goal >= 0.5x, for the pipelined
+# schedule).  The kernel makes S1 passes over the tensor; the figure is the
+# time with 2 passes minus that with 1 (same files, machine set-up and tensor
+# I/O), i.e. one pass over memory already touched: start-up, file I/O and HBM
+# first-touch page faults are not counted (the first-pass figure, 1 pass
+# minus 0 passes, is printed too).  Times are CPU seconds (user + system) of
+# the process, for the emulator and for memcpy alike, so a loaded machine or
+# a slow disk does not skew the ratio.
 # usage: sh bench/tpc-stream.sh BUILD_DIR   (REPEAT=N runs of each, best kept)
 set -eu
 B=${1:-build}
@@ -18,7 +23,7 @@ REPEAT=${REPEAT:-3}
 CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cat > "$T/stream.s" <<'ASM'
+cat > "$T/naive.s" <<'ASM'
 // S1 passes of out[x, y] = a[x, y] + S0; dim 0 = 64-lane vectors, dim 1 = rows.
 nop; mov_irf_dim 0x0 S10, I0; nop; nop
 nop; mov_irf_dim 0x0 S11, I1; nop; nop
@@ -40,6 +45,46 @@ nop; nop; add.f32 V2, V1, S0; nop
 nop; nop; nop; st_tnsr 0x1, I2, V2
 End0:
 nop
+End1:
+nop
+End2:
+halt
+nop
+nop
+nop
+ASM
+cat > "$T/pipe.s" <<'ASM'
+// S1 passes of out[x, y] = a[x, y] + S0, software-pipelined the way the
+// TPC compiler schedules a stream loop: per 64-lane vector, one bundle with
+// ld_tnsr, the index step, add.f32 and st_tnsr (each working on a different
+// vector), plus one bundle moving the store index.  Needs >= 2 vectors per row.
+nop; mov_irf_dim 0x0 S10, I0; nop; nop
+nop; mov_irf_dim 0x0 S11, I1; nop; nop
+nop; mov_irf_dim 0x1 S12, I0; nop; nop
+nop; mov_irf_dim 0x1 S13, I1; nop; nop
+nop; add.i32 S11, S11, S10; nop; nop
+nop; add.i32 S13, S13, S12; nop; nop
+nop; mul.i32 S10, S10, 0x40; nop; nop
+nop; mul.i32 S11, S11, 0x40; nop; nop
+nop; add.i32 S14, S10, 0x40; nop; nop
+nop; sub.i32 S15, S11, 0x40; nop; nop
+loop 0x0, S1, 1, <, End2
+nop
+loop S12, S13, 1, <, End1
+nop
+nop; set_indx I2, b00010, S33; nop; nop
+nop; set_indx I2, b00001, S10; nop; nop
+nop; set_indx I3, b00010, S33; nop; nop
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; nop; set_indx I3, b00001, S10
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; nop
+loop S14, S15, 0x40, <, End0
+nop
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
+set_indx I3, b00001, S34; nop; nop; nop
+End0:
+nop; nop; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
+nop; add.i32 b00001 I3, 0x40, I3; nop; nop
+nop; nop; nop; st_tnsr 0x1, I3, V2
 End1:
 nop
 End2:
@@ -81,7 +126,8 @@ int main(void)
 }
 C
 "$CC" -O2 -o "$T/memcpy" "$T/memcpy.c"
-"$B/tools/nxemu-as" -t tpc "$T/stream.s" -o "$T/stream.o"
+"$B/tools/nxemu-as" -t tpc "$T/pipe.s" -o "$T/pipelined.o"
+"$B/tools/nxemu-as" -t tpc "$T/naive.s" -o "$T/naive.o"
 python3 - "$B/tools/nxemu-tpc-run" "$T" "$T/memcpy" "$REPEAT" <<'PY'
 import os, re, resource, subprocess, sys
 run, tmp, memcpy, repeat = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -90,10 +136,11 @@ nbytes = W * H * 4
 fin = os.path.join(tmp, "in.bin")
 with open(fin, "wb") as f:
     f.write(bytes(range(256)) * (nbytes // 256))
-def once(passes):
-    args = [run, "-k", os.path.join(tmp, "stream.o"), "-n", "1", "--index-space",
+def once(kernel, passes):
+    out = os.path.join(tmp, kernel + ".out")
+    args = [run, "-k", os.path.join(tmp, kernel + ".o"), "-n", "1", "--index-space",
             f"{W // 64},{H}", "--farg", "1.5", "--arg", str(passes), "-machine", "hbm=512M",
-            "-i", f"{fin}:{W}x{H}:f32", "-o", os.path.join(tmp, "out.bin") + f":{W}x{H}:f32"]
+            "-i", f"{fin}:{W}x{H}:f32", "-o", f"{out}:{W}x{H}:f32"]
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(args, capture_output=True, text=True)
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -102,20 +149,30 @@ def once(passes):
         sys.exit(f"tpc-stream: nxemu-tpc-run exited {p.returncode}: {p.stderr.strip()}")
     m = re.search(r"bundles=(\d+)", p.stderr)
     return dt, int(m.group(1)) if m else 0
-t = {0: 1e30, 1: 1e30, 2: 1e30}
-b = {}
-for _ in range(repeat):
-    for k in t:
-        dt, b[k] = once(k)
-        t[k] = min(t[k], dt)
-mc = float(subprocess.run([memcpy], capture_output=True, text=True, check=True).stdout)
-steady = max(t[2] - t[1], 1e-9)   # one pass over memory the kernel already touched
-first = max(t[1] - t[0], 1e-9)    # first pass: includes HBM first-touch page faults
-bw = nbytes / steady
-nb = b[2] - b[1]
-print(f"tpc-stream: {nbytes >> 20} MiB f32 ld_tnsr/add.f32/st_tnsr, {nb} bundles per pass: "
-      f"{steady:.3f} s = {bw / 1e9:.2f} GB/s input ({nb / steady / 1e6:.1f} M bundles/s); "
-      f"first pass {first:.3f} s = {nbytes / first / 1e9:.2f} GB/s; start-up + file I/O "
-      f"{t[0]:.3f} s")
-print(f"tpc-stream: memcpy {mc / 1e9:.2f} GB/s; ratio {bw / mc:.2f}x memcpy (goal >= 0.5x)")
+mc = 0.0
+res = {}
+PASSES = (0, 1, 5)
+for kernel in ("pipelined", "naive"):
+    t = {k: 1e30 for k in PASSES}
+    b = {}
+    for _ in range(repeat):
+        for k in PASSES:
+            dt, b[k] = once(kernel, k)
+            t[k] = min(t[k], dt)
+        mc = max(mc, float(subprocess.run([memcpy], capture_output=True, text=True,
+                                          check=True).stdout))
+    steady = max((t[5] - t[1]) / 4, 1e-9)  # one pass over memory already touched
+    first = max(t[1] - t[0], 1e-9)         # first pass: includes HBM first-touch faults
+    nb = (b[5] - b[1]) // 4
+    res[kernel] = nbytes / steady
+    print(f"tpc-stream: {kernel}: {nbytes >> 20} MiB f32 ld_tnsr/add.f32/st_tnsr, {nb} bundles "
+          f"per pass: {steady:.4f} s = {nbytes / steady / 1e9:.2f} GB/s input "
+          f"({nb / steady / 1e6:.1f} M bundles/s); first pass {first:.3f} s; start-up + file "
+          f"I/O {t[0]:.3f} s")
+with open(os.path.join(tmp, "pipelined.out"), "rb") as f1, \
+        open(os.path.join(tmp, "naive.out"), "rb") as f2:
+    if f1.read() != f2.read():
+        sys.exit("tpc-stream: the two schedules computed different outputs")
+print(f"tpc-stream: memcpy {mc / 1e9:.2f} GB/s; ratio {res['pipelined'] / mc:.2f}x memcpy "
+      f"pipelined (goal >= 0.5x), {res['naive'] / mc:.2f}x naive")
 PY
