@@ -261,7 +261,6 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             }
         } else if (!strcmp(a, "-machine") || !strcmp(a, "--machine") || !strcmp(a, "-M")) {
             g_free(o->machine);
-            g_free(o->logfile);
             o->machine = g_strdup(v);
         } else if (!strcmp(a, "-dtb") || !strcmp(a, "--dtb")) {
             g_free(o->dtb);
@@ -314,6 +313,7 @@ void tr_options_free(TrOptions *o)
     g_free(o->launcher);
     g_free(o->machine);
     g_free(o->dtb);
+    g_free(o->logfile);
 }
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

@@ -86,7 +86,7 @@ def main():
     # and with the log on, every bundle takes the staged path: same output.
     flog, fo = os.path.join(tmp, "run.log"), os.path.join(tmp, "add-log.bin")
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "in_asm,exec",
-             "-D", flog, "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
+             "-D", flog, "-machine", "hbm=256M", "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
              "-o", f"{fo}:{shape}:f32"])
     log = open(flog).read() if os.path.exists(flog) else ""
     m = STATS.search(p.stderr)
