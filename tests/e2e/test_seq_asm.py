@@ -10,37 +10,18 @@ import re
 import struct
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tapkit import Tap  # noqa: E402
 
 AS, OBJDUMP = sys.argv[1], sys.argv[2]
-TMP = tempfile.mkdtemp(prefix="nxemu-seq-asm-")
-results = []
+T = Tap("nxemu-seq-asm-")
+test, path, write, run = T.test, T.path, T.write, T.run
+TMP = T.tmp
 
 
-def test(fn):
-    results.append(fn)
-    return fn
-
-
-def path(name):
-    return os.path.join(TMP, name)
-
-
-def write(name, text):
-    with open(path(name), "w") as f:
-        f.write(text)
-    return path(name)
-
-
-def run(*args):
-    return subprocess.run(list(args), capture_output=True, text=True, timeout=60)
-
-
-def assemble(src, out, *extra):
-    r = run(AS, *extra, "-o", out, src)
-    assert r.returncode == 0, f"nxemu-as failed: {r.stderr}"
-    with open(out, "rb") as f:
-        return f.read()
+def assemble(source, out, *extra):
+    return T.assemble([AS], source, out, *extra)[0]
 
 
 def objdump(*args):
@@ -395,19 +376,4 @@ def include_missing_and_malformed():
         assert first.startswith(f"{src}:1:{col}: error:"), (text, first)
 
 
-def main():
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, fn in enumerate(results, 1):
-        try:
-            fn()
-            print(f"ok {i} {fn.__name__}")
-        except Exception as ex:  # report and continue
-            failed += 1
-            print(f"not ok {i} {fn.__name__}")
-            for line in repr(ex).splitlines():
-                print(f"# {line}")
-    sys.exit(1 if failed else 0)
-
-
-main()
+T.main()

@@ -8,44 +8,24 @@ usage: test_tpc_asm.py NXEMU_AS NXEMU_OBJDUMP ASM_DIR
 import os
 import re
 import struct
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tapkit import Tap  # noqa: E402
 
 AS, OBJDUMP, ASM_DIR = sys.argv[1], sys.argv[2], sys.argv[3]
-TMP = tempfile.mkdtemp(prefix="nxemu-tpc-asm-")
-results = []
+T = Tap("nxemu-tpc-asm-")
+test, path, write, run = T.test, T.path, T.write, T.run
+TMP = T.tmp
 
 
-def test(fn):
-    results.append(fn)
-    return fn
+def assemble(source, out, *extra):
+    return T.assemble([AS, "-t", "tpc"], source, out, *extra)
 
-
-def path(name):
-    return os.path.join(TMP, name)
 
 
 def src(name):
     return os.path.join(ASM_DIR, name)
-
-
-def write(name, text):
-    with open(path(name), "w") as f:
-        f.write(text)
-    return path(name)
-
-
-def run(*args):
-    return subprocess.run(list(args), capture_output=True, text=True, timeout=60)
-
-
-def assemble(source, out, *extra):
-    r = run(AS, "-t", "tpc", *extra, "-o", out, source)
-    assert r.returncode == 0, f"nxemu-as failed: {r.stderr}"
-    with open(out, "rb") as f:
-        return f.read(), r.stderr
-
 
 def objdump(*args):
     r = run(OBJDUMP, *args)
@@ -238,19 +218,4 @@ def loop_once_round_trips():
     assert again == bytes(loop)
 
 
-def main():
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, fn in enumerate(results, 1):
-        try:
-            fn()
-            print(f"ok {i} {fn.__name__}")
-        except Exception as ex:  # report and continue
-            failed += 1
-            print(f"not ok {i} {fn.__name__}")
-            for line in repr(ex).splitlines():
-                print(f"# {line}")
-    sys.exit(1 if failed else 0)
-
-
-main()
+T.main()

@@ -9,43 +9,24 @@ usage: test_tpc_vendor_syntax.py NXEMU_AS NXEMU_OBJDUMP ASM_DIR
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tapkit import Tap  # noqa: E402
 
 AS, OBJDUMP, ASM_DIR = sys.argv[1], sys.argv[2], sys.argv[3]
-TMP = tempfile.mkdtemp(prefix="nxemu-tpc-vendor-")
-results = []
-
-# NOP bundle, tpc.md §4.3
-NOP = bytes.fromhex("3f00000000f8010000000000000080 0f00f00100".replace(" ", "")) + bytes(12)
-
-
-def test(fn):
-    results.append(fn)
-    return fn
-
-
-def path(name):
-    return os.path.join(TMP, name)
-
-
-def write(name, text):
-    with open(path(name), "w") as f:
-        f.write(text)
-    return path(name)
-
-
-def run(*args):
-    return subprocess.run(list(args), capture_output=True, text=True, timeout=60)
+T = Tap("nxemu-tpc-vendor-")
+test, path, write, run = T.test, T.path, T.write, T.run
+TMP = T.tmp
 
 
 def assemble(source, out, *extra):
-    r = run(AS, "-t", "tpc", *extra, "-o", out, source)
-    assert r.returncode == 0, f"nxemu-as failed: {r.stderr}"
-    with open(out, "rb") as f:
-        return f.read(), r.stderr
+    return T.assemble([AS, "-t", "tpc"], source, out, *extra)
 
+
+
+# NOP bundle, tpc.md §4.3
+NOP = bytes.fromhex("3f00000000f8010000000000000080 0f00f00100".replace(" ", "")) + bytes(12)
 
 def body(elf):
     """Label and bundle lines of the .text listing, blanks normalised."""
@@ -188,20 +169,4 @@ def rejected_spellings_give_one_line_errors():
         assert what in m.group(3), lines[0]
 
 
-def main():
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, fn in enumerate(results, 1):
-        try:
-            fn()
-            print(f"ok {i} {fn.__name__}")
-        except Exception as ex:  # report and continue
-            failed += 1
-            print(f"not ok {i} {fn.__name__}")
-            for l in str(ex).split("\n"):
-                print(f"# {l}")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+T.main()
