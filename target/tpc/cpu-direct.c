@@ -73,6 +73,12 @@ static bool scalar_src(const TpcOperand *op)
 
 /* ---- direct executors: run after every prep succeeded, cannot fail ---- */
 
+/* The scalar predicate of a planned slot (plans take no VPRF predicates). */
+static inline bool pred_on(const TpcCpu *c, const TpcInsn *in)
+{
+    return ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) ^ (in->polarity ? 1u : 0u)) != 0;
+}
+
 /* A scalar source of a planned slot: S (in range), long or short immediate. */
 static inline uint32_t rd_scalar(const TpcCpu *c, const TpcBundle *b, const TpcOperand *op)
 {
@@ -103,7 +109,7 @@ static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 
 static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    if (!tpc_pred_scalar(c, in))
+    if (!pred_on(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
     const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num] : NULL;
@@ -116,7 +122,7 @@ static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 
 static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    if (!tpc_pred_scalar(c, in))
+    if (!pred_on(c, in))
         return;
     bool a_irf = in->a.kind == TPC_OP_I;
     uint32_t v = rd_scalar(c, b, a_irf ? &in->b : &in->a);
@@ -129,7 +135,7 @@ static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
 static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned dst, unsigned mask)
 {
-    if (!tpc_pred_scalar(c, in))
+    if (!pred_on(c, in))
         return;
     uint32_t v = rd_scalar(c, b, &in->a);
     int32_t *r = c->irf[dst & 31];

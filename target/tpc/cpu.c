@@ -509,13 +509,16 @@ ill_delay:
 static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
+    /* fetch window: only step_one changes it (direct bundles neither fetch
+     * through the slow path nor write devices) */
+    const uint8_t *host = c->code_host;
+    uint32_t lo = c->code_lo, hi = c->code_hi;
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         n++;
-        if (G_LIKELY(dc->direct && !c->in_delay_slot && c->code_host && pc >= c->code_lo &&
-                     (uint64_t)pc + TPC_BUNDLE <= c->code_hi &&
-                     bundle_eq(dc->raw, c->code_host + (pc - c->code_lo)) &&
+        if (G_LIKELY(dc->direct && host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
+                     !c->in_delay_slot && bundle_eq(dc->raw, host + (pc - lo)) &&
                      tpc_direct_run(c, dc))) {
             c->cycles++;
             c->bundles++;
@@ -525,7 +528,11 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
                         : pc + TPC_BUNDLE;
             continue;
         }
-        if (!step_one(c)) {
+        bool more = step_one(c);
+        host = c->code_host;
+        lo = c->code_lo;
+        hi = c->code_hi;
+        if (!more) {
             if (G_UNLIKELY(c->watch_stop)) {
                 c->watch_stop = false;
                 n--; /* abandoned: nothing of it happened */
