@@ -114,36 +114,228 @@ static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, 
     }
 }
 
+/* Why seq_run_fast returned. */
+typedef enum SeqFastExit {
+    SEQ_FX_CHECK,   /* look at the loop conditions again */
+    SEQ_FX_GENERAL, /* the record at nx->pc is not for the fast path */
+    SEQ_FX_OUT,     /* the slice ends (fault taken, blocked, stop) */
+} SeqFastExit;
+
 /*
- * Pure records (SeqDecoded.pure) of decode page p back to back from pc, at
- * most max of them: they cannot change anything the run loop's conditions
- * look at (memory, hence the page; WT_BASE; the core state; the counters;
- * the stop flag), so none is checked between them.  Returns how many
- * retired; *st = SEQ_FAULT (s->fault filled, nx->pc at the faulting record)
- * if one faulted.  nx->pc is only stored on the way out: pure handlers take
- * the executing PC from s->next_pc (seq_cur_pc).  Kept out of line so its
- * few live values stay in registers across the indirect calls.
+ * The fast path: records of decode page p (SeqDPage.fast) from nx->pc, up
+ * to the slice end `end` (counted in *used), translation off (PC == PA).
+ *
+ * Pure records (SeqDecoded.pure) cannot change anything the run loop's
+ * conditions look at (memory, hence the page; WT_BASE; the core state; the
+ * counters; the stop flag), so runs of them are threaded with no checks
+ * between them: each entry's kind says how to run it (SeqKind: the common
+ * forms inline from their pre-resolved operands, others through their
+ * execute function) or that the run ends there (SEQ_K_EXIT: not pure, not
+ * valid, or the sentinel after the page's last slot), so straight-line code
+ * needs no bitmap or page test.  The PC is the entry's (base + d->off) and
+ * the counters are brought up to date only when leaving the run: before any
+ * other record, whose handler may read them (RETIRED register, machine time
+ * of a DMA issue, NOTIFY's PC), and on the way out.  After such a record,
+ * everything the conditions look at is looked at again.
+ *
+ * Dispatch is threaded through a table of label addresses (a GNU C
+ * extension, as in QEMU's interpreter): each form jumps straight to the
+ * next one, which gives the host's branch predictor one indirect jump per
+ * form rather than one for all.
  */
-static G_GNUC_NO_INLINE uint64_t seq_run_pure(SeqCpu *s, const SeqDPage *p, uint64_t pc,
-                                              uint64_t max, SeqStatus *st)
+static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, uint64_t *used,
+                                                 uint64_t end, uint64_t left)
 {
-    uint64_t rem = max;
-    while (rem) {
-        uint64_t off = pc - p->base;
-        /* Same page and 64-aligned in one test. */
-        if ((off & ~0xFC0ull) != 0 || !((p->pure >> (off >> 6)) & 1))
-            break;
-        const SeqDecoded *d = &p->e[off >> 6];
-        s->next_pc = pc + SEQ_REC_BYTES;
-        if (G_UNLIKELY(d->fn(s, d) != SEQ_OK)) {
-            *st = SEQ_FAULT;
-            break;
-        }
-        pc = s->next_pc;
-        rem--;
+    static const void *const lbl[SEQ_K_COUNT] = {[SEQ_K_EXIT] = &&k_exit,
+                                                 [SEQ_K_CALL] = &&k_call,
+#define L_ALU(name, expr)                                                                          \
+    [SEQ_K_##name##_RR] = &&k_##name##_rr, [SEQ_K_##name##_RI] = &&k_##name##_ri,
+                                                 SEQ_ALU32_OPS(L_ALU) SEQ_ALU64_OPS(L_ALU)
+#undef L_ALU
+#define L_BR(name, cond) [SEQ_K_BR_##name] = &&k_br_##name,
+                                                     SEQ_BR32_OPS(L_BR)
+#undef L_BR
+    };
+    NxCpu *cpu = &s->cpu;
+    NxBlock *nx = s->nx;
+    Machine *m = cpu->m;
+    Sched *sc = &m->sched;
+    uint32_t *R = nx->r;
+    const uint64_t base = p->base;
+    uint64_t pc = nx->pc, t;
+    /* rem counts down to the slice end; mark is rem when the counters were
+     * last brought up to date. */
+    uint64_t rem = end - *used, mark = rem;
+    SeqFastExit ex = SEQ_FX_CHECK;
+    const SeqDecoded *d;
+
+#define SEQ_FLUSH()                                                                                \
+    do {                                                                                           \
+        nx->pc = pc;                                                                               \
+        cpu->retired += mark - rem;                                                                \
+        cpu->slice_used += mark - rem;                                                             \
+        mark = rem;                                                                                \
+    } while (0)
+#define DISPATCH() goto *lbl[d->kind]
+    /* The record at d retired and the next one is d + 1. */
+#define NEXT()                                                                                     \
+    do {                                                                                           \
+        d++;                                                                                       \
+        if (G_UNLIKELY(--rem == 0))                                                                \
+            goto leave_d;                                                                          \
+        DISPATCH();                                                                                \
+    } while (0)
+
+reload:
+    if (((pc - base) & ~0xFC0ull) != 0) { /* other page or misaligned */
+        ex = SEQ_FX_GENERAL;
+        goto leave;
     }
-    s->nx->pc = pc;
-    return max - rem;
+    d = &p->e[(pc - base) >> 6];
+    DISPATCH();
+
+#define SA ((int32_t)a)
+#define SB ((int32_t)b)
+#define K_ALU32(name, expr)                                                                        \
+    k_##name##_rr:                                                                                 \
+    {                                                                                              \
+        uint32_t a = R[d->ra], b = R[d->rb];                                                       \
+        (void)b;                                                                                   \
+        R[d->rd] = (expr);                                                                         \
+        NEXT();                                                                                    \
+    }                                                                                              \
+    k_##name##_ri:                                                                                 \
+    {                                                                                              \
+        uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
+        (void)b;                                                                                   \
+        R[d->rd] = (expr);                                                                         \
+        NEXT();                                                                                    \
+    }
+    SEQ_ALU32_OPS(K_ALU32)
+#undef K_ALU32
+#undef SA
+#undef SB
+#define K_ALU64(name, expr)                                                                        \
+    k_##name##_rr:                                                                                 \
+    {                                                                                              \
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
+        uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
+        uint64_t r = (expr);                                                                       \
+        R[d->rd] = (uint32_t)r;                                                                    \
+        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
+        NEXT();                                                                                    \
+    }                                                                                              \
+    k_##name##_ri:                                                                                 \
+    {                                                                                              \
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
+        uint64_t b = d->imm;                                                                       \
+        uint64_t r = (expr);                                                                       \
+        R[d->rd] = (uint32_t)r;                                                                    \
+        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
+        NEXT();                                                                                    \
+    }
+    SEQ_ALU64_OPS(K_ALU64)
+#undef K_ALU64
+#define K_BR(name, cond)                                                                           \
+    k_br_##name:                                                                                   \
+    {                                                                                              \
+        uint32_t x = R[d->ra];                                                                     \
+        uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
+        (void)x, (void)y;                                                                          \
+        if (!(cond))                                                                               \
+            NEXT();                                                                                \
+        t = d->tgt_rel ? base + d->off + d->imm : d->imm;                                          \
+        if (G_UNLIKELY(t & 63)) {                                                                  \
+            nx_fault_set(&s->fault, NX_FAULT_MISALIGNED, 0, t);                                    \
+            goto fault_d;                                                                          \
+        }                                                                                          \
+        goto jump;                                                                                 \
+    }
+    SEQ_BR32_OPS(K_BR)
+#undef K_BR
+
+k_call:
+    /* Other pure records: their execute function (which reads the executing
+     * PC as s->next_pc - 64). */
+    s->next_pc = base + d->off + SEQ_REC_BYTES;
+    if (G_UNLIKELY(d->fn(s, d) != SEQ_OK))
+        goto fault_d;
+    t = s->next_pc;
+    if (t == base + d->off + SEQ_REC_BYTES)
+        NEXT();
+    goto jump;
+
+jump:
+    /* The record at d retired with next PC t. */
+    pc = t;
+    if (G_UNLIKELY(--rem == 0))
+        goto leave;
+    goto reload;
+
+k_exit:
+    /* Not a pure record of this page: a fast one, or one for the general
+     * path (also the sentinel: the straight line ran off the page). */
+    pc = base + d->off;
+    if (((pc - base) & ~0xFC0ull) != 0 || !((p->fast >> ((pc - base) >> 6)) & 1)) {
+        ex = SEQ_FX_GENERAL;
+        goto leave;
+    }
+    /* A record with effects beyond the registers and PC: bring the
+     * counters up to date first.  rem > 0: no icount limit reached yet. */
+    SEQ_FLUSH();
+    s->next_pc = pc + SEQ_REC_BYTES;
+    SeqStatus st = d->fn(s, d);
+    if (st != SEQ_OK) {
+        if (st == SEQ_BLOCK)
+            seq_block(s, d);
+        else if (st == SEQ_FAULT)
+            seq_take_fault(s);
+        /* SEQ_DEBUG needs a debugger, which keeps this path off. */
+        *used = end - rem;
+        return SEQ_FX_OUT;
+    }
+    pc = nx->pc = s->next_pc;
+    cpu->retired++;
+    cpu->slice_used++;
+    rem--;
+    mark = rem;
+    seq_icount_check(sc, cpu, end - rem, left);
+    if (G_UNLIKELY(nx->pending_control))
+        nx_apply_pending_control(nx);
+    if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
+                   s->dc.last != p)) {
+        *used = end - rem;
+        return SEQ_FX_CHECK;
+    }
+    /* Its stores may have dropped records of this page: the kinds say so. */
+    if (rem)
+        goto reload;
+    goto leave;
+
+leave_d:
+    pc = base + d->off;
+leave:
+    if (mark != rem) {
+        SEQ_FLUSH();
+        seq_icount_check(sc, cpu, end - rem, left);
+    }
+    *used = end - rem;
+    return ex;
+
+fault_d:
+    /* Precise: the PC stays on the faulting record, which did not retire. */
+    pc = base + d->off;
+    if (mark != rem) {
+        SEQ_FLUSH();
+        seq_icount_check(sc, cpu, end - rem, left);
+    }
+    nx->pc = pc;
+    *used = end - rem;
+    seq_take_fault(s);
+    return SEQ_FX_OUT;
+#undef NEXT
+#undef DISPATCH
+#undef SEQ_FLUSH
 }
 
 /*
@@ -152,9 +344,9 @@ static G_GNUC_NO_INLINE uint64_t seq_run_pure(SeqCpu *s, const SeqDPage *p, uint
  * CONTROL writes, the machine stop flag) and is where debugger and trace
  * hooks belong.  The fast one takes records without waits or debug fields
  * (SeqDecoded.fast) from the decode page used last, with translation off,
- * and is only used without a debugger, trace or per-instruction logging:
- * runs of pure records go through seq_run_pure with no checks between
- * them, any other record is followed by the general path's checks.
+ * and is only used without a debugger, trace or per-instruction logging
+ * (seq_run_fast): runs of pure records go back to back with no checks
+ * between them, any other record is followed by the general path's checks.
  *
  * sched.round_retired and sched.icount are only read between slices, so they
  * are added once at the end; cpu->retired and cpu->slice_used are brought up
@@ -193,51 +385,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         if (fast_ok && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 && s->dc.last &&
             (s->dc.last->page >> 12) != 0) {
             /* Records without waits or debug fields in the decode page used
-             * last (SeqDPage.fast): runs of pure ones in seq_run_pure, the
-             * others here, after which everything the loop conditions look
-             * at is looked at again.  A PC outside the page or a record not
+             * last (SeqDPage.fast), in seq_run_fast.  A PC outside the page or a record not
              * in the bitmap leaves the instruction to the general path. */
-            const SeqDPage *p = s->dc.last;
             nx->block_reason = NX_BLOCK_NONE;
-            for (;;) {
-                SeqStatus st = SEQ_OK;
-                uint64_t n = seq_run_pure(s, p, nx->pc, end - used, &st);
-                cpu->retired += n;
-                cpu->slice_used += n;
-                used += n;
-                if (n)
-                    seq_icount_check(sc, cpu, used, left);
-                if (G_UNLIKELY(st != SEQ_OK)) {
-                    seq_take_fault(s);
-                    goto out;
-                }
-                if (used >= end)
-                    break;
-                uint64_t off = nx->pc - p->base;
-                if ((off & ~0xFC0ull) != 0 || !((p->fast >> (off >> 6)) & 1))
-                    goto general;
-                const SeqDecoded *d = &p->e[off >> 6];
-                s->next_pc = nx->pc + SEQ_REC_BYTES;
-                st = d->fn(s, d);
-                if (st != SEQ_OK) {
-                    if (st == SEQ_BLOCK)
-                        seq_block(s, d);
-                    else if (st == SEQ_FAULT)
-                        seq_take_fault(s);
-                    /* SEQ_DEBUG needs a debugger, which keeps this path off. */
-                    goto out;
-                }
-                nx->pc = s->next_pc;
-                cpu->retired++;
-                cpu->slice_used++;
-                used++;
-                seq_icount_check(sc, cpu, used, left);
-                if (G_UNLIKELY(nx->pending_control))
-                    nx_apply_pending_control(nx);
-                if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING ||
-                               nx->wt_base != 0 || s->dc.last != p || used >= end))
-                    break;
-            }
+            SeqFastExit ex = seq_run_fast(s, s->dc.last, &used, end, left);
+            if (ex == SEQ_FX_OUT)
+                goto out;
+            if (ex == SEQ_FX_GENERAL && used < end)
+                goto general;
             continue;
         }
 

@@ -32,6 +32,7 @@
 
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "target/seq/alu-ops.h"
 #include "target/seq/insn.h"
 
 #define SEQ_GDB_R0         0
@@ -61,12 +62,29 @@ typedef enum SeqStatus {
  * decoded entry says the handler waits itself, as EVENT_SEMAPHORE does). */
 typedef SeqStatus (*SeqExecFn)(SeqCpu *s, const SeqDecoded *d);
 
+/* TENSOR_LOAD/STORE of 4-byte elements with an immediate address and no
+ * events: the walk of sequencer.md §8.9 resolved at decode time
+ * (exec-mem2d.c).  Offsets and strides in bytes. */
+typedef struct SeqM2dPre {
+    uint64_t start;         /* Neuron address of element 0 */
+    int64_t s0, s1;         /* strides */
+    int64_t minoff, maxoff; /* extreme element offsets from start */
+    uint8_t n0, n1, n;      /* inner, outer, total */
+    bool window_ok;         /* the 16 MiB window rule holds */
+    bool regs_seq;          /* registers data[0] + k, k < n, all below 64 */
+    uint8_t reg0;           /* data[0] & 63 */
+} SeqM2dPre;
+
 /* One pre-decoded record.  Handlers read operands from insn.rec[]; the
  * decode verdict (phase D) is cached with it so a bad record costs one
  * decode, however often it is fetched. */
 struct SeqDecoded {
     /* Hot fields first: the run loop reads only these before the handler. */
-    SeqExecFn fn;    /* NULL when the decode faulted */
+    SeqExecFn fn; /* NULL when the decode faulted */
+    /* SeqKind: SEQ_K_EXIT unless pure (and, in a decode page, valid);
+     * SEQ_K_CALL or a form the run loop inlines. */
+    uint8_t kind;
+    uint16_t off;    /* in a decode page: the entry's byte offset (slot * 64) */
     bool own_wait;   /* handler evaluates the wait(s) (0xA0) */
     bool has_events; /* a wait or an update: phase U has more than results */
     bool has_debug;  /* nonzero debug_cmd/debug_hint (logged with -d debug) */
@@ -84,7 +102,21 @@ struct SeqDecoded {
     uint8_t upd_idx;
     uint32_t ev_value;
     NxFault dfault; /* phase D fault when fn == NULL */
-    SeqInsn insn;   /* seq_decode() output; insn.rec = the record bytes */
+    /* Operands resolved at decode time for the specialised execute
+     * functions and the inline forms (kind). */
+    union {
+        struct {
+            /* ALU: src0, src1, dst (low/high registers of pairs), masked;
+             * branch: ra = lhs, rb = rhs register. */
+            uint8_t ra, ra_hi, rb, rb_hi, rd, rd_hi;
+            bool rhs_reg;   /* branch: rhs is register rb, else imm32 */
+            bool tgt_rel;   /* branch: target = pc + imm, else imm */
+            uint32_t imm32; /* branch: rhs immediate */
+            uint64_t imm;   /* ALU: immediate operand; branch: target or offset */
+        };
+        SeqM2dPre m2d;
+    };
+    SeqInsn insn; /* seq_decode() output; insn.rec = the record bytes */
 };
 
 /* Decode cache: one page of 64 records per 4 KiB PA page. */
@@ -95,7 +127,9 @@ typedef struct SeqDPage {
     uint64_t fast;  /* bit i: valid and e[i].fast (the run loop's fast path) */
     uint64_t pure;  /* bit i: valid and e[i].pure (a subset of fast) */
     bool marked;    /* as_mark_code done since the last invalidation */
-    SeqDecoded e[64];
+    /* e[64] is a sentinel (kind SEQ_K_EXIT, off 4096) that ends straight
+     * runs at the page end. */
+    SeqDecoded e[65];
 } SeqDPage;
 
 typedef struct SeqDCache {
@@ -117,6 +151,10 @@ struct SeqCpu {
     /* What blocked it, for STATUS and the deadlock line. */
     uint8_t blk_wait_mode, blk_wait_idx;
     uint32_t blk_wait_value;
+
+    /* Cached host spans for the mem_2d fast path (exec-mem2d.c), valid
+     * while the address space's generation is unchanged. */
+    MemHostSpan rd_span, wr_span;
 
     /* DRAIN accounting generation; bumped by reset (sequencer.md §8.3). */
     uint32_t generation;
@@ -271,5 +309,15 @@ SeqExecFn seq_alu_fast(const SeqInsn *in);
 /* Likewise for COMPARE_BRANCH (exec-branch.c): 32-bit integer compares with
  * an immediate target and no link, or NULL. */
 SeqExecFn seq_branch_fast(const SeqInsn *in);
+/* The inline form of a decoded ALU_OP / COMPARE_BRANCH (SEQ_K_CALL if none;
+ * the execute function seq_*_fast returns runs the same form) and the
+ * operand pre-resolution both read. */
+SeqKind seq_alu_kind(const SeqInsn *in);
+SeqKind seq_branch_kind(const SeqInsn *in);
+void seq_alu_preresolve(SeqDecoded *d);
+void seq_branch_preresolve(SeqDecoded *d);
+/* TENSOR_LOAD/STORE with a pre-resolved walk (d->m2d), or NULL if the
+ * record does not qualify; fills d->m2d. */
+SeqExecFn seq_mem2d_fast(SeqDecoded *d);
 
 #endif

@@ -41,20 +41,30 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
     d->has_events = d->wait_mode != 0 || d->upd_mode != 0;
     d->has_debug = rec[2] != 0 || rec[3] != 0;
     d->pure = false;
+    d->kind = SEQ_K_EXIT;
+    memset(&d->m2d, 0, sizeof(d->m2d));
     if (d->fn && !d->has_events) {
         SeqExecFn fast = NULL;
         switch (rec[0]) {
         case SEQ_OP_ALU_OP:
             fast = seq_alu_fast(&d->insn);
+            d->kind = (uint8_t)seq_alu_kind(&d->insn);
+            seq_alu_preresolve(d);
             d->pure = true;
             break;
         case SEQ_OP_COMPARE_BRANCH:
             fast = seq_branch_fast(&d->insn);
+            d->kind = (uint8_t)seq_branch_kind(&d->insn);
+            seq_branch_preresolve(d);
             d->pure = true;
             break;
         case SEQ_OP_MOVE:
         case SEQ_OP_NOP:
             d->pure = true;
+            break;
+        case SEQ_OP_TENSOR_LOAD:
+        case SEQ_OP_TENSOR_STORE:
+            fast = seq_mem2d_fast(d);
             break;
         default:
             break;
@@ -63,6 +73,11 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
             d->fn = fast;
         d->pure = d->pure && !d->has_debug;
     }
+    /* The run loop's fast path takes only pure records (cpu.c). */
+    if (!d->pure)
+        d->kind = SEQ_K_EXIT;
+    else if (d->kind == SEQ_K_EXIT)
+        d->kind = SEQ_K_CALL;
     d->fast = d->fn && !d->own_wait && !d->wait_mode && !d->has_debug;
 }
 
@@ -95,6 +110,10 @@ static SeqDPage *dcache_page(SeqDCache *dc, uint64_t page, bool create)
         p->fast = 0;
         p->pure = 0;
         p->marked = false;
+        for (unsigned i = 0; i <= 64; i++) {
+            p->e[i].kind = SEQ_K_EXIT;
+            p->e[i].off = (uint16_t)(i * SEQ_REC_BYTES);
+        }
         g_hash_table_insert(dc->pages, &p->page, p);
     }
     if (p)
@@ -131,6 +150,8 @@ static void dcache_drop(SeqDPage *p)
     p->fast = 0;
     p->pure = 0;
     p->marked = false;
+    for (unsigned i = 0; i < 64; i++)
+        p->e[i].kind = SEQ_K_EXIT;
 }
 
 void seq_dcache_invalidate(SeqDCache *dc, uint64_t addr, uint64_t len)

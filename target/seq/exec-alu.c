@@ -283,189 +283,176 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
 }
 
 /* Straight-line handlers for the 32-bit integer operations and the 64-bit
- * add/sub, installed by the decode cache for records without events.  They
- * give the results of seq_alu_compute (tests/unit/test-seq-alu-fast.c
- * checks them against it); the ops whose result depends on signedness have
- * one handler per signedness.  Unary ops simply ignore b. */
-#define ALU32(name, expr)                                                                          \
-    static SeqStatus name##_rr(SeqCpu *s, const SeqDecoded *d)                                     \
-    {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
-        const SeqAlu *x = &d->insn.u.alu;                                                          \
-        uint32_t a = R[x->src0_lo & 63], b = R[x->src1_lo & 63];                                   \
-        (void)b;                                                                                   \
-        R[x->dst_lo & 63] = (expr);                                                                \
-        return SEQ_OK;                                                                             \
-    }                                                                                              \
-    static SeqStatus name##_ri(SeqCpu *s, const SeqDecoded *d)                                     \
-    {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
-        const SeqAlu *x = &d->insn.u.alu;                                                          \
-        uint32_t a = R[x->src0_lo & 63], b = (uint32_t)x->imm;                                     \
-        (void)b;                                                                                   \
-        R[x->dst_lo & 63] = (expr);                                                                \
-        return SEQ_OK;                                                                             \
-    }
-
+ * add/sub/logic ops, installed by the decode cache for records without
+ * events (alu-ops.h lists them; the run loop executes the same expressions
+ * inline).  They give the results of seq_alu_compute
+ * (tests/unit/test-seq-fast.c checks them against it); the ops whose result
+ * depends on signedness have one handler per signedness.  Operands come
+ * pre-resolved from the decoded entry (SeqDecoded.ra, rb, rd, imm). */
 #define SA ((int32_t)a)
 #define SB ((int32_t)b)
-
-ALU32(alu_add, a + b)
-ALU32(alu_sub, a - b)
-ALU32(alu_mul, a *b)
-ALU32(alu_and, a &b)
-ALU32(alu_or, a | b)
-ALU32(alu_xor, a ^ b)
-ALU32(alu_lshl, a << (b & 31))
-ALU32(alu_lshr, a >> (b & 31))
-ALU32(alu_ashr, (uint32_t)(SA >> (b & 31)))
-ALU32(alu_byp, a)
-ALU32(alu_not, ~a)
-ALU32(alu_land, a != 0 && b != 0)
-ALU32(alu_lor, a != 0 || b != 0)
-ALU32(alu_lxor, (a != 0) != (b != 0))
-ALU32(alu_eq, a == b)
-ALU32(alu_ne, a != b)
-ALU32(alu_max_s, SA > SB ? a : b)
-ALU32(alu_max_u, a > b ? a : b)
-ALU32(alu_min_s, SA < SB ? a : b)
-ALU32(alu_min_u, a < b ? a : b)
-ALU32(alu_gt_s, SA > SB)
-ALU32(alu_gt_u, a > b)
-ALU32(alu_ge_s, SA >= SB)
-ALU32(alu_ge_u, a >= b)
-ALU32(alu_le_s, SA <= SB)
-ALU32(alu_le_u, a <= b)
-ALU32(alu_lt_s, SA < SB)
-ALU32(alu_lt_u, a < b)
-ALU32(alu_absdiff_s, SA > SB ? a - b : b - a)
-ALU32(alu_absdiff_u, a > b ? a - b : b - a)
-ALU32(alu_abs_s, SA < 0 ? 0u - a : a)
-
+#define ALU32(name, expr)                                                                          \
+    static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t a = R[d->ra], b = R[d->rb];                                                       \
+        (void)b;                                                                                   \
+        R[d->rd] = (expr);                                                                         \
+        return SEQ_OK;                                                                             \
+    }                                                                                              \
+    static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
+    {                                                                                              \
+        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
+        (void)b;                                                                                   \
+        R[d->rd] = (expr);                                                                         \
+        return SEQ_OK;                                                                             \
+    }
+SEQ_ALU32_OPS(ALU32)
+#undef ALU32
 #undef SA
 #undef SB
 
 /* 64-bit operands are register pairs; the low half is written first, as in
  * seq_exec_alu, so dst_lo == dst_hi keeps the high half. */
 #define ALU64(name, expr)                                                                          \
-    static SeqStatus name##_rr(SeqCpu *s, const SeqDecoded *d)                                     \
+    static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
         uint32_t *R = s->nx->r;                                                                    \
-        const SeqAlu *x = &d->insn.u.alu;                                                          \
-        uint64_t a = (uint64_t)R[x->src0_hi & 63] << 32 | R[x->src0_lo & 63];                      \
-        uint64_t b = (uint64_t)R[x->src1_hi & 63] << 32 | R[x->src1_lo & 63];                      \
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
+        uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
         uint64_t r = (expr);                                                                       \
-        R[x->dst_lo & 63] = (uint32_t)r;                                                           \
-        R[x->dst_hi & 63] = (uint32_t)(r >> 32);                                                   \
+        R[d->rd] = (uint32_t)r;                                                                    \
+        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
         return SEQ_OK;                                                                             \
     }                                                                                              \
-    static SeqStatus name##_ri(SeqCpu *s, const SeqDecoded *d)                                     \
+    static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
         uint32_t *R = s->nx->r;                                                                    \
-        const SeqAlu *x = &d->insn.u.alu;                                                          \
-        uint64_t a = (uint64_t)R[x->src0_hi & 63] << 32 | R[x->src0_lo & 63];                      \
-        uint64_t b = x->imm;                                                                       \
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
+        uint64_t b = d->imm;                                                                       \
         uint64_t r = (expr);                                                                       \
-        R[x->dst_lo & 63] = (uint32_t)r;                                                           \
-        R[x->dst_hi & 63] = (uint32_t)(r >> 32);                                                   \
+        R[d->rd] = (uint32_t)r;                                                                    \
+        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
         return SEQ_OK;                                                                             \
     }
+SEQ_ALU64_OPS(ALU64)
+#undef ALU64
 
-ALU64(alu_add64, a + b)
-ALU64(alu_sub64, a - b)
-ALU64(alu_and64, a &b)
-ALU64(alu_or64, a | b)
-ALU64(alu_xor64, a ^ b)
+static const SeqExecFn alu_kind_fn[SEQ_K_COUNT] = {
+#define ALU_FN(name, expr)                                                                         \
+    [SEQ_K_##name##_RR] = alu_##name##_rr, [SEQ_K_##name##_RI] = alu_##name##_ri,
+    SEQ_ALU32_OPS(ALU_FN) SEQ_ALU64_OPS(ALU_FN)
+#undef ALU_FN
+};
 
-SeqExecFn seq_alu_fast(const SeqInsn *in)
+SeqKind seq_alu_kind(const SeqInsn *in)
 {
     const SeqAlu *x = &in->u.alu;
-#define PICK(name) return x->src_imm ? name##_ri : name##_rr
+#define PICK(name) return x->src_imm ? SEQ_K_##name##_RI : SEQ_K_##name##_RR
     if (x->dtype == DT_INT64 || x->dtype == DT_UINT64) {
         switch (x->op) {
         case 0x04:
         case 0xC4:
-            PICK(alu_add64);
+            PICK(ADD64);
         case 0x05:
         case 0xC6:
-            PICK(alu_sub64);
+            PICK(SUB64);
         case 0x0A:
-            PICK(alu_and64);
+            PICK(AND64);
         case 0x0B:
-            PICK(alu_or64);
+            PICK(OR64);
         case 0x0C:
-            PICK(alu_xor64);
+            PICK(XOR64);
         default:
-            return NULL;
+            return SEQ_K_CALL;
         }
     }
     if (x->dtype != DT_INT32 && x->dtype != DT_UINT32)
-        return NULL;
+        return SEQ_K_CALL;
     bool sgn = x->dtype == DT_INT32;
 #define PICK_SU(name)                                                                              \
     if (sgn)                                                                                       \
-        PICK(name##_s);                                                                            \
-    PICK(name##_u)
+        PICK(name##_S);                                                                            \
+    PICK(name##_U)
     switch (x->op) {
     case 0x00:
-        PICK(alu_byp);
+        PICK(BYP);
     case 0x01:
-        PICK(alu_not);
+        PICK(NOT);
     case 0x02:
     case 0x10:
-        PICK(alu_lshl);
+        PICK(LSHL);
     case 0x03:
-        PICK(alu_ashr);
+        PICK(ASHR);
     case 0x04:
     case 0xC4:
-        PICK(alu_add);
+        PICK(ADD);
     case 0x05:
     case 0xC6:
-        PICK(alu_sub);
+        PICK(SUB);
     case 0x06:
     case 0xC5:
-        PICK(alu_mul);
+        PICK(MUL);
     case 0x08:
-        PICK_SU(alu_max);
+        PICK_SU(MAX);
     case 0x09:
-        PICK_SU(alu_min);
+        PICK_SU(MIN);
     case 0x0A:
-        PICK(alu_and);
+        PICK(AND);
     case 0x0B:
-        PICK(alu_or);
+        PICK(OR);
     case 0x0C:
-        PICK(alu_xor);
+        PICK(XOR);
     case 0x0D:
-        PICK(alu_land);
+        PICK(LAND);
     case 0x0E:
-        PICK(alu_lor);
+        PICK(LOR);
     case 0x0F:
-        PICK(alu_lxor);
+        PICK(LXOR);
     case 0x11:
-        PICK(alu_lshr);
+        PICK(LSHR);
     case 0x12:
-        PICK(alu_eq);
+        PICK(EQ);
     case 0x13:
-        PICK_SU(alu_gt);
+        PICK_SU(GT);
     case 0x14:
-        PICK_SU(alu_ge);
+        PICK_SU(GE);
     case 0x15:
-        PICK_SU(alu_le);
+        PICK_SU(LE);
     case 0x16:
-        PICK_SU(alu_lt);
+        PICK_SU(LT);
     case 0x17:
-        PICK_SU(alu_absdiff);
+        PICK_SU(ABSDIFF);
     case 0x18:
-        PICK(alu_ne);
+        PICK(NE);
     case 0x19:
         if (sgn)
-            PICK(alu_abs_s);
-        PICK(alu_byp);
+            PICK(ABS_S);
+        PICK(BYP);
     default:
-        return NULL;
+        return SEQ_K_CALL;
     }
 #undef PICK_SU
 #undef PICK
+}
+
+SeqExecFn seq_alu_fast(const SeqInsn *in)
+{
+    SeqKind k = seq_alu_kind(in);
+    return k == SEQ_K_CALL ? NULL : alu_kind_fn[k];
+}
+
+void seq_alu_preresolve(SeqDecoded *d)
+{
+    const SeqAlu *x = &d->insn.u.alu;
+    d->ra = x->src0_lo & 63;
+    d->ra_hi = x->src0_hi & 63;
+    d->rb = x->src1_lo & 63;
+    d->rb_hi = x->src1_hi & 63;
+    d->rd = x->dst_lo & 63;
+    d->rd_hi = x->dst_hi & 63;
+    d->imm = x->imm;
 }
 
 /* 0xA7 MOVE: all sources read before any destination is written. */

@@ -115,61 +115,74 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 
 /* Specialised COMPARE_BRANCH for the common forms: 32-bit integer compare,
  * immediate target (absolute or relative), no link, no events.  One handler
- * per condition and signedness, so the taken test is a single compare. */
+ * per condition and signedness (alu-ops.h; the run loop executes the same
+ * conditions inline), so the taken test is a single compare.  Operands come
+ * pre-resolved from the decoded entry (seq_branch_preresolve). */
 #define BR32(name, cond)                                                                           \
-    static SeqStatus name(SeqCpu *s, const SeqDecoded *d)                                          \
+    static SeqStatus br_##name(SeqCpu *s, const SeqDecoded *d)                                     \
     {                                                                                              \
-        const SeqBranch *b = &d->insn.u.br;                                                        \
         const uint32_t *R = s->nx->r;                                                              \
-        uint32_t x = R[b->lhs & 63];                                                               \
-        uint32_t y = b->rhs_is_reg ? R[b->rhs & 63] : b->rhs_imm;                                  \
+        uint32_t x = R[d->ra];                                                                     \
+        uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
         (void)x, (void)y;                                                                          \
         if (!(cond))                                                                               \
             return SEQ_OK;                                                                         \
-        uint64_t target =                                                                          \
-            b->target_mode == SEQ_TGT_ABS_IMM ? b->target_imm : seq_cur_pc(s) + (uint64_t)b->rel;  \
+        uint64_t target = d->tgt_rel ? seq_cur_pc(s) + d->imm : d->imm;                            \
         if (G_UNLIKELY(target & 63))                                                               \
             return seq_fault(s, NX_FAULT_MISALIGNED, 0, target);                                   \
         s->next_pc = target;                                                                       \
         return SEQ_OK;                                                                             \
     }
+SEQ_BR32_OPS(BR32)
+#undef BR32
 
-BR32(br_always, true)
-BR32(br_lt_s, (int32_t)x < (int32_t)y)
-BR32(br_le_s, (int32_t)x <= (int32_t)y)
-BR32(br_ge_s, (int32_t)x >= (int32_t)y)
-BR32(br_gt_s, (int32_t)x > (int32_t)y)
-BR32(br_lt_u, x < y)
-BR32(br_le_u, x <= y)
-BR32(br_ge_u, x >= y)
-BR32(br_gt_u, x > y)
-BR32(br_eq, x == y)
-BR32(br_ne, x != y)
+static const SeqExecFn br_kind_fn[SEQ_K_COUNT] = {
+#define BR_FN(name, cond) [SEQ_K_BR_##name] = br_##name,
+    SEQ_BR32_OPS(BR_FN)
+#undef BR_FN
+};
 
-SeqExecFn seq_branch_fast(const SeqInsn *in)
+SeqKind seq_branch_kind(const SeqInsn *in)
 {
     const SeqBranch *b = &in->u.br;
     if (b->link || (b->target_mode != SEQ_TGT_ABS_IMM && b->target_mode != SEQ_TGT_REL_IMM))
-        return NULL;
+        return SEQ_K_CALL;
     if (b->cmp_op == 0)
-        return br_always;
+        return SEQ_K_BR_ALWAYS;
     if (b->dtype != DT_INT32 && b->dtype != DT_UINT32)
-        return NULL;
+        return SEQ_K_CALL;
     bool sgn = b->dtype == DT_INT32;
     switch (b->cond) {
     case SEQ_BR_LT:
-        return sgn ? br_lt_s : br_lt_u;
+        return sgn ? SEQ_K_BR_LT_S : SEQ_K_BR_LT_U;
     case SEQ_BR_LE:
-        return sgn ? br_le_s : br_le_u;
+        return sgn ? SEQ_K_BR_LE_S : SEQ_K_BR_LE_U;
     case SEQ_BR_EQ:
-        return br_eq;
+        return SEQ_K_BR_EQ;
     case SEQ_BR_NE:
-        return br_ne;
+        return SEQ_K_BR_NE;
     case SEQ_BR_GE:
-        return sgn ? br_ge_s : br_ge_u;
+        return sgn ? SEQ_K_BR_GE_S : SEQ_K_BR_GE_U;
     case SEQ_BR_GT:
-        return sgn ? br_gt_s : br_gt_u;
+        return sgn ? SEQ_K_BR_GT_S : SEQ_K_BR_GT_U;
     default:
-        return NULL;
+        return SEQ_K_CALL;
     }
+}
+
+SeqExecFn seq_branch_fast(const SeqInsn *in)
+{
+    SeqKind k = seq_branch_kind(in);
+    return k == SEQ_K_CALL ? NULL : br_kind_fn[k];
+}
+
+void seq_branch_preresolve(SeqDecoded *d)
+{
+    const SeqBranch *b = &d->insn.u.br;
+    d->ra = b->lhs & 63;
+    d->rb = b->rhs & 63;
+    d->rhs_reg = b->rhs_is_reg;
+    d->imm32 = b->rhs_imm;
+    d->tgt_rel = b->target_mode == SEQ_TGT_REL_IMM;
+    d->imm = d->tgt_rel ? (uint64_t)b->rel : b->target_imm;
 }

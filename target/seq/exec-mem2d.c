@@ -54,6 +54,28 @@ static inline uint64_t elem_pa(const Mem2dWalk *w, unsigned k)
     return w->pa + (uint64_t)elem_off(w, k);
 }
 
+/* The window rule (sequencer.md §8.9) over the extremes of the walk. Exact
+ * arithmetic: it sees through 2^64 wraps. */
+static bool mem2d_window_ok(uint64_t start, int64_t minoff, int64_t maxoff, unsigned size)
+{
+    __int128 lo = (__int128)start + minoff;
+    __int128 hi = (__int128)start + maxoff + size - 1;
+    return !(lo < 0 || hi >= ((__int128)1 << 64) || (lo >> 24) != (hi >> 24));
+}
+
+/* The one TLB lookup and, for window 0, the per-element checks. */
+static SeqStatus mem2d_translate(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
+{
+    if (!nx_translate(s->nx, w->start, acc, &w->pa, &w->local, &s->fault))
+        return SEQ_FAULT;
+    if (w->local) {
+        for (unsigned k = 0; k < w->n; k++)
+            if (!seq_local_ok(elem_addr(w, k), w->size))
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(w, k));
+    }
+    return SEQ_OK;
+}
+
 /* Resolve and check the walk; acc is NX_ACC_READ or NX_ACC_WRITE. */
 static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk *w)
 {
@@ -75,28 +97,44 @@ static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk
     w->minoff = MIN(e0, 0) + MIN(e1, 0);
     w->maxoff = MAX(e0, 0) + MAX(e1, 0);
 
-    /* Exact arithmetic: the window rule sees through 2^64 wraps. */
-    __int128 lo = (__int128)w->start + w->minoff;
-    __int128 hi = (__int128)w->start + w->maxoff + w->size - 1;
-    if (lo < 0 || hi >= ((__int128)1 << 64) || (lo >> 24) != (hi >> 24))
+    if (!mem2d_window_ok(w->start, w->minoff, w->maxoff, w->size))
         return seq_fault(s, NX_FAULT_WINDOW_CROSSING, 0, w->start);
+    return mem2d_translate(s, acc, w);
+}
 
-    if (!nx_translate(s->nx, w->start, acc, &w->pa, &w->local, &s->fault))
-        return SEQ_FAULT;
-    if (w->local) {
-        for (unsigned k = 0; k < w->n; k++)
-            if (!seq_local_ok(elem_addr(w, k), w->size))
-                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(w, k));
+/* Host bytes of [lo, lo + len) from the core's cached span, refreshed on a
+ * miss.  A write span of a region holding code covers one page
+ * (as_host_span): adjacent spans that are contiguous on both sides are
+ * merged, so an access across a page boundary keeps hitting.  A merged span
+ * is valid for as long as its parts are (one generation). */
+static uint8_t *mem2d_span(SeqCpu *s, uint64_t lo, uint64_t len, bool is_write)
+{
+    MemHostSpan *sp = is_write ? &s->wr_span : &s->rd_span;
+    uint8_t *h = mem_span_ptr(sp, lo, len);
+    if (G_LIKELY(h))
+        return h;
+    if (!as_host_span(s->as, lo, is_write, sp))
+        return NULL;
+    while (!(h = mem_span_ptr(sp, lo, len))) {
+        MemHostSpan next;
+        uint64_t end = sp->lo + sp->len;
+        if (end == 0 || end >= lo + len || !as_host_span(s->as, end, is_write, &next) ||
+            next.lo != end || next.host != sp->host + sp->len || next.gen != sp->gen)
+            return NULL;
+        sp->len += next.len;
     }
-    return SEQ_OK;
+    return h;
 }
 
 /* Host pointer to the lowest element's byte when every element lies in one
- * RAM range that may be accessed directly (for writes: no code page). */
+ * RAM range that may be accessed directly (for writes: no code page); what
+ * as_host_ptr would give, from the cached spans when they cover it. */
 static uint8_t *mem2d_host(SeqCpu *s, const Mem2dWalk *w, bool is_write)
 {
     uint64_t lo = w->pa + (uint64_t)w->minoff;
-    return as_host_ptr(s->as, lo, (uint64_t)(w->maxoff - w->minoff) + w->size, is_write, 0);
+    uint64_t len = (uint64_t)(w->maxoff - w->minoff) + w->size;
+    uint8_t *h = mem2d_span(s, lo, len, is_write);
+    return h ? h : as_host_ptr(s->as, lo, len, is_write, 0);
 }
 
 static inline uint64_t ld_host(const uint8_t *p, unsigned size)
@@ -137,16 +175,15 @@ static inline void st_host(uint8_t *p, unsigned size, uint64_t v)
     }
 }
 
-SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
+/* Phases E and U of TENSOR_LOAD after the walk. */
+static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 {
     const uint8_t *r = d->insn.rec;
     uint32_t *R = s->nx->r;
     uint8_t dtype = r[12];
-    Mem2dWalk w;
+    Mem2dWalk w = *pw;
     uint64_t v[MEM2D_MAX];
 
-    if (mem2d_walk(s, r, NX_ACC_READ, &w) != SEQ_OK)
-        return SEQ_FAULT;
     if (G_UNLIKELY(s->cpu.m->debug) && !w.local)
         for (unsigned i = 0; i < w.n; i++)
             if (seq_watch(s, elem_pa(&w, i), w.size, false))
@@ -210,15 +247,13 @@ SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
     return SEQ_OK;
 }
 
-SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
+/* Phases E and U of TENSOR_STORE after the walk. */
+static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 {
     const uint8_t *r = d->insn.rec;
     const uint32_t *R = s->nx->r;
-    Mem2dWalk w;
+    Mem2dWalk w = *pw;
     uint64_t v[MEM2D_MAX];
-
-    if (mem2d_walk(s, r, NX_ACC_WRITE, &w) != SEQ_OK)
-        return SEQ_FAULT;
 
     uint8_t *h = w.local ? NULL : mem2d_host(s, &w, true);
     if (h && w.size == 4 && r[13] != 1 && !d->has_events) {
@@ -267,4 +302,195 @@ SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
     }
     seq_u_post(s, d);
     return SEQ_OK;
+}
+
+SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
+{
+    Mem2dWalk w;
+    if (mem2d_walk(s, d->insn.rec, NX_ACC_READ, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    return tld_body(s, d, &w);
+}
+
+SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
+{
+    Mem2dWalk w;
+    if (mem2d_walk(s, d->insn.rec, NX_ACC_WRITE, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    return tst_body(s, d, &w);
+}
+
+/* ---- pre-resolved forms ------------------------------------------------- */
+
+/* The walk of a qualifying record (seq_mem2d_fast) from its decoded entry:
+ * what mem2d_walk computes for it, without re-reading the record. */
+static inline void m2d_walk_pre(const SeqM2dPre *q, Mem2dWalk *w)
+{
+    w->n0 = q->n0;
+    w->n1 = q->n1;
+    w->n = q->n;
+    w->size = 4;
+    w->s0 = q->s0;
+    w->s1 = q->s1;
+    w->minoff = q->minoff;
+    w->maxoff = q->maxoff;
+    w->start = q->start;
+}
+
+/* The translation of mem2d_translate for a pre-resolved walk: inline for
+ * the common case, translation off and not window 0 (no TLB lookup, so
+ * nothing to count), where the PA is the address. */
+static inline SeqStatus m2d_translate_pre(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
+{
+    if (G_LIKELY(s->nx->wt_base == 0 && (w->start >> 24) != 0)) {
+        w->pa = w->start;
+        w->local = false;
+        return SEQ_OK;
+    }
+    return mem2d_translate(s, acc, w);
+}
+
+/* mem2d_host for a pre-resolved walk: the cached span inline. */
+static inline uint8_t *m2d_host_pre(SeqCpu *s, const Mem2dWalk *w, bool is_write)
+{
+    const MemHostSpan *sp = is_write ? &s->wr_span : &s->rd_span;
+    uint8_t *h =
+        mem_span_ptr(sp, w->pa + (uint64_t)w->minoff, (uint64_t)(w->maxoff - w->minoff) + w->size);
+    return G_LIKELY(h) ? h : mem2d_host(s, w, is_write);
+}
+
+/* Copy n 4-byte words (no overlap): fixed-size pieces the compiler turns
+ * into plain moves, rather than a library call per short row. */
+static inline void m2d_copy_words(void *dst, const void *src, unsigned n)
+{
+    uint8_t *dp = dst;
+    const uint8_t *sp = src;
+    for (; n >= 4; n -= 4, dp += 16, sp += 16)
+        memcpy(dp, sp, 16);
+    for (; n; n--, dp += 4, sp += 4)
+        memcpy(dp, sp, 4);
+}
+
+/* TENSOR_LOAD, 4-byte elements, immediate address, no events.  Without a
+ * debugger and with the elements in directly accessible RAM, rows go
+ * straight into the registers; anything else takes the general code from
+ * the same point, so faults, watchpoints and TLB statistics are unchanged. */
+static SeqStatus tld32(SeqCpu *s, const SeqDecoded *d)
+{
+    const SeqM2dPre *q = &d->m2d;
+    Mem2dWalk w;
+
+    if (G_UNLIKELY(!q->window_ok || s->cpu.m->debug))
+        return seq_exec_tensor_load(s, d);
+    m2d_walk_pre(q, &w);
+    if (m2d_translate_pre(s, NX_ACC_READ, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    const uint8_t *h = w.local ? NULL : m2d_host_pre(s, &w, false);
+    if (G_UNLIKELY(!h))
+        return tld_body(s, d, &w);
+
+    uint32_t *R = s->nx->r;
+    const uint8_t *row = h - w.minoff;
+    if (q->regs_seq && w.s0 == 4 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+        /* Distinct consecutive registers: a row is one copy. */
+        uint32_t *dst = R + q->reg0;
+        for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, dst += w.n0)
+            m2d_copy_words(dst, row, w.n0);
+        return SEQ_OK;
+    }
+    /* Walk order: a register named twice gets its last element. */
+    const uint8_t *regs = d->insn.rec + 32;
+    unsigned k = 0;
+    for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
+        const uint8_t *e = row;
+        for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0)
+            R[regs[k] & 63] = seq_le32(e);
+    }
+    return SEQ_OK;
+}
+
+/* TENSOR_STORE from registers, 4-byte elements, immediate address, no
+ * events; as tld32. */
+static SeqStatus tst32(SeqCpu *s, const SeqDecoded *d)
+{
+    const SeqM2dPre *q = &d->m2d;
+    Mem2dWalk w;
+
+    if (G_UNLIKELY(!q->window_ok || s->cpu.m->debug))
+        return seq_exec_tensor_store(s, d);
+    m2d_walk_pre(q, &w);
+    if (m2d_translate_pre(s, NX_ACC_WRITE, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    uint8_t *h = w.local ? NULL : m2d_host_pre(s, &w, true);
+    if (G_UNLIKELY(!h))
+        return tst_body(s, d, &w);
+
+    /* Registers to RAM in walk order (later elements win where they
+     * overlap); the stores cannot change the registers. */
+    const uint32_t *R = s->nx->r;
+    uint8_t *row = h - w.minoff;
+    if (q->regs_seq && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+        const uint32_t *src = R + q->reg0;
+        if (w.s0 == 4) {
+            for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0)
+                m2d_copy_words(row, src, w.n0);
+            return SEQ_OK;
+        }
+        if (w.s0 == -4) {
+            /* A reversed row: element i0 at row - 4*i0; four at a time as
+             * two 8-byte stores of swapped pairs. */
+            for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0) {
+                uint8_t *e = row;
+                unsigned i0 = 0;
+                for (; i0 + 4 <= w.n0; i0 += 4, e -= 16) {
+                    uint64_t lo = (uint64_t)src[i0 + 2] << 32 | src[i0 + 3];
+                    uint64_t hi = (uint64_t)src[i0] << 32 | src[i0 + 1];
+                    memcpy(e - 12, &lo, 8);
+                    memcpy(e - 4, &hi, 8);
+                }
+                for (; i0 < w.n0; i0++, e -= 4)
+                    memcpy(e, &src[i0], 4);
+            }
+            return SEQ_OK;
+        }
+    }
+    const uint8_t *regs = d->insn.rec + 32;
+    unsigned k = 0;
+    for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
+        uint8_t *e = row;
+        for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0) {
+            uint32_t x = GUINT32_TO_LE(R[regs[k] & 63]);
+            memcpy(e, &x, 4);
+        }
+    }
+    return SEQ_OK;
+}
+
+SeqExecFn seq_mem2d_fast(SeqDecoded *d)
+{
+    const uint8_t *r = d->insn.rec;
+    SeqM2dPre *q = &d->m2d;
+    bool load = r[0] == SEQ_OP_TENSOR_LOAD;
+
+    if (d->has_events || mem2d_size(r[12]) != 4 || !seq_addr8_is_imm(r + 16) ||
+        (!load && r[13] == 1))
+        return NULL;
+    unsigned n0 = r[14], n1 = r[15];
+    if (n0 == 0 || n1 == 0 || n0 * n1 > MEM2D_MAX)
+        return NULL; /* the general code's inert fault */
+    q->start = seq_le64(r + 16);
+    q->n0 = (uint8_t)n0;
+    q->n1 = (uint8_t)n1;
+    q->n = (uint8_t)(n0 * n1);
+    q->s0 = (int64_t)(int32_t)seq_le32(r + 24) * 4;
+    q->s1 = (int64_t)(int32_t)seq_le32(r + 28) * 4;
+    int64_t e0 = (int64_t)(n0 - 1) * q->s0, e1 = (int64_t)(n1 - 1) * q->s1;
+    q->minoff = MIN(e0, 0) + MIN(e1, 0);
+    q->maxoff = MAX(e0, 0) + MAX(e1, 0);
+    q->window_ok = mem2d_window_ok(q->start, q->minoff, q->maxoff, 4);
+    q->reg0 = r[32] & 63;
+    q->regs_seq = (unsigned)q->reg0 + q->n <= 64;
+    for (unsigned k = 0; k < q->n && q->regs_seq; k++)
+        q->regs_seq = r[32 + k] == q->reg0 + k;
+    return load ? tld32 : tst32;
 }
