@@ -438,12 +438,16 @@ static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, boo
     if (coord[0] < 0 || coord[0] > f->last0)
         return NULL;
     /* unrolled: -O2 keeps a 5-step loop, which costs as much as the rest */
-    int64_t off = coord[0] * f->bstride[0] + coord[1] * f->bstride[1] + coord[2] * f->bstride[2] +
-                  coord[3] * f->bstride[3] + coord[4] * f->bstride[4];
+    /* modulo 2^64, as tpc_tensor_addr (no signed overflow for any operands) */
+    uint64_t off = (uint64_t)coord[0] * (uint64_t)f->bstride[0] +
+                   (uint64_t)coord[1] * (uint64_t)f->bstride[1] +
+                   (uint64_t)coord[2] * (uint64_t)f->bstride[2] +
+                   (uint64_t)coord[3] * (uint64_t)f->bstride[3] +
+                   (uint64_t)coord[4] * (uint64_t)f->bstride[4];
     if (((uint32_t)coord[1] >= f->size[1]) | ((uint32_t)coord[2] >= f->size[2]) |
         ((uint32_t)coord[3] >= f->size[3]) | ((uint32_t)coord[4] >= f->size[4]))
         return NULL;
-    uint64_t pa = c->tdesc[t].base + (uint64_t)off;
+    uint64_t pa = c->tdesc[t].base + off;
     uint8_t *h = mem_span_ptr(store ? &c->wspan : &c->rspan, pa, TPC_VBYTES);
     return G_LIKELY(h) ? h : tpc_tensor_fast_miss(c, pa, store);
 }

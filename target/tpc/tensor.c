@@ -72,7 +72,17 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         c->tfast[t].bstride[d] = on ? (int64_t)td->stride[d] * td->esize : 0;
         c->tfast[t].size[d] = on ? td->size[d] : (uint64_t)1 << 32;
     }
-    c->tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1
+    /* tpc_tensor_fast_span sums coord * bstride over all dims in int64
+     * before its bounds checks, with any int32 coordinates: only when the
+     * byte strides add up to less than 2^32 can that not overflow (a guest
+     * descriptor must not reach undefined behaviour); else no fast path,
+     * and the general path wraps modulo 2^64 (tpc_tensor_addr). */
+    uint64_t sum = 0;
+    for (unsigned d = 0; d < 5; d++) {
+        int64_t b = c->tfast[t].bstride[d];
+        sum += (uint64_t)(b < 0 ? -b : b);
+    }
+    c->tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1 && sum < (1ull << 32)
                             ? (int64_t)td->size[0] - TPC_VBYTES / td->esize
                             : -1;
     return true;
@@ -115,11 +125,15 @@ uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store)
 
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
 {
-    int64_t off = 0;
+    /* each product fits int64 (|c|, |stride| <= 2^31); their sum and the
+     * scaling by E may not, so they wrap modulo 2^64 in uint64, which is
+     * the signed 64-bit address arithmetic of tpc.md §3.2 without C's
+     * undefined overflow */
+    uint64_t off = 0;
     for (unsigned d = 0; d < 5; d++)
         if (td->valid_mask & (1u << d))
-            off += (int64_t)c[d] * td->stride[d];
-    return td->base + (uint64_t)(off * (int64_t)td->esize);
+            off += (uint64_t)((int64_t)c[d] * td->stride[d]);
+    return td->base + off * td->esize;
 }
 
 bool tpc_tensor_in_bounds_hi(const TpcTensor *td, const int32_t c[5])
@@ -150,16 +164,16 @@ static void geo_init(const int32_t coord[5], bool vp, const TpcTensor *td, Geo *
     g->e = td->esize;
     g->nbytes = vp ? TPC_VPBYTES : TPC_VBYTES;
     /* tpc_tensor_addr and tpc_tensor_in_bounds_hi in one pass */
-    int64_t off = 0;
+    uint64_t off = 0; /* wraps, see tpc_tensor_addr */
     bool hi_ok = true;
     for (unsigned d = 0; d < 5; d++) {
         if (!(td->valid_mask & (1u << d)))
             continue;
-        off += (int64_t)coord[d] * td->stride[d];
+        off += (uint64_t)((int64_t)coord[d] * td->stride[d]);
         if (d && (coord[d] < 0 || (uint32_t)coord[d] >= td->size[d]))
             hi_ok = false;
     }
-    g->pa0 = td->base + (uint64_t)(off * (int64_t)td->esize);
+    g->pa0 = td->base + off * td->esize;
     g->step = (int64_t)td->stride[0] * td->esize;
     g->hi_ok = hi_ok;
 }

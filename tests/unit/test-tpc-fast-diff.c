@@ -1,0 +1,365 @@
+/*
+ * Differential test of the TPC fast paths: random kernels made of the forms
+ * the fast paths serve (ld_tnsr/st_tnsr of a full V register, f32
+ * MUL/ADD/SUB, int5 ADD, SET_INDX) mixed with forms they leave to the
+ * general path (VPRF predicates, MOV, compares), run three times on fresh
+ * machines:
+ *   - as is (cached descriptors and host spans, quick executors, direct
+ *     bundles);
+ *   - with an access observer installed (no host span may be used, every
+ *     tensor access takes the general path);
+ *   - with a debugger attached and nothing set (the debugger's bundle loop,
+ *     no fast tensor spans).
+ * tpc.md defines one result for a kernel whatever observes it, so the
+ * final architectural state (STATUS, FAULT_PC/ADDR, SRF, SPRF, VRF, VPRF,
+ * IRF, BUNDLES) and the memory the tensors cover must be identical.
+ * Descriptors overlap (loads see earlier stores of other tensors), use
+ * E = 1, 2, 4, 2-D shapes, strides != 1, padding, and one tensor ends
+ * at the end of HBM so that some kernels fault; coordinates range from
+ * below 0 to past the end; the body runs three times in a LOOP and may
+ * rewrite descriptor words with `st_l mmio`.  Bundles never have two slots writing one
+ * register (that is tpc-fast/conflict-*).
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "nxemu/debug.h"
+#include "nxemu/machine.h"
+#include "target/tpc/asm.h"
+#include "target/tpc/cpu.h"
+
+#define TPC0    0x2804000000ull
+#define KBASE   0x100000ull
+#define DBG     MEMTXATTRS(MEM_REQ_DEBUG, 0)
+#define NKERN   60
+#define NBUNDLE 40
+
+static Machine *mk(void)
+{
+    MachineConfig cfg = {.hbm_size = 64ull << 20,
+                         .nr_seq = 1,
+                         .nr_tpc = 1,
+                         .tlb_entries = 16,
+                         .quantum = 64,
+                         .nr_dma = 1,
+                         .dma_queue_depth = 4,
+                         .dma_bytes_per_cycle = 64};
+    GError *err = NULL;
+    Machine *m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    return m;
+}
+
+static void wr32(Machine *m, uint64_t pa, uint32_t v)
+{
+    g_assert_cmpint(as_write(m->as, pa, 4, v, DBG), ==, MEMTX_OK);
+}
+
+static uint32_t rd32(Machine *m, uint64_t pa)
+{
+    uint64_t v = 0;
+    g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
+    return (uint32_t)v;
+}
+
+/* Memory the tensors touch: two windows. */
+static const struct {
+    uint64_t base, len;
+} windows[] = {{0x200000, 0x3000}, {0x3FFF000, 0x1000}};
+
+typedef struct Desc {
+    uint64_t base;
+    uint32_t pad, config, size[5];
+    int32_t stride[5];
+} Desc;
+
+/* t0..t6 (tpc.md §3.1: CONFIG = E code | valid dims << 8) */
+static const Desc descs[] = {
+    {0x200000, 0x11111111, 2 | 1u << 8, {256}, {1}},          /* E4, 1 KiB */
+    {0x200400, 0x22222222, 2 | 3u << 8, {64, 8}, {1, 64}},    /* E4 64x8, overlaps t0 */
+    {0x200800, 0x33333333, 1 | 1u << 8, {512}, {1}},          /* E2 */
+    {0x201000, 0x44444444, 0 | 3u << 8, {300, 4}, {1, 300}},  /* E1 300x4 */
+    {0x3FFFE00, 0x55555555, 2 | 1u << 8, {256}, {1}},         /* E4, ends past HBM */
+    {0x201800, 0x66666666, 1 | 3u << 8, {200, 3}, {2, -400}}, /* E2, stride0 2, stride1 < 0 */
+    {0x202000, 0x77777777, 2 | 0x1Fu << 8, {64, 2, 2, 2, 2}, {1, 64, 128, 256, 512}}, /* 5-D */
+};
+
+static void program(Machine *m, const GByteArray *text, GRand *r)
+{
+    for (unsigned t = 0; t < G_N_ELEMENTS(descs); t++) {
+        const Desc *d = &descs[t];
+        uint64_t o = TPC0 + 0x400 + 0x38 * t;
+        wr32(m, o, (uint32_t)d->base);
+        wr32(m, o + 4, (uint32_t)(d->base >> 32));
+        wr32(m, o + 8, d->pad);
+        wr32(m, o + 0xC, d->config);
+        for (unsigned k = 0; k < 5; k++) {
+            wr32(m, o + 0x10 + 8 * k, d->size[k]);
+            wr32(m, o + 0x14 + 8 * k, (uint32_t)d->stride[k]);
+        }
+    }
+    /* memory: a mix of small integers and f32 values of both signs */
+    for (unsigned w = 0; w < G_N_ELEMENTS(windows); w++)
+        for (uint64_t a = 0; a < windows[w].len; a += 4) {
+            uint32_t v = g_rand_int(r);
+            if (v & 1)
+                v = (v & 0x807FFFFFu) | 0x3F000000u; /* +-[0.5, 2) */
+            wr32(m, windows[w].base + a, v);
+        }
+    for (unsigned i = 1; i < 8; i++) /* S1..S7 */
+        wr32(m, TPC0 + 0x7C0 + 4 * i, i & 1 ? 0x3FC00000u + i : i * 3);
+    /* S8..S11: kernel-view offsets of t0 DIM_0_SIZE, t2 BASE_ADDR, t2
+     * TENSOR_CONFIG, t1 DIM_0_SIZE; S12..S16: values for them (sizes,
+     * bases, E = 4 or 2) */
+    static const uint32_t sv[] = {0x410, 0x470, 0x47C, 0x448, 100, 256, 0x200900, 0x200800, 0x102};
+    for (unsigned i = 0; i < G_N_ELEMENTS(sv); i++)
+        wr32(m, TPC0 + 0x7C0 + 4 * (8 + i), sv[i]);
+    uint64_t bad;
+    g_assert_cmpint(
+        as_rw_bytes(m->as, KBASE, text->data, text->len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
+        ==, MEMTX_OK);
+    wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
+    wr32(m, TPC0 + 0x78C, 0);
+    wr32(m, TPC0 + 0x1028, text->len);
+}
+
+/* ---- random kernels ---- */
+
+static const char *const preds[] = {"",      "",       "",      ", SP1", ", !SP1",
+                                    ", SP2", ", !SP0", ", VP1", ", !VP1"};
+
+static unsigned pick(GRand *r, unsigned n)
+{
+    return (unsigned)g_rand_int_range(r, 0, (gint32)n);
+}
+
+/* A tensor id; t4 (whose end is not memory) rarely, or most kernels fault */
+static unsigned tens(GRand *r)
+{
+    static const uint8_t ids[] = {0, 1, 2, 3, 5, 6, 0, 1, 2, 3, 5, 6, 0, 2, 4};
+    return ids[pick(r, sizeof(ids))];
+}
+
+/* One bundle; wv/ws/wi: registers written so far in it (no conflicts). */
+static void bundle(GString *k, GRand *r)
+{
+    uint64_t wv = 0;
+    uint32_t ws = 0, wi = 0;
+    bool imm = false;
+    const char *p = preds[pick(r, G_N_ELEMENTS(preds))];
+    /* LD */
+    unsigned f = pick(r, 10);
+    if (f < 6) {
+        unsigned v = pick(r, 8);
+        wv |= 1ull << v;
+        g_string_append_printf(k, "ld_tnsr V%u, 0x%x, I%u%s; ", v, tens(r), 2 + pick(r, 4), p);
+    } else if (f < 8) {
+        static const unsigned dim1[] = {1, 10, 100, 1000, 10000}; /* one dim, as binary digits */
+        unsigned i = 2 + pick(r, 4);
+        wi |= 1u << i;
+        g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s; ", i, dim1[pick(r, 5)], pick(r, 8),
+                               p);
+    } else {
+        g_string_append(k, "nop; ");
+        p = ""; /* a NOP has no predicate */
+    }
+    /* SPU */
+    f = pick(r, 10);
+    unsigned i = 2 + pick(r, 4);
+    if (f < 4 && !(wi & (1u << i))) {
+        wi |= 1u << i;
+        static const char *const masks[] = {"00001", "00011", "10110", "11111",
+                                            "00010", "00100", "01000", "10000"};
+        /* half of the values at the interesting edges: 0/1 for the 5-D
+         * tensor's small dims, one before and after a vector, -1 */
+        static const int edges[] = {-1, 0, 1, 2, 63, 64, 65, 192};
+        int step = pick(r, 2) ? edges[pick(r, G_N_ELEMENTS(edges))] : g_rand_int_range(r, -70, 100);
+        imm = true;
+        if (f & 1)
+            g_string_append_printf(k, "add.i32 b%s I%u, 0x%x, I%u%s; ",
+                                   masks[pick(r, G_N_ELEMENTS(masks))], i, (uint32_t)step,
+                                   2 + pick(r, 4), preds[pick(r, 6)]);
+        else
+            g_string_append_printf(k, "set_indx I%u, b%s, 0x%x; ", i,
+                                   masks[pick(r, G_N_ELEMENTS(masks))], (uint32_t)step);
+    } else if (f < 6) {
+        g_string_append_printf(k, "cmp_less.i32 SP%u, S%u, S%u; ", 1 + pick(r, 2), pick(r, 8),
+                               pick(r, 8));
+    } else if (f < 7) {
+        unsigned s = 1 + pick(r, 7);
+        ws |= 1u << s;
+        g_string_append_printf(k, "add.i32 S%u, S%u, S%u; ", s, pick(r, 8), pick(r, 8));
+    } else {
+        g_string_append(k, "nop; ");
+    }
+    /* VPU */
+    f = pick(r, 10);
+    unsigned v = pick(r, 8);
+    if (f < 6 && !(wv & (1ull << v))) {
+        static const char *const ops[] = {"add", "sub", "mul", "sub.f32 neg"};
+        unsigned o = pick(r, 4);
+        wv |= 1ull << v;
+        g_string_append_printf(k, o == 3 ? "%s V%u, V%u, " : "%s.f32 V%u, V%u, ", ops[o], v,
+                               pick(r, 8));
+        unsigned b = pick(r, 3);
+        if (b == 0)
+            g_string_append_printf(k, "V%u", pick(r, 8));
+        else if (b == 1 || imm)
+            g_string_append_printf(k, "S%u", pick(r, 8));
+        else
+            g_string_append(k, "0x3fa00000"), imm = true;
+        g_string_append_printf(k, "%s; ", preds[pick(r, G_N_ELEMENTS(preds))]);
+    } else if (f < 7 && !(wv & (1ull << v))) {
+        wv |= 1ull << v;
+        g_string_append_printf(k, "mov.i32 V%u, S%u; ", v, pick(r, 8));
+    } else {
+        g_string_append(k, "nop; ");
+    }
+    /* ST: same predicate as the LD slot (tpc.md §4.1 shares the field) */
+    f = pick(r, 12);
+    if (f < 5)
+        g_string_append_printf(k, "st_tnsr 0x%x, I%u, V%u%s\n", tens(r), 2 + pick(r, 4), pick(r, 8),
+                               p);
+    else if (f < 6) /* a descriptor word rewritten by the kernel (see program) */
+        g_string_append_printf(k, "st_l mmio S%u, S%u%s\n", 8 + pick(r, 4), 12 + pick(r, 5), p);
+    else if (f < 8 && !(wi & (1u << (i = 2 + pick(r, 4)))))
+        g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s\n", i, 10 * pick(r, 2) + 1,
+                               pick(r, 8), p);
+    else
+        g_string_append(k, "nop\n");
+}
+
+static GByteArray *kernel(GRand *r, GString *src)
+{
+    /* a LOOP runs the body 3 times: each decoded bundle meets new register,
+     * descriptor and memory contents */
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n"
+                         "loop 0x0, 0x3, 1, <, End\nnop\n");
+    for (unsigned b = 0; b < NBUNDLE; b++)
+        bundle(src, r);
+    g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    TpcObject obj;
+    tpc_object_init(&obj);
+    if (!tpc_assemble_text("random", src->str, &obj, stderr))
+        g_error("random kernel did not assemble:\n%s", src->str);
+    GByteArray *text = g_byte_array_new();
+    g_byte_array_append(text, obj.text->data, obj.text->len);
+    tpc_object_free(&obj);
+    return text;
+}
+
+/* ---- one run and its final state ---- */
+
+typedef struct State {
+    uint32_t status, fault_pc, fault_addr, bundles;
+    uint32_t s[TPC_NR_S];
+    uint8_t sp[TPC_NR_SP];
+    uint8_t v[TPC_NR_V][TPC_VBYTES];
+    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
+    int32_t irf[TPC_NR_I][5];
+    uint8_t mem[2][0x3000];
+} State;
+
+enum { MODE_PLAIN, MODE_OBSERVED, MODE_DEBUGGER };
+
+static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
+
+static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
+{
+    Machine *m = mk();
+    GRand *r = g_rand_new_with_seed(seed);
+    program(m, text, r);
+    g_rand_free(r);
+    NxDebug *d = NULL;
+    if (mode == MODE_OBSERVED)
+        g_assert_true(as_add_access_hook(m->as, nop_hook, NULL));
+    if (mode == MODE_DEBUGGER) {
+        d = nx_debug_new(m);
+        m->debug = d;
+    }
+    wr32(m, TPC0 + 0x1008, 1);
+    NxCpu *cpu = m->tpc[0];
+    for (unsigned n = 0; n < 10000 && cpu->state == CPU_RUNNING; n++)
+        cpu->ops->run(cpu, 7); /* odd slices: bundles straddle slice ends */
+    g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
+    TpcCpu *c = tpc_cpu(cpu);
+    memset(st, 0, sizeof(*st));
+    st->status = rd32(m, TPC0 + 0x100C);
+    st->fault_pc = rd32(m, TPC0 + 0x1020);
+    st->fault_addr = rd32(m, TPC0 + 0x1030);
+    st->bundles = rd32(m, TPC0 + 0x1038);
+    memcpy(st->s, c->s, sizeof(st->s));
+    memcpy(st->sp, c->sp, sizeof(st->sp));
+    for (unsigned i = 0; i < TPC_NR_V; i++)
+        memcpy(st->v[i], c->v[i], TPC_VBYTES);
+    memcpy(st->vp, c->vp, sizeof(st->vp));
+    memcpy(st->irf, c->irf, sizeof(st->irf));
+    if (mode == MODE_DEBUGGER) {
+        m->debug = NULL;
+        nx_debug_free(d);
+    }
+    if (mode == MODE_OBSERVED)
+        as_remove_access_hook(m->as, nop_hook, NULL);
+    uint64_t bad;
+    for (unsigned w = 0; w < G_N_ELEMENTS(windows); w++)
+        g_assert_cmpint(
+            as_rw_bytes(m->as, windows[w].base, st->mem[w], windows[w].len, false, DBG, &bad), ==,
+            MEMTX_OK);
+    machine_free(m);
+}
+
+static void compare(const State *a, const State *b, const char *what, const GString *src)
+{
+    if (!memcmp(a, b, sizeof(*a)))
+        return;
+    const char *part = a->status != b->status                   ? "STATUS"
+                       : a->fault_pc != b->fault_pc             ? "FAULT_PC"
+                       : a->fault_addr != b->fault_addr         ? "FAULT_ADDR"
+                       : a->bundles != b->bundles               ? "BUNDLES"
+                       : memcmp(a->s, b->s, sizeof(a->s))       ? "SRF"
+                       : memcmp(a->sp, b->sp, sizeof(a->sp))    ? "SPRF"
+                       : memcmp(a->v, b->v, sizeof(a->v))       ? "VRF"
+                       : memcmp(a->vp, b->vp, sizeof(a->vp))    ? "VPRF"
+                       : memcmp(a->irf, b->irf, sizeof(a->irf)) ? "IRF"
+                                                                : "memory";
+    g_error("fast path and %s differ in %s (status 0x%x / 0x%x) for:\n%s", what, part, a->status,
+            b->status, src->str);
+}
+
+static void test_differential(void)
+{
+    /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
+    const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
+    unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0) : NKERN;
+    GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : 20261130);
+    GString *src = g_string_new(NULL);
+    State *a = g_new(State, 1), *b = g_new(State, 1);
+    unsigned faults = 0;
+    for (unsigned n = 0; n < nkern; n++) {
+        GByteArray *text = kernel(r, src);
+        guint32 seed = g_rand_int(r);
+        run_mode(text, seed, MODE_PLAIN, a);
+        faults += (a->status & 3) == 3;
+        run_mode(text, seed, MODE_OBSERVED, b);
+        compare(a, b, "the observed run", src);
+        run_mode(text, seed, MODE_DEBUGGER, b);
+        compare(a, b, "the debugger's run", src);
+        g_byte_array_free(text, TRUE);
+    }
+    g_test_message("%u of %u kernels faulted", faults, nkern);
+    /* the generator must reach both outcomes */
+    g_assert_cmpuint(faults, >, 0);
+    g_assert_cmpuint(faults, <, nkern);
+    g_free(a);
+    g_free(b);
+    g_string_free(src, TRUE);
+    g_rand_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tpc-fast-diff/random-kernels", test_differential);
+    return g_test_run();
+}
