@@ -574,3 +574,145 @@ void asm_bundle_init(AsmBundle *ab)
     memset(ab, 0, sizeof(*ab));
     memcpy(ab->b, nop, sizeof(nop));
 }
+
+/* ---- one instruction per line: slot assignment ---- */
+
+static const char *const group_slot_name[4] = {"load", "SPU", "VPU", "store"};
+
+/* Does `in` assemble in `slot` of an otherwise empty bundle?  Quiet: a
+ * failed trial prints nothing. */
+static bool fits_slot(AsmCtx *c, unsigned slot, const AsmInsnLine *in)
+{
+    AsmBundle t;
+    unsigned e0 = c->errors;
+    bool q = c->quiet;
+    char *txt = g_strdup(in->text);
+    asm_bundle_init(&t);
+    c->quiet = true;
+    bool ok = asm_slot(c, &t, slot, txt, in->col) && c->errors == e0;
+    c->quiet = q;
+    c->errors = e0;
+    g_free(txt);
+    g_free(t.fix_label);
+    return ok;
+}
+
+/* Order in which an instruction tries the slots it fits: the arithmetic
+ * slots first, as the compiler schedules a lone MOV or SET_INDX, then load,
+ * then store (the LD/ST forms of MOV, SET_INDX, GEN_ADDR, PRMT_INDX are the
+ * ones it uses to pack a second copy into a bundle). */
+static const unsigned slot_pref[4] = {TPC_SLOT_SPU, TPC_SLOT_VPU, TPC_SLOT_LD, TPC_SLOT_ST};
+
+/* First assignment (instruction i, in line order, tries the slots in
+ * slot_pref order) with every instruction in a slot it fits and no slot
+ * used twice. */
+static bool assign(const unsigned fits[4], unsigned n, unsigned i, unsigned used, int slot[4])
+{
+    if (i == n)
+        return true;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned s = slot_pref[k];
+        if ((used & (1u << s)) || !(fits[i] & (1u << s)))
+            continue;
+        slot[i] = (int)s;
+        if (assign(fits, n, i + 1, used | (1u << s), slot))
+            return true;
+    }
+    return false;
+}
+
+/* Diagnose an instruction that fits no slot: the error of its first table
+ * slot (operand forms), or of the load slot for an unknown mnemonic. */
+static void no_fit_error(AsmCtx *c, AsmBundle *ab, const AsmInsnLine *in)
+{
+    unsigned m = asm_mnemonic_slots(in->text);
+    unsigned s = 0;
+    while (m && !(m & (1u << s)))
+        s++;
+    AsmBundle t = *ab;
+    char *txt = g_strdup(in->text);
+    unsigned e0 = c->errors;
+    if (asm_slot(c, &t, s, txt, in->col) && c->errors == e0)
+        asm_error(c, in->col, "'%s' fits no free slot of this bundle", txt);
+    if (t.fix_label != ab->fix_label)
+        g_free(t.fix_label);
+    g_free(txt);
+}
+
+/* Two instructions for one slot: name the first one left without a slot
+ * when the others are placed first-fit in line order. */
+static void slot_clash_error(AsmCtx *c, const AsmInsnLine *ins, const unsigned fits[4], unsigned n)
+{
+    unsigned used = 0;
+    int owner[4] = {-1, -1, -1, -1};
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = 0, s = 4;
+        for (; k < 4; k++) {
+            s = slot_pref[k];
+            if ((fits[i] & (1u << s)) && !(used & (1u << s)))
+                break;
+        }
+        if (k < 4) {
+            used |= 1u << s;
+            owner[s] = (int)i;
+            continue;
+        }
+        GString *m = g_string_new(NULL);
+        for (unsigned k = 0; k < 4; k++) {
+            if (!(fits[i] & (1u << k)))
+                continue;
+            g_string_append_printf(m, "%s%s slot (taken by line %u)", m->len ? ", " : "",
+                                   group_slot_name[k], owner[k] >= 0 ? ins[owner[k]].line : 0);
+        }
+        size_t ml = strcspn(ins[i].text, " \t");
+        c->line = ins[i].line;
+        asm_error(c, ins[i].col, "two instructions for one slot: '%.*s' fits only the %s", (int)ml,
+                  ins[i].text, m->str);
+        g_string_free(m, TRUE);
+        return;
+    }
+}
+
+bool asm_group(AsmCtx *c, AsmBundle *ab, const AsmInsnLine *ins, unsigned n, bool by_insn)
+{
+    int slot[4] = {0, 1, 2, 3};
+    unsigned fits[4] = {0};
+    bool ok = true;
+    if (n > 4) {
+        c->line = ins[4].line;
+        asm_error(c, ins[4].col, "more than four %s in a bundle",
+                  by_insn ? "instructions" : "slots");
+        return false;
+    }
+    if (by_insn) {
+        for (unsigned i = 0; i < n; i++) {
+            c->line = ins[i].line;
+            for (unsigned s = 0; s < 4; s++)
+                if (fits_slot(c, s, &ins[i]))
+                    fits[i] |= 1u << s;
+            if (!fits[i]) {
+                no_fit_error(c, ab, &ins[i]);
+                ok = false;
+            }
+        }
+        if (!ok)
+            return false;
+        if (!assign(fits, n, 0, 0, slot)) {
+            slot_clash_error(c, ins, fits, n);
+            return false;
+        }
+    }
+    /* assemble in slot order, as a bundle line would: the LD/ST predicate
+     * and immediate rules see the slots in the same order */
+    for (unsigned s = 0; s < 4; s++) {
+        for (unsigned i = 0; i < n; i++) {
+            if (slot[i] != (int)s)
+                continue;
+            char *txt = g_strdup(ins[i].text);
+            c->line = ins[i].line;
+            ok &= asm_slot(c, ab, s, txt, ins[i].col);
+            g_free(txt);
+        }
+    }
+    return ok;
+}

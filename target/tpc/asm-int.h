@@ -9,9 +9,12 @@ typedef struct AsmCtx {
     FILE *err;
     unsigned line;
     unsigned errors;
+    bool quiet; /* trial assembly (slot search): count errors, print nothing */
 } AsmCtx;
 
 void asm_error(AsmCtx *c, int col, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* `s` without leading and trailing blanks (in place). */
+char *asm_trim(char *s);
 void asm_warn(AsmCtx *c, int col, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 /* A word of a statement: text (NUL-terminated copy) and its 1-based column. */
@@ -140,6 +143,34 @@ bool asm_enc_st(Stmt *st);
 void asm_bundle_init(AsmBundle *ab);
 /* Assemble one slot's text (`text` is the slot, trimmed; col its column). */
 bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col);
+/* .tpc_metadata being assembled (asm-meta.c): the 262 bytes and what the
+ * file already gave (a field twice is an error). */
+typedef struct AsmMetadata {
+    uint8_t *bytes;
+    uint32_t given;           /* bit per field of the field table */
+    uint32_t tensor_given[2]; /* scalarLd / rmwStore, bit per tensor */
+    unsigned nbytes;          /* bytes given by .ascii/.asciz */
+} AsmMetadata;
+/* One `field: DB|DW|DD value` line of .tpc_metadata. */
+void asm_metadata_line(AsmCtx *c, AsmMetadata *m, char *line, int col0);
+/* `.ascii "..."` / `.asciz "..."` (arg: the quoted string) in .tpc_metadata. */
+bool asm_metadata_string(AsmCtx *c, AsmMetadata *m, const char *arg, int col, bool nul);
+
+/* One instruction of a bundle written one instruction per line (a `{ }`
+ * group or a lone line): its text, column and source line. */
+typedef struct AsmInsnLine {
+    char *text;
+    int col;
+    unsigned line;
+} AsmInsnLine;
+/* Slots (bit mask, bit = TPC_SLOT_*) whose instruction table has the
+ * mnemonic that starts `text`; 0 for an unknown mnemonic. */
+unsigned asm_mnemonic_slots(const char *text);
+/* Assemble n (1..4) instructions into one bundle.  by_insn: each goes to a
+ * slot its mnemonic and operands fit (the compiler's -S format); otherwise
+ * instruction i goes to slot i (the brace form of tpc.md §8.1).  Errors
+ * carry each instruction's own line. */
+bool asm_group(AsmCtx *c, AsmBundle *ab, const AsmInsnLine *ins, unsigned n, bool by_insn);
 /* Assemble a `loop` statement filling the bundle. */
 bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col);
 

@@ -76,6 +76,26 @@ static bool enc_two(Stmt *st, int *x, unsigned kx, const char *wx, int *y, unsig
     return true;
 }
 
+/* The compiler prints local-memory vector addresses as two parts, register
+ * and offset (`ld_l_v %V0, %S1, 0x0`, tpc-llvm TPCInstPrinter
+ * printAddrOperand, clang/test/RC99/CodeGen/vect-01.c).  Gaudi has no offset
+ * field: a zero offset is dropped, any other is an error. */
+static bool drop_zero_offset(Stmt *st, int at)
+{
+    if (st->nops < at + 2 || !asm_is_reg(&st->ops[at], TPC_OP_S) || st->ops[at + 1].type != AOP_IMM)
+        return true;
+    if (st->ops[at + 1].value) {
+        asm_error(st->c, st->ops[at + 1].col,
+                  "'%s': address offset 0x%x needs a two-part address (not on Gaudi; only 0x0)",
+                  st->mn, st->ops[at + 1].value);
+        return false;
+    }
+    for (int i = at + 1; i + 1 < st->nops; i++)
+        st->ops[i] = st->ops[i + 1];
+    st->nops--;
+    return true;
+}
+
 bool asm_enc_ld(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
@@ -169,6 +189,8 @@ bool asm_enc_ld(Stmt *st)
             return false;
         break;
     case TPC_FORM_LD_L_V:
+        if (!drop_zero_offset(st, 1))
+            return false;
         if (!enc_two(st, &dst, half ? K(V) : K(V) | K(VP), "destination", &a, K(S) | K(IMM),
                      "address"))
             return false;
@@ -272,6 +294,8 @@ bool asm_enc_st(Stmt *st)
             return false;
         break;
     case TPC_FORM_ST_L_V:
+        if (!drop_zero_offset(st, 0))
+            return false;
         if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, half ? K(V) : K(V) | K(VP), "value"))
             return false;
         break;

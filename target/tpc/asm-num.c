@@ -308,6 +308,10 @@ bool asm_parse_operand(AsmCtx *c, const Word *w, AOp *op)
         op->neg_pred = true;
         s++;
     }
+    /* the compiler's -S output writes registers as %V0, !%SP1 */
+    bool percent = *s == '%';
+    if (percent)
+        s++;
     if (asm_parse_reg(s, &op->kind, &op->num, &op->group, &err)) {
         if (err) {
             asm_error(c, w->col, "%s: '%s'", err, s);
@@ -320,11 +324,17 @@ bool asm_parse_operand(AsmCtx *c, const Word *w, AOp *op)
         op->type = AOP_REG;
         return true;
     }
+    if (percent) {
+        asm_error(c, w->col, "'%%' must be followed by a register name: '%s'", w->s);
+        return false;
+    }
     if (op->neg_pred) {
         asm_error(c, w->col, "'!' applies only to a predicate register: '%s'", w->s);
         return false;
     }
-    if (asm_parse_number(s, &op->value, &op->bare_float, &err)) {
+    /* `.LBB0_3` (the compiler's block labels) is a name, not a number */
+    bool dot_name = s[0] == '.' && (g_ascii_isalpha(s[1]) || s[1] == '_');
+    if (!dot_name && asm_parse_number(s, &op->value, &op->bare_float, &err)) {
         if (err) {
             asm_error(c, w->col, "%s: '%s'", err, s);
             return false;

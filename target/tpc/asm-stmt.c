@@ -359,6 +359,17 @@ static const TpcInsnDesc *find_mnemonic(unsigned slot, const char *name)
 
 static const char *const slot_name[4] = {"load", "SPU", "VPU", "store"};
 
+unsigned asm_mnemonic_slots(const char *text)
+{
+    char *mn = g_strndup(text, strcspn(text, " \t."));
+    unsigned mask = 0;
+    for (unsigned s = 0; s < 4; s++)
+        if (find_mnemonic(s, mn))
+            mask |= 1u << s;
+    g_free(mn);
+    return mask;
+}
+
 /* Split the text after the mnemonic into words; commas and blanks separate,
  * a lone sign joins the next word. */
 static int split_words(Stmt *st, char *text, int col, Word *w, int max)

@@ -1,6 +1,8 @@
 /*
  * TPC assembler driver (tpc.md §8.1, §8.6, §8.7): lines, bundles, brace
- * form, labels, sections and metadata directives; two passes (labels are
+ * form, labels, sections and directives (metadata fields: asm-meta.c); the
+ * compiler's -S output (one instruction per line, `{ }` groups, `%`
+ * registers; slot choice: asm_group in asm-insn.c); two passes (labels are
  * resolved after the whole file is read).
  */
 #include <stdarg.h>
@@ -11,17 +13,21 @@
 void asm_error(AsmCtx *c, int col, const char *fmt, ...)
 {
     va_list ap;
+    c->errors++;
+    if (c->quiet)
+        return;
     fprintf(c->err, "%s:%u:%d: error: ", c->file, c->line, col > 0 ? col : 1);
     va_start(ap, fmt);
     vfprintf(c->err, fmt, ap);
     va_end(ap);
     fputc('\n', c->err);
-    c->errors++;
 }
 
 void asm_warn(AsmCtx *c, int col, const char *fmt, ...)
 {
     va_list ap;
+    if (c->quiet)
+        return;
     fprintf(c->err, "nxemu: warning: %s:%u:%d: ", c->file, c->line, col > 0 ? col : 1);
     va_start(ap, fmt);
     vfprintf(c->err, fmt, ap);
@@ -88,15 +94,16 @@ typedef struct File {
     int section;
     TpcSection *other; /* current unknown section */
     bool md_seen;
-    uint32_t md_given; /* bit per metadata field */
-    uint32_t md_tensor_given[2];
+    AsmMetadata md; /* fields given so far; bytes = obj->metadata */
     bool indexmap_seen;
-    /* brace form */
+    /* brace form: the group's instructions, assembled at '}' */
     bool in_brace;
     unsigned brace_line;
-    int brace_nslots;
-    bool brace_failed;
-    AsmBundle brace;
+    GArray *brace; /* AsmInsnLine */
+    /* the file is the compiler's -S output (registers written %V0): lone
+     * instruction lines and groups take the slot their instruction fits */
+    bool by_insn;
+    GPtrArray *data_syms; /* labels outside .text (tpc_metadata:) */
 } File;
 
 static bool is_ident(const char *s)
@@ -109,7 +116,7 @@ static bool is_ident(const char *s)
     return true;
 }
 
-static char *trim(char *s)
+char *asm_trim(char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r')
         s++;
@@ -165,7 +172,7 @@ static void bundle_line(File *f, char *line, int col0)
         }
         if (semi)
             *semi = 0;
-        char *t = trim(p);
+        char *t = asm_trim(p);
         parts[n] = t;
         cols[n] = col0 + (int)(t - line);
         n++;
@@ -196,6 +203,15 @@ static void bundle_line(File *f, char *line, int col0)
                 emit_bundle(f, &ab);
             return;
         }
+        if (f->by_insn && *sp) {
+            /* -S output: a bundle of one instruction is that instruction */
+            AsmInsnLine in = {sp, cols[0], c->line};
+            if (asm_group(c, &ab, &in, 1, true))
+                emit_bundle(f, &ab);
+            else
+                drop_bundle(&ab);
+            return;
+        }
     }
     bool ok = true;
     for (int s = 0; s < n; s++) {
@@ -214,157 +230,41 @@ static void bundle_line(File *f, char *line, int col0)
 
 static void brace_slot(File *f, char *line, int col)
 {
-    AsmCtx *c = &f->c;
     size_t n = strlen(line);
     if (n && line[n - 1] == ';')
         line[--n] = 0;
-    line = trim(line);
+    line = asm_trim(line);
     if (!*line)
         return;
-    if (f->brace_nslots >= 4) {
-        asm_error(c, col, "more than four slots in a bundle");
-        f->brace_failed = true;
-        return;
-    }
-    if (!asm_slot(c, &f->brace, (unsigned)f->brace_nslots, line, col))
-        f->brace_failed = true;
-    f->brace_nslots++;
+    AsmInsnLine in = {g_strdup(line), col, f->c.line};
+    g_array_append_val(f->brace, in);
 }
 
-/* ---- metadata (tpc.md §8.6) ---- */
+static void brace_clear(File *f)
+{
+    for (guint i = 0; i < f->brace->len; i++)
+        g_free(g_array_index(f->brace, AsmInsnLine, i).text);
+    g_array_set_size(f->brace, 0);
+}
 
-/* `flag` fields are booleans: the vendor assembler rejects other values
- * (tpc-llvm compare/tpc_metadata/tpc_metadata_wrong_bool_value). */
-static const struct {
-    const char *name;
-    uint8_t off, size;
-    bool flag;
-} md_fields[] = {
-    {"version", 0, 4, false},
-    {"specialFunctionUsed", 4, 1, true},
-    {"printfUsed", 5, 1, true},
-    {"lockUnLock", 6, 1, true},
-    {"mmioUsed", 7, 1, true},
-    {"march", 8, 2, false},
-    {"paramsNum", 12, 1, false},
-    {"printfTensorID", 13, 1, false},
-    {"numberOfThreads", 14, 1, false},
-    {"directMMIOAccess", 15, 1, true},
-    {"dnorm", 16, 1, true},
-};
-
-static void metadata_line(File *f, char *line, int col0)
+/* '}': the group becomes one bundle, the other slots NOP. */
+static void brace_end(File *f)
 {
     AsmCtx *c = &f->c;
-    uint8_t *md = f->obj->metadata;
-    char *colon = strchr(line, ':');
-    if (!colon) {
-        asm_error(c, col0, "expected 'field: DB|DW|DD value' in .tpc_metadata");
+    unsigned end_line = c->line;
+    AsmBundle ab;
+    asm_bundle_init(&ab);
+    if (!f->brace->len) {
+        emit_bundle(f, &ab); /* `{ }`: an all-NOP bundle */
         return;
     }
-    *colon = 0;
-    char *name = trim(line);
-    char **w = g_strsplit_set(colon + 1, " \t", -1);
-    char *dx = NULL, *val = NULL;
-    for (int i = 0; w[i]; i++) {
-        if (!*w[i])
-            continue;
-        if (!dx)
-            dx = w[i];
-        else if (!val)
-            val = w[i];
-        else {
-            asm_error(c, col0, "unexpected text after the metadata value");
-            goto out;
-        }
-    }
-    if (!dx || !val) {
-        asm_error(c, col0, "expected 'field: DB|DW|DD value' in .tpc_metadata");
-        goto out;
-    }
-    /* scalarLd[i] / rmwStore[i] / scalarLd: DH bits */
-    char *br = strchr(name, '[');
-    bool is_sld = !g_ascii_strncasecmp(name, "scalarLd", 8);
-    bool is_rmw = !g_ascii_strncasecmp(name, "rmwStore", 8);
-    if ((is_sld || is_rmw) && (name[8] == '[' || name[8] == 0)) {
-        unsigned base = is_sld ? 26 : 28, which = is_sld ? 0 : 1;
-        if (!br) {
-            if (g_ascii_strcasecmp(dx, "DH") != 0 || strlen(val) != 16 || strspn(val, "01") != 16) {
-                asm_error(c, col0, "'%s: DH' needs 16 characters 0/1 (character i = tensor i)",
-                          name);
-                goto out;
-            }
-            for (unsigned t = 0; t < 16; t++) {
-                if (f->md_tensor_given[which] & (1u << t)) {
-                    asm_error(c, col0, "metadata field '%s[%u]' redefined", name, t);
-                    goto out;
-                }
-                f->md_tensor_given[which] |= 1u << t;
-                if (val[t] == '1')
-                    md[base + t / 8] |= (uint8_t)(1u << (t % 8));
-            }
-            goto out;
-        }
-        char *end;
-        unsigned long t = strtoul(br + 1, &end, 10);
-        uint32_t v;
-        bool bare;
-        const char *err;
-        if (end == br + 1 || *end != ']' || end[1] || t > 15) {
-            asm_error(c, col0, "bad tensor index in '%s' (0..15)", name);
-            goto out;
-        }
-        if (!asm_parse_number(val, &v, &bare, &err) || err || v > 1) {
-            asm_error(c, col0, "'%s' takes 0 or 1", name);
-            goto out;
-        }
-        if (f->md_tensor_given[which] & (1u << t)) {
-            asm_error(c, col0, "metadata field '%s' redefined", name);
-            goto out;
-        }
-        f->md_tensor_given[which] |= 1u << t;
-        if (v)
-            md[base + t / 8] |= (uint8_t)(1u << (t % 8));
-        goto out;
-    }
-    for (size_t i = 0; i < G_N_ELEMENTS(md_fields); i++) {
-        if (g_ascii_strcasecmp(name, md_fields[i].name) != 0)
-            continue;
-        uint32_t v;
-        bool bare;
-        const char *err;
-        unsigned dsz = !g_ascii_strcasecmp(dx, "DB")   ? 1
-                       : !g_ascii_strcasecmp(dx, "DW") ? 2
-                       : !g_ascii_strcasecmp(dx, "DD") ? 4
-                                                       : 0;
-        if (!dsz) {
-            asm_error(c, col0, "metadata size must be DB, DW or DD, not '%s'", dx);
-            goto out;
-        }
-        if (!asm_parse_number(val, &v, &bare, &err) || err || bare) {
-            asm_error(c, col0, "bad metadata value '%s'", val);
-            goto out;
-        }
-        if (md_fields[i].flag && v > 1) {
-            asm_error(c, col0, "metadata field '%s' takes 0 or 1, not %u", md_fields[i].name, v);
-            goto out;
-        }
-        if (md_fields[i].size < 4 && (v >> (8 * md_fields[i].size))) {
-            asm_error(c, col0, "value %u does not fit metadata field '%s'", v, md_fields[i].name);
-            goto out;
-        }
-        if (f->md_given & (1u << i)) {
-            asm_error(c, col0, "metadata field '%s' redefined", md_fields[i].name);
-            goto out;
-        }
-        f->md_given |= 1u << i;
-        for (unsigned k = 0; k < md_fields[i].size; k++)
-            md[md_fields[i].off + k] = (uint8_t)(v >> (8 * k));
-        goto out;
-    }
-    asm_error(c, col0, "unknown metadata field '%s'", name);
-out:
-    g_strfreev(w);
+    bool ok = asm_group(c, &ab, (AsmInsnLine *)(void *)f->brace->data, f->brace->len, f->by_insn);
+    c->line = end_line;
+    if (ok)
+        emit_bundle(f, &ab);
+    else
+        drop_bundle(&ab);
+    brace_clear(f);
 }
 
 /* ---- sections and directives ---- */
@@ -416,11 +316,13 @@ static bool directive(File *f, char *line, int col, const char *rest_of_file, si
     *arg = 0;
     char *name = g_ascii_strdown(line, -1);
     *arg = save;
-    arg = trim(arg);
+    arg = asm_trim(arg);
     bool ok = true;
 
     if (!strcmp(name, ".section")) {
-        char *sname = g_strndup(arg, strcspn(arg, " \t,"));
+        /* the compiler quotes some names: .section ".note.GNU-stack","",@progbits */
+        char *sname = *arg == '"' ? g_strndup(arg + 1, strcspn(arg + 1, "\""))
+                                  : g_strndup(arg, strcspn(arg, " \t,"));
         g_free(name);
         name = g_ascii_strdown(sname, -1);
         if (!strcmp(name, ".text")) {
@@ -481,10 +383,15 @@ static bool directive(File *f, char *line, int col, const char *rest_of_file, si
             g_byte_array_append(f->obj->text, le, 4);
         }
         g_strfreev(w);
+    } else if ((!strcmp(name, ".ascii") || !strcmp(name, ".asciz")) && f->section == SEC_METADATA) {
+        ok = asm_metadata_string(c, &f->md, arg, col, name[6] == 'z');
     } else if (!strcmp(name, ".type") || !strcmp(name, ".size") || !strcmp(name, ".file") ||
                !strcmp(name, ".ident") || !strcmp(name, ".p2align") || !strcmp(name, ".align") ||
-               !strcmp(name, ".local") || !strcmp(name, ".hidden") || !strcmp(name, ".weak")) {
-        /* symbol attributes and alignment: nothing to do for TPC kernels */
+               !strcmp(name, ".local") || !strcmp(name, ".hidden") || !strcmp(name, ".weak") ||
+               !strcmp(name, ".addrsig") || !strcmp(name, ".addrsig_sym") ||
+               !strcmp(name, ".loc")) {
+        /* symbol attributes, alignment, address-significance and debug
+         * notes of compiler output: nothing to do for TPC kernels */
     } else {
         asm_error(c, col, "unknown directive '%s'", name);
         ok = false;
@@ -535,9 +442,7 @@ static void text_line(File *f, char *line, int col)
         }
         f->in_brace = true;
         f->brace_line = c->line;
-        f->brace_nslots = 0;
-        f->brace_failed = false;
-        asm_bundle_init(&f->brace);
+        brace_clear(f);
         return;
     }
     if (!strcmp(line, "}")) {
@@ -546,10 +451,7 @@ static void text_line(File *f, char *line, int col)
             return;
         }
         f->in_brace = false;
-        if (!f->brace_failed)
-            emit_bundle(f, &f->brace);
-        else
-            drop_bundle(&f->brace);
+        brace_end(f);
         return;
     }
     if (f->in_brace) {
@@ -605,6 +507,47 @@ static void resolve(File *f)
     }
 }
 
+/* Length of a `name:` label at the start of `s` (0: not a label). */
+static size_t label_len(const char *s)
+{
+    size_t il = 0;
+    while (s[il] && (g_ascii_isalnum(s[il]) || s[il] == '_' || s[il] == '.' || s[il] == '$'))
+        il++;
+    if (!il || s[il] != ':' || s[il + 1] == '=')
+        return 0;
+    char *name = g_strndup(s, il);
+    bool ok = is_ident(name);
+    g_free(name);
+    return ok ? il : 0;
+}
+
+/* The compiler's -S output (tpc-llvm TPCInstPrinter with HasPercentPrefix,
+ * asm formats 0 and 1) writes every register as %NAME; the bundle-per-line
+ * format never does.  A register operand `%X` (after a blank, ',' or '!')
+ * outside comments and directives marks the whole file as -S output. */
+static bool uses_percent_regs(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        const char *q = p;
+        while (q < p + len && (*q == ' ' || *q == '\t'))
+            q++;
+        if (*q != '.') {
+            for (const char *r = q; r + 1 < p + len; r++) {
+                if (r[0] == '/' && r[1] == '/')
+                    break;
+                if (r[0] == '%' && g_ascii_isalpha(r[1]) && r > q &&
+                    (r[-1] == ' ' || r[-1] == '\t' || r[-1] == ',' || r[-1] == '!'))
+                    return true;
+            }
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+    return false;
+}
+
 bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE *err)
 {
     File f;
@@ -617,7 +560,11 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     f.globals = g_ptr_array_new_with_free_func(g_free);
     f.global_lines = g_array_new(FALSE, FALSE, sizeof(unsigned));
     f.fixes = g_array_new(FALSE, TRUE, sizeof(Fix));
+    f.brace = g_array_new(FALSE, TRUE, sizeof(AsmInsnLine));
+    f.data_syms = g_ptr_array_new_with_free_func(g_free);
     f.section = SEC_TEXT;
+    f.md.bytes = obj->metadata;
+    f.by_insn = uses_percent_regs(text);
 
     const char *p = text;
     unsigned lineno = 0;
@@ -631,7 +578,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
 
         if (f.section == SEC_OTHER && f.other) {
             /* unknown sections keep their text verbatim, up to a section switch */
-            char *t = trim(raw);
+            char *t = asm_trim(raw);
             if (t[0] != '.' || (g_ascii_strncasecmp(t, ".section", 8) != 0 &&
                                 g_ascii_strcasecmp(t, ".text") != 0 &&
                                 g_ascii_strncasecmp(t, ".tpc_metadata", 13) != 0 &&
@@ -646,14 +593,14 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
         char *cm = strstr(raw, "//");
         if (cm)
             *cm = 0;
-        char *line = trim(raw);
+        char *line = asm_trim(raw);
         int col = 1 + (int)(line - raw);
         if (!*line) {
             g_free(raw);
             p = next;
             continue;
         }
-        if (line[0] == '.' && !f.in_brace) {
+        if (line[0] == '.' && !f.in_brace && !label_len(line)) {
             size_t skip = 0, skip_lines = 0;
             directive(&f, line, col, p, &skip, &skip_lines);
             g_free(raw);
@@ -674,8 +621,11 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
              * (compare/tpc_metadata/..., compare/index_map/index_map.s) */
             f.section = SEC_TEXT;
         }
-        if (f.section == SEC_METADATA) {
-            metadata_line(&f, line, col);
+        if (f.section == SEC_METADATA && label_len(line) && !line[label_len(line) + 1]) {
+            /* the compiler's `tpc_metadata:` data symbol */
+            g_ptr_array_add(f.data_syms, g_strndup(line, label_len(line)));
+        } else if (f.section == SEC_METADATA) {
+            asm_metadata_line(&f.c, &f.md, line, col);
         } else {
             /* `name:` label, possibly followed by a statement */
             size_t il = 0;
@@ -691,7 +641,7 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
             }
             if (is_label) {
                 define_label(&f, line, col);
-                char *rest = trim(line + il + 1);
+                char *rest = asm_trim(line + il + 1);
                 if (*rest)
                     text_line(&f, rest, col + (int)(rest - line));
             } else {
@@ -703,9 +653,9 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     }
     if (f.in_brace) {
         f.c.line = f.brace_line;
-        asm_error(&f.c, 1, "'{' without '}'");
-        drop_bundle(&f.brace);
+        asm_error(&f.c, 1, "'{' without '}' (unterminated bundle)");
     }
+    brace_clear(&f);
     if (f.obj->text->len % TPC_BUNDLE_BYTES) {
         asm_error(&f.c, 1, ".text is not a whole number of 32-byte bundles");
     }
@@ -717,7 +667,10 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
 
     for (guint i = 0; i < f.globals->len; i++) {
         const char *g = g_ptr_array_index(f.globals, i);
-        if (!g_hash_table_contains(f.labels, g)) {
+        bool data = false;
+        for (guint k = 0; k < f.data_syms->len; k++)
+            data |= !strcmp(g_ptr_array_index(f.data_syms, k), g);
+        if (!data && !g_hash_table_contains(f.labels, g)) {
             f.c.line = g_array_index(f.global_lines, unsigned, i);
             asm_error(&f.c, 1, ".globl '%s' is not defined", g);
         }
@@ -733,6 +686,8 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
     for (guint i = 0; i < f.fixes->len; i++)
         g_free(g_array_index(f.fixes, Fix, i).ab.fix_label);
     g_array_free(f.fixes, TRUE);
+    g_array_free(f.brace, TRUE);
+    g_ptr_array_free(f.data_syms, TRUE);
     g_ptr_array_free(f.globals, TRUE);
     g_array_free(f.global_lines, TRUE);
     g_ptr_array_free(f.order, TRUE);
