@@ -508,26 +508,32 @@ ill_delay:
  * anything else (and a direct bundle whose checks fail) in step_one. */
 static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
 {
-    uint64_t n = 0;
+    uint64_t n = 0, nd = 0; /* nd: direct bundles not yet in the counters */
     /* fetch window: only step_one changes it (direct bundles neither fetch
-     * through the slow path nor write devices) */
+     * through the slow path nor write devices, nor stop or fault the core,
+     * so the state and stop checks follow step_one only) */
     const uint8_t *host = c->code_host;
     uint32_t lo = c->code_lo, hi = c->code_hi;
-    while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
+    if (c->parent.state != CPU_RUNNING || c->m->stop)
+        return 0;
+    while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         n++;
         if (G_LIKELY(dc->direct && host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
                      !c->in_delay_slot && bundle_eq(dc->raw, host + (pc - lo)) &&
                      tpc_direct_run(c, dc))) {
-            c->cycles++;
-            c->bundles++;
-            c->parent.retired++;
+            nd++;
             c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
                         ? loop_end_checks(c, pc, pc + TPC_BUNDLE)
                         : pc + TPC_BUNDLE;
             continue;
         }
+        /* step_one may finish the core, which reports the counters */
+        c->cycles += nd;
+        c->bundles += nd;
+        c->parent.retired += nd;
+        nd = 0;
         bool more = step_one(c);
         host = c->code_host;
         lo = c->code_lo;
@@ -539,7 +545,12 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
             }
             break;
         }
+        if (c->parent.state != CPU_RUNNING || c->m->stop)
+            break;
     }
+    c->cycles += nd;
+    c->bundles += nd;
+    c->parent.retired += nd;
     return n;
 }
 
