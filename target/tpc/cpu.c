@@ -6,6 +6,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "nxemu/trace.h"
 #include "target/tpc/asm.h"
 #include "nxemu/debug.h"
@@ -554,12 +558,27 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
     return n;
 }
 
+/* Make this slice's non-temporal tensor stores visible to other threads
+ * (a viewer window) in order, as ordinary stores would be. */
+static void fence_stores(TpcCpu *c)
+{
+#if defined(__SSE2__)
+    if (c->nt_stores) {
+        _mm_sfence();
+        c->nt_stores = false;
+    }
+#endif
+}
+
 uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
-    if (!c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC))
-        return run_quiet(c, max_bundles);
+    if (!c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
+        n = run_quiet(c, max_bundles);
+        fence_stores(c);
+        return n;
+    }
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */
@@ -574,6 +593,7 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
     }
     if (G_UNLIKELY(c->m->trace))
         trace_insn_end(c->m, &c->parent);
+    fence_stores(c);
     return n;
 }
 

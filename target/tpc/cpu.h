@@ -267,6 +267,7 @@ struct TpcCpu {
     } tfast[16];
     /* last RAM spans of fast tensor loads and stores (software TLB) */
     MemHostSpan rspan, wspan;
+    bool nt_stores; /* non-temporal stores since the last fence (tensor.c) */
 
     /* staging of the bundle being executed */
     TpcSlotOut out[4];

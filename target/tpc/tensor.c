@@ -5,6 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "target/tpc/cpu.h"
 
 bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
@@ -419,6 +423,25 @@ static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
     return tpc_int_result(r, t, false);
 }
 
+/* A whole-register tensor store: with SSE2, non-temporal 16-byte stores,
+ * which skip reading the destination lines into the cache first.  Kernels
+ * stream their outputs, and for them that read is a third of the memory
+ * traffic (bench/tpc-stream: about a third faster).  The stores are weakly
+ * ordered only towards other threads; tpc_cpu_step fences once per slice
+ * (c->nt_stores), and this thread sees its own stores in order. */
+static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len)
+{
+#if defined(__SSE2__)
+    if (len % 16 == 0 && !((uintptr_t)p & 15)) {
+        for (unsigned i = 0; i < len; i += 16)
+            _mm_stream_si128((__m128i *)(p + i), _mm_loadu_si128((const __m128i *)(src + i)));
+        c->nt_stores = true;
+        return;
+    }
+#endif
+    memcpy(p, src, len);
+}
+
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
 {
     unsigned e = mw->esize;
@@ -426,7 +449,7 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
         unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
         uint8_t *p = mw->host;
         if (mw->all_en) {
-            memcpy(p, mw->src + b0, len);
+            store_stream(c, p, mw->src + b0, len);
             return;
         }
         if (mw->bit_en) {
