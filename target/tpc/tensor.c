@@ -432,8 +432,9 @@ static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
 static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len)
 {
 #if defined(__SSE2__)
-    if (len % 16 == 0 && !((uintptr_t)p & 15)) {
-        for (unsigned i = 0; i < len; i += 16)
+    if (len == TPC_VBYTES && !((uintptr_t)p & 15)) {
+#pragma GCC unroll 16
+        for (unsigned i = 0; i < TPC_VBYTES; i += 16)
             _mm_stream_si128((__m128i *)(p + i), _mm_loadu_si128((const __m128i *)(src + i)));
         c->nt_stores = true;
         return;
