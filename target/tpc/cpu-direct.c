@@ -89,6 +89,7 @@ static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 {
     uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_LD].vbuf[0];
     uint8_t *t = *r;
+    tpc_prefetch_stream(span);
     memcpy(*buf, span, TPC_VBYTES);
     *r = *buf;
     *buf = t;
