@@ -29,38 +29,7 @@
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
-
-#define TPC0  0x2804000000ull
-#define KBASE 0x100000ull
-#define DBG   MEMTXATTRS(MEM_REQ_DEBUG, 0)
-
-static Machine *mk(void)
-{
-    MachineConfig cfg = {.hbm_size = 64ull << 20,
-                         .nr_seq = 1,
-                         .nr_tpc = 1,
-                         .tlb_entries = 16,
-                         .quantum = 64,
-                         .nr_dma = 1,
-                         .dma_queue_depth = 4,
-                         .dma_bytes_per_cycle = 64};
-    GError *err = NULL;
-    Machine *m = machine_new(&cfg, NULL, 0, &err);
-    g_assert_no_error(err);
-    return m;
-}
-
-static void wr32(Machine *m, uint64_t pa, uint32_t v)
-{
-    g_assert_cmpint(as_write(m->as, pa, 4, v, DBG), ==, MEMTX_OK);
-}
-
-static uint32_t rd32(Machine *m, uint64_t pa)
-{
-    uint64_t v = 0;
-    g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
-    return (uint32_t)v;
-}
+#include "tpc-testlib.h"
 
 static uint64_t num(const char *s)
 {
@@ -125,15 +94,15 @@ static void tensor(Machine *m, char **w, unsigned n)
             pad = (uint32_t)num(w[i] + 4);
     unsigned rank = g_strv_length(sizes);
     uint64_t o = TPC0 + 0x400 + 0x38 * t;
-    wr32(m, o, (uint32_t)base);
-    wr32(m, o + 4, (uint32_t)(base >> 32));
-    wr32(m, o + 8, pad);
-    wr32(m, o + 0xC, ecode | ((1u << rank) - 1) << 8 | (rank - 1) << 16);
+    tt_wr32(m, o, (uint32_t)base);
+    tt_wr32(m, o + 4, (uint32_t)(base >> 32));
+    tt_wr32(m, o + 8, pad);
+    tt_wr32(m, o + 0xC, ecode | ((1u << rank) - 1) << 8 | (rank - 1) << 16);
     uint32_t stride = 1;
     for (unsigned d = 0; d < rank; d++) {
         uint32_t s = (uint32_t)num(sizes[d]);
-        wr32(m, o + 0x10 + 8 * d, s);
-        wr32(m, o + 0x14 + 8 * d, stride);
+        tt_wr32(m, o + 0x10 + 8 * d, s);
+        tt_wr32(m, o + 0x14 + 8 * d, stride);
         stride *= s;
     }
 }
@@ -193,7 +162,7 @@ static void run_file(gconstpointer data)
     TpcObject obj;
     tpc_object_init(&obj);
     g_assert_true(tpc_assemble_text(file, text, &obj, stderr));
-    Machine *m = mk();
+    Machine *m = tt_machine();
     uint64_t bad;
     g_assert_cmpint(as_rw_bytes(m->as, KBASE, obj.text->data, obj.text->len, true,
                                 MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
@@ -218,14 +187,14 @@ static void run_file(gconstpointer data)
                 char *eq = strchr(ws[j], '=');
                 g_assert_nonnull(eq);
                 *eq = 0;
-                wr32(m, TPC0 + 0x7C0 + 4 * num(ws[j]), (uint32_t)num(eq + 1));
+                tt_wr32(m, TPC0 + 0x7C0 + 4 * num(ws[j]), (uint32_t)num(eq + 1));
             }
         } else if (!strcmp(ws[0], "cfg")) {
             for (unsigned j = 1; j < n; j++) {
                 char *eq = strchr(ws[j], '=');
                 g_assert_nonnull(eq);
                 *eq = 0;
-                wr32(m, TPC0 + num(ws[j]), (uint32_t)num(eq + 1));
+                tt_wr32(m, TPC0 + num(ws[j]), (uint32_t)num(eq + 1));
             }
         } else if (!strcmp(ws[0], "mem") && n >= 3) {
             put_mem(m, ws + 1, n - 1);
@@ -236,15 +205,15 @@ static void run_file(gconstpointer data)
         }
     }
 
-    wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
-    wr32(m, TPC0 + 0x78C, 0);
-    wr32(m, TPC0 + 0x1028, obj.text->len);
-    wr32(m, TPC0 + 0x1008, 1);
+    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
+    tt_wr32(m, TPC0 + 0x78C, 0);
+    tt_wr32(m, TPC0 + 0x1028, obj.text->len);
+    tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     for (unsigned i = 0; i < 1000000 && cpu->state == CPU_RUNNING; i++)
         cpu->ops->run(cpu, 64);
     TpcCpu *c = tpc_cpu(cpu);
-    uint32_t st = rd32(m, TPC0 + 0x100C);
+    uint32_t st = tt_rd32(m, TPC0 + 0x100C);
     bool fault_expected = false;
 
     for (unsigned i = 0; i < expects->len; i++) {
@@ -259,13 +228,13 @@ static void run_file(gconstpointer data)
             fault_expected = true;
             g_assert_cmphex(st, ==, 3 | num(ws[2]) << 8);
             if (n > 3)
-                g_assert_cmphex(rd32(m, TPC0 + 0x1020), ==, num(ws[3]));
+                g_assert_cmphex(tt_rd32(m, TPC0 + 0x1020), ==, num(ws[3]));
             if (n > 4) {
-                uint64_t fa = rd32(m, TPC0 + 0x1030) | (uint64_t)rd32(m, TPC0 + 0x1034) << 32;
+                uint64_t fa = tt_rd32(m, TPC0 + 0x1030) | (uint64_t)tt_rd32(m, TPC0 + 0x1034) << 32;
                 g_assert_cmphex(fa, ==, num(ws[4]));
             }
         } else if (n >= 3 && !strcmp(ws[1], "bundles")) {
-            g_assert_cmpuint(rd32(m, TPC0 + 0x1038), ==, num(ws[2]));
+            g_assert_cmpuint(tt_rd32(m, TPC0 + 0x1038), ==, num(ws[2]));
         } else if (n >= 4 && !strcmp(ws[1], "mem")) {
             check_mem(m, ws + 2, n - 2, file);
         } else {
@@ -280,7 +249,7 @@ static void run_file(gconstpointer data)
     }
     if (!fault_expected && st != 2)
         g_error("%s: STATUS 0x%x (fault pc 0x%x addr 0x%x), expected DONE", file, st,
-                rd32(m, TPC0 + 0x1020), rd32(m, TPC0 + 0x1030));
+                tt_rd32(m, TPC0 + 0x1020), tt_rd32(m, TPC0 + 0x1030));
     g_ptr_array_free(expects, TRUE);
     machine_free(m);
     tpc_object_free(&obj);

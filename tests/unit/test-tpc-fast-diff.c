@@ -28,40 +28,10 @@
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
+#include "../tpc/tpc-testlib.h"
 
-#define TPC0    0x2804000000ull
-#define KBASE   0x100000ull
-#define DBG     MEMTXATTRS(MEM_REQ_DEBUG, 0)
 #define NKERN   60
 #define NBUNDLE 40
-
-static Machine *mk(void)
-{
-    MachineConfig cfg = {.hbm_size = 64ull << 20,
-                         .nr_seq = 1,
-                         .nr_tpc = 1,
-                         .tlb_entries = 16,
-                         .quantum = 64,
-                         .nr_dma = 1,
-                         .dma_queue_depth = 4,
-                         .dma_bytes_per_cycle = 64};
-    GError *err = NULL;
-    Machine *m = machine_new(&cfg, NULL, 0, &err);
-    g_assert_no_error(err);
-    return m;
-}
-
-static void wr32(Machine *m, uint64_t pa, uint32_t v)
-{
-    g_assert_cmpint(as_write(m->as, pa, 4, v, DBG), ==, MEMTX_OK);
-}
-
-static uint32_t rd32(Machine *m, uint64_t pa)
-{
-    uint64_t v = 0;
-    g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
-    return (uint32_t)v;
-}
 
 /* Memory the tensors touch: two windows. */
 static const struct {
@@ -90,13 +60,13 @@ static void program(Machine *m, const GByteArray *text, GRand *r)
     for (unsigned t = 0; t < G_N_ELEMENTS(descs); t++) {
         const Desc *d = &descs[t];
         uint64_t o = TPC0 + 0x400 + 0x38 * t;
-        wr32(m, o, (uint32_t)d->base);
-        wr32(m, o + 4, (uint32_t)(d->base >> 32));
-        wr32(m, o + 8, d->pad);
-        wr32(m, o + 0xC, d->config);
+        tt_wr32(m, o, (uint32_t)d->base);
+        tt_wr32(m, o + 4, (uint32_t)(d->base >> 32));
+        tt_wr32(m, o + 8, d->pad);
+        tt_wr32(m, o + 0xC, d->config);
         for (unsigned k = 0; k < 5; k++) {
-            wr32(m, o + 0x10 + 8 * k, d->size[k]);
-            wr32(m, o + 0x14 + 8 * k, (uint32_t)d->stride[k]);
+            tt_wr32(m, o + 0x10 + 8 * k, d->size[k]);
+            tt_wr32(m, o + 0x14 + 8 * k, (uint32_t)d->stride[k]);
         }
     }
     /* memory: a mix of small integers and f32 values of both signs */
@@ -105,23 +75,23 @@ static void program(Machine *m, const GByteArray *text, GRand *r)
             uint32_t v = g_rand_int(r);
             if (v & 1)
                 v = (v & 0x807FFFFFu) | 0x3F000000u; /* +-[0.5, 2) */
-            wr32(m, windows[w].base + a, v);
+            tt_wr32(m, windows[w].base + a, v);
         }
     for (unsigned i = 1; i < 8; i++) /* S1..S7 */
-        wr32(m, TPC0 + 0x7C0 + 4 * i, i & 1 ? 0x3FC00000u + i : i * 3);
+        tt_wr32(m, TPC0 + 0x7C0 + 4 * i, i & 1 ? 0x3FC00000u + i : i * 3);
     /* S8..S11: kernel-view offsets of t0 DIM_0_SIZE, t2 BASE_ADDR, t2
      * TENSOR_CONFIG, t1 DIM_0_SIZE; S12..S16: values for them (sizes,
      * bases, E = 4 or 2) */
     static const uint32_t sv[] = {0x410, 0x470, 0x47C, 0x448, 100, 256, 0x200900, 0x200800, 0x102};
     for (unsigned i = 0; i < G_N_ELEMENTS(sv); i++)
-        wr32(m, TPC0 + 0x7C0 + 4 * (8 + i), sv[i]);
+        tt_wr32(m, TPC0 + 0x7C0 + 4 * (8 + i), sv[i]);
     uint64_t bad;
     g_assert_cmpint(
         as_rw_bytes(m->as, KBASE, text->data, text->len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
         ==, MEMTX_OK);
-    wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
-    wr32(m, TPC0 + 0x78C, 0);
-    wr32(m, TPC0 + 0x1028, text->len);
+    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
+    tt_wr32(m, TPC0 + 0x78C, 0);
+    tt_wr32(m, TPC0 + 0x1028, text->len);
 }
 
 /* ---- random kernels ---- */
@@ -267,7 +237,7 @@ static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, 
 
 static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     GRand *r = g_rand_new_with_seed(seed);
     program(m, text, r);
     g_rand_free(r);
@@ -278,17 +248,17 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
         d = nx_debug_new(m);
         m->debug = d;
     }
-    wr32(m, TPC0 + 0x1008, 1);
+    tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     for (unsigned n = 0; n < 10000 && cpu->state == CPU_RUNNING; n++)
         cpu->ops->run(cpu, 7); /* odd slices: bundles straddle slice ends */
     g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
     TpcCpu *c = tpc_cpu(cpu);
     memset(st, 0, sizeof(*st));
-    st->status = rd32(m, TPC0 + 0x100C);
-    st->fault_pc = rd32(m, TPC0 + 0x1020);
-    st->fault_addr = rd32(m, TPC0 + 0x1030);
-    st->bundles = rd32(m, TPC0 + 0x1038);
+    st->status = tt_rd32(m, TPC0 + 0x100C);
+    st->fault_pc = tt_rd32(m, TPC0 + 0x1020);
+    st->fault_addr = tt_rd32(m, TPC0 + 0x1030);
+    st->bundles = tt_rd32(m, TPC0 + 0x1038);
     memcpy(st->s, c->s, sizeof(st->s));
     memcpy(st->sp, c->sp, sizeof(st->sp));
     for (unsigned i = 0; i < TPC_NR_V; i++)

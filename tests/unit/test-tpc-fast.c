@@ -18,52 +18,22 @@
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
+#include "../tpc/tpc-testlib.h"
 
-#define TPC0  0x2804000000ull
-#define KBASE 0x100000ull
-#define SRC   0x200000ull
-#define DST   0x300000ull
-#define DBG   MEMTXATTRS(MEM_REQ_DEBUG, 0)
-
-static Machine *mk(void)
-{
-    MachineConfig cfg = {.hbm_size = 64ull << 20,
-                         .nr_seq = 1,
-                         .nr_tpc = 1,
-                         .tlb_entries = 16,
-                         .quantum = 64,
-                         .nr_dma = 1,
-                         .dma_queue_depth = 4,
-                         .dma_bytes_per_cycle = 64};
-    GError *err = NULL;
-    Machine *m = machine_new(&cfg, NULL, 0, &err);
-    g_assert_no_error(err);
-    return m;
-}
-
-static void wr32(Machine *m, uint64_t pa, uint32_t v)
-{
-    g_assert_cmpint(as_write(m->as, pa, 4, v, DBG), ==, MEMTX_OK);
-}
-
-static uint32_t rd32(Machine *m, uint64_t pa)
-{
-    uint64_t v = 0;
-    g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
-    return (uint32_t)v;
-}
+#define SRC 0x200000ull
+#define DST 0x300000ull
 
 /* Descriptor t through the machine window: i32, one valid dim of n
  * elements, stride 1 (tpc.md §3.1). */
 static void tensor1d(Machine *m, unsigned t, uint64_t base, uint32_t n, uint32_t pad)
 {
     uint64_t o = TPC0 + 0x400 + 0x38 * t;
-    wr32(m, o, (uint32_t)base);
-    wr32(m, o + 4, (uint32_t)(base >> 32));
-    wr32(m, o + 8, pad);
-    wr32(m, o + 0xC, 2 | 1u << 8);
-    wr32(m, o + 0x10, n);
-    wr32(m, o + 0x14, 1);
+    tt_wr32(m, o, (uint32_t)base);
+    tt_wr32(m, o + 4, (uint32_t)(base >> 32));
+    tt_wr32(m, o + 8, pad);
+    tt_wr32(m, o + 0xC, 2 | 1u << 8);
+    tt_wr32(m, o + 0x10, n);
+    tt_wr32(m, o + 0x14, 1);
 }
 
 /* Assemble text into KBASE and program KERNEL_BASE/SIZE (no launch). */
@@ -76,15 +46,15 @@ static void load(Machine *m, const char *text)
     g_assert_cmpint(as_rw_bytes(m->as, KBASE, obj.text->data, obj.text->len, true,
                                 MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
                     ==, MEMTX_OK);
-    wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
-    wr32(m, TPC0 + 0x78C, 0);
-    wr32(m, TPC0 + 0x1028, obj.text->len);
+    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
+    tt_wr32(m, TPC0 + 0x78C, 0);
+    tt_wr32(m, TPC0 + 0x1028, obj.text->len);
     tpc_object_free(&obj);
 }
 
 static void launch(Machine *m)
 {
-    wr32(m, TPC0 + 0x1008, 1);
+    tt_wr32(m, TPC0 + 0x1008, 1);
     g_assert_cmpint(m->tpc[0]->state, ==, CPU_RUNNING);
 }
 
@@ -110,7 +80,7 @@ static void run_until_pc(Machine *m, uint32_t pc)
 
 static uint32_t status(Machine *m)
 {
-    return rd32(m, TPC0 + 0x100C);
+    return tt_rd32(m, TPC0 + 0x100C);
 }
 
 /* ---- access observers installed and removed mid-run ---- */
@@ -149,11 +119,11 @@ static const char copy_kernel[] = "loop 0x0, 0x8, 1, <, End\n"
 
 static void test_observer_midrun(void)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     tensor1d(m, 0, SRC, 512, 0);
     tensor1d(m, 1, DST, 1024, 0);
     for (uint32_t i = 0; i < 512; i++)
-        wr32(m, SRC + 4 * i, 1000 + i);
+        tt_wr32(m, SRC + 4 * i, 1000 + i);
     load(m, copy_kernel);
     launch(m);
     Seen s = {.lo = SRC, .hi = DST + 0x1000};
@@ -178,8 +148,8 @@ static void test_observer_midrun(void)
     g_assert_cmphex(s.last_wr, ==, DST + 5 * 256);
     for (uint32_t i = 0; i < 640; i++) {
         uint32_t exp = i < 512 ? 1000 + i : 0;
-        if (rd32(m, DST + 4 * i) != exp)
-            g_error("DST[%u] = %u, expected %u", i, rd32(m, DST + 4 * i), exp);
+        if (tt_rd32(m, DST + 4 * i) != exp)
+            g_error("DST[%u] = %u, expected %u", i, tt_rd32(m, DST + 4 * i), exp);
     }
     machine_free(m);
 }
@@ -192,11 +162,11 @@ static void test_observer_midrun(void)
  * watchpoint the run completes the copy. */
 static void test_debugger_midrun(void)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     tensor1d(m, 0, SRC, 512, 0);
     tensor1d(m, 1, DST, 512, 0);
     for (uint32_t i = 0; i < 512; i++)
-        wr32(m, SRC + 4 * i, 1000 + i);
+        tt_wr32(m, SRC + 4 * i, 1000 + i);
     load(m, copy_kernel);
     launch(m);
     NxCpu *cpu = m->tpc[0];
@@ -216,9 +186,9 @@ static void test_debugger_midrun(void)
     g_assert_cmpint(d->hit, ==, NX_HIT_WATCH);
     g_assert_cmphex(c->pc, ==, 0x60);
     g_assert_cmpuint(c->s[32], ==, 4);
-    g_assert_cmpuint(rd32(m, DST + 3 * 256), ==, 1000 + 3 * 64);
-    g_assert_cmpuint(rd32(m, DST + 4 * 256), ==, 0);
-    g_assert_cmpuint(rd32(m, pa), ==, 0);
+    g_assert_cmpuint(tt_rd32(m, DST + 3 * 256), ==, 1000 + 3 * 64);
+    g_assert_cmpuint(tt_rd32(m, DST + 4 * 256), ==, 0);
+    g_assert_cmpuint(tt_rd32(m, pa), ==, 0);
     g_assert_true(nx_debug_wp_remove(d, cpu, NX_HIT_WATCH, gaddr, 4));
     nx_debug_clear_hit(d);
     m->stop = false;
@@ -226,7 +196,7 @@ static void test_debugger_midrun(void)
     run_to_end(m);
     g_assert_cmphex(status(m), ==, 2);
     for (uint32_t i = 0; i < 512; i++)
-        g_assert_cmpuint(rd32(m, DST + 4 * i), ==, 1000 + i);
+        g_assert_cmpuint(tt_rd32(m, DST + 4 * i), ==, 1000 + i);
     m->debug = NULL;
     nx_debug_free(d);
     machine_free(m);
@@ -241,22 +211,22 @@ static void test_debugger_midrun(void)
  * cached span would leave it set (as_host_ptr for writing stays NULL). */
 static void test_code_page_midrun(void)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     tensor1d(m, 1, DST, 4096, 0);
     load(m, "nop; set_indx I3, b00001, 0x400; mov.i32 V1, S1; nop\n"
             "nop; nop; nop; st_tnsr 0x1, I2, V1\n"
             "nop; nop; nop; st_tnsr 0x1, I3, V1\n"
             "halt\nnop\nnop\nnop\n");
-    wr32(m, TPC0 + 0x7C0 + 4, 7); /* S1 */
+    tt_wr32(m, TPC0 + 0x7C0 + 4, 7); /* S1 */
     launch(m);
     run_until_pc(m, 0x40);
-    g_assert_cmpuint(rd32(m, DST), ==, 7);
+    g_assert_cmpuint(tt_rd32(m, DST), ==, 7);
     as_mark_code(m->as, DST + 0x1000, 32);
     g_assert_null(as_host_ptr(m->as, DST + 0x1000, 4, true, 0));
     run_to_end(m);
     g_assert_cmphex(status(m), ==, 2);
-    g_assert_cmpuint(rd32(m, DST + 0x1000), ==, 7);
-    g_assert_cmpuint(rd32(m, DST + 0x10FC), ==, 7);
+    g_assert_cmpuint(tt_rd32(m, DST + 0x1000), ==, 7);
+    g_assert_cmpuint(tt_rd32(m, DST + 0x10FC), ==, 7);
     g_assert_nonnull(as_host_ptr(m->as, DST + 0x1000, 4, true, 0));
     machine_free(m);
 }
@@ -273,10 +243,10 @@ static void test_code_page_midrun(void)
  *             padding 0xAB -> lanes 0..9 new data, 10..63 padding */
 static void test_desc_between_launches(void)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     tensor1d(m, 0, SRC, 512, 0xAB);
     for (uint32_t i = 0; i < 512; i++)
-        wr32(m, SRC + 4 * i, 1000 + i);
+        tt_wr32(m, SRC + 4 * i, 1000 + i);
     load(m, "ld_tnsr V1, 0x0, I2; nop; nop; nop\nhalt\nnop\nnop\nnop\n");
     TpcCpu *c = tpc_cpu(m->tpc[0]);
     uint32_t v;
@@ -289,15 +259,15 @@ static void test_desc_between_launches(void)
     memcpy(&v, c->v[1] + 252, 4);
     g_assert_cmpuint(v, ==, 1063);
 
-    wr32(m, TPC0 + 0x400, (uint32_t)(SRC + 256));
+    tt_wr32(m, TPC0 + 0x400, (uint32_t)(SRC + 256));
     launch(m);
     run_to_end(m);
     memcpy(&v, c->v[1], 4);
     g_assert_cmpuint(v, ==, 1064);
 
     for (uint32_t i = 0; i < 64; i++)
-        wr32(m, SRC + 256 + 4 * i, 5000 + i);
-    wr32(m, TPC0 + 0x410, 10);
+        tt_wr32(m, SRC + 256 + 4 * i, 5000 + i);
+    tt_wr32(m, TPC0 + 0x410, 10);
     launch(m);
     run_to_end(m);
     g_assert_cmphex(status(m), ==, 2);
@@ -329,10 +299,10 @@ static const char conflict_kernel[] = "loop 0x0, 0x3, 1, <, End\n"
 
 static Machine *conflict_machine(void)
 {
-    Machine *m = mk();
+    Machine *m = tt_machine();
     tensor1d(m, 0, SRC, 64, 0);
     for (uint32_t i = 0; i < 64; i++)
-        wr32(m, SRC + 4 * i, 0x3F800000); /* 1.0f */
+        tt_wr32(m, SRC + 4 * i, 0x3F800000); /* 1.0f */
     load(m, conflict_kernel);
     return m;
 }
@@ -373,8 +343,8 @@ static void test_conflict_strict(void)
     launch(m);
     run_to_end(m);
     g_assert_cmphex(status(m), ==, 3 | 12 << 8);
-    g_assert_cmphex(rd32(m, TPC0 + 0x1020), ==, 0x60);
-    g_assert_cmphex(rd32(m, TPC0 + 0x1024), ==, 1);
+    g_assert_cmphex(tt_rd32(m, TPC0 + 0x1020), ==, 0x60);
+    g_assert_cmphex(tt_rd32(m, TPC0 + 0x1024), ==, 1);
     g_assert_cmpuint(c->s[5], ==, 1);
     g_assert_cmpuint(c->s[32], ==, 1);
     uint32_t v;
@@ -396,7 +366,7 @@ static void strict_after_default_child(void)
     launch(m);
     run_to_end(m);
     g_assert_cmphex(status(m), ==, 3 | 12 << 8);
-    g_assert_cmphex(rd32(m, TPC0 + 0x1020), ==, 0x60);
+    g_assert_cmphex(tt_rd32(m, TPC0 + 0x1020), ==, 0x60);
     machine_free(m);
 }
 
