@@ -34,8 +34,12 @@ struct AddressSpace {
     FlatRange *ranges; /* sorted by start, non-overlapping */
     unsigned nr_ranges;
     const FlatRange *last; /* last lookup hit; NULL after as_commit */
-    CodeWriteFn code_fn;
-    void *code_opaque;
+    /* code-write hooks (the decode caches of each core type) */
+    struct {
+        CodeWriteFn fn;
+        void *opaque;
+    } code_hooks[AS_MAX_CODE_HOOKS];
+    unsigned nr_code_hooks;
     /* Access observers (debugger watchpoints, trace, viewer, poison map):
      * a list, so each adds and removes itself in any order. */
     struct {
@@ -457,13 +461,19 @@ static MemTxResult io_check(const MemoryRegion *mr, uint64_t off, unsigned size)
     return MEMTX_OK;
 }
 
+static void as_code_notify(AddressSpace *as, uint64_t addr, uint64_t len)
+{
+    for (unsigned i = 0; i < as->nr_code_hooks; i++)
+        as->code_hooks[i].fn(as->code_hooks[i].opaque, addr, len);
+}
+
 /* The written bytes [addr, addr+len) are at region offset off of mr. */
 static void as_code_written(AddressSpace *as, MemoryRegion *mr, uint64_t addr, uint64_t off,
                             uint64_t len)
 {
     uint64_t lo, hi;
-    if (mr_code_clear(mr, off, len, &lo, &hi) && as->code_fn)
-        as->code_fn(as->code_opaque, addr + (lo - off), hi - lo + 1);
+    if (mr_code_clear(mr, off, len, &lo, &hi))
+        as_code_notify(as, addr + (lo - off), hi - lo + 1);
 }
 
 MemTxResult as_read(AddressSpace *as, uint64_t addr, unsigned size, uint64_t *val, MemTxAttrs attrs)
@@ -576,8 +586,8 @@ MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len
         cur += chunk;
         left -= chunk;
     }
-    if (code_hit && as->code_fn)
-        as->code_fn(as->code_opaque, code_lo, code_hi - code_lo + 1);
+    if (code_hit)
+        as_code_notify(as, code_lo, code_hi - code_lo + 1);
     return MEMTX_OK;
 }
 
@@ -654,10 +664,16 @@ bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags)
 
 /* ---- hooks ---- */
 
-void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque)
+bool as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque)
 {
-    as->code_fn = fn;
-    as->code_opaque = opaque;
+    for (unsigned i = 0; i < as->nr_code_hooks; i++)
+        if (as->code_hooks[i].fn == fn && as->code_hooks[i].opaque == opaque)
+            return true; /* once per (fn, opaque) */
+    if (as->nr_code_hooks == AS_MAX_CODE_HOOKS)
+        return false;
+    as->code_hooks[as->nr_code_hooks].fn = fn;
+    as->code_hooks[as->nr_code_hooks++].opaque = opaque;
+    return true;
 }
 
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len)

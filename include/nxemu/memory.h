@@ -196,8 +196,10 @@ static inline uint8_t *mem_span_ptr(const MemHostSpan *s, uint64_t addr, uint64_
 }
 
 /* Decode-cache support: mark pages holding cached instructions; the next
- * write to such a page clears its mark and calls the hook. */
-void as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
+ * write to such a page clears its mark and calls every hook.  A hook is
+ * installed once per (fn, opaque); false when AS_MAX_CODE_HOOKS are in use. */
+#define AS_MAX_CODE_HOOKS 4
+bool as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len);
 /* Access observers: every as_read/as_write/as_rw_bytes calls each, in the
  * order added; while any is installed, as_host_ptr hands out nothing so no

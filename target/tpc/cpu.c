@@ -383,10 +383,34 @@ static void pop_loops_outside(TpcCpu *c, uint32_t pc)
 }
 
 /* One bundle.  Returns false when the core stopped (halt or fault). */
+/* A write hit the kernel's pages: every TPC compares its bundles again,
+ * after marking the pages anew (tpc_cpu_launch marked them). */
+static void tpc_code_write_hook(void *opaque, uint64_t addr, uint64_t len)
+{
+    Machine *m = opaque;
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (c) {
+            c->code_gen++;
+            c->code_remark = c->code_marked;
+        }
+    }
+}
+
+static void mark_kernel(TpcCpu *c)
+{
+    c->code_marked = c->code_hooked && c->kernel_size != 0;
+    c->code_remark = false;
+    if (c->code_marked)
+        as_mark_code(c->m->as, c->kernel_base, c->kernel_size);
+}
+
 static bool step_one(TpcCpu *c)
 {
     uint8_t rawbuf[TPC_BUNDLE];
     c->fault.code = 0;
+    if (G_UNLIKELY(c->code_remark))
+        mark_kernel(c); /* before any compare: no write may go unnoticed */
     const uint8_t *raw = fetch(c, rawbuf);
     if (!raw) {
         finish(c, c->fault.code, c->fault.info, c->fault.addr);
@@ -409,6 +433,7 @@ static bool step_one(TpcCpu *c)
             g_string_free(d, TRUE);
         }
     }
+    dc->gen = c->code_gen; /* the bytes were just compared (or decoded) */
     const TpcBundle *bp = &dc->b;
     if (G_UNLIKELY(c->m->trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
@@ -525,7 +550,10 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
         TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         n++;
         if (G_LIKELY(dc->direct && host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
-                     !c->in_delay_slot && bundle_eq(dc->raw, host + (pc - lo)) &&
+                     !c->in_delay_slot &&
+                     (dc->gen == c->code_gen && c->code_marked
+                          ? true
+                          : bundle_eq(dc->raw, host + (pc - lo))) &&
                      tpc_direct_run(c, dc))) {
             nd++;
             c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
@@ -636,6 +664,8 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->kernel_base = l->kernel_base;
     c->kernel_size = l->kernel_size;
     c->code_host = NULL; /* the launch may come from a CFG write mid-slice */
+    c->code_gen++;       /* another kernel may sit at the same offsets */
+    mark_kernel(c);
     c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
     c->cycles = c->bundles = 0;
     c->parent.state = CPU_RUNNING;
@@ -724,5 +754,9 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index)
             c->out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
     tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    /* one hook for all TPCs of the machine (installed once) */
+    c->code_hooked = as_set_code_write_hook(m->as, tpc_code_write_hook, m);
+    if (!c->code_hooked)
+        nx_warn("TPC %u: no code-write hook left; bundles are compared at every fetch", index);
     return &c->parent;
 }

@@ -183,6 +183,7 @@ typedef void (*TpcDirectFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
 
 typedef struct TpcDCacheEntry {
     bool valid;
+    uint64_t gen; /* TpcCpu.code_gen when the bytes were last compared */
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
     uint8_t dslot[4];
@@ -252,6 +253,13 @@ struct TpcCpu {
      * Only a lookup cache: fetched bytes are still compared with dcache. */
     const uint8_t *code_host;
     uint32_t code_lo, code_hi;
+
+    /* The launched kernel's pages are marked as code (as_mark_code), so any
+     * write to them bumps code_gen (tpc_code_write_hook) and clears the
+     * marks; a decoded bundle whose gen is current needs no byte compare.
+     * code_remark: marks to restore before the next compare. */
+    uint64_t code_gen;
+    bool code_hooked, code_marked, code_remark;
 
     /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
      * (every CFG write bumps kv_gen, so a stale one is never used). */

@@ -252,6 +252,48 @@ static void test_span_code_unaligned(void)
     mr_destroy(&ram);
 }
 
+/* Code-write hooks: every installed hook hears a write to a marked page,
+ * one (fn, opaque) is installed once, and there is a limit. */
+typedef struct Heard {
+    unsigned n;
+    uint64_t addr, len;
+} Heard;
+
+static void heard(void *opaque, uint64_t addr, uint64_t len)
+{
+    Heard *h = opaque;
+    h->n++;
+    h->addr = addr;
+    h->len = len;
+}
+
+static void test_code_hooks_list(void)
+{
+    Fix f;
+    fix_init(&f);
+    Heard a = {0}, b = {0}, extra[AS_MAX_CODE_HOOKS] = {{0}};
+    g_assert_true(as_set_code_write_hook(f.as, heard, &a));
+    g_assert_true(as_set_code_write_hook(f.as, heard, &a)); /* again: no second slot */
+    g_assert_true(as_set_code_write_hook(f.as, heard, &b));
+    unsigned used = 2;
+    for (unsigned i = 0; used < AS_MAX_CODE_HOOKS; i++, used++)
+        g_assert_true(as_set_code_write_hook(f.as, heard, &extra[i]));
+    Heard more = {0};
+    g_assert_false(as_set_code_write_hook(f.as, heard, &more)); /* full */
+
+    as_mark_code(f.as, 0x10000 + PAGE, 16);
+    g_assert_cmpint(as_write(f.as, 0x10000 + PAGE + 8, 4, 0x1234, SEQ0), ==, MEMTX_OK);
+    g_assert_cmpuint(a.n, ==, 1); /* once, although installed twice */
+    g_assert_cmpuint(b.n, ==, 1);
+    g_assert_cmphex(b.addr, ==, 0x10000 + PAGE + 8);
+    g_assert_cmpuint(b.len, ==, 4);
+    g_assert_cmpuint(more.n, ==, 0);
+    /* the write cleared the mark: the next write is not reported */
+    g_assert_cmpint(as_write(f.as, 0x10000 + PAGE + 8, 4, 0x5678, SEQ0), ==, MEMTX_OK);
+    g_assert_cmpuint(a.n, ==, 1);
+    fix_free(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -261,5 +303,6 @@ int main(int argc, char **argv)
     g_test_add_func("/memory-span/hooks", test_span_hooks);
     g_test_add_func("/memory-span/code", test_span_code);
     g_test_add_func("/memory-span/code-unaligned", test_span_code_unaligned);
+    g_test_add_func("/memory-span/code-hooks", test_code_hooks_list);
     return g_test_run();
 }

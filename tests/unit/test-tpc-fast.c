@@ -241,6 +241,55 @@ static void test_code_page_midrun(void)
  *   launch 2: tensor 0 at SRC + 256 -> V1 lane 0 = 1064
  *   launch 3: same descriptor, memory rewritten, DIM_0_SIZE = 10 with
  *             padding 0xAB -> lanes 0..9 new data, 10..63 padding */
+/* Code rewritten by someone else while the kernel runs (a loader, DMA or
+ * the sequencer between two TPC slices): the decoded bundle must not be
+ * reused, although direct bundles skip the byte compare while the kernel's
+ * pages stay marked as code. */
+static void test_code_rewritten_midrun(void)
+{
+    Machine *m = tt_machine();
+    load(m, "loop 0x0, 0x100000, 1, <, End\n"
+            "nop\n"
+            "nop; set_indx I3, b00001, 0x5; nop; nop\n"
+            "nop\n"
+            "End:\n"
+            "halt\nnop\nnop\nnop\n");
+    launch(m);
+    NxCpu *cpu = m->tpc[0];
+    TpcCpu *c = tpc_cpu(cpu);
+    for (unsigned i = 0; i < 8; i++)
+        cpu->ops->run(cpu, 64);
+    g_assert_true(c->code_marked); /* the path under test: no byte compares */
+    g_assert_cmpint(c->irf[3][0], ==, 5);
+
+    run_until_pc(m, 0x60);
+    TpcObject obj;
+    tpc_object_init(&obj);
+    g_assert_true(
+        tpc_assemble_text("patch", "nop; set_indx I3, b00001, 0x9; nop; nop\n", &obj, stderr));
+    uint64_t bad;
+    g_assert_cmpint(
+        as_rw_bytes(m->as, KBASE + 64, obj.text->data, 32, true, MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
+        ==, MEMTX_OK);
+    tpc_object_free(&obj);
+    /* slices of two bundles from the NOP at 0x60: each starts with a
+     * general step (after a slice nothing is cached) and runs the patched
+     * bundle at 0x40 as its second, direct one */
+    for (unsigned i = 0; i < 8; i++)
+        cpu->ops->run(cpu, 2);
+    g_assert_cmphex(c->pc, ==, 0x60);
+    g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
+    g_assert_cmpint(c->irf[3][0], ==, 9);
+    g_assert_true(c->code_marked); /* marked again after the write */
+    /* a second write to the (marked again) page is heard too */
+    uint64_t gen = c->code_gen;
+    uint64_t word = 0;
+    g_assert_cmpint(as_read(m->as, KBASE + 64, 4, &word, DBG), ==, MEMTX_OK);
+    g_assert_cmpint(as_write(m->as, KBASE + 64, 4, word, MEMTXATTRS(MEM_REQ_DMA, 0)), ==, MEMTX_OK);
+    g_assert_cmpuint(c->code_gen, >, gen);
+    machine_free(m);
+}
+
 static void test_desc_between_launches(void)
 {
     Machine *m = tt_machine();
@@ -508,6 +557,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-fast/observer-midrun", test_observer_midrun);
     g_test_add_func("/tpc-fast/debugger-midrun", test_debugger_midrun);
     g_test_add_func("/tpc-fast/code-page-midrun", test_code_page_midrun);
+    g_test_add_func("/tpc-fast/code-rewritten-midrun", test_code_rewritten_midrun);
     g_test_add_func("/tpc-fast/desc-between-launches", test_desc_between_launches);
     g_test_add_func("/tpc-fast/conflict-warn-once", test_conflict_warn_once);
     g_test_add_func("/tpc-fast/conflict-strict", test_conflict_strict);
