@@ -23,7 +23,7 @@
 
 #include "nxemu/error.h"
 
-#define MEM_PAGE_BITS 12
+#define MEM_PAGE_BITS MEM_CODE_PAGE_BITS
 /* Deeper nesting than this can only be a cycle (alias of itself, container
  * placed inside itself): the flattener ignores it instead of recursing forever. */
 #define MEM_MAX_DEPTH 64

@@ -199,6 +199,9 @@ static inline uint8_t *mem_span_ptr(const MemHostSpan *s, uint64_t addr, uint64_
  * write to such a page clears its mark and calls every hook.  A hook is
  * installed once per (fn, opaque); false when AS_MAX_CODE_HOOKS are in use. */
 #define AS_MAX_CODE_HOOKS 4
+/* Marks are per page of this size: a write anywhere in a marked page is
+ * reported (and unmarks the whole page). */
+#define MEM_CODE_PAGE_BITS 12
 bool as_set_code_write_hook(AddressSpace *as, CodeWriteFn fn, void *opaque);
 void as_mark_code(AddressSpace *as, uint64_t addr, uint64_t len);
 /* Access observers: every as_read/as_write/as_rw_bytes calls each, in the

@@ -383,16 +383,25 @@ static void pop_loops_outside(TpcCpu *c, uint32_t pc)
 }
 
 /* One bundle.  Returns false when the core stopped (halt or fault). */
-/* A write hit the kernel's pages: every TPC compares its bundles again,
- * after marking the pages anew (tpc_cpu_launch marked them). */
+/* A write hit marked pages (and cleared their marks): every TPC compares
+ * its bundles' bytes again, at every fetch, until its next launch marks its
+ * kernel anew.  Marking again at once would make a kernel that stores into
+ * its own pages (or shares a page with a tensor) pay a re-mark, and the loss
+ * of every cached host span, per store. */
 static void tpc_code_write_hook(void *opaque, uint64_t addr, uint64_t len)
 {
     Machine *m = opaque;
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
-        if (c) {
+        /* Other pages (a sequencer patching its own program) are none of
+         * this core's business; its own are the kernel's pages, whole: a
+         * write next to the kernel in one of them unmarked it too. */
+        uint64_t page = (uint64_t)1 << MEM_CODE_PAGE_BITS;
+        uint64_t lo = c ? c->kernel_base & ~(page - 1) : 0;
+        uint64_t hi = c ? (c->kernel_base + c->kernel_size + page - 1) & ~(page - 1) : 0;
+        if (c && c->code_marked && addr < hi && lo < addr + len) {
             c->code_gen++;
-            c->code_remark = c->code_marked;
+            c->code_marked = false;
         }
     }
 }
@@ -400,7 +409,6 @@ static void tpc_code_write_hook(void *opaque, uint64_t addr, uint64_t len)
 static void mark_kernel(TpcCpu *c)
 {
     c->code_marked = c->code_hooked && c->kernel_size != 0;
-    c->code_remark = false;
     if (c->code_marked)
         as_mark_code(c->m->as, c->kernel_base, c->kernel_size);
 }
@@ -409,8 +417,6 @@ static bool step_one(TpcCpu *c)
 {
     uint8_t rawbuf[TPC_BUNDLE];
     c->fault.code = 0;
-    if (G_UNLIKELY(c->code_remark))
-        mark_kernel(c); /* before any compare: no write may go unnoticed */
     const uint8_t *raw = fetch(c, rawbuf);
     if (!raw) {
         finish(c, c->fault.code, c->fault.info, c->fault.addr);
@@ -434,6 +440,7 @@ static bool step_one(TpcCpu *c)
         }
     }
     dc->gen = c->code_gen; /* the bytes were just compared (or decoded) */
+    dc->gen_pc = c->pc;    /* entries are shared by PCs 8 KiB apart (cpu.h) */
     const TpcBundle *bp = &dc->b;
     if (G_UNLIKELY(c->m->trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
@@ -551,7 +558,7 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
         n++;
         if (G_LIKELY(dc->direct && host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
                      !c->in_delay_slot &&
-                     (dc->gen == c->code_gen && c->code_marked
+                     (dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked
                           ? true
                           : bundle_eq(dc->raw, host + (pc - lo))) &&
                      tpc_direct_run(c, dc))) {

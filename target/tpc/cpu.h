@@ -184,6 +184,10 @@ typedef void (*TpcDirectFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
 typedef struct TpcDCacheEntry {
     bool valid;
     uint64_t gen; /* TpcCpu.code_gen when the bytes were last compared */
+    /* ... with the bytes at this PC: entries are shared by every PC of one
+     * index modulo TPC_DCACHE_SIZE, so a kernel longer than the cache
+     * would otherwise run another PC's bundle without a compare */
+    uint32_t gen_pc;
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
     uint8_t dslot[4];
@@ -256,10 +260,11 @@ struct TpcCpu {
 
     /* The launched kernel's pages are marked as code (as_mark_code), so any
      * write to them bumps code_gen (tpc_code_write_hook) and clears the
-     * marks; a decoded bundle whose gen is current needs no byte compare.
-     * code_remark: marks to restore before the next compare. */
+     * marks; while code_marked, a decoded bundle compared at the current gen
+     * and at this PC needs no byte compare.  After a write, bundles are
+     * compared at every fetch until the next launch. */
     uint64_t code_gen;
-    bool code_hooked, code_marked, code_remark;
+    bool code_hooked, code_marked;
 
     /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
      * (every CFG write bumps kv_gen, so a stale one is never used). */
