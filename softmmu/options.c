@@ -200,10 +200,11 @@ static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const cha
         ed->hbm_src = "-machine hbm";
         return true;
     }
-    if (!strcmp(key, "seq")) {
-        has = &ed->has_seq, dst = &ed->seq;
-    } else if (!strcmp(key, "tpc")) {
-        has = &ed->has_tpc, dst = &ed->tpc;
+    if (!strcmp(key, "seq") || !strcmp(key, "tpc")) {
+        bool seq = key[0] == 's';
+        has = seq ? &ed->has_seq : &ed->has_tpc;
+        dst = seq ? &ed->seq : &ed->tpc;
+        ed->smp_src = strcmp(opt, "-smp") ? NULL : "-smp"; /* the last setter names errors */
     } else if (!strcmp(key, "tlb")) {
         has = &ed->has_tlb, dst = &ed->tlb;
     } else if (!strcmp(key, "quantum")) {
@@ -265,6 +266,7 @@ static bool opt_smp(NxOptions *o, const char *value, GError **err)
         if (p == parts && nx_parse_u64(*p, &v)) { /* -smp N: N sequencers */
             o->edits.has_seq = true;
             o->edits.seq = v;
+            o->edits.smp_src = "-smp";
             continue;
         }
         split_kv(*p, &key, &val);

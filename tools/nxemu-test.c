@@ -175,7 +175,7 @@ int main(int argc, char **argv)
          "MANIFEST|DIR..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *ctx = g_option_context_new("MANIFEST|DIR... - run nxemu regression images");
+    GOptionContext *ctx = g_option_context_new("- run nxemu regression images");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(
         ctx, "A DIR runs every *.elf / *.fit in it with -kernel, expecting exit 0.\n"

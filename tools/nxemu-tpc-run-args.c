@@ -270,6 +270,13 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->launcher = g_strdup(v);
         } else if (!strcmp(a, "-d")) {
             ok = nx_log_parse(v, &o->log_mask, err);
+            if (ok && (o->log_mask & (NX_LOG_COMMIT | NX_LOG_STATS))) {
+                /* they come from nxemu's trace layer, which the runner does not set up */
+                ok = usage(err,
+                           "-d %s: commit and stats need nxemu's trace layer; run the "
+                           "kernel with nxemu for them",
+                           v);
+            }
             if (ok && !strcmp(v, "help")) {
                 o->help_shown = true;
             }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
@@ -195,9 +196,34 @@ static bool save_outputs(Machine *m, const TrOptions *o, GError **err)
             g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
                         "-o %s: address 0x%" G_GINT64_MODIFIER "x is not memory", t->spec, bad);
         }
-        ok = ok && g_file_set_contents(t->file, (const char *)buf, (gssize)t->bytes, err);
+        GError *werr = NULL;
+        if (ok && !g_file_set_contents(t->file, (const char *)buf, (gssize)t->bytes, &werr)) {
+            g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: %s", t->spec, werr->message);
+            g_clear_error(&werr);
+            ok = false;
+        }
         g_free(buf);
         if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* An output that cannot be written is found before the run, not after it
+ * (the file is not created here: a failed run leaves nothing behind). */
+static bool outputs_writable(const TrOptions *o, GError **err)
+{
+    for (unsigned i = o->ninputs; i < o->ntensor; i++) {
+        const TrTensor *t = &o->tensor[i];
+        char *dir = g_path_get_dirname(t->file);
+        bool ok = g_file_test(t->file, G_FILE_TEST_EXISTS) ? access(t->file, W_OK) == 0
+                                                           : access(dir, W_OK) == 0;
+        int e = errno;
+        g_free(dir);
+        if (!ok) {
+            g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: cannot write %s: %s", t->spec,
+                        t->file, g_strerror(e));
             return false;
         }
     }
@@ -239,6 +265,11 @@ static int run(TrOptions *o)
 
     if (!launcher || !check_kernel(o->kernel, &err) ||
         !build_config(o, &fdt, &fdt_size, &cfg, &err)) {
+        g_free(launcher);
+        g_free(fdt);
+        return fail(err);
+    }
+    if (!outputs_writable(o, &err)) {
         g_free(launcher);
         g_free(fdt);
         return fail(err);
@@ -323,7 +354,7 @@ static int run(TrOptions *o)
     if (rc == 0 && !save_outputs(m, o, &err)) {
         fprintf(stderr, "nxemu-tpc-run: %s\n", err->message);
         g_clear_error(&err);
-        rc = 1;
+        rc = 125; /* a host-side error, as the checks before the run */
     } else if (rc >= 1 && rc <= 122) {
         fprintf(stderr, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
                 rc == 2   ? "bad parameter block magic"

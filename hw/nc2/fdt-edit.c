@@ -22,10 +22,11 @@ static bool edit_error(GError **err, const char *what, int r)
     return nc2_fdt_error(err, "editing the tree for %s: %s", what, fdt_strerror(r));
 }
 
-static bool range_ok(GError **err, const char *key, uint64_t v, uint64_t lo, uint64_t hi)
+static bool range_ok(GError **err, const char *opt, const char *key, uint64_t v, uint64_t lo,
+                     uint64_t hi)
 {
     if (v < lo || v > hi) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-machine %s=%llu: must be %llu..%llu", key,
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s %s=%llu: must be %llu..%llu", opt, key,
                     (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
         return false;
     }
@@ -268,11 +269,14 @@ static bool check_edit_values(const Nc2Edits *ed, GError **err)
                     ed->hbm_src ? ed->hbm_src : "-machine hbm", (unsigned long long)ed->hbm);
         return false;
     }
-    return (!ed->has_seq || range_ok(err, "seq", ed->seq, 1, NC2_MAX_SEQ)) &&
-           (!ed->has_tpc || range_ok(err, "tpc", ed->tpc, 0, NC2_MAX_TPC)) &&
-           (!ed->has_tlb || range_ok(err, "tlb", ed->tlb, 1, NC2_MAX_TLB)) &&
-           (!ed->has_quantum || range_ok(err, "quantum", ed->quantum, 1, NC2_MAX_QUANTUM)) &&
-           (!ed->has_dma || range_ok(err, "dma", ed->dma, 1, NC2_MAX_DMA));
+    /* seq and tpc name the option that set them: -smp or -machine */
+    const char *smp = ed->smp_src ? ed->smp_src : "-machine";
+    return (!ed->has_seq || range_ok(err, smp, "seq", ed->seq, 1, NC2_MAX_SEQ)) &&
+           (!ed->has_tpc || range_ok(err, smp, "tpc", ed->tpc, 0, NC2_MAX_TPC)) &&
+           (!ed->has_tlb || range_ok(err, "-machine", "tlb", ed->tlb, 1, NC2_MAX_TLB)) &&
+           (!ed->has_quantum ||
+            range_ok(err, "-machine", "quantum", ed->quantum, 1, NC2_MAX_QUANTUM)) &&
+           (!ed->has_dma || range_ok(err, "-machine", "dma", ed->dma, 1, NC2_MAX_DMA));
 }
 
 bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)

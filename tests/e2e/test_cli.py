@@ -119,7 +119,13 @@ def _():
 
 @case('-smp tpc=65 rejected')
 def _():
-    expect_error(['-smp', 'seq=1,tpc=65'], 125, 'nxemu: -machine tpc=65: must be 0..64')
+    expect_error(['-smp', 'seq=1,tpc=65'], 125, 'nxemu: -smp tpc=65: must be 0..64')
+
+
+@case('a count error names the option that set it last')
+def _():
+    expect_error(['-smp', '3', '-machine', 'seq=99'], 125, 'nxemu: -machine seq=99: must be 1..64')
+    expect_error(['-machine', 'seq=99', '-smp', '70'], 125, 'nxemu: -smp seq=70: must be 1..64')
 
 
 @case('hbm not a multiple of 16 MiB')

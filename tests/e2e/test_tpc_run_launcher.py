@@ -96,6 +96,15 @@ def main():
           open(fo, "rb").read() == want_add, f"{nexec} exec lines; {p.stderr}")
     check("-d in_asm: the first bundle printed in the vendor syntax",
           re.search(r"^tpc: 0 0x00000000: .*; .*; .*; ", log, re.M) is not None, log[:300])
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "stats"])
+    check("-d stats: refused with one line, exit 125",
+          p.returncode == 125 and p.stderr.count("\n") == 1 and "-d stats" in p.stderr, p.stderr)
+    bad = os.path.join(tmp, "no-such-dir", "c.bin")
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-i", f"{fa}:{shape}:f32",
+             "-i", f"{fb}:{shape}:f32", "-o", f"{bad}:{shape}:f32"])
+    check("-o into a missing directory: one line naming -o, exit 125, before the run",
+          p.returncode == 125 and p.stderr.count("\n") == 1 and
+          p.stderr.startswith("nxemu-tpc-run: -o ") and "bundles=" not in p.stderr, p.stderr)
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "nosuch"])
     check("-d nosuch: one line naming the item, exit 125",
           p.returncode == 125 and p.stderr.count("\n") == 1 and "nosuch" in p.stderr, p.stderr)
