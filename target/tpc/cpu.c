@@ -556,11 +556,13 @@ static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         n++;
-        if (G_LIKELY(dc->direct && host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
-                     !c->in_delay_slot &&
-                     (dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked
-                          ? true
-                          : bundle_eq(dc->raw, host + (pc - lo))) &&
+        /* current: compared at this PC since the last write to the marked
+         * kernel; else compare the bytes (the fetch window is needed then
+         * only) */
+        bool current = dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked;
+        if (G_LIKELY(dc->direct && !c->in_delay_slot &&
+                     (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
+                                  bundle_eq(dc->raw, host + (pc - lo)))) &&
                      tpc_direct_run(c, dc))) {
             nd++;
             c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
