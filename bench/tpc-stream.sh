@@ -17,11 +17,11 @@
 # minus 0 passes, is printed too).  Times are CPU seconds (user + system) of
 # the process, for the emulator and for memcpy alike, so a loaded machine or
 # a slow disk does not skew the ratio.
-# usage: sh bench/tpc-stream.sh BUILD_DIR   (REPEAT=N runs of each, best kept;
-# default 3)
+# usage: sh bench/tpc-stream.sh BUILD_DIR   (REPEAT=N repeats, default 5; each
+# figure is the median over the repeats)
 set -eu
 B=${1:-build}
-REPEAT=${REPEAT:-3}
+REPEAT=${REPEAT:-5}
 CC=${CC:-cc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -151,26 +151,32 @@ def once(kernel, passes):
         sys.exit(f"tpc-stream: nxemu-tpc-run exited {p.returncode}: {p.stderr.strip()}")
     m = re.search(r"bundles=(\d+)", p.stderr)
     return dt, int(m.group(1)) if m else 0
-mc = 0.0
+import statistics
 res = {}
+mcs = []
 PASSES = (0, 1, 11)
 for kernel in ("pipelined", "naive"):
-    t = {k: 1e30 for k in PASSES}
+    t = {k: [] for k in PASSES}
     b = {}
+    steadies = []
     for _ in range(repeat):
         for k in PASSES:
             dt, b[k] = once(kernel, k)
-            t[k] = min(t[k], dt)
-        mc = max(mc, float(subprocess.run([memcpy], capture_output=True, text=True,
-                                          check=True).stdout))
-    steady = max((t[11] - t[1]) / 10, 1e-9)  # one pass over memory already touched
-    first = max(t[1] - t[0], 1e-9)         # first pass: includes HBM first-touch faults
+            t[k].append(dt)
+        # the runs of one repeat are back to back: their difference is one
+        # estimate; the median over repeats shrugs off a disturbed run
+        steadies.append((t[11][-1] - t[1][-1]) / 10)
+        mcs.append(float(subprocess.run([memcpy], capture_output=True, text=True,
+                                        check=True).stdout))
+    steady = max(statistics.median(steadies), 1e-9)  # one pass over memory already touched
+    first = max(statistics.median(t[1]) - statistics.median(t[0]), 1e-9)  # incl. first touch
     nb = (b[11] - b[1]) // 10
     res[kernel] = nbytes / steady
     print(f"tpc-stream: {kernel}: {nbytes >> 20} MiB f32 ld_tnsr/add.f32/st_tnsr, {nb} bundles "
           f"per pass: {steady:.4f} s = {nbytes / steady / 1e9:.2f} GB/s input "
           f"({nb / steady / 1e6:.1f} M bundles/s); first pass {first:.3f} s; start-up + file "
-          f"I/O {t[0]:.3f} s")
+          f"I/O {statistics.median(t[0]):.3f} s")
+mc = statistics.median(mcs)
 with open(os.path.join(tmp, "pipelined.out"), "rb") as f1, \
         open(os.path.join(tmp, "naive.out"), "rb") as f2:
     if f1.read() != f2.read():
