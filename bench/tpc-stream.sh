@@ -9,14 +9,13 @@
 # Reports the kernel's input bytes per second and, measured in the same run,
 # this machine's memcpy bandwidth (bytes copied per second by a small C timer
 # compiled here with cc), and the ratio (goal >= 0.5x, for the pipelined
-# schedule).  The kernel makes S1 passes over the tensor; the figure is a
-# tenth of the time with 11 passes minus that with 1 (same files, machine
-# set-up and tensor I/O; ten passes keep the difference well above the noise
-# of start-up), i.e. one pass over memory already touched: start-up, file I/O and HBM
-# first-touch page faults are not counted (the first-pass figure, 1 pass
-# minus 0 passes, is printed too).  Times are CPU seconds (user + system) of
-# the process, for the emulator and for memcpy alike, so a loaded machine or
-# a slow disk does not skew the ratio.
+# schedule).  The kernel makes S1 passes over the tensor; one estimate of a
+# pass is a tenth of the run with 11 passes minus the run with 1, back to
+# back: a pass over memory already touched (the first pass, which also
+# touches the output's pages, is printed apart).  Times are host CPU seconds
+# of the run alone (nxemu-tpc-run --time: start-up and tensor files are not
+# in it; on this kind of shared VM they made the difference noisy) and of
+# memcpy, so a loaded machine or a slow disk does not skew the ratio.
 # usage: sh bench/tpc-stream.sh BUILD_DIR   (REPEAT=N repeats, default 5; each
 # figure is the median over the repeats)
 set -eu
@@ -140,7 +139,7 @@ with open(fin, "wb") as f:
     f.write(bytes(range(256)) * (nbytes // 256))
 def once(kernel, passes):
     out = os.path.join(tmp, kernel + ".out")
-    args = [run, "-k", os.path.join(tmp, kernel + ".o"), "-n", "1", "--index-space",
+    args = [run, "--time", "-k", os.path.join(tmp, kernel + ".o"), "-n", "1", "--index-space",
             f"{W // 64},{H}", "--farg", "1.5", "--arg", str(passes), "-machine", "hbm=512M",
             "-i", f"{fin}:{W}x{H}:f32", "-o", f"{out}:{W}x{H}:f32"]
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -150,7 +149,9 @@ def once(kernel, passes):
     if p.returncode != 0:
         sys.exit(f"tpc-stream: nxemu-tpc-run exited {p.returncode}: {p.stderr.strip()}")
     m = re.search(r"bundles=(\d+)", p.stderr)
-    return dt, int(m.group(1)) if m else 0
+    r = re.search(r"run time ([0-9.]+) s", p.stderr)
+    # the run alone (nxemu-tpc-run --time): start-up and tensor files excluded
+    return (float(r.group(1)) if r else dt), int(m.group(1)) if m else 0
 import statistics
 res = {}
 mcs = []
@@ -174,8 +175,8 @@ for kernel in ("pipelined", "naive"):
     res[kernel] = nbytes / steady
     print(f"tpc-stream: {kernel}: {nbytes >> 20} MiB f32 ld_tnsr/add.f32/st_tnsr, {nb} bundles "
           f"per pass: {steady:.4f} s = {nbytes / steady / 1e9:.2f} GB/s input "
-          f"({nb / steady / 1e6:.1f} M bundles/s); first pass {first:.3f} s; start-up + file "
-          f"I/O {statistics.median(t[0]):.3f} s")
+          f"({nb / steady / 1e6:.1f} M bundles/s); first pass {first:.3f} s (with the first "
+          f"touch of the output)")
 mc = statistics.median(mcs)
 with open(os.path.join(tmp, "pipelined.out"), "rb") as f1, \
         open(os.path.join(tmp, "naive.out"), "rb") as f2:

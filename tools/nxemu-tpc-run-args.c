@@ -33,6 +33,7 @@ const char tr_usage[] =
     "  --cycle-limit N          stop after N cycles (exit 123)\n"
     "  -d ITEM,...              log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
     "  -D FILE                  write the log to FILE instead of stderr\n"
+    "  --time                   also print the host CPU seconds of the run itself\n"
     "  -h, --help               this text\n";
 
 static const TrDtype dtypes[] = {
@@ -190,6 +191,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
             o->help = true;
+            continue;
+        }
+        if (!strcmp(a, "--time")) {
+            o->time = true;
             continue;
         }
         static const char *const with_val[] = {"-k",

@@ -63,6 +63,7 @@ typedef struct TrOptions {
     uint64_t cycle_limit;
     bool help;
     bool help_shown; /* -d help printed the item list */
+    bool time;       /* --time: report the host CPU time of the run */
 } TrOptions;
 
 extern const char tr_usage[];

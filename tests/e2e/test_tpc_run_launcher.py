@@ -96,6 +96,12 @@ def main():
           open(fo, "rb").read() == want_add, f"{nexec} exec lines; {p.stderr}")
     check("-d in_asm: the first bundle printed in the vendor syntax",
           re.search(r"^tpc: 0 0x00000000: .*; .*; .*; ", log, re.M) is not None, log[:300])
+    p = run([TPCRUN, "--time", "-k", kernels["add-f32"], "--index-space", space,
+             "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32"])
+    check("--time: the statistics line, then the run's host CPU seconds",
+          p.returncode == 0 and STATS.search(p.stderr) and
+          re.search(r"^nxemu-tpc-run: run time [0-9]+\.[0-9]{6} s \(host CPU\)$", p.stderr,
+                    re.M), p.stderr)
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "stats"])
     check("-d stats: refused with one line, exit 125",
           p.returncode == 125 and p.stderr.count("\n") == 1 and "-d stats" in p.stderr, p.stderr)
