@@ -97,15 +97,7 @@ static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 
 static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    TpcMemWrite *mw = &c->mw;
-    mw->kind = TPC_MW_TENSOR;
-    mw->host = (uint8_t *)span;
-    mw->src = c->v[in->c.num];
-    mw->all_en = mw->contig = true;
-    mw->rmw = mw->bit_en = false;
-    mw->esize = 1;
-    mw->lane_lo = 0;
-    mw->nlanes = TPC_VBYTES;
+    tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
 }
 
 static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)

@@ -476,6 +476,10 @@ static inline void tpc_prefetch_stream(const uint8_t *span)
     __builtin_prefetch(span + 4 * TPC_VBYTES + 128);
 }
 
+/* Plan a whole-register store of src (a V register's buffer) into a fast
+ * span, committed with the bundle's other effects (tensor.c). */
+void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
+
 /* The same where a debugger may be attached (its watchpoints need the
  * general path); the direct loop never runs with one. */
 static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)

@@ -153,15 +153,7 @@ static bool st_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
     uint8_t *span = tpc_tensor_fast_span(c, in, true);
     if (G_UNLIKELY(!span))
         return st_tnsr(c, b, in, o, 0);
-    TpcMemWrite *mw = &c->mw;
-    mw->kind = TPC_MW_TENSOR;
-    mw->host = span;
-    mw->src = c->v[in->c.num % TPC_NR_V];
-    mw->all_en = mw->contig = true;
-    mw->rmw = mw->bit_en = false;
-    mw->esize = 1;
-    mw->lane_lo = 0;
-    mw->nlanes = TPC_VBYTES;
+    tpc_tensor_plan_span(c, span, c->v[in->c.num % TPC_NR_V]);
     return true;
 }
 

@@ -423,6 +423,19 @@ static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
     return tpc_int_result(r, t, false);
 }
 
+void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
+{
+    TpcMemWrite *mw = &c->mw;
+    mw->kind = TPC_MW_TENSOR;
+    mw->host = span;
+    mw->src = src;
+    mw->all_en = mw->contig = true;
+    mw->rmw = mw->bit_en = false;
+    mw->esize = 1;
+    mw->lane_lo = 0;
+    mw->nlanes = TPC_VBYTES;
+}
+
 /* A whole-register tensor store: with SSE2, non-temporal 16-byte stores,
  * which skip reading the destination lines into the cache first.  Kernels
  * stream their outputs, and for them that read is a third of the memory
