@@ -78,6 +78,19 @@ static void run_until_pc(Machine *m, uint32_t pc)
     g_assert_cmphex(c->pc, ==, pc);
 }
 
+/* Rewrite the bundle at KBASE + off as a DMA engine would. */
+static void patch_bundle(Machine *m, uint64_t off, const char *text)
+{
+    TpcObject obj;
+    tpc_object_init(&obj);
+    g_assert_true(tpc_assemble_text("patch", text, &obj, stderr));
+    uint64_t bad;
+    g_assert_cmpint(as_rw_bytes(m->as, KBASE + off, obj.text->data, TPC_BUNDLE, true,
+                                MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
+                    ==, MEMTX_OK);
+    tpc_object_free(&obj);
+}
+
 static uint32_t status(Machine *m)
 {
     return tt_rd32(m, TPC0 + 0x100C);
@@ -263,15 +276,7 @@ static void test_code_rewritten_midrun(void)
     g_assert_cmpint(c->irf[3][0], ==, 5);
 
     run_until_pc(m, 0x60);
-    TpcObject obj;
-    tpc_object_init(&obj);
-    g_assert_true(
-        tpc_assemble_text("patch", "nop; set_indx I3, b00001, 0x9; nop; nop\n", &obj, stderr));
-    uint64_t bad;
-    g_assert_cmpint(
-        as_rw_bytes(m->as, KBASE + 64, obj.text->data, 32, true, MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
-        ==, MEMTX_OK);
-    tpc_object_free(&obj);
+    patch_bundle(m, 64, "nop; set_indx I3, b00001, 0x9; nop; nop\n");
     /* slices of two bundles from the NOP at 0x60: each starts with a
      * general step (after a slice nothing is cached) and runs the patched
      * bundle at 0x40 as its second, direct one */
@@ -283,14 +288,7 @@ static void test_code_rewritten_midrun(void)
     /* after a write the core compares bytes until its next launch */
     g_assert_false(c->code_marked);
     /* ... so a second rewrite, which no hook reports, is still noticed */
-    TpcObject obj2;
-    tpc_object_init(&obj2);
-    g_assert_true(
-        tpc_assemble_text("patch2", "nop; set_indx I3, b00001, 0xB; nop; nop\n", &obj2, stderr));
-    g_assert_cmpint(
-        as_rw_bytes(m->as, KBASE + 64, obj2.text->data, 32, true, MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
-        ==, MEMTX_OK);
-    tpc_object_free(&obj2);
+    patch_bundle(m, 64, "nop; set_indx I3, b00001, 0xB; nop; nop\n");
     for (unsigned i = 0; i < 8; i++)
         cpu->ops->run(cpu, 2);
     g_assert_cmpint(c->irf[3][0], ==, 11);
@@ -319,15 +317,7 @@ static void test_code_page_neighbour(void)
     g_assert_cmpint(as_write(m->as, KBASE + 0x800, 4, 0xABCD, MEMTXATTRS(MEM_REQ_DMA, 0)), ==,
                     MEMTX_OK);
     cpu->ops->run(cpu, 2);
-    TpcObject obj;
-    tpc_object_init(&obj);
-    g_assert_true(
-        tpc_assemble_text("patch", "nop; set_indx I3, b00001, 0x9; nop; nop\n", &obj, stderr));
-    uint64_t bad;
-    g_assert_cmpint(
-        as_rw_bytes(m->as, KBASE + 64, obj.text->data, 32, true, MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
-        ==, MEMTX_OK);
-    tpc_object_free(&obj);
+    patch_bundle(m, 64, "nop; set_indx I3, b00001, 0x9; nop; nop\n");
     for (unsigned i = 0; i < 4; i++)
         cpu->ops->run(cpu, 2);
     g_assert_cmphex(c->pc, ==, 0x60);
