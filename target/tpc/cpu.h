@@ -277,6 +277,7 @@ struct TpcCpu {
         int64_t bstride[5];
         uint64_t size[5];
         int64_t last0;
+        unsigned ndims; /* 1 + the highest valid dim (1 when only dim 0 or none) */
     } tfast[16];
     /* last RAM spans of fast tensor loads and stores (software TLB) */
     MemHostSpan rspan, wspan;
@@ -451,15 +452,31 @@ static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, boo
     const __typeof__(c->tfast[0]) *f = &c->tfast[t];
     if (coord[0] < 0 || coord[0] > f->last0)
         return NULL;
-    /* unrolled: -O2 keeps a 5-step loop, which costs as much as the rest */
-    /* modulo 2^64, as tpc_tensor_addr (no signed overflow for any operands) */
-    uint64_t off = (uint64_t)coord[0] * (uint64_t)f->bstride[0] +
-                   (uint64_t)coord[1] * (uint64_t)f->bstride[1] +
-                   (uint64_t)coord[2] * (uint64_t)f->bstride[2] +
-                   (uint64_t)coord[3] * (uint64_t)f->bstride[3] +
-                   (uint64_t)coord[4] * (uint64_t)f->bstride[4];
-    if (((uint32_t)coord[1] >= f->size[1]) | ((uint32_t)coord[2] >= f->size[2]) |
-        ((uint32_t)coord[3] >= f->size[3]) | ((uint32_t)coord[4] >= f->size[4]))
+    /* modulo 2^64, as tpc_tensor_addr (no signed overflow for any operands);
+     * dims from f->ndims up are invalid (neutral): a 2-D tensor costs 2 */
+    uint64_t off = (uint64_t)coord[0] * (uint64_t)f->bstride[0];
+    bool oob = false;
+    switch (f->ndims) {
+    case 5:
+        off += (uint64_t)coord[4] * (uint64_t)f->bstride[4];
+        oob |= (uint32_t)coord[4] >= f->size[4];
+        /* fall through */
+    case 4:
+        off += (uint64_t)coord[3] * (uint64_t)f->bstride[3];
+        oob |= (uint32_t)coord[3] >= f->size[3];
+        /* fall through */
+    case 3:
+        off += (uint64_t)coord[2] * (uint64_t)f->bstride[2];
+        oob |= (uint32_t)coord[2] >= f->size[2];
+        /* fall through */
+    case 2:
+        off += (uint64_t)coord[1] * (uint64_t)f->bstride[1];
+        oob |= (uint32_t)coord[1] >= f->size[1];
+        /* fall through */
+    default:
+        break;
+    }
+    if (oob)
         return NULL;
     uint64_t pa = c->tdesc[t].base + off;
     uint8_t *h = mem_span_ptr(store ? &c->wspan : &c->rspan, pa, TPC_VBYTES);

@@ -86,6 +86,10 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         int64_t b = c->tfast[t].bstride[d];
         sum += (uint64_t)(b < 0 ? -b : b);
     }
+    c->tfast[t].ndims = 1;
+    for (unsigned d = 1; d < 5; d++)
+        if (td->valid_mask & (1u << d))
+            c->tfast[t].ndims = d + 1;
     c->tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1 && sum < (1ull << 32)
                             ? (int64_t)td->size[0] - TPC_VBYTES / td->esize
                             : -1;
