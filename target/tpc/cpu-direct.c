@@ -260,7 +260,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     dc->direct = true;
 }
 
-bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
+static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
 {
     const TpcBundle *bp = &dc->b;
     const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
@@ -279,4 +279,60 @@ bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
         c->mw.kind = TPC_MW_NONE;
     }
     return true;
+}
+
+/* The loop while nothing observes single bundles (no debugger, trace or
+ * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
+ * anything else (and a direct bundle whose checks fail) in step_one. */
+uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
+{
+    uint64_t n = 0, nd = 0; /* nd: direct bundles not yet in the counters */
+    /* fetch window: only step_one changes it (direct bundles neither fetch
+     * through the slow path nor write devices, nor stop or fault the core,
+     * so the state and stop checks follow step_one only) */
+    const uint8_t *host = c->code_host;
+    uint32_t lo = c->code_lo, hi = c->code_hi;
+    if (c->parent.state != CPU_RUNNING || c->m->stop)
+        return 0;
+    while (n < max_bundles) {
+        uint32_t pc = c->pc;
+        TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+        n++;
+        /* current: compared at this PC since the last write to the marked
+         * kernel; else compare the bytes (the fetch window is needed then
+         * only) */
+        bool current = dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked;
+        if (G_LIKELY(dc->direct && !c->in_delay_slot &&
+                     (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
+                                  tpc_bundle_eq(dc->raw, host + (pc - lo)))) &&
+                     direct_run(c, dc))) {
+            nd++;
+            c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
+                        ? tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE)
+                        : pc + TPC_BUNDLE;
+            continue;
+        }
+        /* step_one may finish the core, which reports the counters */
+        c->cycles += nd;
+        c->bundles += nd;
+        c->parent.retired += nd;
+        nd = 0;
+        bool more = tpc_step_one(c);
+        host = c->code_host;
+        lo = c->code_lo;
+        hi = c->code_hi;
+        if (!more) {
+            if (G_UNLIKELY(c->watch_stop)) {
+                c->watch_stop = false;
+                n--; /* abandoned: nothing of it happened */
+            }
+            break;
+        }
+        if (c->parent.state != CPU_RUNNING || c->m->stop)
+            break;
+    }
+    c->cycles += nd;
+    c->bundles += nd;
+    c->parent.retired += nd;
+    return n;
 }

@@ -284,15 +284,6 @@ static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
     return buf;
 }
 
-/* 32-byte equality without a libc call. */
-static inline bool bundle_eq(const uint8_t *a, const uint8_t *b)
-{
-    uint64_t x[4], y[4];
-    memcpy(x, a, TPC_BUNDLE);
-    memcpy(y, b, TPC_BUNDLE);
-    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
-}
-
 static bool loop_cmp(unsigned cmp, int32_t a, int32_t b)
 {
     switch (cmp) {
@@ -358,7 +349,7 @@ static bool exec_loop(TpcCpu *c, const TpcLoop *l)
 }
 
 /* After the bundle at e completed (no taken jump): close loops ending there. */
-static uint32_t loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next)
+uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next)
 {
     while (c->nloops && c->loops[c->nloops - 1].end == e) {
         TpcLoopFrame *f = &c->loops[c->nloops - 1];
@@ -413,7 +404,7 @@ static void mark_kernel(TpcCpu *c)
         as_mark_code(c->m->as, c->kernel_base, c->kernel_size);
 }
 
-static bool step_one(TpcCpu *c)
+bool tpc_step_one(TpcCpu *c)
 {
     uint8_t rawbuf[TPC_BUNDLE];
     c->fault.code = 0;
@@ -423,7 +414,7 @@ static bool step_one(TpcCpu *c)
         return false;
     }
     TpcDCacheEntry *dc = &c->dcache[(c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-    if (!dc->valid || !bundle_eq(dc->raw, raw)) {
+    if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         dc->valid = dc->direct = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
@@ -530,69 +521,13 @@ static bool step_one(TpcCpu *c)
             }
         }
     }
-    c->pc = loop_end_checks(c, e, next);
+    c->pc = tpc_loop_end_checks(c, e, next);
     return true;
 
 ill_delay:
     tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | (uint32_t)bp->slot[1].opc << 8, 0);
     finish(c, c->fault.code, c->fault.info, c->fault.addr);
     return false;
-}
-
-/* The loop while nothing observes single bundles (no debugger, trace or
- * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
- * anything else (and a direct bundle whose checks fail) in step_one. */
-static uint64_t run_quiet(TpcCpu *c, uint64_t max_bundles)
-{
-    uint64_t n = 0, nd = 0; /* nd: direct bundles not yet in the counters */
-    /* fetch window: only step_one changes it (direct bundles neither fetch
-     * through the slow path nor write devices, nor stop or fault the core,
-     * so the state and stop checks follow step_one only) */
-    const uint8_t *host = c->code_host;
-    uint32_t lo = c->code_lo, hi = c->code_hi;
-    if (c->parent.state != CPU_RUNNING || c->m->stop)
-        return 0;
-    while (n < max_bundles) {
-        uint32_t pc = c->pc;
-        TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-        n++;
-        /* current: compared at this PC since the last write to the marked
-         * kernel; else compare the bytes (the fetch window is needed then
-         * only) */
-        bool current = dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked;
-        if (G_LIKELY(dc->direct && !c->in_delay_slot &&
-                     (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
-                                  bundle_eq(dc->raw, host + (pc - lo)))) &&
-                     tpc_direct_run(c, dc))) {
-            nd++;
-            c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
-                        ? loop_end_checks(c, pc, pc + TPC_BUNDLE)
-                        : pc + TPC_BUNDLE;
-            continue;
-        }
-        /* step_one may finish the core, which reports the counters */
-        c->cycles += nd;
-        c->bundles += nd;
-        c->parent.retired += nd;
-        nd = 0;
-        bool more = step_one(c);
-        host = c->code_host;
-        lo = c->code_lo;
-        hi = c->code_hi;
-        if (!more) {
-            if (G_UNLIKELY(c->watch_stop)) {
-                c->watch_stop = false;
-                n--; /* abandoned: nothing of it happened */
-            }
-            break;
-        }
-        if (c->parent.state != CPU_RUNNING || c->m->stop)
-            break;
-    }
-    c->cycles += nd;
-    c->bundles += nd;
-    c->parent.retired += nd;
-    return n;
 }
 
 /* Make this slice's non-temporal tensor stores visible to other threads
@@ -612,7 +547,7 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
     if (!c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
-        n = run_quiet(c, max_bundles);
+        n = tpc_run_quiet(c, max_bundles);
         fence_stores(c);
         return n;
     }
@@ -620,7 +555,7 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */
         n++;
-        if (!step_one(c)) {
+        if (!tpc_step_one(c)) {
             if (G_UNLIKELY(c->watch_stop)) {
                 c->watch_stop = false;
                 n--; /* abandoned: nothing of it happened */

@@ -313,10 +313,25 @@ TpcExecFn tpc_spu_quick(const TpcInsn *in);
 TpcExecFn tpc_ld_quick(const TpcInsn *in);
 TpcExecFn tpc_st_quick(const TpcInsn *in);
 
+/* 32-byte equality without a libc call. */
+static inline bool tpc_bundle_eq(const uint8_t *a, const uint8_t *b)
+{
+    uint64_t x[4], y[4];
+    memcpy(x, a, TPC_BUNDLE);
+    memcpy(y, b, TPC_BUNDLE);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+}
+
+/* One bundle through the general (staged) path, false when the core stopped;
+ * the loop bookkeeping after the bundle at e completed (cpu.c). */
+bool tpc_step_one(TpcCpu *c);
+uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next);
+
 /* Direct execution of plain bundles (cpu-direct.c): plan at decode, and run
  * (false: a check failed before any effect; use the general path). */
 void tpc_direct_plan(TpcDCacheEntry *dc);
-bool tpc_direct_run(TpcCpu *c, const TpcDCacheEntry *dc);
+/* tpc_cpu_step's loop while nothing observes single bundles */
+uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
 
 /* MUL/ADD/SUB.f32 (op 1..3) of register images a and b (b == NULL: the
  * scalar sb in every lane), NaNs canonical (exec-vpu.c). */
