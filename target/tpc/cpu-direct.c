@@ -281,6 +281,23 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
     return true;
 }
 
+/* The bundle at pc ended the innermost loop's body: the common case, an
+ * ascending '<' loop going round again, without a call; anything else as
+ * tpc_loop_end_checks (tpc.md §6.3). */
+static inline uint32_t loop_end(TpcCpu *c, uint32_t pc)
+{
+    TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    if (f->cmp == TPC_CMP_LT && !f->once) {
+        uint32_t *it = &c->s[32 + f->depth];
+        int32_t v = (int32_t)((uint32_t)*it + (uint32_t)f->step);
+        if (v < f->bound) {
+            *it = (uint32_t)v;
+            return f->body;
+        }
+    }
+    return tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE);
+}
+
 /* The loop while nothing observes single bundles (no debugger, trace or
  * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
  * anything else (and a direct bundle whose checks fail) in step_one. */
@@ -307,9 +324,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
                                   tpc_bundle_eq(dc->raw, host + (pc - lo)))) &&
                      direct_run(c, dc))) {
             nd++;
-            c->pc = c->nloops && c->loops[c->nloops - 1].end == pc
-                        ? tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE)
-                        : pc + TPC_BUNDLE;
+            c->pc =
+                c->nloops && c->loops[c->nloops - 1].end == pc ? loop_end(c, pc) : pc + TPC_BUNDLE;
             continue;
         }
         /* step_one may finish the core, which reports the counters */

@@ -354,7 +354,7 @@ uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next)
     while (c->nloops && c->loops[c->nloops - 1].end == e) {
         TpcLoopFrame *f = &c->loops[c->nloops - 1];
         uint32_t *it = &c->s[32 + f->depth];
-        *it = (uint32_t)((int32_t)*it + f->step);
+        *it = *it + (uint32_t)f->step; /* wraps, no signed overflow */
         if (!f->once && loop_cmp(f->cmp, (int32_t)*it, f->bound))
             return f->body;
         c->nloops--;
