@@ -33,22 +33,6 @@ static bool regs_meet(const RegSet *a, const RegSet *b)
     return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i);
 }
 
-/* Direct executors index register files without wrapping: plans take only
- * operands in range (tpc_decode_bundle already refuses others). */
-static bool op_in_range(const TpcOperand *op)
-{
-    switch (op->kind) {
-    case TPC_OP_S:
-        return op->num < TPC_NR_S;
-    case TPC_OP_V:
-        return op->num < TPC_NR_V;
-    case TPC_OP_I:
-        return op->num < TPC_NR_I;
-    default:
-        return true;
-    }
-}
-
 static void add_op(RegSet *r, const TpcOperand *op)
 {
     switch (op->kind) {
@@ -72,18 +56,7 @@ static bool scalar_src(const TpcOperand *op)
 }
 
 /* ---- direct executors: run after every prep succeeded, cannot fail ---- */
-
-/* The scalar predicate of a planned slot (plans take no VPRF predicates). */
-static inline bool pred_on(const TpcCpu *c, const TpcInsn *in)
-{
-    return ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) ^ (in->polarity ? 1u : 0u)) != 0;
-}
-
-/* A scalar source of a planned slot: S (in range), long or short immediate. */
-static inline uint32_t rd_scalar(const TpcCpu *c, const TpcBundle *b, const TpcOperand *op)
-{
-    return op->kind == TPC_OP_S ? c->s[op->num] : op->kind == TPC_OP_IMM ? b->imm : op->num;
-}
+/* (plans take only SPRF predicates, hence tpc_pred_sp) */
 
 static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
@@ -102,11 +75,11 @@ static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 
 static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    if (!pred_on(c, in))
+    if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
     const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num] : NULL;
-    uint32_t sb = pb ? 0 : rd_scalar(c, b, &in->b);
+    uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, NULL);
     tpc_f32_vec(in->opc, in->sw, c->v[in->a.num], pb, sb, *buf);
     uint8_t *t = *r;
     *r = *buf;
@@ -115,10 +88,10 @@ static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 
 static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    if (!pred_on(c, in))
+    if (!tpc_pred_sp(c, in))
         return;
     bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = rd_scalar(c, b, a_irf ? &in->b : &in->a);
+    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, NULL);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
     for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
@@ -128,9 +101,9 @@ static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
 static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned dst, unsigned mask)
 {
-    if (!pred_on(c, in))
+    if (!tpc_pred_sp(c, in))
         return;
-    uint32_t v = rd_scalar(c, b, &in->a);
+    uint32_t v = tpc_rd_scalar(c, b, &in->a, NULL);
     int32_t *r = c->irf[dst & 31];
     for (unsigned mk = mask & 0x1Fu; mk; mk &= mk - 1)
         r[__builtin_ctz(mk)] = (int32_t)v;
@@ -157,8 +130,7 @@ static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
 static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *prep, RegSet *rd,
                         RegSet *wr)
 {
-    if (in->pred_vp || !op_in_range(&in->dst) || !op_in_range(&in->a) || !op_in_range(&in->b) ||
-        !op_in_range(&in->c))
+    if (in->pred_vp)
         return false;
     if (in->pred)
         rd->sp |= 1u << (in->pred & 15);
@@ -190,7 +162,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
         *prep = true;
         return true;
     case TPC_SLOT_VPU:
-        if (!tpc_vpu_quick(in))
+        if (!tpc_vpu_f32_form(in))
             return false;
         add_op(rd, &in->a);
         add_op(rd, &in->b);
@@ -204,7 +176,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
             *fn = run_set_indx_spu;
             return true;
         }
-        if (!tpc_spu_quick(in))
+        if (!tpc_spu_irf_add_form(in))
             return false;
         add_op(rd, &in->a);
         add_op(rd, &in->b);

@@ -69,9 +69,9 @@ static void prepare_entry(TpcDCacheEntry *dc)
         if (s == TPC_SLOT_SPU && in->desc->form == TPC_FORM_JMP)
             dc->spu_jmp = true;
         TpcExecFn fn = in->opc < exec_sizes[s] ? exec_tables[s][in->opc] : NULL;
-        static TpcExecFn (*const quick_of[4])(const TpcInsn *) = {tpc_ld_quick, tpc_spu_quick,
-                                                                  tpc_vpu_quick, tpc_st_quick};
-        TpcExecFn quick = quick_of[s](in);
+        TpcExecFn quick = s == TPC_SLOT_LD   ? tpc_ld_quick(in)
+                          : s == TPC_SLOT_ST ? tpc_st_quick(in)
+                                             : NULL;
         fn = fn && quick ? quick : fn;
         dc->act[dc->nact] = (uint8_t)s;
         dc->fn[dc->nact++] = fn ? fn : exec_unimpl;

@@ -306,12 +306,15 @@ TpcCpu *tpc_cpu_of(Machine *m, unsigned t);
  * BUNDLE_CONFLICT instead of warning.  Applies to every TPC of m. */
 void tpc_cpu_set_strict(Machine *m, bool strict);
 
-/* Faster executors for the commonest forms of a slot (exec-vpu.c,
- * exec-spu.c), chosen once at decode; NULL: the table's executor. */
-TpcExecFn tpc_vpu_quick(const TpcInsn *in);
-TpcExecFn tpc_spu_quick(const TpcInsn *in);
+/* Faster executors of ld_tnsr/st_tnsr's common form for the staged path,
+ * chosen once at decode (exec-ld.c, exec-st.c); NULL: the table's. */
 TpcExecFn tpc_ld_quick(const TpcInsn *in);
 TpcExecFn tpc_st_quick(const TpcInsn *in);
+/* The forms with a direct executor (cpu-direct.c): f32 MUL/ADD/SUB of a V
+ * register and a V or scalar source, IRF ADD with a scalar (exec-vpu.c,
+ * exec-spu.c, next to their general executors). */
+bool tpc_vpu_f32_form(const TpcInsn *in);
+bool tpc_spu_irf_add_form(const TpcInsn *in);
 
 /* 32-byte equality without a libc call. */
 static inline bool tpc_bundle_eq(const uint8_t *a, const uint8_t *b)
@@ -452,13 +455,19 @@ uint32_t tpc_int_result(int64_t v, unsigned t, bool sat);
 bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg);
 uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store);
 
+/* An SPRF predicate with its polarity (SP0 unpolarised: always true). */
+static inline bool tpc_pred_sp(const TpcCpu *c, const TpcInsn *in)
+{
+    return ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) ^ (in->polarity ? 1u : 0u)) != 0;
+}
+
 /* For such a form: the host bytes of the register's span when the scalar
  * predicate is true, the descriptor is cached, every lane is in bounds, the
  * elements are contiguous RAM and no debugger is attached; else NULL, and
  * the general path decides (and reports any fault). */
 static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, bool store)
 {
-    if ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) == (in->polarity ? 1u : 0u))
+    if (!tpc_pred_sp(c, in))
         return NULL;
     unsigned t = in->b.raw & 15u;
     if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
@@ -623,11 +632,9 @@ static inline void tpc_out_vp(TpcSlotOut *o, unsigned idx)
 /* Scalar predicate of a slot instruction (VPRF predicates: bit 0). */
 static inline bool tpc_pred_scalar(const TpcCpu *c, const TpcInsn *in)
 {
-    unsigned p;
-    if (in->pred_vp)
-        p = in->pred == 0 ? 1u : (c->vp[in->pred & 15][0] & 1u);
-    else
-        p = in->pred == 0 ? 1u : c->sp[in->pred & 15];
+    if (!in->pred_vp)
+        return tpc_pred_sp(c, in);
+    unsigned p = in->pred == 0 ? 1u : (c->vp[in->pred & 15][0] & 1u);
     return (p ^ (unsigned)in->polarity) != 0;
 }
 
@@ -639,14 +646,17 @@ bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC
 
 /* Scalar source (SRF, SPRF, immediates, S_LFSR). */
 uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o);
-/* Scalar source: SRF and the bundle immediate inline, the rest out of line. */
+/* Scalar source: SRF and the immediates inline, the rest out of line. */
 static inline uint32_t tpc_rd_scalar(TpcCpu *c, const TpcBundle *b, const TpcOperand *op,
                                      TpcSlotOut *o)
 {
+    /* decoded register numbers are in range (tpc_decode_bundle, TpcOperand) */
     if (G_LIKELY(op->kind == TPC_OP_S))
-        return c->s[op->num % TPC_NR_S];
+        return c->s[op->num];
     if (op->kind == TPC_OP_IMM)
         return b->imm;
+    if (op->kind == TPC_OP_SIMM)
+        return op->num;
     return tpc_rd_scalar_any(c, b, op, o);
 }
 /* Vector source: a VRF or special register image, or an SRF/immediate

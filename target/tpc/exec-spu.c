@@ -67,30 +67,12 @@ static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
     return true;
 }
 
-/* add.i32 bMASK Id, Sa|imm, Ib (and Ia + scalar): the index step of every
- * tensor loop, bound at decode by tpc_spu_quick. */
-static bool spu_irf_add_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
-{
-    if (!tpc_pred_scalar(c, in))
-        return true;
-    bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, o);
-    const int32_t *r = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
-    TpcWrite *w = tpc_out_w(o, TPC_WR_I, in->dst.num & 31);
-    w->mask = (uint8_t)((in->sw >> 2) & 0x1F);
-    for (unsigned mk = w->mask; mk; mk &= mk - 1) /* commit reads the masked dims only */
-        w->dims[__builtin_ctz(mk)] = (int32_t)((uint32_t)r[__builtin_ctz(mk)] + v);
-    return true;
-}
-
-TpcExecFn tpc_spu_quick(const TpcInsn *in)
+bool tpc_spu_irf_add_form(const TpcInsn *in)
 {
     bool scalar_a = in->a.kind == TPC_OP_S || in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM;
     bool scalar_b = in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM;
-    if (in->opc == 0x02 && in->dst.kind == TPC_OP_I &&
-        ((scalar_a && in->b.kind == TPC_OP_I) || (in->a.kind == TPC_OP_I && scalar_b)))
-        return spu_irf_add_quick;
-    return NULL;
+    return in->opc == 0x02 && in->dst.kind == TPC_OP_I && !in->pred_vp &&
+           ((scalar_a && in->b.kind == TPC_OP_I) || (in->a.kind == TPC_OP_I && scalar_b));
 }
 
 /* Binary/unary arithmetic and logic, opcode op. */

@@ -210,36 +210,12 @@ static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t 
     return true;
 }
 
-/* MUL/ADD/SUB.f32 Vd, Va, Vb|Sb|imm under a scalar predicate, the form of
- * nearly every compiled f32 kernel: no source images, lane masks or merge
- * (a false predicate writes nothing, as in vpu_arith).  Bound at decode by
- * tpc_vpu_quick. */
-#define VPU_F32_QUICK(name, op)                                                                    \
-    static bool vpu_##name##_f32_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in,           \
-                                       TpcSlotOut *o)                                              \
-    {                                                                                              \
-        if (!tpc_pred_scalar(c, in))                                                               \
-            return true;                                                                           \
-        const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num % TPC_NR_V] : NULL;            \
-        uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, o);                                     \
-        tpc_f32_vec(op, in->sw, c->v[in->a.num % TPC_NR_V], pb, sb, o->vbuf[0]);                   \
-        tpc_out_v(o, in->dst.num, 0);                                                              \
-        return true;                                                                               \
-    }
-VPU_F32_QUICK(mul, 0x01)
-VPU_F32_QUICK(add, 0x02)
-VPU_F32_QUICK(sub, 0x03)
-#undef VPU_F32_QUICK
-
-TpcExecFn tpc_vpu_quick(const TpcInsn *in)
+bool tpc_vpu_f32_form(const TpcInsn *in)
 {
-    static const TpcExecFn f32[3] = {vpu_mul_f32_quick, vpu_add_f32_quick, vpu_sub_f32_quick};
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM;
-    if (in->opc >= 0x01 && in->opc <= 0x03 && in->type == TPC_T_F32 && in->dst.kind == TPC_OP_V &&
-        in->a.kind == TPC_OP_V && b_ok && !in->pred_vp)
-        return f32[in->opc - 1];
-    return NULL;
+    return in->opc >= 0x01 && in->opc <= 0x03 && in->type == TPC_T_F32 &&
+           in->dst.kind == TPC_OP_V && in->a.kind == TPC_OP_V && b_ok && !in->pred_vp;
 }
 
 static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)

@@ -229,6 +229,8 @@ enum {
     TPC_VS_LANE_ID_8
 };
 
+/* num is always in range for its kind (V 0..39, S 0..35, I 0..31, ...): the
+ * decoder maps only encodable register fields to register kinds. */
 typedef struct TpcOperand {
     uint8_t kind; /* TpcOpKind */
     uint8_t num;  /* register number / special index / short-immediate value */
