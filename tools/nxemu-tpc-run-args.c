@@ -274,17 +274,23 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             g_free(o->launcher);
             o->launcher = g_strdup(v);
         } else if (!strcmp(a, "-d")) {
-            ok = nx_log_parse(v, &o->log_mask, err);
-            if (ok && (o->log_mask & (NX_LOG_COMMIT | NX_LOG_STATS))) {
+            /* false without an error: "help" printed the item list */
+            GError *local = NULL;
+            uint32_t mask = 0;
+            if (!nx_log_parse(v, &mask, &local)) {
+                ok = local == NULL;
+                o->help_shown = ok;
+                if (local) {
+                    g_propagate_error(err, local);
+                }
+            } else if (mask & (NX_LOG_COMMIT | NX_LOG_STATS)) {
                 /* they come from nxemu's trace layer, which the runner does not set up */
                 ok = usage(err,
                            "-d %s: commit and stats need nxemu's trace layer; run the "
                            "kernel with nxemu for them",
                            v);
             }
-            if (ok && !strcmp(v, "help")) {
-                o->help_shown = true;
-            }
+            o->log_mask |= mask;
         } else if (!strcmp(a, "-D")) {
             g_free(o->logfile);
             o->logfile = g_strdup(v);

@@ -102,6 +102,10 @@ def main():
           p.returncode == 0 and STATS.search(p.stderr) and
           re.search(r"^nxemu-tpc-run: run time [0-9]+\.[0-9]{6} s \(host CPU\)$", p.stderr,
                     re.M), p.stderr)
+    p = run([TPCRUN, "-d", "help"])
+    check("-d help: lists the log items, exit 0, runs nothing",
+          p.returncode == 0 and "in_asm" in p.stdout and "exec" in p.stdout and
+          "bundles=" not in p.stderr, p.stdout + p.stderr)
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "stats"])
     check("-d stats: refused with one line, exit 125",
           p.returncode == 125 and p.stderr.count("\n") == 1 and "-d stats" in p.stderr, p.stderr)
