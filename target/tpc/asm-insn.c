@@ -457,7 +457,10 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
     ok = asm_parse_stmt(&st, text, col);
     if (ok) {
         /* shared-field rules (tpc.md §4.1, §8.1) are checked after all slots */
-        switch (slot) {
+        switch (tpc_form_layout(st.desc->form) ? 4 : slot) {
+        case 4:
+            ok = asm_enc_layout(&st);
+            break;
         case TPC_SLOT_LD:
             ok = asm_enc_ld(&st);
             break;

@@ -91,7 +91,7 @@ typedef struct Stmt {
     bool mask_given;
     unsigned mask;
     /* switch fields */
-    uint32_t f_sw, f_a, f_b, f_c;
+    uint32_t f_sw, f_a, f_b, f_c, f_d, f_t;
     bool given[ASM_MAX_SW];
     int given_col[ASM_MAX_SW];
     bool sat_suffix;
@@ -104,6 +104,10 @@ typedef struct Stmt {
 } Stmt;
 
 void asm_put(Stmt *st, unsigned lo, unsigned w, uint32_t v);
+/* The statement's accumulator of switch field TPC_SWF_*. */
+uint32_t *asm_sw_field(Stmt *st, unsigned swf);
+/* Encoder of the table-described forms (asm-layout.c). */
+bool asm_enc_layout(Stmt *st);
 /* Register-field value of `op` (kinds in `allowed`, a TPC_OP_* bit mask; IMM
  * records the slot's long immediate), or -1 after an error. */
 int asm_enc(Stmt *st, const AOp *op, unsigned allowed, const char *what);

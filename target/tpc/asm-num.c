@@ -265,7 +265,7 @@ bool asm_parse_reg(const char *s, int *kind, unsigned *num, unsigned *group, con
     } files[] = {
         {"sp", TPC_OP_SP, 16, 1}, {"vp", TPC_OP_VP, 16, 1}, {"ad", TPC_OP_AD, 8, 1},
         {"s", TPC_OP_S, 36, 1},   {"v", TPC_OP_V, 40, 1},   {"d", TPC_OP_V, 40, 2},
-        {"a", TPC_OP_V, 40, 4},   {"i", TPC_OP_I, 32, 1},
+        {"a", TPC_OP_V, 40, 4},   {"i", TPC_OP_I, 32, 1},   {"z", TPC_OP_S, 36, 2},
     };
     *err = NULL;
     *group = 1;
@@ -285,7 +285,7 @@ bool asm_parse_reg(const char *s, int *kind, unsigned *num, unsigned *group, con
         if (*num >= files[i].limit)
             *err = "register does not exist on Gaudi";
         else if (*num % files[i].group)
-            *err = files[i].group == 2 ? "pair registers D must have an even number"
+            *err = files[i].group == 2 ? "pair registers (D, Z) must have an even number"
                                        : "quad registers A must have a multiple of 4";
         return true;
     }

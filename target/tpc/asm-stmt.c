@@ -185,6 +185,24 @@ bool asm_put_pred(Stmt *st)
 
 /* ---- switches ---- */
 
+uint32_t *asm_sw_field(Stmt *st, unsigned swf)
+{
+    switch (swf) {
+    case TPC_SWF_A:
+        return &st->f_a;
+    case TPC_SWF_B:
+        return &st->f_b;
+    case TPC_SWF_C:
+        return &st->f_c;
+    case TPC_SWF_D:
+        return &st->f_d;
+    case TPC_SWF_T:
+        return &st->f_t;
+    default:
+        return &st->f_sw;
+    }
+}
+
 static const TpcSwDef *sw_find(Stmt *st, const char *key, int *idx)
 {
     const TpcSwDef *t = tpc_sws_table(st->desc->sws);
@@ -235,20 +253,7 @@ static bool sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col
         st->given[idx] = true;
         st->given_col[idx] = col;
     }
-    switch (d->field) {
-    case TPC_SWF_A:
-        f = &st->f_a;
-        break;
-    case TPC_SWF_B:
-        f = &st->f_b;
-        break;
-    case TPC_SWF_C:
-        f = &st->f_c;
-        break;
-    default:
-        f = &st->f_sw;
-        break;
-    }
+    f = asm_sw_field(st, d->field);
     *f = (*f & ~(((1u << d->width) - 1) << d->shift)) | value << d->shift;
     return true;
 }

@@ -29,98 +29,143 @@ static const TpcSwVal v_stride[] = {
 static const TpcSwVal v_half[] = {{"group_half_0", 0}, {"group_half_1", 1}, {NULL, 0}};
 
 static const TpcSwDef sw_mac[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_mul_spu[] = {
-    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_mul_vpu[] = {
-    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_add[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_sub[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_cmp_eq[] = {
-    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_ash[] = {
-    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_convert[] = {
-    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false},
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false},
-    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true},
-    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_WORD, false},
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 0, TPC_SWP_WORD, false},
+    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false},
+    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_pack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_unpack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false},
-    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false},
+    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_WORD, false},
+    {0},
 };
 /* mov_dg: the single form's fields and the .all form's fields overlap in B;
  * the assembler checks that only one form's keys are used. */
 static const TpcSwDef sw_mov_dg[] = {
-    {"all", NULL, TPC_SWF_SW, 0, 2, 0, NULL, false},
-    {"src", "src_dual_group", TPC_SWF_B, 0, 2, 0, NULL, true},
-    {"dst", "dst_dual_group", TPC_SWF_B, 2, 2, 0, NULL, true},
-    {"wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, 0, NULL, true},
-    {"wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, 0, NULL, true},
-    {"sdg0", NULL, TPC_SWF_B, 0, 2, 0, NULL, true},
-    {"sdg1", NULL, TPC_SWF_B, 2, 2, 0, NULL, true},
-    {"sdg2", NULL, TPC_SWF_B, 4, 2, 0, NULL, true},
-    {"sdg3", NULL, TPC_SWF_B, 6, 2, 0, NULL, true},
-    {"weg0", NULL, TPC_SWF_C, 0, 2, 0, NULL, true},
-    {"weg1", NULL, TPC_SWF_C, 2, 2, 0, NULL, true},
-    {"weg2", NULL, TPC_SWF_C, 4, 2, 0, NULL, true},
-    {"weg3", NULL, TPC_SWF_C, 6, 2, 0, NULL, true},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"all", NULL, TPC_SWF_SW, 0, 2, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"src", "src_dual_group", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"dst", "dst_dual_group", TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"sdg0", NULL, TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"sdg1", NULL, TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"sdg2", NULL, TPC_SWF_B, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"sdg3", NULL, TPC_SWF_B, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"weg0", NULL, TPC_SWF_C, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"weg1", NULL, TPC_SWF_C, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"weg2", NULL, TPC_SWF_C, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"weg3", NULL, TPC_SWF_C, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_mov_g[] = {
-    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true},
-    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_mmio[] = {
-    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_ld_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_st_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false},
-    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false},
-    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
 };
 static const TpcSwDef sw_aso[] = {
-    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false},
-    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false},
-    {NULL, NULL, 0, 0, 0, 0, NULL, false},
+    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {0},
+};
+
+/* ---- switch sets of the table-described forms (insn-forms.def) ---- */
+
+#define SW1(key, field, shift) {key, NULL, field, shift, 1, 0, NULL, false, 0, TPC_SWP_WORD, false}
+
+static const TpcSwDef sw_nearbyint[] = {
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true},
+    {0},
+};
+static const TpcSwDef sw_extract_exp[] = {
+    SW1("biased", TPC_SWF_SW, 0),
+    {0},
+};
+static const TpcSwVal v_func[] = {
+    {"recip", 0}, {"rsqrt", 1}, {"sqrt", 2}, {"log", 3}, {"exp", 4},
+    {"tanh", 5},  {"div", 6},   {"pow", 7},  {NULL, 0},
+};
+static const TpcSwDef sw_calc_fp[] = {
+    {"func", NULL, TPC_SWF_SW, 0, 3, 0, v_func, false, 0, TPC_SWP_ALWAYS, false},
+    {0},
+};
+static const TpcSwDef sw_form_fp_num[] = {
+    SW1("exp_add_bias", TPC_SWF_D, 0), SW1("force_sign0", TPC_SWF_D, 1),
+    SW1("force_sign1", TPC_SWF_D, 2),  SW1("exp_is_num", TPC_SWF_D, 3),
+    SW1("sign_lsb", TPC_SWF_D, 4),     {0},
+};
+static const TpcSwVal v_funcid[] = {
+    {"tanh", 1}, {"sqrt_rsqrt", 2}, {"sin_cos", 3}, {"log", 4}, {NULL, 0},
+};
+static const TpcSwDef sw_get_lut[] = {
+    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_WORD, false},
+    {0},
+};
+static const TpcSwVal v_dt32[] = {{"BV32", 0}, {NULL, 0}};
+static const TpcSwVal v_dt[] = {{"BV32", 0}, {"BV16", 1}, {NULL, 0}};
+static const TpcSwDef sw_lookup[] = {
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt32, false, 0, TPC_SWP_NAME, true},
+    SW1("upper_half", TPC_SWF_SW, 2),
+    {0},
+};
+static const TpcSwDef sw_lookup_c[] = {
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt, false, 0, TPC_SWP_NAME, true},
+    SW1("upper_half", TPC_SWF_SW, 2),
+    {0},
 };
 
 const TpcSwDef *tpc_sws_table(unsigned sws)
@@ -134,6 +179,10 @@ const TpcSwDef *tpc_sws_table(unsigned sws)
         [TPC_SWS_MOV_DG] = sw_mov_dg,   [TPC_SWS_MOV_G] = sw_mov_g,
         [TPC_SWS_MMIO] = sw_mmio,       [TPC_SWS_LD_TNSR] = sw_ld_tnsr,
         [TPC_SWS_ST_TNSR] = sw_st_tnsr, [TPC_SWS_ASO] = sw_aso,
+        [TPC_SWS_NEARBYINT] = sw_nearbyint, [TPC_SWS_EXTRACT_EXP] = sw_extract_exp,
+        [TPC_SWS_CALC_FP] = sw_calc_fp,     [TPC_SWS_FORM_FP_NUM] = sw_form_fp_num,
+        [TPC_SWS_GET_LUT] = sw_get_lut,     [TPC_SWS_LOOKUP] = sw_lookup,
+        [TPC_SWS_LOOKUP_C] = sw_lookup_c,
     };
     return sws < TPC_SWS_COUNT ? tab[sws] : NULL;
 }

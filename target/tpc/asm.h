@@ -14,33 +14,6 @@
 
 #include "target/tpc/insn.h"
 
-/* Encoding field a switch lives in. */
-enum {
-    TPC_SWF_SW, /* the slot's SWITCHES field */
-    TPC_SWF_A,  /* SRC_A (ASO) */
-    TPC_SWF_B,  /* SRC_B (convert, pack, mov_dg, mov_g, mmio) */
-    TPC_SWF_C,  /* SRC_C (mov_dg.all weg*) */
-};
-
-/* Value name of a multi-bit switch, or alias of a one-bit one. */
-typedef struct TpcSwVal {
-    const char *name;
-    uint8_t value;
-} TpcSwVal;
-
-typedef struct TpcSwDef {
-    const char *key;   /* one-bit switch word, or key of key=value */
-    const char *alias; /* second spelling of the key, or NULL */
-    uint8_t field;     /* TPC_SWF_* */
-    uint8_t shift, width;
-    uint8_t slots;          /* bit mask of slots where the switch exists (0 = all) */
-    const TpcSwVal *values; /* multi-bit: value names (NULL-terminated); NULL = one-bit */
-    bool int_values;        /* multi-bit: integers are placed as written */
-} TpcSwDef;
-
-/* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE. */
-const TpcSwDef *tpc_sws_table(unsigned sws);
-
 /* Names. */
 extern const char *const tpc_type_suffix[TPC_T_COUNT];      /* "f32", ..., "u16" */
 extern const char *const tpc_target_type_name[TPC_T_COUNT]; /* "fp32", ..., NULL for b */

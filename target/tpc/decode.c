@@ -10,63 +10,6 @@
 
 #include "target/tpc/insn.h"
 
-/* ---- descriptor tables, generated from the .def rows ---- */
-
-#define ROW(slot, opc, name, form, types, sws, flags, kind)                                        \
-    [opc] = {#name, slot, opc, TPC_FORM_##form, TPC_SWS_##sws, TPC_TT_##types, flags, kind},
-
-static const TpcInsnDesc ld_desc[32] = {
-#define TPC_LD(o, n, fm, t, s, fl)   ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_EXEC)
-#define TPC_LD_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_NOP)
-#define TPC_LD_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
-#include "target/tpc/insn-ld.def"
-};
-
-static const TpcInsnDesc spu_desc[64] = {
-#define TPC_SPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
-#define TPC_SPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
-#define TPC_SPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
-#include "target/tpc/insn-spu.def"
-};
-
-static const TpcInsnDesc vpu_desc[64] = {
-#define TPC_VPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
-#define TPC_VPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
-#define TPC_VPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
-#include "target/tpc/insn-vpu.def"
-};
-
-static const TpcInsnDesc st_desc[32] = {
-#define TPC_ST(o, n, fm, t, s, fl)   ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_EXEC)
-#define TPC_ST_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_NOP)
-#define TPC_ST_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
-#include "target/tpc/insn-st.def"
-};
-
-#undef ROW
-
-const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc)
-{
-    const TpcInsnDesc *d = NULL;
-    switch (slot) {
-    case TPC_SLOT_LD:
-        d = opc < 32 ? &ld_desc[opc] : NULL;
-        break;
-    case TPC_SLOT_SPU:
-        d = opc < 64 ? &spu_desc[opc] : NULL;
-        break;
-    case TPC_SLOT_VPU:
-        d = opc < 64 ? &vpu_desc[opc] : NULL;
-        break;
-    case TPC_SLOT_ST:
-        d = opc < 32 ? &st_desc[opc] : NULL;
-        break;
-    default:
-        break;
-    }
-    return d && d->mnemonic ? d : NULL;
-}
-
 /* ---- operand decoding ---- */
 
 #define K(x)       (1u << TPC_OP_##x)
@@ -167,12 +110,12 @@ static void raw(TpcOperand *o, unsigned v)
 
 static bool is_pairable(Dec *d, const TpcOperand *o, unsigned field, unsigned step)
 {
-    if (o->kind == TPC_OP_V && (o->num % step) != 0)
+    if ((o->kind == TPC_OP_V || o->kind == TPC_OP_S) && (o->num % step) != 0)
         return bad_operand(d, field, o->raw);
     return true;
 }
 
-/* ---- per-slot decoding ---- */
+/* ---- table-described forms (insn-forms.def) ---- */
 
 static bool check_type(Dec *d, TpcInsn *in)
 {
@@ -183,6 +126,82 @@ static bool check_type(Dec *d, TpcInsn *in)
         return bad_operand(d, TPC_FIELD_TYPE, in->type);
     return true;
 }
+
+
+/* Field value of switch `sw` in a decoded slot (TPC_SWF_*). */
+uint32_t tpc_sw_value(const TpcInsn *in, const TpcSwDef *sw)
+{
+    uint32_t v;
+    switch (sw->field) {
+    case TPC_SWF_A:
+        v = in->a.raw;
+        break;
+    case TPC_SWF_B:
+        v = in->b.raw;
+        break;
+    case TPC_SWF_C:
+        v = in->c.raw;
+        break;
+    case TPC_SWF_D:
+        v = in->d.raw;
+        break;
+    case TPC_SWF_T:
+        v = in->type;
+        break;
+    default:
+        v = in->sw;
+        break;
+    }
+    return (v >> sw->shift) & ((1u << sw->width) - 1);
+}
+
+/* Switch fields whose value has no name in the table are invalid encodings. */
+static bool check_switches(Dec *d, const TpcInsn *in)
+{
+    for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
+        if (!sw->strict || (sw->slots && !(sw->slots & (1u << d->slot))))
+            continue;
+        uint32_t v = tpc_sw_value(in, sw);
+        bool named = false;
+        for (const TpcSwVal *n = sw->values; n && n->name; n++)
+            named |= n->value == v;
+        if (!named)
+            return bad_insn(d, in->opc);
+    }
+    return true;
+}
+
+/* Decode a form described by a TpcLayout; fv[] holds the slot's raw fields
+ * indexed by TPC_FIELD_* (DEST..SRC_D; SW and TYPE are in *in already). */
+static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned fv[5])
+{
+    TpcOperand *ops[5] = {&in->dst, &in->a, &in->b, &in->c, &in->d};
+    static const uint8_t sw_field[3][2] = {
+        {TPC_LF_SW_B, TPC_FIELD_SRC_B}, {TPC_LF_SW_C, TPC_FIELD_SRC_C}, {TPC_LF_SW_D, TPC_FIELD_SRC_D}};
+
+    if (!check_type(d, in))
+        return false;
+    for (unsigned i = 0; i < l->nops; i++) {
+        const TpcOpSpec *s = &l->op[i];
+        if (s->field > TPC_FIELD_SRC_D) /* a number in SW: read from in->sw */
+            continue;
+        TpcOperand *o = ops[s->field];
+        if (s->kinds == TPC_K(RAW)) {
+            raw(o, fv[s->field]);
+            continue;
+        }
+        if (!reg(d, o, s->field, fv[s->field], s->kinds))
+            return false;
+        if (s->group == 2 && !is_pairable(d, o, s->field, 2))
+            return false;
+    }
+    for (unsigned i = 0; i < 3; i++)
+        if (l->flags & sw_field[i][0])
+            raw(ops[sw_field[i][1]], fv[sw_field[i][1]]);
+    return check_switches(d, in);
+}
+
+/* ---- per-slot decoding ---- */
 
 /* MAC/MUL switch bit 2 is acc_fp32 (bf16) or, for SPU MUL, upper32 (i32/u32). */
 static bool check_bit2(Dec *d, const TpcInsn *in)
@@ -210,6 +229,9 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     in->sw = (uint8_t)tpc_bits(b, TPC_B_SPU_SW, 7);
     is_b = in->type == TPC_T_B;
 
+    const TpcLayout *l = tpc_form_layout(in->desc->form);
+    if (l)
+        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, 0, 0});
     switch (in->desc->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
@@ -330,6 +352,9 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
     in->sw = (uint8_t)tpc_bits(b, TPC_B_VPU_SW, 3);
     is_b = in->type == TPC_T_B;
 
+    const TpcLayout *l = tpc_form_layout(in->desc->form);
+    if (l)
+        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, fc, fdd});
     switch (in->desc->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
@@ -490,6 +515,9 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_LD_SW, 4);
 
+    const TpcLayout *l = tpc_form_layout(in->desc->form);
+    if (l)
+        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, 0, 0});
     bool ok;
     if (dec_ldst_common(d, in, &in->dst, TPC_FIELD_DEST, fd, fa, fb, &ok))
         return ok;
@@ -565,6 +593,9 @@ static bool dec_st(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_ST_SW, 4);
 
+    const TpcLayout *l = tpc_form_layout(in->desc->form);
+    if (l)
+        return dec_layout(d, in, l, (const unsigned[5]){0, fa, fb, fc, 0});
     bool ok;
     if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
         return ok;

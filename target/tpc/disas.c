@@ -45,6 +45,8 @@ static void opnd(P *p, const TpcOperand *op, unsigned group)
         g_string_append_printf(o, "%c%u", group == 2 ? 'D' : group == 4 ? 'A' : 'V', op->num);
         break;
     case TPC_OP_S:
+        g_string_append_printf(o, "%c%u", group == 2 ? 'Z' : 'S', op->num);
+        break;
     case TPC_OP_SP:
     case TPC_OP_VP:
     case TPC_OP_I:
@@ -195,6 +197,66 @@ static void generic(P *p, const TpcInsn *in)
         opnd(p, &in->a, 0);
     if (in->b.kind != TPC_OP_NONE)
         opnd(p, &in->b, 0);
+    pred(p, in);
+}
+
+/* Name of value v of a multi-bit switch, or NULL. */
+static const char *sw_value_name(const TpcSwDef *sw, unsigned v)
+{
+    for (const TpcSwVal *n = sw->values; n && n->name; n++)
+        if (n->value == v)
+            return n->name;
+    return NULL;
+}
+
+/* The switches of a table-described form, in table order (tpc.md §8.2). */
+static void sw_print(P *p, const TpcInsn *in)
+{
+    for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
+        if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER)
+            continue;
+        unsigned v = tpc_sw_value(in, sw);
+        const char *name = sw_value_name(sw, v);
+        bool keyed = sw->print == TPC_SWP_KEYVAL || sw->print == TPC_SWP_ALWAYS;
+        if (!sw->values && !sw->int_values) { /* one-bit word */
+            if (v)
+                word(p, sw->key);
+            continue;
+        }
+        if (v == sw->dflt && sw->print != TPC_SWP_ALWAYS && sw->print != TPC_SWP_NAME)
+            continue;
+        if (keyed || !name) {
+            if (name)
+                g_string_append_printf(p->o, " %s=%s", sw->key, name);
+            else
+                g_string_append_printf(p->o, " %s=%u", sw->key, v);
+        } else {
+            word(p, name);
+        }
+    }
+}
+
+/* A form described by a TpcLayout: mnemonic[.type], switches, operands in
+ * the layout's order, predicate. */
+static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
+{
+    const TpcOperand *ops[5] = {&in->dst, &in->a, &in->b, &in->c, &in->d};
+    mnem(p, in, in->desc->types != 0);
+    sw_print(p, in);
+    for (unsigned i = 0; i < l->nops; i++) {
+        const TpcOpSpec *s = &l->op[i];
+        if (s->kinds == TPC_K(RAW)) {
+            uint32_t v = s->field == TPC_FIELD_SW ? in->sw : ops[s->field]->raw;
+            if (s->width)
+                v = (v >> s->shift) & ((1u << s->width) - 1);
+            if (s->flags & TPC_OPF_PREFIX)
+                g_string_append_printf(p->o, " 0x%x", v);
+            else
+                hexop(p, v);
+        } else {
+            opnd(p, ops[s->field], s->group);
+        }
+    }
     pred(p, in);
 }
 
@@ -567,13 +629,18 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         print_loop(&p);
         return;
     }
-    print_ld(&p, &bd.slot[TPC_SLOT_LD]);
-    g_string_append(out, "; ");
-    print_spu(&p, &bd.slot[TPC_SLOT_SPU]);
-    g_string_append(out, "; ");
-    print_vpu(&p, &bd.slot[TPC_SLOT_VPU]);
-    g_string_append(out, "; ");
-    print_st(&p, &bd.slot[TPC_SLOT_ST]);
+    for (unsigned s = 0; s < 4; s++) {
+        static void (*const print_slot[4])(P *, const TpcInsn *) = {print_ld, print_spu, print_vpu,
+                                                                    print_st};
+        const TpcInsn *in = &bd.slot[s];
+        const TpcLayout *l = tpc_form_layout(in->desc->form);
+        if (s)
+            g_string_append(out, "; ");
+        if (l)
+            print_layout(&p, in, l);
+        else
+            print_slot[s](&p, in);
+    }
     return;
 bad:
     print_raw(out, b, "// bad bundle");

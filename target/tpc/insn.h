@@ -80,6 +80,8 @@ enum {
     TPC_FIELD_SRC_D = 4,
     TPC_FIELD_TYPE = 5,
     TPC_FIELD_PRED = 6,
+    TPC_FIELD_SW = 7, /* the SWITCHES field (a number operand of a layout, e.g. a step) */
+    TPC_FIELD_COUNT = 8,
 };
 
 /* OPERANDS_TYPE codes (tpc.md §5.0.2). */
@@ -114,6 +116,8 @@ enum {
 /* VPU MAC: f32, bf16, i16, u16; VPU MUL adds i32/u32 */
 #define TPC_TT_VMAC (TPC_TT_FLOAT | TPC_TT_I16 | TPC_TT_U16)
 #define TPC_TT_VMUL (TPC_TT_VMAC | TPC_TT_I32 | TPC_TT_U32)
+/* UDIV_4STEP: the unsigned types */
+#define TPC_TT_UDIV (TPC_TT_U32 | TPC_TT_U16 | TPC_TT_U8)
 
 /* Element size in bytes of a type code (B counts 1). */
 static inline unsigned tpc_type_size(unsigned t)
@@ -157,6 +161,9 @@ typedef enum TpcForm {
     TPC_FORM_LOOKUP,      /* Dst = V, A = V, B[?] fields (unimplemented) */
     TPC_FORM_PREFETCH,    /* A = AD */
     TPC_FORM_GENERIC,     /* unimplemented arithmetic: Dst, A[, B] printed raw */
+/* table-described forms (TpcLayout), one per row of insn-forms.def */
+#define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
+#include "target/tpc/insn-forms.def"
     TPC_FORM_COUNT,
 } TpcForm;
 
@@ -179,6 +186,13 @@ typedef enum TpcSws {
     TPC_SWS_LD_TNSR, /* partial (SW0), tensor in S27 (SW3) */
     TPC_SWS_ST_TNSR, /* partial (SW0), rmw_sel (SW1), pack (SW2), tensor in S28 (SW3) */
     TPC_SWS_ASO,     /* dec, vpu */
+    TPC_SWS_NEARBYINT,   /* rounding mode in SW[2:0] */
+    TPC_SWS_EXTRACT_EXP, /* biased */
+    TPC_SWS_CALC_FP,     /* func in SW[2:0] */
+    TPC_SWS_FORM_FP_NUM, /* flags in SRC_D */
+    TPC_SWS_GET_LUT,     /* funcid in SRC_B[7:5] */
+    TPC_SWS_LOOKUP,      /* dt (BV32 only), upper_half */
+    TPC_SWS_LOOKUP_C,    /* dt (BV32, BV16), upper_half */
     TPC_SWS_COUNT,
 } TpcSws;
 
@@ -201,6 +215,110 @@ typedef struct TpcInsnDesc {
 } TpcInsnDesc;
 
 enum { TPC_KIND_EXEC = 0, TPC_KIND_NOP = 1, TPC_KIND_UNIMPL = 2 };
+
+/* ---- switches (tpc.md §5, §8.7): names, fields and how they print ---- */
+
+/* Encoding field a switch lives in. */
+enum {
+    TPC_SWF_SW, /* the slot's SWITCHES field */
+    TPC_SWF_A,  /* SRC_A (ASO) */
+    TPC_SWF_B,  /* SRC_B (convert, pack, mov_dg, mov_g, mmio, ...) */
+    TPC_SWF_C,  /* SRC_C (mov_dg.all weg*) */
+    TPC_SWF_D,  /* SRC_D (VPU) */
+    TPC_SWF_T,  /* OPERANDS_TYPE used as a switch field (convert_int*: rounding, to_16) */
+};
+
+/* How a table-described form (TpcLayout) prints a switch; hand-written
+ * printers of the older forms ignore it. */
+enum {
+    TPC_SWP_WORD = 0, /* one-bit: the key when set; named multi-bit: the value's name when != dflt */
+    TPC_SWP_KEYVAL,   /* key=value (value name if it has one, else decimal) when != dflt */
+    TPC_SWP_ALWAYS,   /* key=value always */
+    TPC_SWP_NAME,     /* the value's name always */
+    TPC_SWP_NEVER,    /* implied by the operands or by another switch */
+};
+
+/* Value name of a multi-bit switch, or alias of a one-bit one. */
+typedef struct TpcSwVal {
+    const char *name;
+    uint8_t value;
+} TpcSwVal;
+
+typedef struct TpcSwDef {
+    const char *key;   /* one-bit switch word, or key of key=value */
+    const char *alias; /* second spelling of the key, or NULL */
+    uint8_t field;     /* TPC_SWF_* */
+    uint8_t shift, width;
+    uint8_t slots;          /* bit mask of slots where the switch exists (0 = all) */
+    const TpcSwVal *values; /* multi-bit: value names (NULL-terminated); NULL = one-bit */
+    bool int_values;        /* multi-bit: integers are placed as written */
+    uint8_t dflt;           /* value when the switch is not written */
+    uint8_t print;          /* TPC_SWP_* (table-described forms) */
+    bool strict;            /* values: a field value without a name is ILLEGAL_INSTRUCTION */
+} TpcSwDef;
+
+/* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE.
+ * The list order is the printing order. */
+const TpcSwDef *tpc_sws_table(unsigned sws);
+
+/* ---- table-described operand forms ----
+ *
+ * A TpcLayout lists a form's operands in assembly order: the encoding field
+ * each lives in, the register files / immediates it accepts, and whether it
+ * names a register pair.  Decoder, printer and encoder walk the same list
+ * (tpc_decode_layout, the disassembler's print_layout, asm_enc_layout); the
+ * forms are the rows of insn-forms.def.  Forms without a layout (NULL) are
+ * the older hand-coded ones. */
+typedef struct TpcOpSpec {
+    uint8_t field;  /* TPC_FIELD_DEST .. TPC_FIELD_SRC_D, or TPC_FIELD_SW */
+    uint8_t group;  /* 0: single register; 2: V pair (D) or S pair (Z) */
+    uint16_t kinds; /* TPC_OP_* bit mask; TPC_OP_RAW: a number placed in the field */
+    uint8_t shift, width; /* TPC_OP_RAW: the number's bits in the field (width 0: all) */
+    uint8_t flags;        /* TPC_OPF_* */
+} TpcOpSpec;
+
+enum {
+    /* printed before the register operands as a bare word (`udiv_4step.u32 0x5 Z4, S1`) */
+    TPC_OPF_PREFIX = 1u << 0,
+};
+
+enum {
+    TPC_LF_SW_B = 1u << 0, /* SRC_B is a switch word (kept as TPC_OP_RAW) */
+    TPC_LF_SW_D = 1u << 1, /* SRC_D / LD SRC_B is a switch word */
+    TPC_LF_SW_C = 1u << 2, /* SRC_C is a switch word */
+};
+
+typedef struct TpcLayout {
+    uint8_t flags; /* TPC_LF_* */
+    uint8_t nops;
+    TpcOpSpec op[4];
+} TpcLayout;
+
+/* Kind-set shorthands of the layout rows. */
+#define TPC_K(x)     (1u << TPC_OP_##x)
+#define TPC_K_IMM    (TPC_K(IMM) | TPC_K(SIMM))
+#define TPC_K_SSRC   (TPC_K(S) | TPC_K(SLFSR) | TPC_K_IMM) /* scalar value source */
+#define TPC_K_VSRC   (TPC_K(V) | TPC_K(VSPECIAL))          /* vector register source */
+#define TPC_K_VSSRC  (TPC_K_VSRC | TPC_K_SSRC)              /* vector or broadcast scalar */
+#define TPC_OPD(f, kinds)   {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, 0}
+#define TPC_OPD2(f, kinds)  {TPC_FIELD_##f, 2, (uint16_t)(kinds), 0, 0, 0}
+/* a number in bits shift..shift+width-1 of field f, printed before the operands */
+#define TPC_OPDN(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX}
+
+/* Layout of a form, or NULL for a hand-coded form. */
+struct TpcInsn;
+/* Value of switch `sw` in a decoded slot instruction. */
+uint32_t tpc_sw_value(const struct TpcInsn *in, const TpcSwDef *sw);
+const TpcLayout *tpc_form_layout(unsigned form);
+
+/* Bundle position of a slot's encoding field (tpc.md §4.1): lo bit and
+ * width; width 0 when the slot has no such field. */
+typedef struct TpcFieldPos {
+    uint8_t lo, width;
+} TpcFieldPos;
+enum { TPC_FPOS_OPC = TPC_FIELD_COUNT, TPC_FPOS_COUNT };
+/* index: a TPC_FIELD_* code (DEST..SRC_D, TYPE, SW), or TPC_FPOS_OPC */
+extern const TpcFieldPos tpc_field_pos[4][TPC_FPOS_COUNT];
 
 /* Row of the slot's table, or NULL when the opcode is not defined there. */
 const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc);

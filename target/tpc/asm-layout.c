@@ -1,0 +1,155 @@
+/*
+ * TPC assembler: the encoder of the table-described forms (insn-forms.def).
+ * One walk over the form's TpcLayout places each operand in its field,
+ * checks it against the register files the field accepts and writes the
+ * switch fields, so these forms need no hand-written encoder; the decoder
+ * and the printer walk the same rows.
+ */
+#include <string.h>
+
+#include "target/tpc/asm-int.h"
+
+static const char *const kind_text[] = {
+    [TPC_OP_RAW] = "a number",
+    [TPC_OP_V] = "V",
+    [TPC_OP_S] = "S",
+    [TPC_OP_SP] = "SP",
+    [TPC_OP_VP] = "VP",
+    [TPC_OP_I] = "I",
+    [TPC_OP_AD] = "AD",
+    [TPC_OP_IMM] = "an immediate",
+    [TPC_OP_VSPECIAL] = "LFSR/V_LANE_ID",
+    [TPC_OP_SLFSR] = "S_LFSR",
+};
+
+/* "V, S or an immediate": the kinds an operand accepts, for messages. */
+static void kinds_text(char *buf, size_t n, unsigned kinds, unsigned group)
+{
+    const char *names[16];
+    unsigned k = 0;
+    for (unsigned i = 0; i < G_N_ELEMENTS(kind_text); i++)
+        if ((kinds >> i) & 1 && kind_text[i] && i != TPC_OP_SIMM)
+            names[k++] = group == 2 && i == TPC_OP_V ? "a register pair D" : kind_text[i];
+    buf[0] = 0;
+    for (unsigned i = 0; i < k; i++)
+        g_strlcat(buf, i == 0 ? "" : i + 1 == k ? " or " : ", ", n), g_strlcat(buf, names[i], n);
+}
+
+static const char *const field_text[] = {"destination", "first source", "second source",
+                                         "third source", "fourth source"};
+
+/* One operand into its field value, or -1 after a one-line error naming the
+ * operand and what the form expects there. */
+static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned index)
+{
+    unsigned width = s->width ? s->width : tpc_field_pos[st->slot][s->field].width;
+    uint32_t max = width >= 32 ? 0xffffffffu : (1u << width) - 1;
+    char want[96];
+    if (s->kinds == TPC_K(RAW)) {
+        if (op->type == AOP_IMM && !op->bare_float && op->value <= max)
+            return (int)op->value;
+        asm_error(st->c, op->col, "'%s': operand %u '%s' must be a number 0..%u", st->mn,
+                  index + 1, op->s ? op->s : "?", max);
+        return -1;
+    }
+    bool ok = op->type == AOP_IMM ? (s->kinds & TPC_K(IMM)) != 0
+                                  : op->type == AOP_REG && ((s->kinds >> op->kind) & 1);
+    if (ok && op->type == AOP_REG && (op->kind == TPC_OP_V || op->kind == TPC_OP_S)) {
+        if (s->group == 2 && op->num % 2) {
+            asm_error(st->c, op->col, "'%s': operand %u '%s' must be a register pair (%c%u)",
+                      st->mn, index + 1, op->s, op->kind == TPC_OP_V ? 'D' : 'Z', op->num & ~1u);
+            return -1;
+        }
+        ok = s->group == 2 || op->group == 1;
+    }
+    if (!ok) {
+        kinds_text(want, sizeof(want), s->kinds, s->group);
+        asm_error(st->c, op->col, "'%s': operand %u (%s) '%s' must be %s", st->mn, index + 1,
+                  field_text[s->field], op->s ? op->s : "?", want);
+        return -1;
+    }
+    return asm_enc(st, op, s->kinds, field_text[s->field]);
+}
+
+static void usage_text(char *buf, size_t n, const TpcLayout *l)
+{
+    char want[96];
+    buf[0] = 0;
+    for (unsigned i = 0; i < l->nops; i++) {
+        kinds_text(want, sizeof(want), l->op[i].kinds, l->op[i].group);
+        g_strlcat(buf, i ? ", " : "", n);
+        g_strlcat(buf, want, n);
+    }
+}
+
+bool asm_enc_layout(Stmt *st)
+{
+    const TpcInsnDesc *d = st->desc;
+    const TpcLayout *l = tpc_form_layout(d->form);
+    const TpcFieldPos *pos = tpc_field_pos[st->slot];
+    uint32_t fields[TPC_FIELD_COUNT] = {0};
+    bool used[TPC_FIELD_COUNT] = {false};
+
+    asm_take_pred(st, l->nops);
+    if (st->nops != l->nops) {
+        char want[256];
+        usage_text(want, sizeof(want), l);
+        asm_error(st->c, st->col, "'%s' takes %u operand%s (%s) and a predicate, %d given", st->mn,
+                  l->nops, l->nops == 1 ? "" : "s", want, st->nops);
+        return false;
+    }
+    if (st->mask_given) {
+        asm_error(st->c, st->col, "'%s' takes no dim mask", st->mn);
+        return false;
+    }
+    if (d->types ? !asm_need_type(st) : !asm_no_type(st))
+        return false;
+    /* switches: defaults for those not written */
+    const TpcSwDef *t = tpc_sws_table(d->sws);
+    for (int i = 0; t && t[i].key; i++) {
+        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || !t[i].dflt ||
+            (i < ASM_MAX_SW && st->given[i]))
+            continue;
+        *asm_sw_field(st, t[i].field) |= (uint32_t)t[i].dflt << t[i].shift;
+    }
+    fields[TPC_FIELD_SW] = st->f_sw;
+    fields[TPC_FIELD_TYPE] = d->types ? (uint32_t)st->type : st->f_t;
+    used[TPC_FIELD_SW] = used[TPC_FIELD_TYPE] = true;
+    static const struct {
+        uint8_t flag, field, swf;
+    } swf[] = {{TPC_LF_SW_B, TPC_FIELD_SRC_B, TPC_SWF_B},
+               {TPC_LF_SW_C, TPC_FIELD_SRC_C, TPC_SWF_C},
+               {TPC_LF_SW_D, TPC_FIELD_SRC_D, TPC_SWF_D}};
+    for (size_t i = 0; i < G_N_ELEMENTS(swf); i++) {
+        if (l->flags & swf[i].flag) {
+            fields[swf[i].field] = *asm_sw_field(st, swf[i].swf);
+            used[swf[i].field] = true;
+        }
+    }
+    for (unsigned i = 0; i < l->nops; i++) {
+        const TpcOpSpec *s = &l->op[i];
+        int v;
+        CHK(v = enc_operand(st, s, &st->ops[i], i));
+        if (s->kinds == TPC_K(RAW) && s->width) {
+            uint32_t m = ((1u << s->width) - 1) << s->shift;
+            fields[s->field] = (fields[s->field] & ~m) | (uint32_t)v << s->shift;
+        } else {
+            fields[s->field] = (uint32_t)v;
+        }
+        used[s->field] = true;
+    }
+    /* the shared fields (tpc.md §4.1) are claimed for the bundle checks */
+    if (st->slot == TPC_SLOT_LD && used[TPC_FIELD_SRC_B])
+        st->ab->uses_ld_b = true;
+    if (st->slot == TPC_SLOT_ST && used[TPC_FIELD_SRC_C])
+        st->ab->uses_st_c = true;
+    if (st->slot == TPC_SLOT_VPU && used[TPC_FIELD_SRC_C])
+        st->ab->uses_vpu_c = true;
+    if (st->slot == TPC_SLOT_VPU && used[TPC_FIELD_SRC_D])
+        st->ab->uses_vpu_d = true;
+    for (unsigned f = 0; f < TPC_FIELD_COUNT; f++)
+        if (used[f] && pos[f].width)
+            asm_put(st, pos[f].lo, pos[f].width, fields[f]);
+    asm_put(st, pos[TPC_FPOS_OPC].lo, pos[TPC_FPOS_OPC].width, d->opc);
+    return asm_put_pred(st);
+}

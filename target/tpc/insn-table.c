@@ -1,0 +1,121 @@
+/*
+ * The TPC instruction description as data: the per-slot descriptor tables
+ * built from insn-<slot>.def, the table-described operand forms of
+ * insn-forms.def, and the bundle position of every slot field (tpc.md §4.1).
+ * Decoder, disassembler, assembler, coverage and the ISA reference
+ * (scripts/tpc-isa-doc.py) all read these.
+ */
+#include "target/tpc/insn.h"
+
+/* ---- descriptor tables, one per slot, from the .def rows ---- */
+
+#define ROW(slot, opc, name, form, types, sws, flags, kind)                                        \
+    [opc] = {#name, slot, opc, TPC_FORM_##form, TPC_SWS_##sws, TPC_TT_##types, flags, kind},
+
+static const TpcInsnDesc ld_desc[32] = {
+#define TPC_LD(o, n, fm, t, s, fl)   ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_LD_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_LD_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_LD, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-ld.def"
+};
+
+static const TpcInsnDesc spu_desc[64] = {
+#define TPC_SPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_SPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_SPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_SPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-spu.def"
+};
+
+static const TpcInsnDesc vpu_desc[64] = {
+#define TPC_VPU(o, n, fm, t, s, fl)   ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_VPU_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_VPU_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_VPU, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-vpu.def"
+};
+
+static const TpcInsnDesc st_desc[32] = {
+#define TPC_ST(o, n, fm, t, s, fl)   ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_EXEC)
+#define TPC_ST_N(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_NOP)
+#define TPC_ST_U(o, n, fm, t, s, fl) ROW(TPC_SLOT_ST, o, n, fm, t, s, fl, TPC_KIND_UNIMPL)
+#include "target/tpc/insn-st.def"
+};
+
+#undef ROW
+
+const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc)
+{
+    const TpcInsnDesc *d = NULL;
+    switch (slot) {
+    case TPC_SLOT_LD:
+        d = opc < 32 ? &ld_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_SPU:
+        d = opc < 64 ? &spu_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_VPU:
+        d = opc < 64 ? &vpu_desc[opc] : NULL;
+        break;
+    case TPC_SLOT_ST:
+        d = opc < 32 ? &st_desc[opc] : NULL;
+        break;
+    default:
+        break;
+    }
+    return d && d->mnemonic ? d : NULL;
+}
+
+/* ---- table-described forms ---- */
+
+#define TPC_LAYOUT(name, flags, ...)                                                               \
+    [TPC_FORM_##name] = {flags, (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)), \
+                         {__VA_ARGS__}},
+static const TpcLayout layouts[TPC_FORM_COUNT] = {
+#include "target/tpc/insn-forms.def"
+};
+
+const TpcLayout *tpc_form_layout(unsigned form)
+{
+    return form < TPC_FORM_COUNT && layouts[form].nops ? &layouts[form] : NULL;
+}
+
+/* ---- field positions (tpc.md §4.1) ---- */
+
+#define FP(lo, w) {lo, w}
+const TpcFieldPos tpc_field_pos[4][TPC_FPOS_COUNT] = {
+    [TPC_SLOT_LD] =
+        {
+            [TPC_FIELD_DEST] = FP(TPC_B_LD_DEST, 8),
+            [TPC_FIELD_SRC_A] = FP(TPC_B_LD_SRC_A, 8),
+            [TPC_FIELD_SRC_B] = FP(TPC_B_VPU_SRC_D, 9), /* shared with VPU SRC_D */
+            [TPC_FPOS_OPC] = FP(TPC_B_LD_OPC, 5),
+            [TPC_FIELD_SW] = FP(TPC_B_LD_SW, 4),
+        },
+    [TPC_SLOT_SPU] =
+        {
+            [TPC_FIELD_DEST] = FP(TPC_B_SPU_DEST, 7),
+            [TPC_FIELD_SRC_A] = FP(TPC_B_SPU_SRC_A, 7),
+            [TPC_FIELD_SRC_B] = FP(TPC_B_SPU_SRC_B, 7),
+            [TPC_FPOS_OPC] = FP(TPC_B_SPU_OPC, 6),
+            [TPC_FIELD_SW] = FP(TPC_B_SPU_SW, 7),
+            [TPC_FIELD_TYPE] = FP(TPC_B_SPU_TYPE, 4),
+        },
+    [TPC_SLOT_VPU] =
+        {
+            [TPC_FIELD_DEST] = FP(TPC_B_VPU_DEST, 8),
+            [TPC_FIELD_SRC_A] = FP(TPC_B_VPU_SRC_A, 8),
+            [TPC_FIELD_SRC_B] = FP(TPC_B_VPU_SRC_B, 8),
+            [TPC_FIELD_SRC_C] = FP(TPC_B_VPU_SRC_C, 8),
+            [TPC_FIELD_SRC_D] = FP(TPC_B_VPU_SRC_D, 9),
+            [TPC_FPOS_OPC] = FP(TPC_B_VPU_OPC, 6),
+            [TPC_FIELD_SW] = FP(TPC_B_VPU_SW, 3),
+            [TPC_FIELD_TYPE] = FP(TPC_B_VPU_TYPE, 4),
+        },
+    [TPC_SLOT_ST] =
+        {
+            [TPC_FIELD_SRC_A] = FP(TPC_B_ST_SRC_A, 8),
+            [TPC_FIELD_SRC_B] = FP(TPC_B_ST_SRC_B, 8),
+            [TPC_FIELD_SRC_C] = FP(TPC_B_VPU_SRC_C, 8), /* shared with VPU SRC_C */
+            [TPC_FPOS_OPC] = FP(TPC_B_ST_OPC, 5),
+            [TPC_FIELD_SW] = FP(TPC_B_ST_SW, 4),
+        },
+};
