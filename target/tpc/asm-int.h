@@ -106,6 +106,8 @@ typedef struct Stmt {
 void asm_put(Stmt *st, unsigned lo, unsigned w, uint32_t v);
 /* The statement's accumulator of switch field TPC_SWF_*. */
 uint32_t *asm_sw_field(Stmt *st, unsigned swf);
+/* Set switch d (index idx of its table) to value; error if given twice or out of range. */
+bool asm_sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col);
 /* Encoder of the table-described forms (asm-layout.c). */
 bool asm_enc_layout(Stmt *st);
 /* Register-field value of `op` (kinds in `allowed`, a TPC_OP_* bit mask; IMM

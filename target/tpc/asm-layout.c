@@ -91,6 +91,15 @@ bool asm_enc_layout(Stmt *st)
     bool used[TPC_FIELD_COUNT] = {false};
 
     asm_take_pred(st, l->nops);
+    const TpcSwDef *t = tpc_sws_table(d->sws);
+    if (st->nops == l->nops + 1 && st->ops[0].type == AOP_IMM && t && t[0].key &&
+        t[0].print == TPC_SWP_LEAD) {
+        /* `popcnt.f32 1 S1, S2`: the vendor's bare value of the first switch */
+        if (!asm_sw_set(st, &t[0], 0, st->ops[0].value, st->ops[0].col))
+            return false;
+        memmove(&st->ops[0], &st->ops[1], (size_t)(st->nops - 1) * sizeof(st->ops[0]));
+        st->nops--;
+    }
     if (st->nops != l->nops) {
         char want[256];
         usage_text(want, sizeof(want), l);
@@ -105,7 +114,6 @@ bool asm_enc_layout(Stmt *st)
     if (d->types ? !asm_need_type(st) : !asm_no_type(st))
         return false;
     /* switches: defaults for those not written */
-    const TpcSwDef *t = tpc_sws_table(d->sws);
     for (int i = 0; t && t[i].key; i++) {
         if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || !t[i].dflt ||
             (i < ASM_MAX_SW && st->given[i]))

@@ -238,7 +238,7 @@ static const TpcSwDef *sw_find_value(Stmt *st, const char *name, int *idx, unsig
     return NULL;
 }
 
-static bool sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col)
+bool asm_sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col)
 {
     uint32_t *f;
     if (idx < ASM_MAX_SW && st->given[idx]) {
@@ -265,7 +265,7 @@ static bool sw_flag(Stmt *st, const TpcSwDef *d, int idx, int col)
         asm_error(st->c, col, "switch '%s' of '%s' needs a value (%s=...)", d->key, st->mn, d->key);
         return false;
     }
-    return sw_set(st, d, idx, 1, col);
+    return asm_sw_set(st, d, idx, 1, col);
 }
 
 /* Returns 1 if the word was a switch, 0 if not, -1 on error. */
@@ -288,7 +288,7 @@ static int try_switch(Stmt *st, const Word *w)
         if (d->values) {
             for (const TpcSwVal *v = d->values; v->name; v++) {
                 if (!g_ascii_strcasecmp(val, v->name))
-                    return sw_set(st, d, idx, v->value, w->col) ? 1 : -1;
+                    return asm_sw_set(st, d, idx, v->value, w->col) ? 1 : -1;
             }
         }
         bool bare;
@@ -300,7 +300,7 @@ static int try_switch(Stmt *st, const Word *w)
                 asm_error(st->c, w->col, "switch '%s' takes 0 or 1", d->key);
                 return -1;
             }
-            return sw_set(st, d, idx, n, w->col) ? 1 : -1;
+            return asm_sw_set(st, d, idx, n, w->col) ? 1 : -1;
         }
         asm_error(st->c, w->col, "invalid value '%s' for switch '%s'", val, d->key);
         return -1;
@@ -310,7 +310,7 @@ static int try_switch(Stmt *st, const Word *w)
         return sw_flag(st, d, idx, w->col) ? 1 : -1;
     d = sw_find_value(st, w->s, &idx, &value);
     if (d)
-        return sw_set(st, d, idx, value, w->col) ? 1 : -1;
+        return asm_sw_set(st, d, idx, value, w->col) ? 1 : -1;
     return 0;
 }
 

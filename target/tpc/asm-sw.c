@@ -168,6 +168,32 @@ static const TpcSwDef sw_lookup_c[] = {
     {0},
 };
 
+static const TpcSwVal v_round_int[] = {
+    {"rhne", 0}, {"rne", 0}, {"rz", 1}, {"ru", 2}, {"rd", 3}, {"sr", 4}, {NULL, 0},
+};
+static const TpcSwVal v_to[] = {{"to_8", 0}, {"to_16", 1}, {NULL, 0}};
+static const TpcSwDef sw_cvt_int[] = {
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true},
+    {"to", NULL, TPC_SWF_T, 3, 1, 0, v_to, false, 0, TPC_SWP_NAME, false},
+    {0},
+};
+static const TpcSwDef sw_cvt_int16[] = {
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true},
+    {0},
+};
+static const TpcSwDef sw_popcnt[] = {
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false},
+    {0},
+};
+static const TpcSwVal v_dir[] = {{"start_lsb", 0}, {"start_msb", 1}, {NULL, 0}};
+static const TpcSwDef sw_find_first[] = {
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false},
+    {"dir", NULL, TPC_SWF_SW, 1, 1, 0, v_dir, false, 0, TPC_SWP_NAME, false},
+    {0},
+};
+
 const TpcSwDef *tpc_sws_table(unsigned sws)
 {
     static const TpcSwDef *const tab[TPC_SWS_COUNT] = {
@@ -182,7 +208,9 @@ const TpcSwDef *tpc_sws_table(unsigned sws)
         [TPC_SWS_NEARBYINT] = sw_nearbyint, [TPC_SWS_EXTRACT_EXP] = sw_extract_exp,
         [TPC_SWS_CALC_FP] = sw_calc_fp,     [TPC_SWS_FORM_FP_NUM] = sw_form_fp_num,
         [TPC_SWS_GET_LUT] = sw_get_lut,     [TPC_SWS_LOOKUP] = sw_lookup,
-        [TPC_SWS_LOOKUP_C] = sw_lookup_c,
+        [TPC_SWS_LOOKUP_C] = sw_lookup_c,   [TPC_SWS_CVT_INT] = sw_cvt_int,
+        [TPC_SWS_CVT_INT16] = sw_cvt_int16, [TPC_SWS_POPCNT] = sw_popcnt,
+        [TPC_SWS_FIND_FIRST] = sw_find_first,
     };
     return sws < TPC_SWS_COUNT ? tab[sws] : NULL;
 }

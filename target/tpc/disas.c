@@ -217,13 +217,14 @@ static void sw_print(P *p, const TpcInsn *in)
             continue;
         unsigned v = tpc_sw_value(in, sw);
         const char *name = sw_value_name(sw, v);
-        bool keyed = sw->print == TPC_SWP_KEYVAL || sw->print == TPC_SWP_ALWAYS;
+        bool always = sw->print == TPC_SWP_ALWAYS || sw->print == TPC_SWP_LEAD;
+        bool keyed = sw->print == TPC_SWP_KEYVAL || always;
         if (!sw->values && !sw->int_values) { /* one-bit word */
             if (v)
                 word(p, sw->key);
             continue;
         }
-        if (v == sw->dflt && sw->print != TPC_SWP_ALWAYS && sw->print != TPC_SWP_NAME)
+        if (v == sw->dflt && !always && sw->print != TPC_SWP_NAME)
             continue;
         if (keyed || !name) {
             if (name)

@@ -193,6 +193,10 @@ typedef enum TpcSws {
     TPC_SWS_GET_LUT,     /* funcid in SRC_B[7:5] */
     TPC_SWS_LOOKUP,      /* dt (BV32 only), upper_half */
     TPC_SWS_LOOKUP_C,    /* dt (BV32, BV16), upper_half */
+    TPC_SWS_CVT_INT,     /* lane_sel (VPU), rm and to in OPERANDS_TYPE */
+    TPC_SWS_CVT_INT16,   /* lane_sel (VPU), rm in OPERANDS_TYPE */
+    TPC_SWS_POPCNT,      /* set */
+    TPC_SWS_FIND_FIRST,  /* set, dir */
     TPC_SWS_COUNT,
 } TpcSws;
 
@@ -236,6 +240,7 @@ enum {
     TPC_SWP_ALWAYS,   /* key=value always */
     TPC_SWP_NAME,     /* the value's name always */
     TPC_SWP_NEVER,    /* implied by the operands or by another switch */
+    TPC_SWP_LEAD,     /* key=value always; a bare number before the operands also sets it */
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */

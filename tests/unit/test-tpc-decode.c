@@ -239,12 +239,19 @@ static void test_decode_faults(void)
     g_assert_cmpuint(f.code, ==, 1);
     g_assert_cmphex(f.info, ==, 2 | 0x37 << 8);
 
-    /* SPU POPCNT (0x19) is listed but not implemented: UNIMPLEMENTED, slot 1 */
+    /* LD LOOKUP (0x06) decodes but its tables are not public: UNIMPLEMENTED, slot 0 */
     hex_to_bytes(nop_hex, b);
-    tpc_set_bits(b, 0, 6, 0x19);
+    tpc_set_bits(b, 119, 5, 0x06);
     g_assert_false(tpc_decode_bundle(b, &bd, &f));
     g_assert_cmpuint(f.code, ==, 4);
-    g_assert_cmphex(f.info, ==, 1 | 0x19 << 8);
+    g_assert_cmphex(f.info, ==, 0 | 0x06 << 8);
+
+    /* VPU MSAC (0x33) is not a Gaudi instruction: ILLEGAL_OPCODE, slot 2 */
+    hex_to_bytes(nop_hex, b);
+    tpc_set_bits(b, 43, 6, 0x33);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 1);
+    g_assert_cmphex(f.info, ==, 2 | 0x33 << 8);
 
     /* SPU ADD.i32 S1, S36?, S2: SRC_A 36 is not an SPU register encoding */
     hex_to_bytes(nop_hex, b);
@@ -606,14 +613,13 @@ static void test_bad_bundle_print(void)
     g_assert_cmpuint(tpc_disas_bundle(small, sizeof small, b, 0), ==,
                      strlen("nop; halt; halt; nop"));
     g_assert_cmpstr(small, ==, "nop; halt; ");
-    /* an UNIMPLEMENTED opcode still prints with its mnemonic */
+    /* an UNIMPLEMENTED opcode still prints with its mnemonic and switches */
     hex_to_bytes(nop_hex, b);
-    tpc_set_bits(b, 0, 6, 0x19);
-    tpc_set_bits(b, 20, 7, 1);
-    tpc_set_bits(b, 6, 7, 2);
-    tpc_set_bits(b, 27, 4, TPC_T_I32);
+    tpc_set_bits(b, 119, 5, 0x09); /* lookup_1c BV32 V1, V0, 0x1 */
+    tpc_set_bits(b, 111, 8, 1);
+    tpc_set_bits(b, 73, 9, 1);
     t = disas(b);
-    g_assert_true(g_str_has_prefix(t, "nop; popcnt.i32 S1, S2"));
+    g_assert_true(g_str_has_prefix(t, "lookup_1c BV32 V1, V0, 0x1; nop"));
     g_free(t);
 }
 

@@ -513,7 +513,8 @@ static void enc_bad_spu(Bun *k)
 
 static void enc_unimp_vpu(Bun *k)
 {
-    vpu(k, 0x19, 2, V(1), V(1), V(1), 0, 0, 0); /* POPCNT */
+    /* GET_LUT_ENTRY_AND_INTERVAL_START tanh D2, V1, 0x1: its tables are not public */
+    vpu(k, 0x2f, 0, V(2), V(1), 0x21, 0, 0, 0);
 }
 
 static void enc_bad_type(Bun *k)
@@ -524,7 +525,7 @@ static void enc_bad_type(Bun *k)
 static void test_decode_faults(void)
 {
     decode_fault(enc_bad_spu, 1, 1 | 0x30 << 8);
-    decode_fault(enc_unimp_vpu, 4, 2 | 0x19 << 8);
+    decode_fault(enc_unimp_vpu, 4, 2 | 0x2f << 8);
     Machine *m = mk();
     Bun k[5] = {nop(), nop(), halt(), nop(), nop()};
     enc_bad_type(&k[1]);
