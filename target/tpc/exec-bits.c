@@ -180,8 +180,9 @@ static bool spu_bits(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
         return true;
     unsigned e = tpc_type_size(in->type);
     uint32_t r = bits_elem(op, in->sw, e, tpc_rd_scalar(c, b, &in->a, o));
-    /* counts and positions are u8; BREV keeps the element, zero-extended */
-    tpc_out_s(o, in->dst.num, op == B_BREV ? r : r & 0xFFu);
+    /* counts and positions are u8; BREV's element is extended like other
+     * 8/16-bit scalar results (tpc.md §5.0.3) */
+    tpc_out_s(o, in->dst.num, op == B_BREV ? tpc_ext32(r, in->type) : r & 0xFFu);
     return true;
 }
 
