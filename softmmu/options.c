@@ -25,7 +25,7 @@ typedef struct OptDesc {
 static const OptDesc opt_table[] = {
     {"machine", 'M', true, "nc2[,key=val...]|help",
      "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N"},
-    {"memory", 'm', true, "SIZE", "HBM size (K/M/G suffixes)"},
+    {"memory", 'm', true, "[size=]SIZE", "HBM size as in QEMU: MiB, or a B/K/M/G/T suffix"},
     {"smp", 0, true, "seq=N,tpc=M", "number of sequencers and TPCs"},
     {"dtb", 0, true, "FILE", "machine device tree (default: built-in nc2 tree)"},
     {"dump-dtb", 0, true, "FILE", "write the effective device tree to FILE and exit"},
@@ -115,48 +115,15 @@ bool nx_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-bool nx_parse_size(const char *s, uint64_t *out)
-{
-    size_t len = s ? strlen(s) : 0;
-    unsigned shift = 0;
-    uint64_t v;
-    if (len == 0) {
-        return false;
-    }
-    switch (s[len - 1]) {
-    case 'K':
-    case 'k':
-        shift = 10;
-        break;
-    case 'M':
-    case 'm':
-        shift = 20;
-        break;
-    case 'G':
-    case 'g':
-        shift = 30;
-        break;
-    case 'T':
-    case 't':
-        shift = 40;
-        break;
-    default:
-        return nx_parse_u64(s, out);
-    }
-    g_autofree char *num = g_strndup(s, len - 1);
-    if (!nx_parse_u64(num, &v) || (v << shift) >> shift != v) {
-        return false;
-    }
-    *out = v << shift;
-    return true;
-}
-
 void nx_machine_help(FILE *out)
 {
     fprintf(out, "Supported machines are:\n");
     fprintf(out, "nc2                  NeuronCore-v2 style accelerator: sequencers, TPCs, DMA, "
                  "HBM/SBUF/PSUM (default)\n");
 }
+
+/* How -m and hbm= read sizes (softmmu/size.c), for messages. */
+#define SIZE_FORMS "MiB, or a B/K/M/G/T/P/E suffix"
 
 static bool usage_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static bool usage_error(GError **err, const char *fmt, ...)
@@ -192,12 +159,13 @@ static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const cha
         return usage_error(err, "%s: '%s': expected key=value", opt, key);
     }
     if (!strcmp(key, "hbm")) {
-        if (!nx_parse_size(val, &v)) {
-            return usage_error(err, "%s: hbm=%s: not a size", opt, val);
+        if (!nx_parse_size_mib(val, &v)) {
+            return usage_error(err, "%s: hbm=%s: not a size (%s)", opt, val, SIZE_FORMS);
         }
         ed->has_hbm = true;
         ed->hbm = v;
         ed->hbm_src = "-machine hbm";
+        g_strlcpy(ed->hbm_text, val, sizeof(ed->hbm_text));
         return true;
     }
     if (!strcmp(key, "seq") || !strcmp(key, "tpc")) {
@@ -254,6 +222,27 @@ static bool opt_machine(NxOptions *o, const char *value, GError **err)
             return false;
         }
     }
+    return true;
+}
+
+/* -m [size=]SIZE, QEMU's spelling; slots= and maxmem= (hotplug) do not apply. */
+static bool opt_memory(NxOptions *o, const char *value, GError **err)
+{
+    const char *size = value;
+    uint64_t v;
+    if (g_str_has_prefix(value, "size=")) {
+        size += 5;
+    } else if (strchr(value, '=')) {
+        g_autofree char *key = g_strndup(value, strcspn(value, "="));
+        return usage_error(err, "-m: unknown key '%s' (size)", key);
+    }
+    if (!nx_parse_size_mib(size, &v)) {
+        return usage_error(err, "-m: '%s': not a size (%s)", size, SIZE_FORMS);
+    }
+    o->edits.has_hbm = true;
+    o->edits.hbm = v;
+    o->edits.hbm_src = "-m";
+    g_strlcpy(o->edits.hbm_text, size, sizeof(o->edits.hbm_text));
     return true;
 }
 
@@ -396,17 +385,11 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
 {
     NxOptions *o = data;
     const char *n = option_name + 2;
-    uint64_t v;
 
     if (!strcmp(n, "machine")) {
         return opt_machine(o, value, err);
     } else if (!strcmp(n, "memory")) {
-        if (!nx_parse_size(value, &v)) {
-            return usage_error(err, "-m: '%s': not a size (bytes, or K/M/G suffix)", value);
-        }
-        o->edits.has_hbm = true;
-        o->edits.hbm = v;
-        o->edits.hbm_src = "-m";
+        return opt_memory(o, value, err);
     } else if (!strcmp(n, "smp")) {
         return opt_smp(o, value, err);
     } else if (!strcmp(n, "dtb")) {

@@ -52,8 +52,12 @@ void nx_options_free(NxOptions *o);
 
 /* C integer literal: decimal or 0x hexadecimal, 64-bit (machine.md §12.7). */
 bool nx_parse_u64(const char *s, uint64_t *out);
-/* The same with an optional K/M/G/T suffix (powers of two). */
+/* A size as QEMU's qemu_strtosz reads it (softmmu/size.c): decimal with an
+ * optional fraction and B/K/M/G/T/P/E suffix (either case, powers of 1024),
+ * or 0x hexadecimal without fraction or suffix.  No suffix: bytes. */
 bool nx_parse_size(const char *s, uint64_t *out);
+/* The same with QEMU's -m rule: a value without a suffix counts MiB. */
+bool nx_parse_size_mib(const char *s, uint64_t *out);
 
 /* `-M help` text. */
 void nx_machine_help(FILE *out);

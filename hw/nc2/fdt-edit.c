@@ -264,9 +264,12 @@ static bool edit_dma(void *fdt, uint32_t engines, GError **err)
 static bool check_edit_values(const Nc2Edits *ed, GError **err)
 {
     if (ed->has_hbm && !nc2_hbm_size_ok(ed->hbm)) {
+        char hex[24];
+        g_snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ed->hbm);
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "%s: 0x%llx: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB",
-                    ed->hbm_src ? ed->hbm_src : "-machine hbm", (unsigned long long)ed->hbm);
+                    "%s: %s: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB",
+                    ed->hbm_src ? ed->hbm_src : "-machine hbm",
+                    ed->hbm_text[0] ? ed->hbm_text : hex);
         return false;
     }
     /* seq and tpc name the option that set them: -smp or -machine */

@@ -130,11 +130,42 @@ def _():
 
 @case('hbm not a multiple of 16 MiB')
 def _():
+    # the message echoes the size as it was typed
     expect_error(['-M', 'nc2,hbm=40M'], 125,
-                 'nxemu: -machine hbm: 0x2800000: HBM size must be a multiple of 16 MiB '
+                 'nxemu: -machine hbm: 40M: HBM size must be a multiple of 16 MiB '
                  'in 32 MiB..64 GiB')
     expect_error(['-m', '16M'], 125,
-                 'nxemu: -m: 0x1000000: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB')
+                 'nxemu: -m: 16M: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB')
+    expect_error(['-m', '1000'], 125,
+                 'nxemu: -m: 1000: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB')
+    expect_error(['-m', 'size=65537'], 125,
+                 'nxemu: -m: 65537: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB')
+
+
+@case('-m and hbm= read sizes as QEMU -m: a plain number is MiB')
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        # 1 GiB = 0x4000_0000, 1.5 GiB = 0x6000_0000, 64 MiB = 0x400_0000 (two size cells)
+        for args, reg in ((['-m', '1024'], '<0x00 0x00 0x00 0x40000000>'),
+                          (['-m', 'size=1024'], '<0x00 0x00 0x00 0x40000000>'),
+                          (['-m', '0x400'], '<0x00 0x00 0x00 0x40000000>'),
+                          (['-m', '1g'], '<0x00 0x00 0x00 0x40000000>'),
+                          (['-m', '1.5G'], '<0x00 0x00 0x00 0x60000000>'),
+                          (['-m', '67108864B'], '<0x00 0x00 0x00 0x4000000>'),
+                          (['-M', 'nc2,hbm=64'], '<0x00 0x00 0x00 0x4000000>'),
+                          (['-M', 'nc2,hbm=1536'], '<0x00 0x00 0x00 0x60000000>')):
+            out = os.path.join(d, 'm.dtb')
+            rc, so, err = run(*args, '-dump-dtb', out)
+            assert rc == 0 and err == '' and so == '', (args, rc, err)
+            text = dtc('-I', 'dtb', '-O', 'dts', out).decode()
+            assert f'reg = {reg};' in text, (args, text)
+    expect_error(['-m', '1.5'], 125,
+                 "nxemu: -m: '1.5': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
+    expect_error(['-m', '0x40M'], 125,
+                 "nxemu: -m: '0x40M': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
+    expect_error(['-M', 'hbm=12Q'], 125,
+                 'nxemu: -machine: hbm=12Q: not a size (MiB, or a B/K/M/G/T/P/E suffix)')
+    expect_error(['-m', 'maxmem=2G'], 125, "nxemu: -m: unknown key 'maxmem' (size)")
 
 
 @case('-m 64G accepted')
@@ -263,19 +294,19 @@ def _():
 def _():
     with tempfile.TemporaryDirectory() as d:
         dumps = []
-        for i, args in enumerate((['-M', 'nc2,seq=2,hbm=0x40000000'],
+        for i, args in enumerate((['-M', 'nc2,seq=2,hbm=0x400'],
                                   ['-machine', 'seq=2', '-m', '1G'],
                                   ['--machine=nc2,seq=0x2', '--memory=1024M'],
                                   ['-smp', 'seq=2', '-m', '1048576k'],
-                                  ['-smp', '2', '-M', 'hbm=2G', '-m', '1073741824'])):
+                                  ['-smp', '2', '-M', 'hbm=2G', '-m', '1024'])):
             out = os.path.join(d, f'{i}.dtb')
             rc, so, err = run(*args, '-dump-dtb', out)
             assert rc == 0 and err == '', (args, rc, err)
             with open(out, 'rb') as fh:
                 dumps.append(fh.read())
         assert all(x == dumps[0] for x in dumps), 'the five spellings differ'
-    expect_error(['-m', '1.5G'], 125,
-                 "nxemu: -m: '1.5G': not a size (bytes, or K/M/G suffix)")
+    expect_error(['-m', '1.5X'], 125,
+                 "nxemu: -m: '1.5X': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
 
 
 @case('debugger options: bad device, -S without a stub')

@@ -36,6 +36,7 @@ typedef struct Nc2Edits {
     bool has_hbm, has_seq, has_tpc, has_tlb, has_quantum, has_dma;
     uint64_t hbm, seq, tpc, tlb, quantum, dma;
     const char *hbm_src; /* "-m" or "-machine hbm" (for messages); NULL = "-machine hbm" */
+    char hbm_text[32];   /* the size as typed (for messages); "" = print hbm in hex */
     const char *smp_src; /* "-smp" when seq/tpc came from -smp (for messages); NULL = "-machine" */
 } Nc2Edits;
 
