@@ -88,13 +88,22 @@ static void fast_forward(Machine *m)
     s->vtime += k * q;
 }
 
-static StopReason stopped(Machine *m)
+/* The machine stopped inside the round, `used` cycles after its start. */
+static StopReason stopped(Machine *m, uint64_t used)
 {
     if (m->stop_reason == STOP_NONE) {
         /* m->stop without a reason: treat as a debugger stop request. */
         m->stop_reason = STOP_DEBUG;
     }
+    m->sched.end_vtime = m->sched.vtime + used;
     return m->stop_reason;
+}
+
+static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
+{
+    m->stop_reason = r;
+    m->sched.end_vtime = end_vtime;
+    return r;
 }
 
 StopReason sched_round(Machine *m)
@@ -111,6 +120,7 @@ StopReason sched_round(Machine *m)
     s->round_retired = 0;
     s->round_dma_completed = 0;
     s->round_tpc_changed = 0;
+    s->round_used = 0;
     icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
 
     /* 1. Sequencers in ascending core id. */
@@ -133,17 +143,19 @@ StopReason sched_round(Machine *m)
         retired += s->round_retired - before;
         s->icount = icount_before + (s->round_retired - before);
         icount_check(s, s->vtime + cpu->slice_used);
+        s->round_used = MAX(s->round_used, cpu->slice_used);
         if (m->stop) {
             /* FINISHER or fault: the run ends at once (machine.md §7, §9.1). */
-            return stopped(m);
+            return stopped(m, cpu->slice_used);
         }
     }
 
     /* 2. DMA engines (idle engines have nothing to advance). */
     if (m->dma.nr && dma_pending(&m->dma)) {
         s->round_dma_completed += dma_advance(&m->dma, q);
+        s->round_used = MAX(s->round_used, m->dma.last_done);
         if (m->stop) {
-            return stopped(m);
+            return stopped(m, m->dma.last_done);
         }
     }
 
@@ -157,8 +169,9 @@ StopReason sched_round(Machine *m)
         cpu->slice_used = 0;
         cpu->slice_used = cpu->ops->run(cpu, q);
         s->current = NULL;
+        s->round_used = MAX(s->round_used, cpu->slice_used);
         if (m->stop) {
-            return stopped(m);
+            return stopped(m, cpu->slice_used);
         }
     }
 
@@ -177,23 +190,20 @@ StopReason sched_round(Machine *m)
         tpc_run = tpc_running(m);
     }
     if (!active && !queued && !tpc_run) {
-        m->stop_reason = STOP_NORMAL_END;
         m->exit_status = 0;
-        return STOP_NORMAL_END;
+        /* the last core or engine finished round_used cycles into the round */
+        return ended(m, STOP_NORMAL_END, s->vtime + s->round_used);
     }
     if (retired == 0 && s->round_retired == 0 && blocked && !queued && !tpc_run &&
         s->round_dma_completed == 0 && s->round_tpc_changed == 0) {
-        m->stop_reason = STOP_DEADLOCK; /* reported with vtime before T += Q */
-        return STOP_DEADLOCK;
+        return ended(m, STOP_DEADLOCK, s->vtime); /* reported with vtime before T += Q */
     }
     if (s->icount_reached) {
-        m->stop_reason = STOP_LIMIT;
-        return STOP_LIMIT;
+        return ended(m, STOP_LIMIT, s->limit_vtime);
     }
     s->vtime += q;
     if (s->has_cycle_limit && s->vtime >= s->cycle_limit) {
-        m->stop_reason = STOP_LIMIT;
-        return STOP_LIMIT;
+        return ended(m, STOP_LIMIT, s->vtime);
     }
     return STOP_NONE;
 }
@@ -272,6 +282,6 @@ int sched_run(Machine *m)
     g_string_free(out, TRUE);
     nx_log_mask(&m->log, NX_LOG_MACHINE,
                 "machine: run ended: reason=%d status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
-                (int)r, sched_exit_status(m), m->sched.icount, m->sched.vtime);
+                (int)r, sched_exit_status(m), m->sched.icount, m->sched.end_vtime);
     return sched_exit_status(m);
 }

@@ -161,7 +161,7 @@ static void dma_complete_head(DmaEngine *e)
     dma_pool_put(req);
 }
 
-static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
+static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last_done)
 {
     unsigned n = 0;
     const uint64_t start_budget = budget;
@@ -193,6 +193,7 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
             trace_dma_complete(e->m, e->index, req, e->m->sched.vtime + (start_budget - budget));
         }
         dma_complete_head(e);
+        *last_done = MAX(*last_done, start_budget - budget);
         n++;
     }
     return n;
@@ -201,8 +202,9 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget)
 unsigned dma_advance(DmaController *dc, uint64_t q)
 {
     unsigned n = 0;
+    dc->last_done = 0;
     for (unsigned i = 0; i < dc->nr; i++) {
-        n += dma_engine_advance(&dc->e[i], q);
+        n += dma_engine_advance(&dc->e[i], q, &dc->last_done);
     }
     return n;
 }

@@ -268,12 +268,51 @@ def test_stats(r, hooked):
     check("stats: instructions per core and TPC bundles",
           st["seq0"]["insns"] == "14" and st["seq1"]["insns"] == "4" and
           st["tpc0"]["kernels"] == "1" and st["tpc0"]["bundles"] == "3", r.stderr)
+    check("stats: final states: both cores HALTED, the TPC DONE",
+          st["seq0"]["state"] == "HALTED" and st["seq1"]["state"] == "HALTED" and
+          st["tpc0"]["state"] == "DONE", r.stderr)
     check("stats: DMA bytes per engine", st["dma0"]["requests"] == "1" and
           st["dma0"]["bytes"] == "256" and st.get("dma", {}).get("bytes") == "256", r.stderr)
     check("stats: stalls and semaphore waits",
           st["seq0"]["stalls"] == "2" and st["seq1"]["stalls"] == "1" and
           st["waits"] == {"total": "3", "sem[5]": "1", "sem[9]": "1", "sem[10]": "1"} and
           int(st["seq0"]["stall_cycles"]) > 0, r.stderr, skip)
+
+
+# 35 NOPs and the FINISHER write: 36 instructions of one cycle each
+# (sequencer.md §8 timing), so the run ends at VTIME 36, inside round 0.
+PASS36 = "        .text\n        .org 0x01000000\n" + "        nop\n" * 35 + \
+    "        write.u32 [0x2805000000], 0x5555\n"
+
+
+def stats_of(text):
+    st = {}
+    for l in text.splitlines():
+        if l.startswith("stats: "):
+            f = l.split()
+            st[f[1]] = dict(kv.split("=", 1) for kv in f[2:] if "=" in kv)
+    return st
+
+
+def test_end_state(nxemu, nxemu_as, tmp):
+    src = os.path.join(tmp, "pass36.s")
+    elf = os.path.join(tmp, "pass36.elf")
+    with open(src, "w") as f:
+        f.write(PASS36)
+    r = run([nxemu_as, src, "-o", elf])
+    check("end state: image assembles", r.returncode == 0, r.stderr)
+    r = run([nxemu, "-kernel", elf, "-d", "stats"])
+    st = stats_of(r.stderr)
+    check("end state: the run's vtime is where the last instruction retired",
+          r.returncode == 0 and st.get("run") == {"vtime": "36", "icount": "36"}, r.stderr)
+    check("end state: a core cut short by the test device is ENDED, an unused TPC IDLE",
+          st.get("seq0", {}).get("state") == "ENDED" and
+          st.get("tpc0", {}).get("state") == "IDLE", r.stderr)
+    r = run([nxemu, "-kernel", elf, "-d", "stats", "-icount-limit", "10"])
+    st = stats_of(r.stderr)
+    check("end state: a limit stops the core at the limit's vtime",
+          r.returncode == 123 and st.get("run") == {"vtime": "10", "icount": "10"} and
+          st.get("seq0", {}).get("state") == "STOPPED", r.stderr)
 
 
 def test_diff(nxemu, tmp, tl_elf, tl_ko):
@@ -333,6 +372,7 @@ def main():
         r = test_timeline(nxemu, nxemu_as, tmp, imgs["timeline"], tl_ko, hooked)
         if r is not None:
             test_stats(r, hooked)
+        test_end_state(nxemu, nxemu_as, tmp)
         test_diff(nxemu, tmp, imgs["timeline"], tl_ko)
         test_errors(nxemu, tmp, imgs["mix"])
     print(f"1..{len(RESULTS)}")

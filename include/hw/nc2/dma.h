@@ -81,6 +81,8 @@ struct DmaController {
     unsigned nr;
     DmaEngine *e;
     uint32_t bytes_per_cycle, latency;
+    /* cycles into the last dma_advance at which its last completion happened (0: none) */
+    uint64_t last_done;
     /* Doorbell record validation: seq_dma_request_from_record, replaceable
      * by unit tests. */
     uint32_t (*from_record)(Machine *m, const uint8_t rec[64], DmaRequest **req);
