@@ -48,15 +48,22 @@ void nx_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-void nx_log_print_help(FILE *out)
+void nx_log_print_help(FILE *out, uint32_t hidden)
 {
     fprintf(out, "Log items (comma separated):\n");
     for (size_t i = 0; i < G_N_ELEMENTS(log_items); i++) {
-        fprintf(out, "%-13s %s\n", log_items[i].name, log_items[i].help);
+        if (!(log_items[i].mask & hidden)) {
+            fprintf(out, "%-13s %s\n", log_items[i].name, log_items[i].help);
+        }
     }
 }
 
 bool nx_log_parse(const char *items, uint32_t *mask, GError **err)
+{
+    return nx_log_parse_hidden(items, 0, mask, err);
+}
+
+bool nx_log_parse_hidden(const char *items, uint32_t hidden, uint32_t *mask, GError **err)
 {
     g_auto(GStrv) parts = g_strsplit(items, ",", -1);
     uint32_t m = 0;
@@ -66,7 +73,7 @@ bool nx_log_parse(const char *items, uint32_t *mask, GError **err)
             continue;
         }
         if (!strcmp(*p, "help")) {
-            nx_log_print_help(stdout);
+            nx_log_print_help(stdout, hidden);
             *mask = 0;
             return false;
         }

@@ -277,7 +277,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             /* false without an error: "help" printed the item list */
             GError *local = NULL;
             uint32_t mask = 0;
-            if (!nx_log_parse(v, &mask, &local)) {
+            if (!nx_log_parse_hidden(v, NX_LOG_COMMIT | NX_LOG_STATS, &mask, &local)) {
                 ok = local == NULL;
                 o->help_shown = ok;
                 if (local) {

@@ -9,6 +9,7 @@
  * launcher configures and starts the TPCs through their windows.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
 #include "softmmu/options.h"
+#include "target/tpc/cpu.h"
 
 #define TR_MAGIC     0x4C50584Eu /* "NXPL" */
 #define TR_BLOCK_LEN (0xD0 + 0x38 * TR_MAX_TENSORS)
@@ -256,6 +258,32 @@ static bool check_kernel(const char *path, GError **err)
     return ok;
 }
 
+/* Every tensor id the kernel names as an immediate needs its descriptor:
+ * without a -i/-o for it the kernel would read a zero descriptor (base 0,
+ * sizes 0) and silently compute nothing. */
+static bool check_tensor_count(Machine *m, const TrOptions *o, uint32_t ksize, GError **err)
+{
+    uint8_t *text = g_malloc(ksize);
+    uint64_t bad = 0;
+    uint32_t pc = 0;
+    const char *insn = "";
+    int max = -1;
+    if (as_rw_bytes(m->as, TR_KERNEL_BASE, text, ksize, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
+                    &bad) == MEMTX_OK) {
+        max = tpc_text_max_tensor(text, ksize, &pc, &insn);
+    }
+    g_free(text);
+    if (max >= (int)o->ntensor) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                    "%s: %s at pc=0x%08" PRIx32 " uses tensor %d, but %u tensor%s given "
+                    "(-i/-o are descriptors 0..T-1; this kernel needs at least %d)",
+                    o->kernel, insn, pc, max, o->ntensor, o->ntensor == 1 ? " is" : "s are",
+                    max + 1);
+        return false;
+    }
+    return true;
+}
+
 static int run(TrOptions *o)
 {
     GError *err = NULL;
@@ -336,7 +364,7 @@ static int run(TrOptions *o)
         fill_block(block, o, ksize);
     }
     ok = ok && write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", &err) &&
-         load_inputs(m, o, &err);
+         load_inputs(m, o, &err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, &err);
     if (!ok) {
         machine_free(m);
         return fail(err);
@@ -348,11 +376,14 @@ static int run(TrOptions *o)
     int rc = sched_run(m);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 
+    /* The cores' own counters: the BUNDLES/CYCLES registers are only latched
+     * when a kernel ends, and a limit can stop one in the middle. */
     uint64_t bundles = 0, cycles = 0;
     for (unsigned t = 0; t < o->ntpc; t++) {
-        if (m->tpccfg[t].launcher != 0xFFFFFFFFu) {
-            bundles += m->tpccfg[t].bundles;
-            cycles += m->tpccfg[t].cycles;
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (m->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
+            bundles += c->bundles;
+            cycles += c->cycles;
         }
     }
     fflush(stdout);
@@ -370,7 +401,7 @@ static int run(TrOptions *o)
     fprintf(stderr,
             "nxemu-tpc-run: tpcs=%u bundles=%" G_GUINT64_FORMAT " cycles=%" G_GUINT64_FORMAT
             " vtime=%" G_GUINT64_FORMAT "\n",
-            o->ntpc, bundles, cycles, m->sched.vtime);
+            o->ntpc, bundles, cycles, m->sched.end_vtime);
     if (o->time) {
         fprintf(stderr, "nxemu-tpc-run: run time %.6f s (host CPU)\n",
                 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);

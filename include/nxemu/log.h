@@ -44,7 +44,10 @@ typedef struct NxLog {
 void nx_log_printf(NxLog *lg, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Parse "item,item" (or "help" -> prints the list, returns false with no error). */
 bool nx_log_parse(const char *items, uint32_t *mask, GError **err);
-void nx_log_print_help(FILE *out);
+/* The same for a tool that does not offer the items of `hidden`: "help"
+ * leaves them out (they still parse: the caller refuses them by name). */
+bool nx_log_parse_hidden(const char *items, uint32_t hidden, uint32_t *mask, GError **err);
+void nx_log_print_help(FILE *out, uint32_t hidden);
 
 /* "nxemu: warning: ..." on stderr (machine.md §9.3). */
 void nx_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);

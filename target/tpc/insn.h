@@ -421,6 +421,12 @@ bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, Nx
  * full length.  For logging (-d in_asm); needs no executor. */
 size_t tpc_disas_bundle(char *buf, size_t size, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc);
 
+/* The highest tensor id that an instruction of the kernel code `text` names
+ * as an immediate (GEN_ADDR, LD_TNSR*, ST_TNSR* without the register switch),
+ * -1 if none; then *pc is the offset of its first bundle and *mnemonic the
+ * instruction (tensor-use.c). */
+int tpc_text_max_tensor(const uint8_t *text, size_t len, uint32_t *pc, const char **mnemonic);
+
 /* Bit-field helpers over a 32-byte little-endian bundle. */
 static inline uint32_t tpc_bits(const uint8_t *b, unsigned lo, unsigned width)
 {

@@ -106,9 +106,37 @@ def main():
     check("-d help: lists the log items, exit 0, runs nothing",
           p.returncode == 0 and "in_asm" in p.stdout and "exec" in p.stdout and
           "bundles=" not in p.stderr, p.stdout + p.stderr)
+    check("-d help: lists only the items it accepts (not commit, stats)",
+          p.returncode == 0 and not re.search(r"^(commit|stats) ", p.stdout, re.M), p.stdout)
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "stats"])
     check("-d stats: refused with one line, exit 125",
           p.returncode == 125 and p.stderr.count("\n") == 1 and "-d stats" in p.stderr, p.stderr)
+
+    # Fewer tensors than the kernel names: add-f32's st_tnsr (bundle 16 of
+    # tests/tpc-run/add-f32.s, pc 16 * 32 = 0x200) uses tensor 2, so two -i
+    # and no -o is an error before the run, not a run over a zero descriptor.
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space,
+             "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32"])
+    check("a tensor id without -i/-o: one line naming it, exit 125, nothing run",
+          p.returncode == 125 and p.stderr == f"nxemu-tpc-run: {kernels['add-f32']}: st_tnsr at "
+          "pc=0x00000200 uses tensor 2, but 2 tensors are given (-i/-o are descriptors 0..T-1; "
+          "this kernel needs at least 3)\n", p.stderr)
+
+    # --cycle-limit in the middle of a kernel: a LOOP of 2^24 iterations over
+    # two NOP bundles never ends within 100000 cycles.  The statistics give
+    # the TPC's own counts (one cycle per bundle): all of the run after the
+    # launcher's start-up (about 2000 cycles, docs/tpc-run.rst), not the
+    # BUNDLES/CYCLES registers, which are only latched at the kernel's end.
+    spin = os.path.join(tmp, "spin.s")
+    with open(spin, "w") as f:
+        f.write("loop 0x0, 0x1000000, 1, <, End\nnop\nnop\nEnd:\nnop\nhalt\nnop\nnop\nnop\n")
+    p = run([NXAS, "-t", "tpc", spin, "-o", spin + ".o"])
+    p = run([TPCRUN, "-k", spin + ".o", "--index-space", "1", "--cycle-limit", "100000"])
+    m = STATS.search(p.stderr)
+    check("--cycle-limit mid-kernel: exit 123, the TPC's real bundle and cycle counts",
+          p.returncode == 123 and m and int(m.group(2)) == int(m.group(3)) and
+          90000 < int(m.group(2)) < int(m.group(4)) - 2000 and int(m.group(4)) >= 100000,
+          p.stderr)
     bad = os.path.join(tmp, "no-such-dir", "c.bin")
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-i", f"{fa}:{shape}:f32",
              "-i", f"{fb}:{shape}:f32", "-o", f"{bad}:{shape}:f32"])
