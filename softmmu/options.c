@@ -24,7 +24,8 @@ typedef struct OptDesc {
 
 static const OptDesc opt_table[] = {
     {"machine", 'M', true, "nc2[,key=val...]|help",
-     "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N"},
+     "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N,poison=on|off,"
+     "dumpdtb=FILE"},
     {"memory", 'm', true, "[size=]SIZE", "HBM size as in QEMU: MiB, or a B/K/M/G/T suffix"},
     {"smp", 0, true, "seq=N,tpc=M", "number of sequencers and TPCs"},
     {"dtb", 0, true, "FILE", "machine device tree (default: built-in nc2 tree)"},
@@ -180,8 +181,10 @@ static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const cha
     } else if (!strcmp(key, "dma")) {
         has = &ed->has_dma, dst = &ed->dma;
     } else {
-        return usage_error(err, "%s: unknown key '%s' (hbm, seq, tpc, tlb, quantum, dma)", opt,
-                           key);
+        return usage_error(err,
+                           "%s: unknown key '%s' (type, hbm, seq, tpc, tlb, quantum, dma, poison, "
+                           "dumpdtb)",
+                           opt, key);
     }
     if (!nx_parse_u64(val, &v)) {
         return usage_error(err, "%s: %s=%s: not a number", opt, key, val);

@@ -27,14 +27,16 @@ const char tr_usage[] =
     "  --farg F                 next scalar argument (f32)\n"
     "  --kernel-config V        KERNEL_CONFIG (default 0)\n"
     "  --sem S                  completion semaphore (default 0)\n"
-    "  -machine KEY=VAL,...     machine edits as for nxemu (tpc= defaults to N)\n"
-    "  -dtb FILE                machine device tree (default: built-in)\n"
+    "  -M, --machine KEY=VAL,... machine edits as for nxemu (tpc= defaults to N)\n"
+    "  --dtb FILE               machine device tree (default: built-in)\n"
     "  --launcher FILE          launcher ELF (default: next to the binary)\n"
     "  --cycle-limit N          stop after N cycles (exit 123)\n"
-    "  -d ITEM,...              log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
-    "  -D FILE                  write the log to FILE instead of stderr\n"
+    "  -d, --log ITEM,...       log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
+    "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
-    "  -h, --help               this text\n";
+    "  -h, --help               this text\n"
+    "Long options take one dash or two (-cycle-limit, --cycle-limit), as in nxemu;\n"
+    "--name=VALUE works too.\n";
 
 static const TrDtype dtypes[] = {
     {"f32", 4, 2}, {"bf16", 2, 1}, {"i32", 4, 2}, {"u32", 4, 2},
@@ -179,6 +181,13 @@ static bool parse_arg(const char *opt, const char *val, bool is_float, TrOptions
     return true;
 }
 
+/* Long options take one or two dashes, as in nxemu (-machine, --machine,
+ * -cycle-limit, --cycle-limit): a = the option as typed, canon = "--name". */
+static bool opt_is(const char *a, const char *canon)
+{
+    return !strcmp(a, canon) || (canon[1] == '-' && !strcmp(a, canon + 1));
+}
+
 bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
 {
     TrTensor outs[TR_MAX_TENSORS];
@@ -188,60 +197,50 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     memset(o, 0, sizeof(*o));
     o->ntpc = 1;
     for (int i = 1; ok && i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "-help")) {
+        g_autofree char *name = g_strdup(argv[i]);
+        const char *a = name, *inline_val = NULL;
+        char *eq = strchr(name, '=');
+        if (eq && name[0] == '-' && strlen(name) > 2 && eq > name + 2) {
+            *eq = '\0'; /* --name=value, -name=value */
+            inline_val = eq + 1;
+        }
+        if (!inline_val && (!strcmp(a, "-h") || opt_is(a, "--help"))) {
             o->help = true;
             continue;
         }
-        if (!strcmp(a, "--time")) {
+        if (!inline_val && opt_is(a, "--time")) {
             o->time = true;
             continue;
         }
-        static const char *const with_val[] = {"-k",
-                                               "--kernel",
-                                               "-n",
-                                               "--tpcs",
-                                               "--index-space",
-                                               "--index-base",
-                                               "-i",
-                                               "-o",
-                                               "--arg",
-                                               "--farg",
-                                               "--kernel-config",
-                                               "--sem",
-                                               "-machine",
-                                               "--machine",
-                                               "-M",
-                                               "-dtb",
-                                               "--dtb",
-                                               "--launcher",
-                                               "--cycle-limit",
-                                               "-d",
-                                               "-D"};
+        static const char *const with_val[] = {
+            "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
+            "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
+            "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
+            "--log", "-D",              "--logfile"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
-            known |= !strcmp(a, with_val[k]);
+            known |= opt_is(a, with_val[k]);
         }
         if (!known) {
-            ok = usage(err, "unknown option '%s' (try --help)", a);
+            ok = usage(err, "unknown option '%s' (try --help)", argv[i]);
             break;
         }
-        if (i + 1 >= argc) {
+        if (!inline_val && i + 1 >= argc) {
             ok = usage(err, "%s: missing value", a);
             break;
         }
-        const char *v = argv[++i];
-        if (!strcmp(a, "-k") || !strcmp(a, "--kernel")) {
+        const char *v = inline_val ? inline_val : argv[++i];
+        if (!strcmp(a, "-k") || opt_is(a, "--kernel")) {
             g_free(o->kernel);
             o->kernel = g_strdup(v);
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--tpcs")) {
+        } else if (!strcmp(a, "-n") || opt_is(a, "--tpcs")) {
             if (!parse_u32(v, &o->ntpc) || o->ntpc < 1 || o->ntpc > 64) {
                 ok = usage(err, "%s: '%s': expected a TPC count 1..64", a, v);
             }
             o->has_ntpc = true;
-        } else if (!strcmp(a, "--index-space")) {
+        } else if (opt_is(a, "--index-space")) {
             ok = parse_list(a, v, o->space, &o->nspace, err);
-        } else if (!strcmp(a, "--index-base")) {
+        } else if (opt_is(a, "--index-base")) {
             ok = parse_list(a, v, o->base, &o->nbase, err);
         } else if (!strcmp(a, "-i") || !strcmp(a, "-o")) {
             bool out = a[1] == 'o';
@@ -254,26 +253,26 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                 ok = parse_tensor(a, v, false, &o->tensor[o->ntensor], err);
                 o->ntensor += ok;
             }
-        } else if (!strcmp(a, "--arg") || !strcmp(a, "--farg")) {
-            ok = parse_arg(a, v, a[2] == 'f', o, err);
-        } else if (!strcmp(a, "--kernel-config")) {
+        } else if (opt_is(a, "--arg") || opt_is(a, "--farg")) {
+            ok = parse_arg(a, v, opt_is(a, "--farg"), o, err);
+        } else if (opt_is(a, "--kernel-config")) {
             if (!parse_u32(v, &o->kernel_config)) {
                 ok = usage(err, "%s: '%s' is not a 32-bit number", a, v);
             }
-        } else if (!strcmp(a, "--sem")) {
+        } else if (opt_is(a, "--sem")) {
             if (!parse_u32(v, &o->sem) || o->sem > 255) {
                 ok = usage(err, "%s: '%s': expected a semaphore index 0..255", a, v);
             }
-        } else if (!strcmp(a, "-machine") || !strcmp(a, "--machine") || !strcmp(a, "-M")) {
+        } else if (opt_is(a, "--machine") || !strcmp(a, "-M")) {
             g_free(o->machine);
             o->machine = g_strdup(v);
-        } else if (!strcmp(a, "-dtb") || !strcmp(a, "--dtb")) {
+        } else if (opt_is(a, "--dtb")) {
             g_free(o->dtb);
             o->dtb = g_strdup(v);
-        } else if (!strcmp(a, "--launcher")) {
+        } else if (opt_is(a, "--launcher")) {
             g_free(o->launcher);
             o->launcher = g_strdup(v);
-        } else if (!strcmp(a, "-d")) {
+        } else if (!strcmp(a, "-d") || opt_is(a, "--log")) {
             /* false without an error: "help" printed the item list */
             GError *local = NULL;
             uint32_t mask = 0;
@@ -291,10 +290,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                            v);
             }
             o->log_mask |= mask;
-        } else if (!strcmp(a, "-D")) {
+        } else if (!strcmp(a, "-D") || opt_is(a, "--logfile")) {
             g_free(o->logfile);
             o->logfile = g_strdup(v);
-        } else if (!strcmp(a, "--cycle-limit")) {
+        } else if (opt_is(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {
                 ok = usage(err, "%s: '%s' is not a number", a, v);
             }

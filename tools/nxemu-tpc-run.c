@@ -81,6 +81,12 @@ static bool build_config(const TrOptions *o, void **fdt, size_t *size, MachineCo
     char *argv[] = {"nxemu", "-machine", o->machine ? o->machine : "", NULL};
     int argc = o->machine ? 3 : 1;
     bool ok = nx_options_parse(&no, argc, argv, err);
+    if (ok && (no.poison || no.dump_dtb)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                    "-machine %s: not offered by nxemu-tpc-run (run the launcher under nxemu)",
+                    no.poison ? "poison=on" : "dumpdtb");
+        ok = false;
+    }
     if (ok) {
         if (!no.edits.has_tpc) {
             no.edits.has_tpc = true;

@@ -98,8 +98,18 @@ def _():
 
 @case('unknown -machine key')
 def _():
+    # every key -machine takes is listed, poison and dumpdtb too
     expect_error(['-machine', 'nc2,bogus=1'], 125,
-                 "nxemu: -machine: unknown key 'bogus' (hbm, seq, tpc, tlb, quantum, dma)")
+                 "nxemu: -machine: unknown key 'bogus' (type, hbm, seq, tpc, tlb, quantum, dma, "
+                 "poison, dumpdtb)")
+
+
+@case('-help names every -machine key')
+def _():
+    rc, out, err = run('-help')
+    line = next((l for l in out.splitlines() if '-machine' in l), '')
+    for key in ('hbm=', 'seq=', 'tpc=', 'tlb=', 'quantum=', 'dma=', 'poison=on|off', 'dumpdtb='):
+        assert key in line, (key, line)
 
 
 @case('unknown machine name')

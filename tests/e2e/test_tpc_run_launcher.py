@@ -112,6 +112,20 @@ def main():
     check("-d stats: refused with one line, exit 125",
           p.returncode == 125 and p.stderr.count("\n") == 1 and "-d stats" in p.stderr, p.stderr)
 
+    # nxemu's spellings work too: long options with one dash or two, and
+    # --name=VALUE; -machine keys nxemu-tpc-run does not offer are refused.
+    fo1 = os.path.join(tmp, "add-spell.bin")
+    p = run([TPCRUN, "-kernel", kernels["add-f32"], "-tpcs=2", "-index-space", space,
+             "--machine=hbm=256M", "-cycle-limit", "10000000", "-i", f"{fa}:{shape}:f32",
+             "-i", f"{fb}:{shape}:f32", "-o", f"{fo1}:{shape}:f32"])
+    got = open(fo1, "rb").read() if os.path.exists(fo1) else b""
+    check("single-dash long options and --name=VALUE: exit 0, output = a + b",
+          p.returncode == 0 and got == want_add, p.stderr)
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-machine", "poison=on"])
+    check("-machine poison=on: refused with one line, exit 125",
+          p.returncode == 125 and p.stderr == "nxemu-tpc-run: -machine poison=on: not offered by "
+          "nxemu-tpc-run (run the launcher under nxemu)\n", p.stderr)
+
     # Fewer tensors than the kernel names: add-f32's st_tnsr (bundle 16 of
     # tests/tpc-run/add-f32.s, pc 16 * 32 = 0x200) uses tensor 2, so two -i
     # and no -o is an error before the run, not a run over a zero descriptor.
