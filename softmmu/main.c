@@ -73,9 +73,7 @@ static int run_viewer(Machine *m, Viewer *v, const char *shot)
     fflush(stdout);
     fputs(out->str, stderr);
     g_string_free(out, TRUE);
-    nx_log_mask(&m->log, NX_LOG_MACHINE,
-                "machine: run ended: reason=%d status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
-                (int)r, sched_exit_status(m), m->sched.icount, m->sched.end_vtime);
+    sched_log_end(m);
     viewer_end(v);
     if (shot && !viewer_screendump(v, shot, &err)) {
         fprintf(stderr, "nxemu: %s\n", err->message);

@@ -280,8 +280,21 @@ int sched_run(Machine *m)
     fflush(stdout); /* guest console bytes first, then the diagnostic */
     fputs(out->str, stderr);
     g_string_free(out, TRUE);
-    nx_log_mask(&m->log, NX_LOG_MACHINE,
-                "machine: run ended: reason=%d status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
-                (int)r, sched_exit_status(m), m->sched.icount, m->sched.end_vtime);
+    sched_log_end(m);
     return sched_exit_status(m);
+}
+
+const char *stop_reason_name(StopReason r)
+{
+    static const char *const names[] = {"NONE",     "NORMAL_END", "FINISHER", "FAULT",
+                                        "DEADLOCK", "LIMIT",      "DEBUG"};
+    return (unsigned)r < G_N_ELEMENTS(names) ? names[r] : "?";
+}
+
+void sched_log_end(Machine *m)
+{
+    nx_log_mask(&m->log, NX_LOG_MACHINE,
+                "machine: run ended: reason=%s status=%d icount=%" PRIu64 " vtime=%" PRIu64 "\n",
+                stop_reason_name(m->stop_reason), sched_exit_status(m), m->sched.icount,
+                m->sched.end_vtime);
 }

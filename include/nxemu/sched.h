@@ -16,6 +16,11 @@ int sched_exit_status(Machine *m);
  * reason: fault line, deadlock block or limit line; nothing for a normal end
  * or a FINISHER.  sched_run writes them to stderr. */
 void sched_report(Machine *m, GString *out);
+/* "FINISHER", "LIMIT", ... (the enum's names without STOP_). */
+const char *stop_reason_name(StopReason r);
+/* The -d machine line "machine: run ended: reason=NAME status=S icount=N
+ * vtime=T" (docs/tracing.rst). */
+void sched_log_end(Machine *m);
 
 /* Accounting: a core's run() adds its retired instructions to cpu->retired
  * and to sched.round_retired; the scheduler derives sched.icount from the

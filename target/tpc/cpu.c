@@ -404,6 +404,16 @@ static void mark_kernel(TpcCpu *c)
         as_mark_code(c->m->as, c->kernel_base, c->kernel_size);
 }
 
+/* -d in_asm / -d exec line, the sequencer's format with tpc=N for core=N:
+ * "exec: tpc=0 0x00000020: <bundle disassembly>" (docs/tracing.rst). */
+static void log_bundle(TpcCpu *c, const uint8_t *raw, const char *what)
+{
+    GString *d = g_string_new(NULL);
+    tpc_disas_bundle_gs(d, raw, c->pc, NULL, NULL);
+    nx_log_printf(&c->m->log, "%s: tpc=%u 0x%08" PRIx32 ": %s\n", what, c->t, c->pc, d->str);
+    g_string_free(d, TRUE);
+}
+
 bool tpc_step_one(TpcCpu *c)
 {
     uint8_t rawbuf[TPC_BUNDLE];
@@ -423,12 +433,8 @@ bool tpc_step_one(TpcCpu *c)
         memcpy(dc->raw, raw, TPC_BUNDLE);
         prepare_entry(dc);
         dc->valid = true;
-        if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM)) {
-            GString *d = g_string_new(NULL);
-            tpc_disas_bundle_gs(d, raw, c->pc, NULL, NULL);
-            nx_log_printf(&c->m->log, "tpc: %u 0x%08" PRIx32 ": %s\n", c->t, c->pc, d->str);
-            g_string_free(d, TRUE);
-        }
+        if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM))
+            log_bundle(c, raw, "in_asm");
     }
     dc->gen = c->code_gen; /* the bytes were just compared (or decoded) */
     dc->gen_pc = c->pc;    /* entries are shared by PCs 8 KiB apart (cpu.h) */
@@ -436,7 +442,7 @@ bool tpc_step_one(TpcCpu *c)
     if (G_UNLIKELY(c->m->trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
-        nx_log_printf(&c->m->log, "tpc: %u pc=0x%08" PRIx32 "\n", c->t, c->pc);
+        log_bundle(c, raw, "exec");
 
     if (bp->is_loop) {
         if (!exec_loop(c, &bp->loop)) {

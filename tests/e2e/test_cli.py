@@ -319,6 +319,22 @@ def _():
                  "nxemu: -m: '1.5X': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
 
 
+@case('-d machine names the end reason')
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        halt = os.path.join(d, 'halt.bin')
+        with open(halt, 'wb') as fh:
+            fh.write(bytes([0xA1, 0x10]) + bytes(62))  # one HALT record
+        dev = ['-device', f'loader,file={halt},addr=0x01000000,cpu-num=0', '-d', 'machine']
+        # one HALT (one cycle): every core halted, a normal end at vtime 1
+        rc, _, err = run(*dev)
+        assert rc == 0 and 'machine: run ended: reason=NORMAL_END status=0 icount=1 vtime=1\n' \
+            in err, err
+        rc, _, err = run(*dev, '-icount-limit', '0')
+        assert rc == 123 and 'machine: run ended: reason=LIMIT status=123 icount=0 vtime=0\n' \
+            in err, err
+
+
 @case('debugger options: bad device, -S without a stub')
 def _():
     d = tempfile.mkdtemp()

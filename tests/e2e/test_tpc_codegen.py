@@ -123,7 +123,7 @@ def main():
     p4, out4 = tpcrun("exec", "-d", "exec", "-D", flog)
     m4 = STATS.search(p4.stderr)
     log = open(flog).read() if os.path.exists(flog) else ""
-    nexec = len(re.findall(r"^tpc: 0 pc=0x[0-9a-f]{8}$", log, re.M))
+    nexec = len(re.findall(r"^exec: tpc=0 0x[0-9a-f]{8}: \S.*$", log, re.M))
     check("-d exec: same output and statistics as without",
           p4.returncode == 0 and out4 == want and m1 and m4 and m4.group(0) == m1.group(0),
           p4.stderr)

@@ -90,12 +90,17 @@ def main():
              "-o", f"{fo}:{shape}:f32"])
     log = open(flog).read() if os.path.exists(flog) else ""
     m = STATS.search(p.stderr)
-    nexec = len(re.findall(r"^tpc: 0 pc=0x[0-9a-f]{8}$", log, re.M))
+    nexec = len(re.findall(r"^exec: tpc=0 0x[0-9a-f]{8}: \S", log, re.M))
     check("-d exec -D: exit 0, output = a + b, one exec line per retired bundle",
           p.returncode == 0 and m and nexec == int(m.group(2)) and
           open(fo, "rb").read() == want_add, f"{nexec} exec lines; {p.stderr}")
+    # TPC lines have the sequencer's format ("exec: core=0 0x...: <disasm>")
+    # with tpc=N: add-f32.s's first two bundles, as written in the source
     check("-d in_asm: the first bundle printed in the vendor syntax",
-          re.search(r"^tpc: 0 0x00000000: .*; .*; .*; ", log, re.M) is not None, log[:300])
+          "in_asm: tpc=0 0x00000000: nop; mov_irf_dim 0x0 S10, I0; nop; nop\n" in log, log[:300])
+    check("-d exec: TPC bundles carry their disassembly, like sequencer lines",
+          "exec: tpc=0 0x00000020: nop; mov_irf_dim 0x0 S11, I1; nop; nop\n" in log and
+          re.search(r"^exec: core=0 0x[0-9a-f]{16}: \S", log, re.M) is not None, log[:300])
     p = run([TPCRUN, "--time", "-k", kernels["add-f32"], "--index-space", space,
              "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32"])
     check("--time: the statistics line, then the run's host CPU seconds",
