@@ -231,6 +231,24 @@ int sched_exit_status(Machine *m)
     }
 }
 
+/* "nxemu:   core=N pc=... state=..." for every sequencer that started. */
+static void report_seqs(Machine *m, GString *out)
+{
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        NxCpu *cpu = m->seq[i];
+        if (!cpu || cpu->state == CPU_RESET) {
+            continue;
+        }
+        g_string_append_printf(out, "nxemu:   core=%u pc=0x%016" PRIx64 " state=%s", i,
+                               cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
+        if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
+            g_string_append_c(out, ' ');
+            cpu->ops->block_info(cpu, out);
+        }
+        g_string_append_c(out, '\n');
+    }
+}
+
 void sched_report(Machine *m, GString *out)
 {
     const Sched *s = &m->sched;
@@ -245,23 +263,21 @@ void sched_report(Machine *m, GString *out)
         break;
     case STOP_DEADLOCK:
         g_string_append_printf(out, "nxemu: deadlock: vtime=%" PRIu64 "\n", s->vtime);
-        for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-            NxCpu *cpu = m->seq[i];
-            if (!cpu || cpu->state == CPU_RESET) {
-                continue;
-            }
-            g_string_append_printf(out, "nxemu:   core=%u pc=0x%016" PRIx64 " state=%s", i,
-                                   cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
-            if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
-                g_string_append_c(out, ' ');
-                cpu->ops->block_info(cpu, out);
-            }
-            g_string_append_c(out, '\n');
-        }
+        report_seqs(m, out);
         break;
     case STOP_LIMIT:
         g_string_append_printf(out, "nxemu: limit: icount=%" PRIu64 " vtime=%" PRIu64 "\n",
                                s->icount, s->icount_reached ? s->limit_vtime : s->vtime);
+        /* where everything was: the deadlock block's lines, and the TPCs
+         * still running a kernel */
+        report_seqs(m, out);
+        for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+            NxCpu *cpu = m->tpc[t];
+            if (cpu && cpu->state == CPU_RUNNING) {
+                g_string_append_printf(out, "nxemu:   tpc=%u pc=0x%08" PRIx64 " state=%s\n", t,
+                                       cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
+            }
+        }
         break;
     default:
         break;

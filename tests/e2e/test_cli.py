@@ -366,7 +366,9 @@ def _():
             raise Skip('no sequencer core yet (normal end with nothing running)')
         # §8: N = 0, a core is RUNNING: the first round ends with 123, vtime 0.
         assert rc == 123, (rc, err)
-        assert err == 'nxemu: limit: icount=0 vtime=0\n', err
+        # then where the core was, as in the deadlock report: never started, at its entry
+        assert err == ('nxemu: limit: icount=0 vtime=0\n'
+                       'nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n'), err
         assert out == ''
 
 

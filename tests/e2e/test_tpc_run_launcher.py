@@ -156,6 +156,12 @@ def main():
           p.returncode == 123 and m and int(m.group(2)) == int(m.group(3)) and
           90000 < int(m.group(2)) < int(m.group(4)) - 2000 and int(m.group(4)) >= 100000,
           p.stderr)
+    # the limit line says where the cores were: the launcher blocked on its
+    # completion semaphore, the TPC inside the loop body (0x20 or 0x40)
+    check("--cycle-limit: the limit line is followed by the cores' positions",
+          re.search(r"^nxemu: limit: icount=\d+ vtime=\d+\n"
+                    r"nxemu:   core=0 pc=0x[0-9a-f]{16} state=BLOCKED wait=sem\[0\] .*\n"
+                    r"nxemu:   tpc=0 pc=0x000000[24]0 state=RUNNING\n", p.stderr, re.M), p.stderr)
     bad = os.path.join(tmp, "no-such-dir", "c.bin")
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-i", f"{fa}:{shape}:f32",
              "-i", f"{fb}:{shape}:f32", "-o", f"{bad}:{shape}:f32"])

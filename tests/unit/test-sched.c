@@ -270,7 +270,11 @@ static void test_icount_limit(void)
     /* Round 0: core 0 retires 8, core 1 gets a budget of 4 and retires the
      * 12th at VTIME 0 + 4 (just after it retired). */
     g_assert_cmpint(run(r, &rep), ==, 123);
-    g_assert_cmpstr(rep, ==, "nxemu: limit: icount=12 vtime=4\n");
+    /* then where each core was: PC = entry + 64 per retired instruction */
+    g_assert_cmpstr(rep, ==,
+                    "nxemu: limit: icount=12 vtime=4\n"
+                    "nxemu:   core=0 pc=0x0000000001000200 state=RUNNING\n"
+                    "nxemu:   core=1 pc=0x0000000001000100 state=RUNNING\n");
     g_assert_cmpuint(r->cpu[0]->cpu.retired, ==, 8);
     g_assert_cmpuint(r->cpu[1]->cpu.retired, ==, 4);
     g_free(rep);
@@ -286,7 +290,9 @@ static void test_icount_limit_second_round(void)
     r->m->sched.icount_limit = 10;
     /* 8 in round 0, the 10th is the 2nd of round 1: VTIME 8 + 2. */
     g_assert_cmpint(run(r, &rep), ==, 123);
-    g_assert_cmpstr(rep, ==, "nxemu: limit: icount=10 vtime=10\n");
+    g_assert_cmpstr(rep, ==,
+                    "nxemu: limit: icount=10 vtime=10\n"
+                    "nxemu:   core=0 pc=0x0000000001000280 state=RUNNING\n");
     g_assert_cmpuint(r->cpu[0]->cpu.retired, ==, 10);
     g_free(rep);
     rig_free(r);
@@ -301,7 +307,9 @@ static void test_icount_zero(void)
     r->m->sched.icount_limit = 0;
     /* N = 0: nothing executes; the first round ends with 123, vtime 0. */
     g_assert_cmpint(run(r, &rep), ==, 123);
-    g_assert_cmpstr(rep, ==, "nxemu: limit: icount=0 vtime=0\n");
+    g_assert_cmpstr(rep, ==,
+                    "nxemu: limit: icount=0 vtime=0\n"
+                    "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n");
     g_assert_cmpuint(r->cpu[0]->cpu.retired, ==, 0);
     g_free(rep);
     rig_free(r);
@@ -351,7 +359,9 @@ static void test_cycle_limit(void)
     r->m->sched.cycle_limit = 40;
     /* Rounds end at T = 16, 32, 48: the first T >= 40 is 48. */
     g_assert_cmpint(run(r, &rep), ==, 123);
-    g_assert_cmpstr(rep, ==, "nxemu: limit: icount=48 vtime=48\n");
+    g_assert_cmpstr(rep, ==,
+                    "nxemu: limit: icount=48 vtime=48\n"
+                    "nxemu:   core=0 pc=0x0000000001000c00 state=RUNNING\n");
     g_free(rep);
     rig_free(r);
 }
@@ -477,7 +487,10 @@ static void test_dma_cycle_limit(void)
     r->m->sched.cycle_limit = 100;
     /* Rounds end at 16, 32, ..., 112: fast-forward must not jump past it. */
     g_assert_cmpint(run(r, &rep), ==, 123);
-    g_assert_cmpstr(rep, ==, "nxemu: limit: icount=0 vtime=112\n");
+    g_assert_cmpstr(rep, ==,
+                    "nxemu: limit: icount=0 vtime=112\n"
+                    "nxemu:   core=0 pc=0x0000000001000000 state=BLOCKED wait=sem[3] ge 1 "
+                    "current=0\n");
     g_free(rep);
     rig_free(r);
 }
