@@ -6,6 +6,7 @@
  * one line "nxemu: <what>: <why>" and exit 125 with nothing executed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +201,11 @@ static int run(NxOptions *o)
     return rc;
 }
 
+static void on_term(int sig)
+{
+    sched_term_signal = sig;
+}
+
 int main(int argc, char **argv)
 {
     NxOptions o;
@@ -219,6 +225,14 @@ int main(int argc, char **argv)
     } else if (o.log_help) {
         /* nx_log_parse printed the list already */
     } else {
+        /* a runner's timeout (nxemu-test) or ^C: sched_run reports where the
+         * run was (the gdb stub and the viewer loop keep the default action) */
+        if (!o.gdb && !o.gdb_default && !o.display_sdl) {
+            struct sigaction sa = {.sa_handler = on_term};
+            sigemptyset(&sa.sa_mask);
+            sigaction(SIGTERM, &sa, NULL);
+            sigaction(SIGINT, &sa, NULL);
+        }
         rc = run(&o);
     }
     nx_options_free(&o);

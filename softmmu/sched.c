@@ -8,6 +8,7 @@
  * only on machine state, never on host time, so runs are reproducible.
  */
 #include <inttypes.h>
+#include <signal.h>
 
 #include "nxemu/log.h"
 #include "nxemu/sched.h"
@@ -249,6 +250,18 @@ static void report_seqs(Machine *m, GString *out)
     }
 }
 
+/* "nxemu:   tpc=N pc=... state=RUNNING" for every TPC running a kernel. */
+static void report_tpcs(Machine *m, GString *out)
+{
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+        NxCpu *cpu = m->tpc[t];
+        if (cpu && cpu->state == CPU_RUNNING) {
+            g_string_append_printf(out, "nxemu:   tpc=%u pc=0x%08" PRIx64 " state=%s\n", t,
+                                   cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
+        }
+    }
+}
+
 void sched_report(Machine *m, GString *out)
 {
     const Sched *s = &m->sched;
@@ -271,17 +284,32 @@ void sched_report(Machine *m, GString *out)
         /* where everything was: the deadlock block's lines, and the TPCs
          * still running a kernel */
         report_seqs(m, out);
-        for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
-            NxCpu *cpu = m->tpc[t];
-            if (cpu && cpu->state == CPU_RUNNING) {
-                g_string_append_printf(out, "nxemu:   tpc=%u pc=0x%08" PRIx64 " state=%s\n", t,
-                                       cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
-            }
-        }
+        report_tpcs(m, out);
         break;
     default:
         break;
     }
+}
+
+volatile sig_atomic_t sched_term_signal;
+
+/* SIGTERM/SIGINT between rounds: say where the run was, as a limit does. */
+static int terminated(Machine *m, int sig)
+{
+    GString *out = g_string_new(NULL);
+    g_string_append_printf(out,
+                           "nxemu: terminated by signal %d (%s): icount=%" PRIu64
+                           " vtime=%" PRIu64 "\n",
+                           sig, sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "?",
+                           m->sched.icount, m->sched.vtime);
+    report_seqs(m, out);
+    report_tpcs(m, out);
+    fflush(stdout);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    m->stop_reason = STOP_DEBUG;
+    m->sched.end_vtime = m->sched.vtime;
+    return 128 + sig;
 }
 
 int sched_run(Machine *m)
@@ -289,6 +317,9 @@ int sched_run(Machine *m)
     StopReason r;
     GString *out;
     do {
+        if (G_UNLIKELY(sched_term_signal)) {
+            return terminated(m, sched_term_signal);
+        }
         r = sched_round(m);
     } while (r == STOP_NONE);
     out = g_string_new(NULL);

@@ -19,6 +19,7 @@
 
 #define DIAG_NXEMU_LINES   20 /* nxemu: diagnostic lines kept (a deadlock block per core) */
 #define DIAG_CONSOLE_LINES 10 /* last console lines kept */
+#define NT_TERM_GRACE_MS   2000 /* SIGTERM at the timeout, SIGKILL this much later */
 #define CAPTURE_HEAD       (4u << 20)
 #define CAPTURE_TAIL       (64u << 10)
 #define CAPTURE_CHUNK      (64u << 10)
@@ -52,6 +53,7 @@ typedef struct Child {
     GSubprocess *proc;
     guint timer;
     bool timed_out;
+    bool killed; /* still alive NT_TERM_GRACE_MS after the SIGTERM */
     gint64 t0;
     Capture cap[2]; /* stdout, stderr */
     int pending;    /* the two streams' EOFs and the exit */
@@ -192,7 +194,11 @@ static void judge(Run *r, Child *ch, GBytes *out, GBytes *err, GError *spawn_err
                                      (char *)g_ptr_array_index(c->argv, 0), spawn_error->message);
     } else if (ch->timed_out) {
         c->status = NT_TIMEOUT;
-        c->message = g_strdup_printf("wall-clock timeout after %g s (killed)", c->timeout);
+        c->message =
+            ch->killed
+                ? g_strdup_printf("timeout after %g s: sent SIGTERM, killed (SIGKILL) %g s later",
+                                  c->timeout, NT_TERM_GRACE_MS / 1000.0)
+                : g_strdup_printf("timeout after %g s: stopped with SIGTERM", c->timeout);
     } else if (!g_subprocess_get_if_exited(ch->proc)) {
         c->status = NT_FAIL;
         c->term_signal = g_subprocess_get_term_sig(ch->proc);
@@ -321,12 +327,23 @@ static void on_child_exit(GObject *src, GAsyncResult *res, gpointer data)
     step_done(data);
 }
 
-static gboolean on_timeout(gpointer data)
+static gboolean on_grace_over(gpointer data)
 {
     Child *ch = data;
     ch->timer = 0;
-    ch->timed_out = true;
+    ch->killed = true;
     g_subprocess_force_exit(ch->proc); /* SIGKILL: the pipes close, the wait completes */
+    return G_SOURCE_REMOVE;
+}
+
+/* SIGTERM first: nxemu then prints where the run was and exits; SIGKILL
+ * only if it is still there after the grace period. */
+static gboolean on_timeout(gpointer data)
+{
+    Child *ch = data;
+    ch->timed_out = true;
+    g_subprocess_send_signal(ch->proc, SIGTERM);
+    ch->timer = g_timeout_add(NT_TERM_GRACE_MS, on_grace_over, ch);
     return G_SOURCE_REMOVE;
 }
 

@@ -335,6 +335,32 @@ def _():
             in err, err
 
 
+@case('SIGTERM: the run stops and says where it was, exit 143')
+def _():
+    nxas = os.path.join(os.path.dirname(NXEMU), 'tools', 'nxemu-as')
+    if not os.path.exists(nxas):
+        raise Skip('nxemu-as not next to nxemu')
+    with tempfile.TemporaryDirectory() as d:
+        src, elf = os.path.join(d, 'spin.s'), os.path.join(d, 'spin.elf')
+        with open(src, 'w') as fh:
+            fh.write('        .org 0x01000000\nspin:   b spin\n')
+        p = subprocess.run([nxas, src, '-o', elf], capture_output=True)
+        assert p.returncode == 0, p.stderr
+        proc = subprocess.Popen([NXEMU, '-kernel', elf], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        import time
+        time.sleep(0.3)
+        proc.terminate()
+        out, err = proc.communicate(timeout=30)
+        err = err.decode()
+        # 128 + 15; the branch to itself keeps the PC at the entry
+        assert proc.returncode == 143, (proc.returncode, err)
+        lines = err.splitlines()
+        assert len(lines) == 2 and lines[0].startswith(
+            'nxemu: terminated by signal 15 (SIGTERM): icount=') and \
+            lines[1] == 'nxemu:   core=0 pc=0x0000000001000000 state=RUNNING', err
+
+
 @case('debugger options: bad device, -S without a stub')
 def _():
     d = tempfile.mkdtemp()

@@ -96,7 +96,11 @@ def messages_name_the_mismatch():
     assert "exit status 7" in rep["fail-code"]["message"], rep["fail-code"]["message"]
     assert "expected 0" in rep["fail-code"]["message"]
     assert "expect-stdout '^goodbye$'" in rep["pattern-mismatch"]["message"]
-    assert "timeout" in rep["hang"]["message"]
+    # the timeout is a SIGTERM first, which nxemu answers with where it was
+    assert rep["hang"]["message"] == "timeout after 1 s: stopped with SIGTERM", rep["hang"]
+    assert rep["hang"]["diagnostic"].startswith(
+        "nxemu: terminated by signal 15 (SIGTERM): icount=0 vtime=0\n"
+        "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n"), rep["hang"]
     assert rep["pass"]["message"] is None
 
 

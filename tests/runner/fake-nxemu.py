@@ -15,15 +15,26 @@ Script lines (one directive each):
   coverage FILE  with -coverage PATH: copy FILE (relative to the script) to
                  PATH, and a one-line PATH.txt, as nxemu writes its report
   exit N         end with status N
-The end of the script is a normal end (exit 0).  Every invocation's argv is
+The end of the script is a normal end (exit 0).  SIGTERM (nxemu-test's
+timeout) is answered as nxemu answers it: a "terminated" line, exit 143.  Every invocation's argv is
 appended to $FAKE_NXEMU_LOG when that variable is set.
 """
 import os
+import signal
 import sys
 import time
 
 
+def on_term(sig, frame):
+    sys.stdout.flush()
+    sys.stderr.write("nxemu: terminated by signal 15 (SIGTERM): icount=0 vtime=0\n"
+                     "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n")
+    sys.stderr.flush()
+    os._exit(143)
+
+
 def main(argv):
+    signal.signal(signal.SIGTERM, on_term)
     log = os.environ.get("FAKE_NXEMU_LOG")
     if log:
         with open(log, "a") as f:
