@@ -6,7 +6,7 @@ usage: tpc_random_bundles.py NXEMU_AS NXEMU_TPC_RUN CORPUS_DIR... [--runs N] [--
 
 Each run builds a kernel of B (default 256) bundles from a seeded generator
 and launches it through nxemu-tpc-run (reference launcher on the sequencer,
-then 1 or 2 TPCs) with three real tensors and a cycle limit.  Bundles are a
+then 1 or 2 TPCs) with all 16 tensors and a cycle limit.  Bundles are a
 mix, chosen per run, of: valid bundles taken from the assembled kernels of
 the CORPUS_DIRs (*.s, except fault-*.s and the plain halt bundle), bundles
 whose SPU/VPU/LD/ST slots are spliced from several valid ones, valid bundles
@@ -152,12 +152,16 @@ def main(argv):
         halt = bytes(elf[toff + (nb - 4) * 32:toff + (nb - 3) * 32])
         corpus = [b for b in corpus if b != halt]
         rnd_in = random.Random(1)  # fixed: a run depends on its own seed only
+        # All 16 descriptors a 4-bit tensor id can name: nxemu-tpc-run refuses a
+        # kernel naming an id without a -i/-o (docs/tpc-run.rst), and random
+        # bundles name any.  Two input files, used for the 15 inputs in turn.
         tensors = []
         for t in range(2):
             f = os.path.join(tmp, f"in{t}.bin")
             with open(f, "wb") as fh:
                 fh.write(bytes(rnd_in.getrandbits(8) for _ in range(200 * 4 * 4)))
-            tensors += ["-i", f"{f}:200x4:f32"]
+        for t in range(15):
+            tensors += ["-i", os.path.join(tmp, f"in{t % 2}.bin") + ":200x4:f32"]
         tensors += ["-o", os.path.join(tmp, "out.bin") + ":200x4:f32"]
         states = {}
         depth = []
