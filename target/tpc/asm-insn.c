@@ -122,7 +122,8 @@ static bool enc_spu(Stmt *st)
         } else if (asm_is_reg(&st->ops[0], TPC_OP_SP)) {
             CHK(dst = asm_enc(st, &st->ops[0], K(SP), "destination"));
             CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR) | K(SP) | K(IMM), "source"));
-            type = TPC_T_B;
+            /* the vendor encodes a written type (`mov.u32 SP1, SP2`: 3), else b */
+            type = st->type >= 0 ? (unsigned)st->type : TPC_T_B;
         } else {
             if (!asm_need_type(st))
                 return false;
@@ -188,7 +189,7 @@ static bool enc_spu(Stmt *st)
         sw = st->ops[0].value;
         CHK(dst = asm_enc(st, &st->ops[1], K(S), "destination"));
         CHK(a = asm_enc(st, &st->ops[2], K(I), "source"));
-        type = TPC_T_I32;
+        type = 0; /* the vendor's SpuInst_MovDim never sets OPERANDS_TYPE */
         break;
     case TPC_FORM_SET_INDX:
         if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
@@ -293,6 +294,8 @@ static bool enc_vpu(Stmt *st)
                 if (!asm_want_ops(st, 2, 2))
                     return false;
                 type = TPC_T_I32;
+                if (st->type >= 0) /* `mov.b VP4, VP5`: the vendor encodes the type (6) */
+                    type = (unsigned)st->type;
             } else {
                 type = TPC_T_U32;
                 b = 8;
@@ -305,10 +308,8 @@ static bool enc_vpu(Stmt *st)
                     b = (int)st->ops[2].value;
                 }
             }
-            if (st->type >= 0 && st->type != (int)type && st->type != TPC_T_B) {
-                asm_error(st->c, st->type_col, "'mov' to a vector predicate takes no type");
-                return false;
-            }
+            if (st->type >= 0) /* `mov.u32 2 VP6, 99`, `mov.b ...`: kept as written */
+                type = (unsigned)st->type;
         } else {
             if (!asm_want_ops(st, 2, 2))
                 return false;

@@ -160,6 +160,8 @@ bool asm_enc_ld(Stmt *st)
         } else if (asm_is_reg(o0, TPC_OP_SP)) {
             CHK(dst = asm_enc(st, o0, K(SP), "destination"));
             CHK(a = asm_enc(st, o1, K(S) | K(SLFSR) | K(IMM), "source"));
+            /* `mov.u32 SP5, S3`: the vendor keeps the type in SRC_B[7:4] */
+            b = st->type >= 0 ? (uint32_t)st->type << 4 : 0;
         } else if (asm_is_reg(o0, TPC_OP_V) && vsrc) {
             CHK(dst = asm_enc_vec(st, o0, 1, "destination"));
             CHK(a = asm_enc(st, o1, K(V) | K(VSPECIAL), "source"));

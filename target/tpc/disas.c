@@ -292,6 +292,17 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
     if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
         d->kind == TPC_OP_S)
         g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc < TPC_T_COUNT ? tsrc : 0]);
+    /* predicate moves: tpc-llvm prints no type, but a type other than the one
+     * its assembler writes by default (SPU b, VPU i32 / u32 from a scalar, load
+     * slot none) is printed, so that the text reassembles to the same bytes */
+    if (d->kind == TPC_OP_SP || d->kind == TPC_OP_VP) {
+        unsigned deflt = in->desc->slot == TPC_SLOT_SPU ? TPC_T_B
+                         : in->desc->slot == TPC_SLOT_LD ? 0
+                         : vec_src                       ? TPC_T_I32
+                                                         : TPC_T_U32;
+        if (tsrc != deflt && tsrc < TPC_T_COUNT)
+            g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc]);
+    }
     if (d->kind == TPC_OP_I)
         dimmask(p, mask, false);
     opnd(p, d, 0);
@@ -503,7 +514,12 @@ static void print_ld(P *p, const TpcInsn *in)
         return;
     switch (in->desc->form) {
     case TPC_FORM_MOV:
-        print_mov(p, in, in->dst.kind == TPC_OP_V || in->dst.kind == TPC_OP_S ? b >> 4 : 0, b,
+        print_mov(p, in,
+                  in->dst.kind == TPC_OP_V || in->dst.kind == TPC_OP_S ||
+                          (in->dst.kind == TPC_OP_SP && in->a.kind != TPC_OP_SP)
+                      ? b >> 4
+                      : 0,
+                  b,
                   b >> 2);
         return;
     case TPC_FORM_LD_L:

@@ -6,6 +6,38 @@
         .text
         .globl main
 main:
+nop; udiv_4step.u32 5 S4, S1; nop; nop                             // compare/udiv_4step (gaudi)
+nop; udiv_4step.u16 6 S4, S1, SP1; nop; nop                        // compare/udiv_4step (gaudi)
+nop; udiv_4step.u8 24 Z0, S1, !SP1; nop; nop                       // compare/udiv_4step (gaudi)
+NOP; FCLASS.F32 S6, S7, !SP1; NOP; NOP                             // compare/fclass-s-02.s
+NOP; FCLASS.BF16 S6, S7, SP1; NOP; NOP                             // compare/fclass-s-02.s
+NOP; NOP; FCLASS.F32 V6, S7, VP1;  NOP;                            // compare/fclass-v-02.s
+NOP; CALC_FP_SPECIAL.F32 FUNC=RSQRT S1, S34, S0, SP15; NOP; NOP;   // compare/calc_fp_special-s-02.s
+NOP; CALC_FP_SPECIAL.BF16 FUNC=POW S31, S12, S0; NOP; NOP;         // compare/calc_fp_special-s-02.s
+NOP; NOP; CALC_FP_SPECIAL.F32 FUNC=RECIP V1, V2, V0; NOP;          // compare/calc_fp_special-v-02.s
+NOP; NOP; CALC_FP_SPECIAL.BF16 FUNC=RECIP V1, V2, V0, !VP1; NOP;   // compare/calc_fp_special-v-02.s
+NOP; NOP; FORM_FP_NUM.F32 V2, f32_1.0, V3, V4, VP5; NOP            // compare/form_fp_num-01.s
+NOP; NOP; FORM_FP_NUM.F32 V1, V2, V3, V4, EXP_ADD_BIAS, FORCE_SIGN0, EXP_IS_NUM; NOP // compare/form_fp_num-01.s
+NOP; NOP; FORM_FP_NUM.F32 V1, V2, V3, V4, EXP_IS_NUM, SIGN_LSB; NOP // compare/form_fp_num-01.s
+NOP; NOP; EXTRACT_EXP.F32 V1, F32_8.000000, SP3; NOP;              // compare/extract_exp-v-01.s
+NOP; NOP; EXTRACT_EXP.F32 V1, V2, BIASED, !VP3; NOP;               // compare/extract_exp-v-01.s (Gaudi name of bit 0)
+NOP; NEARBYINT.F32 S1, S2, RZ; NOP; NOP                            // InstructionDB nearbyint rm (gaudi)
+NOP; NOP; GET_LUT_ENTRY_AND_INTERVAL_START.F32 V4, V2, 31, TANH; NOP // compare/get_lut_entry-01.s
+NOP; NOP; GET_LUT_ENTRY_AND_INTERVAL_START.F32 V4, V2, 4; NOP      // compare/get_lut_entry-01.s
+LOOKUP_1C BV32 V1, V0, 0x1; NOP; NOP; NOP                          // CodeGen lookup_1c (gaudi form)
+LOOKUP_2C BV16 UPPER_HALF D2, V5, 0x11a, SP2; NOP; NOP; NOP        // InstructionDB lookup dt/upper_half
+NOP; CONVERT_INT32 S6, S12, S8, TO_16, SR, !SP1; NOP; NOP          // compare/convert_int32-s-02.s
+NOP; CONVERT_INT32 S6, S12, 123, RD, SP1;  NOP; NOP                // compare/convert_int32-s-02.s
+NOP; NOP; CONVERT_INT32 V6, V12, V8, TO_16, LANE_SEL=2, RD;    NOP // compare/convert_int32-v-02.s
+NOP; NOP; CONVERT_INT16 V6, V12, V8, LANE_SEL=1, RNE, SP1          // compare/convert_int16-v-02.s
+NOP; CONVERT_UINT16 S6, S12, S11, RZ;  NOP; NOP                    // compare/convert_uint16-s-02.s
+NOP; NOP; CONVERT_UINT32 V6, V12, S8, TO_16, LANE_SEL=1; NOP       // compare/convert_uint32-v-02.s
+NOP; POPCNT.U8 1 S1, S2, !SP3; NOP; NOP                            // compare/popcnt/popcnt-s-01.s
+NOP; NOP; POPCNT.BF16 0 V1, V2; NOP                                // compare/popcnt/popcnt-bf16.s
+NOP; FIND_FIRST.U16 0 START_MSB S1, S2, SP3; NOP; NOP              // compare/find_first/find_first-s.s
+NOP; NOP; FIND_FIRST.I16 SET=1 V1, V2, VP3; NOP                    // InstructionDB find_first set/dir
+NOP; BREV.BF16 S1, S2, !SP3; NOP; NOP                              // compare/brev-s-02.s
+NOP; NOP; BREV.I8 V1, S2, !VP3                                     // compare/brev-v-02.s
 NOP; ADD.U16 S7, S3, u16_300, !SP2                 // compare/add/add-s-common.s
 NOP; ADD.I8.SAT S9, S4, S6, SP5                    // compare/add/add-s-common.s
 NOP; ADD.I32 b10101 I7, i32_-5, I3                 // compare/add/add-s-common.s
