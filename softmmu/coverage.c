@@ -255,7 +255,7 @@ static const char *const tpc_opkind_names[] = {
     [TPC_OP_V] = "V",          [TPC_OP_S] = "S",       [TPC_OP_SP] = "SP",
     [TPC_OP_VP] = "VP",        [TPC_OP_I] = "I",       [TPC_OP_AD] = "AD",
     [TPC_OP_IMM] = "imm",      [TPC_OP_SIMM] = "simm", [TPC_OP_VSPECIAL] = "vspecial",
-    [TPC_OP_SLFSR] = "s_lfsr",
+    [TPC_OP_SLFSR] = "s_lfsr",  [TPC_OP_HWREG] = "hw_reg",
 };
 static const char *const tpc_pred_names[] = {"none", "sp", "sp_neg", "vp", "vp_neg"};
 

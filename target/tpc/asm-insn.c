@@ -58,7 +58,10 @@ static bool enc_spu(Stmt *st)
                 return false;
             }
             CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(I) | K(S) | K(IMM), "first source"));
+            /* shifts take the index register in SRC_A, the count in SRC_B */
+            bool shift = d->opc == 0x13 || d->opc == 0x14;
+            CHK(a = asm_enc(st, &st->ops[1], shift ? K(I) : K(I) | K(S) | K(IMM),
+                            "first source"));
             if (need == 3)
                 CHK(b = asm_enc(st, &st->ops[2], K(I) | K(S) | K(IMM), "second source"));
             sw = (sw & 3) | st->mask << 2;
@@ -106,7 +109,15 @@ static bool enc_spu(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_MOV:
+    case TPC_FORM_MOV: {
+        bool hw;
+        uint32_t hb = 0;
+        if (!asm_mov_hwreg(st, &dst, &hb, &sw, &hw))
+            return false;
+        if (hw) {
+            b = (int)hb;
+            break;
+        }
         if (!asm_take_ops(st, 2, 2))
             return false;
         if (asm_is_reg(&st->ops[0], TPC_OP_I)) {
@@ -132,6 +143,7 @@ static bool enc_spu(Stmt *st)
             type = (unsigned)st->type;
         }
         break;
+    }
     case TPC_FORM_CMP:
         if (!asm_take_ops(st, 3, 3))
             return false;
@@ -341,23 +353,21 @@ static bool enc_vpu(Stmt *st)
         bool f2b = type == TPC_T_F32 && tt == TPC_T_BF16;
         bool b2f = type == TPC_T_BF16 && tt == TPC_T_F32;
         unsigned fb = st->f_b;
-        if (asm_given(st, "num_lanes")) {
-            if (!f2b && !b2f) {
-                asm_error(st->c, st->col,
-                          "'all_lanes'/'single_lane' apply only to f32 <-> bf16 conversions");
-                return false;
-            }
-            if (b2f && (fb & 0x40)) {
-                asm_error(st->c, st->col, "bf16 -> f32 converts all lanes");
-                return false;
-            }
-        } else if (f2b) {
-            fb |= 0x40; /* single_lane is the vendor default */
-        }
+        /* SRC_B bit 6 (num_lanes): single_lane is the vendor's default for
+         * f32 -> bf16 only; an explicit single_lane is kept for any pair (the
+         * compiler sets it on others, where it has no effect), so that every
+         * decodable convert has a spelling that reassembles to its bytes */
+        if (!asm_given(st, "num_lanes") && f2b)
+            fb |= 0x40;
         if (!asm_given(st, "rm"))
             sw = (sw & ~7u) | 5;
         CHK(dst = asm_enc_vec(st, &st->ops[0], b2f ? 2 : 1, "destination"));
-        CHK(a = asm_enc_vec(st, &st->ops[1], f2b && !(fb & 0x40) ? 2 : 1, "source"));
+        /* f32 -> bf16 reads V(A) and V(A+1) with all_lanes; the vendor accepts
+         * the source as Vn (any n) or Dn */
+        if (f2b)
+            CHK(a = asm_enc(st, &st->ops[1], K(V), "source"));
+        else
+            CHK(a = asm_enc_vec(st, &st->ops[1], 1, "source"));
         b = (int)fb;
         break;
     }

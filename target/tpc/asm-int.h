@@ -95,6 +95,7 @@ typedef struct Stmt {
     bool given[ASM_MAX_SW];
     int given_col[ASM_MAX_SW];
     bool sat_suffix;
+    bool hw_reg; /* `.from_hw_reg` suffix of mov */
     /* operands */
     AOp ops[ASM_MAX_OPS];
     int nops;
@@ -122,6 +123,9 @@ bool asm_no_type(Stmt *st);
 bool asm_put_pred(Stmt *st);
 bool asm_given(Stmt *st, const char *key);
 bool asm_parse_stmt(Stmt *st, char *text, int col);
+/* `mov Sd, PC` / `mov.from_hw_reg Sd, 0` (SPU, load slot): DEST, SRC_B (the
+ * register id) and SWITCHES bit 0.  *handled false: not such a move. */
+bool asm_mov_hwreg(Stmt *st, int *dst, uint32_t *b, uint32_t *sw, bool *handled);
 /* `mov K VPd, src` (section K before the destination) -> `mov VPd, src, K`. */
 void asm_mov_section_prefix(Stmt *st);
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at

@@ -71,14 +71,27 @@ static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned ind
     return asm_enc(st, op, s->kinds, field_text[s->field]);
 }
 
+/* "V, V|S|imm": the operand list of a form, alternatives joined by '|'. */
 static void usage_text(char *buf, size_t n, const TpcLayout *l)
 {
-    char want[96];
+    static const char *const brief[] = {
+        [TPC_OP_RAW] = "N", [TPC_OP_V] = "V",   [TPC_OP_S] = "S",     [TPC_OP_SP] = "SP",
+        [TPC_OP_VP] = "VP", [TPC_OP_I] = "I",   [TPC_OP_AD] = "AD",   [TPC_OP_IMM] = "imm",
+        [TPC_OP_VSPECIAL] = "LFSR|V_LANE_ID",   [TPC_OP_SLFSR] = "S_LFSR",
+    };
     buf[0] = 0;
     for (unsigned i = 0; i < l->nops; i++) {
-        kinds_text(want, sizeof(want), l->op[i].kinds, l->op[i].group);
+        unsigned k = 0;
         g_strlcat(buf, i ? ", " : "", n);
-        g_strlcat(buf, want, n);
+        for (unsigned j = 0; j < G_N_ELEMENTS(brief); j++) {
+            if (!((l->op[i].kinds >> j) & 1) || !brief[j] || j == TPC_OP_SIMM)
+                continue;
+            g_strlcat(buf, k++ ? "|" : "", n);
+            g_strlcat(buf, l->op[i].group == 2 && j == TPC_OP_V   ? "D"
+                           : l->op[i].group == 2 && j == TPC_OP_S ? "Z"
+                                                                  : brief[j],
+                      n);
+        }
     }
 }
 
@@ -102,6 +115,13 @@ bool asm_enc_layout(Stmt *st)
     }
     if (st->nops != l->nops) {
         char want[256];
+        for (int i = 0; i < st->nops; i++) {
+            if (st->ops[i].type == AOP_NAME) { /* a misspelt switch, most likely */
+                asm_error(st->c, st->ops[i].col, "unknown switch or operand '%s' for '%s'",
+                          st->ops[i].s, st->mn);
+                return false;
+            }
+        }
         usage_text(want, sizeof(want), l);
         asm_error(st->c, st->col, "'%s' takes %u operand%s (%s) and a predicate, %d given", st->mn,
                   l->nops, l->nops == 1 ? "" : "s", want, st->nops);

@@ -122,6 +122,11 @@ bool asm_enc_ld(Stmt *st)
             return false;
         break;
     case TPC_FORM_MOV: {
+        bool hw;
+        if (!asm_mov_hwreg(st, &dst, &b, &sw, &hw))
+            return false;
+        if (hw)
+            break;
         asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))
             return false;
@@ -193,7 +198,7 @@ bool asm_enc_ld(Stmt *st)
     case TPC_FORM_LD_L_V:
         if (!drop_zero_offset(st, 1))
             return false;
-        if (!enc_two(st, &dst, half ? K(V) : K(V) | K(VP), "destination", &a, K(S) | K(IMM),
+        if (!enc_two(st, &dst, K(V) | K(VP), "destination", &a, K(S) | K(IMM),
                      "address"))
             return false;
         break;
@@ -298,7 +303,7 @@ bool asm_enc_st(Stmt *st)
     case TPC_FORM_ST_L_V:
         if (!drop_zero_offset(st, 0))
             return false;
-        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, half ? K(V) : K(V) | K(VP), "value"))
+        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, K(V) | K(VP), "value"))
             return false;
         break;
     case TPC_FORM_ST_TNSR:

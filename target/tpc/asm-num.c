@@ -257,6 +257,7 @@ bool asm_parse_reg(const char *s, int *kind, unsigned *num, unsigned *group, con
         {"v_lane_id_32", TPC_OP_VSPECIAL, TPC_VS_LANE_ID_32},
         {"v_lane_id_16", TPC_OP_VSPECIAL, TPC_VS_LANE_ID_16},
         {"v_lane_id_8", TPC_OP_VSPECIAL, TPC_VS_LANE_ID_8},
+        {"pc", TPC_OP_HWREG, 0},
     };
     static const struct {
         const char *prefix;

@@ -475,6 +475,9 @@ bool asm_parse_stmt(Stmt *st, char *text, int col)
                    !g_ascii_strcasecmp(parts[i], "f8_143")) {
             asm_error(c, pcol, "type .%s is not available on Gaudi (missing feature)", parts[i]);
             goto fail;
+        } else if (!g_ascii_strcasecmp(parts[i], "from_hw_reg") &&
+                   st->desc->form == TPC_FORM_MOV) {
+            st->hw_reg = true;
         } else {
             bool known = false;
             for (int k = 0; suffix_switch[k]; k++)
@@ -524,6 +527,34 @@ bool asm_parse_stmt(Stmt *st, char *text, int col)
 fail:
     g_strfreev(parts);
     return false;
+}
+
+bool asm_mov_hwreg(Stmt *st, int *dst, uint32_t *b, uint32_t *sw, bool *handled)
+{
+    *handled = st->hw_reg || (st->nops >= 2 && asm_is_reg(&st->ops[1], TPC_OP_HWREG));
+    if (!*handled)
+        return true;
+    if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
+        return false;
+    const AOp *src = &st->ops[1];
+    unsigned id;
+    if (asm_is_reg(src, TPC_OP_HWREG))
+        id = src->num;
+    else if (st->hw_reg && src->type == AOP_IMM)
+        id = src->value;
+    else {
+        asm_error(st->c, src->col, "'mov': hardware register must be PC or a number");
+        return false;
+    }
+    if (id != 0) {
+        asm_error(st->c, src->col, "hardware register %u does not exist on Gaudi (0 is PC)", id);
+        return false;
+    }
+    if ((*dst = asm_enc(st, &st->ops[0], K(S), "destination")) < 0)
+        return false;
+    *b = id; /* bit 6 clear: from the register */
+    *sw |= 1;
+    return true;
 }
 
 /* The vendor writes the VPRF section of `mov VPd, Ss|imm` as a number before

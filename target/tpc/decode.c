@@ -201,6 +201,19 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
     return check_switches(d, in);
 }
 
+/* MOV with SWITCHES bit 0 (SPU, load slot): a hardware-register move, SRC_B
+ * = {direction (bit 6, 1 = to the register), register id (bits 5:0)}.  Gaudi
+ * has one: PC (id 0), readable only (the vendor's Gaudi disassembler table). */
+static bool dec_mov_hwreg(Dec *d, TpcInsn *in, unsigned fd, unsigned fb)
+{
+    if ((fb & 0x7f) != 0)
+        return bad_insn(d, in->opc);
+    in->a.kind = TPC_OP_HWREG;
+    in->a.num = 0;
+    in->a.raw = (uint16_t)fb;
+    return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S));
+}
+
 /* ---- per-slot decoding ---- */
 
 /* MAC/MUL switch bit 2 is acc_fp32 (bf16) or, for SPU MUL, upper32 (i32/u32). */
@@ -248,7 +261,9 @@ static bool dec_spu(Dec *d, TpcInsn *in)
             /* int5: A = I or a scalar/immediate broadcast, B = I (§5.0.5) */
             if (!(in->desc->flags & TPC_F_INT5) || in->type != TPC_T_I32)
                 return bad_operand(d, TPC_FIELD_DEST, fd);
-            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I) | K(S) | K_SIMM_ANY))
+            /* shifts shift the index register of SRC_A by SRC_B (tpc.md §5.0.5) */
+            bool shift = in->opc == 0x13 || in->opc == 0x14;
+            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, shift ? K(I) : K(I) | K(S) | K_SIMM_ANY))
                 return false;
             return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(I) | K(S) | K_SIMM_ANY);
         }
@@ -270,7 +285,7 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     }
     case TPC_FORM_MOV:
         if (in->sw & 1)
-            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+            return dec_mov_hwreg(d, in, fd, fb);
         if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I)))
             return false;
         if (in->dst.kind == TPC_OP_S) {
@@ -381,8 +396,8 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
         return reg(d, &in->b, TPC_FIELD_SRC_B, fb, shuffle ? K_VSRC : K_VSRC | K_SSRC);
     }
     case TPC_FORM_MOV:
-        if (in->sw & 1)
-            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+        if (in->sw & 1) /* hardware-register moves: Gaudi has none in the VPU */
+            return bad_insn(d, in->opc);
         if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)))
             return false;
         if (in->dst.kind == TPC_OP_V) {
@@ -419,8 +434,9 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             return false;
         if (src == TPC_T_BF16 && tt == TPC_T_F32)
             return is_pairable(d, &in->dst, TPC_FIELD_DEST, 2);
-        if (src == TPC_T_F32 && tt == TPC_T_BF16 && !(fb & 0x40))
-            return is_pairable(d, &in->a, TPC_FIELD_SRC_A, 2);
+        if (src == TPC_T_F32 && tt == TPC_T_BF16 && !(fb & 0x40) && in->a.kind == TPC_OP_V &&
+            in->a.num + 1 >= 40) /* all_lanes reads V(A), V(A+1) */
+            return bad_operand(d, TPC_FIELD_SRC_A, fa);
         return true;
     }
     case TPC_FORM_SEL:
@@ -524,7 +540,7 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     switch (in->desc->form) {
     case TPC_FORM_MOV:
         if (in->sw & 1)
-            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
+            return dec_mov_hwreg(d, in, fd, fb);
         raw(&in->b, fb);
         if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP) | K(S) | K(SP) | K(I)))
             return false;
@@ -562,7 +578,7 @@ static bool dec_ld(Dec *d, TpcInsn *in)
         return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(V) | K(VP)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD));
     case TPC_FORM_LD_L_V:
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, half ? K(V) : K(V) | K(VP)) &&
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     case TPC_FORM_LD_TNSR:
         if (half && (in->sw & 1))
@@ -609,7 +625,7 @@ static bool dec_st(Dec *d, TpcInsn *in)
                reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(S) | K(SP));
     case TPC_FORM_ST_L_V:
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
-               reg(d, &in->c, TPC_FIELD_SRC_C, fc, half ? K(V) : K(V) | K(VP));
+               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP));
     case TPC_FORM_ASO:
         raw(&in->a, fa);
         return true;

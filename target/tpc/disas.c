@@ -65,6 +65,9 @@ static void opnd(P *p, const TpcOperand *op, unsigned group)
     case TPC_OP_SLFSR:
         g_string_append(o, op->num ? "S_LFSR_NO_CHANGE" : "S_LFSR");
         break;
+    case TPC_OP_HWREG:
+        g_string_append(o, "PC");
+        break;
     default:
         g_string_append_printf(o, "0x%x", op->raw);
         break;
@@ -177,10 +180,15 @@ static void convert_words(P *p, const TpcInsn *in, bool vpu)
     if (vpu) {
         bool pairs =
             (src == TPC_T_F32 && tt == TPC_T_BF16) || (src == TPC_T_BF16 && tt == TPC_T_F32);
+        bool f2b = src == TPC_T_F32 && tt == TPC_T_BF16;
         if ((b >> 4) & 3)
             g_string_append_printf(p->o, " lane_sel=%u", (b >> 4) & 3);
         if (pairs && !(b & 0x40))
             word(p, "all_lanes");
+        /* tpc-llvm drops bit 6 outside f32 -> bf16; nxemu prints it to keep
+         * the bytes (it has no effect there, tpc.md §5.3.1) */
+        if (!f2b && (b & 0x40))
+            word(p, "single_lane");
     }
     if (tt < TPC_T_COUNT && tpc_target_type_name[tt])
         g_string_append_printf(p->o, " target_type=%s", tpc_target_type_name[tt]);
@@ -290,7 +298,7 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
     /* V <- V moves print no type in tpc-llvm; nxemu prints a non-zero VPU type
      * because it sets the lane size of a VPRF predicate (tpc.md §5.0.1) */
     if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
-        d->kind == TPC_OP_S)
+        (d->kind == TPC_OP_S && a->kind != TPC_OP_HWREG))
         g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc < TPC_T_COUNT ? tsrc : 0]);
     /* predicate moves: tpc-llvm prints no type, but a type other than the one
      * its assembler writes by default (SPU b, VPU i32 / u32 from a scalar, load
@@ -388,7 +396,8 @@ static void print_vpu(P *p, const TpcInsn *in)
     case TPC_FORM_CONVERT: {
         unsigned tt = b & 0xf;
         bool wide_d = in->type == TPC_T_BF16 && tt == TPC_T_F32;
-        bool wide_a = in->type == TPC_T_F32 && tt == TPC_T_BF16 && !(b & 0x40);
+        bool wide_a = in->type == TPC_T_F32 && tt == TPC_T_BF16 && !(b & 0x40) &&
+                      in->a.kind == TPC_OP_V && in->a.num % 2 == 0;
         mnem(p, in, true);
         convert_words(p, in, true);
         opnd(p, &in->dst, wide_d ? 2 : 0);
@@ -629,18 +638,8 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         for (unsigned s = 0; s < 4; s++) {
             if (sf[s].code && sf[s].code != TPC_FAULT_UNIMPLEMENTED)
                 goto bad;
-            /* hardware-register MOVs (SW bit 0) have no Gaudi spelling */
-            if (sf[s].code && bd.slot[s].desc && bd.slot[s].desc->form == TPC_FORM_MOV)
-                goto bad;
+
         }
-    }
-    if (bd.is_loop && bd.loop.once) {
-        /* REPEAT_AT_MOST_ONCE: tpc.md §8 gives it no syntax, so the raw words
-         * are printed (§8.5); tpc-llvm loop-01 prints it as a sixth operand
-         * `, 0x1`, which nxemu-as accepts (print_loop can emit it once the
-         * spec adopts that spelling) */
-        print_raw(out, b, "// loop with REPEAT_AT_MOST_ONCE (no syntax)");
-        return;
     }
     if (bd.is_loop) {
         print_loop(&p);

@@ -126,6 +126,12 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
         return (op == 0x13 ? ((ra & wm) >> n) : (ra << n)) & wm;
     }
     case 0x15:
+        if (tpc_type_is_float(t)) {
+            /* ash.f32/.bf16 (VPU): a * 2^b, b the signed low byte of B's lane,
+             * rounded once to the type (tpc.md §5.3) */
+            float a = fval(ra, t);
+            return fres(ldexpf(a, (int8_t)(rb & 0xFFu)), t);
+        }
         return ash(t, ra, rb, sw);
     default:
         break;

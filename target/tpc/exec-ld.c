@@ -136,8 +136,11 @@ static uint32_t ext_scalar(uint32_t v, unsigned t)
 /* MOV of the load slot (§5.1.1) and, via tpc_exec_vpu_mov, the VPU. */
 bool tpc_exec_ld_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
-    if (in->sw & 1u)
-        return tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, TPC_SLOT_LD | 0x05u << 8, 0);
+    if (in->a.kind == TPC_OP_HWREG) { /* mov Sd, PC */
+        if (tpc_pred_scalar(c, in))
+            tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->a, o));
+        return true;
+    }
     uint8_t m[TPC_VBYTES];
     const uint8_t *en = NULL;
     unsigned bfield = in->b.raw;
@@ -287,25 +290,27 @@ static void ld_l_v_poison(TpcCpu *c, uint32_t a, unsigned len, unsigned half, bo
     poison_vlm_read(c->m->poison, c->t, c->pc, a, len, u);
 }
 
-/* half: 0 full, 1 low, 2 high */
+/* half: 0 full, 1 low, 2 high.  A VPRF half is bytes 0..15 / 16..31 of its
+ * 32-byte image: the predicate bits of the V register half (tpc.md §5.1). */
 static bool ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
     bool vp = in->dst.kind == TPC_OP_VP;
-    if (vp && half)
-        return tpc_bad_operand(c, TPC_SLOT_LD, TPC_FIELD_DEST, &in->dst);
     uint8_t m[TPC_VBYTES];
     const uint8_t *en = NULL;
     if (!ldst_gate(c, in, m, &en))
         return true;
     uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
-    unsigned len = vp ? TPC_VPBYTES : half ? 128 : TPC_VBYTES;
+    unsigned len = vp ? (half ? TPC_VPBYTES / 2 : TPC_VPBYTES) : half ? 128 : TPC_VBYTES;
     if (!tpc_check_vlm(c, a, len, half ? 128 : 256))
         return false;
     if (G_UNLIKELY(c->m->poison))
         ld_l_v_poison(c, a, len, half, vp, en);
     uint8_t *r = o->vbuf[0];
     if (vp) {
-        put_vec(c, &in->dst, o, c->vlm + a, en);
+        uint8_t img[TPC_VPBYTES];
+        memcpy(img, c->vp[in->dst.num & 15], TPC_VPBYTES);
+        memcpy(img + (half == 2 ? TPC_VPBYTES / 2 : 0), c->vlm + a, len);
+        put_vec(c, &in->dst, o, img, en);
         return true;
     }
     memcpy(r, c->v[in->dst.num % TPC_NR_V], TPC_VBYTES);

@@ -56,6 +56,10 @@ static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
         INT5(a ^ bb);
     case 0x12:
         INT5(~a);
+    case 0x13: /* the index register shifted by the low byte of B (tpc.md §5.0.5) */
+        INT5((bb & 0xFFu) >= 32 ? 0u : a >> (bb & 0xFFu));
+    case 0x14:
+        INT5((bb & 0xFFu) >= 32 ? 0u : a << (bb & 0xFFu));
     default:
         return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
     }
@@ -158,10 +162,12 @@ SPU_CMP(cmp_geq, 0x0E)
 
 bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
-    if (in->sw & 1u)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x08u << 8, 0);
     if (!tpc_pred_scalar(c, in))
         return true;
+    if (in->a.kind == TPC_OP_HWREG) { /* mov Sd, PC */
+        tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->a, o));
+        return true;
+    }
     if (in->dst.kind == TPC_OP_I)
         return spu_int5(c, b, in, o, 0x08);
     uint32_t v = tpc_rd_scalar(c, b, &in->a, o);

@@ -77,37 +77,36 @@ static const uint8_t *st_value(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
     return c->v[op->num % TPC_NR_V];
 }
 
-/* half: 0 full, 1 low, 2 high */
+/* half: 0 full, 1 low, 2 high; a VPRF half is bytes 0..15 / 16..31 of its
+ * image (as ld_l_v_low/high) */
 static bool st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
     bool vp = in->c.kind == TPC_OP_VP;
-    if (vp && half)
-        return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
     uint8_t m[TPC_VBYTES], tmp[TPC_VPBYTES];
     const uint8_t *en = NULL;
     if (!st_gate(c, in, m, &en))
         return true;
     uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
-    unsigned len = vp ? TPC_VPBYTES : half ? 128 : TPC_VBYTES;
+    unsigned len = vp ? (half ? TPC_VPBYTES / 2 : TPC_VPBYTES) : half ? 128 : TPC_VBYTES;
     if (!tpc_check_vlm(c, a, len, half ? 128 : 256))
         return false;
     const uint8_t *src = st_value(c, &in->c, tmp);
-    unsigned from = half == 2 ? 128 : 0;
+    unsigned from = half == 2 ? (vp ? TPC_VPBYTES / 2 : 128) : 0;
     TpcMemWrite *mw = &c->mw;
     mw->kind = TPC_MW_VLM;
     mw->off = a;
     mw->len = len;
     memcpy(mw->data, src + from, len);
     for (unsigned i = 0; i < len; i++)
-        mw->lane_en[i] = en ? en[from + i] : 1;
+        mw->lane_en[i] = en && !vp ? en[from + i] : 1;
     if (vp && en) {
         /* VPRF image: bit j gated by predicate bit j (VLM is private, so the
          * merge with the old bits can be made here) */
         for (unsigned i = 0; i < len; i++) {
             uint8_t g = 0;
             for (unsigned k = 0; k < 8; k++)
-                g |= (uint8_t)((en[8 * i + k] & 1u) << k);
-            mw->data[i] = (uint8_t)((src[i] & g) | (c->vlm[a + i] & ~g));
+                g |= (uint8_t)((en[8 * (from + i) + k] & 1u) << k);
+            mw->data[i] = (uint8_t)((src[from + i] & g) | (c->vlm[a + i] & ~g));
             mw->lane_en[i] = 1;
         }
     }

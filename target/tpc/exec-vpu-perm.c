@@ -28,7 +28,7 @@ bool tpc_exec_vpu_convert(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
     unsigned es = tpc_type_size(st), et = tpc_type_size(dt);
     bool f2b_all = st == TPC_T_F32 && dt == TPC_T_BF16 && !single;
     bool b2f = st == TPC_T_BF16 && dt == TPC_T_F32;
-    if ((f2b_all && (in->a.kind != TPC_OP_V || (in->a.num & 1u) || in->a.num + 1 >= TPC_NR_V)))
+    if ((f2b_all && (in->a.kind != TPC_OP_V || in->a.num + 1 >= TPC_NR_V)))
         return tpc_bad_operand(c, TPC_SLOT_VPU, TPC_FIELD_SRC_A, &in->a);
     if (b2f && (in->dst.kind != TPC_OP_V || (in->dst.num & 1u) || in->dst.num + 1 >= TPC_NR_V))
         return tpc_bad_operand(c, TPC_SLOT_VPU, TPC_FIELD_DEST, &in->dst);

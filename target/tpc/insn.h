@@ -342,6 +342,7 @@ typedef enum TpcOpKind {
     TPC_OP_SIMM,     /* short immediate 111..126 (value in num, 111 -> 15) */
     TPC_OP_VSPECIAL, /* num: TPC_VS_* (vector read-only sources) */
     TPC_OP_SLFSR,    /* num: 0 S_LFSR, 1 S_LFSR_NO_CHANGE */
+    TPC_OP_HWREG,    /* hardware register of a MOV (SWITCHES bit 0): num 0 = PC */
 } TpcOpKind;
 
 enum {

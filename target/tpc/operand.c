@@ -45,6 +45,8 @@ uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, 
         if (op->num == 0)
             o->lfsr_s_read = true;
         return c->lfsr_s;
+    case TPC_OP_HWREG: /* PC: the byte offset of this bundle (tpc.md §5.1.1) */
+        return c->pc;
     default:
         return 0;
     }

@@ -199,21 +199,15 @@ def objdump_rejects_garbage():
 
 @test
 def loop_once_round_trips():
-    """REPEAT_AT_MOST_ONCE (tpc.md §4.4 bit 29) has no syntax: the LOOP
-    bundle prints as raw words (§8.5) that reassemble to the same bytes."""
+    """REPEAT_AT_MOST_ONCE (tpc.md §4.4 bit 29) prints as the vendor's sixth
+    LOOP operand `0x1` (compare/loop-01) and reassembles to the same bytes."""
     loop = bytearray(spec_hex("worked.hex")[96:128])  # loop S1, 16, 4294967294, >=, 64, SP3
     loop[3] |= 0x20                                    # bit 29
     with open(path("once.bin"), "wb") as f:
         f.write(loop)
     out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("once.bin"))
-    # word 0 from §4.4: opcode 0x22, START S1 (<<6), BOUNDARY 16 & 0x7F (<<13),
-    # STEP 0xfffffffe & 0x3F (<<20), BOUNDARY_SEL, STEP_SEL, REPEAT_AT_MOST_ONCE;
-    # word 1: predicate SP3, BOUNDARY immediate 16 from bit 36
-    w0 = 0x22 | 1 << 6 | 16 << 13 | 0x3E << 20 | 1 << 27 | 1 << 28 | 1 << 29
-    w1 = 3 | 16 << 4
-    want = (f"// loop with REPEAT_AT_MOST_ONCE (no syntax)\n"
-            f".long {w0:#010x}, {w1:#010x}, ")
-    assert out.startswith(want), out
+    want = "loop S1, 16, 4294967294, >=, 64, 0x1, SP3"
+    assert out.strip().split("\n")[-1].strip() == want, out
     again, _ = assemble(write("once.s", out), path("once2.bin"), "--raw")
     assert again == bytes(loop)
 

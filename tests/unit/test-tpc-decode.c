@@ -549,7 +549,24 @@ static void test_errors(void)
     expect_error("nop; nop; mac.f32 V1, V2; nop\n", "t.s:1:11:", "takes 3 operands");
     /* Gaudi-absent forms (tpc.md §8.1) */
     expect_error("nop; cmp_eq.i32 SP1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
-    expect_error("nop; shl.i32 b00001 I1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
+    expect_error("nop; ash.i32 b00001 I1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
+    /* strict operands of the table-described forms: a trailing register is a
+     * source only where the form has one, never a guess */
+    expect_error("nop; fclass.f32 S6, S7, S8; nop; nop\n", "t.s:1:6:", "takes 2 operands");
+    expect_error("nop; nop; nearbyint.f32 V20, V23, V3; nop\n", "t.s:1:11:",
+                 "takes 2 operands (V, V|S|imm|LFSR|V_LANE_ID)");
+    expect_error("nop; nop; get_lut_entry_and_interval_start.f32 V4, V2, S4; nop\n", "t.s:1:56:",
+                 "must be a number");
+    expect_error("nop; nop; get_lut_entry_and_interval_start.f32 V4, V2, 32; nop\n", "t.s:1:56:",
+                 "0..31");
+    expect_error("nop; udiv_4step.u32 5 S3, S1; nop; nop\n", "t.s:1:23:", "register pair (Z2)");
+    expect_error("nop; udiv_4step.i32 5 Z2, S1; nop; nop\n", "t.s:1:17:", "not allowed");
+    expect_error("nop; fclass.f32 V1, S2; nop; nop\n", "t.s:1:17:", "must be S");
+    expect_error("nop; convert_int32 rhaz S1, S2, S3; nop; nop\n", "t.s:1:20:",
+                 "unknown switch or operand 'rhaz'");
+    expect_error("nop; mov.i32 S4, PC; nop; nop\n", "t.s:1:", "no type");
+    expect_error("nop; mov.from_hw_reg S4, 3; nop; nop\n", "t.s:1:26:", "does not exist on Gaudi");
+    expect_error("nop; nop; msac.i16 V1, V2, V3, V4; nop\n", "t.s:1:11:", "unknown instruction");
     expect_error("nop; nop; add.f16 V1, V2, V3; nop\n", "t.s:1:15:", "missing feature");
     expect_error("nop; nop; nop; st_tnsr_low.partial 0x1, I3, V4, S31\n",
                  "t.s:1:", "missing feature");
@@ -641,9 +658,6 @@ static bool has_short_imm(const TpcBundle *bd)
 
 static void test_disas_asm_property(void)
 {
-    static const uint8_t ldo[] = {0,   3,   4,    5,    0xb,  0xc,  0xd,
-                                  0xe, 0xf, 0x10, 0x11, 0x12, 0x13, 0x18};
-    static const uint8_t sto[] = {0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x14, 0x15, 0x18};
     static const int v8[] = {1,   5,   39,  40,  44,  64,  70,  99,  104,
                              127, 128, 131, 160, 163, 224, 230, 240, 245};
     static const int v7[] = {0, 3, 35, 40, 41, 48, 55, 64, 80, 96, 100, 127};
@@ -651,27 +665,30 @@ static void test_disas_asm_property(void)
                                     {73, 9}, {82, 8}, {103, 8}, {111, 8}, {124, 8}, {132, 8}};
     GRand *r = g_rand_new_with_seed(2026);
     unsigned checked = 0;
-    for (int it = 0; it < 40000; it++) {
+    /* per row of the instruction tables: bundles checked with it in its slot */
+    unsigned row_hits[4][64] = {{0}};
+    static const unsigned opc_range[4] = {32, 64, 64, 32};
+    for (int it = 0; it < 60000; it++) {
         uint8_t b[32];
         for (int i = 0; i < 24; i++)
             b[i] = (uint8_t)g_rand_int(r);
         memset(b + 24, 0, 8);
         b[23] &= 0x7f;
-        unsigned spu, vpu;
-        do
-            spu = (unsigned)g_rand_int_range(r, 0, 64);
-        while (!tpc_insn_desc(TPC_SLOT_SPU, spu));
-        do
-            vpu = (unsigned)g_rand_int_range(r, 0, 64);
-        while (!tpc_insn_desc(TPC_SLOT_VPU, vpu));
+        /* the opcodes come from the tables themselves: every row is drawn */
+        unsigned opc[4];
+        for (unsigned k = 0; k < 4; k++) {
+            do
+                opc[k] = (unsigned)g_rand_int_range(r, 0, (gint32)opc_range[k]);
+            while (!tpc_insn_desc(k, opc[k]) || (k == TPC_SLOT_SPU && opc[k] == TPC_OPC_LOOP));
+        }
         /* one or two slots under test, the others NOP */
         bool on[4];
         for (int k = 0; k < 4; k++)
             on[k] = g_rand_int_range(r, 0, 3) == 0;
-        tpc_set_bits(b, 119, 5, on[0] ? ldo[g_rand_int_range(r, 0, sizeof ldo)] : 0x1f);
-        tpc_set_bits(b, 0, 6, on[1] ? spu : 0x3f);
-        tpc_set_bits(b, 43, 6, on[2] ? vpu : 0x3f);
-        tpc_set_bits(b, 140, 5, on[3] ? sto[g_rand_int_range(r, 0, sizeof sto)] : 0x1f);
+        tpc_set_bits(b, 119, 5, on[0] ? opc[0] : 0x1f);
+        tpc_set_bits(b, 0, 6, on[1] ? opc[1] : 0x3f);
+        tpc_set_bits(b, 43, 6, on[2] ? opc[2] : 0x3f);
+        tpc_set_bits(b, 140, 5, on[3] ? opc[3] : 0x1f);
         tpc_set_bits(b, 27, 4, g_rand_int_range(r, 0, 9));
         tpc_set_bits(b, 93, 4, g_rand_int_range(r, 0, 9));
         for (size_t k = 0; k < G_N_ELEMENTS(fields); k++) {
@@ -706,12 +723,112 @@ static void test_disas_asm_property(void)
         g_assert_true(ok);
         char *t2 = disas(obj.text->data);
         g_assert_cmpstr(t2, ==, t1);
+        /* and the assembler's bytes are a fixed point: text -> bytes -> text -> bytes */
+        TpcObject obj2;
+        char *src2 = g_strconcat(t2, "\n", NULL), *errs2;
+        g_assert_true(assemble(src2, &obj2, &errs2));
+        g_assert_cmpmem(obj2.text->data, 32, obj.text->data, 32);
+        g_free(src2), g_free(errs2);
+        tpc_object_free(&obj2);
+        for (unsigned k = 0; k < 4; k++)
+            row_hits[k][opc[k]] += on[k];
         checked++;
         g_free(t2), g_free(t1), g_free(src), g_free(errs);
         tpc_object_free(&obj);
     }
     g_test_message("checked %u bundles", checked);
     g_assert_cmpuint(checked, >, 5000);
+    (void)row_hits;
+    g_rand_free(r);
+}
+
+/* Text -> bytes -> text -> bytes for one bundle: true when it decoded,
+ * printed and reassembled to a fixed point (asserts on any mismatch). */
+static bool round_trips(const uint8_t b[32])
+{
+    TpcBundle bd;
+    NxFault f, sf[4];
+    if (!tpc_decode_bundle_all(b, &bd, &f, sf) && f.code != TPC_FAULT_UNIMPLEMENTED)
+        return false;
+    for (unsigned s = 0; s < 4; s++)
+        if (sf[s].code && sf[s].code != TPC_FAULT_UNIMPLEMENTED)
+            return false;
+    if (has_short_imm(&bd))
+        return false;
+    char *t1 = disas(b);
+    TpcObject o1, o2;
+    char *e1, *e2, *s1 = g_strconcat(t1, "\n", NULL);
+    bool ok = assemble(s1, &o1, &e1);
+    if (!ok && strstr(e1, "share bits")) {
+        g_free(t1), g_free(s1), g_free(e1);
+        tpc_object_free(&o1);
+        return false;
+    }
+    if (!ok)
+        g_test_message("%s: %s", t1, e1);
+    g_assert_true(ok);
+    char *t2 = disas(o1.text->data);
+    g_assert_cmpstr(t2, ==, t1);
+    char *s2 = g_strconcat(t2, "\n", NULL);
+    g_assert_true(assemble(s2, &o2, &e2));
+    g_assert_cmpmem(o2.text->data, 32, o1.text->data, 32);
+    g_free(t1), g_free(t2), g_free(s1), g_free(s2), g_free(e1), g_free(e2);
+    tpc_object_free(&o1);
+    tpc_object_free(&o2);
+    return true;
+}
+
+/* Every row of the four instruction tables (walked from the tables, not a
+ * hand list) has bundles that decode, print and reassemble to the same
+ * bytes: random fields from the encodings of tpc.md §4.2, that slot alone. */
+static void test_every_row_round_trips(void)
+{
+    static const int v8[] = {0,   1,   2,   4,   5,   6,   39,  40,  44,  64,  70,  99, 104,
+                             127, 128, 131, 160, 163, 224, 230, 240, 245, 0x21, 0x41, 0x7F};
+    static const int v7[] = {0, 2, 3, 4, 35, 40, 41, 48, 55, 64, 80, 96, 100, 127};
+    static const struct {
+        unsigned opc_lo, opc_w, nf;
+        int f[6][2];
+    } slot[4] = {
+        {119, 5, 4, {{103, 8}, {111, 8}, {73, 9}, {183, 4}}},
+        {0, 6, 5, {{6, 7}, {13, 7}, {20, 7}, {27, 4}, {36, 7}}},
+        {43, 6, 6, {{49, 8}, {57, 8}, {65, 8}, {73, 9}, {82, 8}, {93, 4}}},
+        {140, 5, 4, {{124, 8}, {132, 8}, {65, 8}, {187, 4}}},
+    };
+    GRand *r = g_rand_new_with_seed(11);
+    unsigned rows = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        for (unsigned o = 0; o < (1u << slot[k].opc_w); o++) {
+            const TpcInsnDesc *d = tpc_insn_desc(k, o);
+            if (!d || (k == TPC_SLOT_SPU && o == TPC_OPC_LOOP))
+                continue;
+            unsigned ok = 0;
+            for (int it = 0; it < 20000 && ok < 3; it++) {
+                uint8_t b[32];
+                hex_to_bytes(nop_hex, b);
+                tpc_set_bits(b, slot[k].opc_lo, slot[k].opc_w, o);
+                for (unsigned i = 0; i < slot[k].nf; i++) {
+                    unsigned lo = (unsigned)slot[k].f[i][0], w = (unsigned)slot[k].f[i][1];
+                    unsigned v;
+                    if (w <= 4 || g_rand_int_range(r, 0, 4) == 0)
+                        v = (unsigned)g_rand_int_range(r, 0, 1 << (w < 4 ? w : 4)) &
+                            (g_rand_boolean(r) ? 0x3u : 0xfu);
+                    else
+                        v = (unsigned)(w == 7 ? v7[g_rand_int_range(r, 0, G_N_ELEMENTS(v7))]
+                                              : v8[g_rand_int_range(r, 0, G_N_ELEMENTS(v8))]);
+                    if (w == 4 && (lo == 27 || lo == 93)) /* OPERANDS_TYPE: 0..8 */
+                        v = (unsigned)g_rand_int_range(r, 0, 9);
+                    tpc_set_bits(b, lo, w, v);
+                }
+                ok += round_trips(b);
+            }
+            if (ok < 3)
+                g_test_message("slot %u %s: only %u round trips", k, d->mnemonic, ok);
+            g_assert_cmpuint(ok, >=, 3);
+            rows++;
+        }
+    }
+    g_test_message("%u rows round-trip", rows);
     g_rand_free(r);
 }
 
@@ -787,6 +904,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-decode/asm/jumps", test_jumps);
     g_test_add_func("/tpc-decode/disas/bad-bundle", test_bad_bundle_print);
     g_test_add_func("/tpc-decode/disas/asm-property", test_disas_asm_property);
+    g_test_add_func("/tpc-decode/disas/every-row", test_every_row_round_trips);
     g_test_add_func("/tpc-decode/elf", test_elf);
     return g_test_run();
 }
