@@ -1,7 +1,8 @@
 /*
  * nxemu-objdump -d FILE
  * nxemu-objdump -b binary -m nxseq|nxtpc [--adjust-vma=ADDR] -d FILE
- * GNU objdump spelling.  ELF files are recognised by their header:
+ * GNU objdump spelling; --no-leading-addr (llvm-objdump's) drops the offsets
+ * of a TPC listing, giving the vendor tpc-llvm text.  ELF files are recognised by their header:
  * ELF64 e_machine 0x4E58 = sequencer, ELF32 EM_386 = TPC kernel.
  */
 #include <elf.h>
@@ -17,7 +18,7 @@
 
 int main(int argc, char **argv)
 {
-    gboolean disas = FALSE;
+    gboolean disas = FALSE, no_addr = FALSE;
     gchar *bfd = NULL, *arch = NULL, *vma = NULL;
     GOptionEntry entries[] = {
         {"disassemble", 'd', 0, G_OPTION_ARG_NONE, &disas, "disassemble", NULL},
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
         {"architecture", 'm', 0, G_OPTION_ARG_STRING, &arch, "nxseq or nxtpc (raw files)",
          "MACHINE"},
         {"adjust-vma", 0, 0, G_OPTION_ARG_STRING, &vma, "address of the first raw byte", "ADDR"},
+        {"no-leading-addr", 0, 0, G_OPTION_ARG_NONE, &no_addr,
+         "TPC: no offsets before bundles and labels (the vendor's text)", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("FILE - nxemu disassembler");
@@ -39,8 +42,8 @@ int main(int argc, char **argv)
         goto out;
     }
     if (!disas || argc != 2) {
-        fprintf(stderr, "usage: nxemu-objdump [-b binary -m nxseq|nxtpc [--adjust-vma=ADDR]] -d "
-                        "FILE\n");
+        fprintf(stderr, "usage: nxemu-objdump [-b binary -m nxseq|nxtpc [--adjust-vma=ADDR]] "
+                        "[--no-leading-addr] -d FILE\n");
         goto out;
     }
     if (!g_file_get_contents(argv[1], &data, &len, &err)) {
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
         if (arch && strcmp(arch, "nxseq") == 0) {
             rc = seq_objdump_buffer(argv[1], p, len, true, base, stdout);
         } else if (arch && strcmp(arch, "nxtpc") == 0) {
-            rc = tpc_objdump_buffer(argv[1], p, len, true, stdout);
+            rc = tpc_objdump_buffer(argv[1], p, len, true, !no_addr, stdout);
         } else {
             fprintf(stderr, "nxemu-objdump: -b binary needs -m nxseq or -m nxtpc\n");
         }
@@ -84,7 +87,7 @@ int main(int argc, char **argv)
     if (p[EI_CLASS] == ELFCLASS64 && machine == 0x4E58) {
         rc = seq_objdump_buffer(argv[1], p, len, false, 0, stdout);
     } else if (p[EI_CLASS] == ELFCLASS32 && machine == EM_386) {
-        rc = tpc_objdump_buffer(argv[1], p, len, false, stdout);
+        rc = tpc_objdump_buffer(argv[1], p, len, false, !no_addr, stdout);
     } else {
         fprintf(stderr, "nxemu-objdump: %s: unknown ELF machine 0x%x (class %u)\n", argv[1],
                 machine, p[EI_CLASS]);

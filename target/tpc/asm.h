@@ -57,9 +57,12 @@ void tpc_object_free(TpcObject *obj);
 /* ELF32 object like the vendor's (EM_386, ET_REL). */
 GByteArray *tpc_elf32_write(const TpcObject *obj);
 
-/* Disassembly of a whole object: label lines and bundles (tpc.md §8). */
+/* Disassembly of a whole object: label lines and bundles (tpc.md §8).  With
+ * leading_addr, as llvm-objdump prints by default: "00000040 <L0>:" label
+ * lines and "      40: " before each bundle (its byte offset, the pc of
+ * fault lines); without, the vendor's --no-leading-addr text. */
 void tpc_disas_text(GString *out, const uint8_t *text, size_t len, const TpcSym *syms,
-                    size_t nsyms);
+                    size_t nsyms, bool leading_addr);
 /* Metadata dump (tpc.md §8.6). */
 void tpc_disas_metadata(GString *out, const uint8_t *md, size_t len);
 

@@ -676,15 +676,40 @@ static const char *sym_at(void *opaque, uint32_t off)
     return NULL;
 }
 
-void tpc_disas_text(GString *out, const uint8_t *text, size_t len, const TpcSym *syms, size_t nsyms)
+void tpc_disas_text(GString *out, const uint8_t *text, size_t len, const TpcSym *syms, size_t nsyms,
+                    bool leading_addr)
 {
     SymCtx c = {syms, nsyms};
     for (size_t off = 0; off + TPC_BUNDLE_BYTES <= len; off += TPC_BUNDLE_BYTES) {
-        for (size_t i = 0; i < nsyms; i++)
-            if (syms[i].value == off && syms[i].name[0] && strcmp(syms[i].name, ".text") != 0)
+        for (size_t i = 0; i < nsyms; i++) {
+            if (syms[i].value != off || !syms[i].name[0] || strcmp(syms[i].name, ".text") == 0)
+                continue;
+            if (leading_addr)
+                g_string_append_printf(out, "\n%08zx <%s>:\n", off, syms[i].name);
+            else
                 g_string_append_printf(out, "\n%s:\n", syms[i].name);
-        tpc_disas_bundle_gs(out, text + off, (uint32_t)off, sym_at, &c);
+        }
+        if (!leading_addr) {
+            tpc_disas_bundle_gs(out, text + off, (uint32_t)off, sym_at, &c);
+            g_string_append_c(out, '\n');
+            continue;
+        }
+        /* llvm-objdump's "%8x: " before the text; the second line of a raw
+         * (.long) bundle is indented under the first */
+        GString *b = g_string_new(NULL);
+        tpc_disas_bundle_gs(b, text + off, (uint32_t)off, sym_at, &c);
+        g_string_append_printf(out, "%8zx: ", off);
+        for (const char *l = b->str, *nl; *l; l = nl + 1) {
+            nl = strchr(l, '\n');
+            if (!nl) {
+                g_string_append(out, l);
+                break;
+            }
+            g_string_append_len(out, l, nl + 1 - l);
+            g_string_append(out, "          ");
+        }
         g_string_append_c(out, '\n');
+        g_string_free(b, TRUE);
     }
 }
 

@@ -77,7 +77,8 @@ static const char *str_at(const uint8_t *data, size_t len, const Sec *tab, uint3
     return s;
 }
 
-static int objdump_elf(const char *path, const uint8_t *d, size_t len, FILE *out)
+static int objdump_elf(const char *path, const uint8_t *d, size_t len, bool leading_addr,
+                       FILE *out)
 {
     if (len < 52 || memcmp(d,
                            "\x7f"
@@ -159,7 +160,8 @@ static int objdump_elf(const char *path, const uint8_t *d, size_t len, FILE *out
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "\n%s:\tfile format elf32-tpc\n\n\nDisassembly of section .text:\n",
                            path);
-    tpc_disas_text(o, d + text->offset, text->size, (const TpcSym *)(void *)syms->data, syms->len);
+    tpc_disas_text(o, d + text->offset, text->size, (const TpcSym *)(void *)syms->data, syms->len,
+                   leading_addr);
     if (md && md->size >= TPC_METADATA_SIZE) {
         g_string_append_c(o, '\n');
         tpc_disas_metadata(o, d + md->offset, md->size);
@@ -173,17 +175,18 @@ out:
     return rc;
 }
 
-int tpc_objdump_buffer(const char *path, const uint8_t *data, size_t len, bool raw, FILE *out)
+int tpc_objdump_buffer(const char *path, const uint8_t *data, size_t len, bool raw,
+                       bool leading_addr, FILE *out)
 {
     if (!raw)
-        return objdump_elf(path, data, len, out);
+        return objdump_elf(path, data, len, leading_addr, out);
     if (len % TPC_BUNDLE_BYTES) {
         fprintf(stderr, "nxemu-objdump: %s: size %zu is not a multiple of 32-byte TPC bundles\n",
                 path, len);
         return 1;
     }
     GString *o = g_string_new(NULL);
-    tpc_disas_text(o, data, len, NULL, 0);
+    tpc_disas_text(o, data, len, NULL, 0, leading_addr);
     fputs(o->str, out);
     g_string_free(o, TRUE);
     return 0;

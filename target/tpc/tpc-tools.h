@@ -11,7 +11,10 @@
 /* Assemble Habana-syntax TPC assembly into an ELF32 object like the vendor's
  * (EM_386, .text bundles, .tpc_metadata); with raw, only the bundle bytes. */
 int tpc_assemble_file(const char *src, const char *out, bool raw);
-/* Disassemble a TPC kernel ELF (data = whole file) or, with raw, bundles. */
-int tpc_objdump_buffer(const char *path, const uint8_t *data, size_t len, bool raw, FILE *out);
+/* Disassemble a TPC kernel ELF (data = whole file) or, with raw, bundles;
+ * leading_addr puts each bundle's byte offset before it, as llvm-objdump does
+ * unless given --no-leading-addr. */
+int tpc_objdump_buffer(const char *path, const uint8_t *data, size_t len, bool raw,
+                       bool leading_addr, FILE *out);
 
 #endif

@@ -90,7 +90,7 @@ def elf_object_like_vendor():
 def examples_disassemble_as_vendor():
     """§8.3 lines and §8.7 inputs: objdump prints the canonical text."""
     assemble(src("examples.s"), path("examples.o"))
-    got = body(objdump("-d", path("examples.o")))
+    got = body(objdump("--no-leading-addr", "-d", path("examples.o")))
     with open(src("examples.expect")) as f:
         want = [re.sub(r"\s+", " ", l).strip() for l in f.read().rstrip("\n").split("\n")]
     assert got == want, "\n".join(f"{a!r} | {b!r}" for a, b in zip(got, want) if a != b)
@@ -101,7 +101,7 @@ def round_trip():
     """objdump output reassembles to the same bytes."""
     first, _ = assemble(src("examples.s"), path("rt1.bin"), "--raw")
     assemble(src("examples.s"), path("rt1.o"))
-    text = "\n".join(body(objdump("-d", path("rt1.o")))) + "\n"
+    text = "\n".join(body(objdump("--no-leading-addr", "-d", path("rt1.o")))) + "\n"
     again, _ = assemble(write("rt2.s", text), path("rt2.bin"), "--raw")
     assert again == first
 
@@ -110,13 +110,45 @@ def round_trip():
 def raw_objdump():
     """-b binary -m nxtpc: bundle lines only."""
     assemble(src("worked.s"), path("w.bin"), "--raw")
-    out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("w.bin"))
+    out = objdump("-b", "binary", "-m", "nxtpc", "--no-leading-addr", "-d", path("w.bin"))
     lines = out.rstrip("\n").split("\n")
     assert lines[0] == ("ld_tnsr V1, 0x2, I2, SP1; add.i32 b00001 I2, 0x40, I2; "
                         "add.f32 V3, V1, V2, !VP5; st_tnsr 0x3, I3, V4, SP1"), lines[0]
     assert lines[3] == "loop S1, 16, 4294967294, >=, 64, SP3", lines[3]
     assert lines[6] == "nop; halt; halt; nop"
     assert len(lines) == 10
+
+
+@test
+def leading_addresses_by_default():
+    """Without --no-leading-addr the listing is llvm-objdump's default one:
+    a label line `%08x <name>:`, each bundle after its byte offset in .text
+    (`%8x: `, the pc a TPC fault line prints), 32 bytes a bundle."""
+    s = write("addr.s", "main:\nnop\nnop; add.i32 S1, S1, 0x1; nop; nop\n"
+                        "L1:\nnop; jmpr L1, SP1; nop; nop\nnop; halt; halt; nop\n")
+    assemble(s, path("addr.o"))
+    dump = objdump("-d", path("addr.o"))
+    got = dump.split("Disassembly of section .text:\n", 1)[1].split("\n.section", 1)[0]
+    assert got == ("\n00000000 <main>:\n"
+                   "       0: nop; nop; nop; nop\n"
+                   "      20: nop; add.i32 S1, S1, 0x1; nop; nop\n"
+                   "\n00000040 <L1>:\n"
+                   "      40: nop; jmpr L1, SP1; nop; nop\n"
+                   "      60: nop; halt; halt; nop\n"), got
+    # --no-leading-addr: the same lines without the offsets (the vendor text)
+    plain = objdump("--no-leading-addr", "-d", path("addr.o"))
+    got = plain.split("Disassembly of section .text:\n", 1)[1].split("\n.section", 1)[0]
+    assert got == ("\nmain:\nnop; nop; nop; nop\nnop; add.i32 S1, S1, 0x1; nop; nop\n"
+                   "\nL1:\nnop; jmpr L1, SP1; nop; nop\nnop; halt; halt; nop\n"), got
+    # raw bundles too; the .long line of an undecodable one sits under its text
+    bad = bytearray(spec_hex("worked.hex")[128:160])      # a NOP bundle
+    bad[5] = 0xb8                                          # VPU opcode 0x37 (MADD)
+    with open(path("addr.bin"), "wb") as f:
+        f.write(spec_hex("worked.hex")[128:160] + bad)
+    out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("addr.bin")).split("\n")
+    assert out[0] == "       0: nop; nop; nop; nop", out
+    assert out[1] == "      20: // bad bundle", out
+    assert out[2].startswith("          .long 0x0000003f, 0x0001b800, "), out
 
 
 @test
@@ -144,7 +176,7 @@ def immediates_warning():
     s = write("imm.s", "ld_l S1, 0x10; add.i32 S2, S2, 1; nop; nop\n")
     raw, err = assemble(s, path("imm.bin"), "--raw")
     assert "nxemu: warning:" in err and "keeping 0x1" in err, err
-    out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("imm.bin"))
+    out = objdump("-b", "binary", "-m", "nxtpc", "--no-leading-addr", "-d", path("imm.bin"))
     assert out.strip() == "ld_l S1, 0x1; add.i32 S2, S2, 0x1; nop; nop", out
 
 
@@ -190,7 +222,7 @@ def objdump_rejects_garbage():
     bad[5] = 0xb8                                          # VPU opcode 0x37 (MADD)
     with open(path("bad.bin"), "wb") as f:
         f.write(bad)
-    out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("bad.bin"))
+    out = objdump("-b", "binary", "-m", "nxtpc", "--no-leading-addr", "-d", path("bad.bin"))
     assert out.startswith("// bad bundle\n.long 0x0000003f, 0x0001b800"), out
     again, _ = assemble(write("bad.s", out), path("bad2.bin"), "--raw")
     assert again == bytes(bad)
@@ -205,7 +237,7 @@ def loop_once_round_trips():
     loop[3] |= 0x20                                    # bit 29
     with open(path("once.bin"), "wb") as f:
         f.write(loop)
-    out = objdump("-b", "binary", "-m", "nxtpc", "-d", path("once.bin"))
+    out = objdump("-b", "binary", "-m", "nxtpc", "--no-leading-addr", "-d", path("once.bin"))
     want = "loop S1, 16, 4294967294, >=, 64, 0x1, SP3"
     assert out.strip().split("\n")[-1].strip() == want, out
     again, _ = assemble(write("once.s", out), path("once2.bin"), "--raw")

@@ -30,7 +30,7 @@ NOP = bytes.fromhex("3f00000000f8010000000000000080 0f00f00100".replace(" ", "")
 
 def body(elf):
     """Label and bundle lines of the .text listing, blanks normalised."""
-    r = run(OBJDUMP, "-d", elf)
+    r = run(OBJDUMP, "--no-leading-addr", "-d", elf)
     assert r.returncode == 0, r.stderr
     out = r.stdout.split("Disassembly of section .text:\n", 1)[1]
     out = out.split("\n.section .tpc_metadata\n", 1)[0]
@@ -113,7 +113,7 @@ def bundle_right_after_metadata_goes_to_text():
     src = (".tpc_metadata\nversion:\t\tDD\t6\nLockUnLock:\tDB\t1\n"
            "scalarld:\tDH\t0010000000000001\nmarch:\t\tDW\t2\n\nNOP;\n")
     assemble(write("md.s", src), path("md.o"))
-    r = run(OBJDUMP, "-d", path("md.o"))
+    r = run(OBJDUMP, "--no-leading-addr", "-d", path("md.o"))
     assert r.returncode == 0, r.stderr
     text, md = r.stdout.split("Disassembly of section .text:\n", 1)[1].split(
         "\n.section .tpc_metadata\n", 1)

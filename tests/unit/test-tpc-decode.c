@@ -341,7 +341,7 @@ static void test_asm_loop(void)
     /* disassembly names the label and prints immediates in decimal */
     GString *s = g_string_new(NULL);
     tpc_disas_text(s, obj.text->data, obj.text->len, (const TpcSym *)(void *)obj.syms->data,
-                   obj.syms->len);
+                   obj.syms->len, false);
     g_assert_cmpstr(s->str, ==,
                     "loop S1, 16, 4294967294, >=, End1, SP3\n"
                     "nop; nop; nop; nop\n"
@@ -867,7 +867,7 @@ static void test_elf(void)
     char *dump = NULL;
     size_t dlen = 0;
     FILE *f = open_memstream(&dump, &dlen);
-    g_assert_cmpint(tpc_objdump_buffer("k.o", d, e->len, false, f), ==, 0);
+    g_assert_cmpint(tpc_objdump_buffer("k.o", d, e->len, false, false, f), ==, 0);
     fclose(f);
     g_assert_nonnull(strstr(dump, "Disassembly of section .text:\n\nmain:\n"
                                   "nop; nop; nop; nop\nnop; halt; halt; nop\n"));
@@ -877,7 +877,7 @@ static void test_elf(void)
     /* a truncated file is an error, not a crash */
     f = open_memstream(&dump, &dlen);
     for (size_t cut = 0; cut < e->len; cut += 61)
-        (void)tpc_objdump_buffer("k.o", d, cut, false, f);
+        (void)tpc_objdump_buffer("k.o", d, cut, false, true, f);
     fclose(f);
     free(dump);
     g_byte_array_free(e, TRUE);
