@@ -262,6 +262,28 @@ static void report_tpcs(Machine *m, GString *out)
     }
 }
 
+/* "nxemu:   at pc=...: <disassembly>" after a fault line: the instruction
+ * or bundle at the fault PC, on one line (a bundle printed as raw words has
+ * its two lines joined by a blank); nothing when it cannot be read. */
+static void fault_at_line(NxCpu *cpu, GString *out)
+{
+    GString *d;
+    if (!cpu->ops->disas) {
+        return;
+    }
+    d = g_string_new(NULL);
+    if (cpu->ops->disas(cpu, cpu->fault_pc, d)) {
+        for (gsize i = 0; i < d->len; i++) {
+            if (d->str[i] == '\n') {
+                d->str[i] = ' ';
+            }
+        }
+        g_string_append_printf(out, "nxemu:   at pc=0x%0*" PRIx64 ": %s\n",
+                               cpu->kind == CPU_KIND_TPC ? 8 : 16, cpu->fault_pc, d->str);
+    }
+    g_string_free(d, TRUE);
+}
+
 void sched_report(Machine *m, GString *out)
 {
     const Sched *s = &m->sched;
@@ -270,6 +292,7 @@ void sched_report(Machine *m, GString *out)
         if (m->fault_cpu && m->fault_cpu->ops->fault_line) {
             m->fault_cpu->ops->fault_line(m->fault_cpu, out);
             g_string_append_c(out, '\n');
+            fault_at_line(m->fault_cpu, out);
         } else {
             g_string_append(out, "nxemu: fault\n");
         }

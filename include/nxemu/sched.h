@@ -19,7 +19,8 @@ StopReason sched_round(Machine *m);
 /* The exit status for the stop reason already recorded in m. */
 int sched_exit_status(Machine *m);
 /* The §9.3 diagnostic lines (each ending in a newline) for the recorded stop
- * reason: fault line, deadlock block or limit line; nothing for a normal end
+ * reason: fault line (and the "at pc=" line with its disassembly), deadlock
+ * block or limit line; nothing for a normal end
  * or a FINISHER.  sched_run writes them to stderr. */
 void sched_report(Machine *m, GString *out);
 /* "FINISHER", "LIMIT", ... (the enum's names without STOP_). */

@@ -70,7 +70,8 @@ def seq_program(body, checks, nwait=1):
 TAIL = "halt\nnop\nnop\nnop\n"
 
 CASES = [
-    # name, kernel, sequencer setup, checks, extra args, exit, stderr line
+    # name, kernel, sequencer setup, checks, extra args, exit, stderr line (or
+    # consecutive lines: a fault line and the disassembly of the bundle at its pc)
     ("scalar-arg-st-g",
      "gen_addr AD0, 0x1, I2; add.i32 S1, S0, 0x2; nop; nop\n"
      "nop; nop; nop; st_g AD0, S1\n" + TAIL,
@@ -105,19 +106,25 @@ CASES = [
     ("fault-slm-range",
      "nop; nop; nop; nop\nld_l S1, 0x400; nop; nop; nop\n" + TAIL,
      "", [], [], 139,
-     "nxemu: fault: tpc=0 code=SLM_RANGE(6) info=0x00000000 pc=0x00000020 "
-     "addr=0x0000000000000400"),
+     ["nxemu: fault: tpc=0 code=SLM_RANGE(6) info=0x00000000 pc=0x00000020 "
+      "addr=0x0000000000000400",
+      "nxemu:   at pc=0x00000020: ld_l S1, 0x400; nop; nop; nop"]),
     ("fault-global",
      "gen_addr AD0, 0x0, I2; nop; nop; nop\nld_g S1, AD0; nop; nop; nop\n" + TAIL,
      "        write.u32 [0x2804000404], 0x10\n",
      [], [], 135,
-     "nxemu: fault: tpc=0 code=GLOBAL_FAULT(8) info=0x00000000 pc=0x00000020 "
-     "addr=0x0000001001200000"),
+     ["nxemu: fault: tpc=0 code=GLOBAL_FAULT(8) info=0x00000000 pc=0x00000020 "
+      "addr=0x0000001001200000",
+      "nxemu:   at pc=0x00000020: ld_g S1, AD0; nop; nop; nop"]),
     ("fault-illegal-opcode",
      # SPU opcode 0x30 is not defined: hand-written bundle
      ".long 0x00000030, 0x0001f800, 0x0, 0x0f800000, 0x0001f000, 0x0, 0x0, 0x0\n" + TAIL,
-     "", [], [], 132, "nxemu: fault: tpc=0 code=ILLEGAL_OPCODE(1) info=0x00003001 "
-     "pc=0x00000000 addr=0x0000000000000000"),
+     # the bundle does not decode: its words, on the line after the fault line
+     "", [], [], 132, ["nxemu: fault: tpc=0 code=ILLEGAL_OPCODE(1) info=0x00003001 "
+                       "pc=0x00000000 addr=0x0000000000000000",
+                       "nxemu:   at pc=0x00000000: // bad bundle .long 0x00000030, 0x0001f800, "
+                       "0x00000000, 0x0f800000, 0x0001f000, 0x00000000, 0x00000000, "
+                       "0x00000000"]),
     # tpc.md §6.1: LD and SPU slots both write S1.  Without -tpc-strict the
     # later slot (SPU: 40 + 4) wins; the bundle has one
     # immediate, shared by both slots (SLM address 4, addend 4) and a one-time warning names the PC.
@@ -134,8 +141,10 @@ CASES = [
      "ld_l S1, 0x4; add.i32 S1, S0, 0x4; nop; nop\n"
      "nop; nop; nop; st_g AD0, S1\n" + TAIL,
      "        write.u32 [0x28040007c0], 40\n",
-     [], ["-tpc-strict"], 132, "nxemu: fault: tpc=0 code=BUNDLE_CONFLICT(12) info=0x00000041 "
-     "pc=0x00000020 addr=0x0000000000000000"),
+     [], ["-tpc-strict"], 132,
+     ["nxemu: fault: tpc=0 code=BUNDLE_CONFLICT(12) info=0x00000041 "
+      "pc=0x00000020 addr=0x0000000000000000",
+      "nxemu:   at pc=0x00000020: ld_l S1, 0x4; add.i32 S1, S0, 0x4; nop; nop"]),
 ]
 
 
@@ -168,8 +177,10 @@ def main():
                 errs = r.stderr.splitlines()
                 if r.returncode != want_exit:
                     why = f"exit {r.returncode}, expected {want_exit}: {r.stderr.strip()}"
-                elif want_err is not None and want_err not in errs:
-                    why = f"stderr lacks '{want_err}': {r.stderr.strip()}"
+                elif want_err is not None:
+                    want = [want_err] if isinstance(want_err, str) else want_err
+                    if not any(errs[i:i + len(want)] == want for i in range(len(errs))):
+                        why = f"stderr lacks {want!r}: {r.stderr.strip()}"
             if why is None:
                 print(f"ok {n} {name}")
             else:

@@ -219,11 +219,13 @@ def main():
         check(f"add-f32 rank 1, split on dim 0, -n {n}", p.returncode == 0 and
               got1[n] == struct.pack("<200f", *row), p.stderr)
 
-    # A faulting kernel: the machine's fault status and line come through.
+    # A faulting kernel: the machine's fault status and line come through,
+    # with the faulting bundle on the next line.
     p = run([TPCRUN, "-k", kernels["fault-slm"], "-n", "2", "--index-space", "1,2"])
-    check("faulting kernel: exit 139 and the TPC fault line", p.returncode == 139 and
+    check("faulting kernel: exit 139, the TPC fault line and its bundle", p.returncode == 139 and
           "nxemu: fault: tpc=0 code=SLM_RANGE(6) info=0x00000000 pc=0x00000020 "
-          "addr=0x0000000000000400" in p.stderr, p.stderr)
+          "addr=0x0000000000000400\n"
+          "nxemu:   at pc=0x00000020: ld_l S1, 0x400; nop; nop; nop\n" in p.stderr, p.stderr)
 
     # Usage errors: exit 125 and one line.
     for name, args in (
