@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "config-host.h"
+#include "nxemu-version.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/error.h"
 #include "nxemu/gdbstub.h"
@@ -219,7 +220,7 @@ int main(int argc, char **argv)
     if (o.help) {
         fputs(o.help_text, stdout);
     } else if (o.version) {
-        printf("nxemu version %s\n", NXEMU_VERSION);
+        fputs(NXEMU_VERSION_LINE("nxemu"), stdout);
     } else if (o.machine_help) {
         nx_machine_help(stdout);
     } else if (o.log_help) {

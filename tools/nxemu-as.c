@@ -1,5 +1,6 @@
 /*
  * nxemu-as [-t seq|tpc] [--raw] -o OUT IN
+ * nxemu-as --version
  * Assembles sequencer (default) or TPC source into an ELF or raw image.
  * Errors are `file:line:col: error: text` on stderr, exit status 1.
  */
@@ -8,17 +9,19 @@
 
 #include <glib.h>
 
+#include "nxemu-version.h"
 #include "target/seq/seq-tools.h"
 #include "target/tpc/tpc-tools.h"
 
 int main(int argc, char **argv)
 {
     gchar *target = NULL, *out = NULL;
-    gboolean raw = FALSE;
+    gboolean raw = FALSE, version = FALSE;
     GOptionEntry entries[] = {
         {"target", 't', 0, G_OPTION_ARG_STRING, &target, "seq (default) or tpc", "T"},
         {"raw", 0, 0, G_OPTION_ARG_NONE, &raw, "write raw bytes (.text only) instead of ELF", NULL},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output file", "OUT"},
+        {"version", 0, 0, G_OPTION_ARG_NONE, &version, "print the version and exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("IN - nxemu assembler");
@@ -32,7 +35,10 @@ int main(int argc, char **argv)
     }
     g_option_context_free(ctx);
     int rc = 2;
-    if (!out || argc != 2) {
+    if (version) {
+        fputs(NXEMU_VERSION_LINE("nxemu-as"), stdout);
+        rc = 0;
+    } else if (!out || argc != 2) {
         fprintf(stderr, "usage: nxemu-as [-t seq|tpc] [--raw] -o OUT IN\n");
     } else if (!target || strcmp(target, "seq") == 0) {
         rc = seq_assemble_file(argv[1], out, raw);

@@ -1,6 +1,7 @@
 /*
  * nxemu-objdump -d FILE
  * nxemu-objdump -b binary -m nxseq|nxtpc [--adjust-vma=ADDR] -d FILE
+ * nxemu-objdump --version
  * GNU objdump spelling; --no-leading-addr (llvm-objdump's) drops the offsets
  * of a TPC listing, giving the vendor tpc-llvm text.  ELF files are recognised by their header:
  * ELF64 e_machine 0x4E58 = sequencer, ELF32 EM_386 = TPC kernel.
@@ -13,12 +14,13 @@
 
 #include <glib.h>
 
+#include "nxemu-version.h"
 #include "target/seq/seq-tools.h"
 #include "target/tpc/tpc-tools.h"
 
 int main(int argc, char **argv)
 {
-    gboolean disas = FALSE, no_addr = FALSE;
+    gboolean disas = FALSE, no_addr = FALSE, version = FALSE;
     gchar *bfd = NULL, *arch = NULL, *vma = NULL;
     GOptionEntry entries[] = {
         {"disassemble", 'd', 0, G_OPTION_ARG_NONE, &disas, "disassemble", NULL},
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
         {"adjust-vma", 0, 0, G_OPTION_ARG_STRING, &vma, "address of the first raw byte", "ADDR"},
         {"no-leading-addr", 0, 0, G_OPTION_ARG_NONE, &no_addr,
          "TPC: no offsets before bundles and labels (the vendor's text)", NULL},
+        {"version", 0, 0, G_OPTION_ARG_NONE, &version, "print the version and exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("FILE - nxemu disassembler");
@@ -39,6 +42,11 @@ int main(int argc, char **argv)
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         fprintf(stderr, "nxemu-objdump: %s\n", err->message);
         g_error_free(err);
+        goto out;
+    }
+    if (version) {
+        fputs(NXEMU_VERSION_LINE("nxemu-objdump"), stdout);
+        rc = 0;
         goto out;
     }
     if (!disas || argc != 2) {

@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 #include "nxemu-test.h"
+#include "nxemu-version.h"
 
 typedef struct Opts {
     int jobs;
     char *tags, *exclude_tags, *shard, *cost_from, *failed_from;
     char *junit, *json, *nxemu, *coverage;
-    gboolean tap, list, verbose;
+    gboolean tap, list, verbose, version;
     double timeout;
     char **inputs;
 } Opts;
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
         {"timeout", 0, 0, G_OPTION_ARG_DOUBLE, &op.timeout,
          "wall-clock timeout of cases that set none (default 300, 0 = none)", "SECONDS"},
         {"list", 0, 0, G_OPTION_ARG_NONE, &op.list, "list the selected cases and exit", NULL},
+        {"version", 0, 0, G_OPTION_ARG_NONE, &op.version, "print the version and exit", NULL},
         {"verbose", 'v', 0, G_OPTION_ARG_NONE, &op.verbose, "print passing cases on a terminal too",
          NULL},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &op.inputs, NULL,
@@ -191,6 +193,10 @@ int main(int argc, char **argv)
 
     if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
         rc = usage_error(e);
+        goto out;
+    }
+    if (op.version) {
+        fputs(NXEMU_VERSION_LINE("nxemu-test"), stdout);
         goto out;
     }
     if (!op.inputs || !op.inputs[0]) {

@@ -35,6 +35,7 @@ const char tr_usage[] =
     "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
     "  -h, --help               this text\n"
+    "  --version                print the version (and git revision) and exit\n"
     "Long options take one dash or two (-cycle-limit, --cycle-limit), as in nxemu;\n"
     "--name=VALUE works too.\n";
 
@@ -208,6 +209,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->help = true;
             continue;
         }
+        if (!inline_val && opt_is(a, "--version")) {
+            o->version = true;
+            continue;
+        }
         if (!inline_val && opt_is(a, "--time")) {
             o->time = true;
             continue;
@@ -304,7 +309,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     for (unsigned k = 0; k < nout; k++) {
         o->tensor[o->ntensor++] = outs[k];
     }
-    if (!ok || o->help || o->help_shown) {
+    if (!ok || o->help || o->help_shown || o->version) {
         return ok;
     }
     if (!o->kernel) {

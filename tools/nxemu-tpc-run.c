@@ -18,6 +18,7 @@
 
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
+#include "nxemu-version.h"
 #include "nxemu/error.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
@@ -426,7 +427,10 @@ int main(int argc, char **argv)
         tr_options_free(&o);
         return fail(err);
     }
-    if (o.help || o.help_shown) {
+    if (o.version) {
+        fputs(NXEMU_VERSION_LINE("nxemu-tpc-run"), stdout);
+        rc = 0;
+    } else if (o.help || o.help_shown) {
         if (o.help) {
             fputs(tr_usage, stdout);
         }

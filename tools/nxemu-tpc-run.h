@@ -62,6 +62,7 @@ typedef struct TrOptions {
     bool has_cycle_limit;
     uint64_t cycle_limit;
     bool help;
+    bool version; /* --version */
     bool help_shown; /* -d help printed the item list */
     bool time;       /* --time: report the host CPU time of the run */
 } TrOptions;
