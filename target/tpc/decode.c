@@ -155,11 +155,19 @@ uint32_t tpc_sw_value(const TpcInsn *in, const TpcSwDef *sw)
     return (v >> sw->shift) & ((1u << sw->width) - 1);
 }
 
-/* Switch fields whose value has no name in the table are invalid encodings. */
-static bool check_switches(Dec *d, const TpcInsn *in)
+/* The switches of a table-described form: a value without a name in a
+ * strict field, or a set bit that no switch and no number operand of the
+ * form describes (a later generation's switch), is ILLEGAL_INSTRUCTION, so
+ * that every decodable bundle prints as text that keeps all its bits. */
+static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
 {
+    /* bits described per switch field: SW, A, B, C, D, T (TPC_SWF_*) */
+    uint32_t covered[6] = {0};
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
-        if (!sw->strict || (sw->slots && !(sw->slots & (1u << d->slot))))
+        if (sw->slots && !(sw->slots & (1u << d->slot)))
+            continue;
+        covered[sw->field] |= ((1u << sw->width) - 1) << sw->shift;
+        if (!sw->strict)
             continue;
         uint32_t v = tpc_sw_value(in, sw);
         bool named = false;
@@ -168,6 +176,30 @@ static bool check_switches(Dec *d, const TpcInsn *in)
         if (!named)
             return bad_insn(d, in->opc);
     }
+    for (unsigned i = 0; i < l->nops; i++) {
+        const TpcOpSpec *s = &l->op[i];
+        uint32_t m = s->width ? ((1u << s->width) - 1) << s->shift : 0xFFFFFFFFu;
+        if (s->kinds != TPC_K(RAW))
+            continue;
+        if (s->field == TPC_FIELD_SW)
+            covered[TPC_SWF_SW] |= m;
+        else if (s->field == TPC_FIELD_SRC_B)
+            covered[TPC_SWF_B] |= m;
+        else if (s->field == TPC_FIELD_SRC_C)
+            covered[TPC_SWF_C] |= m;
+        else if (s->field == TPC_FIELD_SRC_D)
+            covered[TPC_SWF_D] |= m;
+    }
+    if (in->sw & ~covered[TPC_SWF_SW])
+        return bad_insn(d, in->opc);
+    if (!in->desc->types && (in->type & ~covered[TPC_SWF_T]))
+        return bad_insn(d, in->opc);
+    if ((l->flags & TPC_LF_SW_B) && (in->b.raw & ~covered[TPC_SWF_B]))
+        return bad_insn(d, in->opc);
+    if ((l->flags & TPC_LF_SW_C) && (in->c.raw & ~covered[TPC_SWF_C]))
+        return bad_insn(d, in->opc);
+    if ((l->flags & TPC_LF_SW_D) && (in->d.raw & ~covered[TPC_SWF_D]))
+        return bad_insn(d, in->opc);
     return true;
 }
 
@@ -198,7 +230,7 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
     for (unsigned i = 0; i < 3; i++)
         if (l->flags & sw_field[i][0])
             raw(ops[sw_field[i][1]], fv[sw_field[i][1]]);
-    return check_switches(d, in);
+    return check_switches(d, in, l);
 }
 
 /* MOV with SWITCHES bit 0 (SPU, load slot): a hardware-register move, SRC_B
