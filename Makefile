@@ -3,7 +3,7 @@
 BUILD ?= build
 NINJA ?= ninja
 
-.PHONY: all deps run check check-unit bench install clean distclean sanitize-check
+.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc
 
 all: $(BUILD)/build.ninja
 	$(NINJA) -C $(BUILD)
@@ -29,6 +29,10 @@ sanitize-check: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C build-san --print-errorlogs --num-processes 2
 	@python3 scripts/test-summary.py build-san
+
+# Regenerate the TPC ISA reference from the instruction tables (docs/isa/).
+isa-doc: all
+	$(BUILD)/tools/nxemu-isa-doc docs/isa
 
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b $(BUILD) || exit 1; done
