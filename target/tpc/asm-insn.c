@@ -59,7 +59,7 @@ static bool enc_spu(Stmt *st)
             }
             CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
             /* shifts take the index register in SRC_A, the count in SRC_B */
-            bool shift = d->opc == 0x13 || d->opc == 0x14;
+            bool shift = d->opc == TPC_OPC_SPU_shr || d->opc == TPC_OPC_SPU_shl;
             CHK(a = asm_enc(st, &st->ops[1], shift ? K(I) : K(I) | K(S) | K(IMM),
                             "first source"));
             if (need == 3)
@@ -177,7 +177,7 @@ static bool enc_spu(Stmt *st)
             return false;
         if (st->ops[0].type == AOP_NAME) {
             AsmBundle *ab = st->ab;
-            ab->fix_kind = d->opc == 0x24 ? FIX_JMPR : FIX_JMPA;
+            ab->fix_kind = d->opc == TPC_OPC_SPU_jmpr ? FIX_JMPR : FIX_JMPA;
             ab->fix_label = g_strdup(st->ops[0].s);
             ab->fix_col = st->ops[0].col;
             ab->imm[TPC_SLOT_SPU].used = true;
@@ -215,15 +215,9 @@ static bool enc_spu(Stmt *st)
         sw = st->mask << 2;
         type = TPC_T_I32;
         break;
-    default: /* GENERIC: print-only opcodes: dst, a, b (TPC_F_SRC1: dst, a) */
-        if (!((d->flags & TPC_F_SRC1) ? asm_take_ops(st, 2, 2) : asm_take_ops(st, 3, 3)))
-            return false;
-        type = st->type < 0 ? 0 : (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(S) | K(SP) | K(I) | K(AD), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], ~0u, "source"));
-        if (st->nops == 3)
-            CHK(b = asm_enc(st, &st->ops[2], ~0u, "source"));
-        break;
+    default:
+        asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
+        return false;
     }
     asm_put(st, TPC_B_SPU_OPC, 6, d->opc);
     asm_put(st, TPC_B_SPU_SRC_A, 7, (unsigned)a);
@@ -234,15 +228,6 @@ static bool enc_spu(Stmt *st)
     return d->form == TPC_FORM_HALT || asm_put_pred(st);
 }
 
-static bool vpu_pair_dest(unsigned opc, unsigned t, unsigned sw)
-{
-    if (opc == 0x00)
-        return (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16;
-    if (opc == 0x01)
-        return (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16 ||
-               ((t == TPC_T_I32 || t == TPC_T_U32) && !(sw & 2));
-    return false;
-}
 
 static bool enc_vpu(Stmt *st)
 {
@@ -280,12 +265,12 @@ static bool enc_vpu(Stmt *st)
             if (need == 3)
                 CHK(b = asm_enc(st, &st->ops[2], K(VP), "second source"));
         } else {
-            bool pair = vpu_pair_dest(d->opc, type, sw);
+            bool pair = tpc_vpu_pair_dest(d->opc, type, sw);
             CHK(dst = asm_enc_vec(st, &st->ops[0], pair ? 2 : 1, "destination"));
             CHK(a = asm_enc(st, &st->ops[1], vsrc, "first source"));
             if (need == 3)
                 CHK(b = asm_enc(st, &st->ops[2],
-                                d->opc == 0x2c ? vsrc : vsrc | K(S) | K(SLFSR) | K(IMM),
+                                d->opc == TPC_OPC_VPU_shuffle ? vsrc : vsrc | K(S) | K(SLFSR) | K(IMM),
                                 "second source"));
         }
         if ((sw & 4) && (d->sws == TPC_SWS_MAC || d->sws == TPC_SWS_MUL_VPU) &&
@@ -433,15 +418,9 @@ static bool enc_vpu(Stmt *st)
         }
         break;
     }
-    default: /* GENERIC: print-only opcodes: dst, a, b (TPC_F_SRC1: dst, a) */
-        if (!((d->flags & TPC_F_SRC1) ? asm_take_ops(st, 2, 2) : asm_take_ops(st, 3, 3)))
-            return false;
-        type = st->type < 0 ? 0 : (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(V) | K(VP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], ~0u, "source"));
-        if (st->nops == 3)
-            CHK(b = asm_enc(st, &st->ops[2], ~0u, "source"));
-        break;
+    default:
+        asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
+        return false;
     }
     asm_put(st, TPC_B_VPU_OPC, 6, d->opc);
     asm_put(st, TPC_B_VPU_SRC_A, 8, (unsigned)a);

@@ -101,7 +101,7 @@ bool asm_enc_ld(Stmt *st)
     const TpcInsnDesc *d = st->desc;
     int a = 0, dst = 0;
     uint32_t b = st->f_b, sw = st->f_sw;
-    bool half = d->opc == 0x0f || d->opc == 0x10 || d->opc == 0x12 || d->opc == 0x13;
+    bool half = tpc_insn_half(d) != 0;
 
     if (d->form != TPC_FORM_MOV && !asm_no_type(st))
         return false;
@@ -269,7 +269,7 @@ bool asm_enc_st(Stmt *st)
     const TpcInsnDesc *d = st->desc;
     int a = (int)st->f_a, cc = 0;
     uint32_t b = st->f_b, sw = st->f_sw;
-    bool half = d->opc == 0x08 || d->opc == 0x09 || d->opc == 0x0c || d->opc == 0x0d;
+    bool half = tpc_insn_half(d) != 0;
     bool uses_c = true;
 
     if (!asm_no_type(st))

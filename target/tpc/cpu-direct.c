@@ -135,7 +135,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
     if (in->pred)
         rd->sp |= 1u << (in->pred & 15);
     *prep = false;
-    if (in->opc == 0x04 && (s == TPC_SLOT_LD || s == TPC_SLOT_ST) && scalar_src(&in->a)) {
+    if (in->opc == TPC_OPC_LD_set_indx && (s == TPC_SLOT_LD || s == TPC_SLOT_ST) && scalar_src(&in->a)) {
         const TpcOperand *d = s == TPC_SLOT_LD ? &in->dst : &in->c;
         if (d->kind != TPC_OP_I)
             return false;
@@ -146,7 +146,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
     }
     switch (s) {
     case TPC_SLOT_LD:
-        if (in->opc != 0x11 || !tpc_tensor_fast_form(in, &in->dst))
+        if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(rd, &in->a);
         add_op(wr, &in->dst);
@@ -154,7 +154,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
         *prep = true;
         return true;
     case TPC_SLOT_ST:
-        if (in->opc != 0x0B || !tpc_tensor_fast_form(in, &in->c))
+        if (in->opc != TPC_OPC_ST_st_tnsr || !tpc_tensor_fast_form(in, &in->c))
             return false;
         add_op(rd, &in->a);
         add_op(rd, &in->c);
@@ -170,7 +170,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
         *fn = run_vpu_f32;
         return true;
     default: /* SPU */
-        if (in->opc == 0x27 && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
+        if (in->opc == TPC_OPC_SPU_set_indx && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
             add_op(rd, &in->a);
             add_op(wr, &in->dst);
             *fn = run_set_indx_spu;

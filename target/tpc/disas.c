@@ -152,18 +152,6 @@ static void sw_words(P *p, const TpcInsn *in, unsigned swmask)
     }
 }
 
-/* Is the VPU destination of MAC/MUL a pair (tpc.md §1.2)? */
-static bool vpu_pair_dest(const TpcInsn *in)
-{
-    unsigned t = in->type;
-    if (in->opc == 0x00 || in->opc == 0x01) {
-        if ((t == TPC_T_BF16 && (in->sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16)
-            return true;
-        return in->opc == 0x01 && (t == TPC_T_I32 || t == TPC_T_U32) && !(in->sw & 2);
-    }
-    return false;
-}
-
 static void target(P *p, uint32_t off, int64_t shown)
 {
     const char *l = p->label ? p->label(p->opaque, off) : NULL;
@@ -196,16 +184,10 @@ static void convert_words(P *p, const TpcInsn *in, bool vpu)
         word(p, tpc_round_name[in->sw & 7]);
 }
 
-static void generic(P *p, const TpcInsn *in)
+/* A row whose form no printer knows (a table mistake): its raw fields. */
+static void unknown_form(P *p, const TpcInsn *in)
 {
-    mnem(p, in, in->desc->types != 0);
-    if (in->dst.kind != TPC_OP_NONE)
-        opnd(p, &in->dst, 0);
-    if (in->a.kind != TPC_OP_NONE)
-        opnd(p, &in->a, 0);
-    if (in->b.kind != TPC_OP_NONE)
-        opnd(p, &in->b, 0);
-    pred(p, in);
+    g_string_append_printf(p->o, "%s ?", in->desc->mnemonic);
 }
 
 /* Name of value v of a multi-bit switch, or NULL. */
@@ -276,7 +258,7 @@ static void print_binary(P *p, const TpcInsn *in, bool vpu)
     sw_words(p, in, int5 ? 3 : 0x7f);
     if (int5)
         dimmask(p, in->sw >> 2, false);
-    opnd(p, &in->dst, vpu && vpu_pair_dest(in) ? 2 : 0);
+    opnd(p, &in->dst, vpu && tpc_vpu_pair_dest(in->opc, in->type, in->sw) ? 2 : 0);
     opnd(p, &in->a, 0);
     if (in->desc->form == TPC_FORM_BINARY)
         opnd(p, &in->b, 0);
@@ -346,7 +328,7 @@ static void print_spu(P *p, const TpcInsn *in)
         mnem(p, in, false);
         if (in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM) {
             uint32_t v = in->a.kind == TPC_OP_IMM ? p->bd->imm : in->a.num;
-            if (in->opc == 0x24)
+            if (in->opc == TPC_OPC_SPU_jmpr)
                 target(p, p->pc + v, (int32_t)v);
             else
                 target(p, v, v);
@@ -368,7 +350,7 @@ static void print_spu(P *p, const TpcInsn *in)
         pred(p, in);
         return;
     default:
-        generic(p, in);
+        unknown_form(p, in);
         return;
     }
 }
@@ -394,10 +376,9 @@ static void print_vpu(P *p, const TpcInsn *in)
         ops_pred(p, in, &in->dst, &in->a, &in->b);
         return;
     case TPC_FORM_CONVERT: {
-        unsigned tt = b & 0xf;
-        bool wide_d = in->type == TPC_T_BF16 && tt == TPC_T_F32;
-        bool wide_a = in->type == TPC_T_F32 && tt == TPC_T_BF16 && !(b & 0x40) &&
-                      in->a.kind == TPC_OP_V && in->a.num % 2 == 0;
+        bool wide_d = tpc_convert_pair_dest(in->type, b);
+        bool wide_a = tpc_convert_pair_src(in->type, b) && in->a.kind == TPC_OP_V &&
+                      in->a.num % 2 == 0;
         mnem(p, in, true);
         convert_words(p, in, true);
         opnd(p, &in->dst, wide_d ? 2 : 0);
@@ -416,7 +397,7 @@ static void print_vpu(P *p, const TpcInsn *in)
     case TPC_FORM_PACK:
         mnem(p, in, true);
         g_string_append_printf(p->o, " source_group=%u element_stride=%u", b & 1, (b & 2) ? 4 : 2);
-        if (in->opc == 0x2e)
+        if (in->opc == TPC_OPC_VPU_unpack)
             g_string_append_printf(p->o, " group_half=%u", (b >> 2) & 1);
         ops_pred(p, in, &in->dst, &in->a, NULL);
         return;
@@ -454,7 +435,7 @@ static void print_vpu(P *p, const TpcInsn *in)
         return;
     }
     default:
-        generic(p, in);
+        unknown_form(p, in);
         return;
     }
 }
@@ -549,7 +530,7 @@ static void print_ld(P *p, const TpcInsn *in)
         print_ops(p, in, NULL, &in->a, NULL);
         break;
     default:
-        generic(p, in);
+        unknown_form(p, in);
         return;
     }
     pred(p, in);
@@ -585,7 +566,7 @@ static void print_st(P *p, const TpcInsn *in)
             regop(p, "S31");
         break;
     default:
-        generic(p, in);
+        unknown_form(p, in);
         return;
     }
     pred(p, in);

@@ -55,23 +55,23 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
 {
     float a = fval(ra, t), b = fval(rb, t), d = fval(rd, t);
     switch (op) {
-    case 0x00: /* MAC: one rounding */
+    case TPC_OPC_SPU_mac: /* MAC: one rounding */
         return fres(fmaf((sw & 2u) ? -a : a, b, d), t);
-    case 0x01:
+    case TPC_OPC_SPU_mul:
         return fres(a * b, t);
-    case 0x02:
+    case TPC_OPC_SPU_add:
         return fres(a + b, t);
-    case 0x03:
+    case TPC_OPC_SPU_sub:
         return fres((sw & 2u) ? b - a : a - b, t);
-    case 0x05:
+    case TPC_OPC_SPU_max:
         if (isnan(a) || isnan(b))
             return fres(NAN, t);
         return (a > b || (a == b && !signbit(a))) ? ra : rb;
-    case 0x06:
+    case TPC_OPC_SPU_min:
         if (isnan(a) || isnan(b))
             return fres(NAN, t);
         return (a < b || (a == b && signbit(a))) ? ra : rb;
-    case 0x07:
+    case TPC_OPC_SPU_abs:
         return ra & (t == TPC_T_F32 ? 0x7FFFFFFFu : 0x7FFFu);
     default:
         return 0;
@@ -110,22 +110,22 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
     uint32_t wm = width_mask(t);
     unsigned bits = 8 * tpc_type_size(t);
     switch (op) {
-    case 0x0F:
+    case TPC_OPC_SPU_or:
         return (ra | rb) & wm;
-    case 0x10:
+    case TPC_OPC_SPU_and:
         return (ra & rb) & wm;
-    case 0x11:
+    case TPC_OPC_SPU_xor:
         return (ra ^ rb) & wm;
-    case 0x12:
+    case TPC_OPC_SPU_not:
         return ~ra & wm;
-    case 0x13:
-    case 0x14: {
+    case TPC_OPC_SPU_shr:
+    case TPC_OPC_SPU_shl: {
         unsigned n = rb & 0xFFu;
         if (n >= bits)
             return 0;
         return (op == 0x13 ? ((ra & wm) >> n) : (ra << n)) & wm;
     }
-    case 0x15:
+    case TPC_OPC_SPU_ash:
         if (tpc_type_is_float(t)) {
             /* ash.f32/.bf16 (VPU): a * 2^b, b the signed low byte of B's lane,
              * rounded once to the type (tpc.md §5.3) */
@@ -141,7 +141,7 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
     int64_t a = sext(ra, t), b = sext(rb, t), d = sext(rd, t);
     bool sat = sw & 1u;
     switch (op) {
-    case 0x00: {
+    case TPC_OPC_SPU_mac: {
         __int128 p = (__int128)a * b;
         __int128 r = (sw & 2u) ? d - p : d + p;
         if (!sat)
@@ -152,22 +152,22 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
             r = INT64_MIN / 2;
         return tpc_int_result((int64_t)r, t, sat);
     }
-    case 0x01:
+    case TPC_OPC_SPU_mul:
         return (uint32_t)((uint64_t)a * (uint64_t)b) & wm;
-    case 0x02: {
+    case TPC_OPC_SPU_add: {
         unsigned cin = (sw & 2u) && carry ? (*carry & 1u) : 0u;
         uint64_t ua = ra & wm, ub = rb & wm;
         if (carry)
             *carry = ((ua + ub + cin) >> bits) & 1u;
         return tpc_int_result(a + b + cin, t, sat);
     }
-    case 0x03:
+    case TPC_OPC_SPU_sub:
         return tpc_int_result((sw & 2u) ? b - a : a - b, t, sat);
-    case 0x05:
+    case TPC_OPC_SPU_max:
         return (uint32_t)(a > b ? a : b) & wm;
-    case 0x06:
+    case TPC_OPC_SPU_min:
         return (uint32_t)(a < b ? a : b) & wm;
-    case 0x07:
+    case TPC_OPC_SPU_abs:
         return tpc_int_result(a < 0 ? -a : a, t, false);
     default:
         return 0;
@@ -181,15 +181,15 @@ bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t rb, bool mask_eq
     if (tpc_type_is_float(t)) {
         float a = fval(ra, t), b = fval(rb, t);
         switch (op) {
-        case 0x09:
+        case TPC_OPC_SPU_cmp_eq:
             return a == b;
-        case 0x0A:
+        case TPC_OPC_SPU_cmp_neq:
             return !(a == b);
-        case 0x0B:
+        case TPC_OPC_SPU_cmp_less:
             return a < b;
-        case 0x0C:
+        case TPC_OPC_SPU_cmp_leq:
             return a <= b;
-        case 0x0D:
+        case TPC_OPC_SPU_cmp_grt:
             return a > b;
         default:
             return a >= b;
@@ -197,15 +197,15 @@ bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t rb, bool mask_eq
     }
     int64_t a = sext(ra, t), b = sext(rb, t);
     switch (op) {
-    case 0x09:
+    case TPC_OPC_SPU_cmp_eq:
         return a == b;
-    case 0x0A:
+    case TPC_OPC_SPU_cmp_neq:
         return a != b;
-    case 0x0B:
+    case TPC_OPC_SPU_cmp_less:
         return a < b;
-    case 0x0C:
+    case TPC_OPC_SPU_cmp_leq:
         return a <= b;
-    case 0x0D:
+    case TPC_OPC_SPU_cmp_grt:
         return a > b;
     default:
         return a >= b;

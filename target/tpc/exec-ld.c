@@ -372,5 +372,5 @@ static bool ld_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
 
 TpcExecFn tpc_ld_quick(const TpcInsn *in)
 {
-    return in->opc == 0x11 && tpc_tensor_fast_form(in, &in->dst) ? ld_tnsr_quick : NULL;
+    return in->opc == TPC_OPC_LD_ld_tnsr && tpc_tensor_fast_form(in, &in->dst) ? ld_tnsr_quick : NULL;
 }

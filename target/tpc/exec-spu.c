@@ -34,31 +34,31 @@ static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
     }                                                                                              \
     break
     switch (op) {
-    case 0x01:
+    case TPC_OPC_SPU_mul:
         INT5(a * bb);
-    case 0x02:
+    case TPC_OPC_SPU_add:
         INT5(a + bb);
-    case 0x03:
+    case TPC_OPC_SPU_sub:
         INT5(a - bb);
-    case 0x05:
+    case TPC_OPC_SPU_max:
         INT5((uint32_t)(av[d] > bv[d] ? av[d] : bv[d]));
-    case 0x06:
+    case TPC_OPC_SPU_min:
         INT5((uint32_t)(av[d] < bv[d] ? av[d] : bv[d]));
-    case 0x07:
+    case TPC_OPC_SPU_abs:
         INT5(av[d] < 0 ? 0u - a : a);
-    case 0x08:
+    case TPC_OPC_SPU_mov:
         INT5(a);
-    case 0x0F:
+    case TPC_OPC_SPU_or:
         INT5(a | bb);
-    case 0x10:
+    case TPC_OPC_SPU_and:
         INT5(a & bb);
-    case 0x11:
+    case TPC_OPC_SPU_xor:
         INT5(a ^ bb);
-    case 0x12:
+    case TPC_OPC_SPU_not:
         INT5(~a);
-    case 0x13: /* the index register shifted by the low byte of B (tpc.md §5.0.5) */
+    case TPC_OPC_SPU_shr: /* the index register shifted by the low byte of B (tpc.md §5.0.5) */
         INT5((bb & 0xFFu) >= 32 ? 0u : a >> (bb & 0xFFu));
-    case 0x14:
+    case TPC_OPC_SPU_shl:
         INT5((bb & 0xFFu) >= 32 ? 0u : a << (bb & 0xFFu));
     default:
         return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
@@ -75,7 +75,7 @@ bool tpc_spu_irf_add_form(const TpcInsn *in)
 {
     bool scalar_a = in->a.kind == TPC_OP_S || in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM;
     bool scalar_b = in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM;
-    return in->opc == 0x02 && in->dst.kind == TPC_OP_I && !in->pred_vp &&
+    return in->opc == TPC_OPC_SPU_add && in->dst.kind == TPC_OP_I && !in->pred_vp &&
            ((scalar_a && in->b.kind == TPC_OP_I) || (in->a.kind == TPC_OP_I && scalar_b));
 }
 
@@ -182,7 +182,7 @@ bool tpc_exec_spu_convert(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
 {
     unsigned rm = in->sw & 7u, dt = in->b.raw & 15u;
     if (rm == 7)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x16u << 8, 0);
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | (unsigned)in->opc << 8, 0);
     if (dt >= TPC_T_COUNT || dt == TPC_T_B)
         return tpc_bad_operand(c, TPC_SLOT_SPU, TPC_FIELD_SRC_B, &in->b);
     if (!tpc_pred_scalar(c, in))
@@ -200,7 +200,7 @@ bool tpc_exec_spu_mov_irf_dim(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, 
 {
     unsigned dim = in->sw & 7u;
     if (dim > 4)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | 0x26u << 8, 0);
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | (unsigned)in->opc << 8, 0);
     if (!tpc_pred_scalar(c, in))
         return true;
     tpc_out_s(o, in->dst.num, (uint32_t)c->irf[in->a.num & 31][dim]);

@@ -158,5 +158,5 @@ static bool st_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
 
 TpcExecFn tpc_st_quick(const TpcInsn *in)
 {
-    return in->opc == 0x0B && tpc_tensor_fast_form(in, &in->c) ? st_tnsr_quick : NULL;
+    return in->opc == TPC_OPC_ST_st_tnsr && tpc_tensor_fast_form(in, &in->c) ? st_tnsr_quick : NULL;
 }

@@ -19,15 +19,14 @@ static void put_v(TpcCpu *c, TpcSlotOut *o, unsigned idx, unsigned buf, const ui
 bool tpc_exec_vpu_convert(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
     unsigned st = in->type, bf = in->b.raw, dt = bf & 15u, lane_sel = (bf >> 4) & 3u;
-    bool single = (bf >> 6) & 1u;
     unsigned rm = in->sw & 7u;
     if (rm == 7)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | 0x16u << 8, 0);
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | (unsigned)in->opc << 8, 0);
     if (dt >= TPC_T_COUNT || dt == TPC_T_B)
         return tpc_bad_operand(c, TPC_SLOT_VPU, TPC_FIELD_SRC_B, &in->b);
     unsigned es = tpc_type_size(st), et = tpc_type_size(dt);
-    bool f2b_all = st == TPC_T_F32 && dt == TPC_T_BF16 && !single;
-    bool b2f = st == TPC_T_BF16 && dt == TPC_T_F32;
+    bool f2b_all = tpc_convert_pair_src(st, bf);
+    bool b2f = tpc_convert_pair_dest(st, bf);
     if ((f2b_all && (in->a.kind != TPC_OP_V || in->a.num + 1 >= TPC_NR_V)))
         return tpc_bad_operand(c, TPC_SLOT_VPU, TPC_FIELD_SRC_A, &in->a);
     if (b2f && (in->dst.kind != TPC_OP_V || (in->dst.num & 1u) || in->dst.num + 1 >= TPC_NR_V))
@@ -259,7 +258,7 @@ bool tpc_exec_vpu_mov_dg(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSl
 {
     unsigned kind = in->sw & 3u;
     if (kind > 1)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | 0x31u << 8, 0);
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | (unsigned)in->opc << 8, 0);
     uint8_t m[TPC_VBYTES];
     bool all;
     if (!tpc_pred_mask(c, in, 1, m, &all))

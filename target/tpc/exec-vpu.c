@@ -107,13 +107,13 @@ static bool vpu_vp_logic(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSl
     for (unsigned j = 0; j < TPC_VPBYTES; j++) {
         uint8_t r;
         switch (op) {
-        case 0x0F:
+        case TPC_OPC_SPU_or:
             r = a[j] | bb[j];
             break;
-        case 0x10:
+        case TPC_OPC_SPU_and:
             r = a[j] & bb[j];
             break;
-        case 0x11:
+        case TPC_OPC_SPU_xor:
             r = a[j] ^ bb[j];
             break;
         default:
@@ -189,7 +189,7 @@ static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t 
     memcpy(a, pa, 256);
     memcpy(bv, pb, 256);
     switch (op) {
-    case 0x00:
+    case TPC_OPC_SPU_mac:
         memcpy(d, pd, 256);
         if (sw & 2u)
             for (unsigned i = 0; i < 64; i++)
@@ -240,13 +240,7 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         return true;
     }
     const uint8_t *bb = in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, e, tb, o) : a;
-    bool wide = false;
-    if (op == 0x00)
-        wide = (t == TPC_T_BF16 && (in->sw & 4u)) || t == TPC_T_I16 || t == TPC_T_U16;
-    else if (op == 0x01)
-        wide = (t == TPC_T_BF16 && (in->sw & 4u)) || t == TPC_T_I16 || t == TPC_T_U16 ||
-               ((t == TPC_T_I32 || t == TPC_T_U32) && !(in->sw & 2u));
-    if (wide)
+    if (tpc_vpu_pair_dest(op, t, in->sw))
         return vpu_wide(c, b, in, o, op, a, bb);
 
     uint8_t m[TPC_VBYTES];
@@ -330,7 +324,7 @@ VPU_ARITH(ash, 0x15)
 bool tpc_exec_vpu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
     if (in->sw & 1u)
-        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | 0x08u << 8, 0);
+        return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_VPU | (unsigned)in->opc << 8, 0);
     unsigned e = tpc_type_size(in->type);
     uint8_t m[TPC_VBYTES];
     bool all;

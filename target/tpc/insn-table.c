@@ -119,3 +119,25 @@ const TpcFieldPos tpc_field_pos[4][TPC_FPOS_COUNT] = {
             [TPC_FIELD_SW] = FP(TPC_B_ST_SW, 4),
         },
 };
+
+/* ---- rules several consumers share (insn.h) ---- */
+
+bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw)
+{
+    bool wide16 = (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16;
+    if (opc == TPC_OPC_VPU_mac)
+        return wide16;
+    if (opc == TPC_OPC_VPU_mul)
+        return wide16 || ((t == TPC_T_I32 || t == TPC_T_U32) && !(sw & 2));
+    return false;
+}
+
+bool tpc_convert_pair_dest(unsigned st, unsigned b)
+{
+    return st == TPC_T_BF16 && (b & 15u) == TPC_T_F32;
+}
+
+bool tpc_convert_pair_src(unsigned st, unsigned b)
+{
+    return st == TPC_T_F32 && (b & 15u) == TPC_T_BF16 && !(b & 0x40u);
+}

@@ -158,9 +158,7 @@ typedef enum TpcForm {
     TPC_FORM_ST_L_V,      /* A = address; C = value */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
     TPC_FORM_ASO,         /* A[0] dec, A[1] vpu */
-    TPC_FORM_LOOKUP,      /* Dst = V, A = V, B[?] fields (unimplemented) */
     TPC_FORM_PREFETCH,    /* A = AD */
-    TPC_FORM_GENERIC,     /* unimplemented arithmetic: Dst, A[, B] printed raw */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
 #include "target/tpc/insn-forms.def"
@@ -204,7 +202,8 @@ enum {
     TPC_F_INT5 = 1u << 0,   /* SPU: also an int5 form (I destination, dim mask SW[6:2]) */
     TPC_F_NOPRED = 1u << 1, /* unconditional: predicate fields ignored (HALT) */
     TPC_F_GAUDI_NO = 1u << 2,
-    TPC_F_SRC1 = 1u << 3, /* print-only (_U) GENERIC row with one source: dst, a */
+    TPC_F_LOW = 1u << 4,  /* the _low half form of a vector load/store */
+    TPC_F_HIGH = 1u << 5, /* the _high half form */
 };
 
 typedef struct TpcInsnDesc {
@@ -324,6 +323,41 @@ typedef struct TpcFieldPos {
 enum { TPC_FPOS_OPC = TPC_FIELD_COUNT, TPC_FPOS_COUNT };
 /* index: a TPC_FIELD_* code (DEST..SRC_D, TYPE, SW), or TPC_FPOS_OPC */
 extern const TpcFieldPos tpc_field_pos[4][TPC_FPOS_COUNT];
+
+/* Named opcodes, generated from the rows: TPC_OPC_<SLOT>_<mnemonic>. */
+enum {
+#define TPC_LD(opc, name, f, t, s, fl)   TPC_OPC_LD_##name = opc,
+#define TPC_LD_N(opc, name, f, t, s, fl) TPC_OPC_LD_##name = opc,
+#define TPC_LD_U(opc, name, f, t, s, fl) TPC_OPC_LD_##name = opc,
+#include "target/tpc/insn-ld.def"
+#define TPC_SPU(opc, name, f, t, s, fl)   TPC_OPC_SPU_##name = opc,
+#define TPC_SPU_N(opc, name, f, t, s, fl) TPC_OPC_SPU_##name = opc,
+#define TPC_SPU_U(opc, name, f, t, s, fl) TPC_OPC_SPU_##name = opc,
+#include "target/tpc/insn-spu.def"
+#define TPC_VPU(opc, name, f, t, s, fl)   TPC_OPC_VPU_##name = opc,
+#define TPC_VPU_N(opc, name, f, t, s, fl) TPC_OPC_VPU_##name = opc,
+#define TPC_VPU_U(opc, name, f, t, s, fl) TPC_OPC_VPU_##name = opc,
+#include "target/tpc/insn-vpu.def"
+#define TPC_ST(opc, name, f, t, s, fl)   TPC_OPC_ST_##name = opc,
+#define TPC_ST_N(opc, name, f, t, s, fl) TPC_OPC_ST_##name = opc,
+#define TPC_ST_U(opc, name, f, t, s, fl) TPC_OPC_ST_##name = opc,
+#include "target/tpc/insn-st.def"
+};
+
+/* Rules of the description that several consumers need (insn-table.c):
+ * each is written once. */
+/* Does a VPU MAC/MUL of type t with switches sw write a register pair
+ * (tpc.md §1.2: bf16 acc_fp32, i16/u16, i32/u32 MUL without double_and_round32)? */
+bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw);
+/* VPU CONVERT from type st with SRC_B switch word b: does it write a
+ * destination pair (bf16 -> f32) or read a source pair (f32 -> bf16 all_lanes)? */
+bool tpc_convert_pair_dest(unsigned st, unsigned b);
+bool tpc_convert_pair_src(unsigned st, unsigned b);
+/* 0 for a full-register load/store row, 1 for its _low, 2 for its _high form. */
+static inline unsigned tpc_insn_half(const struct TpcInsnDesc *d)
+{
+    return d->flags & TPC_F_LOW ? 1u : d->flags & TPC_F_HIGH ? 2u : 0u;
+}
 
 /* Row of the slot's table, or NULL when the opcode is not defined there. */
 const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc);

@@ -327,7 +327,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         static const uint8_t dt_size[8] = {1, 2, 4, 1, 2, 4, 2, 4};
         unsigned dt = rmw_ctl & 7u;
         if (dt_size[dt] != g.e)
-            return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_ST | 0x0B << 8, 0);
+            return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_ST | TPC_OPC_ST_st_tnsr << 8, 0);
         mw->rmw_dt = (uint8_t)dt;
         mw->rmw_op = (uint8_t)((rmw_ctl >> 4) & 3u);
     }
