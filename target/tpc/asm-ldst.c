@@ -27,27 +27,7 @@ static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfie
  * the slot's own operand field (LD: DEST, ST: SRC_C).  False after an error. */
 static bool enc_addr_form(Stmt *st, int *data, int *a, uint32_t *b)
 {
-    int bb;
     switch (st->desc->form) {
-    case TPC_FORM_GEN_ADDR:
-        if (!asm_take_ops(st, 3, 3))
-            return false;
-        CHK(*data = asm_enc(st, &st->ops[0], K(AD), "destination"));
-        if (st->ops[1].type != AOP_IMM || st->ops[1].value > 15) {
-            asm_error(st->c, st->ops[1].col, "'gen_addr': tensor must be 0..15");
-            return false;
-        }
-        *b = st->ops[1].value;
-        CHK(*a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
-        return true;
-    case TPC_FORM_PRMT_INDX:
-        if (!asm_take_ops(st, 3, 3))
-            return false;
-        CHK(*data = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(*a = asm_enc(st, &st->ops[1], K(I), "source"));
-        CHK(bb = asm_enc(st, &st->ops[2], K(S), "permutation"));
-        *b = (uint32_t)bb;
-        return true;
     case TPC_FORM_SET_INDX:
         if (!asm_take_ops(st, 2, 2))
             return false;
@@ -106,8 +86,6 @@ bool asm_enc_ld(Stmt *st)
     if (d->form != TPC_FORM_MOV && !asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_GEN_ADDR:
-    case TPC_FORM_PRMT_INDX:
     case TPC_FORM_SET_INDX:
         if (!enc_addr_form(st, &dst, &a, &b))
             return false;
@@ -187,14 +165,6 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_LD_L:
-        if (!enc_two(st, &dst, K(S) | K(SP), "destination", &a, K(S) | K(IMM), "address"))
-            return false;
-        break;
-    case TPC_FORM_LD_G:
-        if (!enc_two(st, &dst, K(S) | K(SP) | K(V) | K(VP), "destination", &a, K(AD), "address"))
-            return false;
-        break;
     case TPC_FORM_LD_L_V:
         if (!drop_zero_offset(st, 1))
             return false;
@@ -252,8 +222,7 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    if (d->form != TPC_FORM_PRED && d->form != TPC_FORM_LD_G && d->form != TPC_FORM_LD_L_V &&
-        d->form != TPC_FORM_PREFETCH)
+    if (d->form != TPC_FORM_PRED && d->form != TPC_FORM_LD_L_V && d->form != TPC_FORM_PREFETCH)
         st->ab->uses_ld_b = true;
     asm_put(st, TPC_B_LD_OPC, 5, d->opc);
     asm_put(st, TPC_B_LD_SRC_A, 8, (unsigned)a);
@@ -275,8 +244,6 @@ bool asm_enc_st(Stmt *st)
     if (!asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_GEN_ADDR:
-    case TPC_FORM_PRMT_INDX:
     case TPC_FORM_SET_INDX:
         if (!enc_addr_form(st, &cc, &a, &b))
             return false;
@@ -291,14 +258,6 @@ bool asm_enc_st(Stmt *st)
         if (!asm_take_ops(st, 0, 0))
             return false;
         uses_c = false;
-        break;
-    case TPC_FORM_ST_L:
-        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, K(S) | K(SP), "value"))
-            return false;
-        break;
-    case TPC_FORM_ST_G:
-        if (!enc_two(st, &a, K(AD), "address", &cc, K(S) | K(SP), "value"))
-            return false;
         break;
     case TPC_FORM_ST_L_V:
         if (!drop_zero_offset(st, 0))

@@ -219,6 +219,13 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
             continue;
         TpcOperand *o = ops[s->field];
         if (s->kinds == TPC_K(RAW)) {
+            /* a number field (gen_addr's tensor 0..15): the rest of the
+             * field must be clear unless switches share it */
+            bool shared = (s->field == TPC_FIELD_SRC_B && (l->flags & TPC_LF_SW_B)) ||
+                          (s->field == TPC_FIELD_SRC_C && (l->flags & TPC_LF_SW_C)) ||
+                          (s->field == TPC_FIELD_SRC_D && (l->flags & TPC_LF_SW_D));
+            if (s->width && !shared && (fv[s->field] >> (s->shift + s->width)))
+                return bad_operand(d, s->field, fv[s->field]);
             raw(o, fv[s->field]);
             continue;
         }
@@ -519,18 +526,6 @@ static bool dec_ldst_common(Dec *d, TpcInsn *in, TpcOperand *data, unsigned dfie
     case TPC_FORM_PRED:
         *ok = true;
         return true;
-    case TPC_FORM_GEN_ADDR:
-        if (fb > 15) {
-            *ok = bad_operand(d, TPC_FIELD_SRC_B, fb);
-            return true;
-        }
-        raw(&in->b, fb);
-        *ok = reg(d, data, dfield, fdat, K(AD)) && reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
-        return true;
-    case TPC_FORM_PRMT_INDX:
-        *ok = reg(d, data, dfield, fdat, K(I)) && reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) &&
-              reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(S));
-        return true;
     case TPC_FORM_SET_INDX:
         raw(&in->b, fb);
         *ok = reg(d, data, dfield, fdat, K(I)) &&
@@ -592,13 +587,6 @@ static bool dec_ld(Dec *d, TpcInsn *in)
         default: /* I */
             return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
         }
-    case TPC_FORM_LD_L:
-        raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
-    case TPC_FORM_LD_G:
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(V) | K(VP)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD));
     case TPC_FORM_LD_L_V:
         return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
@@ -636,13 +624,6 @@ static bool dec_st(Dec *d, TpcInsn *in)
     if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
         return ok;
     switch (in->desc->form) {
-    case TPC_FORM_ST_L:
-        raw(&in->b, fb);
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
-               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(S) | K(SP));
-    case TPC_FORM_ST_G:
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD)) &&
-               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(S) | K(SP));
     case TPC_FORM_ST_L_V:
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
                reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP));

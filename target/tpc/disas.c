@@ -476,15 +476,6 @@ static bool print_ldst_common(P *p, const TpcInsn *in, const TpcOperand *data)
     case TPC_FORM_PRED:
         print_ops(p, in, NULL, NULL, NULL);
         break;
-    case TPC_FORM_GEN_ADDR:
-        print_ops(p, in, NULL, data, NULL);
-        hexop(p, b);
-        opnd(p, &in->a, 0);
-        break;
-    case TPC_FORM_PRMT_INDX:
-        print_ops(p, in, NULL, data, &in->a);
-        opnd(p, &in->b, 0);
-        break;
     case TPC_FORM_SET_INDX:
         print_ops(p, in, NULL, data, NULL);
         dimmask(p, b >> 2, true);
@@ -512,10 +503,6 @@ static void print_ld(P *p, const TpcInsn *in)
                   b,
                   b >> 2);
         return;
-    case TPC_FORM_LD_L:
-        print_ops(p, in, b & 1 ? "mmio" : NULL, &in->dst, &in->a);
-        break;
-    case TPC_FORM_LD_G:
     case TPC_FORM_LD_L_V:
         print_ops(p, in, NULL, &in->dst, &in->a);
         break;
@@ -541,10 +528,6 @@ static void print_st(P *p, const TpcInsn *in)
     if (print_ldst_common(p, in, &in->c))
         return;
     switch (in->desc->form) {
-    case TPC_FORM_ST_L:
-        print_ops(p, in, in->b.raw & 1 ? "mmio" : NULL, &in->a, &in->c);
-        break;
-    case TPC_FORM_ST_G:
     case TPC_FORM_ST_L_V:
         print_ops(p, in, NULL, &in->a, &in->c);
         break;

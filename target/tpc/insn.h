@@ -147,14 +147,8 @@ typedef enum TpcForm {
     TPC_FORM_JMP,         /* A = target (IMM or S) */
     TPC_FORM_MOV_IRF_DIM, /* Dst = S, A = I, SW[2:0] dim */
     TPC_FORM_SET_INDX,    /* Dst (LD/SPU) or C (ST) = I; A = value; B[6:2] / SW[6:2] mask */
-    TPC_FORM_GEN_ADDR,    /* Dst (LD) or C (ST) = AD; A = I; B = tensor */
-    TPC_FORM_PRMT_INDX,   /* Dst (LD) or C (ST) = I; A = I; B = S */
-    TPC_FORM_LD_L,        /* Dst = S|SP; A = address; B[0] mmio */
-    TPC_FORM_LD_G,        /* Dst = S|SP|V|VP; A = AD */
     TPC_FORM_LD_L_V,      /* Dst = V|VP; A = address */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
-    TPC_FORM_ST_L,        /* A = address; B[0] mmio; C = value */
-    TPC_FORM_ST_G,        /* A = AD; C = value */
     TPC_FORM_ST_L_V,      /* A = address; C = value */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
     TPC_FORM_ASO,         /* A[0] dec, A[1] vpu */
