@@ -322,14 +322,6 @@ static bool enc_vpu(Stmt *st)
             }
         }
         break;
-    case TPC_FORM_CMP:
-        if (!asm_take_ops(st, 3, 3) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(VP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], vsrc, "first source"));
-        CHK(b = asm_enc(st, &st->ops[2], vsrc | K(S) | K(SLFSR) | K(IMM), "second source"));
-        break;
     case TPC_FORM_CONVERT: {
         if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;
@@ -356,18 +348,6 @@ static bool enc_vpu(Stmt *st)
         b = (int)fb;
         break;
     }
-    case TPC_FORM_SEL:
-    case TPC_FORM_SEL2:
-        if (!asm_take_ops(st, 5, 5) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        CHK(dst = asm_enc_vec(st, &st->ops[0], d->form == TPC_FORM_SEL2 ? 2 : 1, "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], vsrc, "first source"));
-        CHK(b = asm_enc(st, &st->ops[2], vsrc | K(S) | K(SLFSR) | K(IMM), "second source"));
-        CHK(cc = asm_enc(st, &st->ops[3], vsrc, "third source"));
-        CHK(dd = asm_enc(st, &st->ops[4], vsrc | K(S) | K(SLFSR) | K(IMM), "fourth source"));
-        st->ab->uses_vpu_c = st->ab->uses_vpu_d = true;
-        break;
     case TPC_FORM_PACK:
         if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;

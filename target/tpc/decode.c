@@ -444,13 +444,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             raw(&in->b, fb);
         }
         return true;
-    case TPC_FORM_CMP:
-        if (!check_type(d, in))
-            return false;
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(VP)) ||
-            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
-            return false;
-        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_VSRC | K_SSRC);
     case TPC_FORM_CONVERT: {
         unsigned tt = fb & 0xf, src = in->type;
         if (!check_type(d, in))
@@ -470,19 +463,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             return bad_operand(d, TPC_FIELD_SRC_A, fa);
         return true;
     }
-    case TPC_FORM_SEL:
-    case TPC_FORM_SEL2:
-        if (!check_type(d, in))
-            return false;
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
-            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC) ||
-            !reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_VSRC | K_SSRC) ||
-            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, K_VSRC) ||
-            !reg(d, &in->d, TPC_FIELD_SRC_D, fdd, K_VSRC | K_SSRC))
-            return false;
-        if (in->desc->form == TPC_FORM_SEL2)
-            return is_pairable(d, &in->dst, TPC_FIELD_DEST, 2);
-        return true;
     case TPC_FORM_PACK:
         if (!check_type(d, in))
             return false;

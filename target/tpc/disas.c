@@ -370,11 +370,6 @@ static void print_vpu(P *p, const TpcInsn *in)
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, b, 0);
         return;
-    case TPC_FORM_CMP:
-        mnem(p, in, true);
-        sw_words(p, in, 7);
-        ops_pred(p, in, &in->dst, &in->a, &in->b);
-        return;
     case TPC_FORM_CONVERT: {
         bool wide_d = tpc_convert_pair_dest(in->type, b);
         bool wide_a = tpc_convert_pair_src(in->type, b) && in->a.kind == TPC_OP_V &&
@@ -386,14 +381,6 @@ static void print_vpu(P *p, const TpcInsn *in)
         pred(p, in);
         return;
     }
-    case TPC_FORM_SEL:
-    case TPC_FORM_SEL2:
-        mnem(p, in, true);
-        sw_words(p, in, 7);
-        opnd(p, &in->dst, in->desc->form == TPC_FORM_SEL2 ? 2 : 0);
-        opnd(p, &in->a, 0);
-        ops_pred(p, in, &in->b, &in->c, &in->d);
-        return;
     case TPC_FORM_PACK:
         mnem(p, in, true);
         g_string_append_printf(p->o, " source_group=%u element_stride=%u", b & 1, (b & 2) ? 4 : 2);

@@ -139,8 +139,6 @@ typedef enum TpcForm {
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_CMP,         /* Dst (SP/VP), A, B */
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
-    TPC_FORM_SEL,         /* Dst, A, B, C, D */
-    TPC_FORM_SEL2,        /* Dst (pair), A, B, C, D */
     TPC_FORM_PACK,        /* Dst, A; B = switch field */
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
@@ -289,7 +287,7 @@ enum {
 typedef struct TpcLayout {
     uint8_t flags; /* TPC_LF_* */
     uint8_t nops;
-    TpcOpSpec op[4];
+    TpcOpSpec op[5];
 } TpcLayout;
 
 /* Kind-set shorthands of the layout rows. */
