@@ -189,6 +189,15 @@ void mr_init_rom(MemoryRegion *mr, const char *name, uint64_t size, unsigned fla
     mr_init_backed_or_warn(mr, MR_ROM, name, size, flags);
 }
 
+void mr_init_ram_ptr(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags,
+                     uint8_t *host)
+{
+    mr_init_common(mr, MR_RAM, name, size);
+    mr->flags = flags;
+    mr->host = host;
+    mr->host_borrowed = true;
+}
+
 void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryRegionOps *ops,
                 void *opaque)
 {
@@ -235,12 +244,13 @@ void mr_add_subregion(MemoryRegion *container, uint64_t addr, MemoryRegion *sub,
 
 void mr_destroy(MemoryRegion *mr)
 {
-    if (mr->host)
+    if (mr->host && !mr->host_borrowed)
         munmap(mr->host, mr_map_len(mr->size));
     g_free(mr->code_bitmap);
     g_free(mr->subregions);
     g_free(mr->name);
     mr->host = NULL;
+    mr->host_borrowed = false;
     mr->code_bitmap = NULL;
     mr->subregions = NULL;
     mr->nr_subregions = 0;

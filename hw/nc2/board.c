@@ -20,20 +20,36 @@ static void map(Machine *m, uint64_t pa, MemoryRegion *mr)
     mr_add_subregion(&m->sysmem, pa, mr, 0);
 }
 
-static void map_memories(Machine *m)
+/* All SBUF and PSUM partitions share one host reservation (m->local_ram,
+ * never mapped itself): one mmap and one munmap instead of 256 each, which
+ * was a fifth of nxemu's start-up.  Each partition is its own RAM region at
+ * its own PA as before (§1.2), over a page-aligned slice of it. */
+#define LOCAL_SBUF_BYTES ((uint64_t)NC2_SBUF_PARTITIONS * NC2_SBUF_PART_BYTES)
+#define LOCAL_PSUM_BYTES ((uint64_t)NC2_PSUM_PARTITIONS * NC2_PSUM_PART_BYTES)
+
+static bool map_memories(Machine *m, GError **err)
 {
     const MemMapEntry *mm = nc2_memmap;
+    if (!mr_init_backed(&m->local_ram, MR_RAM, "sbuf+psum", LOCAL_SBUF_BYTES + LOCAL_PSUM_BYTES,
+                        0, err)) {
+        return false;
+    }
+    uint8_t *host = m->local_ram.host;
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
         g_autofree char *name = g_strdup_printf("sbuf%u", p);
-        mr_init_ram(&m->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA);
+        mr_init_ram_ptr(&m->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA,
+                        host + (uint64_t)p * NC2_SBUF_PART_BYTES);
         map(m, mm[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH, &m->sbuf[p]);
     }
+    host += LOCAL_SBUF_BYTES;
     /* Partition p = q*32 + i sits at q*1 MiB + i*32 KiB = p*32 KiB (§1.2). */
     for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
         g_autofree char *name = g_strdup_printf("psum%u", p);
-        mr_init_ram(&m->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA);
+        mr_init_ram_ptr(&m->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA,
+                        host + (uint64_t)p * NC2_PSUM_PART_BYTES);
         map(m, mm[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH, &m->psum[p]);
     }
+    return true;
 }
 
 static void map_devices(Machine *m)
@@ -123,7 +139,10 @@ Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size,
         return NULL;
     }
     map(m, nc2_memmap[NC2_HBM].base, &m->hbm);
-    map_memories(m);
+    if (!map_memories(m, err)) {
+        machine_free(m);
+        return NULL;
+    }
     map_devices(m);
     m->as = as_new("system", &m->sysmem);
     create_cores(m);
@@ -176,6 +195,7 @@ void machine_free(Machine *m)
             mr_destroy(&m->psum[p]);
         }
     }
+    mr_destroy(&m->local_ram); /* after the partitions carved out of it */
     mr_destroy(&m->hbm);
     mr_destroy(&m->sysmem);
     if (m->log.file && m->log.file != stderr && m->log.file != stdout) {

@@ -70,6 +70,7 @@ typedef struct Machine {
     MemoryRegion sysmem; /* root container: the system PA map */
     AddressSpace *as;
     MemoryRegion hbm;
+    MemoryRegion local_ram; /* one host reservation behind all of sbuf[] and psum[] */
     MemoryRegion sbuf[NC2_SBUF_PARTITIONS];
     MemoryRegion psum[NC2_PSUM_PARTITIONS];
 

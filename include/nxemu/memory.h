@@ -82,6 +82,8 @@ struct MemoryRegion {
     /* RAM / ROM: host backing, reserved with mmap(MAP_NORESERVE) so untouched
      * pages cost nothing. */
     uint8_t *host;
+    /* host belongs to someone else (mr_init_ram_ptr): mr_destroy leaves it. */
+    bool host_borrowed;
     /* One bit per 4 KiB page that holds decoded instructions (see
      * as_mark_code); allocated lazily. */
     uint8_t *code_bitmap;
@@ -106,6 +108,12 @@ struct MemoryRegion {
 
 void mr_init_ram(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags);
 void mr_init_rom(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags);
+/* RAM over host memory the caller owns and keeps until mr_destroy (which
+ * does not unmap it): many regions carved out of one reservation cost one
+ * mmap.  host must be page-aligned and private anonymous (mr_ram_zero uses
+ * madvise on it). */
+void mr_init_ram_ptr(MemoryRegion *mr, const char *name, uint64_t size, unsigned flags,
+                     uint8_t *host);
 void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryRegionOps *ops,
                 void *opaque);
 void mr_init_alias(MemoryRegion *mr, const char *name, MemoryRegion *target, uint64_t offset,

@@ -140,6 +140,42 @@ static void test_board_map(void)
     machine_free(m);
 }
 
+/* SBUF and PSUM partitions are slices of one host reservation (start-up:
+ * one mmap instead of 256), and still separate memories at their PAs. */
+static void test_one_reservation(void)
+{
+    MachineConfig cfg = {.hbm_size = 32ull << 20, .nr_seq = 1, .nr_tpc = 1, .tlb_entries = 16,
+                         .quantum = 64, .nr_dma = 1, .dma_queue_depth = 4,
+                         .dma_bytes_per_cycle = 64, .dma_latency = 32};
+    GError *err = NULL;
+    Machine *m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    uint8_t *base = m->local_ram.host;
+    g_assert_nonnull(base);
+    for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+        g_assert_true(m->sbuf[p].host == base + (uint64_t)p * NC2_SBUF_PART_BYTES);
+    }
+    uint8_t *psum = base + (uint64_t)NC2_SBUF_PARTITIONS * NC2_SBUF_PART_BYTES;
+    for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+        g_assert_true(m->psum[p].host == psum + (uint64_t)p * NC2_PSUM_PART_BYTES);
+    }
+    g_assert_cmpuint(m->local_ram.size, ==,
+                     (uint64_t)NC2_SBUF_PARTITIONS * NC2_SBUF_PART_BYTES +
+                         (uint64_t)NC2_PSUM_PARTITIONS * NC2_PSUM_PART_BYTES);
+    /* neighbours in the reservation do not alias: last byte of SBUF 127,
+     * first byte of PSUM 0 */
+    MemTxAttrs a = MEMTXATTRS(MEM_REQ_SEQ, 0);
+    uint64_t last_sbuf = 0x2000000000ull + 127ull * NC2_SBUF_PITCH + NC2_SBUF_PART_BYTES - 1;
+    g_assert_cmpint(as_write(m->as, last_sbuf, 1, 0xa5, a), ==, MEMTX_OK);
+    g_assert_cmpint(as_write(m->as, 0x2802000000ull, 1, 0x5a, a), ==, MEMTX_OK);
+    g_assert_cmphex(m->sbuf[127].host[NC2_SBUF_PART_BYTES - 1], ==, 0xa5);
+    g_assert_cmphex(m->psum[0].host[0], ==, 0x5a);
+    uint64_t v = 0;
+    g_assert_cmpint(as_read(m->as, last_sbuf, 1, &v, a), ==, MEMTX_OK);
+    g_assert_cmphex(v, ==, 0xa5);
+    machine_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -147,5 +183,6 @@ int main(int argc, char **argv)
     g_test_add_func("/memmap/sbuf", test_sbuf);
     g_test_add_func("/memmap/psum", test_psum);
     g_test_add_func("/memmap/board-map", test_board_map);
+    g_test_add_func("/memmap/one-reservation", test_one_reservation);
     return g_test_run();
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <glib.h>
 
@@ -701,6 +702,36 @@ static void test_sparse_64g(void)
     mr_destroy(&hbm);
 }
 
+/* mr_init_ram_ptr: RAM over borrowed host memory, which mr_destroy leaves
+ * mapped and mr_ram_zero clears. */
+static void test_ram_ptr(void)
+{
+    uint8_t *buf = mmap(NULL, 0x2000, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    g_assert_true(buf != MAP_FAILED);
+    MemoryRegion sys, a, b;
+    mr_init_container(&sys, "sys", 0x10000);
+    mr_init_ram_ptr(&a, "a", 0x1000, 0, buf);
+    mr_init_ram_ptr(&b, "b", 0x1000, 0, buf + 0x1000);
+    mr_add_subregion(&sys, 0x4000, &a, 0);
+    mr_add_subregion(&sys, 0x8000, &b, 0);
+    AddressSpace *as = as_new("t", &sys);
+    MemTxAttrs at = MEMTXATTRS(MEM_REQ_SEQ, 0);
+    g_assert_cmpint(as_write(as, 0x4010, 4, 0x11223344, at), ==, MEMTX_OK);
+    g_assert_cmpint(as_write(as, 0x8010, 4, 0x55667788, at), ==, MEMTX_OK);
+    g_assert_cmphex(buf[0x10], ==, 0x44);
+    g_assert_cmphex(buf[0x1010], ==, 0x88);
+    mr_ram_zero(&a);
+    g_assert_cmphex(buf[0x10], ==, 0);
+    g_assert_cmphex(buf[0x1010], ==, 0x88);
+    as_free(as);
+    mr_destroy(&a);
+    mr_destroy(&b);
+    mr_destroy(&sys);
+    buf[0x1fff] = 1; /* still mapped: the regions did not own it */
+    g_assert_cmpint(munmap(buf, 0x2000), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -721,5 +752,6 @@ int main(int argc, char **argv)
     g_test_add_func("/memory/reset-zero", test_reset_zero);
     g_test_add_func("/memory/alias-cycle", test_alias_cycle);
     g_test_add_func("/memory/sparse-64g", test_sparse_64g);
+    g_test_add_func("/memory/ram-ptr", test_ram_ptr);
     return g_test_run();
 }
