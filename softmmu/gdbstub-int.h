@@ -4,7 +4,7 @@
  *   gdbstub-tdesc.c   target descriptions and gdb <-> core register numbers
  *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
  *   gdbstub-cmds.c    packet handlers
- *   gdbstub.c         transport (GIO sockets) and run control
+ *   gdbstub.c         transport (POSIX sockets) and run control
  */
 #ifndef SOFTMMU_GDBSTUB_INT_H
 #define SOFTMMU_GDBSTUB_INT_H
@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gio/gio.h>
 #include <glib.h>
 
 #include "nxemu/debug.h"
@@ -113,7 +112,7 @@ typedef struct GdbStub {
     GdbRx rx;
     GString *reply; /* reply of the packet being handled (unframed) */
     GString *last;  /* last framed packet sent, for '-' */
-    GSocket *conn;
+    int conn; /* connected socket, -1 when none */
     bool connected;
     GdbAction action;
     unsigned step_pid;
@@ -125,7 +124,7 @@ typedef struct GdbStub {
     bool fault_shown;  /* the fault stop was reported; a resume reports the exit */
     bool killed;       /* vKill: the emulator ends when gdb lets go */
     GByteArray *in;    /* received bytes not yet handled */
-    GSocket *listener;
+    int listener; /* listening socket, -1 when none */
     char *unix_path; /* removed at the end */
 } GdbStub;
 

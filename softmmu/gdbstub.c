@@ -1,5 +1,5 @@
 /*
- * gdb stub: transport (GIO sockets, one client) and run control.
+ * gdb stub: transport (POSIX sockets, one client) and run control.
  *
  * No threads: while gdb holds the machine stopped we block on the socket;
  * while it runs we call sched_round() and peek at the socket every few
@@ -18,8 +18,15 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
-#include <gio/gunixsocketaddress.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <arpa/inet.h>
 
+#include "nxemu/error.h"
 #include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"
 
@@ -27,12 +34,15 @@
 
 /* ---- transport ---- */
 
+/* The transport is plain POSIX sockets: GIO would cost every nxemu run its
+ * dynamic linking (about 0.6 ms, more than the rest of start-up) for the
+ * few runs that use -gdb. */
+
 static void disconnect(GdbStub *s)
 {
-    if (s->conn) {
-        g_socket_close(s->conn, NULL);
-        g_object_unref(s->conn);
-        s->conn = NULL;
+    if (s->conn >= 0) {
+        close(s->conn);
+        s->conn = -1;
     }
     s->connected = false;
 }
@@ -40,7 +50,9 @@ static void disconnect(GdbStub *s)
 static void send_raw(GdbStub *s, const char *p, size_t n)
 {
     while (s->connected && n) {
-        gssize k = g_socket_send(s->conn, p, n, NULL, NULL);
+        ssize_t k = send(s->conn, p, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
         if (k <= 0) {
             disconnect(s);
             return;
@@ -61,12 +73,12 @@ void gdb_send_packet(GdbStub *s, const char *data, size_t len)
 static bool receive(GdbStub *s, bool blocking)
 {
     char buf[4096];
-    GError *err = NULL;
-    gssize n = g_socket_receive_with_blocking(s->conn, buf, sizeof(buf), blocking, NULL, &err);
+    ssize_t n;
+    do {
+        n = recv(s->conn, buf, sizeof(buf), blocking ? 0 : MSG_DONTWAIT);
+    } while (n < 0 && errno == EINTR);
     if (n < 0) {
-        bool again = g_error_matches(err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
-        g_error_free(err);
-        if (again)
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
             return true;
         disconnect(s);
         return false;
@@ -79,88 +91,109 @@ static bool receive(GdbStub *s, bool blocking)
     return true;
 }
 
-static GSocket *listen_on(const char *dev, char **unix_path, GError **err)
+static bool sock_error(GError **err, const char *what)
 {
-    GSocketAddress *addr = NULL;
-    GSocketFamily fam;
+    g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: %s", what, g_strerror(errno));
+    return false;
+}
+
+/* A listening socket for dev, or -1 + err. */
+static int listen_on(const char *dev, char **unix_path, GError **err)
+{
+    int fd = -1;
 
     if (g_str_has_prefix(dev, "unix:")) {
         const char *path = dev + 5;
+        struct sockaddr_un sun = {.sun_family = AF_UNIX};
         struct stat st;
         if (!*path) {
-            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "empty socket path");
-            return NULL;
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "empty socket path");
+            return -1;
         }
+        if (strlen(path) >= sizeof(sun.sun_path)) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "socket path longer than %zu bytes",
+                        sizeof(sun.sun_path) - 1);
+            return -1;
+        }
+        memcpy(sun.sun_path, path, strlen(path) + 1);
         /* a stale socket from an earlier run would make bind fail */
         if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
             unlink(path);
-        addr = g_unix_socket_address_new(path);
-        fam = G_SOCKET_FAMILY_UNIX;
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            sock_error(err, "socket");
+            return -1;
+        }
+        if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 || listen(fd, 1) != 0) {
+            sock_error(err, "cannot listen");
+            close(fd);
+            return -1;
+        }
         *unix_path = g_strdup(path);
-    } else if (g_str_has_prefix(dev, "tcp:")) {
-        const char *hp = dev + 4, *colon = strrchr(hp, ':');
-        char *end;
-        if (!colon) {
-            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                        "expected tcp::PORT or tcp:HOST:PORT");
-            return NULL;
-        }
-        unsigned long port = strtoul(colon + 1, &end, 10);
-        if (!colon[1] || *end || port > 65535) {
-            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "bad port '%s'", colon + 1);
-            return NULL;
-        }
-        char *host = g_strndup(hp, (gsize)(colon - hp));
-        GInetAddress *ia = NULL;
-        if (!*host || !strcmp(host, "localhost")) {
-            ia = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
-        } else {
-            ia = g_inet_address_new_from_string(host);
-            if (!ia) {
-                GList *l = g_resolver_lookup_by_name(g_resolver_get_default(), host, NULL, NULL);
-                if (l) {
-                    ia = g_object_ref(l->data);
-                    g_resolver_free_addresses(l);
-                }
-            }
-        }
-        if (!ia) {
-            g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "cannot resolve host '%s'",
-                        host);
-            g_free(host);
-            return NULL;
-        }
-        g_free(host);
-        fam = g_inet_address_get_family(ia);
-        addr = g_inet_socket_address_new(ia, (guint16)port);
-        g_object_unref(ia);
-    } else {
-        g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        return fd;
+    }
+    if (!g_str_has_prefix(dev, "tcp:")) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
                     "unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)");
-        return NULL;
+        return -1;
     }
-
-    GSocket *sock = g_socket_new(fam, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT, err);
-    if (!sock) {
-        g_object_unref(addr);
-        return NULL;
+    const char *hp = dev + 4, *colon = strrchr(hp, ':');
+    char *end;
+    if (!colon) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "expected tcp::PORT or tcp:HOST:PORT");
+        return -1;
     }
-    if (!g_socket_bind(sock, addr, TRUE, err) || !g_socket_listen(sock, err)) {
-        g_object_unref(addr);
-        g_object_unref(sock);
-        return NULL;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (!colon[1] || *end || port > 65535) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "bad port '%s'", colon + 1);
+        return -1;
     }
-    g_object_unref(addr);
-    if (fam != G_SOCKET_FAMILY_UNIX) {
-        GSocketAddress *la = g_socket_get_local_address(sock, NULL);
-        if (la && g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(la)) != 0 &&
-            strstr(dev, ":0") && g_str_has_suffix(dev, ":0"))
-            fprintf(stderr, "nxemu: gdb: listening on port %u\n",
-                    g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(la)));
-        if (la)
-            g_object_unref(la);
+    char *host = g_strndup(hp, (gsize)(colon - hp));
+    /* "" and "localhost" are the IPv4 loopback, as before */
+    const char *node = (!*host || !strcmp(host, "localhost")) ? "127.0.0.1" : host;
+    if (node[0] == '[') { /* tcp:[::1]:PORT */
+        size_t l = strlen(node);
+        if (l > 2 && node[l - 1] == ']') {
+            memmove(host, node + 1, l - 2);
+            host[l - 2] = '\0';
+            node = host;
+        }
     }
-    return sock;
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
+    struct addrinfo *res = NULL;
+    char portstr[8];
+    snprintf(portstr, sizeof(portstr), "%lu", port);
+    if (getaddrinfo(node, portstr, &hints, &res) != 0 || !res) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "cannot resolve host '%s'", host);
+        g_free(host);
+        return -1;
+    }
+    g_free(host);
+    fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        freeaddrinfo(res);
+        sock_error(err, "socket");
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 1) != 0) {
+        freeaddrinfo(res);
+        sock_error(err, "cannot listen");
+        close(fd);
+        return -1;
+    }
+    freeaddrinfo(res);
+    struct sockaddr_storage la;
+    socklen_t lalen = sizeof(la);
+    if (g_str_has_suffix(dev, ":0") &&
+        getsockname(fd, (struct sockaddr *)&la, &lalen) == 0) {
+        unsigned p = la.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&la)->sin6_port)
+                                              : ntohs(((struct sockaddr_in *)&la)->sin_port);
+        if (p != 0)
+            fprintf(stderr, "nxemu: gdb: listening on port %u\n", p);
+    }
+    return fd;
 }
 
 /* ---- run control ---- */
@@ -301,7 +334,8 @@ static void prepare_resume(GdbStub *s)
  * with the resume packet is not lost); false if gdb went away. */
 static bool poll_interrupt(GdbStub *s, bool *intr)
 {
-    if (g_socket_condition_check(s->conn, G_IO_IN | G_IO_HUP | G_IO_ERR) && !receive(s, false))
+    struct pollfd pfd = {.fd = s->conn, .events = POLLIN};
+    if (poll(&pfd, 1, 0) > 0 && !receive(s, false))
         return false;
     for (guint i = 0; i < s->in->len; i++) {
         if (s->in->data[i] == 0x03) {
@@ -490,28 +524,32 @@ static bool session(GdbStub *s)
     }
 }
 
-static GSocket *accept_conn(GdbStub *s, bool blocking)
+/* The next client, or -1 (none waiting when not blocking, or an error). */
+static int accept_conn(GdbStub *s, bool blocking)
 {
-    GError *err = NULL;
-    g_socket_set_blocking(s->listener, blocking);
-    GSocket *c = g_socket_accept(s->listener, NULL, &err);
-    if (!c) {
-        g_error_free(err);
-        return NULL;
+    int c;
+    do {
+        c = accept4(s->listener, NULL, NULL, SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK));
+    } while (c < 0 && errno == EINTR);
+    if (c < 0)
+        return -1;
+    if (!blocking) {
+        int fl = fcntl(c, F_GETFL);
+        fcntl(c, F_SETFL, fl & ~O_NONBLOCK);
     }
-    g_socket_set_blocking(c, TRUE);
-    if (g_socket_get_family(c) != G_SOCKET_FAMILY_UNIX)
-        g_socket_set_option(c, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+    struct sockaddr_storage sa;
+    socklen_t len = sizeof(sa);
+    int one = 1;
+    if (getsockname(c, (struct sockaddr *)&sa, &len) == 0 && sa.ss_family != AF_UNIX)
+        setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     return c;
 }
 
 static void stub_free(GdbStub *s)
 {
     disconnect(s);
-    if (s->listener) {
-        g_socket_close(s->listener, NULL);
-        g_object_unref(s->listener);
-    }
+    if (s->listener >= 0)
+        close(s->listener);
     if (s->unix_path) {
         unlink(s->unix_path);
         g_free(s->unix_path);
@@ -548,8 +586,9 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     int rc;
 
     s->m = m;
+    s->conn = -1;
     s->listener = listen_on(dev, &s->unix_path, &err);
-    if (!s->listener) {
+    if (s->listener < 0) {
         fflush(stdout);
         fprintf(stderr, "nxemu: -gdb %s: %s\n", dev, err ? err->message : "cannot listen");
         if (err)
@@ -575,7 +614,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     if (!start_stopped) {
         /* QEMU's behaviour: the guest runs while the stub waits */
         unsigned rounds = 0;
-        while (!s->conn) {
+        while (s->conn < 0) {
             if (sched_round(m) != STOP_NONE) {
                 rc = run_to_end(m); /* prints the diagnostics, returns the status */
                 stub_free(s);
@@ -586,7 +625,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
         }
     } else {
         s->conn = accept_conn(s, true);
-        if (!s->conn) {
+        if (s->conn < 0) {
             fflush(stdout);
             fprintf(stderr, "nxemu: -gdb %s: accept failed\n", dev);
             stub_free(s);

@@ -1,13 +1,14 @@
 /*
  * A minimal PNG writer for viewer screenshots: 8-bit RGB, no interlace,
- * filter 0 on every row, one IDAT chunk compressed with GIO's zlib
- * converter (already a dependency), so no libpng is needed.
+ * filter 0 on every row, one IDAT chunk compressed with zlib, so no libpng
+ * is needed.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <gio/gio.h>
+#include <glib.h>
+#include <zlib.h>
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/error.h"
@@ -47,27 +48,34 @@ static void put_chunk(GByteArray *out, const char type[4], const uint8_t *data, 
 /* zlib-compress all of in; NULL + err on failure. */
 static GByteArray *deflate_all(const uint8_t *in, size_t len, GError **err)
 {
-    GZlibCompressor *z = g_zlib_compressor_new(G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 6);
+    z_stream z = {0};
+    if (deflateInit(&z, 6) != Z_OK) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "zlib: deflateInit failed");
+        return NULL;
+    }
     GByteArray *out = g_byte_array_new();
     uint8_t buf[65536];
-    size_t done = 0;
-    for (;;) {
-        gsize rd = 0, wr = 0;
-        GConverterResult r =
-            g_converter_convert(G_CONVERTER(z), in + done, len - done, buf, sizeof(buf),
-                                G_CONVERTER_INPUT_AT_END, &rd, &wr, err);
-        if (r == G_CONVERTER_ERROR) {
+    z.next_in = (Bytef *)(uintptr_t)in;
+    int r;
+    size_t left = len;
+    do {
+        /* avail_in is a uInt: feed at most 1 GiB at a time */
+        if (z.avail_in == 0 && left) {
+            z.avail_in = (uInt)MIN(left, (size_t)1 << 30);
+            left -= z.avail_in;
+        }
+        z.next_out = buf;
+        z.avail_out = sizeof(buf);
+        r = deflate(&z, left || z.avail_in ? Z_NO_FLUSH : Z_FINISH);
+        if (r == Z_STREAM_ERROR) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "zlib: deflate failed");
             g_byte_array_free(out, TRUE);
-            out = NULL;
-            break;
+            deflateEnd(&z);
+            return NULL;
         }
-        done += rd;
-        g_byte_array_append(out, buf, (guint)wr);
-        if (r == G_CONVERTER_FINISHED) {
-            break;
-        }
-    }
-    g_object_unref(z);
+        g_byte_array_append(out, buf, (guint)(sizeof(buf) - z.avail_out));
+    } while (r != Z_STREAM_END);
+    deflateEnd(&z);
     return out;
 }
 
