@@ -131,7 +131,7 @@ typedef int32_t tpc_v8i __attribute__((vector_size(32)));
 
 /* MUL/ADD/SUB.f32 in explicit 8-lane vectors (GCC's -O2 cost model does not
  * vectorise the scalar form), cloned for AVX2 with a baseline fallback
- * chosen once at load time (GCC target_clones).  Vector arithmetic is IEEE
+ * chosen on the first call (below).  Vector arithmetic is IEEE
  * binary32 with RNE like the scalar code; NaNs are canonicalised lane by
  * lane.  B is a register image, or with pb == NULL the scalar sb in every
  * lane (no broadcast image).  One loop per operation so that the loops
@@ -152,31 +152,74 @@ typedef int32_t tpc_v8i __attribute__((vector_size(32)));
         memcpy(out + i, &bits, 32);                                                                \
     }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TPC_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define TPC_SIMD_CLONES
-#endif
+/* One body, compiled twice on x86-64 (AVX2 and baseline).  The choice is
+ * made on the first call with two CPUID leaves, not by GCC target_clones:
+ * those make libgcc's __cpu_indicator_init run at every start-up, a dozen
+ * CPUID instructions that cost ~0.1 ms under a hypervisor even for runs
+ * with no TPC at all (bench/startup.sh). */
+#define F32_VEC_BODY                                                                               \
+{                                                                                                  \
+    const tpc_v8i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000,                          \
+                          0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};                         \
+    float f;                                                                                       \
+    memcpy(&f, &sb, 4);                                                                            \
+    const tpc_v8f ys = {f, f, f, f, f, f, f, f};                                                   \
+    if (op == 0x01)                                                                                \
+        F32_VEC_LOOP(x * y)                                                                        \
+    else if (op == 0x02)                                                                           \
+        F32_VEC_LOOP(x + y)                                                                        \
+    else if (sw & 2u)                                                                              \
+        F32_VEC_LOOP(y - x)                                                                        \
+    else                                                                                           \
+        F32_VEC_LOOP(x - y)                                                                        \
+    return true;                                                                                   \
+}
 
-TPC_SIMD_CLONES
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <cpuid.h>
+
+__attribute__((target("avx2"))) static bool f32_vec_avx2(unsigned op, unsigned sw,
+                                                         const uint8_t *pa, const uint8_t *pb,
+                                                         uint32_t sb, uint8_t *out)
+F32_VEC_BODY
+
+static bool f32_vec_base(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
+                         uint32_t sb, uint8_t *out)
+F32_VEC_BODY
+
+typedef bool F32VecFn(unsigned, unsigned, const uint8_t *, const uint8_t *, uint32_t, uint8_t *);
+
+/* AVX2 needs the CPU feature and the OS saving YMM state (XCR0 bits 1-2). */
+static bool host_has_avx2(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
+        return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6u) != 6u)
+        return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
+}
+
+static F32VecFn *f32_vec_impl;
+
 bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
                  uint8_t *out)
 {
-    const tpc_v8i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000,
-                          0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};
-    float f;
-    memcpy(&f, &sb, 4);
-    const tpc_v8f ys = {f, f, f, f, f, f, f, f};
-    if (op == 0x01)
-        F32_VEC_LOOP(x * y)
-    else if (op == 0x02)
-        F32_VEC_LOOP(x + y)
-    else if (sw & 2u)
-        F32_VEC_LOOP(y - x)
-    else
-        F32_VEC_LOOP(x - y)
-    return true;
+    F32VecFn *f = __atomic_load_n(&f32_vec_impl, __ATOMIC_RELAXED);
+    if (G_UNLIKELY(!f)) {
+        f = host_has_avx2() ? f32_vec_avx2 : f32_vec_base;
+        __atomic_store_n(&f32_vec_impl, f, __ATOMIC_RELAXED);
+    }
+    return f(op, sw, pa, pb, sb, out);
 }
+#else
+bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
+                 uint8_t *out)
+F32_VEC_BODY
+#endif
+#undef F32_VEC_BODY
 #undef F32_VEC_LOOP
 
 /* f32 fast paths: whole-register loops the compiler vectorises. */
