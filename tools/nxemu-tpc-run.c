@@ -6,7 +6,8 @@
  * `-device loader,...,tpc-num=0`, the parameter block of machine.md §6 and
  * the input tensors written into HBM, then the ordinary scheduler.  Output
  * tensors are read from HBM afterwards.  Nothing bypasses the machine: the
- * launcher configures and starts the TPCs through their windows.
+ * launcher configures and starts the TPCs through their windows.  The launch
+ * itself is tr_execute (tpc-run-core.c); this file is files and messages.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,9 +25,6 @@
 #include "nxemu/sched.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
-
-#define TR_MAGIC     0x4C50584Eu /* "NXPL" */
-#define TR_BLOCK_LEN (0xD0 + 0x38 * TR_MAX_TENSORS)
 
 static int fail(GError *err)
 {
@@ -74,152 +72,6 @@ static char *find_launcher(const TrOptions *o, GError **err)
     return NULL;
 }
 
-/* The -machine value through nxemu's own parser, plus tpc=N by default. */
-static bool build_config(const TrOptions *o, void **fdt, size_t *size, MachineConfig *cfg,
-                         GError **err)
-{
-    NxOptions no;
-    char *argv[] = {"nxemu", "-machine", o->machine ? o->machine : "", NULL};
-    int argc = o->machine ? 3 : 1;
-    bool ok = nx_options_parse(&no, argc, argv, err);
-    if (ok && (no.poison || no.dump_dtb)) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "-machine %s: not offered by nxemu-tpc-run (run the launcher under nxemu)",
-                    no.poison ? "poison=on" : "dumpdtb");
-        ok = false;
-    }
-    if (ok) {
-        if (!no.edits.has_tpc) {
-            no.edits.has_tpc = true;
-            no.edits.tpc = o->ntpc;
-        } else if (no.edits.tpc < o->ntpc) {
-            g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                        "-n %u: the machine has %" G_GUINT64_FORMAT " TPC(s) (-machine tpc=)",
-                        o->ntpc, no.edits.tpc);
-            ok = false;
-        }
-    }
-    ok = ok && nc2_fdt_build_config(o->dtb, &no.edits, fdt, size, cfg, err);
-    if (ok && cfg->nr_tpc < o->ntpc) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-n %u: the machine has %u TPC(s)", o->ntpc,
-                    cfg->nr_tpc);
-        ok = false;
-    }
-    nx_options_free(&no);
-    return ok;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        p[i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-/* Descriptor of tpc.md §3.1 as the HCK harness writes it: dense, dim 0
- * innermost, padding 0, every dim below the rank valid. */
-static void fill_descriptor(uint8_t *d, const TrTensor *t)
-{
-    uint32_t stride = 1;
-    memset(d, 0, 0x38);
-    put32(d + 0x00, (uint32_t)t->addr);
-    put32(d + 0x04, (uint32_t)(t->addr >> 32));
-    put32(d + 0x0C, t->dtype->code | (((1u << t->rank) - 1) << 8) | ((t->rank - 1) << 16));
-    for (unsigned k = 0; k < t->rank; k++) {
-        put32(d + 0x10 + 8 * k, t->dim[k]);
-        put32(d + 0x14 + 8 * k, stride);
-        stride *= t->dim[k];
-    }
-}
-
-static void fill_block(uint8_t *b, const TrOptions *o, uint32_t kernel_size)
-{
-    memset(b, 0, TR_BLOCK_LEN);
-    put32(b + 0x00, TR_MAGIC);
-    put32(b + 0x04, o->ntpc);
-    put32(b + 0x08, (uint32_t)TR_KERNEL_BASE);
-    put32(b + 0x0C, (uint32_t)(TR_KERNEL_BASE >> 32));
-    put32(b + 0x10, kernel_size);
-    put32(b + 0x14, o->kernel_config);
-    put32(b + 0x18, o->sem);
-    put32(b + 0x1C, o->ntensor);
-    for (unsigned d = 0; d < o->nspace; d++) {
-        put32(b + 0x20 + 8 * d, d < o->nbase ? o->base[d] : 0);
-        put32(b + 0x24 + 8 * d, o->space[d]);
-    }
-    put32(b + 0x48, o->narg);
-    for (unsigned i = 0; i < o->narg; i++) {
-        put32(b + 0x50 + 4 * i, o->arg[i]);
-    }
-    for (unsigned t = 0; t < o->ntensor; t++) {
-        fill_descriptor(b + 0xD0 + 0x38 * t, &o->tensor[t]);
-    }
-}
-
-static bool write_mem(Machine *m, uint64_t addr, const void *buf, uint64_t len, const char *what,
-                      GError **err)
-{
-    uint64_t bad = 0;
-    if (as_rw_bytes(m->as, addr, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad) !=
-        MEMTX_OK) {
-        g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
-                    "%s: address 0x%" G_GINT64_MODIFIER "x is not memory", what, bad);
-        return false;
-    }
-    return true;
-}
-
-static bool load_inputs(Machine *m, const TrOptions *o, GError **err)
-{
-    for (unsigned i = 0; i < o->ninputs; i++) {
-        const TrTensor *t = &o->tensor[i];
-        char *data = NULL;
-        gsize len = 0;
-        if (!g_file_get_contents(t->file, &data, &len, err)) {
-            return false;
-        }
-        bool ok = len == t->bytes;
-        if (!ok) {
-            g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
-                        "-i %s: file has %" G_GSIZE_FORMAT
-                        " bytes, the shape needs %" G_GUINT64_FORMAT,
-                        t->spec, len, t->bytes);
-        }
-        ok = ok && write_mem(m, t->addr, data, len, t->spec, err);
-        g_free(data);
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool save_outputs(Machine *m, const TrOptions *o, GError **err)
-{
-    for (unsigned i = o->ninputs; i < o->ntensor; i++) {
-        const TrTensor *t = &o->tensor[i];
-        uint8_t *buf = g_malloc(t->bytes);
-        uint64_t bad = 0;
-        bool ok = as_rw_bytes(m->as, t->addr, buf, t->bytes, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                              &bad) == MEMTX_OK;
-        if (!ok) {
-            g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
-                        "-o %s: address 0x%" G_GINT64_MODIFIER "x is not memory", t->spec, bad);
-        }
-        GError *werr = NULL;
-        if (ok && !g_file_set_contents(t->file, (const char *)buf, (gssize)t->bytes, &werr)) {
-            g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: %s", t->spec, werr->message);
-            g_clear_error(&werr);
-            ok = false;
-        }
-        g_free(buf);
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* An output that cannot be written is found before the run, not after it
  * (the file is not created here: a failed run leaves nothing behind). */
 static bool outputs_writable(const TrOptions *o, GError **err)
@@ -240,180 +92,82 @@ static bool outputs_writable(const TrOptions *o, GError **err)
     return true;
 }
 
-/* The loader would take any other file as raw bytes; a kernel must be a TPC
- * ELF (tpc.md §7.1: ELFCLASS32, little-endian, EM_386); the loader checks
- * the rest (.text, .tpc_metadata). */
-static bool check_kernel(const char *path, GError **err)
+/* Input tensors from their files (the size must match the shape), output
+ * tensors to theirs. */
+static bool read_input(void *opaque, unsigned i, void **data, GError **err)
 {
-    char *data = NULL;
+    const TrTensor *t = &((TrOptions *)opaque)->tensor[i];
     gsize len = 0;
-    if (!g_file_get_contents(path, &data, &len, err)) {
+    char *buf = NULL;
+    if (!g_file_get_contents(t->file, &buf, &len, err)) {
         return false;
     }
-    const uint8_t *h = (const uint8_t *)data;
-    bool ok = len >= 20 &&
-              !memcmp(h,
-                      "\x7f"
-                      "ELF",
-                      4) &&
-              h[4] == 1 && h[5] == 1 && h[18] == 3 && h[19] == 0;
-    g_free(data);
-    if (!ok) {
+    if (len != t->bytes) {
         g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
-                    "%s: not a TPC kernel ELF (ELFCLASS32, little-endian, EM_386)", path);
+                    "-i %s: file has %" G_GSIZE_FORMAT " bytes, the shape needs %" G_GUINT64_FORMAT,
+                    t->spec, len, t->bytes);
+        g_free(buf);
+        return false;
     }
-    return ok;
+    *data = buf;
+    return true;
 }
 
-/* Every tensor id the kernel names as an immediate needs its descriptor:
- * without a -i/-o for it the kernel would read a zero descriptor (base 0,
- * sizes 0) and silently compute nothing. */
-static bool check_tensor_count(Machine *m, const TrOptions *o, uint32_t ksize, GError **err)
+static void free_input(void *opaque, void *data)
 {
-    uint8_t *text = g_malloc(ksize);
-    uint64_t bad = 0;
-    uint32_t pc = 0;
-    const char *insn = "";
-    int max = -1;
-    if (as_rw_bytes(m->as, TR_KERNEL_BASE, text, ksize, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                    &bad) == MEMTX_OK) {
-        max = tpc_text_max_tensor(text, ksize, &pc, &insn);
-    }
-    g_free(text);
-    if (max >= (int)o->ntensor) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "%s: %s at pc=0x%08" PRIx32 " uses tensor %d, but %u tensor%s given "
-                    "(-i/-o are descriptors 0..T-1; this kernel needs at least %d)",
-                    o->kernel, insn, pc, max, o->ntensor, o->ntensor == 1 ? " is" : "s are",
-                    max + 1);
+    g_free(data);
+}
+
+static bool write_output(void *opaque, unsigned i, const void *data, GError **err)
+{
+    const TrTensor *t = &((TrOptions *)opaque)->tensor[i];
+    GError *werr = NULL;
+    if (!g_file_set_contents(t->file, data, (gssize)t->bytes, &werr)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: %s", t->spec, werr->message);
+        g_clear_error(&werr);
         return false;
     }
     return true;
 }
 
+static bool precheck(void *opaque, GError **err)
+{
+    return outputs_writable(opaque, err);
+}
+
 static int run(TrOptions *o)
 {
     GError *err = NULL;
-    void *fdt = NULL;
-    size_t fdt_size = 0;
-    MachineConfig cfg;
     char *launcher = find_launcher(o, &err);
-
-    if (!launcher || !check_kernel(o->kernel, &err) ||
-        !build_config(o, &fdt, &fdt_size, &cfg, &err)) {
-        g_free(launcher);
-        g_free(fdt);
+    if (!launcher) {
         return fail(err);
     }
-    if (!outputs_writable(o, &err)) {
-        g_free(launcher);
-        g_free(fdt);
-        return fail(err);
-    }
-    uint64_t top = cfg.hbm_size - (cfg.dtb_in_memory ? NC2_DTB_IN_MEM_BYTES : 0);
-    if (!tr_place_tensors(o, top, &err)) {
-        g_free(launcher);
-        g_free(fdt);
-        return fail(err);
-    }
-    FILE *logf = NULL;
-    if (o->logfile && !(logf = fopen(o->logfile, "w"))) {
-        g_set_error(&err, NX_ERROR, NX_ERROR_USAGE, "-D: %s: %s", o->logfile, g_strerror(errno));
-        g_free(launcher);
-        g_free(fdt);
-        return fail(err);
-    }
-    Machine *m = machine_new(&cfg, fdt, fdt_size, &err);
-    g_free(fdt);
-    if (!m) {
-        if (logf) {
-            fclose(logf);
-        }
-        g_free(launcher);
-        return fail(err);
-    }
-    m->log.mask = o->log_mask;
-    if (logf) {
-        m->log.file = logf; /* closed by machine_free */
-    }
-    if (o->has_cycle_limit) {
-        m->sched.has_cycle_limit = true;
-        m->sched.cycle_limit = o->cycle_limit;
-    }
-
-    /* -kernel launcher.elf -device loader,file=K.o,addr=KBASE,tpc-num=0 */
-    LoaderItem items[2] = {
-        {.kind = LOADER_KERNEL, .file = launcher},
-        {.kind = LOADER_FILE,
-         .file = o->kernel,
-         .has_addr = true,
-         .addr = TR_KERNEL_BASE,
-         .has_tpc = true,
-         .tpc_num = 0},
-    };
-    BindTable binds;
-    bind_table_init(&binds);
-    LoaderOptions lo = {.items = items, .nr_items = 2, .bindings = &binds};
-    bool ok = loader_load(m, &lo, &err);
-    bind_table_destroy(&binds);
+    TrIo io = {.opaque = o,
+               .precheck = precheck,
+               .get_input = read_input,
+               .free_input = free_input,
+               .put_output = write_output};
+    TrResult res;
+    int rc = tr_execute(o, launcher, &io, &res, &err);
     g_free(launcher);
-
-    uint8_t block[TR_BLOCK_LEN];
-    if (ok) {
-        /* the loader set TPC 0's KERNEL_SIZE from the .text size (tpc.md §7.1) */
-        uint32_t ksize = m->tpccfg[0].kernel_size;
-        if (ksize == 0 || TR_KERNEL_BASE + ksize > TR_TENSOR_BASE) {
-            g_set_error(&err, NX_ERROR, NX_ERROR_LOAD,
-                        "%s: .text of %u bytes (must be 32..%llu bytes)", o->kernel, ksize,
-                        TR_TENSOR_BASE - TR_KERNEL_BASE);
-            ok = false;
-        }
-        fill_block(block, o, ksize);
+    if (err && res.ntpc == 0) {
+        return fail(err); /* nothing ran */
     }
-    ok = ok && write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", &err) &&
-         load_inputs(m, o, &err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, &err);
-    if (!ok) {
-        machine_free(m);
-        return fail(err);
-    }
-
-    /* the run alone: no start-up, tensor files or first-touch of the inputs */
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-    int rc = sched_run(m);
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-
-    /* The cores' own counters: the BUNDLES/CYCLES registers are only latched
-     * when a kernel ends, and a limit can stop one in the middle. */
-    uint64_t bundles = 0, cycles = 0;
-    for (unsigned t = 0; t < o->ntpc; t++) {
-        TpcCpu *c = tpc_cpu_of(m, t);
-        if (m->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
-            bundles += c->bundles;
-            cycles += c->cycles;
-        }
-    }
-    fflush(stdout);
-    if (rc == 0 && !save_outputs(m, o, &err)) {
+    if (err) {
+        /* the run ended but an output could not be saved */
         fprintf(stderr, "nxemu-tpc-run: %s\n", err->message);
         g_clear_error(&err);
-        rc = 125; /* a host-side error, as the checks before the run */
     } else if (rc >= 1 && rc <= 122) {
         fprintf(stderr, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
-                rc == 2   ? "bad parameter block magic"
-                : rc == 3 ? "bad TPC count"
-                : rc == 4 ? "malformed parameter block"
-                          : "unknown");
+                tr_fail_reason(rc));
     }
     fprintf(stderr,
             "nxemu-tpc-run: tpcs=%u bundles=%" G_GUINT64_FORMAT " cycles=%" G_GUINT64_FORMAT
             " vtime=%" G_GUINT64_FORMAT "\n",
-            o->ntpc, bundles, cycles, m->sched.end_vtime);
+            res.ntpc, res.bundles, res.cycles, res.vtime);
     if (o->time) {
-        fprintf(stderr, "nxemu-tpc-run: run time %.6f s (host CPU)\n",
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+        fprintf(stderr, "nxemu-tpc-run: run time %.6f s (host CPU)\n", res.run_seconds);
     }
-    machine_free(m);
     return rc;
 }
 

@@ -77,4 +77,31 @@ void tr_options_free(TrOptions *o);
  * another or the runner's own area; hbm_top is the first byte not usable. */
 bool tr_place_tensors(TrOptions *o, uint64_t hbm_top, GError **err);
 
+/* Where tensors come from and go to.  get_input hands over tensor i's
+ * t->bytes bytes (released with free_input if set); put_output receives
+ * output tensor i (i >= ninputs) after a run with status 0; precheck (may be
+ * NULL) runs once the machine configuration is known, before anything is
+ * built. */
+typedef struct TrIo {
+    void *opaque;
+    bool (*precheck)(void *opaque, GError **err);
+    bool (*get_input)(void *opaque, unsigned i, void **data, GError **err);
+    void (*free_input)(void *opaque, void *data);
+    bool (*put_output)(void *opaque, unsigned i, const void *data, GError **err);
+} TrIo;
+
+typedef struct TrResult {
+    GString *report; /* in: NULL = diagnostics to stderr (sched_run); else appended here */
+    unsigned ntpc;   /* 0: the run did not start */
+    uint64_t bundles, cycles, vtime;
+    double run_seconds; /* host CPU time of the run alone */
+} TrResult;
+
+/* Launch o's kernel through the launcher ELF at `launcher` (docs/tpc-run.rst).
+ * Returns the run's exit status (machine.md §9.2; 1..122 a launcher FAIL
+ * code, see tr_fail_reason), or 125 with err set for a host-side error:
+ * before the run (res->ntpc == 0) or when saving an output. */
+int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err);
+const char *tr_fail_reason(int rc);
+
 #endif
