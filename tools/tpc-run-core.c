@@ -215,7 +215,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     size_t fdt_size = 0;
     MachineConfig cfg;
 
+    GString *report = res->report;
     memset(res, 0, sizeof(*res));
+    res->report = report;
     if (!check_kernel(o->kernel, err) || !build_config(o, &fdt, &fdt_size, &cfg, err)) {
         g_free(fdt);
         return NX_EXIT_USAGE;
