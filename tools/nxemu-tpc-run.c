@@ -147,7 +147,7 @@ static int run(TrOptions *o)
                .get_input = read_input,
                .free_input = free_input,
                .put_output = write_output};
-    TrResult res;
+    TrResult res = {.report = NULL}; /* diagnostics to stderr */
     int rc = tr_execute(o, launcher, &io, &res, &err);
     g_free(launcher);
     if (err && res.ntpc == 0) {
