@@ -68,6 +68,23 @@ def printed_text_reassembles_to_same_bytes():
 
 
 @test
+def vendor_bytes():
+    """Each line of vendor-bytes.txt assembles to the bytes computed by hand
+    from the vendor's format classes (not by nxemu), and prints back to the
+    same bytes."""
+    bad = []
+    with open(os.path.join(ASM_DIR, "vendor-bytes.txt")) as f:
+        rows = [l.rstrip("\n").split(" | ") for l in f if l.strip() and not l.startswith("#")]
+    for i, (text, hexs) in enumerate(rows):
+        want = bytes.fromhex(hexs.replace(" ", ""))
+        want += bytes(32 - len(want))
+        got, err = assemble(write(f"vb{i}.s", text + "\n"), path(f"vb{i}.bin"), "--raw")
+        if got != want:
+            bad.append(f"{text}: {got.hex(' ')} != {want.hex(' ')} {err}")
+    assert not bad and len(rows) >= 60, "\n".join(bad) or len(rows)
+
+
+@test
 def mov_section_prefix_encoding():
     """`MOV 5 VP3, S8` (compare/mov-ld-01): LD MOV, A = S8 (64 + 8), DEST = VP3
     (240 + 3), LD SRC_B (bits 81:73) = section 5 (tpc.md §4.1, §4.2, §5.1.1)."""
