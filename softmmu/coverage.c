@@ -309,28 +309,6 @@ static void tpc_operand_hit(TraceCov *c, const TpcOperand *o)
         cat_hit(&c->tpc[TC_OPERANDS], tpc_opkind_names[o->kind]);
 }
 
-static uint32_t tpc_sw_field(const TpcInsn *in, const TpcSwDef *sw)
-{
-    uint32_t v;
-    switch (sw->field) {
-    case TPC_SWF_SW:
-        v = in->sw;
-        break;
-    case TPC_SWF_A:
-        v = in->a.raw;
-        break;
-    case TPC_SWF_B:
-        v = in->b.raw;
-        break;
-    case TPC_SWF_C:
-        v = in->c.raw;
-        break;
-    default:
-        return 0;
-    }
-    return (v >> sw->shift) & ((1u << sw->width) - 1);
-}
-
 void cov_tpc(TraceCov *c, const uint8_t bundle[32])
 {
     TpcBundle b;
@@ -370,7 +348,7 @@ void cov_tpc(TraceCov *c, const uint8_t bundle[32])
             cat_hit(&c->tpc[TC_PREDICATES], tpc_pred_names[p]);
         }
         for (const TpcSwDef *sw = tpc_sws_table(d->sws); sw && sw->key; sw++) {
-            if (!tpc_sw_applies(sw, slot) || !tpc_sw_field(in, sw))
+            if (!tpc_sw_applies(sw, slot) || !tpc_sw_value(in, sw))
                 continue;
             tpc_switch_key(key, sizeof(key), slot, d, sw);
             cat_hit(&c->tpc[TC_SWITCHES], key);
