@@ -50,12 +50,34 @@ static uint32_t fres(float f, unsigned t)
     return t == TPC_T_F32 ? tpc_f32_canon(f) : tpc_f32_to_bf16_rne(f);
 }
 
+/* bf16 MAC rounded once (tpc.md §5.0.4): the product of two bf16 values is
+ * exact in a double; d + p is rounded to a double s with the exact error e
+ * (TwoSum).  A bf16 rounding boundary is a double, so none lies strictly
+ * between s and its neighbour toward e, and rounding that neighbour gives
+ * the rounding of the exact d + p (a plain f32 or double sum would round
+ * twice and go to the even neighbour at a near-tie). */
+static uint32_t bf16_mac(float a, float b, float d, bool neg)
+{
+    double p = (double)a * (double)b, dd = d;
+    if (neg)
+        p = -p;
+    double s = p + dd;
+    if (isnan(s))
+        return 0x7FC0u;
+    double bv = s - p, e = (p - (s - bv)) + (dd - bv);
+    if (e != 0 && isfinite(s))
+        s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+    return tpc_round_to(s, false, TPC_T_F32, TPC_T_BF16, TPC_RM_RHNE, 0);
+}
+
 static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
                          unsigned sw)
 {
     float a = fval(ra, t), b = fval(rb, t), d = fval(rd, t);
     switch (op) {
     case TPC_OPC_SPU_mac: /* MAC: one rounding */
+        if (t == TPC_T_BF16)
+            return bf16_mac(a, b, d, sw & 2u);
         return fres(fmaf((sw & 2u) ? -a : a, b, d), t);
     case TPC_OPC_SPU_mul:
         return fres(a * b, t);
@@ -97,8 +119,16 @@ static uint32_t ash(unsigned t, uint32_t ra, uint32_t rb, unsigned sw)
         return tpc_int_result(r, t, sat);
     }
     unsigned n = (unsigned)(-sh);
-    if (sw & 2u) /* rhu: round half up */
-        a += n <= 62 ? ((int64_t)1 << (n - 1)) : 0;
+    if (sw & 2u) {
+        /* rhu: floor(a / 2^n + 1/2), the exact quotient rounded half up;
+         * |a| < 2^32, so from n = 34 on it is 0 whatever the sign (a plain
+         * shift would give -1 for negative a) */
+        if (n > 62)
+            return 0;
+        return tpc_int_result((a + ((int64_t)1 << (n - 1))) >> n, t, false);
+    }
+    /* an arithmetic right shift is floor(a / 2^n): -1 for negative a from
+     * n = 32 on */
     if (n > 62)
         n = 62;
     return tpc_int_result(a >> n, t, false);
