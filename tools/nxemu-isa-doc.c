@@ -38,7 +38,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_NOP] = "(none)",
     [TPC_FORM_HALT] = "(none; unconditional)",
     [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (tpc.md §4.4)",
-    [TPC_FORM_PRED] = "[pred]",
     [TPC_FORM_BINARY] = "Dst, A, B; SPU int5: bMMMMM Id, A, B",
     [TPC_FORM_UNARY] = "Dst, A; SPU int5: bMMMMM Id, A",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
@@ -48,14 +47,11 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
     [TPC_FORM_JMP] = "label|Ss[, pred]",
-    [TPC_FORM_MOV_IRF_DIM] = "dim Sd, Is",
     [TPC_FORM_SET_INDX] = "Id, bMMMMM, Ss|imm",
     [TPC_FORM_LD_L_V] = "Vd|VPd, Sa|imm",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_L_V] = "Sa|imm, Vv|VPv",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
-    [TPC_FORM_ASO] = "[dec] [vpu]",
-    [TPC_FORM_PREFETCH] = "ADa",
 };
 
 static const char *const slot_name[4] = {"load", "SPU", "VPU", "store"};

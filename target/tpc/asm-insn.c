@@ -191,18 +191,6 @@ static bool enc_spu(Stmt *st)
                          (int32_t)st->ops[0].value);
         }
         break;
-    case TPC_FORM_MOV_IRF_DIM:
-        if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
-            return false;
-        if (st->ops[0].type != AOP_IMM || st->ops[0].value > 4) {
-            asm_error(st->c, st->ops[0].col, "'mov_irf_dim' dimension must be 0..4");
-            return false;
-        }
-        sw = st->ops[0].value;
-        CHK(dst = asm_enc(st, &st->ops[1], K(S), "destination"));
-        CHK(a = asm_enc(st, &st->ops[2], K(I), "source"));
-        type = 0; /* the vendor's SpuInst_MovDim never sets OPERANDS_TYPE */
-        break;
     case TPC_FORM_SET_INDX:
         if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
             return false;

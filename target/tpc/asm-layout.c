@@ -43,7 +43,7 @@ static const char *const field_text[] = {"destination", "first source", "second 
 static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned index)
 {
     unsigned width = s->width ? s->width : tpc_field_pos[st->slot][s->field].width;
-    uint32_t max = width >= 32 ? 0xffffffffu : (1u << width) - 1;
+    uint32_t max = s->max ? s->max : width >= 32 ? 0xffffffffu : (1u << width) - 1;
     char want[96];
     if (s->kinds == TPC_K(RAW)) {
         if (op->type == AOP_IMM && !op->bare_float && op->value <= max)
@@ -145,7 +145,8 @@ bool asm_enc_layout(Stmt *st)
     used[TPC_FIELD_SW] = used[TPC_FIELD_TYPE] = true;
     static const struct {
         uint8_t flag, field, swf;
-    } swf[] = {{TPC_LF_SW_B, TPC_FIELD_SRC_B, TPC_SWF_B},
+    } swf[] = {{TPC_LF_SW_A, TPC_FIELD_SRC_A, TPC_SWF_A},
+               {TPC_LF_SW_B, TPC_FIELD_SRC_B, TPC_SWF_B},
                {TPC_LF_SW_C, TPC_FIELD_SRC_C, TPC_SWF_C},
                {TPC_LF_SW_D, TPC_FIELD_SRC_D, TPC_SWF_D}};
     for (size_t i = 0; i < G_N_ELEMENTS(swf); i++) {

@@ -95,10 +95,6 @@ bool asm_enc_ld(Stmt *st)
             return false;
         asm_put(st, TPC_B_LD_OPC, 5, d->opc);
         return true;
-    case TPC_FORM_PRED:
-        if (!asm_take_ops(st, 0, 0))
-            return false;
-        break;
     case TPC_FORM_MOV: {
         bool hw;
         if (!asm_mov_hwreg(st, &dst, &b, &sw, &hw))
@@ -203,11 +199,6 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_PREFETCH:
-        if (!asm_take_ops(st, 1, 1))
-            return false;
-        CHK(a = asm_enc(st, &st->ops[0], K(AD), "address"));
-        break;
     default:
         if (!asm_take_ops(st, 2, 3))
             return false;
@@ -222,7 +213,7 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    if (d->form != TPC_FORM_PRED && d->form != TPC_FORM_LD_L_V && d->form != TPC_FORM_PREFETCH)
+    if (d->form != TPC_FORM_LD_L_V)
         st->ab->uses_ld_b = true;
     asm_put(st, TPC_B_LD_OPC, 5, d->opc);
     asm_put(st, TPC_B_LD_SRC_A, 8, (unsigned)a);
@@ -253,12 +244,6 @@ bool asm_enc_st(Stmt *st)
             return false;
         asm_put(st, TPC_B_ST_OPC, 5, d->opc);
         return true;
-    case TPC_FORM_PRED:
-    case TPC_FORM_ASO:
-        if (!asm_take_ops(st, 0, 0))
-            return false;
-        uses_c = false;
-        break;
     case TPC_FORM_ST_L_V:
         if (!drop_zero_offset(st, 0))
             return false;

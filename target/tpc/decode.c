@@ -194,6 +194,8 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
         return bad_insn(d, in->opc);
     if (!in->desc->types && (in->type & ~covered[TPC_SWF_T]))
         return bad_insn(d, in->opc);
+    if ((l->flags & TPC_LF_SW_A) && (in->a.raw & ~covered[TPC_SWF_A]))
+        return bad_insn(d, in->opc);
     if ((l->flags & TPC_LF_SW_B) && (in->b.raw & ~covered[TPC_SWF_B]))
         return bad_insn(d, in->opc);
     if ((l->flags & TPC_LF_SW_C) && (in->c.raw & ~covered[TPC_SWF_C]))
@@ -208,15 +210,21 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
 static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned fv[5])
 {
     TpcOperand *ops[5] = {&in->dst, &in->a, &in->b, &in->c, &in->d};
-    static const uint8_t sw_field[3][2] = {
-        {TPC_LF_SW_B, TPC_FIELD_SRC_B}, {TPC_LF_SW_C, TPC_FIELD_SRC_C}, {TPC_LF_SW_D, TPC_FIELD_SRC_D}};
+    static const uint8_t sw_field[4][2] = {{TPC_LF_SW_A, TPC_FIELD_SRC_A},
+                                           {TPC_LF_SW_B, TPC_FIELD_SRC_B},
+                                           {TPC_LF_SW_C, TPC_FIELD_SRC_C},
+                                           {TPC_LF_SW_D, TPC_FIELD_SRC_D}};
 
     if (!check_type(d, in))
         return false;
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
-        if (s->field > TPC_FIELD_SRC_D) /* a number in SW: read from in->sw */
+        if (s->field > TPC_FIELD_SRC_D) { /* a number in SW: read from in->sw */
+            unsigned v = (in->sw >> s->shift) & ((1u << s->width) - 1);
+            if (s->max && v > s->max)
+                return bad_insn(d, in->opc);
             continue;
+        }
         TpcOperand *o = ops[s->field];
         if (s->kinds == TPC_K(RAW)) {
             /* a number field (gen_addr's tensor 0..15): the rest of the
@@ -234,7 +242,7 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
         if (s->group == 2 && !is_pairable(d, o, s->field, 2))
             return false;
     }
-    for (unsigned i = 0; i < 3; i++)
+    for (unsigned i = 0; i < 4; i++)
         if (l->flags & sw_field[i][0])
             raw(ops[sw_field[i][1]], fv[sw_field[i][1]]);
     return check_switches(d, in, l);
@@ -365,12 +373,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR));
     case TPC_FORM_JMP:
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
-    case TPC_FORM_MOV_IRF_DIM:
-        if ((in->sw & 7) > 4)
-            return bad_insn(d, in->opc);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S)))
-            return false;
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
     case TPC_FORM_SET_INDX:
         if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)))
             return false;
@@ -503,7 +505,6 @@ static bool dec_ldst_common(Dec *d, TpcInsn *in, TpcOperand *data, unsigned dfie
 {
     switch (in->desc->form) {
     case TPC_FORM_NOP:
-    case TPC_FORM_PRED:
         *ok = true;
         return true;
     case TPC_FORM_SET_INDX:
@@ -578,8 +579,6 @@ static bool dec_ld(Dec *d, TpcInsn *in)
         raw(&in->b, fb);
         return reg(d, &in->dst, TPC_FIELD_DEST, fd, half ? K(V) : K(V) | K(VP)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
-    case TPC_FORM_PREFETCH:
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(AD));
     default:
         return no_decoder(d, in);
     }
@@ -607,9 +606,6 @@ static bool dec_st(Dec *d, TpcInsn *in)
     case TPC_FORM_ST_L_V:
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
                reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP));
-    case TPC_FORM_ASO:
-        raw(&in->a, fa);
-        return true;
     case TPC_FORM_ST_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);

@@ -337,11 +337,6 @@ static void print_spu(P *p, const TpcInsn *in)
         }
         pred(p, in);
         return;
-    case TPC_FORM_MOV_IRF_DIM:
-        mnem(p, in, false);
-        g_string_append_printf(p->o, " 0x%x", in->sw & 7);
-        ops_pred(p, in, &in->dst, &in->a, NULL);
-        return;
     case TPC_FORM_SET_INDX:
         mnem(p, in, false);
         opnd(p, &in->dst, 0);
@@ -460,9 +455,6 @@ static bool print_ldst_common(P *p, const TpcInsn *in, const TpcOperand *data)
     case TPC_FORM_NOP:
         g_string_append(p->o, "nop");
         return true;
-    case TPC_FORM_PRED:
-        print_ops(p, in, NULL, NULL, NULL);
-        break;
     case TPC_FORM_SET_INDX:
         print_ops(p, in, NULL, data, NULL);
         dimmask(p, b >> 2, true);
@@ -500,9 +492,6 @@ static void print_ld(P *p, const TpcInsn *in)
         if (in->sw & 1)
             regop(p, "S30");
         break;
-    case TPC_FORM_PREFETCH:
-        print_ops(p, in, NULL, &in->a, NULL);
-        break;
     default:
         unknown_form(p, in);
         return;
@@ -517,13 +506,6 @@ static void print_st(P *p, const TpcInsn *in)
     switch (in->desc->form) {
     case TPC_FORM_ST_L_V:
         print_ops(p, in, NULL, &in->a, &in->c);
-        break;
-    case TPC_FORM_ASO:
-        print_ops(p, in, NULL, NULL, NULL);
-        if (in->a.raw & 1)
-            word(p, "dec");
-        if (in->a.raw & 2)
-            word(p, "vpu");
         break;
     case TPC_FORM_ST_TNSR:
         print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);

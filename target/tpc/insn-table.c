@@ -67,15 +67,17 @@ const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc)
 /* ---- table-described forms ---- */
 
 #define TPC_LAYOUT(name, flags, ...)                                                               \
-    [TPC_FORM_##name] = {flags, (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)), \
+    [TPC_FORM_##name] = {(flags) | TPC_LF_DEFINED,                                                \
+                         (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)),        \
                          {__VA_ARGS__}},
+#define TPC_LAYOUT0(name, flags) [TPC_FORM_##name] = {(flags) | TPC_LF_DEFINED, 0, {{0}}},
 static const TpcLayout layouts[TPC_FORM_COUNT] = {
 #include "target/tpc/insn-forms.def"
 };
 
 const TpcLayout *tpc_form_layout(unsigned form)
 {
-    return form < TPC_FORM_COUNT && layouts[form].nops ? &layouts[form] : NULL;
+    return form < TPC_FORM_COUNT && (layouts[form].flags & TPC_LF_DEFINED) ? &layouts[form] : NULL;
 }
 
 /* ---- field positions (tpc.md §4.1) ---- */

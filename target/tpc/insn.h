@@ -133,7 +133,6 @@ typedef enum TpcForm {
     TPC_FORM_NOP,         /* nothing */
     TPC_FORM_HALT,        /* SPU/VPU halt */
     TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
-    TPC_FORM_PRED,        /* predicate only (cache_flush, cache_invalidate, events) */
     TPC_FORM_BINARY,      /* Dst, A, B; SPU int5 when Dst is an I register */
     TPC_FORM_UNARY,       /* Dst, A */
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
@@ -143,16 +142,14 @@ typedef enum TpcForm {
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
     TPC_FORM_JMP,         /* A = target (IMM or S) */
-    TPC_FORM_MOV_IRF_DIM, /* Dst = S, A = I, SW[2:0] dim */
     TPC_FORM_SET_INDX,    /* Dst (LD/SPU) or C (ST) = I; A = value; B[6:2] / SW[6:2] mask */
     TPC_FORM_LD_L_V,      /* Dst = V|VP; A = address */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_L_V,      /* A = address; C = value */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
-    TPC_FORM_ASO,         /* A[0] dec, A[1] vpu */
-    TPC_FORM_PREFETCH,    /* A = AD */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
+#define TPC_LAYOUT0(name, flags)     TPC_FORM_##name,
 #include "target/tpc/insn-forms.def"
     TPC_FORM_COUNT,
 } TpcForm;
@@ -271,6 +268,7 @@ typedef struct TpcOpSpec {
     uint16_t kinds; /* TPC_OP_* bit mask; TPC_OP_RAW: a number placed in the field */
     uint8_t shift, width; /* TPC_OP_RAW: the number's bits in the field (width 0: all) */
     uint8_t flags;        /* TPC_OPF_* */
+    uint8_t max;          /* TPC_OP_RAW: largest valid value (0: any that fits) */
 } TpcOpSpec;
 
 enum {
@@ -282,6 +280,8 @@ enum {
     TPC_LF_SW_B = 1u << 0, /* SRC_B is a switch word (kept as TPC_OP_RAW) */
     TPC_LF_SW_D = 1u << 1, /* SRC_D / LD SRC_B is a switch word */
     TPC_LF_SW_C = 1u << 2, /* SRC_C is a switch word */
+    TPC_LF_SW_A = 1u << 3, /* SRC_A is a switch word (aso) */
+    TPC_LF_DEFINED = 1u << 7, /* set for every row of insn-forms.def */
 };
 
 typedef struct TpcLayout {
@@ -296,10 +296,13 @@ typedef struct TpcLayout {
 #define TPC_K_SSRC   (TPC_K(S) | TPC_K(SLFSR) | TPC_K_IMM) /* scalar value source */
 #define TPC_K_VSRC   (TPC_K(V) | TPC_K(VSPECIAL))          /* vector register source */
 #define TPC_K_VSSRC  (TPC_K_VSRC | TPC_K_SSRC)              /* vector or broadcast scalar */
-#define TPC_OPD(f, kinds)   {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, 0}
-#define TPC_OPD2(f, kinds)  {TPC_FIELD_##f, 2, (uint16_t)(kinds), 0, 0, 0}
-/* a number in bits shift..shift+width-1 of field f, printed before the operands */
-#define TPC_OPDN(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX}
+#define TPC_OPD(f, kinds)   {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, 0, 0}
+#define TPC_OPD2(f, kinds)  {TPC_FIELD_##f, 2, (uint16_t)(kinds), 0, 0, 0, 0}
+/* a number in bits shift..shift+width-1 of field f, printed before the
+ * operands; max: the largest valid value (0: any that fits) */
+#define TPC_OPDN(f, shift, width, max) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX, max}
+/* a number operand in bits shift..shift+width-1 of field f (width 0: all) */
+#define TPC_OPDR(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, 0, 0}
 
 /* Layout of a form, or NULL for a hand-coded form. */
 struct TpcInsn;
