@@ -53,7 +53,10 @@ static void icount_check(Sched *s, uint64_t vtime)
  * only a DMA completion can change anything: skip the rounds before the one
  * in which the next completion happens.  Nothing observable differs: blocked
  * cores would only re-attempt a wait that cannot be satisfied, the engines
- * just consume budget, and the cycle limit is never jumped over.
+ * just consume budget, and the cycle limit is never jumped over.  That holds
+ * only after a round in which nothing happened: a completion, a TPC change
+ * or a retired instruction in the last round may have satisfied a wait,
+ * whose core must re-attempt it in this round (machine.md §8).
  */
 static void fast_forward(Machine *m)
 {
@@ -61,6 +64,9 @@ static void fast_forward(Machine *m)
     uint64_t q = s->quantum, next, k;
     if (!m->dma.nr || m->stop) {
         return;
+    }
+    if (s->round_dma_completed || s->round_tpc_changed || s->round_retired) {
+        return; /* the last round changed state: blocked cores re-check first */
     }
     /* Cheapest test first: in the common case a core is running. */
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
