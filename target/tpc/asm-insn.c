@@ -95,18 +95,6 @@ static bool enc_spu(Stmt *st)
             }
             sw |= 1;
         }
-        if (d->sws == TPC_SWS_MAC && (sw & 4) && type != TPC_T_BF16) {
-            asm_error(st->c, st->col, "'acc_fp32' needs .bf16");
-            return false;
-        }
-        if (d->sws == TPC_SWS_MUL_SPU && (sw & 4)) {
-            bool acc = asm_given(st, "acc_fp32");
-            if (acc != (type == TPC_T_BF16)) {
-                asm_error(st->c, st->col,
-                          acc ? "'acc_fp32' needs .bf16" : "'upper32' needs .i32 or .u32");
-                return false;
-            }
-        }
         break;
     }
     case TPC_FORM_MOV: {
@@ -261,11 +249,6 @@ static bool enc_vpu(Stmt *st)
                                 d->opc == TPC_OPC_VPU_shuffle ? vsrc : vsrc | K(S) | K(SLFSR) | K(IMM),
                                 "second source"));
         }
-        if ((sw & 4) && (d->sws == TPC_SWS_MAC || d->sws == TPC_SWS_MUL_VPU) &&
-            type != TPC_T_BF16) {
-            asm_error(st->c, st->col, "'acc_fp32' needs .bf16");
-            return false;
-        }
         break;
     }
     case TPC_FORM_MOV:
@@ -412,7 +395,7 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
     st.ab = ab;
     st.slot = slot;
     st.strs = g_ptr_array_new_with_free_func(g_free);
-    ok = asm_parse_stmt(&st, text, col);
+    ok = asm_parse_stmt(&st, text, col) && asm_check_switch_types(&st);
     if (ok) {
         /* shared-field rules (tpc.md §4.1, §8.1) are checked after all slots */
         switch (tpc_form_layout(st.desc->form) ? 4 : slot) {

@@ -122,6 +122,8 @@ bool asm_need_type(Stmt *st);
 bool asm_no_type(Stmt *st);
 bool asm_put_pred(Stmt *st);
 bool asm_given(Stmt *st, const char *key);
+/* A written switch whose TpcSwDef.types excludes the written type: error. */
+bool asm_check_switch_types(Stmt *st);
 bool asm_parse_stmt(Stmt *st, char *text, int col);
 /* `mov Sd, PC` / `mov.from_hw_reg Sd, 0` (SPU, load slot): DEST, SRC_B (the
  * register id) and SWITCHES bit 0.  *handled false: not such a move. */

@@ -314,6 +314,19 @@ static int try_switch(Stmt *st, const Word *w)
     return 0;
 }
 
+bool asm_check_switch_types(Stmt *st)
+{
+    const TpcSwDef *t = tpc_sws_table(st->desc->sws);
+    for (int i = 0; t && t[i].key && i < ASM_MAX_SW; i++) {
+        if (!st->given[i] || !t[i].types || st->type < 0 || ((t[i].types >> st->type) & 1))
+            continue;
+        asm_error(st->c, st->given_col[i], "switch '%s' of '%s' is not valid for type .%s",
+                  t[i].key, st->mn, tpc_type_suffix[st->type]);
+        return false;
+    }
+    return true;
+}
+
 bool asm_given(Stmt *st, const char *key)
 {
     int idx;

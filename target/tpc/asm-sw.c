@@ -29,106 +29,106 @@ static const TpcSwVal v_stride[] = {
 static const TpcSwVal v_half[] = {{"group_half_0", 0}, {"group_half_1", 1}, {NULL, 0}};
 
 static const TpcSwDef sw_mac[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
     {0},
 };
 static const TpcSwDef sw_mul_spu[] = {
-    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_I32 | TPC_TT_U32},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
     {0},
 };
 static const TpcSwDef sw_mul_vpu[] = {
-    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_I32 | TPC_TT_U32},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
     {0},
 };
 static const TpcSwDef sw_add[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
+    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
     {0},
 };
 static const TpcSwDef sw_sub[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_cmp_eq[] = {
-    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_ash[] = {
-    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
     {0},
 };
 static const TpcSwDef sw_convert[] = {
-    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_WORD, false},
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 0, TPC_SWP_WORD, false},
-    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false},
-    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_WORD, false},
+    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_WORD, false, 0},
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 0, TPC_SWP_WORD, false, 0},
+    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_pack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_unpack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false},
-    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_WORD, false},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false, 0},
+    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 /* mov_dg: the single form's fields and the .all form's fields overlap in B;
  * the assembler checks that only one form's keys are used. */
 static const TpcSwDef sw_mov_dg[] = {
-    {"all", NULL, TPC_SWF_SW, 0, 2, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"src", "src_dual_group", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"dst", "dst_dual_group", TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"sdg0", NULL, TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"sdg1", NULL, TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"sdg2", NULL, TPC_SWF_B, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"sdg3", NULL, TPC_SWF_B, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"weg0", NULL, TPC_SWF_C, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"weg1", NULL, TPC_SWF_C, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"weg2", NULL, TPC_SWF_C, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"weg3", NULL, TPC_SWF_C, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"all", NULL, TPC_SWF_SW, 0, 2, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"src", "src_dual_group", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"dst", "dst_dual_group", TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"sdg0", NULL, TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"sdg1", NULL, TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"sdg2", NULL, TPC_SWF_B, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"sdg3", NULL, TPC_SWF_B, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"weg0", NULL, TPC_SWF_C, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"weg1", NULL, TPC_SWF_C, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"weg2", NULL, TPC_SWF_C, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"weg3", NULL, TPC_SWF_C, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_mov_g[] = {
-    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false},
-    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_WORD, false},
+    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_mmio[] = {
-    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_ld_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_st_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwDef sw_aso[] = {
-    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
-    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false},
+    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 
 /* ---- switch sets of the table-described forms (insn-forms.def) ---- */
 
-#define SW1(key, field, shift) {key, NULL, field, shift, 1, 0, NULL, false, 0, TPC_SWP_WORD, false}
+#define SW1(key, field, shift) {key, NULL, field, shift, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0}
 
 static const TpcSwDef sw_nearbyint[] = {
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true},
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true, 0},
     {0},
 };
 static const TpcSwDef sw_extract_exp[] = {
@@ -140,7 +140,7 @@ static const TpcSwVal v_func[] = {
     {"tanh", 5},  {"div", 6},   {"pow", 7},  {NULL, 0},
 };
 static const TpcSwDef sw_calc_fp[] = {
-    {"func", NULL, TPC_SWF_SW, 0, 3, 0, v_func, false, 0, TPC_SWP_ALWAYS, false},
+    {"func", NULL, TPC_SWF_SW, 0, 3, 0, v_func, false, 0, TPC_SWP_ALWAYS, false, 0},
     {0},
 };
 static const TpcSwDef sw_form_fp_num[] = {
@@ -152,18 +152,18 @@ static const TpcSwVal v_funcid[] = {
     {"tanh", 1}, {"sqrt_rsqrt", 2}, {"sin_cos", 3}, {"log", 4}, {NULL, 0},
 };
 static const TpcSwDef sw_get_lut[] = {
-    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_WORD, false},
+    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_WORD, false, 0},
     {0},
 };
 static const TpcSwVal v_dt32[] = {{"BV32", 0}, {NULL, 0}};
 static const TpcSwVal v_dt[] = {{"BV32", 0}, {"BV16", 1}, {NULL, 0}};
 static const TpcSwDef sw_lookup[] = {
-    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt32, false, 0, TPC_SWP_NAME, true},
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt32, false, 0, TPC_SWP_NAME, true, 0},
     SW1("upper_half", TPC_SWF_SW, 2),
     {0},
 };
 static const TpcSwDef sw_lookup_c[] = {
-    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt, false, 0, TPC_SWP_NAME, true},
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt, false, 0, TPC_SWP_NAME, true, 0},
     SW1("upper_half", TPC_SWF_SW, 2),
     {0},
 };
@@ -173,24 +173,24 @@ static const TpcSwVal v_round_int[] = {
 };
 static const TpcSwVal v_to[] = {{"to_8", 0}, {"to_16", 1}, {NULL, 0}};
 static const TpcSwDef sw_cvt_int[] = {
-    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false},
-    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true},
-    {"to", NULL, TPC_SWF_T, 3, 1, 0, v_to, false, 0, TPC_SWP_NAME, false},
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0},
+    {"to", NULL, TPC_SWF_T, 3, 1, 0, v_to, false, 0, TPC_SWP_NAME, false, 0},
     {0},
 };
 static const TpcSwDef sw_cvt_int16[] = {
-    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false},
-    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true},
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0},
     {0},
 };
 static const TpcSwDef sw_popcnt[] = {
-    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false},
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0},
     {0},
 };
 static const TpcSwVal v_dir[] = {{"start_lsb", 0}, {"start_msb", 1}, {NULL, 0}};
 static const TpcSwDef sw_find_first[] = {
-    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false},
-    {"dir", NULL, TPC_SWF_SW, 1, 1, 0, v_dir, false, 0, TPC_SWP_NAME, false},
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0},
+    {"dir", NULL, TPC_SWF_SW, 1, 1, 0, v_dir, false, 0, TPC_SWP_NAME, false, 0},
     {0},
 };
 

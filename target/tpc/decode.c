@@ -271,18 +271,6 @@ static bool dec_mov_hwreg(Dec *d, TpcInsn *in, unsigned fd, unsigned fb)
 
 /* ---- per-slot decoding ---- */
 
-/* MAC/MUL switch bit 2 is acc_fp32 (bf16) or, for SPU MUL, upper32 (i32/u32). */
-static bool check_bit2(Dec *d, const TpcInsn *in)
-{
-    bool mul_spu = d->slot == TPC_SLOT_SPU && in->opc == TPC_OPC_SPU_mul;
-    unsigned t = in->type;
-    if ((in->opc == TPC_OPC_SPU_mac || in->opc == TPC_OPC_SPU_mul) && (in->sw & 4) &&
-        t != TPC_T_BF16 &&
-        !(mul_spu && (t == TPC_T_I32 || t == TPC_T_U32)))
-        return bad_insn(d, in->opc);
-    return true;
-}
-
 static bool dec_spu(Dec *d, TpcInsn *in)
 {
     const uint8_t *b = d->b;
@@ -323,8 +311,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
                 return false;
             return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(I) | K(S) | K_SIMM_ANY);
         }
-        if (!check_bit2(d, in))
-            return false;
         if (in->dst.kind == TPC_OP_SP) {
             if (!is_b)
                 return bad_operand(d, TPC_FIELD_DEST, fd);
@@ -411,7 +397,7 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
     case TPC_FORM_UNARY: {
         bool unary = in->desc->form == TPC_FORM_UNARY;
         bool shuffle = in->opc == TPC_OPC_VPU_shuffle;
-        if (!check_type(d, in) || !check_bit2(d, in))
+        if (!check_type(d, in))
             return false;
         if (is_b) {
             if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(VP)) ||
@@ -687,6 +673,8 @@ static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
     }
     if (!ok)
         return false;
+    if (in->desc->types && !tpc_sw_types_ok(in)) /* e.g. acc_fp32 on a .f32 MAC */
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
     if (in->desc->kind == TPC_KIND_UNIMPL)
         return nx_fault_set(f, TPC_FAULT_UNIMPLEMENTED, slot | (unsigned)in->opc << 8, 0);
     return true;

@@ -141,12 +141,9 @@ static void sw_words(P *p, const TpcInsn *in, unsigned swmask)
         unsigned bit = 1u << t->shift;
         if (!(in->sw & bit & swmask) || (printed & bit))
             continue;
-        if (in->desc->sws == TPC_SWS_MUL_SPU && t->shift == 2) {
-            /* one bit, two names: acc_fp32 for bf16, upper32 otherwise */
-            bool acc = in->type == TPC_T_BF16;
-            if (acc != !strcmp(t->key, "acc_fp32"))
-                continue;
-        }
+        /* a bit with two names prints the one valid for the type */
+        if (t->types && !((t->types >> in->type) & 1))
+            continue;
         printed |= bit;
         word(p, t->key);
     }
@@ -203,7 +200,8 @@ static const char *sw_value_name(const TpcSwDef *sw, unsigned v)
 static void sw_print(P *p, const TpcInsn *in)
 {
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
-        if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER)
+        if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER ||
+            (sw->types && !((sw->types >> in->type) & 1)))
             continue;
         unsigned v = tpc_sw_value(in, sw);
         const char *name = sw_value_name(sw, v);

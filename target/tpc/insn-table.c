@@ -143,3 +143,18 @@ bool tpc_convert_pair_src(unsigned st, unsigned b)
 {
     return st == TPC_T_F32 && (b & 15u) == TPC_T_BF16 && !(b & 0x40u);
 }
+
+bool tpc_sw_types_ok(const TpcInsn *in)
+{
+    uint32_t typed = 0, ok = 0; /* SWITCHES bits described by typed switches / valid */
+    for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
+        if (!sw->types || sw->field != TPC_SWF_SW ||
+            (sw->slots && !(sw->slots & (1u << in->desc->slot))))
+            continue;
+        uint32_t m = ((1u << sw->width) - 1) << sw->shift;
+        typed |= m;
+        if (in->type < TPC_T_COUNT && (sw->types >> in->type) & 1)
+            ok |= m;
+    }
+    return !(in->sw & typed & ~ok);
+}

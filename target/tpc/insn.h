@@ -248,6 +248,8 @@ typedef struct TpcSwDef {
     uint8_t dflt;           /* value when the switch is not written */
     uint8_t print;          /* TPC_SWP_* (table-described forms) */
     bool strict;            /* values: a field value without a name is ILLEGAL_INSTRUCTION */
+    uint16_t types;         /* OPERANDS_TYPE set the switch is valid for (0: any), as the
+                             * vendor's InstructionDB: set elsewhere, ILLEGAL_INSTRUCTION */
 } TpcSwDef;
 
 /* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE.
@@ -348,6 +350,11 @@ bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw);
  * destination pair (bf16 -> f32) or read a source pair (f32 -> bf16 all_lanes)? */
 bool tpc_convert_pair_dest(unsigned st, unsigned b);
 bool tpc_convert_pair_src(unsigned st, unsigned b);
+/* Every set switch bit of a decoded slot that a typed switch describes is
+ * valid for the slot's OPERANDS_TYPE (TpcSwDef.types; a bit two switches
+ * share is valid when either allows the type: SPU mul bit 2 is upper32 for
+ * i32/u32 and acc_fp32 for bf16). */
+bool tpc_sw_types_ok(const struct TpcInsn *in);
 /* 0 for a full-register load/store row, 1 for its _low, 2 for its _high form. */
 static inline unsigned tpc_insn_half(const struct TpcInsnDesc *d)
 {
