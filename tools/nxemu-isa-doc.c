@@ -38,11 +38,11 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_NOP] = "(none)",
     [TPC_FORM_HALT] = "(none; unconditional)",
     [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (tpc.md §4.4)",
-    [TPC_FORM_BINARY] = "Dst, A, B; SPU int5: bMMMMM Id, A, B",
-    [TPC_FORM_UNARY] = "Dst, A; SPU int5: bMMMMM Id, A",
+    [TPC_FORM_BINARY] = "Dst, A, B",
+    [TPC_FORM_UNARY] = "Dst, A",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CMP] = "SPd, Sa, Sb|imm",
-    [TPC_FORM_CONVERT] = "[lane_sel=N] [all_lanes|single_lane] target_type=T [rm] Dst, A",
+    [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_PACK] = "source_group=G element_stride=2|4 [group_half=H] Vd, Va",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
@@ -53,6 +53,36 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_ST_L_V] = "Sa|imm, Vv|VPv",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
+
+/* The operand line of a hand-coded form, with what depends on the slot and
+ * the row's flags. */
+static void legacy(GString *o, const TpcInsnDesc *d)
+{
+    bool spu = d->slot == TPC_SLOT_SPU, vpu = d->slot == TPC_SLOT_VPU;
+    switch (d->form) {
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY: {
+        bool bin = d->form == TPC_FORM_BINARY;
+        if (spu)
+            g_string_append(o, bin ? "Sd, Sa, Sb|imm (type b: SPd, SPa, SPb)"
+                                   : "Sd, Sa (type b: SPd, SPa)");
+        else
+            g_string_append(o, bin ? "Vd (Dd for a pair result), Va, Vb|Sb|imm (type b: VPd, VPa, VPb)"
+                                   : "Vd, Va (type b: VPd, VPa)");
+        if (spu && (d->flags & TPC_F_INT5))
+            g_string_append(o, bin ? "; index registers: bMMMMM Id, Ia|Sa|imm, Ib|Sb|imm"
+                                   : "; index registers: bMMMMM Id, Ia|Sa");
+        return;
+    }
+    case TPC_FORM_CONVERT:
+        g_string_append(o, vpu ? "[lane_sel=N] [all_lanes|single_lane] target_type=T [rm] Vd|Dd, Va|Da"
+                               : "target_type=T [rm] Sd, Sa");
+        return;
+    default:
+        g_string_append(o, legacy_form[d->form] ? legacy_form[d->form] : "(see docs/tpc-isa.rst)");
+        return;
+    }
+}
 
 static const char *const slot_name[4] = {"load", "SPU", "VPU", "store"};
 static const char *const slot_file[4] = {"tpc-ld.rst", "tpc-spu.rst", "tpc-vpu.rst", "tpc-st.rst"};
@@ -175,7 +205,7 @@ static bool page(unsigned slot, GString *o)
             }
             g_string_append(o, "; predicate last (table-described form)");
         } else {
-            g_string_append(o, legacy_form[d->form] ? legacy_form[d->form] : "(see tpc.md)");
+            legacy(o, d);
         }
         g_string_append(o, "\n   - switches: ");
         switches(o, d);

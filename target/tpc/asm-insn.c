@@ -89,10 +89,6 @@ static bool enc_spu(Stmt *st)
                 CHK(b = asm_enc(st, &st->ops[2], K(S) | K(SLFSR) | K(IMM), "second source"));
         }
         if (d->sws == TPC_SWS_ASH) {
-            if (st->sat_suffix) {
-                asm_error(st->c, st->col, "'ash' always saturates; '.sat' is not accepted");
-                return false;
-            }
             sw |= 1;
         }
         break;
@@ -229,10 +225,6 @@ static bool enc_vpu(Stmt *st)
             return false;
         type = (unsigned)st->type;
         if (d->sws == TPC_SWS_ASH) {
-            if (st->sat_suffix) {
-                asm_error(st->c, st->col, "'ash' always saturates; '.sat' is not accepted");
-                return false;
-            }
             sw |= 1;
         }
         if (type == TPC_T_B) {

@@ -94,7 +94,6 @@ typedef struct Stmt {
     uint32_t f_sw, f_a, f_b, f_c, f_d, f_t;
     bool given[ASM_MAX_SW];
     int given_col[ASM_MAX_SW];
-    bool sat_suffix;
     bool hw_reg; /* `.from_hw_reg` suffix of mov */
     /* operands */
     AOp ops[ASM_MAX_OPS];
@@ -118,6 +117,8 @@ int asm_enc(Stmt *st, const AOp *op, unsigned allowed, const char *what);
 int asm_enc_vec(Stmt *st, const AOp *op, unsigned group, const char *what);
 bool asm_is_reg(const AOp *op, int kind);
 bool asm_want_ops(Stmt *st, int lo, int hi);
+/* Error naming operand `have` (the first one too many); `takes` says what fits. */
+bool asm_extra_operand(Stmt *st, int have, const char *takes);
 bool asm_need_type(Stmt *st);
 bool asm_no_type(Stmt *st);
 bool asm_put_pred(Stmt *st);

@@ -113,15 +113,14 @@ bool asm_enc_layout(Stmt *st)
         memmove(&st->ops[0], &st->ops[1], (size_t)(st->nops - 1) * sizeof(st->ops[0]));
         st->nops--;
     }
+    if (st->nops > l->nops) {
+        char want[256], takes[300];
+        usage_text(want, sizeof(want), l);
+        g_snprintf(takes, sizeof takes, "it takes %s and a predicate", l->nops ? want : "none");
+        return asm_extra_operand(st, l->nops, takes);
+    }
     if (st->nops != l->nops) {
         char want[256];
-        for (int i = 0; i < st->nops; i++) {
-            if (st->ops[i].type == AOP_NAME) { /* a misspelt switch, most likely */
-                asm_error(st->c, st->ops[i].col, "unknown switch or operand '%s' for '%s'",
-                          st->ops[i].s, st->mn);
-                return false;
-            }
-        }
         usage_text(want, sizeof(want), l);
         asm_error(st->c, st->col, "'%s' takes %u operand%s (%s) and a predicate, %d given", st->mn,
                   l->nops, l->nops == 1 ? "" : "s", want, st->nops);

@@ -86,8 +86,35 @@ bool asm_is_reg(const AOp *op, int kind)
     return op->type == AOP_REG && op->kind == kind;
 }
 
+/* Too many operands: name the first one the form has no place for (or a
+ * word that is no register, number or switch: most likely a misspelt
+ * switch).  Returns false. */
+bool asm_extra_operand(Stmt *st, int have, const char *takes)
+{
+    for (int i = 0; i < st->nops; i++) {
+        if (st->ops[i].type == AOP_NAME) {
+            asm_error(st->c, st->ops[i].col, "unknown switch or operand '%s' for '%s'",
+                      st->ops[i].s, st->mn);
+            return false;
+        }
+    }
+    const AOp *x = &st->ops[have];
+    asm_error(st->c, x->col, "'%s': unexpected operand '%s' (%s)", st->mn, x->s ? x->s : "?",
+              takes);
+    return false;
+}
+
 bool asm_want_ops(Stmt *st, int lo, int hi)
 {
+    if (st->nops > hi) {
+        char takes[64];
+        if (lo == hi)
+            g_snprintf(takes, sizeof takes, "it takes %d operand%s and a predicate", hi,
+                       hi == 1 ? "" : "s");
+        else
+            g_snprintf(takes, sizeof takes, "it takes %d to %d operands and a predicate", lo, hi);
+        return asm_extra_operand(st, hi, takes);
+    }
     if (st->nops < lo || st->nops > hi) {
         if (lo == hi)
             asm_error(st->c, st->col, "'%s' takes %d operand%s, %d given", st->mn, lo,
@@ -122,7 +149,16 @@ int asm_enc_vec(Stmt *st, const AOp *op, unsigned group, const char *what)
 bool asm_need_type(Stmt *st)
 {
     if (st->type < 0) {
-        asm_error(st->c, st->col, "'%s' needs a type suffix (.f32, .bf16, .i32, ...)", st->mn);
+        char list[64] = "";
+        unsigned n = 0;
+        for (unsigned t = 0; t < TPC_T_COUNT && n < 4; t++) {
+            if (st->desc->types && !((st->desc->types >> t) & 1))
+                continue;
+            g_strlcat(list, n++ ? ", ." : ".", sizeof list);
+            g_strlcat(list, tpc_type_suffix[t], sizeof list);
+        }
+        asm_error(st->c, st->col, "'%s' needs a type suffix (%s%s)", st->mn, list,
+                  n == 4 ? ", ..." : "");
         return false;
     }
     if (st->desc->types && !(st->desc->types & (1u << st->type))) {
@@ -351,6 +387,17 @@ static bool is_dimmask(const char *s)
     return true;
 }
 
+/* `b1000`, `b100000`, `b00012`: meant as a dim mask, but malformed. */
+static bool looks_like_dimmask(const char *s)
+{
+    if ((s[0] != 'b' && s[0] != 'B') || !g_ascii_isdigit(s[1]))
+        return false;
+    for (int i = 1; s[i]; i++)
+        if (!g_ascii_isdigit(s[i]))
+            return false;
+    return true;
+}
+
 static unsigned dimmask_value(const char *s)
 {
     unsigned m = 0;
@@ -496,12 +543,15 @@ bool asm_parse_stmt(Stmt *st, char *text, int col)
             for (int k = 0; suffix_switch[k]; k++)
                 known |= !g_ascii_strcasecmp(parts[i], suffix_switch[k]);
             const TpcSwDef *d = known ? sw_find(st, parts[i], &idx) : NULL;
+            if (!d && st->desc->sws == TPC_SWS_ASH &&
+                (!g_ascii_strcasecmp(parts[i], "sat") || !g_ascii_strcasecmp(parts[i], "st"))) {
+                asm_error(c, pcol, "'ash' always saturates; '.%s' is not accepted", parts[i]);
+                goto fail;
+            }
             if (!d) {
                 asm_error(c, pcol, "unknown suffix '.%s' for '%s'", parts[i], st->mn);
                 goto fail;
             }
-            if (!g_ascii_strcasecmp(parts[i], "sat"))
-                st->sat_suffix = true;
             if (!sw_flag(st, d, idx, pcol))
                 goto fail;
         }
@@ -514,6 +564,11 @@ bool asm_parse_stmt(Stmt *st, char *text, int col)
     if (n < 0)
         return false;
     for (int i = 0; i < n; i++) {
+        if (form_has_mask(st->desc) && !is_dimmask(w[i].s) && looks_like_dimmask(w[i].s)) {
+            asm_error(c, w[i].col, "dim mask '%s' must be b and 5 binary digits (bMMMMM, dim 4 first)",
+                      w[i].s);
+            return false;
+        }
         if (form_has_mask(st->desc) && is_dimmask(w[i].s)) {
             if (st->mask_given) {
                 asm_error(c, w[i].col, "two dim masks");

@@ -552,9 +552,20 @@ static void test_errors(void)
     expect_error("nop; ash.i32 b00001 I1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
     /* strict operands of the table-described forms: a trailing register is a
      * source only where the form has one, never a guess */
-    expect_error("nop; fclass.f32 S6, S7, S8; nop; nop\n", "t.s:1:6:", "takes 2 operands");
-    expect_error("nop; nop; nearbyint.f32 V20, V23, V3; nop\n", "t.s:1:11:",
-                 "takes 2 operands (V, V|S|imm|LFSR|V_LANE_ID)");
+    expect_error("nop; fclass.f32 S6, S7, S8; nop; nop\n", "t.s:1:25:",
+                 "unexpected operand 'S8' (it takes S, S and a predicate)");
+    expect_error("nop; nop; nearbyint.f32 V20, V23, V3; nop\n", "t.s:1:35:",
+                 "unexpected operand 'V3' (it takes V, V|S|imm|LFSR|V_LANE_ID and a predicate)");
+    expect_error("nop; nearbyint.f32 S1; nop; nop\n", "t.s:1:6:", "takes 2 operands (S, S)");
+    expect_error("nop; ash.i32 S1, S2, S3, S4; nop; nop\n", "t.s:1:26:", "unexpected operand 'S4'");
+    expect_error("nop; nop; convert.f32 V0, V1, BF16, ALL_LANE; nop\n", "t.s:1:37:",
+                 "unknown switch or operand 'ALL_LANE'");
+    expect_error("nop; add.i32 b1000 I1, I2, I3; nop; nop\n", "t.s:1:14:",
+                 "must be b and 5 binary digits");
+    expect_error("nop; ash.i32.sat S1, S2, S3; nop; nop\n", "t.s:1:14:", "always saturates");
+    expect_error("nop; mac.f32 acc_fp32 S1, S2, S3; nop; nop\n", "t.s:1:14:",
+                 "not valid for type .f32");
+    expect_error("nop; add.f32 st S1, S2, S3; nop; nop\n", "t.s:1:14:", "not valid for type .f32");
     expect_error("nop; nop; get_lut_entry_and_interval_start.f32 V4, V2, S4; nop\n", "t.s:1:56:",
                  "must be a number");
     expect_error("nop; nop; get_lut_entry_and_interval_start.f32 V4, V2, 32; nop\n", "t.s:1:56:",
