@@ -4,14 +4,12 @@
  * the two-pass structure.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "nxemu/log.h"
 #include "nxemu/loader.h"
 #include "softmmu/fit.h"
@@ -403,39 +401,33 @@ bool lc_add_tpc_elf(LoadCtx *c, ElfFile *ef, uint64_t addr, bool has_tpc, unsign
                           err);
 }
 
-/* Whole file into an owned buffer (lowering edits it in place). */
-static uint8_t *lc_read_file(LoadCtx *c, const char *file, size_t *size, GError **err)
+/* Whole file into an owned buffer (lowering edits it in place), through the
+ * one input helper (include/nxemu/file-io.h): regular files only, at most
+ * 4 GiB.  With @need_magic only a sequencer/TPC ELF or a FIT is wanted, so
+ * the first bytes are checked before the rest is read: a large file of
+ * anything else costs one small read. */
+static uint8_t *lc_read_file(LoadCtx *c, const char *what, const char *file, bool need_magic,
+                             size_t *size, GError **err)
 {
-    int fd = open(file, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0) {
-        g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "%s: cannot open: %s", file, g_strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "%s: not a regular file", file);
-        close(fd);
-        return NULL;
-    }
-    uint8_t *buf = g_malloc((size_t)st.st_size + 1);
+    NxInput in;
+    uint8_t head[8];
     size_t got = 0;
-    while (got < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "%s: read error at offset 0x%zx: %s", file,
-                        got, n < 0 ? g_strerror(errno) : "file shrank");
-            g_free(buf);
-            close(fd);
-            return NULL;
-        }
-        got += (size_t)n;
+    if (!nx_input_open(&in, what, file, NX_FILE_IMAGE, err)) {
+        return NULL;
     }
-    close(fd);
-    g_ptr_array_add(c->owned, buf);
-    *size = got;
+    if (need_magic && (!nx_input_pread(&in, head, sizeof(head), 0, &got, err) ||
+                       (!fit_is_fit(head, got) && !elf_is_elf(head, got)))) {
+        if (!(err && *err)) {
+            lc_error(err, file, 0, "%s needs a sequencer ELF or a FIT image (bad magic)", what);
+        }
+        nx_input_close(&in);
+        return NULL;
+    }
+    uint8_t *buf = nx_input_read_all(&in, size, err);
+    nx_input_close(&in);
+    if (buf) {
+        g_ptr_array_add(c->owned, buf);
+    }
     return buf;
 }
 
@@ -446,7 +438,7 @@ static bool load_kernel(LoadCtx *c, const LoaderItem *it, const char *fit_config
         g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-kernel: no file given");
         return false;
     }
-    uint8_t *buf = lc_read_file(c, it->file, &size, err);
+    uint8_t *buf = lc_read_file(c, "-kernel", it->file, true, &size, err);
     if (!buf) {
         return false;
     }
@@ -477,7 +469,7 @@ static bool load_file(LoadCtx *c, const LoaderItem *it, const char *fit_config, 
         g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-device loader: file= or data= is required");
         return false;
     }
-    uint8_t *buf = lc_read_file(c, it->file, &size, err);
+    uint8_t *buf = lc_read_file(c, "-device loader", it->file, false, &size, err);
     if (!buf) {
         return false;
     }

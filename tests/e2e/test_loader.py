@@ -277,7 +277,7 @@ def main():
                        ["-device", "loader,file=%s,cpu-num=3" % good_path],
                        ("nxemu: %s: offset 0x18: " % good_path, "the machine has 1 sequencer"))
         r.expect_error("missing file", ["-kernel", os.path.join(tmp, "nope.elf")],
-                       "nxemu: %s: cannot open: No such file or directory" %
+                       "nxemu: -kernel %s: cannot open: No such file or directory" %
                        os.path.join(tmp, "nope.elf"))
 
         # TPC kernel ELF (tpc.md §7.1)

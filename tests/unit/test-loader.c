@@ -480,7 +480,7 @@ static void test_raw_and_data(void)
     /* missing file */
     run_init(&r);
     add_item(&r, LOADER_KERNEL, "/nonexistent/nx.elf");
-    load_must_fail(&r, 1, 1, "/nonexistent/nx.elf: cannot open: No such file or directory", true);
+    load_must_fail(&r, 1, 1, "-kernel /nonexistent/nx.elf: cannot open: No such file or directory", true);
 }
 
 /* ---- TPC kernel ELF -------------------------------------------------------- */

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Robustness of nxemu and its tools against hostile input and output paths
+(TAP output): huge and endless inputs, FIFOs, device nodes as outputs,
+write errors, signals, a huge .bss, bad nxemu-tpc-run outputs.
+
+usage: test_robust.py NXEMU NXEMU_AS NXEMU_OBJDUMP NXEMU_TEST NXEMU_TPC_RUN LAUNCHER KSRC
+
+Nothing here writes to a real device node through the code under test: a
+symlink in the scratch directory stands for /dev/null or /dev/full, so a
+program that wrongly replaces its output replaces only the symlink.
+"""
+import json
+import os
+import resource
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tapkit import Tap  # noqa: E402
+
+NXEMU, NXAS, OBJDUMP, NXTEST, TPCRUN, LAUNCHER, KSRC = sys.argv[1:8]
+t = Tap("nxemu-robust-")
+
+PASS_S = """        .org 0x01000000
+        write.u32 [0x2805000000], 0x5555
+        halt
+"""
+LOOP_S = """        .org 0x01000000
+spin:   b spin
+"""
+
+
+def run(args, timeout=20, limit_as=None, **kw):
+    """Run args; (returncode, stdout, stderr, max RSS in KiB, seconds)."""
+    def pre():
+        if limit_as:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
+    t0 = time.monotonic()
+    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=pre, **kw)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError(f"{args[0]} still running after {timeout} s: {args}")
+    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace"), \
+        time.monotonic() - t0
+
+
+def rss_of(args, timeout=60):
+    """(returncode, stderr, max RSS of this child in KiB) via wait4."""
+    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    err = b""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            p.kill()
+            os.wait4(p.pid, 0)
+            raise AssertionError(f"still running after {timeout} s: {args}")
+        time.sleep(0.02)
+    err = p.stderr.read().decode(errors="replace")
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, err, ru.ru_maxrss
+
+
+def asm(name, text):
+    src = t.write(name + ".s", text)
+    out = t.path(name + ".elf")
+    r = subprocess.run([NXAS, "-o", out, src], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def fifo(name):
+    p = t.path(name)
+    if not os.path.exists(p):
+        os.mkfifo(p)
+    return p
+
+
+def link(name, target):
+    p = t.path(name)
+    if os.path.lexists(p):
+        os.unlink(p)
+    os.symlink(target, p)
+    return p
+
+
+def sparse(name, size):
+    p = t.path(name)
+    with open(p, "wb") as f:
+        f.truncate(size)
+    return p
+
+
+def one_line(err):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# ---- 1. a size check before the whole file is read ----------------------------
+
+@t.test
+def kernel_of_one_tib_is_refused_by_size():
+    p = sparse("huge.bin", 1 << 40)
+    rc, _, err, _ = run([NXEMU, "-kernel", p])
+    assert rc == 125, (rc, err)
+    assert one_line(err) == (f"nxemu: -kernel {p}: file is 1099511627776 bytes, "
+                             "more than the 4 GiB limit for images"), err
+
+
+@t.test
+def kernel_of_four_gib_bad_magic_reads_only_its_head():
+    p = sparse("4g.bin", 4 << 30)
+    rc, err, rss = rss_of([NXEMU, "-kernel", p])
+    assert rc == 125 and "bad magic" in err, (rc, err)
+    assert rss < 128 * 1024, f"max RSS {rss} KiB"
+
+
+t.main()
