@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "nxemu-version.h"
+#include "nxemu/file-io.h"
 #include "target/seq/seq-tools.h"
 #include "target/tpc/tpc-tools.h"
 
@@ -36,8 +37,8 @@ int main(int argc, char **argv)
     GOptionContext *ctx = g_option_context_new("FILE - nxemu disassembler");
     GError *err = NULL;
     int rc = 2;
-    gchar *data = NULL;
-    gsize len = 0;
+    char *data = NULL;
+    size_t len = 0;
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         fprintf(stderr, "nxemu-objdump: %s\n", err->message);
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
                         "[--no-leading-addr] -d FILE\n");
         goto out;
     }
-    if (!g_file_get_contents(argv[1], &data, &len, &err)) {
+    if (!nx_file_read(NULL, argv[1], NX_FILE_IMAGE, &data, &len, &err)) {
         fprintf(stderr, "nxemu-objdump: %s\n", err->message);
         g_error_free(err);
         rc = 1;

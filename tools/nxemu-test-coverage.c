@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nxemu-test.h"
+#include "nxemu/file-io.h"
 
 /* JSON numbers are doubles: counts beyond 2^53 would not be exact */
 #define COUNT_MAX 9007199254740992.0
@@ -279,7 +280,7 @@ void nt_coverage_add(NtCoverage *cov, NtCase *c)
     if (!c->coverage) {
         return;
     }
-    if (!g_file_get_contents(c->coverage, &text, NULL, &e)) {
+    if (!nx_file_read(NULL, c->coverage, NX_FILE_TEXT, &text, NULL, &e)) {
         char *r = no_report_reason(c);
         g_ptr_array_add(cov->notes, g_strdup_printf("%s: no coverage file (%s)", c->name, r));
         g_ptr_array_add(cov->skipped, g_strdup(c->name));

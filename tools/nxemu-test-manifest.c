@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nxemu-test.h"
+#include "nxemu/file-io.h"
 
 typedef struct ScanKey {
     char *key;
@@ -489,11 +490,10 @@ static bool load_manifest(const char *path, const NtSettings *set, GPtrArray *ca
     char *dir = g_path_get_dirname(abs);
     char *suite = suite_name(path);
     GError *e = NULL;
-    bool ok = g_file_get_contents(path, &text, &len, &e);
+    bool ok = nx_file_read(NULL, path, NX_FILE_TEXT, &text, &len, &e);
 
     if (!ok) {
-        g_set_error(err, G_FILE_ERROR, e->code, "%s: error: %s", path, e->message);
-        g_error_free(e);
+        nt_file_error(err, path, e);
     } else if (strlen(text) != len) {
         /* a NUL byte: find its line for the message */
         int line = 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nxemu-test.h"
+#include "nxemu/file-io.h"
 
 /* Words made only of these are left unquoted, so the common command reads naturally. */
 static bool shell_safe(const char *w)
@@ -213,6 +214,17 @@ static void xml_text(GString *s, const char *text)
         }
     }
     g_free(v);
+}
+
+void nt_file_error(GError **err, const char *path, GError *e)
+{
+    const char *why = e->message;
+    size_t n = strlen(path);
+    if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2)) {
+        why += n + 2;
+    }
+    g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: error: %s", path, why);
+    g_error_free(e);
 }
 
 bool nt_write_file(const char *path, GString *s, GError **err)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nxemu-test.h"
+#include "nxemu/file-io.h"
 
 /* FNV-1a, 64 bit: stable across hosts and releases, unlike g_str_hash. */
 guint64 nt_name_hash(const char *name)
@@ -152,9 +153,8 @@ GHashTable *nt_read_report(const char *path, GError **err)
 {
     char *text = NULL;
     GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(err, G_FILE_ERROR, e->code, "%s: error: %s", path, e->message);
-        g_error_free(e);
+    if (!nx_file_read(NULL, path, NX_FILE_TEXT, &text, NULL, &e)) {
+        nt_file_error(err, path, e);
         return NULL;
     }
     NtJson *root = nt_json_parse(text, path, err);

@@ -84,6 +84,8 @@ void nt_tap_plan(FILE *f, unsigned n);
 void nt_tap_case(FILE *f, const NtCase *c, unsigned index);
 void nt_print_case(FILE *f, const NtCase *c, bool verbose_pass);
 void nt_print_summary(FILE *f, GPtrArray *cases, double wall, int jobs);
+/* err = "PATH: error: WHY" from a file-io error (consumed) "PATH: WHY". */
+void nt_file_error(GError **err, const char *path, GError *e);
 bool nt_write_file(const char *path, GString *s, GError **err); /* frees @s */
 void nt_json_str(GString *s, const char *text);                 /* a JSON string (NULL: null) */
 

@@ -21,6 +21,7 @@
 #include "nxemu-tpc-run.h"
 #include "nxemu-version.h"
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
 #include "softmmu/options.h"
@@ -97,20 +98,22 @@ static bool outputs_writable(const TrOptions *o, GError **err)
 static bool read_input(void *opaque, unsigned i, void **data, GError **err)
 {
     const TrTensor *t = &((TrOptions *)opaque)->tensor[i];
-    gsize len = 0;
-    char *buf = NULL;
-    if (!g_file_get_contents(t->file, &buf, &len, err)) {
+    NxInput in;
+    size_t len = 0;
+    /* a regular file of at most 4 GiB, its size checked before reading */
+    if (!nx_input_open(&in, "-i", t->file, NX_FILE_IMAGE, err)) {
         return false;
     }
-    if (len != t->bytes) {
+    if (in.size != t->bytes) {
         g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
-                    "-i %s: file has %" G_GSIZE_FORMAT " bytes, the shape needs %" G_GUINT64_FORMAT,
-                    t->spec, len, t->bytes);
-        g_free(buf);
+                    "-i %s: file has %" G_GUINT64_FORMAT " bytes, the shape needs %" G_GUINT64_FORMAT,
+                    t->spec, in.size, t->bytes);
+        nx_input_close(&in);
         return false;
     }
-    *data = buf;
-    return true;
+    *data = nx_input_read_all(&in, &len, err);
+    nx_input_close(&in);
+    return *data != NULL;
 }
 
 static void free_input(void *opaque, void *data)

@@ -15,6 +15,7 @@
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
 #include "softmmu/options.h"
@@ -123,19 +124,24 @@ static bool write_mem(Machine *m, uint64_t addr, const void *buf, uint64_t len, 
  * the rest (.text, .tpc_metadata). */
 static bool check_kernel(const char *path, GError **err)
 {
-    char *data = NULL;
-    gsize len = 0;
-    if (!g_file_get_contents(path, &data, &len, err)) {
+    NxInput in;
+    uint8_t h[20];
+    size_t len = 0;
+    /* the header only: a regular file, at most 4 GiB */
+    if (!nx_input_open(&in, "-k", path, NX_FILE_IMAGE, err)) {
         return false;
     }
-    const uint8_t *h = (const uint8_t *)data;
-    bool ok = len >= 20 &&
-              !memcmp(h,
-                      "\x7f"
-                      "ELF",
-                      4) &&
-              h[4] == 1 && h[5] == 1 && h[18] == 3 && h[19] == 0;
-    g_free(data);
+    bool ok = nx_input_pread(&in, h, sizeof(h), 0, &len, err);
+    nx_input_close(&in);
+    if (!ok) {
+        return false;
+    }
+    ok = len >= 20 &&
+         !memcmp(h,
+                 "\x7f"
+                 "ELF",
+                 4) &&
+         h[4] == 1 && h[5] == 1 && h[18] == 3 && h[19] == 0;
     if (!ok) {
         g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
                     "%s: not a TPC kernel ELF (ELFCLASS32, little-endian, EM_386)", path);

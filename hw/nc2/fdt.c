@@ -18,6 +18,7 @@
 #include "hw/nc2/fdt.h"
 #include "hw/nc2/memmap.h"
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 
 #define DEF_TLB     16
 #define DEF_QUANTUM 64
@@ -506,15 +507,15 @@ bool nc2_fdt_check(const void *fdt, size_t size, const char *what, GError **err)
 
 bool nc2_fdt_load(const char *path, void **fdt, size_t *size, GError **err)
 {
-    gchar *buf;
-    gsize len;
-    GError *local = NULL;
+    char *buf;
+    size_t len;
     if (!path) {
         *fdt = g_memdup2(nc2_default_dtb, nc2_default_dtb_len);
         *size = nc2_default_dtb_len;
         return nc2_fdt_check(*fdt, *size, "built-in tree", err);
     }
-    if (!g_file_get_contents(path, &buf, &len, &local)) {
+    GError *local = NULL;
+    if (!nx_file_read(NULL, path, NX_FILE_DTB, &buf, &len, &local)) {
         nc2_fdt_error(err, "%s", local->message);
         g_error_free(local);
         return false;

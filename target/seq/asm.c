@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nxemu/file-io.h"
 #include "asm.h"
 #include "insn.h"
 #include "seq-tools.h"
@@ -561,8 +562,8 @@ static bool try_include(Asm *a, const char *file, unsigned line, const char *tex
 static bool load_file(Asm *a, const char *path, const char *ifile, unsigned iline, unsigned icol,
                       unsigned depth)
 {
-    gchar *text = NULL;
-    gsize len;
+    char *text = NULL;
+    size_t len;
     GError *err = NULL;
     char msg[600];
     if (depth > SEQ_INCLUDE_MAX_DEPTH) {
@@ -571,7 +572,8 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
         report_at(a, ifile, iline, icol, msg);
         return false;
     }
-    if (!g_file_get_contents(path, &text, &len, &err)) {
+    /* Regular files only, at most 256 MiB (nxemu/file-io.h). */
+    if (!nx_file_read(NULL, path, NX_FILE_TEXT, &text, &len, &err)) {
         if (ifile) {
             snprintf(msg, sizeof(msg), "cannot include '%s': %s", path, err->message);
             report_at(a, ifile, iline, icol, msg);

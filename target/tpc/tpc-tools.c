@@ -6,17 +6,18 @@
 #include <string.h>
 
 #include "target/tpc/asm.h"
+#include "nxemu/file-io.h"
 #include "target/tpc/tpc-tools.h"
 
 int tpc_assemble_file(const char *src, const char *out, bool raw)
 {
-    gchar *text = NULL;
-    gsize len = 0;
+    char *text = NULL;
+    size_t len = 0;
     GError *err = NULL;
     TpcObject obj;
     int rc = 1;
 
-    if (!g_file_get_contents(src, &text, &len, &err)) {
+    if (!nx_file_read(NULL, src, NX_FILE_TEXT, &text, &len, &err)) {
         fprintf(stderr, "nxemu-as: %s\n", err->message);
         g_error_free(err);
         return 1;

@@ -127,4 +127,67 @@ def kernel_of_four_gib_bad_magic_reads_only_its_head():
     assert rss < 128 * 1024, f"max RSS {rss} KiB"
 
 
+# ---- 2. endless inputs and FIFOs ----------------------------------------------
+
+def address_space_cap():
+    """1 GiB of address space for the endless-input cases, so a program that
+    reads without end fails fast instead of filling the host; None where the
+    tools cannot start under it (ASan reserves terabytes of shadow)."""
+    try:
+        r = subprocess.run([NXAS, "--version"], capture_output=True, timeout=20,
+                           preexec_fn=lambda: resource.setrlimit(
+                               resource.RLIMIT_AS, (1 << 30, 1 << 30)))
+        return 1 << 30 if r.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+ONE_GIB = address_space_cap()
+
+
+@t.test
+def fifo_without_writer_is_refused_at_once():
+    f = fifo("in.fifo")
+    for args in (["-kernel", f], ["-device", f"loader,file={f},addr=0x1000000"],
+                 ["-dtb", f, "-kernel", asm("pass", PASS_S)]):
+        rc, _, err, secs = run([NXEMU] + args, timeout=10)
+        assert rc == 125 and f"{f}: not a regular file" in err, (args, rc, err)
+
+
+@t.test
+def dev_zero_as_dtb_is_refused():
+    rc, _, err, _ = run([NXEMU, "-dtb", "/dev/zero"], limit_as=ONE_GIB)
+    assert rc == 125 and one_line(err) == "nxemu: dtb: /dev/zero: not a regular file", err
+
+
+@t.test
+def tools_refuse_endless_inputs():
+    inc = t.write("inc.s", '        .include "/dev/zero"\n')
+    cases = [
+        ([NXAS, "-o", t.path("x.elf"), "/dev/zero"], 1),
+        ([NXAS, "-o", t.path("x.elf"), inc], 1),
+        ([NXAS, "-t", "tpc", "-o", t.path("x.o"), "/dev/zero"], 1),
+        ([OBJDUMP, "-d", "/dev/zero"], 1),
+        ([NXTEST, "/dev/zero"], 2),
+        ([TPCRUN, "-k", "/dev/zero", "--index-space", "1"], 125),
+    ]
+    for args, want in cases:
+        rc, _, err, _ = run(args, timeout=10, limit_as=ONE_GIB)
+        assert rc == want and "/dev/zero" in err and "not a regular file" in err, \
+            (args, rc, err)
+
+
+@t.test
+def tpc_run_refuses_a_fifo_input():
+    k = t.path("add.o")
+    r = subprocess.run([NXAS, "-t", "tpc", "-o", k, os.path.join(KSRC, "add-f32.s")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    f = fifo("tensor.fifo")
+    rc, _, err, _ = run([TPCRUN, "--launcher", LAUNCHER, "-k", k, "--index-space", "1",
+                         "-i", f"{f}:64:f32", "-i", f"{f}:64:f32",
+                         "-o", t.path("o.bin") + ":64:f32"], timeout=10)
+    assert rc == 125 and f"-i {f}: not a regular file" in err, (rc, err)
+
+
 t.main()
