@@ -71,19 +71,24 @@ struct NxTrace {
     uint64_t ext_t; /* time of the last change made outside instructions (DMA) */
     uint64_t sem_waits[NC2_NR_SEMAPHORES], evt_waits[NC2_NR_EVENTS];
 
-    /* timeline */
+    /* timeline: tl is the stream of tl_out (include/nxemu/file-io.h) */
     FILE *tl;
+    struct NxOutput *tl_out;
     bool tl_first;
     GQueue **dma_push; /* per engine: uint64_t * queue times, FIFO like the engine */
     uint64_t *dma_last_end;
     unsigned nr_dma;
 
     TraceCov *cov;
+    /* -coverage FILE and FILE.txt, opened (validated) before the run */
+    struct NxOutput *cov_out, *cov_txt_out;
 };
 
 /* trace-json.c */
 bool tl_open(NxTrace *t, const char *path, GError **err);
 bool tl_close(NxTrace *t, GError **err);
+/* Close an unfinished timeline (error paths): the target is left as it was. */
+void tl_discard(NxTrace *t);
 /* A complete span ("X") and an instant ("i"); args is a JSON object body
  * without braces (may be NULL), already escaped. */
 void tl_span(NxTrace *t, int pid, unsigned tid, const char *name, uint64_t ts, uint64_t dur,

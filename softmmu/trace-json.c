@@ -4,19 +4,19 @@
  * file as they happen, so a long run costs disk, not memory.  Timestamps
  * ("ts", "dur") are virtual cycles; viewers label them microseconds.
  */
-#include <errno.h>
 #include <inttypes.h>
 
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"
 
 bool tl_open(NxTrace *t, const char *path, GError **err)
 {
-    t->tl = fopen(path, "w");
-    if (!t->tl) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-trace-json: %s: %s", path, g_strerror(errno));
+    t->tl_out = nx_output_open("-trace-json", path, err);
+    if (!t->tl_out) {
         return false;
     }
+    t->tl = nx_output_stream(t->tl_out);
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"nxemu\","
           "\"time_unit\":\"virtual cycles\"},\n\"traceEvents\":[",
           t->tl);
@@ -26,17 +26,20 @@ bool tl_open(NxTrace *t, const char *path, GError **err)
 
 bool tl_close(NxTrace *t, GError **err)
 {
-    bool ok;
-    if (!t->tl)
+    if (!t->tl_out)
         return true;
     fputs("\n]}\n", t->tl);
-    ok = !ferror(t->tl);
-    ok &= fclose(t->tl) == 0;
     t->tl = NULL;
-    if (!ok)
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-trace-json: %s: write failed",
-                    t->timeline_path ? t->timeline_path : "?");
-    return ok;
+    NxOutput *o = t->tl_out;
+    t->tl_out = NULL;
+    return nx_output_commit(o, err);
+}
+
+void tl_discard(NxTrace *t)
+{
+    nx_output_discard(t->tl_out);
+    t->tl_out = NULL;
+    t->tl = NULL;
 }
 
 void tl_json_str(GString *out, const char *s)

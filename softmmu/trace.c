@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"
 #include "target/seq/asm.h"
 #include "target/seq/cpu.h"
@@ -105,8 +106,16 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
     t->dma_last_end = g_new0(uint64_t, t->nr_dma ? t->nr_dma : 1);
     for (unsigned i = 0; i < t->nr_dma; i++)
         t->dma_push[i] = g_queue_new();
-    if (o->coverage)
+    if (o->coverage) {
+        g_autofree char *txt = g_strconcat(o->coverage, ".txt", NULL);
         t->cov = cov_new();
+        t->cov_out = nx_output_open("-coverage", o->coverage, err);
+        t->cov_txt_out = t->cov_out ? nx_output_open("-coverage", txt, err) : NULL;
+        if (!t->cov_txt_out) {
+            trace_free(t);
+            return NULL;
+        }
+    }
     if (o->timeline) {
         if (!tl_open(t, o->timeline, err)) {
             trace_free(t);
@@ -131,8 +140,9 @@ void trace_free(NxTrace *t)
         as_remove_access_hook(t->m->as, trace_access, t);
         t->hooked = false;
     }
-    if (t->tl)
-        fclose(t->tl);
+    tl_discard(t);
+    nx_output_discard(t->cov_out);
+    nx_output_discard(t->cov_txt_out);
     for (unsigned i = 0; i < t->nr_tpc; i++)
         g_free(t->tpc[i].tsnap);
     for (unsigned i = 0; i < t->nr_dma; i++)
@@ -632,6 +642,18 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
     tc->kernel_open = false;
 }
 
+/* The first error is kept; later ones are printed (one line each). */
+static void keep_error(GError **first, GError **e)
+{
+    if (!*first) {
+        *first = *e;
+    } else {
+        fprintf(stderr, "nxemu: %s\n", (*e)->message);
+        g_error_free(*e);
+    }
+    *e = NULL;
+}
+
 bool trace_finish(Machine *m, GError **err)
 {
     NxTrace *t = m->trace;
@@ -672,27 +694,32 @@ bool trace_finish(Machine *m, GError **err)
         fputs(g->str, m->log.file ? m->log.file : stderr);
         g_string_free(g, TRUE);
     }
-    bool ok = true;
-    if (t->tl)
-        ok = tl_close(t, err);
-    if (ok && t->cov && t->coverage_path) {
+    /* Every output is finished even after an error; the first is returned. */
+    GError *first = NULL, *e2 = NULL;
+    if (!tl_close(t, &e2))
+        keep_error(&first, &e2);
+    if (t->cov_out) {
         GString *g = g_string_new(NULL);
-        GError *e2 = NULL;
         cov_json(t->cov, g);
-        ok = g_file_set_contents(t->coverage_path, g->str, (gssize)g->len, &e2);
-        if (ok) {
-            g_autofree char *txt = g_strconcat(t->coverage_path, ".txt", NULL);
-            g_string_truncate(g, 0);
-            cov_summary(t->cov, g);
-            ok = g_file_set_contents(txt, g->str, (gssize)g->len, &e2);
-        }
-        if (!ok) {
-            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-coverage: %s", e2->message);
-            g_error_free(e2);
-        }
+        fputs(g->str, nx_output_stream(t->cov_out));
+        NxOutput *o = t->cov_out;
+        t->cov_out = NULL;
+        if (!nx_output_commit(o, &e2))
+            keep_error(&first, &e2);
+        g_string_truncate(g, 0);
+        cov_summary(t->cov, g);
+        fputs(g->str, nx_output_stream(t->cov_txt_out));
+        o = t->cov_txt_out;
+        t->cov_txt_out = NULL;
+        if (!nx_output_commit(o, &e2))
+            keep_error(&first, &e2);
         g_string_free(g, TRUE);
     }
-    return ok;
+    if (first) {
+        g_propagate_error(err, first);
+        return false;
+    }
+    return true;
 }
 
 void trace_coverage_json(NxTrace *t, GString *out)

@@ -230,10 +230,9 @@ void nt_file_error(GError **err, const char *path, GError *e)
 bool nt_write_file(const char *path, GString *s, GError **err)
 {
     GError *e = NULL;
-    bool ok = g_file_set_contents(path, s->str, (gssize)s->len, &e);
+    bool ok = nx_file_write(NULL, path, s->str, s->len, &e);
     if (!ok) {
-        g_set_error(err, G_FILE_ERROR, e->code, "%s: error: %s", path, e->message);
-        g_error_free(e);
+        nt_file_error(err, path, e);
     }
     g_string_free(s, TRUE);
     return ok;

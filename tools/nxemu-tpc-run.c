@@ -73,20 +73,31 @@ static char *find_launcher(const TrOptions *o, GError **err)
     return NULL;
 }
 
-/* An output that cannot be written is found before the run, not after it
- * (the file is not created here: a failed run leaves nothing behind). */
-static bool outputs_writable(const TrOptions *o, GError **err)
+/* The files of one run: output tensors are opened (validated) before the
+ * run, written and committed after a successful one, discarded otherwise
+ * (include/nxemu/file-io.h). */
+typedef struct RunFiles {
+    TrOptions *o;
+    NxOutput *out[TR_MAX_TENSORS];
+} RunFiles;
+
+static void discard_outputs(RunFiles *f)
 {
-    for (unsigned i = o->ninputs; i < o->ntensor; i++) {
-        const TrTensor *t = &o->tensor[i];
-        char *dir = g_path_get_dirname(t->file);
-        bool ok = g_file_test(t->file, G_FILE_TEST_EXISTS) ? access(t->file, W_OK) == 0
-                                                           : access(dir, W_OK) == 0;
-        int e = errno;
-        g_free(dir);
-        if (!ok) {
-            g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: cannot write %s: %s", t->spec,
-                        t->file, g_strerror(e));
+    for (unsigned i = 0; i < TR_MAX_TENSORS; i++) {
+        nx_output_discard(f->out[i]);
+        f->out[i] = NULL;
+    }
+}
+
+static bool open_outputs(void *opaque, GError **err)
+{
+    RunFiles *f = opaque;
+    for (unsigned i = f->o->ninputs; i < f->o->ntensor; i++) {
+        const TrTensor *t = &f->o->tensor[i];
+        g_autofree char *what = g_strdup_printf("-o %s", t->spec);
+        f->out[i] = nx_output_open(what, t->file, err);
+        if (!f->out[i]) {
+            discard_outputs(f);
             return false;
         }
     }
@@ -97,7 +108,7 @@ static bool outputs_writable(const TrOptions *o, GError **err)
  * tensors to theirs. */
 static bool read_input(void *opaque, unsigned i, void **data, GError **err)
 {
-    const TrTensor *t = &((TrOptions *)opaque)->tensor[i];
+    const TrTensor *t = &((RunFiles *)opaque)->o->tensor[i];
     NxInput in;
     size_t len = 0;
     /* a regular file of at most 4 GiB, its size checked before reading */
@@ -123,19 +134,11 @@ static void free_input(void *opaque, void *data)
 
 static bool write_output(void *opaque, unsigned i, const void *data, GError **err)
 {
-    const TrTensor *t = &((TrOptions *)opaque)->tensor[i];
-    GError *werr = NULL;
-    if (!g_file_set_contents(t->file, data, (gssize)t->bytes, &werr)) {
-        g_set_error(err, NX_ERROR, NX_ERROR_LOAD, "-o %s: %s", t->spec, werr->message);
-        g_clear_error(&werr);
-        return false;
-    }
-    return true;
-}
-
-static bool precheck(void *opaque, GError **err)
-{
-    return outputs_writable(opaque, err);
+    RunFiles *f = opaque;
+    NxOutput *out = f->out[i];
+    f->out[i] = NULL;
+    fwrite(data, 1, f->o->tensor[i].bytes, nx_output_stream(out));
+    return nx_output_commit(out, err);
 }
 
 static int run(TrOptions *o)
@@ -145,13 +148,15 @@ static int run(TrOptions *o)
     if (!launcher) {
         return fail(err);
     }
-    TrIo io = {.opaque = o,
-               .precheck = precheck,
+    RunFiles files = {.o = o};
+    TrIo io = {.opaque = &files,
+               .precheck = open_outputs,
                .get_input = read_input,
                .free_input = free_input,
                .put_output = write_output};
     TrResult res = {.report = NULL}; /* diagnostics to stderr */
     int rc = tr_execute(o, launcher, &io, &res, &err);
+    discard_outputs(&files); /* what a failed or stopped run did not write */
     g_free(launcher);
     if (err && res.ntpc == 0) {
         return fail(err); /* nothing ran */

@@ -12,6 +12,7 @@
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 
 static uint32_t crc_update(uint32_t crc, const uint8_t *p, size_t n)
 {
@@ -122,11 +123,7 @@ bool viewer_png_write(const char *path, const uint32_t *xrgb, unsigned w, unsign
     put_chunk(png, "IEND", NULL, 0);
     g_byte_array_free(z, TRUE);
 
-    ok = g_file_set_contents(path, (const char *)png->data, png->len, &zerr);
+    ok = nx_file_write("screendump", path, png->data, png->len, err);
     g_byte_array_free(png, TRUE);
-    if (!ok) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "screendump: %s", zerr->message);
-        g_clear_error(&zerr);
-    }
     return ok;
 }

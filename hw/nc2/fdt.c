@@ -527,19 +527,7 @@ bool nc2_fdt_load(const char *path, void **fdt, size_t *size, GError **err)
 
 bool nc2_fdt_write(const void *fdt, const char *path, GError **err)
 {
-    size_t n = fdt_totalsize(fdt);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(fdt, 1, n, f) == n;
-    int e = errno;
-    if (f && fclose(f) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-dump-dtb: %s: %s", path, g_strerror(e));
-        return false;
-    }
-    return true;
+    return nx_file_write("-dump-dtb", path, fdt, fdt_totalsize(fdt), err);
 }
 
 bool nc2_fdt_build_config(const char *path, const Nc2Edits *ed, void **fdt, size_t *size,

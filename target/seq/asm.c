@@ -433,7 +433,7 @@ static bool write_raw(Asm *a, const char *out)
         memcpy(img + (g->s.addr - lo), g->s.bytes->data, g->s.bytes->len);
     }
     GError *err = NULL;
-    bool ok = g_file_set_contents(out, (const char *)img, (gssize)(hi - lo), &err);
+    bool ok = nx_file_write(NULL, out, img, (size_t)(hi - lo), &err);
     if (!ok) {
         fprintf(stderr, "nxemu-as: error: %s\n", err->message);
         g_error_free(err);

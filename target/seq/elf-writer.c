@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nxemu/file-io.h"
 #include "asm.h"
 #include "nxemu/error.h"
 
@@ -135,7 +136,7 @@ bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
     memcpy(f->data, &eh, sizeof(eh));
     memcpy(f->data + sizeof(eh), ph, nr_segs * sizeof(Elf64_Phdr));
 
-    bool ok = g_file_set_contents(path, (const char *)f->data, f->len, err);
+    bool ok = nx_file_write(NULL, path, f->data, f->len, err);
     g_byte_array_free(f, TRUE);
     g_byte_array_free(shstr, TRUE);
     g_byte_array_free(str, TRUE);

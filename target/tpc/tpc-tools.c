@@ -32,7 +32,7 @@ int tpc_assemble_file(const char *src, const char *out, bool raw)
         GByteArray *bytes = raw ? NULL : tpc_elf32_write(&obj);
         const guint8 *data = raw ? obj.text->data : bytes->data;
         gsize n = raw ? obj.text->len : bytes->len;
-        if (!g_file_set_contents(out, (const gchar *)data, (gssize)n, &err)) {
+        if (!nx_file_write(NULL, out, data, n, &err)) {
             fprintf(stderr, "nxemu-as: %s\n", err->message);
             g_error_free(err);
         } else {

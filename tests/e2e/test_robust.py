@@ -190,4 +190,47 @@ def tpc_run_refuses_a_fifo_input():
     assert rc == 125 and f"-i {f}: not a regular file" in err, (rc, err)
 
 
+# ---- 3. outputs that are devices or FIFOs are written in place ---------------
+
+def still_link_to(p, target):
+    assert os.path.islink(p) and os.readlink(p) == target, f"{p} was replaced"
+
+
+@t.test
+def outputs_through_a_device_symlink_stay_in_place():
+    elf = asm("pass", PASS_S)
+    null = link("null-link", "/dev/null")
+    src = t.write("p.s", PASS_S)
+    for args in ([NXAS, "-o", null, src],
+                 [NXEMU, "-kernel", elf, "-coverage", null],
+                 [NXEMU, "-kernel", elf, "-trace-json", null],
+                 [NXEMU, "-kernel", elf, "-D", null, "-d", "machine"],
+                 [NXEMU, "-dump-dtb", null]):
+        rc, _, err, _ = run(args)
+        assert rc == 0, (args, rc, err)
+        still_link_to(null, "/dev/null")
+    imgs = t.path("imgs")
+    os.makedirs(imgs, exist_ok=True)
+    os.replace(asm("one", PASS_S), os.path.join(imgs, "one.elf"))
+    for opt in ("--json", "--junit", "--coverage"):
+        rc, _, err, _ = run([NXTEST, f"--nxemu={NXEMU}", f"{opt}={null}", imgs], timeout=60)
+        assert rc == 0, (opt, rc, err)
+        still_link_to(null, "/dev/null")
+
+
+@t.test
+def assembler_output_into_a_fifo_reaches_the_reader():
+    f = fifo("out.fifo")
+    reader = subprocess.Popen(["cat", f], stdout=subprocess.PIPE)
+    try:
+        rc, _, err, _ = run([NXAS, "--raw", "-o", f, t.write("p.s", PASS_S)], timeout=10)
+        assert rc == 0, err
+        data = reader.communicate(timeout=10)[0]
+    finally:
+        reader.kill()
+        reader.wait()
+    assert stat.S_ISFIFO(os.stat(f).st_mode), "the FIFO was replaced"
+    assert len(data) == 128, len(data)
+
+
 t.main()
