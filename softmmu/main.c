@@ -24,14 +24,26 @@
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
+/* 125, or 126 for an output that cannot be created or written. */
 static int fail(GError *err)
 {
+    int rc = err && g_error_matches(err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
+                                                                   : NX_EXIT_USAGE;
     fflush(stdout);
     fprintf(stderr, "nxemu: %s\n", err ? err->message : "error");
     if (err) {
         g_error_free(err);
     }
-    return NX_EXIT_USAGE;
+    return rc;
+}
+
+/* After a run: report an output error, which then decides the status. */
+static int output_failed(GError *err)
+{
+    fflush(stdout);
+    fprintf(stderr, "nxemu: %s\n", err->message);
+    g_error_free(err);
+    return NX_EXIT_OUTPUT;
 }
 
 /* Options parsed now but implemented by later issues. */
@@ -78,6 +90,7 @@ static int run_viewer(Machine *m, Viewer *v, const char *shot)
     sched_log_end(m);
     viewer_end(v);
     if (shot && !viewer_screendump(v, shot, &err)) {
+        /* reported, but the viewer never changes a status (viewer.rst) */
         fprintf(stderr, "nxemu: %s\n", err->message);
         g_error_free(err);
     }
@@ -189,8 +202,8 @@ static int run(NxOptions *o)
     if (trace) {
         fflush(stdout);
         if (!trace_finish(m, &err)) {
-            fprintf(stderr, "nxemu: %s\n", err->message);
-            g_clear_error(&err);
+            rc = output_failed(err);
+            err = NULL;
         }
         trace_free(trace);
     }

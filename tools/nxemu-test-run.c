@@ -90,6 +90,8 @@ const char *nt_exit_meaning(int code)
         return "deadlock";
     case 125:
         return "usage, configuration or load error";
+    case 126:
+        return "an output file could not be written";
     case 132:
         return "fault, SIGILL";
     case 135:

@@ -27,12 +27,15 @@
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
+/* 125, or 126 for an output that cannot be written (as nxemu). */
 static int fail(GError *err)
 {
+    int rc = err && g_error_matches(err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
+                                                                   : NX_EXIT_USAGE;
     fflush(stdout);
     fprintf(stderr, "nxemu-tpc-run: %s\n", err ? err->message : "error");
     g_clear_error(&err);
-    return NX_EXIT_USAGE;
+    return rc;
 }
 
 /* --launcher, $NXEMU_TPC_LAUNCHER, the build tree (tools/../pc-bios), the

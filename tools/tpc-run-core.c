@@ -329,7 +329,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     res->run_seconds =
         (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (rc == 0 && !save_outputs(m, o, io, err)) {
-        rc = NX_EXIT_USAGE; /* a host-side error, as the checks before the run */
+        /* 126: the run ended, an output could not be written (file-io.h) */
+        rc = err && g_error_matches(*err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
+                                                                     : NX_EXIT_USAGE;
     }
     machine_free(m);
     return rc;

@@ -233,4 +233,28 @@ def assembler_output_into_a_fifo_reaches_the_reader():
     assert len(data) == 128, len(data)
 
 
+# ---- 4. write errors decide the exit status -----------------------------------
+
+@t.test
+def unusable_coverage_path_is_refused_before_the_run():
+    elf = asm("pass", PASS_S)
+    for p in (t.path("no-such-dir/c.json"), t.tmp):
+        rc, _, err, _ = run([NXEMU, "-kernel", elf, "-coverage", p])
+        assert rc == 125 and one_line(err).startswith(f"nxemu: -coverage: {p}: "), (rc, err)
+
+
+@t.test
+def full_disk_outputs_exit_126():
+    elf = asm("pass", PASS_S)
+    full = link("full-link", "/dev/full")
+    for opt in (["-coverage", full], ["-trace-json", full]):
+        rc, _, err, _ = run([NXEMU, "-kernel", elf] + opt)
+        still_link_to(full, "/dev/full")
+        want = f"nxemu: {opt[0]}: {full}: write failed: No space left on device"
+        assert rc == 126 and want in err.splitlines(), (opt, rc, err)
+    rc, _, err, _ = run([NXEMU, "-dump-dtb", full])
+    assert rc == 126 and "-dump-dtb" in err and "No space left" in err, (rc, err)
+    still_link_to(full, "/dev/full")
+
+
 t.main()
