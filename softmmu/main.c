@@ -15,6 +15,7 @@
 #include "nxemu-version.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/error.h"
+#include "nxemu/file-io.h"
 #include "nxemu/gdbstub.h"
 #include "hw/display/viewer.h"
 #include "nxemu/loader.h"
@@ -97,6 +98,20 @@ static int run_viewer(Machine *m, Viewer *v, const char *shot)
     return sched_exit_status(m);
 }
 
+/* Free the machine; the -D log is committed (a complete run) or discarded. */
+static bool end_machine(Machine *m, NxOutput *logout, bool commit, GError **err)
+{
+    bool ok = true;
+    m->log.file = NULL;
+    if (commit && logout) {
+        ok = nx_output_commit(logout, err);
+    } else {
+        nx_output_discard(logout);
+    }
+    machine_free(m);
+    return ok;
+}
+
 static int run(NxOptions *o)
 {
     GError *err = NULL;
@@ -105,7 +120,7 @@ static int run(NxOptions *o)
     MachineConfig cfg;
     Machine *m;
     BindTable binds;
-    FILE *logf = NULL;
+    NxOutput *logout = NULL;
     NxPoison *poison = NULL;
     int rc;
 
@@ -118,26 +133,21 @@ static int run(NxOptions *o)
         g_free(fdt);
         return ok ? 0 : fail(err);
     }
-    if (o->logfile) {
-        logf = fopen(o->logfile, "w");
-        if (!logf) {
-            g_free(fdt);
-            g_set_error(&err, NX_ERROR, NX_ERROR_USAGE, "-D: %s: %s", o->logfile,
-                        g_strerror(errno));
-            return fail(err);
-        }
+    /* A temporary file until the run ends (file-io.h): a load error leaves
+     * the previous log in place. */
+    if (o->logfile && !(logout = nx_output_open("-D", o->logfile, &err))) {
+        g_free(fdt);
+        return fail(err);
     }
     m = machine_new(&cfg, fdt, fdt_size, &err);
     g_free(fdt);
     if (!m) {
-        if (logf) {
-            fclose(logf);
-        }
+        nx_output_discard(logout);
         return fail(err);
     }
     m->log.mask = o->log_mask;
-    if (logf) {
-        m->log.file = logf; /* closed by machine_free */
+    if (logout) {
+        m->log.file = nx_output_stream(logout); /* end_machine commits it */
     }
     m->sched.has_icount_limit = o->has_icount_limit;
     m->sched.icount_limit = o->icount_limit;
@@ -168,7 +178,7 @@ static int run(NxOptions *o)
     bind_table_destroy(&binds);
     if (!ok) {
         poison_free(poison);
-        machine_free(m);
+        end_machine(m, logout, false, NULL);
         return fail(err);
     }
     NxTraceOptions to = {
@@ -180,7 +190,7 @@ static int run(NxOptions *o)
     NxTrace *trace = trace_wanted(&to) ? trace_new(m, &to, &err) : NULL;
     if (trace_wanted(&to) && !trace) {
         poison_free(poison);
-        machine_free(m);
+        end_machine(m, logout, false, NULL);
         return fail(err);
     }
     if (o->display_sdl) {
@@ -189,7 +199,7 @@ static int run(NxOptions *o)
         if (!m->viewer) {
             trace_free(trace);
             poison_free(poison);
-            machine_free(m);
+            end_machine(m, logout, false, NULL);
             return fail(err);
         }
     }
@@ -211,7 +221,9 @@ static int run(NxOptions *o)
     viewer_free(m->viewer); /* observers leave in reverse order: viewer, then poison */
     m->viewer = NULL;
     poison_free(poison);
-    machine_free(m);
+    if (!end_machine(m, logout, true, &err)) {
+        rc = output_failed(err);
+    }
     return rc;
 }
 

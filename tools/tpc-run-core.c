@@ -237,23 +237,22 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
-    FILE *logf = NULL;
-    if (o->logfile && !(logf = fopen(o->logfile, "w"))) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-D: %s: %s", o->logfile, g_strerror(errno));
+    /* -D as nxemu's: a temporary file renamed over the log when the run
+     * ends, so a load error keeps the previous one (file-io.h). */
+    NxOutput *logout = NULL;
+    if (o->logfile && !(logout = nx_output_open("-D", o->logfile, err))) {
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
     Machine *m = machine_new(&cfg, fdt, fdt_size, err);
     g_free(fdt);
     if (!m) {
-        if (logf) {
-            fclose(logf);
-        }
+        nx_output_discard(logout);
         return NX_EXIT_USAGE;
     }
     m->log.mask = o->log_mask;
-    if (logf) {
-        m->log.file = logf; /* closed by machine_free */
+    if (logout) {
+        m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
     if (o->has_cycle_limit) {
         m->sched.has_cycle_limit = true;
@@ -291,6 +290,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     ok = ok && write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
          load_inputs(m, o, io, err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, err);
     if (!ok) {
+        m->log.file = NULL;
+        nx_output_discard(logout);
         machine_free(m);
         return NX_EXIT_USAGE;
     }
@@ -332,6 +333,16 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         /* 126: the run ended, an output could not be written (file-io.h) */
         rc = err && g_error_matches(*err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
                                                                      : NX_EXIT_USAGE;
+    }
+    m->log.file = NULL;
+    GError *lerr = NULL;
+    if (logout && !nx_output_commit(logout, err && !*err ? err : &lerr)) {
+        if (lerr) {
+            /* an output error came first: this one only on stderr */
+            fprintf(stderr, "nxemu-tpc-run: %s\n", lerr->message);
+            g_error_free(lerr);
+        }
+        rc = NX_EXIT_OUTPUT;
     }
     machine_free(m);
     return rc;

@@ -247,7 +247,7 @@ def unusable_coverage_path_is_refused_before_the_run():
 def full_disk_outputs_exit_126():
     elf = asm("pass", PASS_S)
     full = link("full-link", "/dev/full")
-    for opt in (["-coverage", full], ["-trace-json", full]):
+    for opt in (["-coverage", full], ["-trace-json", full], ["-D", full, "-d", "machine"]):
         rc, _, err, _ = run([NXEMU, "-kernel", elf] + opt)
         still_link_to(full, "/dev/full")
         want = f"nxemu: {opt[0]}: {full}: write failed: No space left on device"
@@ -255,6 +255,24 @@ def full_disk_outputs_exit_126():
     rc, _, err, _ = run([NXEMU, "-dump-dtb", full])
     assert rc == 126 and "-dump-dtb" in err and "No space left" in err, (rc, err)
     still_link_to(full, "/dev/full")
+
+
+# ---- 5. a failed run keeps the previous -D log --------------------------------
+
+@t.test
+def load_error_keeps_the_previous_log():
+    log = t.write("keep.log", "previous run\n")
+    rc, _, err, _ = run([NXEMU, "-D", log, "-d", "machine", "-kernel", t.path("missing.elf")])
+    assert rc == 125, err
+    with open(log) as f:
+        assert f.read() == "previous run\n"
+    rc, _, err, _ = run([NXEMU, "-D", log, "-d", "machine", "-kernel", asm("pass", PASS_S)])
+    with open(log) as f:
+        assert rc == 0 and "run ended" in f.read(), err
+    # nxemu-tpc-run's -D is the same output
+    rc, _, err, _ = run([TPCRUN, "-D", log, "-k", t.path("missing.o"), "--index-space", "1"])
+    with open(log) as f:
+        assert rc == 125 and "run ended" in f.read(), err
 
 
 t.main()
