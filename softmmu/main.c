@@ -6,7 +6,6 @@
  * one line "nxemu: <what>: <why>" and exit 125 with nothing executed.
  */
 #include <errno.h>
-#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include "nxemu/loader.h"
 #include "nxemu/poison.h"
 #include "nxemu/sched.h"
+#include "nxemu/signal.h"
 #include "nxemu/trace.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
@@ -227,11 +227,6 @@ static int run(NxOptions *o)
     return rc;
 }
 
-static void on_term(int sig)
-{
-    sched_term_signal = sig;
-}
-
 int main(int argc, char **argv)
 {
     NxOptions o;
@@ -251,14 +246,10 @@ int main(int argc, char **argv)
     } else if (o.log_help) {
         /* nx_log_parse printed the list already */
     } else {
-        /* a runner's timeout (nxemu-test) or ^C: sched_run reports where the
-         * run was (the gdb stub and the viewer loop keep the default action) */
-        if (!o.gdb && !o.gdb_default && !o.display_sdl) {
-            struct sigaction sa = {.sa_handler = on_term};
-            sigemptyset(&sa.sa_mask);
-            sigaction(SIGTERM, &sa, NULL);
-            sigaction(SIGINT, &sa, NULL);
-        }
+        /* ^C, a runner's timeout (nxemu-test): the run ends at the next round
+         * and says where it was.  Under the gdb stub the machine may not be
+         * running at all, so the first signal ends nxemu at once. */
+        nx_signals_install(o.gdb || o.gdb_default);
         rc = run(&o);
     }
     nx_options_free(&o);

@@ -8,10 +8,10 @@
  * only on machine state, never on host time, so runs are reproducible.
  */
 #include <inttypes.h>
-#include <signal.h>
 
 #include "nxemu/log.h"
 #include "nxemu/sched.h"
+#include "nxemu/signal.h"
 
 void sched_init(Machine *m, uint64_t quantum)
 {
@@ -123,6 +123,11 @@ StopReason sched_round(Machine *m)
     if (m->stop_reason != STOP_NONE) {
         return m->stop_reason;
     }
+    if (G_UNLIKELY(nx_signal_caught)) {
+        /* Between rounds every core is at an instruction boundary. */
+        m->stop_signal = nx_signal_caught;
+        return ended(m, STOP_SIGNAL, s->vtime);
+    }
     fast_forward(m);
     s->round_retired = 0;
     s->round_dma_completed = 0;
@@ -226,6 +231,8 @@ int sched_exit_status(Machine *m)
                                                 : nx_fault_signal(cpu ? cpu->fault.code : 0);
         return 128 + sig;
     }
+    case STOP_SIGNAL:
+        return 128 + m->stop_signal;
     case STOP_DEADLOCK:
         return 124;
     case STOP_LIMIT:
@@ -307,6 +314,16 @@ void sched_report(Machine *m, GString *out)
         g_string_append_printf(out, "nxemu: deadlock: vtime=%" PRIu64 "\n", s->vtime);
         report_seqs(m, out);
         break;
+    case STOP_SIGNAL:
+        /* where the run was, as for a limit (a runner's timeout shows it) */
+        g_string_append_printf(out,
+                               "nxemu: terminating on signal %d (%s): icount=%" PRIu64
+                               " vtime=%" PRIu64 "\n",
+                               m->stop_signal, nx_signal_name(m->stop_signal), s->icount,
+                               s->end_vtime);
+        report_seqs(m, out);
+        report_tpcs(m, out);
+        break;
     case STOP_LIMIT:
         g_string_append_printf(out, "nxemu: limit: icount=%" PRIu64 " vtime=%" PRIu64 "\n",
                                s->icount, s->icount_reached ? s->limit_vtime : s->vtime);
@@ -320,35 +337,11 @@ void sched_report(Machine *m, GString *out)
     }
 }
 
-volatile sig_atomic_t sched_term_signal;
-
-/* SIGTERM/SIGINT between rounds: say where the run was, as a limit does. */
-static int terminated(Machine *m, int sig)
-{
-    GString *out = g_string_new(NULL);
-    g_string_append_printf(out,
-                           "nxemu: terminated by signal %d (%s): icount=%" PRIu64
-                           " vtime=%" PRIu64 "\n",
-                           sig, sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "?",
-                           m->sched.icount, m->sched.vtime);
-    report_seqs(m, out);
-    report_tpcs(m, out);
-    fflush(stdout);
-    fputs(out->str, stderr);
-    g_string_free(out, TRUE);
-    m->stop_reason = STOP_DEBUG;
-    m->sched.end_vtime = m->sched.vtime;
-    return 128 + sig;
-}
-
 int sched_run(Machine *m)
 {
     StopReason r;
     GString *out;
     do {
-        if (G_UNLIKELY(sched_term_signal)) {
-            return terminated(m, sched_term_signal);
-        }
         r = sched_round(m);
     } while (r == STOP_NONE);
     out = g_string_new(NULL);
@@ -362,8 +355,8 @@ int sched_run(Machine *m)
 
 const char *stop_reason_name(StopReason r)
 {
-    static const char *const names[] = {"NONE",     "NORMAL_END", "FINISHER", "FAULT",
-                                        "DEADLOCK", "LIMIT",      "DEBUG"};
+    static const char *const names[] = {"NONE",  "NORMAL_END", "FINISHER", "FAULT", "DEADLOCK",
+                                        "LIMIT", "DEBUG",      "SIGNAL"};
     return (unsigned)r < G_N_ELEMENTS(names) ? names[r] : "?";
 }
 

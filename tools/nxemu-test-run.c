@@ -92,6 +92,12 @@ const char *nt_exit_meaning(int code)
         return "usage, configuration or load error";
     case 126:
         return "an output file could not be written";
+    case 129:
+        return "terminated by SIGHUP";
+    case 130:
+        return "terminated by SIGINT";
+    case 143:
+        return "terminated by SIGTERM";
     case 132:
         return "fault, SIGILL";
     case 135:

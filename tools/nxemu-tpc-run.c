@@ -24,6 +24,7 @@
 #include "nxemu/file-io.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
+#include "nxemu/signal.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
@@ -201,6 +202,7 @@ int main(int argc, char **argv)
         }
         rc = 0;
     } else {
+        nx_signals_install(false);
         rc = run(&o);
     }
     tr_options_free(&o);

@@ -43,6 +43,7 @@ typedef enum StopReason {
     STOP_DEADLOCK,   /* 124 */
     STOP_LIMIT,      /* 123 */
     STOP_DEBUG,      /* debugger asked the machine to stop (not an end) */
+    STOP_SIGNAL,     /* SIGTERM/SIGINT/SIGHUP (nxemu/signal.h): 128 + signal */
 } StopReason;
 
 typedef struct Sched {
@@ -90,6 +91,7 @@ typedef struct Machine {
     bool stop;
     StopReason stop_reason;
     int exit_status;
+    int stop_signal; /* STOP_SIGNAL: which */
     NxCpu *fault_cpu;
 
     /* Debugger state (include/nxemu/debug.h); NULL without a debugger. */

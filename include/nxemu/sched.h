@@ -4,13 +4,7 @@
 
 #include "nxemu/machine.h"
 
-#include <signal.h>
-
 void sched_init(Machine *m, uint64_t quantum);
-/* Set by a signal handler (nxemu's SIGTERM/SIGINT): sched_run stops before
- * the next round, prints "nxemu: terminated by signal N (NAME): icount=
- * vtime=" and the cores' positions, and returns 128 + N. */
-extern volatile sig_atomic_t sched_term_signal;
 /* Run until the machine ends; prints the diagnostic line(s) of §9.3 and
  * returns the exit status of §9.2. */
 int sched_run(Machine *m);

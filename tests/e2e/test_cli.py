@@ -357,7 +357,7 @@ def _():
         assert proc.returncode == 143, (proc.returncode, err)
         lines = err.splitlines()
         assert len(lines) == 2 and lines[0].startswith(
-            'nxemu: terminated by signal 15 (SIGTERM): icount=') and \
+            'nxemu: terminating on signal 15 (SIGTERM): icount=') and \
             lines[1] == 'nxemu:   core=0 pc=0x0000000001000000 state=RUNNING', err
 
 

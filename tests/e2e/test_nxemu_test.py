@@ -99,7 +99,7 @@ def messages_name_the_mismatch():
     # the timeout is a SIGTERM first, which nxemu answers with where it was
     assert rep["hang"]["message"] == "timeout after 3 s: stopped with SIGTERM", rep["hang"]
     assert rep["hang"]["diagnostic"].startswith(
-        "nxemu: terminated by signal 15 (SIGTERM): icount=0 vtime=0\n"
+        "nxemu: terminating on signal 15 (SIGTERM): icount=0 vtime=0\n"
         "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n"), rep["hang"]
     assert rep["pass"]["message"] is None
 

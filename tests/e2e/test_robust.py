@@ -275,4 +275,71 @@ def load_error_keeps_the_previous_log():
         assert rc == 125 and "run ended" in f.read(), err
 
 
+# ---- 6. signals end the run in order ------------------------------------------
+
+def start_spinning(extra):
+    p = subprocess.Popen([NXEMU, "-kernel", asm("loop", LOOP_S)] + extra,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.4)
+    assert p.poll() is None, p.communicate()
+    return p
+
+
+@t.test
+def sigterm_writes_every_output_and_exits_143():
+    paths = {k: t.path(k) for k in ("sig.log", "sig.json", "sig-cov.json")}
+    p = start_spinning(["-D", paths["sig.log"], "-d", "stats", "-trace-json", paths["sig.json"],
+                        "-coverage", paths["sig-cov.json"]])
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=10)
+    err = err.decode()
+    assert p.returncode == 143 and err.startswith(
+        "nxemu: terminating on signal 15 (SIGTERM): icount="), (p.returncode, err)
+    with open(paths["sig.json"]) as f:
+        assert json.load(f)["traceEvents"]
+    with open(paths["sig-cov.json"]) as f:
+        json.load(f)
+    with open(paths["sig.log"]) as f:
+        assert "stats: run vtime=" in f.read()
+
+
+@t.test
+def sigint_and_sighup_exit_128_plus_n():
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        p = start_spinning([])
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=10)
+        assert p.returncode == 128 + sig, (sig, p.returncode, err)
+        assert f"nxemu: terminating on signal {int(sig)}" in err.decode(), err
+
+
+@t.test
+def second_signal_exits_at_once():
+    # -D into a FIFO nobody reads: nxemu waits in open(2), outside the
+    # machine, so the first signal cannot end the run; the second must.
+    f = fifo("log.fifo")
+    p = subprocess.Popen([NXEMU, "-kernel", asm("loop", LOOP_S), "-D", f],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.4)
+    p.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    assert p.poll() is None, "the first signal ended a run that was not running"
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=10)
+    assert p.returncode == 143 and err.decode() == "nxemu: terminating on signal 15 (SIGTERM)\n", \
+        (p.returncode, err)
+
+
+@t.test
+def first_signal_ends_a_gdb_wait():
+    sock = t.path("gdb.sock")
+    p = subprocess.Popen([NXEMU, "-kernel", asm("loop", LOOP_S), "-S", "-gdb", f"unix:{sock}"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.4)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=10)
+    assert p.returncode == 143 and "nxemu: terminating on signal 15 (SIGTERM)" in err.decode(), \
+        (p.returncode, err)
+
+
 t.main()

@@ -27,7 +27,7 @@ import time
 
 def on_term(sig, frame):
     sys.stdout.flush()
-    sys.stderr.write("nxemu: terminated by signal 15 (SIGTERM): icount=0 vtime=0\n"
+    sys.stderr.write("nxemu: terminating on signal 15 (SIGTERM): icount=0 vtime=0\n"
                      "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n")
     sys.stderr.flush()
     os._exit(143)
