@@ -582,7 +582,6 @@ static bool lc_apply(LoadCtx *c, GError **err)
         }
     }
 
-    g_autofree uint8_t *zeros = NULL;
     for (guint i = 0; i < c->ops->len; i++) {
         const LoadOp *op = &g_array_index(c->ops, LoadOp, i);
         uint64_t bad = 0;
@@ -595,17 +594,11 @@ static bool lc_apply(LoadCtx *c, GError **err)
                         op->scan ? " (stream)" : "");
             r = as_rw_bytes(m->as, op->addr, op->bytes, op->len, true, attrs, &bad);
             break;
-        case OP_ZERO: {
-            const uint64_t chunk = 64 * 1024;
-            if (!zeros) {
-                zeros = g_malloc0(chunk);
-            }
-            for (uint64_t done = 0; done < op->len && r == MEMTX_OK; done += chunk) {
-                uint64_t n = MIN(chunk, op->len - done);
-                r = as_rw_bytes(m->as, op->addr + done, zeros, n, true, attrs, &bad);
-            }
+        case OP_ZERO:
+            /* Fresh RAM is zero already: only what was written is zeroed,
+             * so a large .bss commits no host memory (memory.h). */
+            r = as_zero_bytes(m->as, op->addr, op->len, attrs, &bad);
             break;
-        }
         case OP_ENTRY:
             entry[op->index] = op->addr;
             break;

@@ -22,38 +22,13 @@
 #include <glib.h>
 
 #include "nxemu/error.h"
+#include "softmmu/memory-int.h"
 
-#define MEM_PAGE_BITS MEM_CODE_PAGE_BITS
 /* Deeper nesting than this can only be a cycle (alias of itself, container
  * placed inside itself): the flattener ignores it instead of recursing forever. */
 #define MEM_MAX_DEPTH 64
 
-struct AddressSpace {
-    char *name;
-    MemoryRegion *root;
-    FlatRange *ranges; /* sorted by start, non-overlapping */
-    unsigned nr_ranges;
-    const FlatRange *last; /* last lookup hit; NULL after as_commit */
-    /* code-write hooks (the decode caches of each core type) */
-    struct {
-        CodeWriteFn fn;
-        void *opaque;
-    } code_hooks[AS_MAX_CODE_HOOKS];
-    unsigned nr_code_hooks;
-    /* Access observers (debugger watchpoints, trace, viewer, poison map):
-     * a list, so each adds and removes itself in any order. */
-    struct {
-        AccessHookFn fn;
-        void *opaque;
-    } hooks[AS_MAX_ACCESS_HOOKS];
-    unsigned nr_hooks;
-    /* Bumped by everything that can invalidate a MemHostSpan: a new flat
-     * view, an observer added or removed, pages marked as code. */
-    uint64_t gen;
-};
-
-static void as_notify(AddressSpace *as, uint64_t addr, unsigned size, bool is_write,
-                      MemTxAttrs attrs)
+void as_notify(AddressSpace *as, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     for (unsigned i = 0; i < as->nr_hooks; i++)
         as->hooks[i].fn(as->hooks[i].opaque, addr, size, is_write, attrs);
@@ -112,16 +87,6 @@ static inline void mem_st_le(uint8_t *p, unsigned size, uint64_t val)
 static inline bool mem_size_ok(unsigned size)
 {
     return size - 1 < 8 && (size & (size - 1)) == 0;
-}
-
-static inline bool mem_privileged(MemTxAttrs attrs)
-{
-    return attrs.kind == MEM_REQ_LOADER || attrs.kind == MEM_REQ_DEBUG;
-}
-
-static inline bool mr_is_memory(const MemoryRegion *mr)
-{
-    return mr->kind == MR_RAM || mr->kind == MR_ROM;
 }
 
 /* ---- regions ---- */
@@ -196,6 +161,9 @@ void mr_init_ram_ptr(MemoryRegion *mr, const char *name, uint64_t size, unsigned
     mr->flags = flags;
     mr->host = host;
     mr->host_borrowed = true;
+    /* Nothing is known about borrowed memory: zero tracking (as_is_zero)
+     * starts with it all possibly written, until mr_ram_zero. */
+    mr->all_touched = true;
 }
 
 void mr_init_io(MemoryRegion *mr, const char *name, uint64_t size, const MemoryRegionOps *ops,
@@ -247,6 +215,8 @@ void mr_destroy(MemoryRegion *mr)
     if (mr->host && !mr->host_borrowed)
         munmap(mr->host, mr_map_len(mr->size));
     g_free(mr->code_bitmap);
+    g_free(mr->touched);
+    mr->touched = NULL;
     g_free(mr->subregions);
     g_free(mr->name);
     mr->host = NULL;
@@ -268,6 +238,9 @@ void mr_ram_zero(MemoryRegion *mr)
         memset(mr->host, 0, mr->size);
     g_free(mr->code_bitmap);
     mr->code_bitmap = NULL;
+    g_free(mr->touched);
+    mr->touched = NULL;
+    mr->all_touched = false;
 }
 
 /* ---- code page marks ---- */
@@ -295,7 +268,7 @@ static bool mr_code_any(const MemoryRegion *mr, uint64_t off, uint64_t len)
 /* Clear the marks of the pages [off, off+len) touches.  Returns whether any
  * was set, with the written bytes on those pages in [*lo, *hi] (region
  * offsets). */
-static bool mr_code_clear(MemoryRegion *mr, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+bool mr_code_clear(MemoryRegion *mr, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
 {
     uint64_t first = off >> MEM_PAGE_BITS, last = (off + len - 1) >> MEM_PAGE_BITS;
     bool any = false;
@@ -429,27 +402,6 @@ void as_commit(AddressSpace *as)
 
 /* ---- lookup ---- */
 
-static inline const FlatRange *as_find(AddressSpace *as, uint64_t addr)
-{
-    const FlatRange *fr = as->last;
-    if (G_LIKELY(fr && addr - fr->start < fr->end - fr->start))
-        return fr;
-    unsigned lo = 0, hi = as->nr_ranges;
-    while (lo < hi) {
-        unsigned mid = lo + (hi - lo) / 2;
-        const FlatRange *r = &as->ranges[mid];
-        if (addr < r->start)
-            hi = mid;
-        else if (addr >= r->end)
-            lo = mid + 1;
-        else {
-            as->last = r;
-            return r;
-        }
-    }
-    return NULL;
-}
-
 const FlatRange *as_lookup(AddressSpace *as, uint64_t addr)
 {
     return as_find(as, addr);
@@ -471,7 +423,7 @@ static MemTxResult io_check(const MemoryRegion *mr, uint64_t off, unsigned size)
     return MEMTX_OK;
 }
 
-static void as_code_notify(AddressSpace *as, uint64_t addr, uint64_t len)
+void as_code_notify(AddressSpace *as, uint64_t addr, uint64_t len)
 {
     for (unsigned i = 0; i < as->nr_code_hooks; i++)
         as->code_hooks[i].fn(as->code_hooks[i].opaque, addr, len);
@@ -531,6 +483,7 @@ MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t va
     uint64_t off = fr->mr_offset + (addr - fr->start);
     if (G_LIKELY(mr->kind == MR_RAM) || (mr->kind == MR_ROM && mem_privileged(attrs))) {
         mem_st_le(mr->host + off, size, val);
+        mr_touch(mr, off, size);
         if (G_UNLIKELY(mr->code_bitmap != NULL))
             as_code_written(as, mr, addr, off, size);
         return MEMTX_OK;
@@ -543,15 +496,9 @@ MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t va
     return mr->ops->write(mr->opaque, off, size, val, attrs);
 }
 
-MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
-                        MemTxAttrs attrs, uint64_t *bad)
+MemTxResult as_check_memory(AddressSpace *as, uint64_t addr, uint64_t len, bool is_write,
+                            MemTxAttrs attrs, uint64_t *bad)
 {
-    if (len == 0)
-        return MEMTX_OK;
-    if (G_UNLIKELY(as->nr_hooks))
-        as_notify(as, addr, len > UINT_MAX ? UINT_MAX : (unsigned)len, is_write, attrs);
-
-    /* Check everything first: a failed copy leaves memory untouched. */
     uint64_t cur = addr, left = len;
     while (left) {
         const FlatRange *fr = as_find(as, cur);
@@ -569,12 +516,26 @@ MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len
         cur += chunk;
         left -= chunk;
     }
+    return MEMTX_OK;
+}
+
+MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
+                        MemTxAttrs attrs, uint64_t *bad)
+{
+    if (len == 0)
+        return MEMTX_OK;
+    if (G_UNLIKELY(as->nr_hooks))
+        as_notify(as, addr, len > UINT_MAX ? UINT_MAX : (unsigned)len, is_write, attrs);
+
+    /* Check everything first: a failed copy leaves memory untouched. */
+    MemTxResult r = as_check_memory(as, addr, len, is_write, attrs, bad);
+    if (r != MEMTX_OK)
+        return r;
 
     uint8_t *p = buf;
     bool code_hit = false;
     uint64_t code_lo = 0, code_hi = 0;
-    cur = addr;
-    left = len;
+    uint64_t cur = addr, left = len;
     while (left) {
         const FlatRange *fr = as_find(as, cur);
         MemoryRegion *mr = fr->mr;
@@ -582,6 +543,7 @@ MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len
         uint64_t chunk = MIN(left, fr->end - cur);
         if (is_write) {
             memcpy(mr->host + off, p, chunk);
+            mr_touch(mr, off, chunk);
             uint64_t lo, hi;
             if (mr->code_bitmap && mr_code_clear(mr, off, chunk, &lo, &hi)) {
                 if (!code_hit)
@@ -625,6 +587,8 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
     uint64_t off = fr->mr_offset + (addr - fr->start);
     if (is_write && mr->code_bitmap && mr_code_any(mr, off, len))
         return NULL;
+    if (is_write)
+        mr_touch(mr, off, len);
     return mr->host + off;
 }
 
@@ -650,6 +614,8 @@ bool as_host_span(AddressSpace *as, uint64_t addr, bool is_write, MemHostSpan *s
         lo = MAX(lo, plo);
         hi = MIN(hi - 1, plo + page - 1) + 1;
     }
+    if (is_write)
+        mr->all_touched = true; /* the caller may write anywhere in it, untracked */
     s->lo = lo;
     s->len = hi - lo;
     s->host = mr->host + fr->mr_offset + (lo - fr->start);

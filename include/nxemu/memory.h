@@ -87,6 +87,11 @@ struct MemoryRegion {
     /* One bit per 4 KiB page that holds decoded instructions (see
      * as_mark_code); allocated lazily. */
     uint8_t *code_bitmap;
+    /* Zero tracking (as_is_zero): one bit per MEM_ZERO_GRANULE bytes that
+     * may have been written since the mapping was made or mr_ram_zero; lazy.
+     * all_touched: a writable host span was handed out, so nothing is known. */
+    uint8_t *touched;
+    bool all_touched;
 
     /* MMIO */
     const MemoryRegionOps *ops;
@@ -172,6 +177,19 @@ MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t va
  * (nothing written) if any byte is not memory; *bad gets the first bad address. */
 MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
                         MemTxAttrs attrs, uint64_t *bad);
+
+/* Zero tracking: RAM and ROM start out (and after mr_ram_zero read as)
+ * zero without costing host memory; what anyone has written since is
+ * tracked per granule.  as_is_zero: true if every byte of [addr, addr+len)
+ * is RAM/ROM never written since.  as_zero_bytes: as_rw_bytes writing
+ * zeros (same checks, nothing written on failure), but granules known to be
+ * zero are left alone, so zeroing a large untouched range (an ELF's .bss)
+ * commits no host memory.  Observers see the write (in pieces of at most
+ * 1 GiB) and decode caches are invalidated as for as_rw_bytes. */
+#define MEM_ZERO_GRANULE_BITS 16
+bool as_is_zero(AddressSpace *as, uint64_t addr, uint64_t len);
+MemTxResult as_zero_bytes(AddressSpace *as, uint64_t addr, uint64_t len, MemTxAttrs attrs,
+                          uint64_t *bad);
 
 /* Fast path: host pointer to [addr, addr+len) if the whole range is one RAM
  * (or ROM, for reads) range with the given MR_F_* flags, else NULL.  For

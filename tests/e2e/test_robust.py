@@ -342,4 +342,22 @@ def first_signal_ends_a_gdb_wait():
         (p.returncode, err)
 
 
+# ---- 7. a large .bss commits no host memory ------------------------------------
+
+@t.test
+def huge_bss_costs_no_host_memory():
+    elf = bytearray(open(asm("bss", PASS_S), "rb").read())
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phnum, = struct.unpack_from("<H", elf, 0x38)
+    assert phnum >= 1
+    memsz = 0x7C000000  # 1.94 GiB
+    struct.pack_into("<Q", elf, phoff + 40, memsz)  # p_memsz of segment 0
+    p = t.path("bss-big.elf")
+    with open(p, "wb") as f:
+        f.write(elf)
+    rc, err, rss = rss_of([NXEMU, "-m", "4G", "-kernel", p])
+    assert rc == 0, (rc, err)
+    assert rss < 256 * 1024, f"max RSS {rss} KiB"
+
+
 t.main()
