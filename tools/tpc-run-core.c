@@ -175,6 +175,23 @@ static bool check_tensor_count(Machine *m, const TrOptions *o, uint32_t ksize, G
     return true;
 }
 
+/* Before the run: every tensor lies in guest memory (an address near 2^64 or
+ * on MMIO is a usage error, not a guest fault). */
+static bool check_tensor_memory(Machine *m, const TrOptions *o, GError **err)
+{
+    for (unsigned i = 0; i < o->ntensor; i++) {
+        const TrTensor *t = &o->tensor[i];
+        if (t->bytes && (t->addr + t->bytes < t->addr || !as_is_ram(m->as, t->addr, t->bytes, 0))) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                        "%s %s: [0x%" G_GINT64_MODIFIER "x, +0x%" G_GINT64_MODIFIER
+                        "x) is not memory (HBM, SBUF or PSUM)",
+                        t->output ? "-o" : "-i", t->spec, t->addr, t->bytes);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool load_inputs(Machine *m, const TrOptions *o, const TrIo *io, GError **err)
 {
     for (unsigned i = 0; i < o->ninputs; i++) {
@@ -203,6 +220,7 @@ static bool save_outputs(Machine *m, const TrOptions *o, const TrIo *io, GError 
         bool ok = as_rw_bytes(m->as, t->addr, buf, t->bytes, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
                               &bad) == MEMTX_OK;
         if (!ok) {
+            /* checked before the run (check_tensor_memory) */
             g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
                         "-o %s: address 0x%" G_GINT64_MODIFIER "x is not memory", t->spec, bad);
         }
@@ -287,7 +305,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         }
         fill_block(block, o, ksize);
     }
-    ok = ok && write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
+    ok = ok && check_tensor_memory(m, o, err) &&
+         write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
          load_inputs(m, o, io, err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, err);
     if (!ok) {
         m->log.file = NULL;

@@ -360,4 +360,25 @@ def huge_bss_costs_no_host_memory():
     assert rss < 256 * 1024, f"max RSS {rss} KiB"
 
 
+# ---- 8. nxemu-tpc-run outputs checked before the run --------------------------
+
+@t.test
+def tpc_run_bad_outputs_are_usage_errors_before_the_run():
+    k = t.path("add.o")
+    r = subprocess.run([NXAS, "-t", "tpc", "-o", k, os.path.join(KSRC, "add-f32.s")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    a = t.path("a.bin")
+    with open(a, "wb") as f:
+        f.write(bytes(256))
+    base = [TPCRUN, "--launcher", LAUNCHER, "-k", k, "--index-space", "1,1",
+            "-i", f"{a}:64:f32", "-i", f"{a}:64:f32"]
+    for out in (t.path("o.bin") + ":64:f32@0xfffffffffffff000",
+                t.path("o.bin") + ":64:f32@0x2805000000",
+                t.tmp + ":64:f32"):
+        rc, _, err, _ = run(base + ["-o", out])
+        assert rc == 125, (out, rc, err)
+        assert "tpcs=" not in err, f"ran before refusing {out}: {err}"
+
+
 t.main()
