@@ -3,7 +3,7 @@
 BUILD ?= build
 NINJA ?= ninja
 
-.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc
+.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc clang-check
 
 all: $(BUILD)/build.ninja
 	$(NINJA) -C $(BUILD)
@@ -34,6 +34,14 @@ sanitize-check: deps
 isa-doc: all
 	$(BUILD)/tools/nxemu-isa-doc docs/isa
 
+# The tree must also build with clang -Werror (CI job): build, then the tests.
+clang-check:
+	@sh scripts/deps.sh clang
+	@[ -f build-clang/build.ninja ] || CC=clang ./configure --builddir=build-clang --disable-sdl
+	$(NINJA) -C build-clang
+	meson test -C build-clang --print-errorlogs --num-processes 2
+	@python3 scripts/test-summary.py build-clang
+
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b $(BUILD) || exit 1; done
 
@@ -44,4 +52,4 @@ clean:
 	-$(NINJA) -C $(BUILD) clean
 
 distclean:
-	rm -rf $(BUILD) build-san
+	rm -rf $(BUILD) build-san build-clang

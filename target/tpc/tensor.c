@@ -390,7 +390,8 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
     mw->lane_lo = first;
     mw->nlanes = end - first;
     mw->off = (uint32_t)elem_shift;
-    if (src < c->vstore[0] || src >= c->vstore[TPC_NR_V + 8]) {
+    const uint8_t *vs_end = (const uint8_t *)c->vstore + sizeof(c->vstore);
+    if (src < c->vstore[0] || src >= vs_end) {
         /* not a register buffer (a VPRF image may be a caller's temporary) */
         memcpy(mw->data + first * e, src + first * e, (size_t)(end - first) * e);
         src = mw->data;

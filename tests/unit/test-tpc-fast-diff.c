@@ -111,11 +111,11 @@ static unsigned tens(GRand *r)
     return ids[pick(r, sizeof(ids))];
 }
 
-/* One bundle; wv/ws/wi: registers written so far in it (no conflicts). */
+/* One bundle; wv/wi: registers written so far in it (no conflicts). */
 static void bundle(GString *k, GRand *r)
 {
     uint64_t wv = 0;
-    uint32_t ws = 0, wi = 0;
+    uint32_t wi = 0;
     bool imm = false;
     const char *p = preds[pick(r, G_N_ELEMENTS(preds))];
     /* LD */
@@ -158,7 +158,6 @@ static void bundle(GString *k, GRand *r)
                                pick(r, 8));
     } else if (f < 7) {
         unsigned s = 1 + pick(r, 7);
-        ws |= 1u << s;
         g_string_append_printf(k, "add.i32 S%u, S%u, S%u; ", s, pick(r, 8), pick(r, 8));
     } else {
         g_string_append(k, "nop; ");
