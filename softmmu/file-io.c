@@ -242,6 +242,36 @@ static mode_t new_file_mode(void)
     return 0666 & ~um;
 }
 
+bool nx_output_check(const char *what, const char *path, GError **err)
+{
+    struct stat st;
+    g_autofree char *label = make_label(what, ": ", path);
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: is a directory", label);
+            return false;
+        }
+        if (access(path, W_OK) != 0) {
+            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: cannot write: %s", label,
+                        g_strerror(errno));
+            return false;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            return true; /* written in place */
+        }
+    }
+    /* The temporary file goes next to the target. */
+    char *real = realpath(path, NULL);
+    g_autofree char *dir = g_path_get_dirname(real ? real : path);
+    free(real);
+    if (access(dir, W_OK | X_OK) != 0) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: cannot create: %s", label,
+                    g_strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 NxOutput *nx_output_open(const char *what, const char *path, GError **err)
 {
     NxOutput *o = g_new0(NxOutput, 1);

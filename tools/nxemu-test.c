@@ -11,6 +11,7 @@
 
 #include "nxemu-test.h"
 #include "nxemu-version.h"
+#include "nxemu/file-io.h"
 
 typedef struct Opts {
     int jobs;
@@ -141,6 +142,24 @@ static GPtrArray *select_cases(GPtrArray *all, const Opts *op, GError **err)
     return sel;
 }
 
+/* Reports are written at the end: a path that cannot take one is found
+ * before any case runs (include/nxemu/file-io.h); one line on stderr. */
+static bool reports_writable(const char *junit, const char *json, const char *coverage)
+{
+    g_autofree char *cov_txt = coverage ? g_strconcat(coverage, ".txt", NULL) : NULL;
+    const char *outs[] = {junit, json, coverage, cov_txt};
+    for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
+        GError *why = NULL, *e = NULL;
+        if (outs[i] && !nx_output_check(NULL, outs[i], &why)) {
+            nt_file_error(&e, outs[i], why);
+            fprintf(stderr, "%s\n", e->message);
+            g_error_free(e);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     Opts op = {.timeout = 300};
@@ -237,6 +256,10 @@ int main(int argc, char **argv)
         goto out;
     }
 
+    if (!reports_writable(op.junit, op.json, op.coverage)) {
+        rc = NT_EXIT_USAGE;
+        goto out;
+    }
     if (op.coverage) {
         if (!(cov = nt_coverage_new(&e))) {
             rc = usage_error(e);

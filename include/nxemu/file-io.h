@@ -64,6 +64,10 @@ bool nx_file_read(const char *what, const char *path, NxFileKind kind, char **da
 
 typedef struct NxOutput NxOutput;
 
+/* The checks of nx_output_open without opening or creating anything, for
+ * a program that writes its outputs only at the end (nxemu-test): a
+ * directory, a missing or unwritable directory, an unwritable file. */
+bool nx_output_check(const char *what, const char *path, GError **err);
 /* Validate and open an output now; nothing is visible under @path before
  * nx_output_commit (for in-place targets, only what is written). */
 NxOutput *nx_output_open(const char *what, const char *path, GError **err);

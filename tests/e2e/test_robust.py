@@ -219,6 +219,20 @@ def outputs_through_a_device_symlink_stay_in_place():
 
 
 @t.test
+def nxemu_test_checks_its_reports_before_running():
+    imgs = t.path("spin-imgs")
+    os.makedirs(imgs, exist_ok=True)
+    os.replace(asm("spin", LOOP_S), os.path.join(imgs, "spin.elf"))  # would run 300 s
+    for opt in ("--json", "--junit", "--coverage"):
+        bad = t.path("no-such-dir/r.json")
+        rc, _, err, _ = run([NXTEST, f"--nxemu={NXEMU}", f"{opt}={bad}", imgs], timeout=20)
+        assert rc == 2 and one_line(err) == \
+            f"{bad}: error: cannot create: No such file or directory", (opt, rc, err)
+    rc, _, err, _ = run([NXTEST, f"--nxemu={NXEMU}", f"--json={t.tmp}", imgs], timeout=20)
+    assert rc == 2 and one_line(err) == f"{t.tmp}: error: is a directory", (rc, err)
+
+
+@t.test
 def assembler_output_into_a_fifo_reaches_the_reader():
     f = fifo("out.fifo")
     reader = subprocess.Popen(["cat", f], stdout=subprocess.PIPE)

@@ -141,6 +141,16 @@ static void test_output_refusals(void)
     g_assert_error(err, NX_ERROR, NX_ERROR_USAGE);
     g_assert_true(g_str_has_suffix(err->message, ": is a directory"));
     g_clear_error(&err);
+    g_assert_false(nx_output_check("-coverage", tmpdir, &err));
+    g_assert_true(g_str_has_suffix(err->message, ": is a directory"));
+    g_clear_error(&err);
+    g_assert_false(nx_output_check("-coverage", nodir, &err));
+    g_assert_true(g_str_has_suffix(err->message, ": cannot create: No such file or directory"));
+    g_clear_error(&err);
+    g_assert_true(nx_output_check("-o", "/dev/null", &err));
+    g_autofree char *fresh = tmp_path("fresh.json");
+    g_assert_true(nx_output_check("-o", fresh, &err));
+    g_assert_false(g_file_test(fresh, G_FILE_TEST_EXISTS)); /* nothing created */
     g_assert_null(nx_output_open("-coverage", nodir, &err));
     g_autofree char *want =
         g_strdup_printf("-coverage: %s: cannot create: No such file or directory", nodir);
