@@ -194,7 +194,8 @@ static int run(NxOptions *o)
         return fail(err);
     }
     if (o->display_sdl) {
-        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL};
+        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL,
+                            .zoom_activity = o->display_zoom_activity};
         m->viewer = viewer_new(m, &vo, &err);
         if (!m->viewer) {
             trace_free(trace);

@@ -42,7 +42,7 @@ static const OptDesc opt_table[] = {
      "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
     {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
-    {"display", 0, true, "none|sdl", "display backend"},
+    {"display", 0, true, "none|sdl[,zoom=activity]", "display backend"},
     {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
@@ -432,6 +432,16 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     } else if (!strcmp(n, "display")) {
         if (!strcmp(value, "sdl")) {
             o->display_sdl = true;
+            o->display_zoom_activity = false;
+        } else if (!strcmp(value, "sdl,zoom=activity")) {
+            o->display_sdl = true;
+            o->display_zoom_activity = true;
+        } else if (!strcmp(value, "sdl,zoom=1")) {
+            o->display_sdl = true;
+            o->display_zoom_activity = false;
+        } else if (!strncmp(value, "sdl,", 4)) {
+            return usage_error(err, "-display sdl: unknown option '%s' (zoom=activity or zoom=1)",
+                               value + 4);
         } else if (!strcmp(value, "none")) {
             o->display_sdl = false;
         } else {

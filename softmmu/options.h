@@ -38,6 +38,7 @@ typedef struct NxOptions {
     bool gdb_default;         /* -s */
     char *gdb;                /* -gdb DEV */
     bool display_sdl;         /* -display sdl */
+    bool display_zoom_activity; /* -display sdl,zoom=activity */
     char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
     bool poison;              /* -machine poison=on */
     /* Informational requests: main prints and exits 0. */

@@ -49,11 +49,15 @@ typedef struct Machine Machine;
 #define VIEW_SBUF_BIN_BYTES 0x400u
 #define VIEW_SBUF_BINS      (NC2_SBUF_PART_BYTES / VIEW_SBUF_BIN_BYTES) /* 192 */
 #define VIEW_MAX_ZOOM       64u
-#define VIEW_DEFAULT_FADE   20000u
+/* A touched SBUF bin narrower than this many columns (at the current zoom) is
+ * drawn this wide, so that one small write is a mark of 2 x 24 pixels. */
+#define VIEW_MIN_MARK_COLS 24
 
-/* Last read and write of a bin, as virtual time + 1 (0: never). */
+/* Last read and write of a bin, as virtual time + 1 (0: never), and how many
+ * reads and writes touched it (saturating). */
 typedef struct ViewMarks {
     uint64_t rd, wr;
+    uint32_t nrd, nwr;
 } ViewMarks;
 
 /* Colours (XRGB8888). */
@@ -68,7 +72,6 @@ typedef enum ViewArea { VIEW_AREA_NONE, VIEW_AREA_SBUF, VIEW_AREA_PSUM, VIEW_ARE
 
 typedef struct ViewerModel {
     Machine *m;
-    uint64_t fade; /* virtual cycles for a highlight to fade to the base tint */
 
     ViewMarks sbuf[NC2_SBUF_PARTITIONS][VIEW_SBUF_BINS];
     ViewMarks psum[NC2_PSUM_PARTITIONS][NC2_PSUM_BANKS];
@@ -88,19 +91,32 @@ typedef struct ViewerModel {
      * square * (cell bytes / hbm_zoom). */
     unsigned hbm_zoom;
     uint64_t hbm_pan;
+    /* Activity zoom ('a', -display sdl,zoom=activity): every frame fits each
+     * map to the range the run touched so far; a manual zoom or pan ends it. */
+    bool activity;
     int mouse_x, mouse_y;
     bool mouse_in;
     bool ended; /* the run is over */
 } ViewerModel;
 
-void vmodel_init(ViewerModel *vm, Machine *m, uint64_t fade);
+void vmodel_init(ViewerModel *vm, Machine *m);
 /* The access hook body (AccessHookFn, opaque = the model): updates marks,
  * never allocates.  Debugger reads (the hover read-out) are not marked. */
 void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs);
-/* Colour of a cell from its marks at virtual time now: VIEW_COL_IDLE if never
- * touched; else writes tint red and reads green, from 0x40 (long ago) up to
- * 0xFF (now), fading linearly over vm->fade cycles. */
-uint32_t vmodel_color(const ViewerModel *vm, const ViewMarks *mk, uint64_t now);
+/* Colour of a cell from its marks: VIEW_COL_IDLE if never touched; else
+ * writes tint red and reads green on a log scale of their counts (the
+ * channel a kind of access did not tint stays 0x20). */
+uint32_t vmodel_color(const ViewMarks *mk);
+/* The tint of n accesses: 0 for none, 0x80 for one, +0x10 for each doubling,
+ * 0xFF from 256 on. */
+unsigned vmodel_level(uint32_t n);
+/* Fit each map to the ranges touched so far (the activity zoom): SBUF to the
+ * offsets touched in any partition, PSUM to the partitions, HBM to the
+ * cells; a map nothing touched goes back to zoom x1. */
+void vmodel_fit_activity(ViewerModel *vm);
+/* The SBUF map's heading: offset range, zoom, bytes per column, and
+ * "activity" while the activity zoom is on. */
+void vmodel_sbuf_heading(const ViewerModel *vm, GString *out);
 /* Shown SBUF offset range at the current zoom and pan. */
 uint32_t vmodel_sbuf_span(const ViewerModel *vm);
 /* SBUF offset shown at column x (0 <= x < VIEW_SBUF_W). */
@@ -122,7 +138,8 @@ void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out);
  * PSUM, HBM), '+'/'=' zoom the focused map in around its centre, '-' out,
  * '<'/'>' (left/right arrows) pan it back/forward by a quarter of what it
  * shows, VIEW_KEY_UP/DOWN pan PSUM by a quarter and HBM by one row of
- * squares, 'q' close.  Returns true if the picture changed. */
+ * squares, 'a' activity zoom on (fit every map to what was touched) / off
+ * (every map back to x1), 'q' close.  Returns true if the picture changed. */
 bool vmodel_key(ViewerModel *vm, int key);
 /* Mouse wheel at frame pixel (x, y): over a map, focus it and zoom in
  * (steps > 0) or out keeping what is under the pixel in place; elsewhere,

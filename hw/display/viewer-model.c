@@ -8,16 +8,16 @@
  * tables, so an open viewer costs little and never allocates per access.
  */
 #include <inttypes.h>
+#include <limits.h>
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/machine.h"
 
-void vmodel_init(ViewerModel *vm, Machine *m, uint64_t fade)
+void vmodel_init(ViewerModel *vm, Machine *m)
 {
     uint64_t cell;
     *vm = (ViewerModel){0};
     vm->m = m;
-    vm->fade = fade ? fade : VIEW_DEFAULT_FADE;
     vm->focus = VIEW_AREA_SBUF;
     vm->zoom = 1;
     vm->psum_zoom = 1;
@@ -33,8 +33,10 @@ static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
 {
     if (is_write) {
         mk->wr = t;
+        mk->nwr += mk->nwr != UINT32_MAX;
     } else {
         mk->rd = t;
+        mk->nrd += mk->nrd != UINT32_MAX;
     }
 }
 
@@ -95,23 +97,21 @@ void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, Me
     }
 }
 
-static unsigned level(const ViewerModel *vm, uint64_t t, uint64_t now)
+unsigned vmodel_level(uint32_t n)
 {
-    uint64_t age;
-    if (!t) {
+    unsigned l = 0x80;
+    if (!n) {
         return 0;
     }
-    t--;
-    age = now > t ? now - t : 0;
-    if (age >= vm->fade) {
-        return 0x40;
+    for (; n > 1 && l < 0xFF; n >>= 1) {
+        l = MIN(l + 0x10u, 0xFFu);
     }
-    return 0xFF - (unsigned)((0xFFu - 0x40u) * age / vm->fade);
+    return l;
 }
 
-uint32_t vmodel_color(const ViewerModel *vm, const ViewMarks *mk, uint64_t now)
+uint32_t vmodel_color(const ViewMarks *mk)
 {
-    unsigned w = level(vm, mk->wr, now), r = level(vm, mk->rd, now);
+    unsigned w = vmodel_level(mk->nwr), r = vmodel_level(mk->nrd);
     if (!w && !r) {
         return VIEW_COL_IDLE;
     }
@@ -280,6 +280,7 @@ static void zoom_focused(ViewerModel *vm, int steps, int x, int y)
                   : vm->focus == VIEW_AREA_HBM ? &vm->hbm_zoom
                                                : &vm->zoom;
     unsigned nz = *z;
+    vm->activity = false; /* the user takes over */
     for (; steps > 0 && nz < VIEW_MAX_ZOOM; steps--) {
         nz *= 2;
     }
@@ -305,6 +306,74 @@ static void zoom_focused(ViewerModel *vm, int steps, int x, int y)
     }
 }
 
+static bool touched(const ViewMarks *mk)
+{
+    return mk->nrd || mk->nwr;
+}
+
+/* The largest zoom (a power of two up to VIEW_MAX_ZOOM) at which total / zoom
+ * still covers n units. */
+static unsigned fit_zoom(uint64_t total, uint64_t n)
+{
+    unsigned z = 1;
+    while (z < VIEW_MAX_ZOOM && total / (z * 2u) >= n) {
+        z *= 2;
+    }
+    return z;
+}
+
+void vmodel_fit_activity(ViewerModel *vm)
+{
+    unsigned lo = UINT_MAX, hi = 0;
+    for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
+        for (unsigned b = 0; b < VIEW_SBUF_BINS; b++) {
+            if (touched(&vm->sbuf[p][b])) {
+                lo = MIN(lo, b);
+                hi = MAX(hi, b);
+            }
+        }
+    }
+    if (lo == UINT_MAX) {
+        vm->zoom = 1;
+        vm->pan = 0;
+    } else {
+        vm->zoom = fit_zoom(VIEW_SBUF_BINS, hi - lo + 1);
+        clamp_pan(vm, (int64_t)lo * VIEW_SBUF_BIN_BYTES);
+    }
+
+    lo = UINT_MAX, hi = 0;
+    for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
+        for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
+            if (touched(&vm->psum[p][b])) {
+                lo = MIN(lo, p);
+                hi = MAX(hi, p);
+            }
+        }
+    }
+    vm->psum_zoom = lo == UINT_MAX ? 1 : fit_zoom(NC2_PSUM_PARTITIONS, hi - lo + 1);
+    clamp_psum_pan(vm, lo == UINT_MAX ? 0 : lo);
+
+    lo = UINT_MAX, hi = 0;
+    for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
+        if (touched(&vm->hbm[c])) {
+            lo = MIN(lo, c);
+            hi = MAX(hi, c);
+        }
+    }
+    vm->hbm_zoom = lo == UINT_MAX ? 1 : fit_zoom(VIEW_HBM_CELLS, hi - lo + 1);
+    clamp_hbm_pan(vm, lo == UINT_MAX ? 0 : (int64_t)((uint64_t)lo << vm->hbm_shift));
+}
+
+void vmodel_sbuf_heading(const ViewerModel *vm, GString *out)
+{
+    uint32_t span = vmodel_sbuf_span(vm);
+    g_string_append_printf(out,
+                           "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32
+                           " B/column%s",
+                           vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
+                           vm->activity ? "  activity" : "");
+}
+
 void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)
 {
     uint64_t pa;
@@ -326,6 +395,9 @@ void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)
  * row of squares (HBM) or partition (PSUM) when fine. */
 static bool pan_focused(ViewerModel *vm, int dir, bool fine)
 {
+    if (!fine || vm->focus != VIEW_AREA_SBUF) {
+        vm->activity = false; /* the user takes over */
+    }
     switch (vm->focus) {
     case VIEW_AREA_PSUM: {
         int step = MAX(NC2_PSUM_PARTITIONS / (int)vm->psum_zoom / 4, 1);
@@ -378,6 +450,16 @@ bool vmodel_key(ViewerModel *vm, int key)
         return pan_focused(vm, -1, true);
     case VIEW_KEY_DOWN:
         return pan_focused(vm, 1, true);
+    case 'a':
+        vm->activity = !vm->activity;
+        if (vm->activity) {
+            vmodel_fit_activity(vm);
+        } else {
+            vm->zoom = vm->psum_zoom = vm->hbm_zoom = 1;
+            vm->pan = vm->psum_pan = 0;
+            vm->hbm_pan = 0;
+        }
+        return true;
     case 'q':
         vm->quit = true;
         return true;

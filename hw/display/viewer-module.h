@@ -34,7 +34,7 @@ typedef enum ViewerEventType {
     VIEWER_EV_WINDOW, /* exposed, resized, ...: redraw */
     VIEWER_EV_LEAVE,  /* the pointer left the window */
     VIEWER_EV_KEY,    /* key: vmodel_key code (' ', 's', '\t', '+', '-', '<', '>',
-                       * VIEW_KEY_UP/DOWN, 'q') or 0 */
+                       * VIEW_KEY_UP/DOWN, 'a', 'q') or 0 */
     VIEWER_EV_MOTION, /* x, y: pointer in frame coordinates */
     VIEWER_EV_WHEEL,  /* steps: > 0 away from the user */
 } ViewerEventType;

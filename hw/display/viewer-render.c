@@ -4,6 +4,7 @@
  * offscreen driver and in a screenshot, and testable without SDL.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/machine.h"
@@ -65,7 +66,43 @@ static uint32_t frame_color(const ViewerModel *vm, ViewArea a)
     return vm->focus == a ? VIEW_COL_FOCUS : VIEW_COL_FRAME;
 }
 
-static void draw_sbuf(ViewerModel *vm, uint32_t *fb, uint64_t now)
+/* One partition's row of columns: each column the colour of its bin; then a
+ * run of touched columns narrower than VIEW_MIN_MARK_COLS is widened to that
+ * (to the right, or to the left at the right edge) over untouched columns, so
+ * that a 16-byte write is a visible mark at any zoom. */
+static void sbuf_row(ViewerModel *vm, unsigned p, const uint16_t *bin, uint32_t *out)
+{
+    bool hit[VIEW_SBUF_W];
+    for (int x = 0; x < VIEW_SBUF_W; x++) {
+        out[x] = vmodel_color(&vm->sbuf[p][bin[x]]);
+        hit[x] = out[x] != VIEW_COL_IDLE;
+    }
+    for (int s = 0; s < VIEW_SBUF_W; s++) {
+        int e = s, from, to;
+        if (!hit[s] || (s && hit[s - 1])) {
+            continue;
+        }
+        while (e + 1 < VIEW_SBUF_W && hit[e + 1]) {
+            e++;
+        }
+        if (e - s + 1 >= VIEW_MIN_MARK_COLS) {
+            continue;
+        }
+        from = s;
+        to = s + VIEW_MIN_MARK_COLS - 1;
+        if (to >= VIEW_SBUF_W) {
+            to = VIEW_SBUF_W - 1;
+            from = VIEW_SBUF_W - VIEW_MIN_MARK_COLS;
+        }
+        for (int x = from; x <= to; x++) {
+            if (!hit[x]) {
+                out[x] = out[s];
+            }
+        }
+    }
+}
+
+static void draw_sbuf(ViewerModel *vm, uint32_t *fb)
 {
     /* Columns map to bins once per frame, not once per partition. */
     uint16_t bin[VIEW_SBUF_W];
@@ -74,16 +111,15 @@ static void draw_sbuf(ViewerModel *vm, uint32_t *fb, uint64_t now)
     }
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
         uint32_t *row = fb + (size_t)(VIEW_SBUF_Y + p * VIEW_PART_H) * VIEW_W + VIEW_SBUF_X;
-        for (int x = 0; x < VIEW_SBUF_W; x++) {
-            /* Rows 0 and 1 of the partition; row 2 stays a dark separator. */
-            row[x] = row[x + VIEW_W] = vmodel_color(vm, &vm->sbuf[p][bin[x]], now);
-        }
+        /* Rows 0 and 1 of the partition; row 2 stays a dark separator. */
+        sbuf_row(vm, p, bin, row);
+        memcpy(row + VIEW_W, row, VIEW_SBUF_W * sizeof(*row));
     }
     frame_rect(fb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1, VIEW_SBUF_W + 2,
                NC2_SBUF_PARTITIONS * VIEW_PART_H + 1, frame_color(vm, VIEW_AREA_SBUF));
 }
 
-static void draw_psum(ViewerModel *vm, uint32_t *fb, uint64_t now)
+static void draw_psum(ViewerModel *vm, uint32_t *fb)
 {
     /* Each shown partition gets VIEW_PART_H * zoom rows, the last one dark. */
     int ph = VIEW_PART_H * (int)vm->psum_zoom;
@@ -92,14 +128,14 @@ static void draw_psum(ViewerModel *vm, uint32_t *fb, uint64_t now)
         unsigned p = vm->psum_pan + i;
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
             fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
-                 VIEW_BANK_W - 1, ph - 1, vmodel_color(vm, &vm->psum[p][b], now));
+                 VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
         }
     }
     frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
                NC2_PSUM_PARTITIONS * VIEW_PART_H + 1, frame_color(vm, VIEW_AREA_PSUM));
 }
 
-static void draw_hbm(ViewerModel *vm, uint32_t *fb, uint64_t now)
+static void draw_hbm(ViewerModel *vm, uint32_t *fb)
 {
     uint64_t sq = vmodel_hbm_square_bytes(vm);
     for (unsigned g = 0; g < VIEW_HBM_CELLS; g++) {
@@ -109,7 +145,7 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb, uint64_t now)
         }
         fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
              VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
-             VIEW_HBM_CELL - 1, vmodel_color(vm, &vm->hbm[a >> vm->hbm_shift], now));
+             VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
@@ -204,11 +240,14 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     fill(fb, x, y, 12, 7, 0x20FF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "read  ");
     fill(fb, x, y, 12, 7, 0xFFFF20u);
-    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both  ");
-    fill(fb, x, y, 12, 7, 0x402020u);
-    vrender_text(
-        fb, x + 16, y, VIEW_COL_TEXT,
-        "faded   keys: space pause/resume  s step  Tab map  +/- wheel zoom  arrows pan  q close");
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both   accesses:");
+    for (uint32_t n = 1; n <= 256; n *= 16) {
+        fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
+        x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
+    }
+    vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
+                 "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a activity  q "
+                 "close");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
@@ -233,7 +272,10 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
 {
     Machine *m = vm->m;
     uint64_t now = machine_vtime(m);
-    uint32_t span = vmodel_sbuf_span(vm);
+    GString *head = g_string_new(NULL);
+    if (vm->activity) {
+        vmodel_fit_activity(vm);
+    }
     fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
     textf(fb, 8, 6, 0xFFFFFFu,
           "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
@@ -243,9 +285,9 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
           : vm->paused ? "PAUSED"
                        : "RUNNING",
           m->sched.icount, vm->reads, vm->writes);
-    textf(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL,
-          "SBUF 128 partitions x offset 0x%05" PRIx32 "-0x%05" PRIx32 " (zoom x%u)", vm->pan,
-          vm->pan + span - 1, vm->zoom);
+    vmodel_sbuf_heading(vm, head);
+    vrender_text(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL, head->str);
+    g_string_free(head, TRUE);
     if (vm->psum_zoom > 1) {
         textf(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "p%u-%u", vm->psum_pan,
               vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
@@ -254,15 +296,15 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     }
     if (vm->hbm_zoom > 1) {
         textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-              "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u)", vm->hbm_pan,
-              vmodel_hbm_square_bytes(vm), vm->hbm_zoom);
+              "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
+              vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
     } else {
         textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
               (uint64_t)((1ull << vm->hbm_shift) >> 10));
     }
-    draw_sbuf(vm, fb, now);
-    draw_psum(vm, fb, now);
-    draw_hbm(vm, fb, now);
+    draw_sbuf(vm, fb);
+    draw_psum(vm, fb);
+    draw_hbm(vm, fb);
     draw_text_panel(vm, fb);
     draw_bottom(vm, fb);
 }

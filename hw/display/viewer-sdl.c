@@ -92,6 +92,8 @@ static int map_key(SDL_Keycode k)
         return ' ';
     case SDLK_s:
         return 's';
+    case SDLK_a:
+        return 'a';
     case SDLK_PLUS:
     case SDLK_EQUALS:
     case SDLK_KP_PLUS:

@@ -167,7 +167,8 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         viewer_free(v);
         return NULL;
     }
-    vmodel_init(&v->vm, m, v->opts.fade_cycles);
+    vmodel_init(&v->vm, m);
+    v->vm.activity = v->opts.zoom_activity;
     v->vm.paused = v->opts.start_paused;
     v->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
     if (!as_add_access_hook(m->as, viewer_hook, v)) {

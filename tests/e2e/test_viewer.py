@@ -90,7 +90,12 @@ def write_tinted(px):
     return r >= 0x40 and g == 0x20 and b == 0x20
 
 
-def check_picture(path, label):
+# A written partition's mark: at least this many write-tinted pixels in its
+# two rows, however small the write (docs/viewer.rst "Colours").
+MIN_MARK_PIXELS = 40
+
+
+def check_picture(path, label, min_mark=MIN_MARK_PIXELS):
     try:
         w, h, rows = read_png(path)
     except (OSError, ValueError, zlib.error) as e:
@@ -106,6 +111,9 @@ def check_picture(path, label):
                   "%s: SBUF partition %d offset 0 highlighted as written" % (label, p))
             check(all(px == IDLE or write_tinted(px) for px in pix),
                   "%s: SBUF partition %d shows no reads" % (label, p))
+            lit = sum(1 for px in pix if write_tinted(px))
+            check(lit >= min_mark, "%s: SBUF partition %d's mark is %d pixels (at least %d)"
+                  % (label, p, lit, min_mark))
         elif any(px != IDLE for px in pix):
             check(False, "%s: SBUF partition %d not highlighted" % (label, p))
     check(True, "%s: the 126 other SBUF partitions are not highlighted" % label)
@@ -144,6 +152,19 @@ def viewer_tests(nxemu, image):
               % (r.returncode, r.stderr.strip()))
         check(r.stdout == "", "offscreen: nothing on stdout")
         check_picture(shot, "offscreen")
+
+        # The activity zoom fits SBUF to the one KiB bin written (offset 0 of
+        # partitions 3 and 70): zoom x64 shows 0x000-0xbff, 8 bytes a column,
+        # so the bin is the first 128 columns of both rows.
+        shot = os.path.join(tmp, "activity.png")
+        r = run([nxemu, "-display", "sdl,zoom=activity", "-screendump-at-exit", shot,
+                 "-kernel", image], env)
+        check(r.returncode == 0, "activity zoom: run ends with PASS (status %d, %s)"
+              % (r.returncode, r.stderr.strip()))
+        check_picture(shot, "activity zoom", min_mark=2 * 128)
+        r = run([nxemu, "-display", "sdl,zoom=2", "-kernel", image], env)
+        check(r.returncode == 125 and r.stderr.count("\n") == 1 and "zoom=2" in r.stderr,
+              "-display sdl,zoom=2 is a one-line usage error (%d, %r)" % (r.returncode, r.stderr))
 
         xvfb = shutil.which("xvfb-run")
         if xvfb:

@@ -37,7 +37,7 @@ static void fx_setup(Fx *f, gconstpointer data)
     f->m = machine_new(&cfg, NULL, 0, &err);
     g_assert_no_error(err);
     f->vm = g_new0(ViewerModel, 1);
-    vmodel_init(f->vm, f->m, 1000);
+    vmodel_init(f->vm, f->m);
     g_assert_true(as_add_access_hook(f->m->as, vmodel_access, f->vm));
 }
 
@@ -123,17 +123,26 @@ static void test_psum_banks(Fx *f, gconstpointer data)
     g_assert_cmpuint(f->vm->psum[8][1].wr, ==, 0);
 }
 
+/* Intensity: 0x80 for one access, +0x10 per doubling, 0xFF from 256 on. */
 static void test_colors(Fx *f, gconstpointer data)
 {
-    ViewMarks never = {0}, wnow = {.wr = 1001}, wold = {.wr = 1}, rhalf = {.rd = 501},
-              both = {.rd = 1001, .wr = 1001};
-    /* fade = 1000 cycles, now = 1000 */
-    g_assert_cmphex(vmodel_color(f->vm, &never, 1000), ==, 0x202020);
-    g_assert_cmphex(vmodel_color(f->vm, &wnow, 1000), ==, 0xFF2020);
-    g_assert_cmphex(vmodel_color(f->vm, &wold, 1000), ==, 0x402020);
-    /* age 500 of 1000: 0xFF - 0xBF / 2 = 0xA0 */
-    g_assert_cmphex(vmodel_color(f->vm, &rhalf, 1000), ==, 0x20A020);
-    g_assert_cmphex(vmodel_color(f->vm, &both, 1000), ==, 0xFFFF20);
+    ViewMarks never = {0}, w1 = {.wr = 1, .nwr = 1}, w3 = {.wr = 1, .nwr = 3},
+              r128 = {.rd = 9, .nrd = 128}, both = {.rd = 1, .wr = 1, .nrd = 1000, .nwr = 256};
+    g_assert_cmphex(vmodel_color(&never), ==, 0x202020);
+    g_assert_cmphex(vmodel_color(&w1), ==, 0x802020);
+    g_assert_cmphex(vmodel_color(&w3), ==, 0x902020);
+    g_assert_cmphex(vmodel_color(&r128), ==, 0x20F020);
+    g_assert_cmphex(vmodel_color(&both), ==, 0xFFFF20);
+    g_assert_cmpuint(vmodel_level(0), ==, 0);
+    g_assert_cmpuint(vmodel_level(255), ==, 0xF0);
+    g_assert_cmpuint(vmodel_level(UINT32_MAX), ==, 0xFF);
+    /* counts: one per access and bin, whatever the virtual time */
+    f->m->sched.vtime = 5000;
+    wr32(f->m, SBUF_BASE + 3 * 0x40000, 1);
+    wr32(f->m, SBUF_BASE + 3 * 0x40000 + 4, 1);
+    g_assert_cmpuint(f->vm->sbuf[3][0].nwr, ==, 2);
+    g_assert_cmpuint(f->vm->sbuf[3][0].nrd, ==, 0);
+    g_assert_cmphex(vmodel_color(&f->vm->sbuf[3][0]), ==, 0x902020);
 }
 
 static void test_hit(Fx *f, gconstpointer data)
@@ -290,8 +299,8 @@ static void test_psum_zoom(Fx *f, gconstpointer data)
     g_assert_cmpstr(s->str, ==, "psum p55 bank 2 pa=0x28021b9000 = 0xcafe0001 (last w@0 r@-)");
     /* drawn 12 rows tall: 11 of colour and a dark separator */
     vrender_frame(vm, fb);
-    g_assert_cmphex(fb[(VIEW_PSUM_Y + 24) * VIEW_W + VIEW_PSUM_X + 16], ==, 0xFF2020);
-    g_assert_cmphex(fb[(VIEW_PSUM_Y + 34) * VIEW_W + VIEW_PSUM_X + 22], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 24) * VIEW_W + VIEW_PSUM_X + 16], ==, 0x802020);
+    g_assert_cmphex(fb[(VIEW_PSUM_Y + 34) * VIEW_W + VIEW_PSUM_X + 22], ==, 0x802020);
     g_assert_cmphex(fb[(VIEW_PSUM_Y + 35) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_BG);
     g_assert_cmphex(fb[(VIEW_PSUM_Y + 36) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_IDLE);
     g_assert_cmphex(fb[(VIEW_PSUM_Y + 23) * VIEW_W + VIEW_PSUM_X + 16], ==, VIEW_COL_BG);
@@ -345,7 +354,7 @@ static void test_hbm_zoom(Fx *f, gconstpointer data)
     g_assert_cmpstr(s->str, ==, "hbm cell 1685 (16 KiB) pa=0x1a54100 = 0x12345678 (last w@0 r@-)");
     /* a cell is 64 squares (one row) wide: the row below is the next cell */
     vrender_frame(vm, fb);
-    g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 20) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, 0xFF2020);
+    g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 20) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, 0x802020);
     g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 21) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, VIEW_COL_IDLE);
 
     /* down: one row of squares; right: a quarter of the 4096 squares */
@@ -363,20 +372,87 @@ static void test_hbm_zoom(Fx *f, gconstpointer data)
     g_string_free(s, TRUE);
 }
 
+static unsigned count_px(const uint32_t *fb, int y, int x0, int w, uint32_t c)
+{
+    unsigned n = 0;
+    for (int x = x0; x < x0 + w; x++) {
+        n += fb[(size_t)y * VIEW_W + x] == c;
+    }
+    return n;
+}
+
 static void test_render(Fx *f, gconstpointer data)
 {
     uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
     wr32(f->m, SBUF_BASE + 70 * 0x40000, 1);
+    /* the last KiB of partition 9: its mark grows to the left */
+    wr32(f->m, SBUF_BASE + 9 * 0x40000 + 0x2fffc, 1);
     vrender_frame(f->vm, fb);
-    /* partition 70, offset 0: written now (vtime 0) */
-    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X], ==, 0xFF2020);
-    g_assert_cmphex(fb[(VIEW_SBUF_Y + 211) * VIEW_W + VIEW_SBUF_X], ==, 0xFF2020);
-    /* 1 KiB is two columns at zoom 1; the third shows the next bin */
-    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X + 2], ==, 0x202020);
+    /* partition 70, offset 0: written once */
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X], ==, 0x802020);
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 211) * VIEW_W + VIEW_SBUF_X], ==, 0x802020);
+    /* 1 KiB is two columns at zoom 1, but the mark is VIEW_MIN_MARK_COLS wide */
+    g_assert_cmpuint(count_px(fb, VIEW_SBUF_Y + 210, VIEW_SBUF_X, VIEW_SBUF_W, 0x802020), ==,
+                     VIEW_MIN_MARK_COLS);
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X + VIEW_MIN_MARK_COLS - 1], ==,
+                    0x802020);
+    g_assert_cmphex(fb[(VIEW_SBUF_Y + 210) * VIEW_W + VIEW_SBUF_X + VIEW_MIN_MARK_COLS], ==,
+                    0x202020);
     g_assert_cmphex(fb[(VIEW_SBUF_Y + 213) * VIEW_W + VIEW_SBUF_X], ==, 0x202020);
     /* the separator row */
     g_assert_cmphex(fb[(VIEW_SBUF_Y + 212) * VIEW_W + VIEW_SBUF_X], ==, VIEW_COL_BG);
+    g_assert_cmpuint(count_px(fb, VIEW_SBUF_Y + 27, VIEW_SBUF_W - VIEW_MIN_MARK_COLS + VIEW_SBUF_X,
+                              VIEW_MIN_MARK_COLS, 0x802020),
+                     ==, VIEW_MIN_MARK_COLS);
     g_free(fb);
+}
+
+/* 'a' fits every map to what was touched; a manual zoom ends it. */
+static void test_activity(Fx *f, gconstpointer data)
+{
+    ViewerModel *vm = f->vm;
+    GString *s = g_string_new(NULL);
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+
+    /* nothing touched: every map stays at x1 */
+    g_assert_true(vmodel_key(vm, 'a'));
+    g_assert_true(vm->activity);
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    vmodel_sbuf_heading(vm, s);
+    g_assert_cmpstr(s->str, ==, "SBUF offsets 0x00000-0x2ffff  zoom x1  512 B/column  activity");
+
+    /* SBUF bins 4 and 9 (in two partitions): 6 KiB fit in 192 KiB / 32 */
+    wr32(f->m, SBUF_BASE + 3 * 0x40000 + 0x1000, 1);
+    wr32(f->m, SBUF_BASE + 70 * 0x40000 + 0x2400, 1);
+    wr32(f->m, PSUM_BASE + 20 * 0x8000, 1);
+    wr32(f->m, PSUM_BASE + 23 * 0x8000, 1);
+    wr32(f->m, 5 * 16384, 1);
+    vrender_frame(vm, fb); /* refits each frame */
+    g_assert_cmpuint(vm->zoom, ==, 32);
+    g_assert_cmphex(vm->pan, ==, 0x1000);
+    g_string_truncate(s, 0);
+    vmodel_sbuf_heading(vm, s);
+    g_assert_cmpstr(s->str, ==, "SBUF offsets 0x01000-0x027ff  zoom x32  16 B/column  activity");
+    /* bin 4 of partition 3 is the first 64 columns */
+    g_assert_cmpuint(count_px(fb, VIEW_SBUF_Y + 9, VIEW_SBUF_X, VIEW_SBUF_W, 0x802020), ==, 64);
+    g_assert_cmpuint(vm->psum_zoom, ==, 32);
+    g_assert_cmpuint(vm->psum_pan, ==, 20);
+    g_assert_cmpuint(vm->hbm_zoom, ==, VIEW_MAX_ZOOM);
+    g_assert_cmphex(vm->hbm_pan, ==, 5 * 16384);
+
+    /* a manual zoom ends it; 'a' twice goes back to x1 everywhere */
+    vmodel_key(vm, '-');
+    g_assert_false(vm->activity);
+    g_assert_cmpuint(vm->zoom, ==, 16);
+    vmodel_key(vm, 'a');
+    vmodel_key(vm, 'a');
+    g_assert_false(vm->activity);
+    g_assert_cmpuint(vm->zoom, ==, 1);
+    g_assert_cmpuint(vm->psum_zoom, ==, 1);
+    g_assert_cmpuint(vm->hbm_zoom, ==, 1);
+    g_assert_cmphex(vm->pan, ==, 0);
+    g_free(fb);
+    g_string_free(s, TRUE);
 }
 
 static void test_font(void)
@@ -565,8 +641,8 @@ static void test_sdl_window(Fx *f, gconstpointer data)
     g_assert_no_error(err);
     {
         g_autofree uint8_t *rgb = read_png_rgb(path);
-        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 12), ==, 0xFF2020);
-        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X + 6, VIEW_PSUM_Y + 16), ==, 0xFF2020);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 12), ==, 0x802020);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X + 6, VIEW_PSUM_Y + 16), ==, 0x802020);
         g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 18), ==, VIEW_COL_IDLE);
         /* the focused map's frame is highlighted, the others' are not */
         g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1), ==, VIEW_COL_FOCUS);
@@ -613,6 +689,7 @@ int main(int argc, char **argv)
     FX_TEST("/viewer/psum-zoom", test_psum_zoom);
     FX_TEST("/viewer/hbm-zoom", test_hbm_zoom);
     FX_TEST("/viewer/render", test_render);
+    FX_TEST("/viewer/activity", test_activity);
     g_test_add_func("/viewer/font", test_font);
     g_test_add_func("/viewer/png", test_png);
 #if CONFIG_SDL

@@ -38,8 +38,8 @@ typedef struct ViewerOptions {
     bool start_paused;
     /* viewer_end waits until the user closes the window. */
     bool hold_at_end;
-    /* Virtual cycles over which a highlight fades (0: default 20000). */
-    uint64_t fade_cycles;
+    /* Start in the activity zoom (-display sdl,zoom=activity). */
+    bool zoom_activity;
 } ViewerOptions;
 
 /* Opens the window.  NULL + err (one line) if SDL is not built in or no
