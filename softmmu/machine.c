@@ -22,3 +22,26 @@ uint64_t machine_vtime(Machine *m)
     const NxCpu *cur = m->sched.current;
     return m->sched.vtime + (cur ? cur->slice_used : 0);
 }
+
+uint64_t machine_run_vtime(Machine *m)
+{
+    return m->stop_reason != STOP_NONE ? m->sched.end_vtime : machine_vtime(m);
+}
+
+const char *machine_cpu_state_label(const Machine *m, const NxCpu *cpu)
+{
+    if (!cpu) {
+        return "-";
+    }
+    if (cpu->state == CPU_RUNNING && m->stop_reason != STOP_NONE) {
+        return m->stop_reason == STOP_FINISHER || m->stop_reason == STOP_NORMAL_END ? "ENDED"
+                                                                                    : "STOPPED";
+    }
+    if (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET) {
+        return "IDLE";
+    }
+    if (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_HALTED) {
+        return "DONE";
+    }
+    return cpu_state_name(cpu->state);
+}

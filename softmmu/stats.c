@@ -9,30 +9,12 @@
 
 static const char *const stall_names[4] = {"other", "wait", "drain", "dmaq"};
 
-/* A core's state when the statistics are printed (docs/tracing.rst).  Once
- * the run has ended, a core still RUNNING was cut short: ENDED when the test
- * device ended the run, STOPPED for a limit, another core's fault or a
- * debugger.  TPCs say IDLE and DONE for RESET and HALTED. */
-static const char *final_state(const Machine *m, const NxCpu *cpu)
-{
-    if (!cpu)
-        return "-";
-    if (cpu->state == CPU_RUNNING && m->stop_reason != STOP_NONE)
-        return m->stop_reason == STOP_FINISHER || m->stop_reason == STOP_NORMAL_END ? "ENDED"
-                                                                                    : "STOPPED";
-    if (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET)
-        return "IDLE";
-    if (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_HALTED)
-        return "DONE";
-    return cpu_state_name(cpu->state);
-}
-
 void trace_stats(NxTrace *t, GString *out)
 {
     Machine *m = t->m;
     uint64_t sem_total = 0;
 
-    uint64_t vtime = m->stop_reason != STOP_NONE ? m->sched.end_vtime : machine_vtime(m);
+    uint64_t vtime = machine_run_vtime(m);
     g_string_append_printf(out, "stats: run vtime=%" PRIu64 " icount=%" PRIu64 "\n", vtime,
                            m->sched.icount);
     for (unsigned i = 0; i < t->nr_seq; i++) {
@@ -46,7 +28,7 @@ void trace_stats(NxTrace *t, GString *out)
         }
         g_string_append_printf(
             out, "stats: seq%u insns=%" PRIu64 " state=%s stalls=%" PRIu64 " stall_cycles=%" PRIu64,
-            i, cpu ? cpu->retired : 0, final_state(m, cpu), stalls, cycles);
+            i, cpu ? cpu->retired : 0, machine_cpu_state_label(m, cpu), stalls, cycles);
         for (unsigned r = 1; r < 4; r++)
             g_string_append_printf(out, " %s=%" PRIu64 "/%" PRIu64, stall_names[r], tc->stalls[r],
                                    tc->stall_cycles[r]);
@@ -62,7 +44,7 @@ void trace_stats(NxTrace *t, GString *out)
                                " bundles=%" PRIu64 " cycles=%" PRIu64 " state=%s\n",
                                i, tc->kernels, tc->kernel_faults,
                                cpu ? cpu->retired : tc->kernel_bundles, tc->kernel_cycles,
-                               final_state(m, cpu));
+                               machine_cpu_state_label(m, cpu));
     }
     /* Engines nobody used are summed up in the total line only. */
     uint64_t dma_req = 0, dma_bytes = 0;

@@ -116,6 +116,14 @@ void machine_request_exit(Machine *m, int status);
 void machine_fault(Machine *m, NxCpu *cpu);
 /* VTIME as seen by the requester (machine.md §8). */
 uint64_t machine_vtime(Machine *m);
+/* The run's virtual time for reports (-d stats, the viewer): once the run
+ * has ended, the VTIME it ended at (sched.end_vtime); before, machine_vtime. */
+uint64_t machine_run_vtime(Machine *m);
+/* A core's state for reports (docs/tracing.rst): once the run has ended, a
+ * core still RUNNING was cut short: ENDED when the test device or a normal
+ * end stopped the run, STOPPED for a limit, another core's fault or a
+ * debugger.  TPCs say IDLE and DONE for RESET and HALTED.  "-" for NULL. */
+const char *machine_cpu_state_label(const Machine *m, const NxCpu *cpu);
 
 /* Target entry points used by devices (implemented in target/): a device
  * never includes a target header, it calls these. */
