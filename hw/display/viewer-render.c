@@ -8,6 +8,7 @@
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 
 static void fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
 {
@@ -151,33 +152,40 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb)
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
 }
 
-static uint32_t state_color(CpuState s)
+/* Colour of a core's line by its reported state (machine_cpu_state_label):
+ * green only while it really runs. */
+static uint32_t state_color(const char *label)
 {
-    switch (s) {
-    case CPU_RUNNING:
+    if (!strcmp(label, "RUNNING")) {
         return 0x80FF80u;
-    case CPU_BLOCKED:
-        return 0xFFC040u;
-    case CPU_FAULTED:
-        return 0xFF6060u;
-    default:
-        return VIEW_COL_TEXT;
     }
+    if (!strcmp(label, "BLOCKED")) {
+        return 0xFFC040u;
+    }
+    if (!strcmp(label, "FAULTED") || !strcmp(label, "STOPPED")) {
+        return 0xFF6060u;
+    }
+    return VIEW_COL_TEXT;
 }
 
-static int draw_cpu(uint32_t *fb, int y, const char *kind, NxCpu *cpu, GString *tmp)
+static int draw_cpu(uint32_t *fb, const Machine *m, int y, const char *kind, NxCpu *cpu,
+                    GString *tmp)
 {
+    const char *label;
     if (!cpu) {
         return y;
     }
+    label = machine_cpu_state_label(m, cpu);
     g_string_truncate(tmp, 0);
     if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
-        cpu->ops->block_info(cpu, tmp);
+        cpu->ops->block_info(cpu, tmp); /* what it waits on: wait=sem[3] ge 1 current=0 */
+    } else if (cpu->state == CPU_FAULTED) {
+        g_string_printf(tmp, "fault=%s addr=0x%" PRIx64, nx_fault_name(cpu->fault.code),
+                        cpu->fault.addr);
     }
-    textf(fb, VIEW_TEXT_X, y, state_color(cpu->state),
-          "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index,
-          cpu_state_name(cpu->state), cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired,
-          tmp->str);
+    textf(fb, VIEW_TEXT_X, y, state_color(label),
+          "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
+          cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
     return y + VIEW_LINE_H;
 }
 
@@ -209,10 +217,10 @@ static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
     int y = VIEW_SBUF_Y;
     vrender_text(fb, VIEW_TEXT_X, y - 12, VIEW_COL_LABEL, "cores");
     for (unsigned i = 0; m->seq && i < m->cfg.nr_seq; i++) {
-        y = draw_cpu(fb, y, "seq", m->seq[i], tmp);
+        y = draw_cpu(fb, m, y, "seq", m->seq[i], tmp);
     }
     for (unsigned i = 0; m->tpc && i < m->cfg.nr_tpc && y < VIEW_H / 2; i++) {
-        y = draw_cpu(fb, y, "tpc", m->tpc[i], tmp);
+        y = draw_cpu(fb, m, y, "tpc", m->tpc[i], tmp);
     }
     y += 6;
     vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "window TLBs");
@@ -271,20 +279,23 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
 void vrender_frame(ViewerModel *vm, uint32_t *fb)
 {
     Machine *m = vm->m;
-    uint64_t now = machine_vtime(m);
     GString *head = g_string_new(NULL);
     if (vm->activity) {
         vmodel_fit_activity(vm);
     }
     fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
+    /* The run's own end vtime and reason once it is over (as -d stats). */
+    if (m->stop_reason != STOP_NONE) {
+        g_string_printf(head, "ENDED %s status=%d", stop_reason_name(m->stop_reason),
+                        sched_exit_status(m));
+    } else {
+        g_string_assign(head, vm->ended ? "ENDED" : vm->paused ? "PAUSED" : "RUNNING");
+    }
     textf(fb, 8, 6, 0xFFFFFFu,
           "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
           " w=%" PRIu64,
-          now,
-          vm->ended    ? "ENDED"
-          : vm->paused ? "PAUSED"
-                       : "RUNNING",
-          m->sched.icount, vm->reads, vm->writes);
+          machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
+    g_string_truncate(head, 0);
     vmodel_sbuf_heading(vm, head);
     vrender_text(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL, head->str);
     g_string_free(head, TRUE);

@@ -12,6 +12,7 @@ are highlighted, the 126 others and every PSUM bank are not.
 Exit 77 (skip) when nxemu was built without SDL.
 """
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -23,6 +24,7 @@ import zlib
 FRAME_W, FRAME_H = 1280, 720
 SBUF_X, SBUF_Y, SBUF_W, PART_H = 8, 32, 384, 3
 PSUM_X, BANK_W = 404, 8
+TEXT_X, LINE_H = 880, 9
 IDLE = (0x20, 0x20, 0x20)
 WRITTEN_PARTITIONS = {3, 70}
 
@@ -84,6 +86,37 @@ def read_png(path):
     return w, h, rows
 
 
+def load_font():
+    """The viewer's 5x7 font (hw/display/viewer-font.c): column bitmaps -> char."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hw", "display",
+                       "viewer-font.c")
+    glyphs = re.findall(r"\{(0x[0-9A-Fa-f]{2}(?:, 0x[0-9A-Fa-f]{2}){4})\}", open(src).read())
+    table = {}
+    for i, g in enumerate(glyphs[:95]):
+        table.setdefault(tuple(int(v, 16) for v in g.split(", ")), chr(0x20 + i))
+    return table
+
+
+FONT = load_font()
+CHAR_W = 6
+
+
+def read_text(rows, x, y, n):
+    """The n characters drawn with the viewer's font from (x, y) (top left),
+    any colour on the black background; '?' for a cell that is no glyph."""
+    out = []
+    for k in range(n):
+        cols = []
+        for c in range(5):
+            bits = 0
+            for r in range(7):
+                if rows[y + r][x + k * CHAR_W + c] != (0, 0, 0):
+                    bits |= 1 << r
+            cols.append(bits)
+        out.append(FONT.get(tuple(cols), "?"))
+    return "".join(out).rstrip()
+
+
 def write_tinted(px):
     """A write highlight: red from 0x40 up, no read tint (green stays 0x20)."""
     r, g, b = px
@@ -100,7 +133,7 @@ def check_picture(path, label, min_mark=MIN_MARK_PIXELS):
         w, h, rows = read_png(path)
     except (OSError, ValueError, zlib.error) as e:
         check(False, "%s: screenshot readable (%s)" % (label, e))
-        return
+        return None
     check((w, h) == (FRAME_W, FRAME_H), "%s: screenshot is %dx%d" % (label, w, h))
     for p in range(128):
         # Rows 0 and 1 of a partition carry its cells (row 2 is a separator).
@@ -119,6 +152,17 @@ def check_picture(path, label, min_mark=MIN_MARK_PIXELS):
     check(True, "%s: the 126 other SBUF partitions are not highlighted" % label)
     psum = [rows[SBUF_Y + PART_H * p][PSUM_X + BANK_W * b] for p in range(128) for b in range(8)]
     check(all(px == IDLE for px in psum), "%s: no PSUM bank highlighted" % label)
+    # The header and the cores panel report the run's end as -d stats does:
+    # three one-cycle instructions, the test device's write ends the run.
+    head = read_text(rows, 8, 6, 80)
+    check("vtime=3 " in head and "ENDED FINISHER status=0" in head and "icount=3 " in head,
+          "%s: header reads the end vtime, reason and icount (%r)" % (label, head))
+    core = read_text(rows, TEXT_X, SBUF_Y, 40)
+    check(core.startswith("seq0  ENDED ") and "ret=3" in core,
+          "%s: cores panel says seq0 ENDED (%r)" % (label, core))
+    tpc = read_text(rows, TEXT_X, SBUF_Y + LINE_H, 40)
+    check(tpc.startswith("tpc0  IDLE "), "%s: cores panel says tpc0 IDLE (%r)" % (label, tpc))
+    return rows
 
 
 def run(cmd, env=None, timeout=60):
@@ -161,7 +205,11 @@ def viewer_tests(nxemu, image):
                  "-kernel", image], env)
         check(r.returncode == 0, "activity zoom: run ends with PASS (status %d, %s)"
               % (r.returncode, r.stderr.strip()))
-        check_picture(shot, "activity zoom", min_mark=2 * 128)
+        rows = check_picture(shot, "activity zoom", min_mark=2 * 128)
+        if rows:
+            heading = read_text(rows, SBUF_X, SBUF_Y - 12, 64)
+            check(heading == "SBUF offsets 0x00000-0x00bff  zoom x64  8 B/column  activity",
+                  "activity zoom: the SBUF heading prints the scale (%r)" % heading)
         r = run([nxemu, "-display", "sdl,zoom=2", "-kernel", image], env)
         check(r.returncode == 125 and r.stderr.count("\n") == 1 and "zoom=2" in r.stderr,
               "-display sdl,zoom=2 is a one-line usage error (%d, %r)" % (r.returncode, r.stderr))
