@@ -78,6 +78,53 @@ static int find_unique_child(const void *fdt, int parent, const char *base, GErr
     return found;
 }
 
+/* The root's children, found in one walk: libfdt's subnode iteration walks
+ * each skipped child's whole subtree, so looking every fixed node up from
+ * the root again made start-up pay for the 64-entry sequencer and TPC
+ * subtrees once per lookup. */
+typedef struct RootIdx {
+    const void *fdt;
+    unsigned n;
+    int off[64];
+    bool overflow; /* more children than off[] holds: look up the slow way */
+} RootIdx;
+
+static void root_index(const void *fdt, RootIdx *r)
+{
+    int node;
+    r->fdt = fdt;
+    r->n = 0;
+    r->overflow = false;
+    fdt_for_each_subnode(node, fdt, 0)
+    {
+        if (r->n == G_N_ELEMENTS(r->off)) {
+            r->overflow = true;
+            return;
+        }
+        r->off[r->n++] = node;
+    }
+}
+
+/* find_unique_child(fdt, 0, base) through the index. */
+static int root_child(const RootIdx *r, const char *base, GError **err)
+{
+    if (r->overflow)
+        return find_unique_child(r->fdt, 0, base, err);
+    int found = -1;
+    for (unsigned i = 0; i < r->n; i++) {
+        if (nc2_fdt_node_is(r->fdt, r->off[i], base)) {
+            if (found >= 0) {
+                NodePath p;
+                nc2_fdt_error(err, "%s: more than one '%s' node",
+                              node_path(r->fdt, r->off[i], &p), base);
+                return -2;
+            }
+            found = r->off[i];
+        }
+    }
+    return found;
+}
+
 /* 1 = read, 0 = absent (and not required), -1 = error set. */
 static int get_u32(const void *fdt, int node, const char *prop, bool required, uint32_t *out,
                    GError **err)
@@ -175,12 +222,15 @@ static uint64_t read_cells(const fdt32_t *c, int n)
     return v;
 }
 
-/* The single (base, size) pair of a node's reg, in its parent's cells. */
-static bool get_reg(const void *fdt, int node, uint64_t *base, uint64_t *size, GError **err)
+/* The single (base, size) pair of a node's reg, in its parent's cells.  The
+ * caller names the parent (it walked there): libfdt's fdt_parent_offset
+ * rescans the tree from the root, which made start-up quadratic in nodes. */
+static bool get_reg(const void *fdt, int parent, int node, uint64_t *base, uint64_t *size,
+                    GError **err)
 {
     int ac, sc, len;
     NodePath p;
-    if (!nc2_fdt_parent_cells(fdt, fdt_parent_offset(fdt, node), &ac, &sc, err)) {
+    if (!nc2_fdt_parent_cells(fdt, parent, &ac, &sc, err)) {
         return false;
     }
     const fdt32_t *v = fdt_getprop(fdt, node, "reg", &len);
@@ -196,11 +246,11 @@ static bool get_reg(const void *fdt, int node, uint64_t *base, uint64_t *size, G
     return true;
 }
 
-static bool check_reg(const void *fdt, int node, uint64_t want_base, uint64_t want_size,
-                      GError **err)
+static bool check_reg(const void *fdt, int parent, int node, uint64_t want_base,
+                      uint64_t want_size, GError **err)
 {
     uint64_t base, size;
-    if (!get_reg(fdt, node, &base, &size, err)) {
+    if (!get_reg(fdt, parent, node, &base, &size, err)) {
         return false;
     }
     if (base != want_base || size != want_size) {
@@ -214,10 +264,11 @@ static bool check_reg(const void *fdt, int node, uint64_t want_base, uint64_t wa
 }
 
 /* A required root node of a fixed device: unique, compatible, reg. */
-static int fixed_node(const void *fdt, const char *base, const char *compat, uint64_t pa,
+static int fixed_node(const RootIdx *ri, const char *base, const char *compat, uint64_t pa,
                       uint64_t size, GError **err)
 {
-    int node = find_unique_child(fdt, 0, base, err);
+    const void *fdt = ri->fdt;
+    int node = root_child(ri, base, err);
     if (node == -2) {
         return -1;
     }
@@ -225,7 +276,7 @@ static int fixed_node(const void *fdt, const char *base, const char *compat, uin
         nc2_fdt_error(err, "/: missing node '%s@%llx'", base, (unsigned long long)pa);
         return -1;
     }
-    if (!check_compatible(fdt, node, compat, err) || !check_reg(fdt, node, pa, size, err)) {
+    if (!check_compatible(fdt, node, compat, err) || !check_reg(fdt, 0, node, pa, size, err)) {
         return -1;
     }
     return node;
@@ -252,12 +303,13 @@ bool nc2_hbm_size_ok(uint64_t s)
     return s % NC2_HBM_GRANULE == 0 && s >= NC2_HBM_MIN && s <= NC2_HBM_MAX;
 }
 
-static bool extract_memory(const void *fdt, MachineConfig *cfg, GError **err)
+static bool extract_memory(const RootIdx *ri, MachineConfig *cfg, GError **err)
 {
+    const void *fdt = ri->fdt;
     NodePath p;
     uint64_t base, size;
     int len;
-    int node = find_unique_child(fdt, 0, "memory", err);
+    int node = root_child(ri, "memory", err);
     if (node == -2) {
         return false;
     }
@@ -268,7 +320,7 @@ static bool extract_memory(const void *fdt, MachineConfig *cfg, GError **err)
     if (!dt || len != sizeof("memory") || memcmp(dt, "memory", len)) {
         return nc2_fdt_error(err, "%s: device_type: must be \"memory\"", node_path(fdt, node, &p));
     }
-    if (!get_reg(fdt, node, &base, &size, err)) {
+    if (!get_reg(fdt, 0, node, &base, &size, err)) {
         return false;
     }
     if (base != 0) {
@@ -304,14 +356,15 @@ static bool check_ids(const void *fdt, const int *nodes, const uint32_t *ids, un
     return true;
 }
 
-static bool extract_sequencers(const void *fdt, MachineConfig *cfg, GError **err)
+static bool extract_sequencers(const RootIdx *ri, MachineConfig *cfg, GError **err)
 {
+    const void *fdt = ri->fdt;
     NodePath p;
     int nodes[NC2_MAX_SEQ] = {0};
     uint32_t ids[NC2_MAX_SEQ] = {0};
     unsigned n = 0;
     int node;
-    int parent = find_unique_child(fdt, 0, "sequencers", err);
+    int parent = root_child(ri, "sequencers", err);
     if (parent == -2) {
         return false;
     }
@@ -354,14 +407,15 @@ static bool extract_sequencers(const void *fdt, MachineConfig *cfg, GError **err
     return true;
 }
 
-static bool extract_tpcs(const void *fdt, MachineConfig *cfg, GError **err)
+static bool extract_tpcs(const RootIdx *ri, MachineConfig *cfg, GError **err)
 {
+    const void *fdt = ri->fdt;
     NodePath p;
     int nodes[NC2_MAX_TPC] = {0};
     uint32_t ids[NC2_MAX_TPC] = {0};
     unsigned n = 0;
     int node;
-    int parent = find_unique_child(fdt, 0, "tpcs", err);
+    int parent = root_child(ri, "tpcs", err);
     cfg->nr_tpc = 0;
     if (parent == -2) {
         return false;
@@ -389,7 +443,7 @@ static bool extract_tpcs(const void *fdt, MachineConfig *cfg, GError **err)
     }
     const MemMapEntry *t = &nc2_memmap[NC2_TPC];
     for (unsigned i = 0; i < n; i++) {
-        if (!check_reg(fdt, nodes[i], t->base + ids[i] * t->stride, t->size, err)) {
+        if (!check_reg(fdt, parent, nodes[i], t->base + ids[i] * t->stride, t->size, err)) {
             return false;
         }
     }
@@ -397,10 +451,11 @@ static bool extract_tpcs(const void *fdt, MachineConfig *cfg, GError **err)
     return true;
 }
 
-static bool extract_chosen(const void *fdt, MachineConfig *cfg, GError **err)
+static bool extract_chosen(const RootIdx *ri, MachineConfig *cfg, GError **err)
 {
+    const void *fdt = ri->fdt;
     uint32_t q = DEF_QUANTUM;
-    int node = find_unique_child(fdt, 0, "chosen", err);
+    int node = root_child(ri, "chosen", err);
     if (node == -2) {
         return false;
     }
@@ -415,8 +470,9 @@ static bool extract_chosen(const void *fdt, MachineConfig *cfg, GError **err)
     return true;
 }
 
-static bool extract_devices(const void *fdt, MachineConfig *cfg, GError **err)
+static bool extract_devices(const RootIdx *ri, MachineConfig *cfg, GError **err)
 {
+    const void *fdt = ri->fdt;
     static const FixedProp sbuf_props[] = {
         {"nxemu,partitions", NC2_SBUF_PARTITIONS},
         {"nxemu,partition-pitch", NC2_SBUF_PITCH},
@@ -435,19 +491,19 @@ static bool extract_devices(const void *fdt, MachineConfig *cfg, GError **err)
     int node;
     uint32_t v;
 
-    node = fixed_node(fdt, "sbuf", "nxemu,sbuf", mm[NC2_SBUF].base, mm[NC2_SBUF].size, err);
+    node = fixed_node(ri, "sbuf", "nxemu,sbuf", mm[NC2_SBUF].base, mm[NC2_SBUF].size, err);
     if (node < 0 || !check_fixed_props(fdt, node, sbuf_props, G_N_ELEMENTS(sbuf_props), err)) {
         return false;
     }
-    node = fixed_node(fdt, "psum", "nxemu,psum", mm[NC2_PSUM].base, mm[NC2_PSUM].size, err);
+    node = fixed_node(ri, "psum", "nxemu,psum", mm[NC2_PSUM].base, mm[NC2_PSUM].size, err);
     if (node < 0 || !check_fixed_props(fdt, node, psum_props, G_N_ELEMENTS(psum_props), err)) {
         return false;
     }
-    node = fixed_node(fdt, "evsem", "nxemu,evsem", mm[NC2_EVSEM].base, mm[NC2_EVSEM].size, err);
+    node = fixed_node(ri, "evsem", "nxemu,evsem", mm[NC2_EVSEM].base, mm[NC2_EVSEM].size, err);
     if (node < 0 || !check_fixed_props(fdt, node, evsem_props, G_N_ELEMENTS(evsem_props), err)) {
         return false;
     }
-    node = fixed_node(fdt, "dma", "nxemu,dma", mm[NC2_DMA].base,
+    node = fixed_node(ri, "dma", "nxemu,dma", mm[NC2_DMA].base,
                       mm[NC2_DMA].stride * mm[NC2_DMA].max, err);
     if (node < 0 ||
         !get_u32_range(fdt, node, "nxemu,engines", DEF_ENGINES, 1, NC2_MAX_DMA, &v, err)) {
@@ -464,16 +520,18 @@ static bool extract_devices(const void *fdt, MachineConfig *cfg, GError **err)
                        &cfg->dma_latency, err)) {
         return false;
     }
-    node = fixed_node(fdt, "test", "nxemu,test", mm[NC2_TEST].base, mm[NC2_TEST].size, err);
+    node = fixed_node(ri, "test", "nxemu,test", mm[NC2_TEST].base, mm[NC2_TEST].size, err);
     return node >= 0;
 }
 
 bool nc2_fdt_extract(const void *fdt, MachineConfig *cfg, GError **err)
 {
     MachineConfig c = {0};
-    if (!check_compatible(fdt, 0, "nxemu,nc2-machine", err) || !extract_chosen(fdt, &c, err) ||
-        !extract_sequencers(fdt, &c, err) || !extract_memory(fdt, &c, err) ||
-        !extract_devices(fdt, &c, err) || !extract_tpcs(fdt, &c, err)) {
+    RootIdx ri;
+    root_index(fdt, &ri);
+    if (!check_compatible(fdt, 0, "nxemu,nc2-machine", err) || !extract_chosen(&ri, &c, err) ||
+        !extract_sequencers(&ri, &c, err) || !extract_memory(&ri, &c, err) ||
+        !extract_devices(&ri, &c, err) || !extract_tpcs(&ri, &c, err)) {
         return false;
     }
     *cfg = c;
