@@ -84,6 +84,7 @@ void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig)
     unsigned pcn;
     g_string_append_printf(out, "T%02x", sig & 0xff);
     if (cpu) {
+        s->g_pid = s->c_pid = pid;
         pcn = gdb_tdesc_pc_regnum(cpu->kind);
         unsigned n = gdb_reg_read(cpu, pcn, buf);
         g_string_append_printf(out, "%02x:", pcn);
@@ -266,7 +267,7 @@ static void h_query(GdbStub *s, char *pkt)
     } else if (g_str_has_prefix(pkt, "qXfer:features:read:")) {
         h_qxfer_features(s, pkt + strlen("qXfer:features:read:"));
     } else if (!strcmp(pkt, "qC")) {
-        g_string_append_printf(s->reply, "QCp%x.1", s->g_pid ? s->g_pid : 1);
+        g_string_append_printf(s->reply, "QCp%x.1", s->c_pid ? s->c_pid : 1);
     } else if (g_str_has_prefix(pkt, "qAttached")) {
         g_string_append(s->reply, "1");
     } else if (!strcmp(pkt, "qfThreadInfo")) {
@@ -478,7 +479,7 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
 /* vCont;ACTION[:TID];... */
 static void h_vcont(GdbStub *s, const char *p)
 {
-    unsigned step_pid = 0;
+    unsigned step_pid = 0, cont_pid = 0;
     bool any = false;
     while (*p == ';') {
         char a = *++p;
@@ -504,7 +505,9 @@ static void h_vcont(GdbStub *s, const char *p)
             }
         }
         if ((a == 's' || a == 'S') && !step_pid)
-            step_pid = pid > 0 ? (unsigned)pid : s->g_pid;
+            step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
+        if ((a == 'c' || a == 'C') && !cont_pid)
+            cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         any = true;
     }
     if (*p || !any) {
@@ -520,6 +523,7 @@ static void h_vcont(GdbStub *s, const char *p)
         s->step_pid = step_pid;
     } else {
         s->action = GDB_ACT_CONT;
+        s->cont_pid = gdb_cpu_of_pid(s, cont_pid) ? cont_pid : s->c_pid;
     }
 }
 
@@ -529,6 +533,8 @@ static void detach_pid(GdbStub *s, unsigned pid)
     s->attached[pid - 1] = false;
     if (s->g_pid == pid)
         s->g_pid = first_attached(s) ? first_attached(s) : pid;
+    if (s->c_pid == pid)
+        s->c_pid = first_attached(s) ? first_attached(s) : pid;
     if (!first_attached(s))
         s->action = GDB_ACT_DETACH_ALL;
 }
@@ -547,7 +553,6 @@ static void h_v(GdbStub *s, char *pkt)
             return;
         }
         s->attached[pid - 1] = true;
-        s->g_pid = (unsigned)pid;
         gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
         /* extended-remote stays connected after a kill: the emulator ends
@@ -583,6 +588,8 @@ static void h_set_thread(GdbStub *s, const char *pkt)
         }
         if (pkt[1] == 'g')
             s->g_pid = (unsigned)pid;
+        else
+            s->c_pid = (unsigned)pid;
     }
     g_string_append(s->reply, "OK");
 }
@@ -659,11 +666,12 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
     case 'C':
         /* optional address/signal arguments are ignored */
         s->action = GDB_ACT_CONT;
+        s->cont_pid = s->c_pid;
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
-        s->step_pid = s->g_pid;
+        s->step_pid = s->c_pid;
         break;
     case 'v':
         h_v(s, pkt);

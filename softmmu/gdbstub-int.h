@@ -106,7 +106,8 @@ typedef struct GdbStub {
     NxCpu **proc;         /* proc[pid - 1] */
     bool *attached;       /* by pid - 1 */
     CpuState *last_state; /* for "core halted" stops */
-    unsigned g_pid;       /* process selected by Hg */
+    unsigned g_pid;       /* process selected by Hg (registers, memory, Z) */
+    unsigned c_pid;       /* process selected by Hc (s, qC) */
     bool noack;
     bool exited; /* the machine's run ended and gdb was told */
     GdbRx rx;
@@ -116,7 +117,7 @@ typedef struct GdbStub {
     bool connected;
     GdbAction action;
     unsigned step_pid;
-    unsigned cont_pid; /* process gdb resumed (0 = all): exit reports go there */
+    unsigned cont_pid; /* process gdb resumed (c: Hc's, vCont: the first c's) */
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;
@@ -130,7 +131,9 @@ typedef struct GdbStub {
 
 /* gdbstub-cmds.c */
 void gdb_handle_packet(GdbStub *s, char *pkt, size_t len);
-/* The stop reply for the current machine state (after a run or a step). */
+/* The stop reply for the current machine state (after a run or a step).
+ * gdb takes its thread:pP.T as the stub's current thread from then on, so
+ * it also selects pid for Hg and Hc, as QEMU's gdb_set_stop_cpu does. */
 void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig);
 NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
 unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);

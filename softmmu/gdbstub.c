@@ -489,7 +489,7 @@ static bool session(GdbStub *s)
     s->connected = true;
     s->noack = false;
     s->exited = false;
-    s->g_pid = 1;
+    s->g_pid = s->c_pid = 1;
     s->last_pid = 0;
     s->last_sig = 0;
     s->fault_shown = false;
@@ -504,8 +504,7 @@ static bool session(GdbStub *s)
         GdbAction a = next_action(s);
         switch (a) {
         case GDB_ACT_CONT:
-            s->cont_pid = s->g_pid;
-            resume(s);
+            resume(s); /* the packet set cont_pid */
             break;
         case GDB_ACT_STEP:
             step(s, s->step_pid);

@@ -231,6 +231,21 @@ def second_sequencer_and_tpc_in_one_session():
 
 
 @case
+def stop_in_another_inferior_selects_its_core():
+    need()
+    # seq1 (second.s) sets r3 = 42 and halts (seq0 spins) while gdb
+    # has inferior 1 selected: gdb switches to thread 2.1 on the stop reply
+    # and sends no Hg, so the stub must have made seq1 current itself.
+    args = ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['spin'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['second']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'p $r3', 'continue',
+        'p $_inferior', 'p $r3', 'set $r7 = 9', 'p $r7', 'inferior 1', 'p $r7', 'kill'])
+    assert 'seq1 halted' in out, out
+    assert values(out) == ['0', '2', '42', '9', '0'], out
+
+
+@case
 def tpc_breakpoint_step_and_kernel_end():
     need(hooks=True)
     # launch.s starts tpck.s on TPC 0 (pid 2 with one sequencer); tpck.s

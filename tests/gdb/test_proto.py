@@ -363,6 +363,33 @@ def single_step_executes_one_instruction():
 
 
 @case
+def stop_selects_the_stopped_core():
+    # gdb takes thread:pP.T of a stop reply as the stub's current thread and
+    # sends no Hg for it: p/P/g/m/Z then name the stopped core, and so do
+    # qC and a plain 's' (Hc), as after QEMU's gdb_set_stop_cpu.
+    st, c = session()
+    assert c.cmd('vAttach;2').startswith(b'T05')
+    assert c.cmd('Hgp2.1') == b'OK' and c.cmd('Hcp2.1') == b'OK'
+    r = c.cmd('vCont;s:p1.1')
+    assert b'thread:p1.1;' in r, r
+    assert c.cmd('p20') == b'4000000100000000', 'pc of seq0 (after the step), not seq1'
+    assert c.cmd('qC') == b'QCp1.1'
+    assert c.cmd('P21=05000000') == b'OK'              # r0 = register 33
+    assert c.cmd('Hgp2.1') == b'OK'
+    assert c.cmd('p21') == b'00000000', 'the write went to seq0'
+    # '?' reports (and selects) the last stop
+    r = c.cmd('?')
+    assert b'thread:p1.1;' in r, r
+    assert c.cmd('p21') == b'05000000'
+    # Hc alone decides what a plain 's' steps
+    assert c.cmd('Hgp1.1') == b'OK' and c.cmd('Hcp2.1') == b'OK'
+    assert c.cmd('qC') == b'QCp2.1'
+    r = c.cmd('s')
+    assert b'thread:p2.1;' in r, r
+    finish(st, c)
+
+
+@case
 def disconnect_at_any_point():
     script = (frame(b'qSupported:multiprocess+') + frame(b'Hgp1.1') + frame(b'g') +
               frame(b'X1000100,4:' + b'}\x03}\x04ab') + frame(b'm1000100,4'))
