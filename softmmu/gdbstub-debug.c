@@ -21,6 +21,10 @@ static void stop_machine(Machine *m)
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
 {
     NxDebug *d = m->debug;
+    if (d->step_cpu == cpu && cpu->retired != d->step_retired) {
+        stop_machine(m); /* the step is done: no hit recorded */
+        return true;
+    }
     if (d->skip_cpu == cpu) {
         d->skip_cpu = NULL;
         if (d->skip_pc == pc)
@@ -159,7 +163,14 @@ static void update_hook(NxDebug *d)
     } else if (!want && d->hook_installed) {
         unhook(d);
     }
-    d->armed = d->bps->len != 0;
+    d->armed = d->bps->len != 0 || d->step_cpu;
+}
+
+void nx_debug_set_step(NxDebug *d, NxCpu *cpu)
+{
+    d->step_cpu = cpu;
+    d->step_retired = cpu ? cpu->retired : 0;
+    update_hook(d);
 }
 
 NxDebug *nx_debug_new(Machine *m)

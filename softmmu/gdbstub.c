@@ -7,7 +7,9 @@
  *
  * All-stop: every resume runs the whole machine (all cores, DMA), whatever
  * process gdb names, and any stop stops all of it.  A single step runs one
- * instruction (sequencer) or bundle (TPC) of one core, the others frozen.
+ * instruction (sequencer) or bundle (TPC) of one core, the others frozen;
+ * an instruction that blocks is stepped by running the machine until the
+ * core retires it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -347,18 +349,15 @@ static bool poll_interrupt(GdbStub *s, bool *intr)
     return true;
 }
 
-static void resume(GdbStub *s)
+/* Run rounds until the machine stops, a core halts or gdb interrupts, and
+ * report the stop (on pid when nothing names a core; 0: the resumed one). */
+static void run_rounds(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     StopReason r;
     unsigned rounds = 0;
     bool intr = false;
 
-    if (ended(m)) {
-        report_stop(s, s->g_pid); /* the fault first, then the exit */
-        return;
-    }
-    prepare_resume(s);
     for (;;) {
         r = sched_round(m);
         if (r != STOP_NONE)
@@ -369,7 +368,7 @@ static void resume(GdbStub *s)
             if (!poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
             if (intr) {
-                note_stop(s, report_pid(s, NULL), GDB_SIGINT);
+                note_stop(s, pid ? pid : report_pid(s, NULL), GDB_SIGINT);
                 return;
             }
         }
@@ -377,7 +376,17 @@ static void resume(GdbStub *s)
     /* a core that halted in the last round is shown before the end */
     if (r == STOP_NORMAL_END && halted_stop(s))
         return;
-    report_stop(s, report_pid(s, NULL));
+    report_stop(s, pid ? pid : report_pid(s, NULL));
+}
+
+static void resume(GdbStub *s)
+{
+    if (ended(s->m)) {
+        report_stop(s, s->g_pid); /* the fault first, then the exit */
+        return;
+    }
+    prepare_resume(s);
+    run_rounds(s, 0);
 }
 
 static void step(GdbStub *s, unsigned pid)
@@ -393,9 +402,10 @@ static void step(GdbStub *s, unsigned pid)
     s->dbg->skip_pc = cpu->ops->get_pc(cpu);
     bool can_run =
         cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
+    uint64_t before = cpu->retired;
     if (can_run) {
         /* the scheduler's slice bookkeeping, for a budget of one */
-        uint64_t before = cpu->retired, icount = m->sched.icount;
+        uint64_t icount = m->sched.icount;
         m->sched.current = cpu;
         cpu->slice_used = 0;
         cpu->slice_used = cpu->ops->run(cpu, 1);
@@ -412,6 +422,17 @@ static void step(GdbStub *s, unsigned pid)
         if (s->attached[pid - 1] && cpu->state == CPU_HALTED &&
             s->last_state[pid - 1] != CPU_HALTED) {
             halted_stop(s);
+            return;
+        }
+        if (can_run && cpu->state == CPU_BLOCKED && cpu->retired == before &&
+            s->dbg->hit == NX_HIT_NONE) {
+            /* The instruction waits (a semaphore, an event, a queue): only
+             * the rest of the machine can release it, so run the machine as
+             * a continue does (DMA, the other cores, Ctrl-C) until this core
+             * has retired the instruction, and stop before its next one. */
+            nx_debug_set_step(s->dbg, cpu);
+            run_rounds(s, pid);
+            nx_debug_set_step(s->dbg, NULL);
             return;
         }
     }
@@ -451,8 +472,14 @@ static void handle_event(GdbStub *s, GdbEvent ev)
             send_raw(s, s->last->str, s->last->len);
         return;
     case GDB_EV_INTR:
-        /* the machine is already stopped: report where */
+        /* the machine is already stopped (gdb's interrupt crossed a stop
+         * reply, or came between a step's packets): gdb waits for a stop
+         * reply all the same */
         s->action = GDB_ACT_NONE;
+        if (s->exited)
+            gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
+        else
+            note_stop(s, s->last_pid ? s->last_pid : s->c_pid, GDB_SIGINT);
         return;
     case GDB_EV_NONE:
         return;

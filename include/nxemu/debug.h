@@ -68,6 +68,11 @@ typedef struct NxDebug {
      * at that same pc before executing one instruction. */
     NxCpu *skip_cpu;
     uint64_t skip_pc;
+    /* A step of a blocked sequencer (the gdb stub): the machine runs until
+     * step_cpu has retired an instruction (retired != step_retired) and
+     * stops before its next one. */
+    NxCpu *step_cpu;
+    uint64_t step_retired;
     /* The recorded stop (first hit wins). */
     NxDebugHit hit;
     NxCpu *hit_cpu;
@@ -101,6 +106,8 @@ bool nx_debug_bp_remove(NxDebug *d, NxCpu *cpu, uint64_t addr);
 bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t pa,
                         uint64_t len);
 bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len);
+/* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu. */
+void nx_debug_set_step(NxDebug *d, NxCpu *cpu);
 /* Drop every breakpoint and watchpoint of cpu (NULL: of every core). */
 void nx_debug_clear(NxDebug *d, NxCpu *cpu);
 void nx_debug_clear_hit(NxDebug *d);

@@ -41,7 +41,7 @@ class Skip(Exception):
 def assemble():
     images = {}
     for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw', 'dmaiw'):
+                 'dmaw', 'dmaiw', 'semwait', 'spin1'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -349,6 +349,67 @@ def dma_watchpoint_stops_before_the_transfer():
         st.kill()
         raise
     assert st.wait() == 0, st.stderr  # the run ends with PASS
+
+
+@case
+def step_over_a_wait_runs_the_dma():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # dmaw.s: stepping the nop that waits for the DMA's semaphore runs the
+    # machine (the engine) until the nop retires, then stops before the next
+    # instruction, with the data moved.
+    st = Stub(EMU, dmaw_args())
+    try:
+        c = st.connect()
+        assert b'thread:p1.1;' in c.cmd('vCont;s:p1.1')
+        assert c.cmd('p20') == b'4000000100000000'
+        r = c.cmd('vCont;s:p1.1')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+        assert c.cmd('p20') == b'8000000100000000', 'one instruction past the wait'
+        assert c.cmd('m2000200,10') == b'11000000220000003300000044000000'
+        assert c.cmd('p66') == b'0200000000000000', 'retired: the DMA and the nop'
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'W00'), r
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
+def ctrl_c_interrupts_a_step_that_waits():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # semwait.s waits on sem1 forever while seq1 spins: the step runs until
+    # gdb interrupts it
+    st = Stub(EMU, ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['semwait'],
+                    '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']])
+    try:
+        c = st.connect()
+        c.send(b'vCont;s:p1.1')
+        time.sleep(0.3)
+        c.send_raw(b'\x03')
+        r = c.reply()
+        assert r.startswith(b'T02') and b'thread:p1.1;' in r, r
+        assert c.cmd('p20') == b'0000000100000000', 'still on the wait'
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
+def stepi_over_a_wait_in_gdb():
+    need()
+    out, rc, _ = gdb_session(dmaw_args(), [
+        'stepi', 'stepi', 'p/x $pc', 'x/4xw 0x2000200', 'stepi', 'p/x $pc', 'kill'])
+    v = values(out)
+    assert v[:1] == ['0x1000080'], out
+    assert re.search(r'0x2000200:\s+0x00000011\s+0x00000022\s+0x00000033\s+0x00000044', out), out
+    assert v[1:2] == ['0x10000c0'], out
 
 
 @case

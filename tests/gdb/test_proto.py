@@ -390,6 +390,18 @@ def stop_selects_the_stopped_core():
 
 
 @case
+def interrupt_while_stopped_gets_a_stop_reply():
+    # a 0x03 that reaches the stub while the machine is stopped (it crossed
+    # a stop reply) still gets one: gdb waits for it
+    st, c = session()
+    c.send_raw(b'\x03')
+    r = c.reply()
+    assert r.startswith(b'T02') and b'thread:p1.1;' in r, r
+    assert c.cmd('qC') == b'QCp1.1', 'still serving'
+    finish(st, c)
+
+
+@case
 def disconnect_at_any_point():
     script = (frame(b'qSupported:multiprocess+') + frame(b'Hgp1.1') + frame(b'g') +
               frame(b'X1000100,4:' + b'}\x03}\x04ab') + frame(b'm1000100,4'))
