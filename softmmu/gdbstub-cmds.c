@@ -614,6 +614,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
                            s->last_sig ? s->last_sig : GDB_SIGTRAP);
         break;
     case '!':
+        s->extended = true;
         g_string_append(s->reply, "OK");
         break;
     case 'q':

@@ -109,6 +109,7 @@ typedef struct GdbStub {
     unsigned g_pid;       /* process selected by Hg (registers, memory, Z) */
     unsigned c_pid;       /* process selected by Hc (s, qC) */
     bool noack;
+    bool extended; /* '!': gdb stays connected with no process attached */
     bool exited; /* the machine's run ended and gdb was told */
     GdbRx rx;
     GString *reply; /* reply of the packet being handled (unframed) */

@@ -93,6 +93,65 @@ static bool receive(GdbStub *s, bool blocking)
     return true;
 }
 
+static int accept_conn(GdbStub *s, bool blocking);
+
+/* Another gdb while one is connected: tell it why (its qSupported gets an
+ * E.text reply, which gdb shows) and close. */
+static void refuse_second(GdbStub *s)
+{
+    static const char msg[] = "E.nxemu: another gdb is connected to this emulator";
+    int c = accept_conn(s, false);
+    char buf[512];
+    size_t seen = 0;
+    bool hash = false;
+    if (c < 0)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "nxemu: gdb: refused a second connection (one gdb at a time)\n");
+    /* read its first packet (bounded wait), so closing does not reset the
+     * connection before it reads the reply */
+    while (!(hash && seen >= 2)) {
+        struct pollfd p = {.fd = c, .events = POLLIN};
+        if (poll(&p, 1, 1000) <= 0)
+            break;
+        ssize_t n = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n <= 0)
+            break;
+        for (ssize_t i = 0; i < n; i++) {
+            if (hash)
+                seen++;
+            else if (buf[i] == '#')
+                hash = true;
+        }
+    }
+    GString *out = g_string_new("+");
+    gdb_frame(out, msg, strlen(msg));
+    (void)!send(c, out->str, out->len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    g_string_free(out, TRUE);
+    shutdown(c, SHUT_WR);
+    struct pollfd p = {.fd = c, .events = POLLIN};
+    while (poll(&p, 1, 200) > 0 && recv(c, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+        ;
+    close(c);
+}
+
+/* Block until gdb sends something (refusing other debuggers meanwhile);
+ * false when it is gone. */
+static bool wait_input(GdbStub *s)
+{
+    for (;;) {
+        struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
+                              {.fd = s->listener, .events = POLLIN}};
+        int n = poll(p, 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || p[0].revents)
+            return receive(s, true); /* first: a gdb that left makes room */
+        if (p[1].revents & POLLIN)
+            refuse_second(s);
+    }
+}
+
 static bool sock_error(GError **err, const char *what)
 {
     g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: %s", what, g_strerror(errno));
@@ -336,9 +395,14 @@ static void prepare_resume(GdbStub *s)
  * with the resume packet is not lost); false if gdb went away. */
 static bool poll_interrupt(GdbStub *s, bool *intr)
 {
-    struct pollfd pfd = {.fd = s->conn, .events = POLLIN};
-    if (poll(&pfd, 1, 0) > 0 && !receive(s, false))
-        return false;
+    struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
+                          {.fd = s->listener, .events = POLLIN}};
+    if (poll(p, 2, 0) > 0) {
+        if (p[0].revents && !receive(s, false))
+            return false; /* a gdb that left makes room for the next */
+        if (p[1].revents & POLLIN)
+            refuse_second(s);
+    }
     for (guint i = 0; i < s->in->len; i++) {
         if (s->in->data[i] == 0x03) {
             g_byte_array_remove_index(s->in, i);
@@ -505,8 +569,26 @@ static GdbAction next_action(GdbStub *s)
             return GDB_ACT_DETACH_ALL;
         if (s->action != GDB_ACT_NONE)
             return s->action;
-        if (!receive(s, true))
+        if (!wait_input(s))
             return GDB_ACT_DETACH_ALL;
+    }
+}
+
+/* No process attached, gdb still connected (extended-remote after the last
+ * detach): the machine runs on as without a debugger until gdb sends
+ * anything (vAttach, ...) or the run ends; then the stub serves gdb again. */
+static void run_detached(GdbStub *s)
+{
+    Machine *m = s->m;
+    unsigned rounds = 0;
+    nx_debug_clear(s->dbg, NULL);
+    prepare_resume(s);
+    while (!ended(m) && sched_round(m) == STOP_NONE) {
+        if (++rounds % POLL_EVERY_ROUNDS == 0) {
+            bool intr = false;
+            if (!poll_interrupt(s, &intr) || intr || s->in->len)
+                break;
+        }
     }
 }
 
@@ -515,6 +597,7 @@ static bool session(GdbStub *s)
 {
     s->connected = true;
     s->noack = false;
+    s->extended = false;
     s->exited = false;
     s->g_pid = s->c_pid = 1;
     s->last_pid = 0;
@@ -540,6 +623,12 @@ static bool session(GdbStub *s)
             disconnect(s);
             return true;
         case GDB_ACT_DETACH_ALL:
+            if (s->connected && s->extended) {
+                run_detached(s); /* gdb may attach again */
+                break;
+            }
+            disconnect(s);
+            return false;
         case GDB_ACT_NONE:
         default:
             disconnect(s);
@@ -605,6 +694,25 @@ static int run_to_end(Machine *m)
     return sched_run(m);
 }
 
+/* Run the machine without a debugger until a gdb connects (true) or the
+ * run ends (false). */
+static bool run_until_gdb(GdbStub *s)
+{
+    Machine *m = s->m;
+    unsigned rounds = 0;
+    if (m->stop_reason == STOP_DEBUG) {
+        m->stop = false;
+        m->stop_reason = STOP_NONE;
+    }
+    while (m->stop_reason == STOP_NONE) {
+        if (sched_round(m) != STOP_NONE)
+            return false;
+        if (++rounds % POLL_EVERY_ROUNDS == 0 && (s->conn = accept_conn(s, false)) >= 0)
+            return true;
+    }
+    return false;
+}
+
 int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 {
     GError *err = NULL;
@@ -637,19 +745,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
 
-    if (!start_stopped) {
-        /* QEMU's behaviour: the guest runs while the stub waits */
-        unsigned rounds = 0;
-        while (s->conn < 0) {
-            if (sched_round(m) != STOP_NONE) {
-                rc = run_to_end(m); /* prints the diagnostics, returns the status */
-                stub_free(s);
-                return rc;
-            }
-            if (++rounds % POLL_EVERY_ROUNDS == 0)
-                s->conn = accept_conn(s, false);
-        }
-    } else {
+    if (start_stopped) {
         s->conn = accept_conn(s, true);
         if (s->conn < 0) {
             fflush(stdout);
@@ -657,16 +753,29 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
             stub_free(s);
             return 125;
         }
+    } else {
+        /* QEMU's behaviour: the guest runs while the stub waits */
+        if (!run_until_gdb(s)) {
+            rc = run_to_end(m); /* prints the diagnostics, returns the status */
+            stub_free(s);
+            return rc;
+        }
     }
 
-    bool killed = session(s) || s->killed;
-    if (killed) {
-        stub_free(s);
-        return 0;
+    for (;;) {
+        m->debug = s->dbg;
+        if (session(s) || s->killed) {
+            stub_free(s);
+            return 0;
+        }
+        /* detached or disconnected: no debugger any more, run on, and serve
+         * the next gdb that connects (as QEMU does) */
+        nx_debug_clear(s->dbg, NULL);
+        nx_debug_clear_hit(s->dbg);
+        m->debug = NULL;
+        if (!run_until_gdb(s))
+            break;
     }
-    /* detached or disconnected: no debugger any more, run on */
-    nx_debug_clear(s->dbg, NULL);
-    m->debug = NULL;
     rc = run_to_end(m);
     stub_free(s);
     return rc;

@@ -534,6 +534,33 @@ def detach_lets_the_run_finish():
 
 
 @case
+def attach_and_connect_again():
+    need()
+    # detach lets the machine run on; "attach 1" stops it again, and after a
+    # disconnect a new "target extended-remote" is served (as QEMU does)
+    st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']])
+    st.wait_listening()
+    target = 'target extended-remote %s' % st.path
+    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off', '-ex', target]
+    for cmd in ['stepi', 'detach', 'attach 1', 'p $r1 > 1', 'disconnect', target,
+                'p $r1 > 1', 'info inferiors', 'kill']:
+        argv += ['-ex', cmd]
+    try:
+        p = subprocess.run(argv, capture_output=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    try:
+        rc = st.wait(timeout=30)
+    except ProtocolError:
+        raise AssertionError('nxemu did not end: ' + out)
+    assert 'Remote connection closed' not in out, out
+    assert values(out) == ['1', '1'], out
+    assert rc == 0, (rc, out)
+
+
+@case
 def kill_ends_without_running():
     need()
     out, rc, err = gdb_session(['-device', 'loader,file=%s' % IMAGES['fault']], ['kill'])

@@ -402,6 +402,42 @@ def interrupt_while_stopped_gets_a_stop_reply():
 
 
 @case
+def second_gdb_is_refused_with_a_message():
+    st, c = session()
+    c2 = st.connect()
+    c2.sock.settimeout(10)
+    c2.send_raw(b'+' + frame(b'qSupported:multiprocess+'))
+    r = c2.reply()
+    assert r.startswith(b'E.') and b'another gdb' in r, r
+    try:
+        closed = c2.sock.recv(100) == b''
+    except OSError:
+        closed = True
+    assert closed, 'the second connection is closed'
+    c2.close()
+    assert c.cmd('qC') == b'QCp1.1', 'the first gdb is still served'
+    finish(st, c)
+    assert b'refused a second connection' in st.stderr, st.stderr
+
+
+@case
+def attach_again_after_detaching_the_last_process():
+    # extended-remote: gdb stays connected after the last detach; the
+    # machine runs on (seq0 executes its HALT, the run ends) and gdb can
+    # attach again and sees the end
+    st, c = session()
+    assert c.cmd('!') == b'OK'
+    assert c.cmd('D;1') == b'OK'
+    time.sleep(0.2)
+    r = c.cmd('vAttach;1')
+    assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+    assert c.cmd('p20') == b'4000000100000000', 'the HALT ran while detached'
+    c.send(b'vCont;c')
+    assert c.reply() == b'W00;process:1'
+    finish(st, c)
+
+
+@case
 def disconnect_at_any_point():
     script = (frame(b'qSupported:multiprocess+') + frame(b'Hgp1.1') + frame(b'g') +
               frame(b'X1000100,4:' + b'}\x03}\x04ab') + frame(b'm1000100,4'))
