@@ -553,6 +553,7 @@ static void h_v(GdbStub *s, char *pkt)
             return;
         }
         s->attached[pid - 1] = true;
+        s->last_state[pid - 1] = s->proc[pid - 1]->state; /* no stale halt */
         gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
         /* extended-remote stays connected after a kill: the emulator ends

@@ -443,8 +443,21 @@ static void run_rounds(GdbStub *s, unsigned pid)
     report_stop(s, pid ? pid : report_pid(s, NULL));
 }
 
+/* A second attached core that halted in the round that stopped the machine
+ * for a first one: its stop comes with the next resume, before anything
+ * runs (and before the end of a run that ended normally). */
+static bool pending_halt(GdbStub *s)
+{
+    Machine *m = s->m;
+    if (s->exited || (ended(m) && m->stop_reason != STOP_NORMAL_END))
+        return false;
+    return halted_stop(s);
+}
+
 static void resume(GdbStub *s)
 {
+    if (pending_halt(s))
+        return;
     if (ended(s->m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
         return;
@@ -457,6 +470,8 @@ static void step(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
+    if (pending_halt(s))
+        return;
     if (ended(m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
         return;
@@ -604,8 +619,10 @@ static bool session(GdbStub *s)
     s->last_sig = 0;
     s->fault_shown = false;
     s->killed = false;
-    for (unsigned i = 0; i < s->nr_proc; i++)
+    for (unsigned i = 0; i < s->nr_proc; i++) {
         s->attached[i] = i == 0; /* only the boot core at connect time */
+        s->last_state[i] = s->proc[i]->state;
+    }
     g_byte_array_set_size(s->in, 0);
     gdb_rx_destroy(&s->rx);
     gdb_rx_init(&s->rx);

@@ -335,6 +335,29 @@ def halt_then_exit():
 
 
 @case
+def two_cores_halting_in_one_round_are_both_reported():
+    # seq0 and seq1 both execute a HALT in the first round (which also ends
+    # the run): the first stop names seq0, the next continue seq1, then the
+    # exits come
+    st, c = session(['-device', 'loader,file=%s,addr=0x1100000,cpu-num=1' % HALT_IMAGE])
+    assert c.cmd('vAttach;2').startswith(b'T05')
+    c.console = []
+    c.send(b'vCont;c')
+    r = c.reply()
+    assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+    assert any('seq0 halted' in t for t in c.console), c.console
+    c.console = []
+    c.send(b'vCont;c')
+    r = c.reply()
+    assert r.startswith(b'T05') and b'thread:p2.1;' in r, r
+    assert any('seq1 halted' in t for t in c.console), c.console
+    assert c.cmd('p20') == b'4000100100000000', 'seq1 after its HALT'
+    c.send(b'vCont;c')
+    assert c.reply().startswith(b'W00;process:'), 'then the end'
+    finish(st, c)
+
+
+@case
 def limit_end_is_an_exit_with_status_123():
     # -icount-limit 0: nothing executes; the run ends with status 123 and the
     # limit line of machine.md §9.3, shown in gdb before the exit
