@@ -556,8 +556,9 @@ static void h_v(GdbStub *s, char *pkt)
         s->last_state[pid - 1] = s->proc[pid - 1]->state; /* no stale halt */
         gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
-        /* extended-remote stays connected after a kill: the emulator ends
-         * when gdb detaches or disconnects, without running any further */
+        /* The machine never runs again.  Killing the last attached process
+         * ends the emulator once the OK is sent, as QEMU does; with others
+         * attached their next resume reports them killed. */
         const char *p = pkt + 6;
         uint64_t pid;
         if (!gdb_parse_hex(&p, &pid) || *p) {
@@ -565,8 +566,12 @@ static void h_v(GdbStub *s, char *pkt)
             return;
         }
         s->killed = true;
-        for (unsigned i = 0; i < s->nr_proc; i++)
-            s->attached[i] = false;
+        if (attached(s, (unsigned)MIN(pid, UINT32_MAX))) {
+            nx_debug_clear(s->dbg, gdb_cpu_of_pid(s, (unsigned)pid));
+            s->attached[pid - 1] = false;
+        }
+        if (!first_attached(s))
+            s->action = GDB_ACT_KILL;
         g_string_append(s->reply, "OK");
     } else if (!strcmp(pkt, "vMustReplyEmpty")) {
         /* empty */

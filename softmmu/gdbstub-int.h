@@ -124,7 +124,7 @@ typedef struct GdbStub {
     int last_sig;
     char exit_pkt[32]; /* "W00;process:1" once the run ended */
     bool fault_shown;  /* the fault stop was reported; a resume reports the exit */
-    bool killed;       /* vKill: the emulator ends when gdb lets go */
+    bool killed;       /* vKill: the machine does not run again */
     GByteArray *in;    /* received bytes not yet handled */
     int listener; /* listening socket, -1 when none */
     char *unix_path; /* removed at the end */

@@ -454,9 +454,24 @@ static bool pending_halt(GdbStub *s)
     return halted_stop(s);
 }
 
+/* After a vKill the machine does not run: a resume of a process still
+ * attached reports it killed (SIGKILL).  True when it did. */
+static bool killed_stop(GdbStub *s)
+{
+    if (!s->killed)
+        return false;
+    unsigned pid = report_pid(s, NULL);
+    char pkt[32];
+    snprintf(pkt, sizeof(pkt), "X%02x;process:%x", GDB_SIGKILL, pid);
+    if (pid >= 1 && pid <= s->nr_proc)
+        s->attached[pid - 1] = false;
+    gdb_send_packet(s, pkt, strlen(pkt));
+    return true;
+}
+
 static void resume(GdbStub *s)
 {
-    if (pending_halt(s))
+    if (killed_stop(s) || pending_halt(s))
         return;
     if (ended(s->m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -470,7 +485,7 @@ static void step(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
-    if (pending_halt(s))
+    if (killed_stop(s) || pending_halt(s))
         return;
     if (ended(m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -640,6 +655,10 @@ static bool session(GdbStub *s)
             disconnect(s);
             return true;
         case GDB_ACT_DETACH_ALL:
+            if (s->killed) {
+                disconnect(s);
+                return true; /* the rest of a killed machine let go */
+            }
             if (s->connected && s->extended) {
                 run_detached(s); /* gdb may attach again */
                 break;

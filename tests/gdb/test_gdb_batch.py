@@ -568,6 +568,34 @@ def kill_ends_without_running():
 
 
 @case
+def kill_every_inferior_ends_nxemu():
+    need()
+    # two inferiors killed one after the other: gdb sees both killed (no
+    # "Can't detach"), nxemu ends at the last kill with status 0 and
+    # without running on
+    args = ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['spin'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['second']]
+    out, rc, err = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'kill', 'inferior 1', 'p $r1', 'kill',
+        'info inferiors'])
+    assert '[Inferior 2 (process 2) killed]' in out, out
+    assert '[Inferior 1 (process 1) killed]' in out, out
+    assert values(out) == ['0'], out
+    for bad in ("Can't", 'Remote connection closed', 'Remote failure'):
+        assert bad not in out, out
+    assert rc == 0 and err == '', (rc, err)
+    # kill inferior 1 only: inferior 2 stays attached (gdb detaches it when
+    # it quits), the machine does not run again
+    out, rc, err = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'kill', 'info inferiors',
+        'inferior 2', 'p $r3'])
+    assert '[Inferior 1 (process 1) killed]' in out, out
+    assert values(out) == ['0'], ('seq1 never ran', out)
+    assert "Can't detach" not in out, out
+    assert rc == 0 and err == '', (rc, err)
+
+
+@case
 def ctrl_c_interrupts_a_running_machine():
     need()
     st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']])

@@ -304,10 +304,23 @@ def monitor_commands():
 @case
 def kill_ends_emulator():
     st, c = session()
+    assert c.cmd('!') == b'OK'
     assert c.cmd('vKill;1') == b'OK'
-    # gdb stays connected after a kill; the emulator ends when it lets go,
-    # without running the image (which would otherwise execute its HALT)
-    assert c.cmd('qfThreadInfo') == b'l'
+    # killing the last attached process ends the emulator (as QEMU does),
+    # with gdb still connected, without running the image (which would
+    # otherwise execute its HALT)
+    assert st.wait() == 0
+    c.close()
+    assert st.stdout == b'' and st.stderr == b''
+    # with another process attached the machine stays stopped; resuming the
+    # survivor reports it killed, and the emulator ends when gdb lets go
+    st, c = session()
+    assert c.cmd('!') == b'OK'
+    assert c.cmd('vAttach;2').startswith(b'T05')
+    assert c.cmd('vKill;1') == b'OK'
+    assert c.cmd('qfThreadInfo') == b'mp2.1'
+    c.send(b'vCont;c')
+    assert c.reply() == b'X09;process:2'
     c.close()
     assert st.wait() == 0
     assert st.stdout == b'' and st.stderr == b''
