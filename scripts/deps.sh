@@ -2,12 +2,13 @@
 # Make sure the Debian packages nxemu needs are present.
 # zlib1g-dev: the viewer's PNG screenshots (and libz.a for static_deps).
 # python3-numpy: nxemu.tpc.run and the python-api test (docs/python.rst).
+# help2man: the man pages, written from each program's --help (docs/man).
 # As root on Debian: installs what is missing.  Otherwise: prints the one
 # apt-get command to run and fails.
 # Arguments name extra packages only some jobs need (CI: `deps.sh clang`).
 set -eu
 PKGS="meson ninja-build pkg-config gcc libglib2.0-dev libfdt-dev device-tree-compiler \
-libsdl2-dev gdb-multiarch python3 xvfb xauth zlib1g-dev python3-numpy $*"
+libsdl2-dev gdb-multiarch python3 xvfb xauth zlib1g-dev python3-numpy help2man $*"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
