@@ -256,6 +256,43 @@ static bool no_decoder(Dec *d, const TpcInsn *in)
     return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | (unsigned)in->opc << 8, 0);
 }
 
+/* SWITCHES bits a hand-coded form gives meaning to: its switch table's, plus
+ * the ones the form's code reads (int5 dim masks, ash's st, the hardware-
+ * register bit of mov, the tensor forms' bits).  The others are a later
+ * generation's switches: ILLEGAL_INSTRUCTION, so that what prints keeps every
+ * bit the bundle holds. */
+static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
+{
+    uint32_t used = 0;
+    for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++)
+        if (sw->field == TPC_SWF_SW && (!sw->slots || (sw->slots >> slot) & 1))
+            used |= ((1u << sw->width) - 1) << sw->shift;
+    bool irf = in->dst.kind == TPC_OP_I;
+    switch (in->desc->form) {
+    case TPC_FORM_BINARY:
+    case TPC_FORM_UNARY:
+        if (slot == TPC_SLOT_SPU && irf)
+            used |= 0x7Cu;
+        if (in->desc->sws == TPC_SWS_ASH)
+            used |= 1u; /* st: always set by the assembler */
+        return used;
+    case TPC_FORM_MOV:
+        if (slot == TPC_SLOT_SPU && irf)
+            used |= 0x7Cu;
+        if (in->a.kind == TPC_OP_HWREG)
+            used |= 1u;
+        return used;
+    case TPC_FORM_SET_INDX:
+        return slot == TPC_SLOT_SPU ? used | 0x7Cu : used;
+    case TPC_FORM_LD_TNSR:
+        return used | 0x9u; /* partial, tensor in S27 */
+    case TPC_FORM_ST_TNSR:
+        return used | 0xFu; /* partial, rmw_sel, pack, tensor in S28 */
+    default:
+        return used;
+    }
+}
+
 /* MOV with SWITCHES bit 0 (SPU, load slot): a hardware-register move, SRC_B
  * = {direction (bit 6, 1 = to the register), register id (bits 5:0)}.  Gaudi
  * has one: PC (id 0), readable only (the vendor's Gaudi disassembler table). */
@@ -337,6 +374,8 @@ static bool dec_spu(Dec *d, TpcInsn *in)
         }
         if (in->dst.kind == TPC_OP_SP)
             return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC | K(SP));
+        if (in->type != TPC_T_I32) /* mov bM Id, ...: the vendor writes i32, and prints none */
+            return bad_operand(d, TPC_FIELD_TYPE, in->type);
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
     case TPC_FORM_CMP:
         if (!check_type(d, in))
@@ -675,6 +714,20 @@ static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
         return false;
     if (in->desc->types && !tpc_sw_types_ok(in)) /* e.g. acc_fp32 on a .f32 MAC */
         return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
+    if (!tpc_form_layout(in->desc->form) && in->desc->form != TPC_FORM_NOP &&
+        in->desc->form != TPC_FORM_HALT && (in->sw & ~legacy_sw_used(slot, in)))
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
+    /* ash: the vendor's format forces SWITCHES bit 0 (st) to 1; a clear bit has
+     * no spelling */
+    if (in->desc->sws == TPC_SWS_ASH && !(in->sw & 1u))
+        return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
+    /* untyped hand-coded SPU/VPU forms: OPERANDS_TYPE as the vendor writes it
+     * (set_indx i32, the others 0), since nothing prints it */
+    if (!tpc_form_layout(in->desc->form) && !in->desc->types &&
+        (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->desc->form != TPC_FORM_NOP &&
+        in->desc->form != TPC_FORM_HALT &&
+        in->type != (in->desc->form == TPC_FORM_SET_INDX ? TPC_T_I32 : 0u))
+        return bad_operand(&(Dec){b, slot, f}, TPC_FIELD_TYPE, in->type);
     if (in->desc->kind == TPC_KIND_UNIMPL)
         return nx_fault_set(f, TPC_FAULT_UNIMPLEMENTED, slot | (unsigned)in->opc << 8, 0);
     return true;

@@ -34,7 +34,7 @@ static void test_int5(void)
     for (unsigned d = 0; d < 5; d++) {
         ld(&k[d], 0x04, VI(4), VIMM, (1u << d) << 2, 0); /* set_indx I4, 1<<d, d+1 */
         imm(&k[d], d + 1);
-        spu(&k[5 + d], 0x27, 0, SI(2), SIMM, 0, (1u << d) << 2, 0, 0); /* SPU set_indx I2 */
+        spu(&k[5 + d], 0x27, 2, SI(2), SIMM, 0, (1u << d) << 2, 0, 0); /* SPU set_indx I2 (i32) */
         imm(&k[5 + d], 10 * (d + 1));
     }
     spu(&k[10], 0x02, 2, SI(5), SI(4), SI(2), 0x1B << 2, 0, 0); /* add b11011 I5, I4, I2 */
