@@ -108,6 +108,9 @@ void asm_put(Stmt *st, unsigned lo, unsigned w, uint32_t v);
 uint32_t *asm_sw_field(Stmt *st, unsigned swf);
 /* Set switch d (index idx of its table) to value; error if given twice or out of range. */
 bool asm_sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col);
+/* The compiler's two-part VLM address (`ld_l_v %V0, %S1, 0x0`): a zero offset
+ * after operand `at` is dropped, any other is an error.  False after an error. */
+bool asm_drop_zero_offset(Stmt *st, int at);
 /* Encoder of the table-described forms (asm-layout.c). */
 bool asm_enc_layout(Stmt *st);
 /* Register-field value of `op` (kinds in `allowed`, a TPC_OP_* bit mask; IMM

@@ -104,6 +104,11 @@ bool asm_enc_layout(Stmt *st)
     bool used[TPC_FIELD_COUNT] = {false};
 
     asm_take_pred(st, l->nops);
+    if ((l->flags & TPC_LF_ADDR_OFF) && st->nops == l->nops + 1) {
+        for (unsigned i = 0; i < l->nops; i++)
+            if (l->op[i].field == TPC_FIELD_SRC_A && !asm_drop_zero_offset(st, (int)i))
+                return false;
+    }
     const TpcSwDef *t = tpc_sws_table(d->sws);
     if (st->nops == l->nops + 1 && st->ops[0].type == AOP_IMM && t && t[0].key &&
         t[0].print == TPC_SWP_LEAD) {

@@ -45,37 +45,6 @@ static bool enc_addr_form(Stmt *st, int *data, int *a, uint32_t *b)
     }
 }
 
-/* The plain memory forms: exactly two operands, x then y. */
-static bool enc_two(Stmt *st, int *x, unsigned kx, const char *wx, int *y, unsigned ky,
-                    const char *wy)
-{
-    if (!asm_take_ops(st, 2, 2))
-        return false;
-    CHK(*x = asm_enc(st, &st->ops[0], kx, wx));
-    CHK(*y = asm_enc(st, &st->ops[1], ky, wy));
-    return true;
-}
-
-/* The compiler prints local-memory vector addresses as two parts, register
- * and offset (`ld_l_v %V0, %S1, 0x0`, tpc-llvm TPCInstPrinter
- * printAddrOperand, clang/test/RC99/CodeGen/vect-01.c).  Gaudi has no offset
- * field: a zero offset is dropped, any other is an error. */
-static bool drop_zero_offset(Stmt *st, int at)
-{
-    if (st->nops < at + 2 || !asm_is_reg(&st->ops[at], TPC_OP_S) || st->ops[at + 1].type != AOP_IMM)
-        return true;
-    if (st->ops[at + 1].value) {
-        asm_error(st->c, st->ops[at + 1].col,
-                  "'%s': address offset 0x%x needs a two-part address (not on Gaudi; only 0x0)",
-                  st->mn, st->ops[at + 1].value);
-        return false;
-    }
-    for (int i = at + 1; i + 1 < st->nops; i++)
-        st->ops[i] = st->ops[i + 1];
-    st->nops--;
-    return true;
-}
-
 bool asm_enc_ld(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
@@ -161,13 +130,6 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_LD_L_V:
-        if (!drop_zero_offset(st, 1))
-            return false;
-        if (!enc_two(st, &dst, K(V) | K(VP), "destination", &a, K(S) | K(IMM),
-                     "address"))
-            return false;
-        break;
     case TPC_FORM_LD_TNSR: {
         if (!asm_take_ops(st, 3, 4))
             return false;
@@ -213,8 +175,7 @@ bool asm_enc_ld(Stmt *st)
         }
         break;
     }
-    if (d->form != TPC_FORM_LD_L_V)
-        st->ab->uses_ld_b = true;
+    st->ab->uses_ld_b = true;
     asm_put(st, TPC_B_LD_OPC, 5, d->opc);
     asm_put(st, TPC_B_LD_SRC_A, 8, (unsigned)a);
     asm_put(st, TPC_B_LD_DEST, 8, (unsigned)dst);
@@ -244,12 +205,6 @@ bool asm_enc_st(Stmt *st)
             return false;
         asm_put(st, TPC_B_ST_OPC, 5, d->opc);
         return true;
-    case TPC_FORM_ST_L_V:
-        if (!drop_zero_offset(st, 0))
-            return false;
-        if (!enc_two(st, &a, K(S) | K(IMM), "address", &cc, K(V) | K(VP), "value"))
-            return false;
-        break;
     case TPC_FORM_ST_TNSR:
         if (!asm_take_ops(st, 3, 5))
             return false;

@@ -625,6 +625,26 @@ bool asm_mov_hwreg(Stmt *st, int *dst, uint32_t *b, uint32_t *sw, bool *handled)
     return true;
 }
 
+/* The compiler prints local-memory vector addresses as two parts, register
+ * and offset (`ld_l_v %V0, %S1, 0x0`, tpc-llvm TPCInstPrinter
+ * printAddrOperand, clang/test/RC99/CodeGen/vect-01.c).  Gaudi has no offset
+ * field: a zero offset is dropped, any other is an error. */
+bool asm_drop_zero_offset(Stmt *st, int at)
+{
+    if (st->nops < at + 2 || !asm_is_reg(&st->ops[at], TPC_OP_S) || st->ops[at + 1].type != AOP_IMM)
+        return true;
+    if (st->ops[at + 1].value) {
+        asm_error(st->c, st->ops[at + 1].col,
+                  "'%s': address offset 0x%x needs a two-part address (not on Gaudi; only 0x0)",
+                  st->mn, st->ops[at + 1].value);
+        return false;
+    }
+    for (int i = at + 1; i + 1 < st->nops; i++)
+        st->ops[i] = st->ops[i + 1];
+    st->nops--;
+    return true;
+}
+
 /* The vendor writes the VPRF section of `mov VPd, Ss|imm` as a number before
  * the destination (`mov 3 VP4, S1`, tpc-llvm mov-v-01/mov-ld-01); move it to
  * the third operand, where the MOV encoders expect it (`mov VP4, S1, 3`). */

@@ -593,9 +593,6 @@ static bool dec_ld(Dec *d, TpcInsn *in)
         default: /* I */
             return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
         }
-    case TPC_FORM_LD_L_V:
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     case TPC_FORM_LD_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);
@@ -628,9 +625,6 @@ static bool dec_st(Dec *d, TpcInsn *in)
     if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
         return ok;
     switch (in->desc->form) {
-    case TPC_FORM_ST_L_V:
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY) &&
-               reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP));
     case TPC_FORM_ST_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);

@@ -480,9 +480,6 @@ static void print_ld(P *p, const TpcInsn *in)
                   b,
                   b >> 2);
         return;
-    case TPC_FORM_LD_L_V:
-        print_ops(p, in, NULL, &in->dst, &in->a);
-        break;
     case TPC_FORM_LD_TNSR:
         print_ops(p, in, NULL, &in->dst, NULL);
         tensor_op(p, in, "S27");
@@ -502,9 +499,6 @@ static void print_st(P *p, const TpcInsn *in)
     if (print_ldst_common(p, in, &in->c))
         return;
     switch (in->desc->form) {
-    case TPC_FORM_ST_L_V:
-        print_ops(p, in, NULL, &in->a, &in->c);
-        break;
     case TPC_FORM_ST_TNSR:
         print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);
         tensor_op(p, in, "S28");

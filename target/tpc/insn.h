@@ -143,9 +143,7 @@ typedef enum TpcForm {
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
     TPC_FORM_JMP,         /* A = target (IMM or S) */
     TPC_FORM_SET_INDX,    /* Dst (LD/SPU) or C (ST) = I; A = value; B[6:2] / SW[6:2] mask */
-    TPC_FORM_LD_L_V,      /* Dst = V|VP; A = address */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
-    TPC_FORM_ST_L_V,      /* A = address; C = value */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
@@ -283,6 +281,9 @@ enum {
     TPC_LF_SW_D = 1u << 1, /* SRC_D / LD SRC_B is a switch word */
     TPC_LF_SW_C = 1u << 2, /* SRC_C is a switch word */
     TPC_LF_SW_A = 1u << 3, /* SRC_A is a switch word (aso) */
+    /* the SRC_A address may be followed by the compiler's zero offset
+     * (`ld_l_v %V0, %S1, 0x0`, two-part addresses of later generations) */
+    TPC_LF_ADDR_OFF = 1u << 4,
     TPC_LF_DEFINED = 1u << 7, /* set for every row of insn-forms.def */
 };
 
