@@ -34,6 +34,10 @@ const char tr_usage[] =
     "  -d, --log ITEM,...       log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
     "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
+    "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
+    "  -s                       shorthand for -gdb tcp::1234\n"
+    "  -S                       start stopped, before the launcher's first instruction\n"
+    "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
     "  -h, --help               this text\n"
     "  --version                print the version (and git revision) and exit\n"
     "Long options take one dash or two (-cycle-limit, --cycle-limit), as in nxemu;\n"
@@ -217,11 +221,19 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->time = true;
             continue;
         }
+        if (!inline_val && !strcmp(a, "-s")) {
+            o->gdb_default = true;
+            continue;
+        }
+        if (!inline_val && !strcmp(a, "-S")) {
+            o->freeze = true;
+            continue;
+        }
         static const char *const with_val[] = {
             "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
-            "--log", "-D",              "--logfile"};
+            "--log", "-D",              "--logfile", "--gdb"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -298,6 +310,9 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (!strcmp(a, "-D") || opt_is(a, "--logfile")) {
             g_free(o->logfile);
             o->logfile = g_strdup(v);
+        } else if (opt_is(a, "--gdb")) {
+            g_free(o->gdb);
+            o->gdb = g_strdup(v);
         } else if (opt_is(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {
                 ok = usage(err, "%s: '%s' is not a number", a, v);
@@ -314,6 +329,9 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     }
     if (!o->kernel) {
         return usage(err, "no kernel given (-k FILE)");
+    }
+    if (o->freeze && !o->gdb && !o->gdb_default) {
+        return usage(err, "-S: needs -s or -gdb");
     }
     if (!o->nspace) {
         return usage(err, "no index space given (--index-space S0[,S1,...])");
@@ -336,6 +354,7 @@ void tr_options_free(TrOptions *o)
     g_free(o->machine);
     g_free(o->dtb);
     g_free(o->logfile);
+    g_free(o->gdb);
 }
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

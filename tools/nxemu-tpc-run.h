@@ -65,6 +65,9 @@ typedef struct TrOptions {
     bool version; /* --version */
     bool help_shown; /* -d help printed the item list */
     bool time;       /* --time: report the host CPU time of the run */
+    char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
+    bool gdb_default; /* -s: -gdb tcp::1234 */
+    bool freeze;      /* -S: start stopped, for the debugger */
 } TrOptions;
 
 extern const char tr_usage[];

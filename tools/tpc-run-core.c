@@ -14,6 +14,7 @@
 
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
+#include "nxemu/gdbstub.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/loader.h"
@@ -326,6 +327,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         sched_report(m, res->report);
         sched_log_end(m);
         rc = sched_exit_status(m);
+    } else if (o->gdb || o->gdb_default) {
+        /* the same stub as nxemu -s/-gdb: the launcher and the TPCs are
+         * inferiors; with -S nothing has run yet */
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
     } else {
         rc = sched_run(m);
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Batch sessions of the stock gdb-multiarch against real images (TAP output).
 
-usage: test_gdb_batch.py HARNESS NXEMU NXEMU_AS SRCROOT
+usage: test_gdb_batch.py HARNESS NXEMU NXEMU_AS SRCROOT [NXEMU_TPC_RUN]
 
 The images (tests/gdb/*.s) are assembled with nxemu-as into a temporary
 directory.  The emulator is nxemu itself when it accepts -gdb, else the
@@ -29,6 +29,7 @@ sys.path.insert(0, HERE)
 from gdbclient import ProtocolError, Stub  # noqa: E402
 
 HARNESS, NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:5]]
+TPC_RUN = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
 GDB = shutil.which('gdb-multiarch')
 SCRIPT = os.path.join(SRCROOT, 'scripts', 'nxemu-gdb.py')
 IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
@@ -616,6 +617,49 @@ def ctrl_c_interrupts_a_running_machine():
     assert c.cmd('vKill;1') == b'OK'
     c.close()
     assert st.wait() == 0
+
+
+@case
+def tpc_run_kernel_breaks_at_bundle_0():
+    """nxemu-tpc-run -S -gdb: a kernel launched with real tensors, its TPC an
+    inferior that stops at bundle 0 before anything ran; the run then
+    finishes with the right output (add-f32: out = a + b, by hand)."""
+    need()
+    if not TPC_RUN:
+        raise Skip('nxemu-tpc-run not given')
+    import struct
+    k = os.path.join(IMG, 'add-f32.o')
+    p = subprocess.run([NXEMU_AS, '-t', 'tpc', os.path.join(SRCROOT, 'tests', 'tpc-run', 'add-f32.s'),
+                        '-o', k], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    a = [float(i) for i in range(64)]
+    b = [0.5] * 64
+    ia, ib, out = (os.path.join(IMG, n) for n in ('ta.bin', 'tb.bin', 'tout.bin'))
+    with open(ia, 'wb') as f:
+        f.write(struct.pack('<64f', *a))
+    with open(ib, 'wb') as f:
+        f.write(struct.pack('<64f', *b))
+    st = Stub(TPC_RUN, ['-k', k, '--index-space', '1,1', '-i', ia + ':64x1:f32',
+                        '-i', ib + ':64x1:f32', '-o', out + ':64x1:f32'])
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
+            '-ex', 'target extended-remote %s' % st.path]
+    for c in ['add-inferior', 'inferior 2', 'attach 2', 'break *0', 'continue', 'p/x $pc',
+              'p $S10', 'delete', 'continue', 'inferior 1', 'continue']:
+        argv += ['-ex', c]
+    try:
+        r = subprocess.run(argv, capture_output=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    rc = st.wait(timeout=30)
+    txt = r.stdout.decode(errors='replace') + r.stderr.decode(errors='replace')
+    assert 'Thread 2.1 hit Breakpoint 1, 0x00000000' in txt, txt
+    assert values(txt)[:2] == ['0x0', '0'], txt  # bundle 0 has not run: S10 still 0
+    assert rc == 0, (rc, st.stderr.decode(errors='replace'))
+    with open(out, 'rb') as f:
+        got = struct.unpack('<64f', f.read())
+    assert list(got) == [x + 0.5 for x in a], got
 
 
 @case
