@@ -1,12 +1,22 @@
 /*
- * nxemu-isa-doc: writes the TPC ISA reference (docs/isa/tpc-<slot>.rst) from
- * the instruction tables themselves: the insn-<slot>.def rows (opcode,
- * form, types, switch set, execution kind), the operand layouts of
- * insn-forms.def, the switch tables and the summaries of insn-doc.def.
- * `make isa-doc` regenerates the pages; the test isa-doc-current fails when
- * the committed pages differ from what the tables say.
+ * nxemu-isa-doc: writes the ISA references of docs/isa/ from the instruction
+ * tables themselves.
  *
- * usage: nxemu-isa-doc OUTDIR      (writes tpc-ld.rst ... tpc-st.rst)
+ * TPC (tpc-<slot>.rst): the insn-<slot>.def rows (opcode, form, types,
+ * switch set, execution kind), the operand layouts of insn-forms.def, the
+ * switch tables and the summaries of target/tpc/insn-doc.def.
+ *
+ * Sequencer (seq.rst): the SEQ_INSN/SEQ_PSEUDO rows of target/seq/insn.def
+ * (opcode, name, mnemonic, reserved bytes, ordered predicates), its
+ * SEQ_ALU_OP and SEQ_DTYPE rows, the predicate ids of predicates.def, and
+ * the syntax and summaries of target/seq/insn-doc.def.
+ *
+ * Every table row needs its line in the insn-doc.def of its core (and every
+ * line there a row), else the generator reports it and fails.  `make
+ * isa-doc` regenerates the pages; the test isa-doc-current fails when the
+ * committed pages differ from what the tables say.
+ *
+ * usage: nxemu-isa-doc OUTDIR      (writes tpc-ld.rst ... tpc-st.rst, seq.rst)
  *        nxemu-isa-doc --check DIR (exit 1 if a page is missing or differs)
  */
 #include <stdio.h>
@@ -14,6 +24,7 @@
 
 #include <glib.h>
 
+#include "target/seq/insn.h"
 #include "target/tpc/asm.h"
 
 static const struct {
@@ -212,6 +223,326 @@ static bool page(unsigned slot, GString *o)
     return ok;
 }
 
+/* ---- the sequencer page (docs/isa/seq.rst) ------------------------------ */
+
+static const struct {
+    const char *name, *syntax, *text;
+} seq_docs[] = {
+#define SEQ_DOC(n, s, t) {#n, s, t},
+#include "target/seq/insn-doc.def"
+};
+
+static const struct {
+    const char *name, *text;
+} seq_alu_docs[] = {
+#define SEQ_ALU_DOC(n, t) {#n, t},
+#include "target/seq/insn-doc.def"
+};
+
+static const struct {
+    const char *name, *text;
+} seq_pred_docs[] = {
+#define SEQ_PRED_DOC(n, t) {#n, t},
+#include "target/seq/insn-doc.def"
+};
+
+static const struct {
+    unsigned code;
+    const char *name, *mnemonic;
+    bool unary, fp32;
+} seq_alu_rows[] = {
+#define SEQ_ALU_OP(c, n, m, u, f) {c, #n, m, u, f},
+#include "target/seq/insn.def"
+};
+
+static const struct {
+    unsigned code;
+    const char *name, *suffix;
+    unsigned size;
+} seq_dtype_rows[] = {
+#define SEQ_DTYPE(c, n, a, sz) {c, #n, a, sz},
+#include "target/seq/insn.def"
+};
+
+static const struct {
+    unsigned id;
+    const char *name;
+} seq_pred_rows[] = {
+#define SEQ_PRED(i, n) {i, #n},
+#include "target/seq/predicates.def"
+#undef SEQ_PRED
+};
+
+/* The common header + events prefix of insn.def (SEQ_PRE). */
+static const uint16_t seq_prefix[] = {SEQ_PRE};
+
+static int seq_doc_index(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_docs); i++)
+        if (!strcmp(seq_docs[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static const char *seq_alu_doc(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_alu_docs); i++)
+        if (!strcmp(seq_alu_docs[i].name, name))
+            return seq_alu_docs[i].text;
+    return NULL;
+}
+
+static const char *seq_pred_doc(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_pred_docs); i++)
+        if (!strcmp(seq_pred_docs[i].name, name))
+            return seq_pred_docs[i].text;
+    return NULL;
+}
+
+static bool seq_has_prefix(const SeqInsnDesc *d)
+{
+    if (d->nr_preds < G_N_ELEMENTS(seq_prefix))
+        return false;
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_prefix); i++)
+        if (d->preds[i] != seq_prefix[i])
+            return false;
+    return true;
+}
+
+/* "12..31, 44..63" from a reserved-byte mask. */
+static void seq_reserved(GString *o, uint64_t m)
+{
+    unsigned n = 0;
+    if (!m) {
+        g_string_append(o, "none");
+        return;
+    }
+    for (unsigned i = 0; i < 64;) {
+        if (!(m >> i & 1)) {
+            i++;
+            continue;
+        }
+        unsigned j = i;
+        while (j + 1 < 64 && (m >> (j + 1) & 1))
+            j++;
+        g_string_append_printf(o, "%s%u", n++ ? ", " : "", i);
+        if (j > i)
+            g_string_append_printf(o, "..%u", j);
+        i = j + 1;
+    }
+}
+
+static void seq_preds(GString *o, const SeqInsnDesc *d)
+{
+    size_t first = 0;
+    if (seq_has_prefix(d)) {
+        g_string_append_printf(o, "header and events (%u..%u)", SEQ_PRED_ID(seq_prefix[0]),
+                               SEQ_PRED_ID(seq_prefix[G_N_ELEMENTS(seq_prefix) - 1]));
+        first = G_N_ELEMENTS(seq_prefix);
+    }
+    for (size_t i = first; i < d->nr_preds; i++) {
+        unsigned id = SEQ_PRED_ID(d->preds[i]), arg = SEQ_PRED_ARG(d->preds[i]);
+        g_string_append_printf(o, "%s``%s`` (%u", i ? ", " : "", seq_pred_name(id), id);
+        if (arg)
+            g_string_append_printf(o, "; ADDR8 at byte %u", arg);
+        g_string_append_c(o, ')');
+    }
+    if (!d->nr_preds)
+        g_string_append(o, "none");
+}
+
+static void seq_insn_entry(GString *o, unsigned opc, const SeqInsnDesc *d, bool *ok)
+{
+    int k = seq_doc_index(d->name);
+    if (k < 0) {
+        fprintf(stderr, "nxemu-isa-doc: sequencer %s has no SEQ_DOC in target/seq/insn-doc.def\n",
+                d->name);
+        *ok = false;
+    }
+    g_string_append_printf(o, "``%s`` (0x%02X, %s)\n", d->mnemonic, opc, d->name);
+    const char *sum = k >= 0 ? seq_docs[k].text : "?";
+    g_string_append_printf(o, "   %c%s.\n\n", g_ascii_toupper(sum[0]), sum + 1);
+    g_string_append(o, "   ::\n\n");
+    const char *s = k >= 0 ? seq_docs[k].syntax : "?";
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        g_string_append(o, "      ");
+        g_string_append_len(o, s, (gssize)n);
+        g_string_append_c(o, '\n');
+        s += n + (e ? 1 : 0);
+    }
+    g_string_append(o, "\n   - reserved bytes: ");
+    seq_reserved(o, d->reserved);
+    g_string_append(o, "\n   - predicates, in order: ");
+    seq_preds(o, d);
+    g_string_append(o, "\n\n");
+}
+
+static void heading(GString *o, const char *t, char c)
+{
+    g_string_append_printf(o, "%s\n", t);
+    for (size_t i = 0; t[i]; i++)
+        g_string_append_c(o, c);
+    g_string_append(o, "\n\n");
+}
+
+static bool seq_page(GString *o)
+{
+    bool ok = true;
+    g_string_append(o, ".. Generated by tools/nxemu-isa-doc from target/seq/insn.def, "
+                       "predicates.def and insn-doc.def; do not edit: run `make isa-doc`.\n\n");
+    heading(o, "Sequencer instructions", '=');
+    g_string_append(
+        o, "Every instruction is one 64-byte record: bytes 0..3 the header, bytes 4..11 the "
+           "events field (except ``evsem``), bytes 12..63 the payload. The record, the events "
+           "field, address operands, registers and faults are described in "
+           "``docs/seq-isa.rst``. Opcodes not listed fault INVALID_OPCODE; a pseudo opcode "
+           "(0xC1..0xDF) that reaches the core faults PSEUDO_UNLOWERED.\n\n"
+           "The predicates of an instruction are checked in the order listed, when the core "
+           "decodes it, when ``nxemu-as`` assembles it and, for pseudo instructions, when the "
+           "loader lowers them; the first that fails is the fault INVALID_INSTRUCTION with "
+           "FAULT_INFO = its id (see `Validity predicates`_). \"header and events\" is the common "
+           "prefix ");
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_prefix); i++)
+        g_string_append_printf(o, "%s``%s``", i ? ", " : "", seq_pred_name(SEQ_PRED_ID(seq_prefix[i])));
+    g_string_append(
+        o, ". Reserved bytes must be 0 where the list has ``reserved_zero``.\n\n"
+           "In the syntax, ``[A]`` is an address operand and ``TGT`` a branch target "
+           "(``docs/seq-isa.rst``), ``T`` a data-type suffix (`Data types`_), ``rN`` a register "
+           "r0..r63 and ``rH:rL`` a 64-bit register pair, high first. Every instruction except "
+           "``evsem`` may end with the events modifiers ``wait(..)``, ``post(..)`` or "
+           "``post.r(..)``, and ``dbg(CMD, HINT)``, in any order. Mnemonics and register names "
+           "are case-insensitive; ``nxemu-objdump`` prints the forms shown here, lowercase, with "
+           "immediates and addresses in hex.\n\n");
+    for (int pseudo = 0; pseudo < 2; pseudo++) {
+        heading(o, pseudo ? "Pseudo instructions" : "Instructions", '-');
+        if (pseudo)
+            g_string_append(o, "Compiler pseudo instructions. The loader rewrites each of them "
+                               "in place into the real record named here, keeping bytes 2..11 "
+                               "(debug bytes and events), after checking the predicates listed "
+                               "(a failure is a load error). Details: ``docs/seq-isa.rst``.\n\n");
+        for (unsigned opc = 0; opc < 256; opc++) {
+            const SeqInsnDesc *d = seq_insn_desc(opc);
+            if (d && d->pseudo == (bool)pseudo)
+                seq_insn_entry(o, opc, d, &ok);
+        }
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_docs); i++) {
+        bool found = false;
+        for (unsigned opc = 0; opc < 256 && !found; opc++)
+            found = seq_insn_desc(opc) && !strcmp(seq_insn_desc(opc)->name, seq_docs[i].name);
+        if (!found) {
+            fprintf(stderr, "nxemu-isa-doc: SEQ_DOC(%s) names no row of target/seq/insn.def\n",
+                    seq_docs[i].name);
+            ok = false;
+        }
+    }
+
+    heading(o, "ALU operations", '-');
+    g_string_append(
+        o, "The ``op`` byte (12) of ``ALU_OP``; the mnemonic is the instruction name in source. "
+           "W is the dtype's width (32 or 64), a = src0, b = src1 or the immediate; signedness "
+           "follows the dtype. Unary operations read no b. f32 marks the operations that accept "
+           "dtype f32 (IEEE binary32, round to nearest even, an arithmetic NaN result is "
+           "0x7FC00000). Codes not listed fail ``alu_op_supported``.\n\n"
+           ".. list-table::\n   :header-rows: 1\n\n"
+           "   * - Code\n     - Name\n     - Mnemonic\n     - Operands\n     - f32\n"
+           "     - Result\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_alu_rows); i++) {
+        const char *t = seq_alu_doc(seq_alu_rows[i].name);
+        if (!t) {
+            fprintf(stderr, "nxemu-isa-doc: ALU op %s has no SEQ_ALU_DOC in target/seq/insn-doc.def\n",
+                    seq_alu_rows[i].name);
+            ok = false;
+        }
+        g_string_append_printf(o, "   * - 0x%02X\n     - %s\n     - ``%s``\n     - %s\n     - %s\n"
+                                  "     - %s\n",
+                               seq_alu_rows[i].code, seq_alu_rows[i].name, seq_alu_rows[i].mnemonic,
+                               seq_alu_rows[i].unary ? "a" : "a, b",
+                               seq_alu_rows[i].fp32 ? "yes" : "no", t ? t : "?");
+    }
+    g_string_append(o, "\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_alu_docs); i++) {
+        bool found = false;
+        for (size_t j = 0; j < G_N_ELEMENTS(seq_alu_rows); j++)
+            found = found || !strcmp(seq_alu_rows[j].name, seq_alu_docs[i].name);
+        if (!found) {
+            fprintf(stderr, "nxemu-isa-doc: SEQ_ALU_DOC(%s) names no SEQ_ALU_OP row\n",
+                    seq_alu_docs[i].name);
+            ok = false;
+        }
+    }
+
+    heading(o, "Data types", '-');
+    g_string_append(o, "The dtype codes; code 0 is INVALID. Which instruction accepts which is "
+                       "stated by its predicates (summary table in ``docs/seq-isa.rst``).\n\n"
+                       ".. list-table::\n   :header-rows: 1\n\n"
+                       "   * - Code\n     - Name\n     - Suffix\n     - Bytes\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_dtype_rows); i++)
+        g_string_append_printf(o, "   * - 0x%X\n     - %s\n     - ``.%s``\n     - %u\n",
+                               seq_dtype_rows[i].code, seq_dtype_rows[i].name,
+                               seq_dtype_rows[i].suffix, seq_dtype_rows[i].size);
+    g_string_append(o, "\n");
+
+    heading(o, "Validity predicates", '-');
+    g_string_append(o, "The id is the FAULT_INFO of INVALID_INSTRUCTION; fault lines and the "
+                       "assembler print the name.\n\n"
+                       ".. list-table::\n   :header-rows: 1\n\n"
+                       "   * - Id\n     - Predicate\n     - Rule\n     - Checked by\n");
+    unsigned nrows = 0;
+    for (unsigned opc = 0; opc < 256; opc++)
+        nrows += seq_insn_desc(opc) != NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_pred_rows); i++) {
+        const char *t = seq_pred_doc(seq_pred_rows[i].name);
+        if (!t) {
+            fprintf(stderr,
+                    "nxemu-isa-doc: predicate %s has no SEQ_PRED_DOC in target/seq/insn-doc.def\n",
+                    seq_pred_rows[i].name);
+            ok = false;
+        }
+        GString *by = g_string_new(NULL);
+        unsigned users = 0;
+        for (unsigned opc = 0; opc < 256; opc++) {
+            const SeqInsnDesc *d = seq_insn_desc(opc);
+            bool uses = false;
+            for (unsigned k = 0; d && k < d->nr_preds; k++)
+                uses = uses || SEQ_PRED_ID(d->preds[k]) == seq_pred_rows[i].id;
+            if (uses)
+                g_string_append_printf(by, "%s``%s``", users++ ? ", " : "", d->mnemonic);
+        }
+        g_string_append_printf(o, "   * - %u\n     - ``%s``\n     - %s\n     - %s\n",
+                               seq_pred_rows[i].id, seq_pred_rows[i].name, t ? t : "?",
+                               users == nrows ? "every instruction" : users ? by->str : "none");
+        g_string_free(by, TRUE);
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(seq_pred_docs); i++) {
+        bool found = false;
+        for (size_t j = 0; j < G_N_ELEMENTS(seq_pred_rows); j++)
+            found = found || !strcmp(seq_pred_rows[j].name, seq_pred_docs[i].name);
+        if (!found) {
+            fprintf(stderr, "nxemu-isa-doc: SEQ_PRED_DOC(%s) names no row of predicates.def\n",
+                    seq_pred_docs[i].name);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* Pages in writing order: the four TPC slots, then the sequencer. */
+#define NR_PAGES 5
+
+static bool build_page(unsigned i, GString *o)
+{
+    return i < 4 ? page(i, o) : seq_page(o);
+}
+
+static const char *page_file(unsigned i)
+{
+    return i < 4 ? slot_file[i] : "seq.rst";
+}
+
 int main(int argc, char **argv)
 {
     bool check = argc == 3 && !strcmp(argv[1], "--check");
@@ -221,11 +552,11 @@ int main(int argc, char **argv)
     }
     const char *dir = argv[argc - 1];
     int rc = 0;
-    for (unsigned s = 0; s < 4; s++) {
+    for (unsigned s = 0; s < NR_PAGES; s++) {
         GString *o = g_string_new(NULL);
-        if (!page(s, o))
+        if (!build_page(s, o))
             rc = 1;
-        char *path = g_build_filename(dir, slot_file[s], NULL);
+        char *path = g_build_filename(dir, page_file(s), NULL);
         if (check) {
             char *old = NULL;
             gsize len = 0;
