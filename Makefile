@@ -3,7 +3,8 @@
 BUILD ?= build
 NINJA ?= ninja
 
-.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc clang-check
+.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc clang-check \
+	fuzz fuzz-smoke
 
 all: $(BUILD)/build.ninja
 	$(NINJA) -C $(BUILD)
@@ -42,6 +43,29 @@ clang-check:
 	meson test -C build-clang --print-errorlogs --num-processes 2
 	@python3 scripts/test-summary.py build-clang
 
+# libFuzzer targets (docs/fuzzing.rst): `make fuzz` builds them in build-fuzz;
+# `make fuzz-smoke` (CI job) runs each over its corpus for FUZZ_TIME seconds
+# and fails on any crash, leak, timeout or sanitizer report.
+FUZZ_TARGETS = loader dtb seq tpc gdb asm manifest mmio
+FUZZ_TIME ?= 30
+fuzz:
+	@sh scripts/deps.sh clang libclang-rt-14-dev
+	@[ -f build-fuzz/build.ninja ] || ./configure --builddir=build-fuzz --enable-fuzzing --disable-sdl
+	$(NINJA) -C build-fuzz $(addprefix tests/fuzz/fuzz-,$(FUZZ_TARGETS))
+
+fuzz-smoke: fuzz
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  d=$$(mktemp -d); dict=; \
+	  case $$t in loader) dict=elf;; dtb) dict=fdt;; gdb|asm|manifest) dict=$$t;; esac; \
+	  echo "== fuzz-$$t ($(FUZZ_TIME) s)"; \
+	  build-fuzz/tests/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -close_fd_mask=3 \
+	    -print_final_stats=1 -artifact_prefix=build-fuzz/fuzz-$$t- \
+	    $${dict:+-dict=tests/fuzz/dict/$$dict.dict} $$d tests/fuzz/corpus/$$t \
+	    > build-fuzz/fuzz-$$t.log 2>&1 || { tail -60 build-fuzz/fuzz-$$t.log; rm -rf $$d; exit 1; }; \
+	  grep -E '^#[0-9]+.*(DONE|cov:)' build-fuzz/fuzz-$$t.log | tail -1; \
+	  rm -rf $$d; \
+	done
+
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b $(BUILD) || exit 1; done
 
@@ -52,4 +76,4 @@ clean:
 	-$(NINJA) -C $(BUILD) clean
 
 distclean:
-	rm -rf $(BUILD) build-san build-clang
+	rm -rf $(BUILD) build-san build-clang build-fuzz

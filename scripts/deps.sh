@@ -5,7 +5,8 @@
 # help2man: the man pages, written from each program's --help (docs/man).
 # As root on Debian: installs what is missing.  Otherwise: prints the one
 # apt-get command to run and fails.
-# Arguments name extra packages only some jobs need (CI: `deps.sh clang`).
+# Arguments name extra packages only some jobs need (CI: `deps.sh clang`;
+# `make fuzz`: `deps.sh clang libclang-rt-14-dev`, libFuzzer's runtime).
 set -eu
 PKGS="meson ninja-build pkg-config gcc libglib2.0-dev libfdt-dev device-tree-compiler \
 libsdl2-dev gdb-multiarch python3 xvfb xauth zlib1g-dev python3-numpy help2man $*"
