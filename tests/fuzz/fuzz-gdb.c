@@ -5,7 +5,8 @@
  * (two sequencers, one TPC; core 0 runs tests/gdb/loop.s), as the session
  * loop of softmmu/gdbstub.c does but without a socket (replies go
  * nowhere).  Resumes run at most a few scheduler rounds, steps one
- * instruction; kill and detach end the session.
+ * instruction; kill and detach end the session (extended-remote: the
+ * machine runs on a few rounds and gdb may attach again).
  */
 #include "fuzz.h"
 
@@ -129,8 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gdb_rx_init(&s->rx);
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
-    s->g_pid = 1;
-    s->attached[0] = true;
+    s->g_pid = s->c_pid = 1;
+    s->attached[0] = true; /* only the boot core at connect time */
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        s->last_state[i] = s->proc[i]->state;
+    }
 
     GString *stop = g_string_new(NULL);
     bool done = false;
@@ -145,8 +149,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case GDB_ACT_STEP:
             act(s, stop);
             break;
-        case GDB_ACT_KILL:
         case GDB_ACT_DETACH_ALL:
+            if (s->extended && !s->killed) {
+                /* extended-remote: the machine runs on, gdb may attach again */
+                nx_debug_clear(s->dbg, NULL);
+                fuzz_run(s->m, 4, 2000, 100000);
+                break;
+            }
+            done = true;
+            break;
+        case GDB_ACT_KILL:
             done = true;
             break;
         case GDB_ACT_NONE:
