@@ -556,6 +556,21 @@ bool nc2_fdt_check(const void *fdt, size_t size, const char *what, GError **err)
         return nc2_fdt_error(err, "%s: totalsize %u exceeds the file size %zu: truncated", what,
                              fdt_totalsize(fdt), size);
     }
+    /* Debian 12's libfdt (1.6.1) dereferences NULL in fdt_check_full() on
+     * trees older than version 16 and can loop forever on a structure block
+     * whose tags do not move forward: refuse both first.  dtc writes
+     * version 17. */
+    if (fdt_version(fdt) < 17) {
+        return nc2_fdt_error(err, "%s: device tree version %u: nxemu reads version 17", what,
+                             fdt_version(fdt));
+    }
+    for (int off = 0, next = 0, tag = FDT_NOP; tag != FDT_END; off = next) {
+        tag = fdt_next_tag(fdt, off, &next);
+        if (next <= off || (uint32_t)next > fdt_size_dt_struct(fdt)) {
+            return nc2_fdt_error(err, "%s: malformed device tree: structure block tag at 0x%x",
+                                 what, (unsigned)off);
+        }
+    }
     r = fdt_check_full(fdt, size);
     if (r) {
         return nc2_fdt_error(err, "%s: malformed device tree: %s", what, fdt_strerror(r));

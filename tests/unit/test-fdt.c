@@ -377,6 +377,38 @@ static void test_bad_blobs(void)
     g_free(fdt);
 }
 
+/* Found by tests/fuzz/fuzz-dtb: Debian's libfdt 1.6.1 dereferences NULL in
+ * fdt_check_full() on old tree versions and loops forever on some
+ * structure blocks; nc2_fdt_check refuses both before calling it. */
+static void test_libfdt_traps(void)
+{
+    size_t size;
+    uint8_t *fdt = default_tree(&size);
+    GError *err = NULL;
+    uint8_t *old = g_memdup2(fdt, size);
+    fdt_set_version(old, 5);
+    fdt_set_last_comp_version(old, 1);
+    g_assert_false(nc2_fdt_check(old, size, "v5.dtb", &err));
+    g_assert_cmpstr(err->message, ==, "dtb: v5.dtb: device tree version 5: nxemu reads version 17");
+    g_clear_error(&err);
+    g_free(old);
+    static const char *const inputs[] = {"version-5-null-deref", "check-full-loop-1",
+                                         "check-full-loop-2"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(inputs); i++) {
+        /* fuzz-dtb inputs: a mode byte, then the blob */
+        g_autofree char *path =
+            g_test_build_filename(G_TEST_DIST, "..", "fuzz", "regress", "dtb", inputs[i], NULL);
+        g_autofree gchar *data = NULL;
+        gsize len = 0;
+        g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+        g_autofree void *blob = g_memdup2(data + 1, len - 1); /* aligned, as loaded */
+        g_assert_false(nc2_fdt_check(blob, len - 1, inputs[i], &err));
+        g_assert_true(strstr(err->message, "version") || strstr(err->message, "structure block"));
+        g_clear_error(&err);
+    }
+    g_free(fdt);
+}
+
 static void test_dump_round_trip(void)
 {
     Nc2Edits ed = {.has_seq = true, .seq = 2, .has_quantum = true, .quantum = 32};
@@ -504,6 +536,7 @@ int main(int argc, char **argv)
     g_test_add_func("/fdt/bad-edits", test_bad_edits);
     g_test_add_func("/fdt/tree-rules", test_tree_rules);
     g_test_add_func("/fdt/bad-blobs", test_bad_blobs);
+    g_test_add_func("/fdt/libfdt-traps", test_libfdt_traps);
     g_test_add_func("/fdt/dump-round-trip", test_dump_round_trip);
     g_test_add_func("/board/map", test_board_map);
     g_test_add_func("/board/dtb-in-memory", test_board_dtb_in_memory);
