@@ -443,6 +443,7 @@ static bool parse_suite(GKeyFile *kf, Scan *s, const char *dir, const NtSettings
     }
     if (!kf_string(kf, s->file, g, "nxemu", &nx, err) ||
         !parse_words(kf, s->file, g, "args", &d->args, err)) {
+        g_free(nx); /* a good nxemu = before a bad args = must not leak */
         return false;
     }
     if (set->nxemu) {
