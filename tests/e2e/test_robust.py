@@ -52,24 +52,37 @@ def run(args, timeout=20, limit_as=None, **kw):
         time.monotonic() - t0
 
 
+# A forked child's ru_maxrss starts from its parent's RSS (Linux copies the
+# parent's page tables at fork and keeps the high-water mark across exec), so
+# measuring from this test process would count whatever earlier tests left in
+# it.  A fresh, small python3 does the fork+wait4 and prints the figure.
+_RSS_HELPER = """
+import os, subprocess, sys, time
+deadline = time.monotonic() + float(sys.argv[1])
+p = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+while True:
+    pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.monotonic() > deadline:
+        p.kill()
+        os.wait4(p.pid, 0)
+        sys.exit(99)
+    time.sleep(0.02)
+print(os.waitstatus_to_exitcode(status), ru.ru_maxrss)
+"""
+
+
 def rss_of(args, timeout=60):
-    """(returncode, stderr, max RSS of this child in KiB) via wait4."""
-    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    err = b""
-    deadline = time.monotonic() + timeout
-    while True:
-        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            p.kill()
-            os.wait4(p.pid, 0)
-            raise AssertionError(f"still running after {timeout} s: {args}")
-        time.sleep(0.02)
-    err = p.stderr.read().decode(errors="replace")
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, err, ru.ru_maxrss
+    """(returncode, stderr, max RSS of the nxemu process in KiB)."""
+    r = subprocess.run([sys.executable, "-c", _RSS_HELPER, str(timeout)] + list(args),
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout + 30)
+    err = r.stderr.decode(errors="replace")
+    if r.returncode == 99:
+        raise AssertionError(f"still running after {timeout} s: {args}")
+    assert r.returncode == 0, (r.returncode, err)
+    rc, rss = (int(x) for x in r.stdout.split())
+    return rc, err, rss
 
 
 def asm(name, text):
