@@ -10,26 +10,12 @@
 #include <glib.h>
 
 #include "nxemu/memory.h"
+#include "rss-testlib.h"
 
 #define LOADER MEMTXATTRS(MEM_REQ_LOADER, 0)
 #define SEQ0   MEMTXATTRS(MEM_REQ_SEQ, 0)
 #define RAM_SIZE (1ull << 30)
 #define G        (1ull << MEM_ZERO_GRANULE_BITS)
-
-static long vm_rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    g_assert_nonnull(f);
-    char line[256];
-    long kib = -1;
-    while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    }
-    fclose(f);
-    g_assert_cmpint(kib, >=, 0);
-    return kib;
-}
 
 typedef struct {
     MemoryRegion sys, ram;

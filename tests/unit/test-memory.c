@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "nxemu/memory.h"
+#include "rss-testlib.h"
 
 #define SEQ0   MEMTXATTRS(MEM_REQ_SEQ, 0)
 #define DMA0   MEMTXATTRS(MEM_REQ_DMA, 0)
@@ -654,21 +655,6 @@ static void test_alias_cycle(void)
 }
 
 /* ---- sparse RAM ---- */
-
-static long vm_rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    g_assert_nonnull(f);
-    char line[256];
-    long kib = -1;
-    while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
-            break;
-    }
-    fclose(f);
-    g_assert_cmpint(kib, >=, 0);
-    return kib;
-}
 
 static void test_sparse_64g(void)
 {
