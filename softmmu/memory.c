@@ -202,8 +202,13 @@ void mr_add_subregion(MemoryRegion *container, uint64_t addr, MemoryRegion *sub,
     unsigned i = 0;
     while (i < container->nr_subregions && container->subregions[i]->priority > priority)
         i++;
-    container->subregions =
-        g_renew(MemoryRegion *, container->subregions, container->nr_subregions + 1);
+    /* Doubling: the board maps 280+ regions into one container, and growing
+     * by one each time was a quadratic copy and a scattered heap at start-up. */
+    if (container->nr_subregions == container->subregions_cap) {
+        container->subregions_cap = container->subregions_cap ? 2 * container->subregions_cap : 8;
+        container->subregions =
+            g_renew(MemoryRegion *, container->subregions, container->subregions_cap);
+    }
     memmove(&container->subregions[i + 1], &container->subregions[i],
             (container->nr_subregions - i) * sizeof(MemoryRegion *));
     container->subregions[i] = sub;
@@ -224,6 +229,7 @@ void mr_destroy(MemoryRegion *mr)
     mr->code_bitmap = NULL;
     mr->subregions = NULL;
     mr->nr_subregions = 0;
+    mr->subregions_cap = 0;
     mr->name = NULL;
     mr->size = 0;
 }

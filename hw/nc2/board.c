@@ -36,7 +36,8 @@ static bool map_memories(Machine *m, GError **err)
     }
     uint8_t *host = m->local_ram.host;
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
-        g_autofree char *name = g_strdup_printf("sbuf%u", p);
+        char name[16];
+        snprintf(name, sizeof(name), "sbuf%u", p);
         mr_init_ram_ptr(&m->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA,
                         host + (uint64_t)p * NC2_SBUF_PART_BYTES);
         map(m, mm[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH, &m->sbuf[p]);
@@ -44,7 +45,8 @@ static bool map_memories(Machine *m, GError **err)
     host += LOCAL_SBUF_BYTES;
     /* Partition p = q*32 + i sits at q*1 MiB + i*32 KiB = p*32 KiB (§1.2). */
     for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
-        g_autofree char *name = g_strdup_printf("psum%u", p);
+        char name[16];
+        snprintf(name, sizeof(name), "psum%u", p);
         mr_init_ram_ptr(&m->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA,
                         host + (uint64_t)p * NC2_PSUM_PART_BYTES);
         map(m, mm[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH, &m->psum[p]);

@@ -104,6 +104,7 @@ struct MemoryRegion {
     /* container */
     MemoryRegion **subregions;
     unsigned nr_subregions;
+    unsigned subregions_cap; /* allocated length of subregions[] */
 
     /* placement inside the parent container */
     MemoryRegion *parent;
