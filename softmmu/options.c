@@ -561,7 +561,11 @@ bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
         entries[i] = (GOptionEntry){
             .long_name = d->name,
             .short_name = d->short_name,
-            .flags = d->has_arg ? 0 : G_OPTION_FLAG_NO_ARG,
+            /* FILENAME: GLib hands the argument over as bytes.  Without it
+             * every argument goes through g_locale_to_utf8, which loads
+             * iconv's module cache on each start (~25k instructions, two
+             * file opens) and would refuse a non-UTF-8 file name. */
+            .flags = d->has_arg ? G_OPTION_FLAG_FILENAME : G_OPTION_FLAG_NO_ARG,
             .arg = G_OPTION_ARG_CALLBACK,
             .arg_data = (gpointer)opt_cb,
             .description = d->help,

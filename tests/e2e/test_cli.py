@@ -361,6 +361,25 @@ def _():
             lines[1] == 'nxemu:   core=0 pc=0x0000000001000000 state=RUNNING', err
 
 
+@case('file names are bytes: a non-UTF-8 name loads, a missing one is named')
+def _():
+    # GLib used to convert every option argument with g_locale_to_utf8, so
+    # a Latin-1 file name was refused with "Invalid byte sequence in
+    # conversion input" and no file name.
+    d = tempfile.mkdtemp()
+    name = os.path.join(d.encode(), b'p\xe9ss.bin')
+    with open(name, 'wb') as fh:
+        fh.write(bytes([0xA1, 0x10]) + bytes(62))  # one HALT record
+    arg = b'loader,file=' + name + b',addr=0x01000000,cpu-num=0'
+    p = subprocess.run([NXEMU, '-device', arg], capture_output=True, timeout=60)
+    assert p.returncode == 0 and p.stderr == b'', (p.returncode, p.stderr)
+    missing = os.path.join(d.encode(), b'n\xe9ant.elf')
+    p = subprocess.run([NXEMU, '-kernel', missing], capture_output=True, timeout=60)
+    assert p.returncode != 0 and missing in p.stderr and b'conversion' not in p.stderr, \
+        (p.returncode, p.stderr)
+    shutil.rmtree(d)
+
+
 @case('debugger options: bad device, -S without a stub')
 def _():
     d = tempfile.mkdtemp()
