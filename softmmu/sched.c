@@ -113,12 +113,97 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
     return r;
 }
 
+/* Solo slices (nxemu/sched.h). */
+bool sched_solo_alone(const Machine *m)
+{
+    const NxCpu *self = m->sched.current;
+    if (m->sched.round_tpc_changed || dma_queued(m) || tpc_running(m)) {
+        return false;
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        if (m->seq[i] != self && seq_active(m->seq[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The rounds a solo slice may cover from here (0: run a normal round): a
+ * lone RUNNING sequencer, nothing that looks at the machine per round or
+ * per instruction, and never past the round that reaches the cycle limit. */
+static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
+{
+    Sched *s = &m->sched;
+    NxCpu *cpu = NULL;
+    if (max_rounds < 2 || m->debug || m->trace || (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
+        return 0;
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        if (seq_active(m->seq[i])) {
+            if (cpu || m->seq[i]->state != CPU_RUNNING) {
+                return 0;
+            }
+            cpu = m->seq[i];
+        }
+    }
+    if (!cpu || dma_queued(m) || tpc_running(m)) {
+        return 0;
+    }
+    uint64_t k = max_rounds;
+    if (s->has_cycle_limit) {
+        /* the round whose end reaches the limit is the slice's last */
+        uint64_t left = s->cycle_limit > s->vtime ? s->cycle_limit - s->vtime : 0;
+        k = MIN(k, left ? (left + s->quantum - 1) / s->quantum : 1);
+    }
+    if (k < 2 || k > UINT64_MAX / s->quantum) {
+        return 0;
+    }
+    *only = cpu;
+    return k;
+}
+
+/*
+ * Phase 1 of up to k rounds as one slice of the lone sequencer.  Afterwards
+ * the machine is where the last of those rounds would have left it after its
+ * phase 1: T advanced over the rounds before it, the core's slice_used and
+ * the round's retirement counted within it.  That round is the one of the
+ * last cycle used, except after a block: a wait attempted at a round's start
+ * belongs to that round, with nothing retired in it.  One sequencer
+ * instruction takes one cycle, so cycles are instructions.
+ */
+static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
+{
+    Sched *s = &m->sched;
+    const uint64_t q = s->quantum;
+    uint64_t icount_before = s->icount, before = s->round_retired;
+    s->current = cpu;
+    s->solo = true;
+    cpu->slice_used = 0;
+    uint64_t used = cpu->ops->run(cpu, k * q);
+    s->solo = false;
+    s->current = NULL;
+    s->icount = icount_before + (s->round_retired - before);
+    uint64_t last = cpu->state == CPU_BLOCKED ? used / q : (used ? (used - 1) / q : 0);
+    s->vtime += last * q;
+    cpu->slice_used = used - last * q;
+    s->round_retired = cpu->slice_used;
+    icount_check(s, s->vtime + cpu->slice_used);
+    s->round_used = MAX(s->round_used, cpu->slice_used);
+}
+
 StopReason sched_round(Machine *m)
+{
+    return sched_rounds(m, 1);
+}
+
+StopReason sched_rounds(Machine *m, uint64_t max_rounds)
 {
     Sched *s = &m->sched;
     const uint64_t q = s->quantum;
     uint64_t retired = 0;
     bool blocked = false;
+    NxCpu *only = NULL;
+    uint64_t solo;
 
     if (m->stop_reason != STOP_NONE) {
         return m->stop_reason;
@@ -136,7 +221,14 @@ StopReason sched_round(Machine *m)
     icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
 
     /* 1. Sequencers in ascending core id. */
-    for (unsigned i = 0; i < m->cfg.nr_seq && !s->icount_reached; i++) {
+    if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
+        solo_slice(m, only, solo);
+        retired = s->round_retired;
+        if (m->stop) {
+            return stopped(m, only->slice_used);
+        }
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq && !s->icount_reached && !only; i++) {
         NxCpu *cpu = m->seq[i];
         uint64_t budget = q, before, icount_before = s->icount;
         if (!seq_active(cpu)) {
@@ -342,7 +434,9 @@ int sched_run(Machine *m)
     StopReason r;
     GString *out;
     do {
-        r = sched_round(m);
+        /* 1024 rounds at most per call: a signal is seen within ~65k
+         * instructions at the default quantum */
+        r = sched_rounds(m, 1024);
     } while (r == STOP_NONE);
     out = g_string_new(NULL);
     sched_report(m, out);

@@ -59,6 +59,7 @@ typedef struct Sched {
     unsigned round_dma_completed;
     unsigned round_tpc_changed;
     NxCpu *current; /* core in its slice, for VTIME reads */
+    bool solo;      /* current runs a solo slice (nxemu/sched.h) */
     uint64_t round_used; /* most cycles any core or engine used in this round */
     uint64_t end_vtime;  /* VTIME at which the run ended (set with stop_reason) */
 } Sched;

@@ -10,6 +10,31 @@ void sched_init(Machine *m, uint64_t quantum);
 int sched_run(Machine *m);
 /* Run exactly one round; returns STOP_NONE while the machine goes on. */
 StopReason sched_round(Machine *m);
+/*
+ * Run up to max_rounds rounds (at least one), with the same result as
+ * calling sched_round that many times: stops at the first round that ends
+ * the run.  When one sequencer is the only agent that can act (every other
+ * sequencer idle, no DMA queued, no TPC running, no debugger, trace or
+ * per-instruction log), the rounds are one "solo" slice of the whole budget
+ * instead of a slice per round: nobody else could have observed the round
+ * boundaries in between.  sched_run uses it; loops that look at the machine
+ * between rounds (gdb, the viewer) keep sched_round.
+ *
+ * The contract for a core's run() in a solo slice (sched.solo is set): after
+ * every instruction with effects beyond its own registers, it asks
+ * sched_solo_alone(); when that is false, the slice ends at the end of the
+ * current round (sched_round_end) so that the newly active agent starts in
+ * that round exactly as it would have.
+ */
+StopReason sched_rounds(Machine *m, uint64_t max_rounds);
+bool sched_solo_alone(const Machine *m);
+/* The end of the round that the cycle `used` of a slice belongs to (used
+ * cycles already run: the round of the last one), as a slice budget. */
+static inline uint64_t sched_round_end(const Machine *m, uint64_t used)
+{
+    uint64_t q = m->sched.quantum;
+    return (used + q - 1) / q * q;
+}
 /* The exit status for the stop reason already recorded in m. */
 int sched_exit_status(Machine *m);
 /* The §9.3 diagnostic lines (each ending in a newline) for the recorded stop

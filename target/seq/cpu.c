@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "nxemu/sched.h"
 #include "nxemu/trace.h"
 #include "target/seq/asm.h"
 #include "target/seq/cpu.h"
@@ -302,8 +303,9 @@ k_exit:
     seq_icount_check(sc, cpu, end - rem, left);
     if (G_UNLIKELY(nx->pending_control))
         nx_apply_pending_control(nx);
+    /* sc->solo: the run loop asks whether the slice may go on. */
     if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
-                   s->dc.last != p)) {
+                   s->dc.last != p || sc->solo)) {
         *used = end - rem;
         return SEQ_FX_CHECK;
     }
@@ -371,6 +373,15 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         !(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU)) && m->debug == NULL && m->trace == NULL;
 
     while (used < budget && !m->stop) {
+        if (G_UNLIKELY(sc->solo) && used && !sched_solo_alone(m)) {
+            /* Another agent became active: this round is the slice's last
+             * (nxemu/sched.h, solo slices). */
+            sc->solo = false;
+            budget = sched_round_end(m, used);
+            end = MIN(end, budget);
+            if (used >= budget)
+                break;
+        }
         if (nx->discard_kept) {
             s->kept = false;
             nx->discard_kept = false;
