@@ -20,11 +20,6 @@ void sched_init(Machine *m, uint64_t quantum)
     s->quantum = quantum ? quantum : 1;
 }
 
-static bool seq_active(const NxCpu *cpu)
-{
-    return cpu && (cpu->state == CPU_RUNNING || cpu->state == CPU_BLOCKED);
-}
-
 static bool tpc_running(const Machine *m)
 {
     for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
@@ -113,15 +108,15 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
     return r;
 }
 
-/* Solo slices (nxemu/sched.h). */
 bool sched_solo_alone(const Machine *m)
 {
     const NxCpu *self = m->sched.current;
-    if (m->sched.round_tpc_changed || dma_queued(m) || tpc_running(m)) {
+    /* No TPC ran when the slice began, and a launch counts as a change. */
+    if (m->sched.round_tpc_changed || m->dma.queued) {
         return false;
     }
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (m->seq[i] != self && seq_active(m->seq[i])) {
+        if (m->seq[i] != self && sched_seq_active(m->seq[i])) {
             return false;
         }
     }
@@ -139,7 +134,7 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
         return 0;
     }
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (seq_active(m->seq[i])) {
+        if (sched_seq_active(m->seq[i])) {
             if (cpu || m->seq[i]->state != CPU_RUNNING) {
                 return 0;
             }
@@ -231,7 +226,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     for (unsigned i = 0; i < m->cfg.nr_seq && !s->icount_reached && !only; i++) {
         NxCpu *cpu = m->seq[i];
         uint64_t budget = q, before, icount_before = s->icount;
-        if (!seq_active(cpu)) {
+        if (!sched_seq_active(cpu)) {
             continue;
         }
         if (s->has_icount_limit) {
@@ -282,7 +277,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     /* 4. End-of-round checks, in order. */
     bool active = false;
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        active |= seq_active(m->seq[i]);
+        active |= sched_seq_active(m->seq[i]);
         blocked |= m->seq[i] && m->seq[i]->state == CPU_BLOCKED;
     }
     /* The DMA and TPC queries only matter for the end and deadlock tests. */

@@ -110,13 +110,14 @@ bool dma_queue_full(const DmaEngine *e)
 
 void dma_push(DmaEngine *e, DmaRequest *req)
 {
-    const DmaController *dc = e->dc;
+    DmaController *dc = e->dc;
     g_assert(!dma_queue_full(e)); /* callers check first: an internal bug otherwise */
     uint64_t bpc = dc->bytes_per_cycle;
     req->cost = dc->latency + req->bytes / bpc + (req->bytes % bpc != 0);
     req->done = 0;
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
+    dc->queued++;
     if (G_UNLIKELY(e->m->trace)) {
         trace_dma_push(e->m, e->index, req);
     }
@@ -133,6 +134,7 @@ static void dma_complete_head(DmaEngine *e)
     e->ring[e->head] = NULL;
     e->head = (e->head + 1) % e->depth;
     e->count--;
+    e->dc->queued--;
 
     if (req->complete) {
         /* Already reported before it moved: the access hook stays silent. */
@@ -211,11 +213,7 @@ unsigned dma_advance(DmaController *dc, uint64_t q)
 
 unsigned dma_pending(const DmaController *dc)
 {
-    unsigned n = 0;
-    for (unsigned i = 0; i < dc->nr; i++) {
-        n += dc->e[i].count;
-    }
-    return n;
+    return dc->queued;
 }
 
 uint64_t dma_next_completion(const DmaController *dc)
@@ -425,6 +423,7 @@ void dma_destroy(DmaController *dc)
             DmaRequest *req = e->ring[e->head];
             e->head = (e->head + 1) % e->depth;
             e->count--;
+            dc->queued--;
             dma_pool_put(req);
         }
         g_free(e->ring);

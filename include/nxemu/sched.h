@@ -27,6 +27,15 @@ StopReason sched_round(Machine *m);
  * that round exactly as it would have.
  */
 StopReason sched_rounds(Machine *m, uint64_t max_rounds);
+
+/* A sequencer that takes part in rounds: running, or blocked in a wait. */
+static inline bool sched_seq_active(const NxCpu *cpu)
+{
+    return cpu && (cpu->state == CPU_RUNNING || cpu->state == CPU_BLOCKED);
+}
+
+/* Still the only agent that can act: asked after every instruction with
+ * effects in a solo slice. */
 bool sched_solo_alone(const Machine *m);
 /* The end of the round that the cycle `used` of a slice belongs to (used
  * cycles already run: the round of the last one), as a slice budget. */

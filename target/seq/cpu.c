@@ -303,9 +303,10 @@ k_exit:
     seq_icount_check(sc, cpu, end - rem, left);
     if (G_UNLIKELY(nx->pending_control))
         nx_apply_pending_control(nx);
-    /* sc->solo: the run loop asks whether the slice may go on. */
+    /* A solo slice that is no longer alone: the run loop ends it with the
+     * round (nxemu/sched.h). */
     if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
-                   s->dc.last != p || sc->solo)) {
+                   s->dc.last != p || (sc->solo && !sched_solo_alone(m)))) {
         *used = end - rem;
         return SEQ_FX_CHECK;
     }

@@ -345,8 +345,10 @@ static void test_doorbell_accept_and_full(void)
     wr(m, 1, 0x20, 4, 1); /* queue full: kind 3, request dropped */
     g_assert_cmphex(rd(m, 1, 0x24, 4), ==, 3u << 16);
     g_assert_cmpuint(m->dma.e[1].count, ==, 2);
+    g_assert_cmpuint(dma_pending(&m->dma), ==, 2); /* the dropped one is not counted */
 
     g_assert_cmpuint(dma_advance(&m->dma, 66), ==, 2);
+    g_assert_cmpuint(dma_pending(&m->dma), ==, 0);
     g_assert_cmpuint(m->evsem.sem[4], ==, 2);
     g_assert_cmpuint(m->nx[1].outstanding, ==, 0); /* no core owns a doorbell request */
     g_assert_cmpuint(rd(m, 1, 0x10, 8), ==, 128);

@@ -67,7 +67,7 @@ struct DmaPool {
 
 typedef struct DmaEngine {
     Machine *m;
-    const DmaController *dc; /* timing parameters */
+    DmaController *dc; /* timing parameters, the machine-wide queued count */
     unsigned index;
     DmaRequest **ring;
     unsigned head, count, depth;
@@ -83,6 +83,9 @@ struct DmaController {
     uint32_t bytes_per_cycle, latency;
     /* cycles into the last dma_advance at which its last completion happened (0: none) */
     uint64_t last_done;
+    /* requests in all queues (dma_pending): kept by push and completion, so
+     * that asking whether any DMA is outstanding costs one load */
+    unsigned queued;
     /* Doorbell record validation: seq_dma_request_from_record, replaceable
      * by unit tests. */
     uint32_t (*from_record)(Machine *m, const uint8_t rec[64], DmaRequest **req);
