@@ -245,6 +245,7 @@ struct TpcCpu {
 
     bool strict;                 /* -tpc-strict: bundle conflicts fault */
     GHashTable *conflict_warned; /* PCs already warned about */
+    void *block;                 /* the allocation c sits in, aligned (tpc_cpu_create) */
 
     /* Decoded bundles, direct-mapped by PC and validated by their bytes,
      * so code written by anyone is never stale and nothing must be

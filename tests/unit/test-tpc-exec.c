@@ -49,6 +49,9 @@ static void test_launch_state(void)
     imm(&k[0], 0x20);
     TpcCpu *c = run(m, 0, k, 4);
     assert_done(m, 0);
+    /* the vector state's aligned(64) holds: -march=native uses aligned moves */
+    g_assert_cmpuint((uintptr_t)c % _Alignof(TpcCpu), ==, 0);
+    g_assert_cmpuint((uintptr_t)c->vlm % 64, ==, 0);
     g_assert_cmpuint(c->s[0], ==, 100);
     g_assert_cmpuint(c->s[2], ==, 102);
     g_assert_cmpuint(c->s[3], ==, 0);
