@@ -172,11 +172,7 @@ int nxapi_run(NxApi *a, uint64_t cycle_limit, uint64_t icount_limit, char **repo
     }
     GString *out = g_string_new(NULL);
     if (m->stop_reason == STOP_NONE) {
-        while (sched_round(m) == STOP_NONE) {
-        }
-        fflush(stdout); /* guest console bytes */
-        sched_report(m, out);
-        sched_log_end(m);
+        sched_run_report(m, out);
     }
     if (report) {
         *report = g_string_free(out, FALSE);

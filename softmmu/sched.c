@@ -424,22 +424,25 @@ void sched_report(Machine *m, GString *out)
     }
 }
 
-int sched_run(Machine *m)
+int sched_run_report(Machine *m, GString *report)
 {
-    StopReason r;
-    GString *out;
-    do {
-        /* 1024 rounds at most per call: a signal is seen within ~65k
-         * instructions at the default quantum */
-        r = sched_rounds(m, 1024);
-    } while (r == STOP_NONE);
-    out = g_string_new(NULL);
-    sched_report(m, out);
+    /* 1024 rounds at most per call: a signal is seen within ~65k
+     * instructions at the default quantum */
+    while (sched_rounds(m, 1024) == STOP_NONE) {
+    }
     fflush(stdout); /* guest console bytes first, then the diagnostic */
-    fputs(out->str, stderr);
-    g_string_free(out, TRUE);
+    sched_report(m, report);
     sched_log_end(m);
     return sched_exit_status(m);
+}
+
+int sched_run(Machine *m)
+{
+    GString *out = g_string_new(NULL);
+    int rc = sched_run_report(m, out);
+    fputs(out->str, stderr);
+    g_string_free(out, TRUE);
+    return rc;
 }
 
 const char *stop_reason_name(StopReason r)

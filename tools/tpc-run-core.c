@@ -322,11 +322,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     int rc;
     if (res->report) {
         /* the caller takes the diagnostic lines instead of stderr */
-        while (sched_round(m) == STOP_NONE) {
-        }
-        sched_report(m, res->report);
-        sched_log_end(m);
-        rc = sched_exit_status(m);
+        rc = sched_run_report(m, res->report);
     } else if (o->gdb || o->gdb_default) {
         /* the same stub as nxemu -s/-gdb: the launcher and the TPCs are
          * inferiors; with -S nothing has run yet */

@@ -8,6 +8,10 @@ void sched_init(Machine *m, uint64_t quantum);
 /* Run until the machine ends; prints the diagnostic line(s) of §9.3 and
  * returns the exit status of §9.2. */
 int sched_run(Machine *m);
+/* The same, for callers that take the diagnostic lines themselves (the C
+ * API, nxemu-tpc-run's library form): they are appended to report; the -d
+ * machine end line is logged as usual. */
+int sched_run_report(Machine *m, GString *report);
 /* Run exactly one round; returns STOP_NONE while the machine goes on. */
 StopReason sched_round(Machine *m);
 /*
