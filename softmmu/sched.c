@@ -215,15 +215,19 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     s->round_used = 0;
     icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
 
-    /* 1. Sequencers in ascending core id. */
+    /* 1. Sequencers in ascending core id.  After a solo slice, the cores
+     * after it in id order still run in its last round: one it started
+     * there would have. */
+    unsigned first = 0;
     if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
         solo_slice(m, only, solo);
         retired = s->round_retired;
         if (m->stop) {
             return stopped(m, only->slice_used);
         }
+        first = only->index + 1;
     }
-    for (unsigned i = 0; i < m->cfg.nr_seq && !s->icount_reached && !only; i++) {
+    for (unsigned i = first; i < m->cfg.nr_seq && !s->icount_reached; i++) {
         NxCpu *cpu = m->seq[i];
         uint64_t budget = q, before, icount_before = s->icount;
         if (!sched_seq_active(cpu)) {
