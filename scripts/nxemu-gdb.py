@@ -11,7 +11,11 @@
 # * `nxemu-attach-all`: one inferior per core (add-inferior / attach PID)
 #   and `set schedule-multiple on`.
 # * `nxemu-cores`: the cores, their gdb pids and states.
+# * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
+#   lanes in one element type, optionally with a vector predicate's lanes
+#   marked and only some lanes shown.
 import re
+import struct
 
 import gdb
 import gdb.disassembler
@@ -140,5 +144,77 @@ runs the whole machine anyway)."""
         gdb.execute('set schedule-multiple on')
 
 
+# element type -> (bytes per lane, struct code); bf16 is the upper half of an f32
+_VTYPES = {'f32': (4, 'f'), 'bf16': (2, None), 'i32': (4, 'i'), 'u32': (4, 'I'),
+           'i16': (2, 'h'), 'u16': (2, 'H'), 'i8': (1, 'b'), 'u8': (1, 'B')}
+
+
+def _reg_bytes(name, field, count):
+    try:
+        v = gdb.parse_and_eval('$' + name)[field]
+    except gdb.error as e:
+        raise gdb.GdbError('nxemu-vreg: no register %s here (%s)' % (name, e))
+    return bytes(int(v[i]) & 0xff for i in range(count))
+
+
+def _lanes(raw, vtype):
+    size, code = _VTYPES[vtype]
+    n = len(raw) // size
+    if code:
+        return list(struct.unpack('<%d%s' % (n, code), raw))
+    half = struct.unpack('<%dH' % n, raw)
+    return [struct.unpack('<f', struct.pack('<I', h << 16))[0] for h in half]
+
+
+def _cell(x):
+    return ('%.7g' % x) if isinstance(x, float) else str(x)
+
+
+class NxemuVreg(gdb.Command):
+    """Show a TPC vector register as a grid of lanes.
+
+Usage: nxemu-vreg Vn [TYPE] [VPm] [LO:HI]
+  TYPE   f32 (default), bf16, i32, u32, i16, u16, i8, u8
+  VPm    mark the lanes vector predicate VPm disables with a '~' after
+         the value (lane i of
+         an E-byte type is enabled by bit i*E, tpc-isa.rst)
+  LO:HI  only lanes LO..HI-1"""
+
+    def __init__(self):
+        super().__init__('nxemu-vreg', gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        args = gdb.string_to_argv(arg)
+        if not args or not re.fullmatch(r'[Vv]\d+', args[0]):
+            raise gdb.GdbError('usage: nxemu-vreg Vn [TYPE] [VPm] [LO:HI]')
+        reg, vtype, vp, lo, hi = args[0].upper(), 'f32', None, 0, None
+        for a in args[1:]:
+            if a in _VTYPES:
+                vtype = a
+            elif re.fullmatch(r'[Vv][Pp]\d+', a):
+                vp = a.upper()
+            elif re.fullmatch(r'\d+:\d+', a):
+                lo, hi = (int(x) for x in a.split(':'))
+            else:
+                raise gdb.GdbError('nxemu-vreg: %r is not a type, a VPn or LO:HI' % a)
+        vals = _lanes(_reg_bytes(reg, 'i8', 256), vtype)
+        hi = len(vals) if hi is None else min(hi, len(vals))
+        if lo >= hi:
+            raise gdb.GdbError('nxemu-vreg: no lanes in %d:%d (%s has %d %s lanes)' %
+                               (lo, hi, reg, len(vals), vtype))
+        size = _VTYPES[vtype][0]
+        on = [True] * len(vals)
+        if vp:
+            bits = int.from_bytes(_reg_bytes(vp, 'u8', 32), 'little')
+            on = [bool(bits >> (i * size) & 1) for i in range(len(vals))]
+        cells = [' %12s%s' % (_cell(vals[i]), ' ' if on[i] else '~') for i in range(len(vals))]
+        gdb.write('%s as %s, lanes %d..%d%s\n' % (reg, vtype, lo, hi - 1,
+                  ', ~ = disabled by ' + vp if vp else ''))
+        for row in range(lo - lo % 8, hi, 8):
+            shown = [cells[i] if lo <= i < hi else ' ' * 14 for i in range(row, min(row + 8, hi))]
+            gdb.write('[%3d]%s\n' % (row, ''.join(shown)))
+
+
 NxemuCores()
 NxemuAttachAll()
+NxemuVreg()
