@@ -273,6 +273,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     if (logout) {
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
+    tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
     if (o->has_cycle_limit) {
         m->sched.has_cycle_limit = true;
         m->sched.cycle_limit = o->cycle_limit;
@@ -344,6 +345,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         if (m->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
             bundles += c->bundles;
             cycles += c->cycles;
+            res->stalls += c->stall_cycles;
+            res->hazards += c->hazards;
         }
     }
     fflush(stdout);
