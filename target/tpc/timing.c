@@ -352,7 +352,7 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         for (unsigned i = 0; i < n; i++)
             for (unsigned j = 0; j < rr[i].count; j++)
                 add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
-        for (unsigned k = TPC_OP_S; k <= TPC_OP_AD; k++)
+        for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
         ts->pairs = (uint8_t)prod_pairs(s, in);
     }
