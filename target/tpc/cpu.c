@@ -92,6 +92,8 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     c->loop_pending.active = false;
     c->in_delay_slot = false;
     tpccfg_finish(c->cfg, code, c->pc, info, addr, c->cycles, c->bundles);
+    c->stall_sum += c->stall_cycles;
+    c->hazard_sum += c->hazards;
     if (code) {
         c->parent.state = CPU_FAULTED;
         c->parent.fault = (NxFault){code, info, addr};

@@ -248,6 +248,7 @@ struct TpcCpu {
      * the only test the functional path pays; stall_cycles are in cycles */
     struct TpcTiming *tm;
     uint64_t stall_cycles, hazards;
+    uint64_t stall_sum, hazard_sum; /* of every kernel that ended (-d stats) */
 
     bool strict;                 /* -tpc-strict: bundle conflicts fault */
     GHashTable *conflict_warned; /* PCs already warned about */
