@@ -37,6 +37,7 @@ const char tr_usage[] =
     "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
     "                           (docs/timing.rst)\n"
     "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
+    "  --profile FILE           write per-TPC cycles, stalls and an annotated disassembly\n"
     "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
@@ -240,7 +241,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
-            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing"};
+            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -320,6 +321,9 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--gdb")) {
             g_free(o->gdb);
             o->gdb = g_strdup(v);
+        } else if (opt_is(a, "--profile")) {
+            g_free(o->profile);
+            o->profile = g_strdup(v);
         } else if (opt_is(a, "--tpc-timing")) {
             if (!tpc_timing_parse(v, &o->timing)) {
                 ok = usage(err, "%s: unknown mode '%s' (functional, interlocked or exposed)", a, v);
@@ -366,6 +370,7 @@ void tr_options_free(TrOptions *o)
     g_free(o->dtb);
     g_free(o->logfile);
     g_free(o->gdb);
+    g_free(o->profile);
 }
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

@@ -72,6 +72,7 @@ typedef struct TrOptions {
     bool freeze;      /* -S: start stopped, for the debugger */
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
+    char *profile;        /* --profile FILE, or NULL */
 } TrOptions;
 
 extern const char tr_usage[];
@@ -111,5 +112,8 @@ typedef struct TrResult {
  * before the run (res->ntpc == 0) or when saving an output. */
 int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err);
 const char *tr_fail_reason(int rc);
+/* The --profile text of a machine after its run (tpc-run-profile.c). */
+typedef struct Machine Machine;
+void tr_profile_text(GString *out, Machine *m, const TrOptions *o);
 
 #endif

@@ -205,6 +205,9 @@ typedef struct TmSave {
 struct TpcTiming {
     TpcTimingMode mode;
     bool warn;
+    bool profile;
+    TpcProfileRow *prof; /* by PC / 32, nprof rows */
+    size_t nprof;
     GHashTable *warned; /* bundle PCs + 1 already reported */
     uint64_t tc;        /* issue cycle of the bundle being executed */
     TmBundle b[TPC_DCACHE_SIZE];
@@ -233,6 +236,7 @@ void tpc_timing_free(TpcTiming *tm)
     if (!tm)
         return;
     g_hash_table_destroy(tm->warned);
+    g_free(tm->prof);
     g_free(tm);
 }
 
@@ -252,6 +256,48 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
         c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn ? tpc_timing_new(mode, hazard_warn)
                                                              : NULL;
     }
+}
+
+void tpc_cpu_set_profile(Machine *m)
+{
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (!c)
+            continue;
+        if (!c->tm)
+            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false);
+        c->tm->profile = true;
+    }
+}
+
+const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n)
+{
+    *n = tm && tm->profile ? tm->nprof : 0;
+    return *n ? tm->prof : NULL;
+}
+
+TpcTimingMode tpc_timing_mode(const TpcTiming *tm)
+{
+    return tm ? tm->mode : TPC_TIMING_FUNCTIONAL;
+}
+
+const char *const tpc_timing_file_names[TPC_TM_NFILES] = {"S", "SP", "V", "VP", "I", "AD"};
+
+/* The profile row of pc, grown on demand; NULL beyond 2^20 bundles (32 MiB
+ * of code: more than a TPC kernel can be). */
+static TpcProfileRow *prof_row(TpcTiming *tm, uint32_t pc)
+{
+    size_t i = pc / TPC_BUNDLE;
+    if (i >= ((size_t)1 << 20))
+        return NULL;
+    if (i >= tm->nprof) {
+        size_t n = MAX(i + 1, tm->nprof * 2);
+        n = MIN(n, (size_t)1 << 20);
+        tm->prof = g_renew(TpcProfileRow, tm->prof, n);
+        memset(tm->prof + tm->nprof, 0, (n - tm->nprof) * sizeof(*tm->prof));
+        tm->nprof = n;
+    }
+    return &tm->prof[i];
 }
 
 static const unsigned kind_base[TPC_OP_AD + 1] = {
@@ -391,7 +437,8 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     TmBundle *tb = &tm->b[idx];
     if (decoded || !tb->valid)
         resolve(tb, b);
-    uint64_t tc = c->cycles, stall = 0;
+    uint64_t tc = c->cycles, stall = 0, hz = c->hazards;
+    unsigned stall_reg = 0; /* the register of the longest wait */
     for (unsigned s = 0; s < 5; s++) {
         const TmSlot *ts = &tb->s[s];
         for (unsigned i = 0; i < ts->nrd; i++) {
@@ -401,7 +448,10 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
             if (!bad)
                 continue;
             uint64_t seen = tc - bad->t;
-            stall = MAX(stall, need - seen);
+            if (need - seen > stall) {
+                stall = need - seen;
+                stall_reg = ts->rd[i].reg;
+            }
             c->hazards++;
             if (tm->warn && !g_hash_table_contains(tm->warned, GUINT_TO_POINTER(c->pc + 1))) {
                 char rn[8];
@@ -413,11 +463,23 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
             }
         }
     }
-    if (tm->mode == TPC_TIMING_INTERLOCKED) {
-        c->cycles += stall;
-        c->stall_cycles += stall;
-    }
+    if (tm->mode != TPC_TIMING_INTERLOCKED)
+        stall = 0;
+    c->cycles += stall;
+    c->stall_cycles += stall;
     tm->tc = c->cycles;
+    TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
+    if (row) {
+        unsigned n, k = reg_kind(stall_reg, &n);
+        static const uint8_t file_of[TPC_OP_AD + 1] = {
+            [TPC_OP_S] = 0, [TPC_OP_SP] = 1, [TPC_OP_V] = 2,
+            [TPC_OP_VP] = 3, [TPC_OP_I] = 4, [TPC_OP_AD] = 5,
+        };
+        row->execs++;
+        row->stalls += stall;
+        row->stall_by[file_of[k]] += stall;
+        row->hazards += c->hazards - hz;
+    }
 }
 
 void tpc_timing_enter(TpcCpu *c, unsigned idx, unsigned s)

@@ -62,6 +62,21 @@ void tpc_timing_enter(TpcCpu *c, unsigned idx, unsigned s);
 void tpc_timing_leave(TpcCpu *c, unsigned s);
 void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nact);
 
+/* --profile (nxemu-tpc-run): per bundle PC, from the hook's begin.  Turns
+ * the model on (functional mode if it was off) for every TPC of m. */
+void tpc_cpu_set_profile(Machine *m);
+enum { TPC_TM_NFILES = 6 }; /* S, SP, V, VP, I, AD */
+extern const char *const tpc_timing_file_names[TPC_TM_NFILES];
+typedef struct TpcProfileRow {
+    uint64_t execs;  /* times the bundle began (a faulting one included) */
+    uint64_t stalls; /* interlock stall cycles before it */
+    uint64_t stall_by[TPC_TM_NFILES]; /* ... by the register file of the operand waited for */
+    uint64_t hazards; /* too-early reads */
+} TpcProfileRow;
+/* Rows indexed by PC / 32 (*n of them; NULL when not profiling). */
+const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n);
+TpcTimingMode tpc_timing_mode(const TpcTiming *tm);
+
 /* The rows of timing.def resolved for one decoded slot instruction:
  * distance for a producer/consumer pair (unit tests, docs). */
 unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind, unsigned cslot,

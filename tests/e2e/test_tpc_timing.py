@@ -13,7 +13,12 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
   - interlocked gives functional's output for a kernel with hazards
     (tests/tpc-run/add-f32.s) with more cycles than bundles;
   - two runs of each mode print the same lines and write the same bytes;
-  - a bad mode is a one-line usage error, exit 125, for both tools.
+  - a bad mode is a one-line usage error, exit 125, for both tools;
+  - --profile FILE: the summary (cycles, bundles, IPC, stalls by register
+    file) and one annotated line per bundle, with the stall at the st_l_v;
+    an unwritable FILE is refused before the run (exit 125);
+  - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
+    (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
 import os
 import re
@@ -124,6 +129,43 @@ def bad_mode_is_a_usage_error():
     r = t.run(NXEMU, "-tpc-timing", "fast")
     assert r.returncode == 125, r
     assert r.stderr.count("\n") == 1 and "-tpc-timing: unknown mode 'fast'" in r.stderr, r.stderr
+
+
+@t.test
+def profile_annotates_each_bundle():
+    prof = t.path("prof.txt")
+    r = vendor("--tpc-timing", "interlocked", "--profile", prof)
+    assert r.returncode == 0, r.stderr
+    text = open(prof).read().splitlines()
+    assert text[0].startswith("# nxemu-tpc-run profile") and "timing=interlocked" in text[0], text
+    # 27 bundles, 28 cycles: IPC 27/28 = 0.964; the one stall waited for a V register
+    assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 stall_cycles=1 "
+                       "(S=0 SP=0 V=1 VP=0 I=0 AD=0) hazards=1"), text[1]
+    rows = {ln.split()[0]: ln.split() for ln in text[3:]}
+    assert len(rows) == 27, text  # every bundle up to the halt, once
+    st = rows["0x00000300"]
+    assert st[1:6] == ["1", "2", "1", "V:1", "1"] and "st_l_v S0, V0" in " ".join(st), st
+    assert rows["0x00000000"][1:6] == ["1", "1", "0", "-", "0"], rows["0x00000000"]
+    r = vendor("--profile", t.path("no/such/dir/p.txt"))
+    assert r.returncode == 125 and "--profile" in r.stderr and "bundles=" not in r.stderr, r.stderr
+
+
+@t.test
+def stats_show_tpc_stalls():
+    k = kernel("tests/tpc/timing-vendor-nop.s")
+    blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
+    blk += struct.pack("<10I", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<II", 0, 0)
+    with open(t.path("block.bin"), "wb") as f:
+        f.write(blk + bytes(128))
+    base = [NXEMU, "-nographic", "-kernel", LAUNCHER, "-device",
+            f"loader,file={t.path('block.bin')},addr=0x01f00000", "-device",
+            f"loader,file={k},addr=0x02000000", "-d", "stats"]
+    r = t.run(*base, "-tpc-timing", "interlocked")
+    assert r.returncode == 0, r.stderr
+    assert ("stats: tpc0 kernels=1 faults=0 bundles=27 cycles=28 state=DONE stall_cycles=1 "
+            "hazards=1\n") in r.stderr, r.stderr
+    r = t.run(*base)
+    assert "stats: tpc0 kernels=1 faults=0 bundles=27 cycles=27 state=DONE\n" in r.stderr, r.stderr
 
 
 t.main()
