@@ -580,6 +580,8 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
         return n;
     }
     /* n counts cycles: a bundle is one plus its interlock stalls */
+    n = c->cycle_debt;
+    c->cycle_debt = 0;
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */
@@ -594,6 +596,10 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
             }
             break;
         }
+    }
+    if (n > max_bundles && c->parent.state == CPU_RUNNING) {
+        c->cycle_debt = n - max_bundles; /* a stall crossed the slice's end */
+        n = max_bundles;
     }
     if (G_UNLIKELY(c->m->trace))
         trace_insn_end(c->m, &c->parent);
@@ -644,7 +650,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     mark_kernel(c);
     c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
     c->cycles = c->bundles = 0;
-    c->stall_cycles = c->hazards = 0;
+    c->stall_cycles = c->hazards = c->cycle_debt = 0;
     if (c->tm)
         tpc_timing_reset(c->tm);
     c->parent.state = CPU_RUNNING;

@@ -249,6 +249,9 @@ struct TpcCpu {
     struct TpcTiming *tm;
     uint64_t stall_cycles, hazards;
     uint64_t stall_sum, hazard_sum; /* of every kernel that ended (-d stats) */
+    /* stall cycles of the last bundle of a slice beyond its budget, charged
+     * to the next slice so that virtual time counts every one */
+    uint64_t cycle_debt;
 
     bool strict;                 /* -tpc-strict: bundle conflicts fault */
     GHashTable *conflict_warned; /* PCs already warned about */

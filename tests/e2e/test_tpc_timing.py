@@ -110,6 +110,27 @@ def interlocked_keeps_functional_results():
 
 
 @t.test
+def vtime_counts_every_stall():
+    # sum-rows-f32 over 4096 x 64: 64 slices' worth of stalls; each stall
+    # cycle delays the end by one (to the round granularity, 64 cycles)
+    k = kernel("tests/tpc-kernels/sum-rows-f32.s")
+    with open(t.path("rows.bin"), "wb") as f:
+        f.write(struct.pack("<262144f", *([0.25] * 262144)))
+    got = {}
+    for mode in ("functional", "interlocked"):
+        r = t.run(TPCRUN, "-k", k, "--index-space", "64", "-i", t.path("rows.bin") + ":4096x64:f32",
+                  "-o", t.path("sums-" + mode) + ":4096:f32", "--tpc-timing", mode)
+        assert r.returncode == 0, r.stderr
+        m = STATS.search(r.stderr)
+        st = re.search(r"stall_cycles=(\d+)", r.stderr)
+        got[mode] = (int(m.group(3)), int(m.group(4)), int(st.group(1)) if st else 0)
+    (cf, vf, _), (ci, vi, stalls) = got["functional"], got["interlocked"]
+    assert stalls > 10000 and ci == cf + stalls, got
+    assert abs((vi - vf) - stalls) < 64, got
+    assert open(t.path("sums-functional"), "rb").read() == open(t.path("sums-interlocked"), "rb").read()
+
+
+@t.test
 def runs_are_deterministic():
     for mode in ("interlocked", "exposed"):
         a = vendor("--tpc-timing", mode, "--tpc-hazard-warn")
