@@ -65,9 +65,23 @@ static const Case cases[] = {
     /* VPU float MAC -> the next float MAC's accumulator: the exact pair, 4 */
     {"nop; nop; mac.f32 V1, V2, V3; nop\nnop; nop; mac.f32 V1, V2, V3; nop", TPC_SLOT_VPU, TPC_OP_V,
      TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
-    /* GEN_ADDR -> LD_G address: no consumer row for an ADRF operand: 4 */
+    /* GEN_ADDR -> LD_G address: E6 vs D2/E3 (vendor DB) = 7 */
     {"gen_addr AD1, 0x0, I2; nop; nop; nop\nld_g S1, AD1; nop; nop; nop", TPC_SLOT_LD, TPC_OP_AD,
-     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_AD, TPC_TIMING_DEFAULT},
+     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_AD, 7},
+    /* SPU -> LD_L_V address from the SRF: E3 vs E6/E6 (vendor DB) = 1 */
+    {"nop; add.i32 S1, S2, S3; nop; nop\nld_l_v V1, S1; nop; nop; nop", TPC_SLOT_SPU, TPC_OP_S,
+     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_S, 1},
+    /* SPU -> ST_G value: E3 vs D2/E6 (vendor DB) = 7 */
+    {"nop; add.i32 S1, S2, S3; nop; nop\nnop; nop; nop; st_g AD1, S1", TPC_SLOT_SPU, TPC_OP_S,
+     TPC_SLOT_ST, TPC_FIELD_SRC_C, TPC_OP_S, 7},
+    /* SPU compare -> LD_TNSR predicate: E2 vs E2/E2 = 1; -> LD_L predicate: D2/E2 = 3 */
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_tnsr V1, 0x0, I2, SP1; nop; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 1},
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_l S1, 0x10, SP1; nop; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 3},
+    /* a producer without a row (ld_tnsr writing an SRF): the default, 4 */
+    {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; add.i32 S4, S1, S3; nop; nop", TPC_SLOT_LD,
+     TPC_OP_S, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_S, TPC_TIMING_DEFAULT},
 };
 
 static void test_distances(void)
