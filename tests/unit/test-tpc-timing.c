@@ -79,6 +79,12 @@ static const Case cases[] = {
      TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 1},
     {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_l S1, 0x10, SP1; nop; nop; nop", TPC_SLOT_SPU,
      TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 3},
+    /* UDIV_4STEP -> the next UDIV_4STEP of the same pair: E6 vs D2/E3 = 7 (six NOPs) */
+    {"nop; udiv_4step.u32 0x1f Z2, S1; nop; nop\nnop; udiv_4step.u32 0x1b Z2, S1; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_S, TPC_SLOT_SPU, TPC_FIELD_DEST, TPC_OP_S, 7},
+    /* SPU IRF add -> MOV_IRF_DIM: E1 vs D2/E1 = 2 */
+    {"nop; add.i32 b00001 I2, 0x40, I2; nop; nop\nnop; mov_irf_dim 0x0 S1, I2; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_I, 2},
     /* a producer without a row (ld_tnsr writing an SRF): the default, 4 */
     {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; add.i32 S4, S1, S3; nop; nop", TPC_SLOT_LD,
      TPC_OP_S, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_S, TPC_TIMING_DEFAULT},
