@@ -112,6 +112,7 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
         if (o.tpc_strict) {
             tpc_cpu_set_strict(m, true);
         }
+        tpc_cpu_set_timing(m, o.tpc_timing, o.tpc_hazard_warn);
         a = g_new0(NxApi, 1);
         a->m = m;
         bind_table_init(&a->binds);
@@ -148,7 +149,7 @@ int nxapi_load(NxApi *a, int argc, char **argv, char **err)
     bool ok = nx_options_parse(&o, argc, argv, &e);
     /* only images here: machine options belong to nxapi_new */
     if (ok && (o.edits.has_tpc || o.dtb || o.log_mask || o.logfile || o.has_icount_limit ||
-               o.has_cycle_limit || o.tpc_strict)) {
+               o.has_cycle_limit || o.tpc_strict || o.tpc_timing || o.tpc_hazard_warn)) {
         g_set_error(&e, NX_ERROR, NX_ERROR_USAGE,
                     "load: only -kernel, -device loader, -bind and -fit-config here (machine "
                     "options go to the Machine)");

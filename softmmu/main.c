@@ -156,6 +156,7 @@ static int run(NxOptions *o)
     if (o->tpc_strict) {
         tpc_cpu_set_strict(m, true);
     }
+    tpc_cpu_set_timing(m, o->tpc_timing, o->tpc_hazard_warn);
 
     if (o->poison) {
         poison = poison_new(m); /* before the loader: loaded bytes count as written */

@@ -48,6 +48,10 @@ static const OptDesc opt_table[] = {
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
     {"tpc-strict", 0, false, NULL, "TPC: two slots writing one register fault (BUNDLE_CONFLICT)"},
+    {"tpc-timing", 0, true, "functional|interlocked|exposed",
+     "TPC pipeline model (docs/timing.rst; default functional: 1 cycle per bundle)"},
+    {"tpc-hazard-warn", 0, false, NULL,
+     "TPC: report each register read before its producer's latency, once per bundle"},
     {"icount-limit", 0, true, "N", "stop after N sequencer instructions (exit 123)"},
     {"cycle-limit", 0, true, "N", "stop at the first round ending at or after cycle N (exit 123)"},
     {"version", 0, false, NULL, "print the version and exit"},
@@ -429,6 +433,13 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         o->nographic = true;
     } else if (!strcmp(n, "tpc-strict")) {
         o->tpc_strict = true;
+    } else if (!strcmp(n, "tpc-timing")) {
+        if (!tpc_timing_parse(value, &o->tpc_timing)) {
+            return usage_error(err, "-tpc-timing: unknown mode '%s' (functional, interlocked or "
+                                    "exposed)", value);
+        }
+    } else if (!strcmp(n, "tpc-hazard-warn")) {
+        o->tpc_hazard_warn = true;
     } else if (!strcmp(n, "display")) {
         if (!strcmp(value, "sdl")) {
             o->display_sdl = true;

@@ -12,6 +12,7 @@
 
 #include "hw/nc2/fdt.h"
 #include "nxemu/loader.h"
+#include "target/tpc/timing.h"
 
 typedef struct NxBindOpt {
     uint32_t var_id;
@@ -33,6 +34,8 @@ typedef struct NxOptions {
     uint64_t icount_limit, cycle_limit;
     bool nographic;
     bool tpc_strict; /* -tpc-strict: TPC bundle conflicts fault (tpc.md §6.1) */
+    TpcTimingMode tpc_timing; /* -tpc-timing (docs/timing.rst) */
+    bool tpc_hazard_warn;     /* -tpc-hazard-warn */
     /* Options of later issues: parsed, refused by main. */
     bool freeze;              /* -S */
     bool gdb_default;         /* -s */

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "softmmu/trace-int.h"
+#include "target/tpc/cpu.h"
 
 static const char *const stall_names[4] = {"other", "wait", "drain", "dmaq"};
 
@@ -41,10 +42,16 @@ void trace_stats(NxTrace *t, GString *out)
         const NxCpu *cpu = m->tpc[i];
         g_string_append_printf(out,
                                "stats: tpc%u kernels=%" PRIu64 " faults=%" PRIu64
-                               " bundles=%" PRIu64 " cycles=%" PRIu64 " state=%s\n",
+                               " bundles=%" PRIu64 " cycles=%" PRIu64 " state=%s",
                                i, tc->kernels, tc->kernel_faults,
                                cpu ? cpu->retired : tc->kernel_bundles, tc->kernel_cycles,
                                machine_cpu_state_label(m, cpu));
+        /* with the timing model (docs/timing.rst): its counters, summed as cycles= */
+        const TpcCpu *c = cpu ? tpc_cpu((NxCpu *)cpu) : NULL;
+        if (c && c->tm)
+            g_string_append_printf(out, " stall_cycles=%" PRIu64 " hazards=%" PRIu64,
+                                   c->stall_sum, c->hazard_sum);
+        g_string_append_c(out, '\n');
     }
     /* Engines nobody used are summed up in the total line only. */
     uint64_t dma_req = 0, dma_bytes = 0;

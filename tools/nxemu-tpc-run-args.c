@@ -34,6 +34,10 @@ const char tr_usage[] =
     "  -d, --log ITEM,...       log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
     "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
+    "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
+    "                           (docs/timing.rst)\n"
+    "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
+    "  --profile FILE           write per-TPC cycles, stalls and an annotated disassembly\n"
     "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
@@ -221,6 +225,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->time = true;
             continue;
         }
+        if (!inline_val && opt_is(a, "--tpc-hazard-warn")) {
+            o->hazard_warn = true;
+            continue;
+        }
         if (!inline_val && !strcmp(a, "-s")) {
             o->gdb_default = true;
             continue;
@@ -233,7 +241,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
-            "--log", "-D",              "--logfile", "--gdb"};
+            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -313,6 +321,13 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--gdb")) {
             g_free(o->gdb);
             o->gdb = g_strdup(v);
+        } else if (opt_is(a, "--profile")) {
+            g_free(o->profile);
+            o->profile = g_strdup(v);
+        } else if (opt_is(a, "--tpc-timing")) {
+            if (!tpc_timing_parse(v, &o->timing)) {
+                ok = usage(err, "%s: unknown mode '%s' (functional, interlocked or exposed)", a, v);
+            }
         } else if (opt_is(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {
                 ok = usage(err, "%s: '%s' is not a number", a, v);
@@ -355,6 +370,7 @@ void tr_options_free(TrOptions *o)
     g_free(o->dtb);
     g_free(o->logfile);
     g_free(o->gdb);
+    g_free(o->profile);
 }
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

@@ -177,6 +177,12 @@ static int run(TrOptions *o)
             "nxemu-tpc-run: tpcs=%u bundles=%" G_GUINT64_FORMAT " cycles=%" G_GUINT64_FORMAT
             " vtime=%" G_GUINT64_FORMAT "\n",
             res.ntpc, res.bundles, res.cycles, res.vtime);
+    if (o->timing != TPC_TIMING_FUNCTIONAL || o->hazard_warn) {
+        fprintf(stderr,
+                "nxemu-tpc-run: timing=%s stall_cycles=%" G_GUINT64_FORMAT
+                " hazards=%" G_GUINT64_FORMAT "\n",
+                tpc_timing_name(o->timing), res.stalls, res.hazards);
+    }
     if (o->time) {
         fprintf(stderr, "nxemu-tpc-run: run time %.6f s (host CPU)\n", res.run_seconds);
     }

@@ -11,6 +11,8 @@
 
 #include <glib.h>
 
+#include "target/tpc/timing.h"
+
 #define TR_MAX_TENSORS 16
 #define TR_MAX_ARGS    32
 #define TR_MAX_DIMS    5
@@ -68,6 +70,9 @@ typedef struct TrOptions {
     char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
     bool gdb_default; /* -s: -gdb tcp::1234 */
     bool freeze;      /* -S: start stopped, for the debugger */
+    TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
+    bool hazard_warn;     /* --tpc-hazard-warn */
+    char *profile;        /* --profile FILE, or NULL */
 } TrOptions;
 
 extern const char tr_usage[];
@@ -97,6 +102,7 @@ typedef struct TrResult {
     GString *report; /* in: NULL = diagnostics to stderr (sched_run); else appended here */
     unsigned ntpc;   /* 0: the run did not start */
     uint64_t bundles, cycles, vtime;
+    uint64_t stalls, hazards; /* timing model (timing.h): interlock stall cycles, early reads */
     double run_seconds; /* host CPU time of the run alone */
 } TrResult;
 
@@ -106,5 +112,8 @@ typedef struct TrResult {
  * before the run (res->ntpc == 0) or when saving an output. */
 int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err);
 const char *tr_fail_reason(int rc);
+/* The --profile text of a machine after its run (tpc-run-profile.c). */
+typedef struct Machine Machine;
+void tr_profile_text(GString *out, Machine *m, const TrOptions *o);
 
 #endif

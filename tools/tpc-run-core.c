@@ -263,16 +263,27 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
+    /* --profile the same way: checked now, written when the run ends */
+    NxOutput *profout = NULL;
+    if (o->profile && !(profout = nx_output_open("--profile", o->profile, err))) {
+        nx_output_discard(logout);
+        g_free(fdt);
+        return NX_EXIT_USAGE;
+    }
     Machine *m = machine_new(&cfg, fdt, fdt_size, err);
     g_free(fdt);
     if (!m) {
         nx_output_discard(logout);
+        nx_output_discard(profout);
         return NX_EXIT_USAGE;
     }
     m->log.mask = o->log_mask;
     if (logout) {
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
+    tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
+    if (profout)
+        tpc_cpu_set_profile(m);
     if (o->has_cycle_limit) {
         m->sched.has_cycle_limit = true;
         m->sched.cycle_limit = o->cycle_limit;
@@ -312,6 +323,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     if (!ok) {
         m->log.file = NULL;
         nx_output_discard(logout);
+        nx_output_discard(profout);
         machine_free(m);
         return NX_EXIT_USAGE;
     }
@@ -340,6 +352,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         if (m->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
             bundles += c->bundles;
             cycles += c->cycles;
+            res->stalls += c->stall_cycles;
+            res->hazards += c->hazards;
         }
     }
     fflush(stdout);
@@ -353,6 +367,22 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         /* 126: the run ended, an output could not be written (file-io.h) */
         rc = err && g_error_matches(*err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
                                                                      : NX_EXIT_USAGE;
+    }
+    if (profout) {
+        /* also after a fault or a limit: where the cycles went so far */
+        GString *p = g_string_new(NULL);
+        tr_profile_text(p, m, o);
+        fputs(p->str, nx_output_stream(profout));
+        g_string_free(p, TRUE);
+        GError *perr = NULL;
+        if (!nx_output_commit(profout, err && !*err ? err : &perr)) {
+            if (perr) {
+                fprintf(stderr, "nxemu-tpc-run: %s\n", perr->message);
+                g_error_free(perr);
+            }
+            rc = NX_EXIT_OUTPUT;
+        }
+        profout = NULL;
     }
     m->log.file = NULL;
     GError *lerr = NULL;

@@ -92,6 +92,8 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     c->loop_pending.active = false;
     c->in_delay_slot = false;
     tpccfg_finish(c->cfg, code, c->pc, info, addr, c->cycles, c->bundles);
+    c->stall_sum += c->stall_cycles;
+    c->hazard_sum += c->hazards;
     if (code) {
         c->parent.state = CPU_FAULTED;
         c->parent.fault = (NxFault){code, info, addr};
@@ -423,8 +425,11 @@ bool tpc_step_one(TpcCpu *c)
         finish(c, c->fault.code, c->fault.info, c->fault.addr);
         return false;
     }
-    TpcDCacheEntry *dc = &c->dcache[(c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+    unsigned dci = (c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE;
+    TpcDCacheEntry *dc = &c->dcache[dci];
+    bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
+        decoded = true;
         dc->valid = dc->direct = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
@@ -443,9 +448,18 @@ bool tpc_step_one(TpcCpu *c)
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
         log_bundle(c, raw, "exec");
+    /* timing model (timing.h): stalls, then old values around each slot */
+    TpcTiming *tm = c->tm;
+    if (G_UNLIKELY(tm))
+        tpc_timing_begin(c, dci, bp, decoded);
 
     if (bp->is_loop) {
-        if (!exec_loop(c, &bp->loop)) {
+        if (G_UNLIKELY(tm))
+            tpc_timing_enter(c, dci, TPC_SLOT_BUNDLE);
+        bool ok = exec_loop(c, &bp->loop);
+        if (G_UNLIKELY(tm))
+            tpc_timing_leave(c, TPC_SLOT_BUNDLE);
+        if (!ok) {
             finish(c, c->fault.code, c->fault.info, c->fault.addr);
             return false;
         }
@@ -469,7 +483,12 @@ bool tpc_step_one(TpcCpu *c)
         TpcSlotOut *o = &c->out[s];
         o->nw = 0;
         o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
-        if (G_UNLIKELY(!dc->fn[k](c, bp, &bp->slot[s], o))) {
+        if (G_UNLIKELY(tm))
+            tpc_timing_enter(c, dci, s);
+        bool ok = dc->fn[k](c, bp, &bp->slot[s], o);
+        if (G_UNLIKELY(tm))
+            tpc_timing_leave(c, s);
+        if (G_UNLIKELY(!ok)) {
             if (G_UNLIKELY(!c->fault.code)) {
                 /* a gdb watchpoint before the access: not retired */
                 c->watch_stop = true;
@@ -489,6 +508,8 @@ bool tpc_step_one(TpcCpu *c)
     }
 
     /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
+    if (G_UNLIKELY(tm) && nwriters)
+        tpc_timing_commit(c, dci, dc->act, nact);
     if (nwriters)
         for (unsigned k = 0; k < nact; k++)
             commit_slot(c, &c->out[dc->act[k]]);
@@ -552,22 +573,33 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
-    if (!c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
+    /* the direct loop has no timing hook: the model runs the general path */
+    if (!c->tm && !c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
         n = tpc_run_quiet(c, max_bundles);
         fence_stores(c);
         return n;
     }
+    /* n counts cycles: a bundle is one plus its interlock stalls */
+    n = c->cycle_debt;
+    c->cycle_debt = 0;
     while (n < max_bundles && c->parent.state == CPU_RUNNING && !c->m->stop) {
         if (nx_debug_should_stop(c->m, &c->parent, c->pc))
             break; /* gdb breakpoint: the bundle at pc is not executed */
+        uint64_t stalls = c->stall_cycles;
         n++;
-        if (!tpc_step_one(c)) {
+        bool ok = tpc_step_one(c);
+        n += c->stall_cycles - stalls;
+        if (!ok) {
             if (G_UNLIKELY(c->watch_stop)) {
                 c->watch_stop = false;
-                n--; /* abandoned: nothing of it happened */
+                n--; /* abandoned: nothing of it happened (its stall did) */
             }
             break;
         }
+    }
+    if (n > max_bundles && c->parent.state == CPU_RUNNING) {
+        c->cycle_debt = n - max_bundles; /* a stall crossed the slice's end */
+        n = max_bundles;
     }
     if (G_UNLIKELY(c->m->trace))
         trace_insn_end(c->m, &c->parent);
@@ -618,6 +650,9 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     mark_kernel(c);
     c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
     c->cycles = c->bundles = 0;
+    c->stall_cycles = c->hazards = c->cycle_debt = 0;
+    if (c->tm)
+        tpc_timing_reset(c->tm);
     c->parent.state = CPU_RUNNING;
     if (c->kernel_base % TPC_BUNDLE) {
         finish(c, TPC_FAULT_PC_RANGE, 0, c->kernel_base);
@@ -650,8 +685,10 @@ static void tpc_reset(NxCpu *cpu)
 static uint64_t tpc_run(NxCpu *cpu, uint64_t budget)
 {
     TpcCpu *c = tpc_cpu(cpu);
+    uint64_t b0 = c->parent.retired;
     uint64_t n = tpc_cpu_step(c, budget);
-    c->m->sched.round_retired += n;
+    /* bundles (with the timing model n also counts interlock stalls) */
+    c->m->sched.round_retired += c->tm ? c->parent.retired - b0 : n;
     return n;
 }
 
@@ -666,6 +703,7 @@ static void tpc_destroy(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
     g_hash_table_destroy(c->conflict_warned);
+    tpc_timing_free(c->tm);
     g_free(c->block);
 }
 

@@ -33,6 +33,7 @@
 #include "nxemu/machine.h"
 #include "nxemu/debug.h"
 #include "target/tpc/insn.h"
+#include "target/tpc/timing.h"
 
 #define TPC_NR_S        36
 #define TPC_NR_SP       16
@@ -242,6 +243,15 @@ struct TpcCpu {
     uint32_t kernel_size;
     uint32_t vlm_size;
     uint64_t cycles, bundles;
+
+    /* -tpc-timing / -tpc-hazard-warn (timing.h): NULL while the model is off,
+     * the only test the functional path pays; stall_cycles are in cycles */
+    struct TpcTiming *tm;
+    uint64_t stall_cycles, hazards;
+    uint64_t stall_sum, hazard_sum; /* of every kernel that ended (-d stats) */
+    /* stall cycles of the last bundle of a slice beyond its budget, charged
+     * to the next slice so that virtual time counts every one */
+    uint64_t cycle_debt;
 
     bool strict;                 /* -tpc-strict: bundle conflicts fault */
     GHashTable *conflict_warned; /* PCs already warned about */

@@ -158,3 +158,44 @@ bool tpc_sw_types_ok(const TpcInsn *in)
     }
     return !(in->sw & typed & ~ok);
 }
+
+static bool is_reg_kind(unsigned k)
+{
+    return k == TPC_OP_S || k == TPC_OP_SP || k == TPC_OP_V || k == TPC_OP_VP || k == TPC_OP_I ||
+           k == TPC_OP_AD;
+}
+
+unsigned tpc_insn_reads(const TpcInsn *in, unsigned slot, TpcRegRead out[TPC_MAX_READS])
+{
+    unsigned n = 0;
+    const TpcInsnDesc *d = in->desc;
+    if (!d)
+        return 0;
+    /* SP0 / VP0 read as constant 1 */
+    if (!(d->flags & TPC_F_NOPRED) && in->pred != 0)
+        out[n++] = (TpcRegRead){TPC_FIELD_PRED, in->pred_vp ? TPC_OP_VP : TPC_OP_SP, in->pred, 1};
+    /* the store slot names its IRF/ADRF destination in SRC_C */
+    bool c_is_dest = slot == TPC_SLOT_ST &&
+                     (d->form == TPC_FORM_GEN_ADDR_ST || d->form == TPC_FORM_PRMT_INDX_ST ||
+                      d->form == TPC_FORM_SET_INDX);
+    const TpcOperand *src[4] = {&in->a, &in->b, c_is_dest ? NULL : &in->c, &in->d};
+    static const uint8_t field[4] = {TPC_FIELD_SRC_A, TPC_FIELD_SRC_B, TPC_FIELD_SRC_C,
+                                     TPC_FIELD_SRC_D};
+    for (unsigned i = 0; i < 4; i++) {
+        if (!src[i] || !is_reg_kind(src[i]->kind))
+            continue;
+        /* f32 -> bf16 CONVERT of all lanes reads a source pair (tpc.md §1.2) */
+        bool pair = i == 0 && slot == TPC_SLOT_VPU && d->form == TPC_FORM_CONVERT &&
+                    tpc_convert_pair_src(in->type, in->b.raw);
+        out[n++] = (TpcRegRead){field[i], src[i]->kind, src[i]->num, pair ? 2 : 1};
+    }
+    /* accumulators: MAC adds to its destination, UDIV_4STEP steps its pair */
+    bool acc = (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->opc == TPC_OPC_SPU_mac &&
+               d->form == TPC_FORM_BINARY;
+    bool udiv = slot == TPC_SLOT_SPU && in->opc == TPC_OPC_SPU_udiv_4step;
+    if ((acc || udiv) && is_reg_kind(in->dst.kind)) {
+        bool pair = udiv || (slot == TPC_SLOT_VPU && tpc_vpu_pair_dest(in->opc, in->type, in->sw));
+        out[n++] = (TpcRegRead){TPC_FIELD_DEST, in->dst.kind, in->dst.num, pair ? 2 : 1};
+    }
+    return n;
+}

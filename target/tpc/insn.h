@@ -362,6 +362,23 @@ static inline unsigned tpc_insn_half(const struct TpcInsnDesc *d)
     return d->flags & TPC_F_LOW ? 1u : d->flags & TPC_F_HIGH ? 2u : 0u;
 }
 
+/* Registers a decoded slot instruction reads (the timing model's consumer
+ * operands, docs/timing.rst), from its decoded operands: every register
+ * operand of SRC_A..SRC_D except the store slot's SRC_C destination
+ * (gen_addr, prmt_indx, set_indx), the predicate when not SP0/VP0, and the
+ * destination read as an accumulator (MAC, UDIV_4STEP).  field is a
+ * TPC_FIELD_* code (TPC_FIELD_PRED for the predicate, TPC_FIELD_DEST for
+ * the accumulator); count 2 for a register pair.  Returns how many (<= 6). */
+typedef struct TpcRegRead {
+    uint8_t field;
+    uint8_t kind; /* TPC_OP_S, SP, V, VP, I or AD */
+    uint8_t num;
+    uint8_t count;
+} TpcRegRead;
+enum { TPC_MAX_READS = 6 };
+struct TpcInsn;
+unsigned tpc_insn_reads(const struct TpcInsn *in, unsigned slot, TpcRegRead out[TPC_MAX_READS]);
+
 /* Row of the slot's table, or NULL when the opcode is not defined there. */
 const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc);
 

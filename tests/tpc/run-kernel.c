@@ -20,6 +20,14 @@
  *   //@ expect mem ADDR T v v ...
  *   //@ expect fault CODE PC ADDR  STATUS = FAULT, FAULT_PC, FAULT_ADDR
  *   //@ expect bundles N
+ *   //@ expect cycles N            CYCLES (tpc.md §7.2: with the timing model,
+ *                                  bundles plus interlock stalls)
+ *   //@ expect stalls N | hazards N  the timing model's counters (timing.h)
+ *   //@ timing MODE ...            run once per MODE (functional, interlocked,
+ *                                  exposed; default functional only), each
+ *                                  timed mode twice: the runs must agree in
+ *                                  every register and counter (determinism)
+ *   //@ expect@MODE ...            an expectation for that mode only
  */
 #include <errno.h>
 #include <string.h>
@@ -151,20 +159,40 @@ static void check_reg(TpcCpu *c, const char *lhs, const char *rhs, const char *f
     }
 }
 
-static void run_file(gconstpointer data)
-{
-    const char *file = data;
-    g_autofree char *text = NULL;
-    GError *err = NULL;
-    g_assert_true(g_file_get_contents(file, &text, NULL, &err));
-    g_assert_no_error(err);
+/* Architectural state and counters after a run, for the determinism check. */
+typedef struct RunState {
+    uint32_t s[TPC_NR_S];
+    uint8_t sp[TPC_NR_SP];
+    uint8_t v[TPC_NR_V][TPC_VBYTES];
+    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
+    int32_t irf[TPC_NR_I][5];
+    uint64_t cycles, bundles, stalls, hazards;
+    uint32_t status;
+} RunState;
 
-    TpcObject obj;
-    tpc_object_init(&obj);
-    g_assert_true(tpc_assemble_text(file, text, &obj, stderr));
+static void snapshot(TpcCpu *c, uint32_t st, RunState *r)
+{
+    memset(r, 0, sizeof(*r));
+    memcpy(r->s, c->s, sizeof(r->s));
+    memcpy(r->sp, c->sp, sizeof(r->sp));
+    for (unsigned i = 0; i < TPC_NR_V; i++)
+        memcpy(r->v[i], c->v[i], TPC_VBYTES);
+    memcpy(r->vp, c->vp, sizeof(r->vp));
+    memcpy(r->irf, c->irf, sizeof(r->irf));
+    r->cycles = c->cycles;
+    r->bundles = c->bundles;
+    r->stalls = c->stall_cycles;
+    r->hazards = c->hazards;
+    r->status = st;
+}
+
+static void run_mode(const char *file, const char *text, TpcObject *obj, TpcTimingMode mode,
+                     RunState *out)
+{
     Machine *m = tt_machine();
+    tpc_cpu_set_timing(m, mode, false);
     uint64_t bad;
-    g_assert_cmpint(as_rw_bytes(m->as, KBASE, obj.text->data, obj.text->len, true,
+    g_assert_cmpint(as_rw_bytes(m->as, KBASE, obj->text->data, obj->text->len, true,
                                 MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
                     ==, MEMTX_OK);
 
@@ -202,12 +230,18 @@ static void run_file(gconstpointer data)
             tensor(m, ws + 1, n - 1);
         } else if (!strcmp(ws[0], "expect")) {
             g_ptr_array_add(expects, lines[i]);
+        } else if (g_str_has_prefix(ws[0], "expect@")) {
+            TpcTimingMode em;
+            if (!tpc_timing_parse(ws[0] + 7, &em))
+                g_error("%s: unknown mode in '%s'", file, ws[0]);
+            if (em == mode)
+                g_ptr_array_add(expects, lines[i]);
         }
     }
 
     tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
     tt_wr32(m, TPC0 + 0x78C, 0);
-    tt_wr32(m, TPC0 + 0x1028, obj.text->len);
+    tt_wr32(m, TPC0 + 0x1028, obj->text->len);
     tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     for (unsigned i = 0; i < 1000000 && cpu->state == CPU_RUNNING; i++)
@@ -235,6 +269,18 @@ static void run_file(gconstpointer data)
             }
         } else if (n >= 3 && !strcmp(ws[1], "bundles")) {
             g_assert_cmpuint(tt_rd32(m, TPC0 + 0x1038), ==, num(ws[2]));
+        } else if (n >= 3 && !strcmp(ws[1], "cycles")) {
+            if (tt_rd32(m, TPC0 + 0x1018) != num(ws[2]))
+                g_error("%s [%s]: CYCLES = %u, expected %s", file, tpc_timing_name(mode),
+                        tt_rd32(m, TPC0 + 0x1018), ws[2]);
+        } else if (n >= 3 && !strcmp(ws[1], "stalls")) {
+            if (c->stall_cycles != num(ws[2]))
+                g_error("%s [%s]: stall cycles = %" G_GUINT64_FORMAT ", expected %s", file,
+                        tpc_timing_name(mode), c->stall_cycles, ws[2]);
+        } else if (n >= 3 && !strcmp(ws[1], "hazards")) {
+            if (c->hazards != num(ws[2]))
+                g_error("%s [%s]: hazards = %" G_GUINT64_FORMAT ", expected %s", file,
+                        tpc_timing_name(mode), c->hazards, ws[2]);
         } else if (n >= 4 && !strcmp(ws[1], "mem")) {
             check_mem(m, ws + 2, n - 2, file);
         } else {
@@ -250,8 +296,46 @@ static void run_file(gconstpointer data)
     if (!fault_expected && st != 2)
         g_error("%s: STATUS 0x%x (fault pc 0x%x addr 0x%x), expected DONE", file, st,
                 tt_rd32(m, TPC0 + 0x1020), tt_rd32(m, TPC0 + 0x1030));
+    snapshot(c, st, out);
     g_ptr_array_free(expects, TRUE);
     machine_free(m);
+}
+
+static void run_file(gconstpointer data)
+{
+    const char *file = data;
+    g_autofree char *text = NULL;
+    GError *err = NULL;
+    g_assert_true(g_file_get_contents(file, &text, NULL, &err));
+    g_assert_no_error(err);
+
+    TpcObject obj;
+    tpc_object_init(&obj);
+    g_assert_true(tpc_assemble_text(file, text, &obj, stderr));
+    /* the modes to run: the `//@ timing` line, else functional */
+    TpcTimingMode modes[3] = {TPC_TIMING_FUNCTIONAL};
+    unsigned nmodes = 1;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (unsigned i = 0; lines[i]; i++) {
+        if (!g_str_has_prefix(lines[i], "//@ timing "))
+            continue;
+        g_auto(GStrv) w = g_strsplit_set(g_strstrip(lines[i] + 11), " \t", -1);
+        nmodes = 0;
+        for (unsigned j = 0; w[j] && nmodes < 3; j++)
+            if (*w[j] && !tpc_timing_parse(w[j], &modes[nmodes++]))
+                g_error("%s: unknown timing mode '%s'", file, w[j]);
+    }
+    for (unsigned k = 0; k < nmodes; k++) {
+        RunState *a = g_new(RunState, 1), *b = g_new(RunState, 1);
+        run_mode(file, text, &obj, modes[k], a);
+        if (modes[k] != TPC_TIMING_FUNCTIONAL) {
+            run_mode(file, text, &obj, modes[k], b);
+            if (memcmp(a, b, sizeof(*a)))
+                g_error("%s [%s]: two runs differ", file, tpc_timing_name(modes[k]));
+        }
+        g_free(a);
+        g_free(b);
+    }
     tpc_object_free(&obj);
 }
 

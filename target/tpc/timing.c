@@ -1,0 +1,573 @@
+/*
+ * TPC pipeline timing (timing.h, docs/timing.rst).
+ *
+ * Each decoded bundle is resolved once against timing.def: for every
+ * executing slot the registers it reads (tpc_insn_reads, from the decoded
+ * operands) with their read / forwarding stages, and the write stage of
+ * each register file it may write.  At run time every committed register
+ * write is recorded per register (issue cycle, producer stage, the value
+ * it replaced) in a short history; a later read needs
+ * max(1, max(Pw, Cs) - Cr + 1) cycles after the write.  The newest write
+ * that is far enough is the value seen; the executor itself is unchanged:
+ * in exposed mode the old value is put in the register for the duration
+ * of the slot's executor and taken out again before the commit.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "nxemu/log.h"
+#include "target/tpc/cpu.h"
+#include "target/tpc/timing.h"
+
+/* ---- the table ---- */
+
+enum { TM_D2 = 0, TM_E1, TM_E2, TM_E3, TM_E4, TM_E5, TM_E6, TM_NONE = 0xFF };
+enum { TM_T_ANY, TM_T_FLOAT, TM_T_INT };
+
+typedef struct PwRow {
+    uint8_t slot, types, kind, pw;
+    const char *names, *src;
+} PwRow;
+
+typedef struct CrRow {
+    uint8_t slot, types, field, kind, cr, cs;
+    const char *names, *src;
+} CrRow;
+
+typedef struct PairRow {
+    uint8_t pslot, ptypes, cslot, ctypes, cfield, dist;
+    const char *pnames, *cnames, *src;
+} PairRow;
+
+static const PwRow pw_rows[] = {
+#define TPC_PW(slot, names, types, file, pw, src)                                                  \
+    {TPC_SLOT_##slot, TM_T_##types, TPC_OP_##file, TM_##pw, names, src},
+#include "target/tpc/timing.def"
+};
+
+static const CrRow cr_rows[] = {
+#define TPC_CR(slot, names, types, field, file, cr, cs, src)                                       \
+    {TPC_SLOT_##slot, TM_T_##types, TPC_FIELD_##field, TPC_OP_##file, TM_##cr, TM_##cs, names, src},
+#include "target/tpc/timing.def"
+};
+
+static const PairRow pair_rows[] = {
+#define TPC_PAIR(pslot, pnames, ptypes, cslot, cnames, ctypes, cfield, dist, src)                  \
+    {TPC_SLOT_##pslot, TM_T_##ptypes, TPC_SLOT_##cslot, TM_T_##ctypes, TPC_FIELD_##cfield, dist,   \
+     pnames,           cnames,        src},
+#include "target/tpc/timing.def"
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 8); /* a byte of pair bits */
+
+/* "a|b*|c": a name, a prefix with *, or "*" for any. */
+static bool name_match(const char *pat, const char *name)
+{
+    for (const char *p = pat;;) {
+        const char *e = strchr(p, '|');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len && p[len - 1] == '*') {
+            if (!strncmp(p, name, len - 1))
+                return true;
+        } else if (strlen(name) == len && !strncmp(p, name, len)) {
+            return true;
+        }
+        if (!e)
+            return false;
+        p = e + 1;
+    }
+}
+
+static bool type_match(unsigned types, const TpcInsn *in)
+{
+    bool f = tpc_type_is_float(in->type);
+    return types == TM_T_ANY || (types == TM_T_FLOAT) == f;
+}
+
+static unsigned pw_of(unsigned slot, const TpcInsn *in, unsigned kind)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(pw_rows); i++) {
+        const PwRow *r = &pw_rows[i];
+        if (r->slot == slot && r->kind == kind && type_match(r->types, in) &&
+            name_match(r->names, in->desc->mnemonic))
+            return r->pw;
+    }
+    return TM_NONE;
+}
+
+static const CrRow *cr_of(unsigned slot, const TpcInsn *in, unsigned field, unsigned kind)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(cr_rows); i++) {
+        const CrRow *r = &cr_rows[i];
+        if (r->slot == slot && r->field == field && r->kind == kind && type_match(r->types, in) &&
+            name_match(r->names, in->desc->mnemonic))
+            return r;
+    }
+    return NULL;
+}
+
+static unsigned prod_pairs(unsigned slot, const TpcInsn *in)
+{
+    unsigned m = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(pair_rows); i++) {
+        const PairRow *r = &pair_rows[i];
+        if (r->pslot == slot && type_match(r->ptypes, in) && name_match(r->pnames, in->desc->mnemonic))
+            m |= 1u << i;
+    }
+    return m;
+}
+
+static unsigned cons_pairs(unsigned slot, const TpcInsn *in, unsigned field)
+{
+    unsigned m = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(pair_rows); i++) {
+        const PairRow *r = &pair_rows[i];
+        if (r->cslot == slot && r->cfield == field && type_match(r->ctypes, in) &&
+            name_match(r->cnames, in->desc->mnemonic))
+            m |= 1u << i;
+    }
+    return m;
+}
+
+/* The rule (timing.def head). */
+static unsigned distance(unsigned pw, unsigned ppairs, unsigned cr, unsigned cs, unsigned cpairs)
+{
+    unsigned common = ppairs & cpairs;
+    if (common)
+        return pair_rows[__builtin_ctz(common)].dist;
+    if (pw == TM_NONE || cr == TM_NONE)
+        return TPC_TIMING_DEFAULT;
+    int d = (int)MAX(pw, cs) - (int)cr + 1;
+    return d < 1 ? 1u : (unsigned)d;
+}
+
+unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind, unsigned cslot,
+                             const TpcInsn *cons, unsigned cfield, unsigned ckind)
+{
+    const CrRow *r = cr_of(cslot, cons, cfield, ckind);
+    return distance(pw_of(pslot, prod, pkind), prod_pairs(pslot, prod), r ? r->cr : TM_NONE,
+                    r ? r->cs : TM_NONE, cons_pairs(cslot, cons, cfield));
+}
+
+bool tpc_timing_parse(const char *s, TpcTimingMode *mode)
+{
+    for (unsigned i = 0; i <= TPC_TIMING_EXPOSED; i++) {
+        if (!strcmp(s, tpc_timing_name((TpcTimingMode)i))) {
+            *mode = (TpcTimingMode)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *tpc_timing_name(TpcTimingMode mode)
+{
+    static const char *const names[] = {"functional", "interlocked", "exposed"};
+    return mode <= TPC_TIMING_EXPOSED ? names[mode] : "?";
+}
+
+/* ---- per-core state ---- */
+
+/* Flat register numbers: the gdb numbering of cpu.h (S, SP, V, VP, I, AD). */
+#define TM_NREGS TPC_GDB_PC
+/* Writes remembered per register: the longest distance is 7 (E6 to D2), and
+ * a register is written at most once per slot per cycle. */
+#define TM_HIST 8
+#define TM_MAX_RD (TPC_MAX_READS + 2) /* pairs count two */
+
+typedef struct TmRead {
+    uint8_t reg, cr, cs, pairs, field;
+} TmRead;
+
+typedef struct TmSlot {
+    uint8_t nrd;
+    uint8_t pairs;         /* producer pair rows */
+    uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
+    TmRead rd[TM_MAX_RD];
+} TmSlot;
+
+typedef struct TmBundle {
+    bool valid;
+    TmSlot s[5]; /* LD, SPU, VPU, ST, LOOP (TPC_SLOT_BUNDLE) */
+} TmBundle;
+
+typedef struct TmEnt {
+    uint64_t t; /* issue cycle */
+    uint32_t pc;
+    uint8_t pw, pairs;
+} TmEnt;
+
+typedef struct TmSave {
+    uint8_t reg;
+    uint8_t *vptr;
+    uint8_t bytes[32];
+} TmSave;
+
+struct TpcTiming {
+    TpcTimingMode mode;
+    bool warn;
+    bool profile;
+    TpcProfileRow *prof; /* by PC / 32, nprof rows */
+    size_t nprof;
+    GHashTable *warned; /* bundle PCs + 1 already reported */
+    uint64_t tc;        /* issue cycle of the bundle being executed */
+    TmBundle b[TPC_DCACHE_SIZE];
+    struct {
+        uint8_t head, count;
+        TmEnt e[TM_HIST];
+    } reg[TM_NREGS];
+    unsigned nsave;
+    TmSave save[TM_MAX_RD];
+    uint8_t sold[TM_NREGS][TM_HIST][32];
+    uint8_t vold[TPC_NR_V][TM_HIST][TPC_VBYTES];
+    uint8_t vscratch[5][TM_MAX_RD][TPC_VBYTES];
+};
+
+TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn)
+{
+    TpcTiming *tm = g_malloc0(sizeof(*tm));
+    tm->mode = mode;
+    tm->warn = hazard_warn;
+    tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    return tm;
+}
+
+void tpc_timing_free(TpcTiming *tm)
+{
+    if (!tm)
+        return;
+    g_hash_table_destroy(tm->warned);
+    g_free(tm->prof);
+    g_free(tm);
+}
+
+void tpc_timing_reset(TpcTiming *tm)
+{
+    for (unsigned r = 0; r < TM_NREGS; r++)
+        tm->reg[r].count = 0;
+}
+
+void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
+{
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (!c)
+            continue;
+        tpc_timing_free(c->tm);
+        c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn ? tpc_timing_new(mode, hazard_warn)
+                                                             : NULL;
+    }
+}
+
+void tpc_cpu_set_profile(Machine *m)
+{
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (!c)
+            continue;
+        if (!c->tm)
+            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false);
+        c->tm->profile = true;
+    }
+}
+
+const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n)
+{
+    *n = tm && tm->profile ? tm->nprof : 0;
+    return *n ? tm->prof : NULL;
+}
+
+TpcTimingMode tpc_timing_mode(const TpcTiming *tm)
+{
+    return tm ? tm->mode : TPC_TIMING_FUNCTIONAL;
+}
+
+const char *const tpc_timing_file_names[TPC_TM_NFILES] = {"S", "SP", "V", "VP", "I", "AD"};
+
+/* The profile row of pc, grown on demand; NULL beyond 2^20 bundles (32 MiB
+ * of code: more than a TPC kernel can be). */
+static TpcProfileRow *prof_row(TpcTiming *tm, uint32_t pc)
+{
+    size_t i = pc / TPC_BUNDLE;
+    if (i >= ((size_t)1 << 20))
+        return NULL;
+    if (i >= tm->nprof) {
+        size_t n = MAX(i + 1, tm->nprof * 2);
+        n = MIN(n, (size_t)1 << 20);
+        tm->prof = g_renew(TpcProfileRow, tm->prof, n);
+        memset(tm->prof + tm->nprof, 0, (n - tm->nprof) * sizeof(*tm->prof));
+        tm->nprof = n;
+    }
+    return &tm->prof[i];
+}
+
+static const unsigned kind_base[TPC_OP_AD + 1] = {
+    [TPC_OP_S] = TPC_GDB_S,   [TPC_OP_SP] = TPC_GDB_SP, [TPC_OP_V] = TPC_GDB_V,
+    [TPC_OP_VP] = TPC_GDB_VP, [TPC_OP_I] = TPC_GDB_I,   [TPC_OP_AD] = TPC_GDB_AD,
+};
+static const unsigned kind_count[TPC_OP_AD + 1] = {
+    [TPC_OP_S] = TPC_NR_S,   [TPC_OP_SP] = TPC_NR_SP, [TPC_OP_V] = TPC_NR_V,
+    [TPC_OP_VP] = TPC_NR_VP, [TPC_OP_I] = TPC_NR_I,   [TPC_OP_AD] = TPC_NR_AD,
+};
+
+/* Kind and number of a flat register. */
+static unsigned reg_kind(unsigned reg, unsigned *num)
+{
+    unsigned k = reg >= TPC_GDB_AD  ? TPC_OP_AD
+                 : reg >= TPC_GDB_I  ? TPC_OP_I
+                 : reg >= TPC_GDB_VP ? TPC_OP_VP
+                 : reg >= TPC_GDB_V  ? TPC_OP_V
+                 : reg >= TPC_GDB_SP ? TPC_OP_SP
+                                     : TPC_OP_S;
+    *num = reg - kind_base[k];
+    return k;
+}
+
+static void reg_name(unsigned reg, char *buf, size_t len)
+{
+    static const char *const pfx[TPC_OP_AD + 1] = {
+        [TPC_OP_S] = "S", [TPC_OP_SP] = "SP", [TPC_OP_V] = "V",
+        [TPC_OP_VP] = "VP", [TPC_OP_I] = "I", [TPC_OP_AD] = "AD",
+    };
+    unsigned n, k = reg_kind(reg, &n);
+    g_snprintf(buf, len, "%s%u", pfx[k], n);
+}
+
+/* Host bytes of a non-V register and their size. */
+static uint8_t *reg_bytes(TpcCpu *c, unsigned reg, unsigned *size)
+{
+    unsigned n, k = reg_kind(reg, &n);
+    switch (k) {
+    case TPC_OP_S:
+        *size = 4;
+        return (uint8_t *)&c->s[n];
+    case TPC_OP_SP:
+        *size = 1;
+        return &c->sp[n];
+    case TPC_OP_VP:
+        *size = TPC_VPBYTES;
+        return c->vp[n];
+    case TPC_OP_I:
+        *size = sizeof(c->irf[n]);
+        return (uint8_t *)c->irf[n];
+    default:
+        *size = sizeof(c->ad[n]);
+        return (uint8_t *)&c->ad[n];
+    }
+}
+G_STATIC_ASSERT(sizeof(TpcAddrReg) <= 32 && sizeof(int32_t[5]) <= 32);
+
+static void add_read(TmSlot *ts, unsigned slot, const TpcInsn *in, unsigned field, unsigned kind,
+                     unsigned num)
+{
+    if (kind > TPC_OP_AD || !kind_count[kind] || num >= kind_count[kind] || ts->nrd >= TM_MAX_RD)
+        return;
+    const CrRow *r = cr_of(slot, in, field, kind);
+    ts->rd[ts->nrd++] = (TmRead){(uint8_t)(kind_base[kind] + num), r ? r->cr : TM_NONE,
+                                 r ? r->cs : TM_NONE, (uint8_t)cons_pairs(slot, in, field),
+                                 (uint8_t)field};
+}
+
+static void resolve(TmBundle *tb, const TpcBundle *b)
+{
+    memset(tb, 0, sizeof(*tb));
+    tb->valid = true;
+    if (b->is_loop) {
+        /* LOOP's registers as SPU reads of the loop row (timing.def) */
+        const TpcInsn *in = &b->slot[TPC_SLOT_SPU];
+        const TpcLoop *l = &b->loop;
+        TmSlot *ts = &tb->s[TPC_SLOT_BUNDLE];
+        if (!in->desc)
+            return;
+        if (!l->start_imm)
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->start_reg);
+        if (!l->boundary_imm)
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->boundary_reg);
+        if (!l->step_imm)
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->step_reg);
+        if (l->pred)
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_PRED, TPC_OP_SP, l->pred);
+        return;
+    }
+    for (unsigned s = 0; s < 4; s++) {
+        const TpcInsn *in = &b->slot[s];
+        if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
+            continue;
+        TmSlot *ts = &tb->s[s];
+        TpcRegRead rr[TPC_MAX_READS];
+        unsigned n = tpc_insn_reads(in, s, rr);
+        for (unsigned i = 0; i < n; i++)
+            for (unsigned j = 0; j < rr[i].count; j++)
+                add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
+        for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
+            ts->pw[k] = (uint8_t)pw_of(s, in, k);
+        ts->pairs = (uint8_t)prod_pairs(s, in);
+    }
+}
+
+/* Ring position of the oldest of the newest writes of r->reg that are too
+ * recent for read r at cycle tc (their replaced value is what the read
+ * sees), or -1 when the newest write is visible.  *bad: the newest write
+ * when it is too recent, with the distance it needs. */
+static int seen_pos(const TpcTiming *tm, const TmRead *r, uint64_t tc, const TmEnt **bad,
+                    unsigned *need)
+{
+    int pos = -1;
+    *bad = NULL;
+    const __typeof__(tm->reg[0]) *R = &tm->reg[r->reg];
+    for (unsigned i = 0; i < R->count; i++) {
+        unsigned k = (R->head + TM_HIST - i) % TM_HIST;
+        const TmEnt *e = &R->e[k];
+        unsigned d = distance(e->pw, e->pairs, r->cr, r->cs, r->pairs);
+        if (tc - e->t >= d)
+            break;
+        if (i == 0) {
+            *bad = e;
+            *need = d;
+        }
+        pos = (int)k;
+    }
+    return pos;
+}
+
+static const char *const slot_names[5] = {"LD", "SPU", "VPU", "ST", "LOOP"};
+
+void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
+{
+    TpcTiming *tm = c->tm;
+    TmBundle *tb = &tm->b[idx];
+    if (decoded || !tb->valid)
+        resolve(tb, b);
+    uint64_t tc = c->cycles, stall = 0, hz = c->hazards;
+    unsigned stall_reg = 0; /* the register of the longest wait */
+    for (unsigned s = 0; s < 5; s++) {
+        const TmSlot *ts = &tb->s[s];
+        for (unsigned i = 0; i < ts->nrd; i++) {
+            const TmEnt *bad;
+            unsigned need;
+            seen_pos(tm, &ts->rd[i], tc, &bad, &need);
+            if (!bad)
+                continue;
+            uint64_t seen = tc - bad->t;
+            if (need - seen > stall) {
+                stall = need - seen;
+                stall_reg = ts->rd[i].reg;
+            }
+            c->hazards++;
+            if (tm->warn && !g_hash_table_contains(tm->warned, GUINT_TO_POINTER(c->pc + 1))) {
+                char rn[8];
+                g_hash_table_add(tm->warned, GUINT_TO_POINTER(c->pc + 1));
+                reg_name(ts->rd[i].reg, rn, sizeof(rn));
+                nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s reg=%s producer=0x%08" PRIx32
+                        " distance=%" PRIu64 " needed=%u",
+                        c->t, c->pc, slot_names[s], rn, bad->pc, seen, need);
+            }
+        }
+    }
+    if (tm->mode != TPC_TIMING_INTERLOCKED)
+        stall = 0;
+    c->cycles += stall;
+    c->stall_cycles += stall;
+    tm->tc = c->cycles;
+    TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
+    if (row) {
+        unsigned n, k = reg_kind(stall_reg, &n);
+        static const uint8_t file_of[TPC_OP_AD + 1] = {
+            [TPC_OP_S] = 0, [TPC_OP_SP] = 1, [TPC_OP_V] = 2,
+            [TPC_OP_VP] = 3, [TPC_OP_I] = 4, [TPC_OP_AD] = 5,
+        };
+        row->execs++;
+        row->stalls += stall;
+        row->stall_by[file_of[k]] += stall;
+        row->hazards += c->hazards - hz;
+    }
+}
+
+void tpc_timing_enter(TpcCpu *c, unsigned idx, unsigned s)
+{
+    TpcTiming *tm = c->tm;
+    tm->nsave = 0;
+    if (tm->mode != TPC_TIMING_EXPOSED)
+        return;
+    const TmSlot *ts = &tm->b[idx].s[s];
+    for (unsigned i = 0; i < ts->nrd; i++) {
+        const TmRead *r = &ts->rd[i];
+        const TmEnt *bad;
+        unsigned need;
+        int pos = seen_pos(tm, r, tm->tc, &bad, &need);
+        if (pos < 0)
+            continue;
+        bool done = false; /* a register read twice by the slot: its first read decides */
+        for (unsigned j = 0; j < tm->nsave; j++)
+            done |= tm->save[j].reg == r->reg;
+        if (done)
+            continue;
+        TmSave *sv = &tm->save[tm->nsave];
+        sv->reg = r->reg;
+        unsigned n, k = reg_kind(r->reg, &n);
+        if (k == TPC_OP_V) {
+            /* a copy that stays valid until the bundle's memory commit (a
+             * tensor store reads the register image then) */
+            uint8_t *v = tm->vscratch[s][tm->nsave];
+            memcpy(v, tm->vold[n][pos], TPC_VBYTES);
+            sv->vptr = c->v[n];
+            c->v[n] = v;
+        } else {
+            unsigned size;
+            uint8_t *p = reg_bytes(c, r->reg, &size);
+            memcpy(sv->bytes, p, size);
+            memcpy(p, tm->sold[r->reg][pos], size);
+        }
+        tm->nsave++;
+    }
+}
+
+void tpc_timing_leave(TpcCpu *c, unsigned s)
+{
+    TpcTiming *tm = c->tm;
+    (void)s;
+    while (tm->nsave) {
+        TmSave *sv = &tm->save[--tm->nsave];
+        unsigned n, k = reg_kind(sv->reg, &n);
+        if (k == TPC_OP_V) {
+            c->v[n] = sv->vptr;
+        } else {
+            unsigned size;
+            uint8_t *p = reg_bytes(c, sv->reg, &size);
+            memcpy(p, sv->bytes, size);
+        }
+    }
+}
+
+void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nact)
+{
+    static const uint8_t wr_kind[] = {
+        [TPC_WR_S] = TPC_OP_S,   [TPC_WR_SP] = TPC_OP_SP, [TPC_WR_V] = TPC_OP_V,
+        [TPC_WR_VP] = TPC_OP_VP, [TPC_WR_I] = TPC_OP_I,   [TPC_WR_AD] = TPC_OP_AD,
+        [TPC_WR_SCARRY] = 0,     [TPC_WR_VCARRY] = 0,
+    };
+    TpcTiming *tm = c->tm;
+    const TmBundle *tb = &tm->b[idx];
+    for (unsigned a = 0; a < nact; a++) {
+        unsigned s = act[a];
+        const TpcSlotOut *o = &c->out[s];
+        for (unsigned i = 0; i < o->nw; i++) {
+            const TpcWrite *w = &o->w[i];
+            unsigned k = w->kind < sizeof(wr_kind) ? wr_kind[w->kind] : 0;
+            /* carries are not registers a later bundle names; SP0/VP0 ignore writes */
+            if (!k || w->idx >= kind_count[k] || ((k == TPC_OP_SP || k == TPC_OP_VP) && !w->idx))
+                continue;
+            unsigned reg = kind_base[k] + w->idx;
+            __typeof__(tm->reg[0]) *R = &tm->reg[reg];
+            R->head = (uint8_t)((R->head + 1) % TM_HIST);
+            R->count = (uint8_t)MIN(R->count + 1u, (unsigned)TM_HIST);
+            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].pairs};
+            if (k == TPC_OP_V) {
+                memcpy(tm->vold[w->idx][R->head], c->v[w->idx], TPC_VBYTES);
+            } else {
+                unsigned size;
+                const uint8_t *p = reg_bytes(c, reg, &size);
+                memcpy(tm->sold[reg][R->head], p, size);
+            }
+        }
+    }
+}

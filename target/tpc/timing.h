@@ -1,0 +1,85 @@
+/*
+ * TPC pipeline timing (docs/timing.rst): the latency table of timing.def
+ * applied to the registers each bundle reads and writes.  A per-bundle hook
+ * around the ordinary executor (cpu.c), never a second copy of semantics:
+ *
+ *   functional   (default) no model: every bundle costs 1 cycle, the hook
+ *                is not called (cpu.c tests one pointer)
+ *   interlocked  EXPOSED_PIPE_DIS = 1: a bundle whose operand is not ready
+ *                stalls until it is; results as functional
+ *   exposed      EXPOSED_PIPE_DIS = 0: no stalls; a read before the
+ *                distance sees the register's previous value
+ *
+ * -tpc-hazard-warn reports each read before its distance once per bundle PC
+ * (in any mode; in functional mode it only reports).
+ */
+#ifndef TARGET_TPC_TIMING_H
+#define TARGET_TPC_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "target/tpc/insn.h"
+
+typedef enum TpcTimingMode {
+    TPC_TIMING_FUNCTIONAL = 0,
+    TPC_TIMING_INTERLOCKED = 1,
+    TPC_TIMING_EXPOSED = 2,
+} TpcTimingMode;
+
+/* The distance of a producer/consumer pair without a table row. */
+#define TPC_TIMING_DEFAULT 4u
+
+/* "functional" / "interlocked" / "exposed" -> mode; false for another word. */
+bool tpc_timing_parse(const char *s, TpcTimingMode *mode);
+const char *tpc_timing_name(TpcTimingMode mode);
+
+typedef struct TpcCpu TpcCpu;
+typedef struct TpcTiming TpcTiming;
+
+/* Turn the model on for every TPC of m (mode functional and !warn: off). */
+typedef struct Machine Machine;
+void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
+
+/* Per-core state (NULL in TpcCpu.tm while off). */
+TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn);
+void tpc_timing_free(TpcTiming *tm);
+/* A launch: registers start fresh, nothing is in flight. */
+void tpc_timing_reset(TpcTiming *tm);
+
+/* The hook (cpu.c tpc_step_one), for the bundle of dcache entry idx at
+ * c->pc, in this order:
+ *   begin     after decode; decoded: the entry was (re)decoded.  Resolves
+ *             the operands against the table, applies interlock stalls to
+ *             c->cycles and reports too-early reads.
+ *   enter / leave around slot s's executor (s = TPC_SLOT_BUNDLE for LOOP):
+ *             in exposed mode, give too-early reads their old values.
+ *   commit    before the staged register writes are committed: record them
+ *             (issue cycle, producer stage, previous value). */
+struct TpcBundle;
+void tpc_timing_begin(TpcCpu *c, unsigned idx, const struct TpcBundle *b, bool decoded);
+void tpc_timing_enter(TpcCpu *c, unsigned idx, unsigned s);
+void tpc_timing_leave(TpcCpu *c, unsigned s);
+void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nact);
+
+/* --profile (nxemu-tpc-run): per bundle PC, from the hook's begin.  Turns
+ * the model on (functional mode if it was off) for every TPC of m. */
+void tpc_cpu_set_profile(Machine *m);
+enum { TPC_TM_NFILES = 6 }; /* S, SP, V, VP, I, AD */
+extern const char *const tpc_timing_file_names[TPC_TM_NFILES];
+typedef struct TpcProfileRow {
+    uint64_t execs;  /* times the bundle began (a faulting one included) */
+    uint64_t stalls; /* interlock stall cycles before it */
+    uint64_t stall_by[TPC_TM_NFILES]; /* ... by the register file of the operand waited for */
+    uint64_t hazards; /* too-early reads */
+} TpcProfileRow;
+/* Rows indexed by PC / 32 (*n of them; NULL when not profiling). */
+const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n);
+TpcTimingMode tpc_timing_mode(const TpcTiming *tm);
+
+/* The rows of timing.def resolved for one decoded slot instruction:
+ * distance for a producer/consumer pair (unit tests, docs). */
+unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind, unsigned cslot,
+                             const TpcInsn *cons, unsigned cfield, unsigned ckind);
+
+#endif

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""The TPC timing model from the command line (docs/timing.rst), TAP output.
+
+usage: test_tpc_timing.py NXEMU NXEMU_AS NXEMU_TPC_RUN LAUNCHER_ELF SRCDIR
+
+SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
+  - tests/tpc/timing-vendor-nop.s (a compiler schedule with one NOP removed)
+    under --tpc-timing exposed --tpc-hazard-warn prints exactly one hazard
+    line naming the bundle, slot, register, producer and distances, and the
+    timing summary; interlocked counts the one stall cycle in CYCLES;
+  - functional is the default and bit-identical to no option (output and
+    statistics), and prints no timing line;
+  - interlocked gives functional's output for a kernel with hazards
+    (tests/tpc-run/add-f32.s) with more cycles than bundles;
+  - two runs of each mode print the same lines and write the same bytes;
+  - a bad mode is a one-line usage error, exit 125, for both tools;
+  - --profile FILE: the summary (cycles, bundles, IPC, stalls by register
+    file) and one annotated line per bundle, with the stall at the st_l_v;
+    an unwritable FILE is refused before the run (exit 125);
+  - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
+    (the launcher run under nxemu, as docs/tpc-run.rst describes).
+"""
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tapkit import Tap  # noqa: E402
+
+NXEMU, NXAS, TPCRUN, LAUNCHER, SRC = sys.argv[1:6]
+os.environ["NXEMU_TPC_LAUNCHER"] = LAUNCHER
+t = Tap("nxemu-timing-")
+STATS = re.compile(r"^nxemu-tpc-run: tpcs=(\d+) bundles=(\d+) cycles=(\d+) vtime=(\d+)$", re.M)
+
+
+def kernel(rel):
+    src = os.path.join(SRC, rel)
+    out = t.path(os.path.basename(rel) + ".o")
+    t.assemble([NXAS, "-t", "tpc"], src, out)
+    return out
+
+
+def vendor(*opts):
+    k = kernel("tests/tpc/timing-vendor-nop.s")
+    return t.run(TPCRUN, "-k", k, "--index-space", "1", "--arg", "0x200", "--arg", "0x100",
+                 "--arg", "3", *opts)
+
+
+def add_f32(name, *opts):
+    k = kernel("tests/tpc-run/add-f32.s")
+    a = [float(i) * 0.5 for i in range(256)]
+    b = [float(i) * -0.25 for i in range(256)]
+    for fn, v in (("a.bin", a), ("b.bin", b)):
+        with open(t.path(fn), "wb") as f:
+            f.write(struct.pack("<256f", *v))
+    out = t.path(name)
+    r = t.run(TPCRUN, "-k", k, "--index-space", "4,1", "-i", t.path("a.bin") + ":256x1:f32",
+              "-i", t.path("b.bin") + ":256x1:f32", "-o", out + ":256x1:f32", *opts)
+    assert r.returncode == 0, r.stderr
+    with open(out, "rb") as f:
+        return f.read(), r.stderr
+
+
+@t.test
+def exposed_reports_the_removed_nop():
+    r = vendor("--tpc-timing", "exposed", "--tpc-hazard-warn")
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if "warning" in ln]
+    assert lines == ["nxemu: warning: tpc=0 hazard pc=0x00000300 slot=ST reg=V0 "
+                     "producer=0x00000240 distance=6 needed=7"], r.stderr
+    m = STATS.search(r.stderr)
+    assert m and m.group(2) == "27" and m.group(3) == "27", r.stderr
+    assert "nxemu-tpc-run: timing=exposed stall_cycles=0 hazards=1\n" in r.stderr, r.stderr
+
+
+@t.test
+def interlocked_counts_the_stall():
+    r = vendor("--tpc-timing=interlocked")
+    assert r.returncode == 0, r.stderr
+    m = STATS.search(r.stderr)
+    assert m and m.group(2) == "27" and m.group(3) == "28", r.stderr
+    assert "timing=interlocked stall_cycles=1 hazards=1" in r.stderr, r.stderr
+    assert "warning" not in r.stderr, r.stderr  # no report without --tpc-hazard-warn
+
+
+@t.test
+def functional_is_the_default_and_identical():
+    plain = vendor()
+    func = vendor("--tpc-timing", "functional")
+    assert plain.returncode == 0 and func.returncode == 0, plain.stderr + func.stderr
+    assert plain.stderr == func.stderr, (plain.stderr, func.stderr)
+    assert "timing=" not in plain.stderr, plain.stderr
+    m = STATS.search(plain.stderr)
+    assert m and m.group(2) == m.group(3) == "27", plain.stderr
+    d0, e0 = add_f32("o0.bin")
+    d1, e1 = add_f32("o1.bin", "-tpc-timing", "functional")
+    assert d0 == d1 and e0 == e1, (e0, e1)
+
+
+@t.test
+def interlocked_keeps_functional_results():
+    d0, e0 = add_f32("f.bin")
+    d1, e1 = add_f32("i.bin", "--tpc-timing", "interlocked")
+    assert d0 == d1, "interlocked output differs from functional"
+    m0, m1 = STATS.search(e0), STATS.search(e1)
+    assert m0.group(2) == m1.group(2), (e0, e1)  # same bundles
+    assert int(m1.group(3)) > int(m1.group(2)), e1  # stalls counted in CYCLES
+    assert int(m1.group(4)) > int(m0.group(4)), (e0, e1)  # and in vtime
+
+
+@t.test
+def vtime_counts_every_stall():
+    # sum-rows-f32 over 4096 x 64: 64 slices' worth of stalls; each stall
+    # cycle delays the end by one (to the round granularity, 64 cycles)
+    k = kernel("tests/tpc-kernels/sum-rows-f32.s")
+    with open(t.path("rows.bin"), "wb") as f:
+        f.write(struct.pack("<262144f", *([0.25] * 262144)))
+    got = {}
+    for mode in ("functional", "interlocked"):
+        r = t.run(TPCRUN, "-k", k, "--index-space", "64", "-i", t.path("rows.bin") + ":4096x64:f32",
+                  "-o", t.path("sums-" + mode) + ":4096:f32", "--tpc-timing", mode)
+        assert r.returncode == 0, r.stderr
+        m = STATS.search(r.stderr)
+        st = re.search(r"stall_cycles=(\d+)", r.stderr)
+        got[mode] = (int(m.group(3)), int(m.group(4)), int(st.group(1)) if st else 0)
+    (cf, vf, _), (ci, vi, stalls) = got["functional"], got["interlocked"]
+    assert stalls > 10000 and ci == cf + stalls, got
+    assert abs((vi - vf) - stalls) < 64, got
+    assert open(t.path("sums-functional"), "rb").read() == open(t.path("sums-interlocked"), "rb").read()
+
+
+@t.test
+def runs_are_deterministic():
+    for mode in ("interlocked", "exposed"):
+        a = vendor("--tpc-timing", mode, "--tpc-hazard-warn")
+        b = vendor("--tpc-timing", mode, "--tpc-hazard-warn")
+        assert a.returncode == b.returncode == 0 and a.stderr == b.stderr, (a.stderr, b.stderr)
+        d0, e0 = add_f32("d0.bin", "--tpc-timing", mode)
+        d1, e1 = add_f32("d1.bin", "--tpc-timing", mode)
+        assert d0 == d1 and e0 == e1, (e0, e1)
+
+
+@t.test
+def bad_mode_is_a_usage_error():
+    r = vendor("--tpc-timing", "fast")
+    assert r.returncode == 125, r
+    assert r.stderr == ("nxemu-tpc-run: --tpc-timing: unknown mode 'fast' (functional, "
+                        "interlocked or exposed)\n"), r.stderr
+    r = t.run(NXEMU, "-tpc-timing", "fast")
+    assert r.returncode == 125, r
+    assert r.stderr.count("\n") == 1 and "-tpc-timing: unknown mode 'fast'" in r.stderr, r.stderr
+
+
+@t.test
+def profile_annotates_each_bundle():
+    prof = t.path("prof.txt")
+    r = vendor("--tpc-timing", "interlocked", "--profile", prof)
+    assert r.returncode == 0, r.stderr
+    text = open(prof).read().splitlines()
+    assert text[0].startswith("# nxemu-tpc-run profile") and "timing=interlocked" in text[0], text
+    # 27 bundles, 28 cycles: IPC 27/28 = 0.964; the one stall waited for a V register
+    assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 stall_cycles=1 "
+                       "(S=0 SP=0 V=1 VP=0 I=0 AD=0) hazards=1"), text[1]
+    rows = {ln.split()[0]: ln.split() for ln in text[3:]}
+    assert len(rows) == 27, text  # every bundle up to the halt, once
+    st = rows["0x00000300"]
+    assert st[1:6] == ["1", "2", "1", "V:1", "1"] and "st_l_v S0, V0" in " ".join(st), st
+    assert rows["0x00000000"][1:6] == ["1", "1", "0", "-", "0"], rows["0x00000000"]
+    r = vendor("--profile", t.path("no/such/dir/p.txt"))
+    assert r.returncode == 125 and "--profile" in r.stderr and "bundles=" not in r.stderr, r.stderr
+
+
+@t.test
+def stats_show_tpc_stalls():
+    k = kernel("tests/tpc/timing-vendor-nop.s")
+    blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
+    blk += struct.pack("<10I", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<II", 0, 0)
+    with open(t.path("block.bin"), "wb") as f:
+        f.write(blk + bytes(128))
+    base = [NXEMU, "-nographic", "-kernel", LAUNCHER, "-device",
+            f"loader,file={t.path('block.bin')},addr=0x01f00000", "-device",
+            f"loader,file={k},addr=0x02000000", "-d", "stats"]
+    r = t.run(*base, "-tpc-timing", "interlocked")
+    assert r.returncode == 0, r.stderr
+    assert ("stats: tpc0 kernels=1 faults=0 bundles=27 cycles=28 state=DONE stall_cycles=1 "
+            "hazards=1\n") in r.stderr, r.stderr
+    r = t.run(*base)
+    assert "stats: tpc0 kernels=1 faults=0 bundles=27 cycles=27 state=DONE\n" in r.stderr, r.stderr
+
+
+t.main()
