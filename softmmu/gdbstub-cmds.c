@@ -82,11 +82,12 @@ void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig)
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
     uint8_t buf[8];
     unsigned pcn;
+    bool avail;
     g_string_append_printf(out, "T%02x", sig & 0xff);
     if (cpu) {
         s->g_pid = s->c_pid = pid;
         pcn = gdb_tdesc_pc_regnum(cpu->kind);
-        unsigned n = gdb_reg_read(cpu, pcn, buf);
+        unsigned n = gdb_reg_read(cpu, pcn, buf, &avail);
         g_string_append_printf(out, "%02x:", pcn);
         gdb_hex_encode(out, buf, n);
         g_string_append_c(out, ';');
@@ -293,6 +294,7 @@ static void h_read_all_regs(GdbStub *s)
 {
     NxCpu *cpu = g_cpu(s);
     uint8_t buf[256];
+    bool avail;
     if (!cpu) {
         g_string_append(s->reply, E_BADARG);
         return;
@@ -300,9 +302,13 @@ static void h_read_all_regs(GdbStub *s)
     for (unsigned n = 0; n < gdb_tdesc_g_count(cpu->kind); n++) {
         GdbReg r;
         gdb_tdesc_reg(cpu->kind, n, &r);
-        if (!gdb_reg_read(cpu, n, buf))
+        if (!gdb_reg_read(cpu, n, buf, &avail))
             memset(buf, 0, r.bytes);
-        gdb_hex_encode(s->reply, buf, r.bytes);
+        if (avail)
+            gdb_hex_encode(s->reply, buf, r.bytes);
+        else
+            for (unsigned i = 0; i < 2 * r.bytes; i++)
+                g_string_append_c(s->reply, 'x');
     }
 }
 
@@ -353,9 +359,16 @@ static void h_read_reg(GdbStub *s, const char *args)
     uint64_t n;
     uint8_t buf[256];
     unsigned got;
+    bool avail;
     if (!cpu || !gdb_parse_hex(&args, &n) || *args || n > UINT32_MAX ||
-        !(got = gdb_reg_read(cpu, (unsigned)n, buf))) {
+        !(got = gdb_reg_read(cpu, (unsigned)n, buf, &avail))) {
         g_string_append(s->reply, E_BADARG);
+        return;
+    }
+    if (!avail) {
+        /* gdb shows <unavailable> */
+        for (unsigned i = 0; i < 2 * got; i++)
+            g_string_append_c(s->reply, 'x');
         return;
     }
     gdb_hex_encode(s->reply, buf, got);

@@ -70,11 +70,21 @@ bool gdb_parse_hex(const char **p, uint64_t *v);
 
 /* ---- target descriptions (gdbstub-tdesc.c) ---- */
 
+/* How a gdb register maps onto the core's registers. */
+typedef enum GdbRegKind {
+    GDB_REG_PLAIN = 0, /* the core register, same size */
+    GDB_REG_MIRROR,    /* riscv xN: zero-extended copy of a 32-bit register */
+    GDB_REG_PAIR,      /* 64 bit: core_reg (low 32) and core_reg + 1 (high 32) */
+    GDB_REG_ZERO,      /* reads 0, writes refused: a RISC-V register with no
+                          counterpart (the stack pointer of a core without stack) */
+    GDB_REG_ABSENT,    /* reads unavailable, writes refused (the FPU gdb demands) */
+} GdbRegKind;
+
 /* One register of gdb's numbering. */
 typedef struct GdbReg {
     unsigned core_reg; /* number passed to gdb_read_reg/gdb_write_reg */
     unsigned bytes;    /* size gdb expects */
-    bool mirror;       /* riscv xN: zero-extended copy of a 32-bit register */
+    GdbRegKind kind;
 } GdbReg;
 
 /* gdb register n of this core kind; false past the end. */
@@ -85,8 +95,10 @@ unsigned gdb_tdesc_g_count(CpuKind kind);
 unsigned gdb_tdesc_pc_regnum(CpuKind kind);
 /* Append the whole target.xml of this kind. */
 void gdb_tdesc_xml(CpuKind kind, GString *out);
-/* Read/write gdb register n into/from buf (size >= 256); returns bytes. */
-unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf);
+/* Read/write gdb register n into/from buf (size >= 256); returns bytes
+ * (0: no such register, or a write refused).  A register that exists but
+ * has no value (GDB_REG_ABSENT) reads as its size with *avail false. */
+unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf, bool *avail);
 unsigned gdb_reg_write(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
 
 /* ---- the stub ---- */
