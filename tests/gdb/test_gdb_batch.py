@@ -42,7 +42,7 @@ class Skip(Exception):
 def assemble():
     images = {}
     for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw', 'dmaiw', 'semwait', 'spin1'):
+                 'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -103,12 +103,13 @@ def loop_args(extra=()):
     return ['-device', 'loader,file=%s' % IMAGES['loop']] + list(extra)
 
 
-def gdb_session(args, cmds, load_script=False, timeout=90):
-    """Run one gdb batch session; returns (gdb output, status, stderr)."""
+def gdb_session(args, cmds, load_script=False, timeout=90, elf=None):
+    """Run one gdb batch session (gdb given ELF as its program file when
+    set); returns (gdb output, status, stderr)."""
     st = Stub(EMU, args)
     st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'target extended-remote %s' % st.path]
+    argv = [GDB, '-nx', '-batch'] + ([elf] if elf else []) + [
+        '-ex', 'set pagination off', '-ex', 'target extended-remote %s' % st.path]
     if load_script:
         argv += ['-ex', 'source %s' % SCRIPT]
     for c in cmds:
@@ -214,6 +215,42 @@ def fault_reported_as_sigill():
     assert 'Program terminated with signal SIGILL' in out, out
     assert rc == 132, rc
     assert 'nxemu: fault: core=0 code=INVALID_OPCODE(1) info=0 pc=0x0000000001000040' in err
+
+
+@case
+def program_elf_loaded_in_gdb():
+    need(hooks=True)
+    # gdb given the ELF first: it must accept the target (e_flags 2 reads
+    # as the single-float ABI: the stub describes an FPU, with no values)
+    elf = IMAGES['callf']
+    out, rc, _ = gdb_session(['-device', 'loader,file=%s' % elf], [
+        'info symbol $pc', 'p $ft0', 'until *0x10000c0', 'p/x $pc', 'p $r1', 'p $r2',
+        'kill'], elf=elf)
+    assert 'bfd requires' not in out and 'Remote' not in out, out
+    assert 'start in section .text' in out, out
+    # until stops inside start at the blt, after one call (r2 = 2): 'loop'
+    # is a label, not a function whose frame would never match
+    assert values(out) == ['<unavailable>', '0x10000c0', '1', '2'], out
+    assert rc == 0, rc
+
+
+@case
+def call_return_through_the_link_register():
+    need(hooks=True)
+    # ra is the link r63:r62: bt names the caller, finish returns to the
+    # instruction after the call, nexti steps over a call, next runs to the
+    # end of start without stopping in twice
+    elf = IMAGES['callf']
+    out, rc, _ = gdb_session(['-device', 'loader,file=%s' % elf], [
+        'break *0x1001040', 'continue', 'bt', 'p/x $ra', 'finish', 'p/x $pc', 'p $r3',
+        'delete', 'break *0x1000080', 'continue', 'p $r1', 'nexti', 'p/x $pc', 'p $r2',
+        'delete', 'next', 'p $r2'], elf=elf)
+    assert re.search(r'#0  0x0*1001040 in twice \(\)\n#1  0x0*10000c0 in start \(\)', out), out
+    # $ra, pc after finish, r3, r1 at the 2nd call, pc after nexti, r2
+    assert values(out)[:6] == ['0x10000c0', '0x10000c0', '1', '2', '0x10000c0', '4'], out
+    # next: no line info, so "until exit from function start": the program ends
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
 
 
 @case
