@@ -308,6 +308,7 @@ static void report_end(GdbStub *s)
         if (diag->len)
             console(s, diag->str);
         g_string_free(diag, TRUE);
+        sched_log_end(m); /* the -d machine line, as without gdb */
         s->exited = true;
     }
     unsigned pid = report_pid(s, m->fault_cpu);
@@ -384,8 +385,10 @@ static void prepare_resume(GdbStub *s)
         d->skip_cpu = NULL;
     }
     nx_debug_clear_hit(d);
-    m->stop = false;
-    m->stop_reason = STOP_NONE;
+    if (!ended(m)) { /* a debugger stop is lifted; the end of the run is not */
+        m->stop = false;
+        m->stop_reason = STOP_NONE;
+    }
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->last_state[i] = s->proc[i]->state;
 }
