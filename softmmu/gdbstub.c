@@ -500,16 +500,8 @@ static void step(GdbStub *s, unsigned pid)
     bool can_run =
         cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
     uint64_t before = cpu->retired;
-    if (can_run) {
-        /* the scheduler's slice bookkeeping, for a budget of one */
-        uint64_t icount = m->sched.icount;
-        m->sched.current = cpu;
-        cpu->slice_used = 0;
-        cpu->slice_used = cpu->ops->run(cpu, 1);
-        m->sched.current = NULL;
-        if (cpu->kind == CPU_KIND_SEQ)
-            m->sched.icount = icount + (cpu->retired - before);
-    }
+    if (can_run)
+        sched_step(m, cpu); /* inside the interrupted slice: no time lost */
     s->dbg->skip_cpu = NULL;
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {

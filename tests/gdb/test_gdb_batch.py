@@ -42,7 +42,7 @@ class Skip(Exception):
 def assemble():
     images = {}
     for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf'):
+                 'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -251,6 +251,80 @@ def call_return_through_the_link_register():
     # next: no line info, so "until exit from function start": the program ends
     assert 'exited normally' in out, out
     assert rc == 0, rc
+
+
+def timing_args(log):
+    return ['-machine', 'seq=2,quantum=16', '-d', 'machine', '-D', log,
+            '-device', 'loader,file=%s' % IMAGES['timing'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['timing1']]
+
+
+def run_end_vtime(log):
+    with open(log) as f:
+        m = re.findall(r'^machine: run ended: reason=(\w+) .*vtime=(\d+)$', f.read(), re.M)
+    assert len(m) == 1, m
+    return m[0][0], int(m[0][1])
+
+
+# timing.s: seq0 retires 1 (dma) + 1 (mov) + 100 * 3 (loop) + 1 (nop, its
+# DMA of cost 33 long done) + 1 (halt) = 304 one-cycle instructions and is
+# the last core to end (seq1: 1 + 80 * 2 + 1 = 162), so the run ends at 304.
+TIMING_END = ('NORMAL_END', 304)
+
+
+@case
+def debugger_stops_keep_the_timing():
+    need(hooks=True)
+    log = os.path.join(IMG, 'timing0.log')
+    p = subprocess.run([NXEMU] + timing_args(log), capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert run_end_vtime(log) == TIMING_END
+    # three breakpoint stops (each stepped over by gdb) and three stepi
+    log = os.path.join(IMG, 'timing1.log')
+    out, rc, _ = gdb_session(timing_args(log), [
+        'break *0x10000c0', 'continue', 'continue', 'continue', 'p $r1', 'stepi', 'stepi',
+        'stepi', 'p/x $pc', 'delete', 'continue'])
+    assert values(out) == ['3', '0x10000c0'], out
+    assert rc == 0, rc
+    assert run_end_vtime(log) == TIMING_END, ('a debugged run ended at another time', out)
+    # stops in the other core's process, then in seq0's: the same end
+    log = os.path.join(IMG, 'timing2.log')
+    out, rc, _ = gdb_session(timing_args(log), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100080', 'continue', 'continue',
+        'p $r1', 'delete', 'inferior 1', 'break *0x1000080', 'continue', 'p $r1', 'delete',
+        'continue', 'inferior 2', 'continue'])
+    # seq1's second stop on its blt: r1 = 2 (round 0, after seq0's whole
+    # slice: dma, mov, four loop passes and two adds of the fifth, r1 = 5);
+    # seq0 then stops on its add at the start of round 1 with r1 still 5
+    assert values(out) == ['2', '5'], out
+    assert run_end_vtime(log) == TIMING_END, ('a debugged run ended at another time', out)
+
+
+@case
+def timing_kept_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # the packets gdb sends for a breakpoint stop: Z0, c, then z0, s, Z0, c
+    log = os.path.join(IMG, 'timing3.log')
+    st = Stub(EMU, timing_args(log))
+    try:
+        c = st.connect()
+        assert c.cmd('Z0,10000c0,4') == b'OK'
+        for _ in range(3):
+            r = c.cmd('vCont;c')
+            assert r.startswith(b'T05') and b'swbreak' in r, r
+            assert c.cmd('z0,10000c0,4') == b'OK'
+            assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+            assert c.cmd('Z0,10000c0,4') == b'OK'
+        assert c.cmd('p22') == b'03000000'   # r1 = 3
+        assert c.cmd('z0,10000c0,4') == b'OK'
+        assert c.cmd('D;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+    assert run_end_vtime(log) == TIMING_END
 
 
 @case
