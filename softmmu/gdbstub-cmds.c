@@ -489,15 +489,24 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
     }
 }
 
-/* vCont;ACTION[:TID];... */
+/*
+ * vCont;ACTION[:TID];...  Every process has one thread, so the actions
+ * reduce to: the first 's' names the core to step; a 'c' without a thread
+ * id, or for a whole process (pP.-1), lets the whole machine run (gdb's
+ * default); 'c' only for threads (pP.T, what scheduler-locking sends) runs
+ * those cores and holds the others; 't' (stop) leaves a core stopped, and
+ * a vCont of 't' only is answered at once with a T00 stop reply.
+ */
 static void h_vcont(GdbStub *s, const char *p)
 {
-    unsigned step_pid = 0, cont_pid = 0;
-    bool any = false;
+    unsigned step_pid = 0, cont_pid = 0, stop_pid = 0;
+    bool any = false, whole = false;
+    bool *set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     while (*p == ';') {
         char a = *++p;
         if (a != 'c' && a != 'C' && a != 's' && a != 'S' && a != 't') {
             g_string_append(s->reply, E_BADARG);
+            g_free(set);
             return;
         }
         p++;
@@ -505,39 +514,68 @@ static void h_vcont(GdbStub *s, const char *p)
             uint64_t sig; /* signals are not delivered to cores: ignored */
             if (!gdb_parse_hex(&p, &sig)) {
                 g_string_append(s->reply, E_BADARG);
+                g_free(set);
                 return;
             }
         }
         long pid = 0;
+        bool one_thread = false;
         if (*p == ':') {
             p++;
+            const char *id = p;
             pid = parse_ptid(&p);
             if (pid < 0) {
                 g_string_append(s->reply, E_BADARG);
+                g_free(set);
                 return;
             }
+            /* pP.T with T not -1: that thread, not the whole process */
+            const char *dot = memchr(id, '.', (size_t)(p - id));
+            one_thread = pid > 0 && dot && dot[1] != '-';
         }
         if ((a == 's' || a == 'S') && !step_pid)
             step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
-        if ((a == 'c' || a == 'C') && !cont_pid)
-            cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
+        if (a == 'c' || a == 'C') {
+            if (!cont_pid)
+                cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
+            if (one_thread && gdb_cpu_of_pid(s, (unsigned)pid)) {
+                set[pid - 1] = true;
+            } else {
+                whole = true;
+            }
+        }
+        if (a == 't' && !stop_pid)
+            stop_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         any = true;
     }
     if (*p || !any) {
         g_string_append(s->reply, E_BADARG);
+        g_free(set);
         return;
     }
     if (step_pid) {
         if (!gdb_cpu_of_pid(s, step_pid)) {
             g_string_append(s->reply, E_BADARG);
+            g_free(set);
             return;
         }
+        /* A step moves one core; one that has to run the machine (a
+         * waiting instruction) runs all of it, locked or not: gdb steps
+         * over a breakpoint with this very packet, and a wait on another
+         * core would never end. */
         s->action = GDB_ACT_STEP;
         s->step_pid = step_pid;
-    } else {
+        s->locked = false;
+    } else if (cont_pid) {
         s->action = GDB_ACT_CONT;
         s->cont_pid = gdb_cpu_of_pid(s, cont_pid) ? cont_pid : s->c_pid;
+        s->locked = !whole;
+        memcpy(s->run_set, set, s->nr_proc * sizeof(bool));
+    } else {
+        /* 't' only: the machine is stopped already (all-stop) */
+        gdb_stop_reply(s, s->reply, gdb_cpu_of_pid(s, stop_pid) ? stop_pid : s->c_pid, 0);
     }
+    g_free(set);
 }
 
 static void detach_pid(GdbStub *s, unsigned pid)
@@ -555,7 +593,7 @@ static void detach_pid(GdbStub *s, unsigned pid)
 static void h_v(GdbStub *s, char *pkt)
 {
     if (!strcmp(pkt, "vCont?")) {
-        g_string_append(s->reply, "vCont;c;C;s;S");
+        g_string_append(s->reply, "vCont;c;C;s;S;t");
     } else if (g_str_has_prefix(pkt, "vCont;")) {
         h_vcont(s, pkt + 5);
     } else if (g_str_has_prefix(pkt, "vAttach;")) {
@@ -687,11 +725,13 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         /* optional address/signal arguments are ignored */
         s->action = GDB_ACT_CONT;
         s->cont_pid = s->c_pid;
+        s->locked = false;
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
         s->step_pid = s->c_pid;
+        s->locked = false;
         break;
     case 'v':
         h_v(s, pkt);

@@ -131,6 +131,11 @@ typedef struct GdbStub {
     GdbAction action;
     unsigned step_pid;
     unsigned cont_pid; /* process gdb resumed (c: Hc's, vCont: the first c's) */
+    /* vCont naming threads (pP.T) only, as gdb's scheduler-locking does:
+     * the resume runs the cores in run_set (by pid - 1) and holds every
+     * other core (NxCpu.debug_frozen) until the stop. */
+    bool locked;
+    bool *run_set;
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;

@@ -416,6 +416,45 @@ static bool poll_interrupt(GdbStub *s, bool *intr)
     return true;
 }
 
+/* A locked resume (scheduler-locking) whose cores cannot move on their
+ * own: nothing retired or completed in the last round and nothing is in
+ * flight, only a held core could change that.  Reported as a stop rather
+ * than spinning until Ctrl-C. */
+static bool locked_stall(GdbStub *s)
+{
+    Machine *m = s->m;
+    const Sched *sc = &m->sched;
+    if (!s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
+        (m->dma.nr && dma_pending(&m->dma)))
+        return false;
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        NxCpu *c = s->proc[i];
+        if (!c->debug_frozen && c->state == CPU_RUNNING)
+            return false;
+    }
+    unsigned pid = s->cont_pid;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (s->run_set[i] && s->attached[i]) {
+            pid = i + 1;
+            break;
+        }
+    NxCpu *c = gdb_cpu_of_pid(s, pid);
+    char *msg = g_strdup_printf("nxemu: scheduler-locking: %s%u cannot progress while the other "
+                                "cores are held\n",
+                                c && c->kind == CPU_KIND_TPC ? "tpc" : "seq", c ? c->index : 0);
+    console(s, msg);
+    g_free(msg);
+    note_stop(s, pid, GDB_SIGTRAP);
+    return true;
+}
+
+/* Hold (or release) every core a locked resume does not name. */
+static void hold_cores(GdbStub *s, bool hold)
+{
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->proc[i]->debug_frozen = hold && s->locked && !s->run_set[i];
+}
+
 /* Run rounds until the machine stops, a core halts or gdb interrupts, and
  * report the stop (on pid when nothing names a core; 0: the resumed one). */
 static void run_rounds(GdbStub *s, unsigned pid)
@@ -429,7 +468,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
         r = sched_round(m);
         if (r != STOP_NONE)
             break;
-        if (halted_stop(s))
+        if (halted_stop(s) || locked_stall(s))
             return;
         if (rounds++ % POLL_EVERY_ROUNDS == 0) {
             if (!poll_interrupt(s, &intr))
@@ -481,7 +520,9 @@ static void resume(GdbStub *s)
         return;
     }
     prepare_resume(s);
+    hold_cores(s, true);
     run_rounds(s, 0);
+    hold_cores(s, false);
 }
 
 static void step(GdbStub *s, unsigned pid)
@@ -629,6 +670,7 @@ static bool session(GdbStub *s)
     s->last_sig = 0;
     s->fault_shown = false;
     s->killed = false;
+    s->locked = false;
     for (unsigned i = 0; i < s->nr_proc; i++) {
         s->attached[i] = i == 0; /* only the boot core at connect time */
         s->last_state[i] = s->proc[i]->state;
@@ -713,6 +755,7 @@ static void stub_free(GdbStub *s)
     g_free(s->proc);
     g_free(s->attached);
     g_free(s->last_state);
+    g_free(s->run_set);
 }
 
 /* Without a debugger any more: run to the end the way sched_run does. */
@@ -765,6 +808,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->proc = g_new0(NxCpu *, s->nr_proc ? s->nr_proc : 1);
     s->attached = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     s->last_state = g_new0(CpuState, s->nr_proc ? s->nr_proc : 1);
+    s->run_set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++)
         s->proc[i] = m->seq[i];
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++)

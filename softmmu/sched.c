@@ -188,6 +188,18 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
 
 enum SchedPhase { SCHED_PH_SEQ = 0, SCHED_PH_DMA, SCHED_PH_TPC, SCHED_PH_END };
 
+/* A core still able to run that the debugger holds. */
+static bool frozen_live(const Machine *m)
+{
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++)
+        if (m->seq[i] && m->seq[i]->debug_frozen && sched_seq_active(m->seq[i]))
+            return true;
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++)
+        if (m->tpc[t] && m->tpc[t]->debug_frozen && m->tpc[t]->state == CPU_RUNNING)
+            return true;
+    return false;
+}
+
 /* One slice of cpu, or the rest of it when the round's debugger stop came
  * inside it (resume_slice): cpu->slice_used then already holds what the
  * slice used before the stop. */
@@ -262,7 +274,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         for (; s->next < m->cfg.nr_seq && !s->icount_reached; s->next++) {
             NxCpu *cpu = m->seq[s->next];
             uint64_t budget = q, before, icount_before = s->icount;
-            if (!sched_seq_active(cpu)) {
+            if (!sched_seq_active(cpu) || cpu->debug_frozen) {
                 s->resume_slice = false;
                 continue;
             }
@@ -307,7 +319,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     if (s->phase == SCHED_PH_TPC) {
         for (; m->tpc && s->next < m->cfg.nr_tpc; s->next++) {
             NxCpu *cpu = m->tpc[s->next];
-            if (!cpu || cpu->state != CPU_RUNNING) {
+            if (!cpu || cpu->state != CPU_RUNNING || cpu->debug_frozen) {
                 s->resume_slice = false;
                 continue;
             }
@@ -343,7 +355,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         return ended(m, STOP_NORMAL_END, s->vtime + s->round_used);
     }
     if (retired == 0 && s->round_retired == 0 && blocked && !queued && !tpc_run &&
-        s->round_dma_completed == 0 && s->round_tpc_changed == 0) {
+        s->round_dma_completed == 0 && s->round_tpc_changed == 0 && !frozen_live(m)) {
         return ended(m, STOP_DEADLOCK, s->vtime); /* reported with vtime before T += Q */
     }
     if (s->icount_reached) {

@@ -327,6 +327,82 @@ def timing_kept_at_the_protocol_level():
     assert run_end_vtime(log) == TIMING_END
 
 
+def two_spinners():
+    return ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['spin'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']]
+
+
+@case
+def scheduler_locking_runs_only_that_core():
+    need(hooks=True)
+    # spin.s (seq0) and spin1.s (seq1) count r1 in 2-instruction loops.
+    # Round 0: seq0 runs its 64 cycles (r1 = 32), then seq1 stops on its
+    # 'b' after one add (r1 = 1).  Locked, 61 more stops of seq1 (r1 = 62)
+    # take it past its 32 passes per round into round 1, where seq0 is held
+    # and stays at 32; unlocked, seq0 runs again in round 2 and stops on its
+    # own 'b' with r1 = 33.
+    out, rc, _ = gdb_session(two_spinners(), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100040', 'continue', 'p $r1',
+        'set scheduler-locking on', 'ignore 1 60', 'continue', 'p $r1', 'inferior 1', 'p $r1',
+        'set scheduler-locking off', 'delete', 'break *0x1000040', 'continue', 'p $r1',
+        'p $_inferior', 'kill', 'inferior 2', 'kill'])
+    assert values(out) == ['1', '62', '32', '33', '1'], out
+    assert rc == 0, rc
+
+
+@case
+def scheduler_locking_stall_is_reported():
+    need()
+    # seq0 waits on sem1, which nothing posts; locked, seq1 is held: the
+    # continue stops at once with a line instead of spinning forever
+    args = ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['semwait'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'set scheduler-locking on',
+        'continue', 'p/x $pc', 'inferior 2', 'p $r1', 'kill', 'inferior 1', 'kill'])
+    assert 'nxemu: scheduler-locking: seq0 cannot progress while the other cores are held' \
+        in out, out
+    assert values(out) == ['0x1000000', '0'], out
+    assert rc == 0, rc
+
+
+@case
+def vcont_thread_and_stop_actions():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # vCont;c:pP.T runs that core only; vCont;t answers at once (T00) and
+    # runs nothing; c:pP.-1 is the whole machine (gdb's default)
+    st = Stub(EMU, two_spinners())
+    try:
+        c = st.connect()
+        assert c.cmd('vCont?') == b'vCont;c;C;s;S;t'
+        assert c.cmd('vAttach;2').startswith(b'T05')
+        assert c.cmd('Hgp2.1') == b'OK'
+        assert c.cmd('Z0,1100040,4') == b'OK'
+        r = c.cmd('vCont;c:p2.1')
+        assert r.startswith(b'T05') and b'thread:p2.1;' in r, r
+        assert c.cmd('p22') == b'01000000'            # seq1's r1
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('p22') == b'00000000', 'seq0 held: its slice of round 0 skipped'
+        r = c.cmd('vCont;t:p1.1')
+        assert r.startswith(b'T00') and b'thread:p1.1;' in r, r
+        assert c.cmd('p20') == b'0000000100000000' and c.cmd('p22') == b'00000000'
+        assert c.cmd('Hgp2.1') == b'OK'
+        assert c.cmd('p22') == b'01000000', 'vCont;t ran nothing'
+        assert c.cmd('z0,1100040,4') == b'OK'
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('Z0,1000040,4') == b'OK'
+        r = c.cmd('vCont;c:p1.-1')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+        assert c.cmd('p22') == b'01000000', 'seq0 ran in round 1'
+        assert c.cmd('vKill;2') == b'OK' and c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
 @case
 def second_sequencer_and_tpc_in_one_session():
     need()
