@@ -67,8 +67,10 @@ bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t le
         if (!nx_debug_translate(s->m, cpu, addr + done, &pa, &room))
             return false;
         room = MIN(room, len - done);
-        if (as_rw_bytes(s->m->as, pa, buf + done, room, is_write, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                        &bad) != MEMTX_OK)
+        /* reads reach device registers too; writes only memory */
+        if ((is_write ? as_rw_bytes(s->m->as, pa, buf + done, room, true,
+                                    MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad)
+                      : as_debug_read(s->m->as, pa, buf + done, room, &bad)) != MEMTX_OK)
             return false;
         done += room;
     }
@@ -475,8 +477,11 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
             g_string_append(s->reply, "OK");
             return;
         }
-        /* a watched range must translate in one piece */
-        if (!kind || !nx_debug_translate(s->m, cpu, addr, &pa, &room) || room < kind ||
+        /* a watched range must translate in one piece; the own NX block
+         * (window 0) is registers the core reaches without the memory API,
+         * so no access hook would see them */
+        if (!kind || (cpu->kind == CPU_KIND_SEQ && addr >> 24 == 0) ||
+            !nx_debug_translate(s->m, cpu, addr, &pa, &room) || room < kind ||
             !nx_debug_wp_insert(s->dbg, cpu, t, addr, pa, kind)) {
             g_string_append(s->reply, E_BADARG);
             return;

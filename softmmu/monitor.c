@@ -196,8 +196,7 @@ static bool dump_mem(Machine *m, NxCpu *cpu, const char *a, const char *l, GStri
             break;
         }
         room = MIN(room, len - done);
-        if (as_rw_bytes(m->as, pa, buf + done, room, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                        &bad_at) != MEMTX_OK) {
+        if (as_debug_read(m->as, pa, buf + done, room, &bad_at) != MEMTX_OK) {
             ok = false;
             bad_at = addr + done + (bad_at - pa);
             break;

@@ -403,6 +403,65 @@ def vcont_thread_and_stop_actions():
     assert st.wait() == 0, st.stderr
 
 
+# Device registers (machine.md §1, §2.1, §4, §5): seq0's own NX block at
+# Neuron 0x100000 (NQ0_BASE +0x400, NQ0_SIZE +0x408), EVSEM SEM_READ[9] at
+# PA 0x2802701024, DMA engine 0's COMPLETED (u64) at 0x2803800008, BYTES
+# at +0x10, the test device at 0x2805000000 (reads 0).
+MMIO_CHECKS = ['x/2xw 0x100400', 'x/xw 0x100408', 'x/xw 0x2802701024',
+               'monitor xp 0x2802701024 4', 'x/2xg 0x2803800008', 'x/xw 0x2805000000',
+               'monitor x seq0 0x100404 8', 'x/xb 0x100402', 'x/xw 0x100840']
+
+
+@case
+def mmio_readable_from_gdb():
+    need()
+    # dmaw.s after four instructions: the DMA of 16 bytes completed (sem9 =
+    # 1, COMPLETED = 1, BYTES = 16), NQ0_BASE = 0x02100000, NQ0_SIZE = 2.
+    # Reading twice gives the same, and reading the test device does not
+    # end the run: it still ends with the program's PASS.
+    out, rc, _ = gdb_session(dmaw_args(), ['stepi 4'] + MMIO_CHECKS + MMIO_CHECKS + [
+        'continue'])
+    once = out[out.index('0x100400:'):]
+    for text in (r'0x100400:\s+0x02100000\s+0x00000000', r'0x100408:\s+0x00000002',
+                 r'0x2802701024:\s+0x00000001', r'0x0000002802701024: 01 00 00 00',
+                 r'0x2803800008:\s+0x0000000000000001\s+0x0000000000000010',
+                 r'0x2805000000:\s+0x00000000',
+                 r'0x0000000000100404: 00 00 00 00 02 00 00 00',
+                 r'0x100402:\s+0x10', r'Cannot access memory at address 0x100840'):
+        assert len(re.findall(text, once)) == 2, (text, out)
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
+def mmio_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    st = Stub(EMU, dmaw_args())
+    try:
+        c = st.connect()
+        for _ in range(4):
+            assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+        assert c.cmd('m100400,c') == b'000010020000000002000000'
+        assert c.cmd('m2802701024,4') == b'01000000'
+        assert c.cmd('m2802701025,2') == b'0000', 'bytes of a word'
+        assert c.cmd('m2803800000,8') == b'0000000000000000', 'STATUS: engine idle'
+        assert len(c.cmd('m100830,20')) == 2 * 0x10, 'the readable prefix: the block ends at 0x100840'
+        assert c.cmd('m100840,4') == b'E14'
+        # writes reach memory only: a device write would act (a doorbell, a
+        # FINISHER) while the machine is stopped
+        assert c.cmd('M2802701024,4:05000000').startswith(b'E')
+        assert c.cmd('M100400,4:00000000').startswith(b'E')
+        assert c.cmd('m2802701024,4') == b'01000000'
+        assert c.cmd('Z2,100400,4').startswith(b'E'), 'own NX block cannot be watched'
+        assert c.cmd('vCont;c').startswith(b'W00')
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
 @case
 def second_sequencer_and_tpc_in_one_session():
     need()
