@@ -511,6 +511,23 @@ def tpc_breakpoint_step_and_kernel_end():
     assert rc == 0, rc
 
 
+@case
+def monitor_info_tpc_counts_mid_kernel():
+    need(hooks=True)
+    # tpck.s at its bundle 0x40 has retired 0x00 and 0x20 (one cycle each,
+    # tpc.md §6): 2; one stepi more: 3; at its end the three adds and the
+    # HALT: 4 (the latched CYCLES/BUNDLES)
+    args = ['-device', 'loader,file=%s' % IMAGES['launch'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpck']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x40', 'continue',
+        'monitor info tpc tpc0', 'stepi', 'monitor info tpc tpc0', 'continue',
+        'monitor info tpc tpc0', 'continue'])
+    counts = re.findall(r'^tpc0: state=(\w+) .* cycles=(\d+) bundles=(\d+)$', out, re.M)
+    assert counts == [('RUNNING', '2', '2'), ('RUNNING', '3', '3'), ('HALTED', '4', '4')], out
+    assert rc == 0, rc
+
+
 def tpc_store_args():
     # launchst.s describes tensor 0 (64 x i32 at PA 0x101000 = kernel offset
     # 0x1000) and starts tpcst.s on TPC 0 (pid 2), whose bundle 0x20 stores
