@@ -626,13 +626,19 @@ static void h_v(GdbStub *s, char *pkt)
             nx_debug_clear(s->dbg, gdb_cpu_of_pid(s, (unsigned)pid));
             s->attached[pid - 1] = false;
         }
-        if (!first_attached(s))
+        /* extended-remote: gdb stays and may `run` again (vRun); nxemu ends
+         * when it leaves */
+        if (!first_attached(s) && !s->extended)
             s->action = GDB_ACT_KILL;
         g_string_append(s->reply, "OK");
+    } else if (!strcmp(pkt, "vRun") || g_str_has_prefix(pkt, "vRun;")) {
+        /* the program name and arguments gdb may add are nxemu's command
+         * line already: ignored */
+        s->action = GDB_ACT_RUN;
     } else if (!strcmp(pkt, "vMustReplyEmpty")) {
         /* empty */
     }
-    /* vRun, vFile, vStopped, ...: unsupported (empty) */
+    /* vFile, vStopped, ...: unsupported (empty) */
 }
 
 static void h_set_thread(GdbStub *s, const char *pkt)

@@ -4,6 +4,7 @@
  *   gdbstub-tdesc.c   target descriptions and gdb <-> core register numbers
  *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
  *   gdbstub-cmds.c    packet handlers
+ *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
  *   gdbstub.c         transport (POSIX sockets) and run control
  */
 #ifndef SOFTMMU_GDBSTUB_INT_H
@@ -109,6 +110,7 @@ typedef enum GdbAction {
     GDB_ACT_STEP, /* step one core (step_pid) */
     GDB_ACT_DETACH_ALL,
     GDB_ACT_KILL,
+    GDB_ACT_RUN, /* vRun: start the run again (gdbstub-restart.c) */
 } GdbAction;
 
 typedef struct GdbStub {
@@ -160,6 +162,12 @@ unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);
 bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t len, bool is_write);
 bool gdb_translate(GdbStub *s, NxCpu *cpu, uint64_t addr, uint64_t *pa);
 int gdb_signal_from_host(int host_sig);
+
+/* gdbstub-restart.c: execute nxemu again with the same command line,
+ * handing over the connection (returns only on failure); and, in the new
+ * process, take it over (true when this process is such a restart). */
+bool gdb_restart_exec(GdbStub *s);
+bool gdb_restart_adopt(GdbStub *s);
 
 /* gdbstub.c: send a packet now (used for O console output). */
 void gdb_send_packet(GdbStub *s, const char *data, size_t len);

@@ -579,7 +579,7 @@ static void handle_event(GdbStub *s, GdbEvent ev)
             send_raw(s, "+", 1);
         gdb_handle_packet(s, s->rx.buf->str, s->rx.buf->len);
         GdbAction a = s->action;
-        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP)
+        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP || a == GDB_ACT_RUN)
             return; /* the stop reply comes when the machine stops */
         if (s->rx.buf->str[0] == 'k')
             return; /* no reply to k */
@@ -658,12 +658,14 @@ static void run_detached(GdbStub *s)
     }
 }
 
-/* Returns true if gdb killed the machine. */
-static bool session(GdbStub *s)
+/* Returns true if gdb killed the machine.  restarted: this process is the
+ * new run of a vRun (gdbstub-restart.c), whose stop reply it owes gdb. */
+static bool session(GdbStub *s, bool restarted)
 {
     s->connected = true;
-    s->noack = false;
-    s->extended = false;
+    if (!restarted)
+        s->noack = false;
+    s->extended = restarted; /* only extended-remote sends vRun */
     s->exited = false;
     s->g_pid = s->c_pid = 1;
     s->last_pid = 0;
@@ -678,10 +680,20 @@ static bool session(GdbStub *s)
     g_byte_array_set_size(s->in, 0);
     gdb_rx_destroy(&s->rx);
     gdb_rx_init(&s->rx);
+    if (restarted)
+        note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
 
     for (;;) {
         GdbAction a = next_action(s);
         switch (a) {
+        case GDB_ACT_RUN:
+            if (!gdb_restart_exec(s)) {
+                fflush(stdout);
+                fprintf(stderr, "nxemu: gdb: cannot start the run again: %s\n",
+                        g_strerror(errno));
+                gdb_send_packet(s, "E01", 3);
+            }
+            break;
         case GDB_ACT_CONT:
             resume(s); /* the packet set cont_pid */
             break;
@@ -795,7 +807,11 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 
     s->m = m;
     s->conn = -1;
-    s->listener = listen_on(dev, &s->unix_path, &err);
+    bool restarted = gdb_restart_adopt(s);
+    if (restarted)
+        s->unix_path = g_str_has_prefix(dev, "unix:") ? g_strdup(dev + 5) : NULL;
+    else
+        s->listener = listen_on(dev, &s->unix_path, &err);
     if (s->listener < 0) {
         fflush(stdout);
         fprintf(stderr, "nxemu: -gdb %s: %s\n", dev, err ? err->message : "cannot listen");
@@ -820,7 +836,9 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
 
-    if (start_stopped) {
+    if (restarted) {
+        /* gdb is waiting for the reply to its vRun */
+    } else if (start_stopped) {
         s->conn = accept_conn(s, true);
         if (s->conn < 0) {
             fflush(stdout);
@@ -839,10 +857,11 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 
     for (;;) {
         m->debug = s->dbg;
-        if (session(s) || s->killed) {
+        if (session(s, restarted) || s->killed) {
             stub_free(s);
             return 0;
         }
+        restarted = false;
         /* detached or disconnected: no debugger any more, run on, and serve
          * the next gdb that connects (as QEMU does) */
         nx_debug_clear(s->dbg, NULL);

@@ -860,6 +860,51 @@ def kill_every_inferior_ends_nxemu():
 
 
 @case
+def kill_then_run_starts_again():
+    need(hooks=True)
+    # loop.s: r1 = 1 at the first tst (0x1000080), 2 at the second; after
+    # kill, run starts a fresh run (the stored word back to 0, r1 = 1 at the
+    # first stop); run again while stopped does the same; the last run ends
+    out, rc, err = gdb_session(loop_args(), [
+        'break *0x1000080', 'continue', 'continue', 'p $r1', 'x/xw 0x2000000', 'kill',
+        'info inferiors', 'run', 'p $r1', 'x/xw 0x2000000', 'run', 'p $r1', 'delete',
+        'continue'])
+    assert values(out) == ['2', '1', '1'], out
+    assert re.search(r'0x2000000:\s+0x00000001\n', out), out   # stored by the first pass
+    assert re.search(r'0x2000000:\s+0x00000000\n', out), out   # a fresh run
+    assert '[Inferior 1 (process 1) killed]' in out, out
+    assert out.count('Breakpoint 1, 0x0000000001000080') == 4, out
+    assert 'exited normally' in out, out
+    for bad in ('Remote connection closed', 'failed', 'Remote failure'):
+        assert bad not in out, out
+    assert rc == 0, (rc, err)
+
+
+@case
+def vrun_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    st = Stub(EMU, loop_args())
+    try:
+        c = st.connect()
+        assert c.cmd('!') == b'OK'
+        assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+        assert c.cmd('vKill;1') == b'OK'
+        assert c.cmd('qfThreadInfo') == b'l', 'killed: no thread, but still connected'
+        r = c.cmd('vRun;')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+        assert b'20:0000000100000000;' in r, 'at the entry again'
+        assert c.cmd('qfThreadInfo') == b'mp1.1'
+        assert c.cmd('p22') == b'00000000'
+        assert c.cmd('vCont;c').startswith(b'W00')
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
 def ctrl_c_interrupts_a_running_machine():
     need()
     st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']])

@@ -324,13 +324,21 @@ def monitor_commands():
 @case
 def kill_ends_emulator():
     st, c = session()
-    assert c.cmd('!') == b'OK'
     assert c.cmd('vKill;1') == b'OK'
-    # killing the last attached process ends the emulator (as QEMU does),
-    # with gdb still connected, without running the image (which would
-    # otherwise execute its HALT)
+    # plain remote: killing the last attached process ends the emulator (as
+    # QEMU does), with gdb still connected, without running the image
+    # (which would otherwise execute its HALT)
     assert st.wait() == 0
     c.close()
+    assert st.stdout == b'' and st.stderr == b''
+    # extended-remote: the run is over, but nxemu waits for gdb to leave or
+    # to run again (vRun); leaving ends it the same way
+    st, c = session()
+    assert c.cmd('!') == b'OK'
+    assert c.cmd('vKill;1') == b'OK'
+    assert c.cmd('qfThreadInfo') == b'l'
+    assert c.cmd('vCont;c').startswith(b'X09'), 'nothing runs after the kill'
+    finish(st, c)
     assert st.stdout == b'' and st.stderr == b''
     # with another process attached the machine stays stopped; resuming the
     # survivor reports it killed, and the emulator ends when gdb lets go
