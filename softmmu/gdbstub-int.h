@@ -5,7 +5,8 @@
  *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
  *   gdbstub-cmds.c    packet handlers
  *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
- *   gdbstub.c         transport (POSIX sockets) and run control
+ *   gdbstub-net.c     transport (POSIX sockets, one client)
+ *   gdbstub.c         run control and the session
  */
 #ifndef SOFTMMU_GDBSTUB_INT_H
 #define SOFTMMU_GDBSTUB_INT_H
@@ -169,7 +170,21 @@ int gdb_signal_from_host(int host_sig);
 bool gdb_restart_exec(GdbStub *s);
 bool gdb_restart_adopt(GdbStub *s);
 
-/* gdbstub.c: send a packet now (used for O console output). */
+/* gdbstub-net.c: the transport. */
+/* Send a framed packet now (also O console output); remembered for '-'. */
 void gdb_send_packet(GdbStub *s, const char *data, size_t len);
+void gdb_send_raw(GdbStub *s, const char *p, size_t n);
+void gdb_disconnect(GdbStub *s);
+/* Blocking (or not) receive into s->in; false when the peer is gone. */
+bool gdb_receive(GdbStub *s, bool blocking);
+/* Wait for bytes from gdb (refusing any second gdb meanwhile); false when
+ * the peer is gone. */
+bool gdb_wait_input(GdbStub *s);
+/* A second gdb while one is connected: told why, then closed. */
+void gdb_refuse_second(GdbStub *s);
+/* A listening socket for -gdb DEV, or -1 + err. */
+int gdb_listen_on(const char *dev, char **unix_path, GError **err);
+/* The next client, or -1 (none waiting when not blocking, or an error). */
+int gdb_accept_conn(GdbStub *s, bool blocking);
 
 #endif
