@@ -67,8 +67,10 @@ bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t le
         if (!nx_debug_translate(s->m, cpu, addr + done, &pa, &room))
             return false;
         room = MIN(room, len - done);
-        if (as_rw_bytes(s->m->as, pa, buf + done, room, is_write, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                        &bad) != MEMTX_OK)
+        /* reads reach device registers too; writes only memory */
+        if ((is_write ? as_rw_bytes(s->m->as, pa, buf + done, room, true,
+                                    MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad)
+                      : as_debug_read(s->m->as, pa, buf + done, room, &bad)) != MEMTX_OK)
             return false;
         done += room;
     }
@@ -82,11 +84,12 @@ void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig)
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
     uint8_t buf[8];
     unsigned pcn;
+    bool avail;
     g_string_append_printf(out, "T%02x", sig & 0xff);
     if (cpu) {
         s->g_pid = s->c_pid = pid;
         pcn = gdb_tdesc_pc_regnum(cpu->kind);
-        unsigned n = gdb_reg_read(cpu, pcn, buf);
+        unsigned n = gdb_reg_read(cpu, pcn, buf, &avail);
         g_string_append_printf(out, "%02x:", pcn);
         gdb_hex_encode(out, buf, n);
         g_string_append_c(out, ';');
@@ -293,6 +296,7 @@ static void h_read_all_regs(GdbStub *s)
 {
     NxCpu *cpu = g_cpu(s);
     uint8_t buf[256];
+    bool avail;
     if (!cpu) {
         g_string_append(s->reply, E_BADARG);
         return;
@@ -300,9 +304,13 @@ static void h_read_all_regs(GdbStub *s)
     for (unsigned n = 0; n < gdb_tdesc_g_count(cpu->kind); n++) {
         GdbReg r;
         gdb_tdesc_reg(cpu->kind, n, &r);
-        if (!gdb_reg_read(cpu, n, buf))
+        if (!gdb_reg_read(cpu, n, buf, &avail))
             memset(buf, 0, r.bytes);
-        gdb_hex_encode(s->reply, buf, r.bytes);
+        if (avail)
+            gdb_hex_encode(s->reply, buf, r.bytes);
+        else
+            for (unsigned i = 0; i < 2 * r.bytes; i++)
+                g_string_append_c(s->reply, 'x');
     }
 }
 
@@ -353,9 +361,16 @@ static void h_read_reg(GdbStub *s, const char *args)
     uint64_t n;
     uint8_t buf[256];
     unsigned got;
+    bool avail;
     if (!cpu || !gdb_parse_hex(&args, &n) || *args || n > UINT32_MAX ||
-        !(got = gdb_reg_read(cpu, (unsigned)n, buf))) {
+        !(got = gdb_reg_read(cpu, (unsigned)n, buf, &avail))) {
         g_string_append(s->reply, E_BADARG);
+        return;
+    }
+    if (!avail) {
+        /* gdb shows <unavailable> */
+        for (unsigned i = 0; i < 2 * got; i++)
+            g_string_append_c(s->reply, 'x');
         return;
     }
     gdb_hex_encode(s->reply, buf, got);
@@ -462,8 +477,11 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
             g_string_append(s->reply, "OK");
             return;
         }
-        /* a watched range must translate in one piece */
-        if (!kind || !nx_debug_translate(s->m, cpu, addr, &pa, &room) || room < kind ||
+        /* a watched range must translate in one piece; the own NX block
+         * (window 0) is registers the core reaches without the memory API,
+         * so no access hook would see them */
+        if (!kind || (cpu->kind == CPU_KIND_SEQ && addr >> 24 == 0) ||
+            !nx_debug_translate(s->m, cpu, addr, &pa, &room) || room < kind ||
             !nx_debug_wp_insert(s->dbg, cpu, t, addr, pa, kind)) {
             g_string_append(s->reply, E_BADARG);
             return;
@@ -476,15 +494,24 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
     }
 }
 
-/* vCont;ACTION[:TID];... */
+/*
+ * vCont;ACTION[:TID];...  Every process has one thread, so the actions
+ * reduce to: the first 's' names the core to step; a 'c' without a thread
+ * id, or for a whole process (pP.-1), lets the whole machine run (gdb's
+ * default); 'c' only for threads (pP.T, what scheduler-locking sends) runs
+ * those cores and holds the others; 't' (stop) leaves a core stopped, and
+ * a vCont of 't' only is answered at once with a T00 stop reply.
+ */
 static void h_vcont(GdbStub *s, const char *p)
 {
-    unsigned step_pid = 0, cont_pid = 0;
-    bool any = false;
+    unsigned step_pid = 0, cont_pid = 0, stop_pid = 0;
+    bool any = false, whole = false;
+    bool *set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     while (*p == ';') {
         char a = *++p;
         if (a != 'c' && a != 'C' && a != 's' && a != 'S' && a != 't') {
             g_string_append(s->reply, E_BADARG);
+            g_free(set);
             return;
         }
         p++;
@@ -492,39 +519,68 @@ static void h_vcont(GdbStub *s, const char *p)
             uint64_t sig; /* signals are not delivered to cores: ignored */
             if (!gdb_parse_hex(&p, &sig)) {
                 g_string_append(s->reply, E_BADARG);
+                g_free(set);
                 return;
             }
         }
         long pid = 0;
+        bool one_thread = false;
         if (*p == ':') {
             p++;
+            const char *id = p;
             pid = parse_ptid(&p);
             if (pid < 0) {
                 g_string_append(s->reply, E_BADARG);
+                g_free(set);
                 return;
             }
+            /* pP.T with T not -1: that thread, not the whole process */
+            const char *dot = memchr(id, '.', (size_t)(p - id));
+            one_thread = pid > 0 && dot && dot[1] != '-';
         }
         if ((a == 's' || a == 'S') && !step_pid)
             step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
-        if ((a == 'c' || a == 'C') && !cont_pid)
-            cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
+        if (a == 'c' || a == 'C') {
+            if (!cont_pid)
+                cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
+            if (one_thread && gdb_cpu_of_pid(s, (unsigned)pid)) {
+                set[pid - 1] = true;
+            } else {
+                whole = true;
+            }
+        }
+        if (a == 't' && !stop_pid)
+            stop_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         any = true;
     }
     if (*p || !any) {
         g_string_append(s->reply, E_BADARG);
+        g_free(set);
         return;
     }
     if (step_pid) {
         if (!gdb_cpu_of_pid(s, step_pid)) {
             g_string_append(s->reply, E_BADARG);
+            g_free(set);
             return;
         }
+        /* A step moves one core; one that has to run the machine (a
+         * waiting instruction) runs all of it, locked or not: gdb steps
+         * over a breakpoint with this very packet, and a wait on another
+         * core would never end. */
         s->action = GDB_ACT_STEP;
         s->step_pid = step_pid;
-    } else {
+        s->locked = false;
+    } else if (cont_pid) {
         s->action = GDB_ACT_CONT;
         s->cont_pid = gdb_cpu_of_pid(s, cont_pid) ? cont_pid : s->c_pid;
+        s->locked = !whole;
+        memcpy(s->run_set, set, s->nr_proc * sizeof(bool));
+    } else {
+        /* 't' only: the machine is stopped already (all-stop) */
+        gdb_stop_reply(s, s->reply, gdb_cpu_of_pid(s, stop_pid) ? stop_pid : s->c_pid, 0);
     }
+    g_free(set);
 }
 
 static void detach_pid(GdbStub *s, unsigned pid)
@@ -542,7 +598,7 @@ static void detach_pid(GdbStub *s, unsigned pid)
 static void h_v(GdbStub *s, char *pkt)
 {
     if (!strcmp(pkt, "vCont?")) {
-        g_string_append(s->reply, "vCont;c;C;s;S");
+        g_string_append(s->reply, "vCont;c;C;s;S;t");
     } else if (g_str_has_prefix(pkt, "vCont;")) {
         h_vcont(s, pkt + 5);
     } else if (g_str_has_prefix(pkt, "vAttach;")) {
@@ -570,13 +626,19 @@ static void h_v(GdbStub *s, char *pkt)
             nx_debug_clear(s->dbg, gdb_cpu_of_pid(s, (unsigned)pid));
             s->attached[pid - 1] = false;
         }
-        if (!first_attached(s))
+        /* extended-remote: gdb stays and may `run` again (vRun); nxemu ends
+         * when it leaves */
+        if (!first_attached(s) && !s->extended)
             s->action = GDB_ACT_KILL;
         g_string_append(s->reply, "OK");
+    } else if (!strcmp(pkt, "vRun") || g_str_has_prefix(pkt, "vRun;")) {
+        /* the program name and arguments gdb may add are nxemu's command
+         * line already: ignored */
+        s->action = GDB_ACT_RUN;
     } else if (!strcmp(pkt, "vMustReplyEmpty")) {
         /* empty */
     }
-    /* vRun, vFile, vStopped, ...: unsupported (empty) */
+    /* vFile, vStopped, ...: unsupported (empty) */
 }
 
 static void h_set_thread(GdbStub *s, const char *pkt)
@@ -674,11 +736,13 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         /* optional address/signal arguments are ignored */
         s->action = GDB_ACT_CONT;
         s->cont_pid = s->c_pid;
+        s->locked = false;
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
         s->step_pid = s->c_pid;
+        s->locked = false;
         break;
     case 'v':
         h_v(s, pkt);

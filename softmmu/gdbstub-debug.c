@@ -278,6 +278,8 @@ bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64
         *room = 0x80000000ull - a;
         return true;
     }
+    if ((a >> 24) == 0) /* window 0: the own NX block only */
+        return nx_local_peek(&m->nx[cpu->index], a, pa, room);
     *room = 0x1000000ull - (a & 0xFFFFFF);
     return nx_translate_peek(&m->nx[cpu->index], a, pa);
 }

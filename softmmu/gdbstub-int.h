@@ -4,7 +4,9 @@
  *   gdbstub-tdesc.c   target descriptions and gdb <-> core register numbers
  *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
  *   gdbstub-cmds.c    packet handlers
- *   gdbstub.c         transport (POSIX sockets) and run control
+ *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
+ *   gdbstub-net.c     transport (POSIX sockets, one client)
+ *   gdbstub.c         run control and the session
  */
 #ifndef SOFTMMU_GDBSTUB_INT_H
 #define SOFTMMU_GDBSTUB_INT_H
@@ -70,11 +72,21 @@ bool gdb_parse_hex(const char **p, uint64_t *v);
 
 /* ---- target descriptions (gdbstub-tdesc.c) ---- */
 
+/* How a gdb register maps onto the core's registers. */
+typedef enum GdbRegKind {
+    GDB_REG_PLAIN = 0, /* the core register, same size */
+    GDB_REG_MIRROR,    /* riscv xN: zero-extended copy of a 32-bit register */
+    GDB_REG_PAIR,      /* 64 bit: core_reg (low 32) and core_reg + 1 (high 32) */
+    GDB_REG_ZERO,      /* reads 0, writes refused: a RISC-V register with no
+                          counterpart (the stack pointer of a core without stack) */
+    GDB_REG_ABSENT,    /* reads unavailable, writes refused (the FPU gdb demands) */
+} GdbRegKind;
+
 /* One register of gdb's numbering. */
 typedef struct GdbReg {
     unsigned core_reg; /* number passed to gdb_read_reg/gdb_write_reg */
     unsigned bytes;    /* size gdb expects */
-    bool mirror;       /* riscv xN: zero-extended copy of a 32-bit register */
+    GdbRegKind kind;
 } GdbReg;
 
 /* gdb register n of this core kind; false past the end. */
@@ -85,8 +97,10 @@ unsigned gdb_tdesc_g_count(CpuKind kind);
 unsigned gdb_tdesc_pc_regnum(CpuKind kind);
 /* Append the whole target.xml of this kind. */
 void gdb_tdesc_xml(CpuKind kind, GString *out);
-/* Read/write gdb register n into/from buf (size >= 256); returns bytes. */
-unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf);
+/* Read/write gdb register n into/from buf (size >= 256); returns bytes
+ * (0: no such register, or a write refused).  A register that exists but
+ * has no value (GDB_REG_ABSENT) reads as its size with *avail false. */
+unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf, bool *avail);
 unsigned gdb_reg_write(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
 
 /* ---- the stub ---- */
@@ -97,6 +111,7 @@ typedef enum GdbAction {
     GDB_ACT_STEP, /* step one core (step_pid) */
     GDB_ACT_DETACH_ALL,
     GDB_ACT_KILL,
+    GDB_ACT_RUN, /* vRun: start the run again (gdbstub-restart.c) */
 } GdbAction;
 
 typedef struct GdbStub {
@@ -119,6 +134,11 @@ typedef struct GdbStub {
     GdbAction action;
     unsigned step_pid;
     unsigned cont_pid; /* process gdb resumed (c: Hc's, vCont: the first c's) */
+    /* vCont naming threads (pP.T) only, as gdb's scheduler-locking does:
+     * the resume runs the cores in run_set (by pid - 1) and holds every
+     * other core (NxCpu.debug_frozen) until the stop. */
+    bool locked;
+    bool *run_set;
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;
@@ -144,7 +164,27 @@ bool gdb_mem_rw(GdbStub *s, unsigned pid, uint64_t addr, uint8_t *buf, size_t le
 bool gdb_translate(GdbStub *s, NxCpu *cpu, uint64_t addr, uint64_t *pa);
 int gdb_signal_from_host(int host_sig);
 
-/* gdbstub.c: send a packet now (used for O console output). */
+/* gdbstub-restart.c: execute nxemu again with the same command line,
+ * handing over the connection (returns only on failure); and, in the new
+ * process, take it over (true when this process is such a restart). */
+bool gdb_restart_exec(GdbStub *s);
+bool gdb_restart_adopt(GdbStub *s);
+
+/* gdbstub-net.c: the transport. */
+/* Send a framed packet now (also O console output); remembered for '-'. */
 void gdb_send_packet(GdbStub *s, const char *data, size_t len);
+void gdb_send_raw(GdbStub *s, const char *p, size_t n);
+void gdb_disconnect(GdbStub *s);
+/* Blocking (or not) receive into s->in; false when the peer is gone. */
+bool gdb_receive(GdbStub *s, bool blocking);
+/* Wait for bytes from gdb (refusing any second gdb meanwhile); false when
+ * the peer is gone. */
+bool gdb_wait_input(GdbStub *s);
+/* A second gdb while one is connected: told why, then closed. */
+void gdb_refuse_second(GdbStub *s);
+/* A listening socket for -gdb DEV, or -1 + err. */
+int gdb_listen_on(const char *dev, char **unix_path, GError **err);
+/* The next client, or -1 (none waiting when not blocking, or an error). */
+int gdb_accept_conn(GdbStub *s, bool blocking);
 
 #endif

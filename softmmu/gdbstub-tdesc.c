@@ -10,14 +10,29 @@
  * which is also the 'g' packet order; explicit regnum attributes keep the
  * two in step.
  *
+ * gdb's RISC-V unwinder takes the caller's pc from x1 (ra) and builds frame
+ * ids from x2 (sp).  So x1 carries the sequencer's real link, the pair
+ * R62 (low) / R63 (high) a `call` writes (sequencer.md §2), and x2 reads 0:
+ * neither core has a stack, and a data register posing as sp would make
+ * gdb believe the frame changed whenever the program wrote it (`next` and
+ * `until` would then run away).  A TPC has no call: its x1 reads 0 too.
+ *
+ * A sequencer ELF has e_flags 2 (machine.md §11.2), which gdb reads as the
+ * RISC-V single-float ABI and refuses ("bfd requires flen 4, but target has
+ * flen 0") unless the target has 32-bit FP registers: the sequencer
+ * therefore also carries org.gnu.gdb.riscv.fpu, f0..f31, whose values are
+ * unavailable (the core has no FPU); they are outside the 'g' packet.
+ *
  * Sequencer (gdb numbers):
- *   0..31  x0..x31   64 bit, zero-extended r0..r31 (writes keep the low 32)
+ *   0..31  x0..x31   64 bit: x0, x3..x31 zero-extended r0, r3..r31 (writes
+ *                    keep the low 32); x1 = R63:R62; x2 = 0
  *   32     pc        64 bit
  *   33..96 r0..r63   32 bit
  *   97..102 status, fault_code, fault_info (32), fault_pc, fault_addr,
  *           retired (64)
+ *   103..134 f0..f31 32 bit, unavailable
  * TPC:
- *   0..31    x0..x31  = S0..S31      32 bit
+ *   0..31    x0..x31  = S0..S31      32 bit, but x1 = x2 = 0
  *   32       pc                      32 bit (offset from KERNEL_BASE)
  *   33..68   S0..S35, 69..84 SP0..SP15 (8 bit), 85..116 I0..I31 (5 x int32),
  *   117..124 AD0..AD7 (64 bit)
@@ -29,7 +44,8 @@
 #include "softmmu/gdbstub-int.h"
 
 #define SEQ_CUSTOM 33u
-#define SEQ_COUNT  103u
+#define SEQ_FPU    103u
+#define SEQ_COUNT  135u
 #define TPC_S      33u
 #define TPC_SP     69u
 #define TPC_I      85u
@@ -46,16 +62,21 @@ static bool seq_reg(unsigned n, GdbReg *r)
         {GDB_SEQ_STATUS, 4},   {GDB_SEQ_FAULT_CODE, 4}, {GDB_SEQ_FAULT_INFO, 4},
         {GDB_SEQ_FAULT_PC, 8}, {GDB_SEQ_FAULT_ADDR, 8}, {GDB_SEQ_RETIRED, 8},
     };
-    r->mirror = false;
-    if (n < 32) {
-        *r = (GdbReg){.core_reg = GDB_SEQ_R0 + n, .bytes = 8, .mirror = true};
+    if (n == 1) {
+        *r = (GdbReg){.core_reg = GDB_SEQ_R0 + 62, .bytes = 8, .kind = GDB_REG_PAIR};
+    } else if (n == 2) {
+        *r = (GdbReg){.bytes = 8, .kind = GDB_REG_ZERO};
+    } else if (n < 32) {
+        *r = (GdbReg){.core_reg = GDB_SEQ_R0 + n, .bytes = 8, .kind = GDB_REG_MIRROR};
     } else if (n == 32) {
         *r = (GdbReg){.core_reg = GDB_SEQ_PC, .bytes = 8};
     } else if (n < SEQ_CUSTOM + 64) {
         *r = (GdbReg){.core_reg = GDB_SEQ_R0 + n - SEQ_CUSTOM, .bytes = 4};
-    } else if (n < SEQ_COUNT) {
+    } else if (n < SEQ_FPU) {
         unsigned k = n - SEQ_CUSTOM - 64;
         *r = (GdbReg){.core_reg = extra[k].core, .bytes = extra[k].bytes};
+    } else if (n < SEQ_COUNT) {
+        *r = (GdbReg){.bytes = 4, .kind = GDB_REG_ABSENT};
     } else {
         return false;
     }
@@ -65,7 +86,9 @@ static bool seq_reg(unsigned n, GdbReg *r)
 static bool tpc_reg(unsigned n, GdbReg *r)
 {
     *r = (GdbReg){0};
-    if (n < 32)
+    if (n == 1 || n == 2)
+        *r = (GdbReg){.bytes = 4, .kind = GDB_REG_ZERO};
+    else if (n < 32)
         *r = (GdbReg){.core_reg = GDB_TPC_S + n, .bytes = 4};
     else if (n == 32)
         *r = (GdbReg){.core_reg = GDB_TPC_PC, .bytes = 4};
@@ -98,7 +121,7 @@ unsigned gdb_tdesc_count(CpuKind kind)
 
 unsigned gdb_tdesc_g_count(CpuKind kind)
 {
-    return kind == CPU_KIND_SEQ ? SEQ_COUNT : TPC_V;
+    return kind == CPU_KIND_SEQ ? SEQ_FPU : TPC_V;
 }
 
 unsigned gdb_tdesc_pc_regnum(CpuKind kind)
@@ -148,6 +171,11 @@ static void seq_xml(GString *o)
     for (unsigned i = 0; i < G_N_ELEMENTS(extra); i++)
         reg(o, extra[i].name, extra[i].bits, SEQ_CUSTOM + 64 + i,
             extra[i].bits == 32 ? "uint32" : "uint64", "neuron");
+    g_string_append(o, "</feature>\n<feature name=\"org.gnu.gdb.riscv.fpu\">\n");
+    for (unsigned i = 0; i < SEQ_COUNT - SEQ_FPU; i++) {
+        snprintf(name, sizeof(name), "f%u", i);
+        reg(o, name, 32, SEQ_FPU + i, "ieee_single", "float");
+    }
     g_string_append(o, "</feature>\n");
 }
 
@@ -216,17 +244,32 @@ void gdb_tdesc_xml(CpuKind kind, GString *out)
     g_string_append(out, "</target>\n");
 }
 
-unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf)
+unsigned gdb_reg_read(NxCpu *cpu, unsigned n, uint8_t *buf, bool *avail)
 {
     GdbReg r;
+    *avail = true;
     if (!gdb_tdesc_reg(cpu->kind, n, &r) || !cpu->ops->gdb_read_reg)
         return 0;
     memset(buf, 0, r.bytes);
-    unsigned got = cpu->ops->gdb_read_reg(cpu, r.core_reg, buf, r.bytes);
-    if (!got && !r.mirror)
-        return 0;
-    /* mirrors are zero-extended; a short read from the core is padded */
-    return r.bytes;
+    switch (r.kind) {
+    case GDB_REG_ABSENT:
+        *avail = false;
+        return r.bytes;
+    case GDB_REG_ZERO:
+        return r.bytes;
+    case GDB_REG_PAIR:
+        if (cpu->ops->gdb_read_reg(cpu, r.core_reg, buf, 4) != 4 ||
+            cpu->ops->gdb_read_reg(cpu, r.core_reg + 1, buf + 4, 4) != 4)
+            return 0;
+        return r.bytes;
+    case GDB_REG_MIRROR:
+        /* zero-extended: the core fills the low 4 bytes */
+        cpu->ops->gdb_read_reg(cpu, r.core_reg, buf, r.bytes);
+        return r.bytes;
+    case GDB_REG_PLAIN:
+    default:
+        return cpu->ops->gdb_read_reg(cpu, r.core_reg, buf, r.bytes) ? r.bytes : 0;
+    }
 }
 
 unsigned gdb_reg_write(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len)
@@ -234,9 +277,20 @@ unsigned gdb_reg_write(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len)
     GdbReg r;
     if (!gdb_tdesc_reg(cpu->kind, n, &r) || len != r.bytes || !cpu->ops->gdb_write_reg)
         return 0;
-    if (r.mirror) {
+    switch (r.kind) {
+    case GDB_REG_ABSENT:
+    case GDB_REG_ZERO:
+        return 0;
+    case GDB_REG_PAIR:
+        return cpu->ops->gdb_write_reg(cpu, r.core_reg, buf, 4) &&
+                       cpu->ops->gdb_write_reg(cpu, r.core_reg + 1, buf + 4, 4)
+                   ? r.bytes
+                   : 0;
+    case GDB_REG_MIRROR:
         /* x5 = r5: the core register is 32 bits, gdb's is 64 */
         return cpu->ops->gdb_write_reg(cpu, r.core_reg, buf, 4) ? r.bytes : 0;
+    case GDB_REG_PLAIN:
+    default:
+        return cpu->ops->gdb_write_reg(cpu, r.core_reg, buf, len);
     }
-    return cpu->ops->gdb_write_reg(cpu, r.core_reg, buf, len);
 }

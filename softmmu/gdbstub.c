@@ -1,5 +1,5 @@
 /*
- * gdb stub: transport (POSIX sockets, one client) and run control.
+ * gdb stub: run control and the session (the transport is gdbstub-net.c).
  *
  * No threads: while gdb holds the machine stopped we block on the socket;
  * while it runs we call sched_round() and peek at the socket every few
@@ -33,229 +33,6 @@
 #include "softmmu/gdbstub-int.h"
 
 #define POLL_EVERY_ROUNDS 64
-
-/* ---- transport ---- */
-
-/* The transport is plain POSIX sockets: GIO would cost every nxemu run its
- * dynamic linking (about 0.6 ms, more than the rest of start-up) for the
- * few runs that use -gdb. */
-
-static void disconnect(GdbStub *s)
-{
-    if (s->conn >= 0) {
-        close(s->conn);
-        s->conn = -1;
-    }
-    s->connected = false;
-}
-
-static void send_raw(GdbStub *s, const char *p, size_t n)
-{
-    while (s->connected && n) {
-        ssize_t k = send(s->conn, p, n, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            disconnect(s);
-            return;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-}
-
-void gdb_send_packet(GdbStub *s, const char *data, size_t len)
-{
-    g_string_truncate(s->last, 0);
-    gdb_frame(s->last, data, len);
-    send_raw(s, s->last->str, s->last->len);
-}
-
-/* Blocking (or not) receive into s->in; false when the peer is gone. */
-static bool receive(GdbStub *s, bool blocking)
-{
-    char buf[4096];
-    ssize_t n;
-    do {
-        n = recv(s->conn, buf, sizeof(buf), blocking ? 0 : MSG_DONTWAIT);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-            return true;
-        disconnect(s);
-        return false;
-    }
-    if (n == 0) {
-        disconnect(s);
-        return false;
-    }
-    g_byte_array_append(s->in, (const guint8 *)buf, (guint)n);
-    return true;
-}
-
-static int accept_conn(GdbStub *s, bool blocking);
-
-/* Another gdb while one is connected: tell it why (its qSupported gets an
- * E.text reply, which gdb shows) and close. */
-static void refuse_second(GdbStub *s)
-{
-    static const char msg[] = "E.nxemu: another gdb is connected to this emulator";
-    int c = accept_conn(s, false);
-    char buf[512];
-    size_t seen = 0;
-    bool hash = false;
-    if (c < 0)
-        return;
-    fflush(stdout);
-    fprintf(stderr, "nxemu: gdb: refused a second connection (one gdb at a time)\n");
-    /* read its first packet (bounded wait), so closing does not reset the
-     * connection before it reads the reply */
-    while (!(hash && seen >= 2)) {
-        struct pollfd p = {.fd = c, .events = POLLIN};
-        if (poll(&p, 1, 1000) <= 0)
-            break;
-        ssize_t n = recv(c, buf, sizeof(buf), MSG_DONTWAIT);
-        if (n <= 0)
-            break;
-        for (ssize_t i = 0; i < n; i++) {
-            if (hash)
-                seen++;
-            else if (buf[i] == '#')
-                hash = true;
-        }
-    }
-    GString *out = g_string_new("+");
-    gdb_frame(out, msg, strlen(msg));
-    (void)!send(c, out->str, out->len, MSG_NOSIGNAL | MSG_DONTWAIT);
-    g_string_free(out, TRUE);
-    shutdown(c, SHUT_WR);
-    struct pollfd p = {.fd = c, .events = POLLIN};
-    while (poll(&p, 1, 200) > 0 && recv(c, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-        ;
-    close(c);
-}
-
-/* Block until gdb sends something (refusing other debuggers meanwhile);
- * false when it is gone. */
-static bool wait_input(GdbStub *s)
-{
-    for (;;) {
-        struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
-                              {.fd = s->listener, .events = POLLIN}};
-        int n = poll(p, 2, -1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || p[0].revents)
-            return receive(s, true); /* first: a gdb that left makes room */
-        if (p[1].revents & POLLIN)
-            refuse_second(s);
-    }
-}
-
-static bool sock_error(GError **err, const char *what)
-{
-    g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: %s", what, g_strerror(errno));
-    return false;
-}
-
-/* A listening socket for dev, or -1 + err. */
-static int listen_on(const char *dev, char **unix_path, GError **err)
-{
-    int fd = -1;
-
-    if (g_str_has_prefix(dev, "unix:")) {
-        const char *path = dev + 5;
-        struct sockaddr_un sun = {.sun_family = AF_UNIX};
-        struct stat st;
-        if (!*path) {
-            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "empty socket path");
-            return -1;
-        }
-        if (strlen(path) >= sizeof(sun.sun_path)) {
-            g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "socket path longer than %zu bytes",
-                        sizeof(sun.sun_path) - 1);
-            return -1;
-        }
-        memcpy(sun.sun_path, path, strlen(path) + 1);
-        /* a stale socket from an earlier run would make bind fail */
-        if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-            unlink(path);
-        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0) {
-            sock_error(err, "socket");
-            return -1;
-        }
-        if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 || listen(fd, 1) != 0) {
-            sock_error(err, "cannot listen");
-            close(fd);
-            return -1;
-        }
-        *unix_path = g_strdup(path);
-        return fd;
-    }
-    if (!g_str_has_prefix(dev, "tcp:")) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)");
-        return -1;
-    }
-    const char *hp = dev + 4, *colon = strrchr(hp, ':');
-    char *end;
-    if (!colon) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "expected tcp::PORT or tcp:HOST:PORT");
-        return -1;
-    }
-    unsigned long port = strtoul(colon + 1, &end, 10);
-    if (!colon[1] || *end || port > 65535) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "bad port '%s'", colon + 1);
-        return -1;
-    }
-    char *host = g_strndup(hp, (gsize)(colon - hp));
-    /* "" and "localhost" are the IPv4 loopback, as before */
-    const char *node = (!*host || !strcmp(host, "localhost")) ? "127.0.0.1" : host;
-    if (node[0] == '[') { /* tcp:[::1]:PORT */
-        size_t l = strlen(node);
-        if (l > 2 && node[l - 1] == ']') {
-            memmove(host, node + 1, l - 2);
-            host[l - 2] = '\0';
-            node = host;
-        }
-    }
-    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
-    struct addrinfo *res = NULL;
-    char portstr[8];
-    snprintf(portstr, sizeof(portstr), "%lu", port);
-    if (getaddrinfo(node, portstr, &hints, &res) != 0 || !res) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "cannot resolve host '%s'", host);
-        g_free(host);
-        return -1;
-    }
-    g_free(host);
-    fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        freeaddrinfo(res);
-        sock_error(err, "socket");
-        return -1;
-    }
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 1) != 0) {
-        freeaddrinfo(res);
-        sock_error(err, "cannot listen");
-        close(fd);
-        return -1;
-    }
-    freeaddrinfo(res);
-    struct sockaddr_storage la;
-    socklen_t lalen = sizeof(la);
-    if (g_str_has_suffix(dev, ":0") &&
-        getsockname(fd, (struct sockaddr *)&la, &lalen) == 0) {
-        unsigned p = la.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&la)->sin6_port)
-                                              : ntohs(((struct sockaddr_in *)&la)->sin_port);
-        if (p != 0)
-            fprintf(stderr, "nxemu: gdb: listening on port %u\n", p);
-    }
-    return fd;
-}
 
 /* ---- run control ---- */
 
@@ -308,6 +85,7 @@ static void report_end(GdbStub *s)
         if (diag->len)
             console(s, diag->str);
         g_string_free(diag, TRUE);
+        sched_log_end(m); /* the -d machine line, as without gdb */
         s->exited = true;
     }
     unsigned pid = report_pid(s, m->fault_cpu);
@@ -384,8 +162,10 @@ static void prepare_resume(GdbStub *s)
         d->skip_cpu = NULL;
     }
     nx_debug_clear_hit(d);
-    m->stop = false;
-    m->stop_reason = STOP_NONE;
+    if (!ended(m)) { /* a debugger stop is lifted; the end of the run is not */
+        m->stop = false;
+        m->stop_reason = STOP_NONE;
+    }
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->last_state[i] = s->proc[i]->state;
 }
@@ -398,10 +178,10 @@ static bool poll_interrupt(GdbStub *s, bool *intr)
     struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
                           {.fd = s->listener, .events = POLLIN}};
     if (poll(p, 2, 0) > 0) {
-        if (p[0].revents && !receive(s, false))
+        if (p[0].revents && !gdb_receive(s, false))
             return false; /* a gdb that left makes room for the next */
         if (p[1].revents & POLLIN)
-            refuse_second(s);
+            gdb_refuse_second(s);
     }
     for (guint i = 0; i < s->in->len; i++) {
         if (s->in->data[i] == 0x03) {
@@ -411,6 +191,45 @@ static bool poll_interrupt(GdbStub *s, bool *intr)
         }
     }
     return true;
+}
+
+/* A locked resume (scheduler-locking) whose cores cannot move on their
+ * own: nothing retired or completed in the last round and nothing is in
+ * flight, only a held core could change that.  Reported as a stop rather
+ * than spinning until Ctrl-C. */
+static bool locked_stall(GdbStub *s)
+{
+    Machine *m = s->m;
+    const Sched *sc = &m->sched;
+    if (!s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
+        (m->dma.nr && dma_pending(&m->dma)))
+        return false;
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        NxCpu *c = s->proc[i];
+        if (!c->debug_frozen && c->state == CPU_RUNNING)
+            return false;
+    }
+    unsigned pid = s->cont_pid;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (s->run_set[i] && s->attached[i]) {
+            pid = i + 1;
+            break;
+        }
+    NxCpu *c = gdb_cpu_of_pid(s, pid);
+    char *msg = g_strdup_printf("nxemu: scheduler-locking: %s%u cannot progress while the other "
+                                "cores are held\n",
+                                c && c->kind == CPU_KIND_TPC ? "tpc" : "seq", c ? c->index : 0);
+    console(s, msg);
+    g_free(msg);
+    note_stop(s, pid, GDB_SIGTRAP);
+    return true;
+}
+
+/* Hold (or release) every core a locked resume does not name. */
+static void hold_cores(GdbStub *s, bool hold)
+{
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->proc[i]->debug_frozen = hold && s->locked && !s->run_set[i];
 }
 
 /* Run rounds until the machine stops, a core halts or gdb interrupts, and
@@ -426,7 +245,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
         r = sched_round(m);
         if (r != STOP_NONE)
             break;
-        if (halted_stop(s))
+        if (halted_stop(s) || locked_stall(s))
             return;
         if (rounds++ % POLL_EVERY_ROUNDS == 0) {
             if (!poll_interrupt(s, &intr))
@@ -478,7 +297,9 @@ static void resume(GdbStub *s)
         return;
     }
     prepare_resume(s);
+    hold_cores(s, true);
     run_rounds(s, 0);
+    hold_cores(s, false);
 }
 
 static void step(GdbStub *s, unsigned pid)
@@ -497,16 +318,8 @@ static void step(GdbStub *s, unsigned pid)
     bool can_run =
         cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
     uint64_t before = cpu->retired;
-    if (can_run) {
-        /* the scheduler's slice bookkeeping, for a budget of one */
-        uint64_t icount = m->sched.icount;
-        m->sched.current = cpu;
-        cpu->slice_used = 0;
-        cpu->slice_used = cpu->ops->run(cpu, 1);
-        m->sched.current = NULL;
-        if (cpu->kind == CPU_KIND_SEQ)
-            m->sched.icount = icount + (cpu->retired - before);
-    }
+    if (can_run)
+        sched_step(m, cpu); /* inside the interrupted slice: no time lost */
     s->dbg->skip_cpu = NULL;
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
@@ -540,10 +353,10 @@ static void handle_event(GdbStub *s, GdbEvent ev)
     switch (ev) {
     case GDB_EV_PACKET: {
         if (!s->noack)
-            send_raw(s, "+", 1);
+            gdb_send_raw(s, "+", 1);
         gdb_handle_packet(s, s->rx.buf->str, s->rx.buf->len);
         GdbAction a = s->action;
-        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP)
+        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP || a == GDB_ACT_RUN)
             return; /* the stop reply comes when the machine stops */
         if (s->rx.buf->str[0] == 'k')
             return; /* no reply to k */
@@ -554,16 +367,16 @@ static void handle_event(GdbStub *s, GdbEvent ev)
     }
     case GDB_EV_BADSUM:
         if (!s->noack)
-            send_raw(s, "-", 1);
+            gdb_send_raw(s, "-", 1);
         return;
     case GDB_EV_TOOLONG:
         if (!s->noack)
-            send_raw(s, "+", 1);
+            gdb_send_raw(s, "+", 1);
         gdb_send_packet(s, "E01", 3);
         return;
     case GDB_EV_NAK:
         if (!s->noack && s->last->len)
-            send_raw(s, s->last->str, s->last->len);
+            gdb_send_raw(s, s->last->str, s->last->len);
         return;
     case GDB_EV_INTR:
         /* the machine is already stopped (gdb's interrupt crossed a stop
@@ -599,7 +412,7 @@ static GdbAction next_action(GdbStub *s)
             return GDB_ACT_DETACH_ALL;
         if (s->action != GDB_ACT_NONE)
             return s->action;
-        if (!wait_input(s))
+        if (!gdb_wait_input(s))
             return GDB_ACT_DETACH_ALL;
     }
 }
@@ -622,18 +435,21 @@ static void run_detached(GdbStub *s)
     }
 }
 
-/* Returns true if gdb killed the machine. */
-static bool session(GdbStub *s)
+/* Returns true if gdb killed the machine.  restarted: this process is the
+ * new run of a vRun (gdbstub-restart.c), whose stop reply it owes gdb. */
+static bool session(GdbStub *s, bool restarted)
 {
     s->connected = true;
-    s->noack = false;
-    s->extended = false;
+    if (!restarted)
+        s->noack = false;
+    s->extended = restarted; /* only extended-remote sends vRun */
     s->exited = false;
     s->g_pid = s->c_pid = 1;
     s->last_pid = 0;
     s->last_sig = 0;
     s->fault_shown = false;
     s->killed = false;
+    s->locked = false;
     for (unsigned i = 0; i < s->nr_proc; i++) {
         s->attached[i] = i == 0; /* only the boot core at connect time */
         s->last_state[i] = s->proc[i]->state;
@@ -641,10 +457,20 @@ static bool session(GdbStub *s)
     g_byte_array_set_size(s->in, 0);
     gdb_rx_destroy(&s->rx);
     gdb_rx_init(&s->rx);
+    if (restarted)
+        note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
 
     for (;;) {
         GdbAction a = next_action(s);
         switch (a) {
+        case GDB_ACT_RUN:
+            if (!gdb_restart_exec(s)) {
+                fflush(stdout);
+                fprintf(stderr, "nxemu: gdb: cannot start the run again: %s\n",
+                        g_strerror(errno));
+                gdb_send_packet(s, "E01", 3);
+            }
+            break;
         case GDB_ACT_CONT:
             resume(s); /* the packet set cont_pid */
             break;
@@ -652,22 +478,22 @@ static bool session(GdbStub *s)
             step(s, s->step_pid);
             break;
         case GDB_ACT_KILL:
-            disconnect(s);
+            gdb_disconnect(s);
             return true;
         case GDB_ACT_DETACH_ALL:
             if (s->killed) {
-                disconnect(s);
+                gdb_disconnect(s);
                 return true; /* the rest of a killed machine let go */
             }
             if (s->connected && s->extended) {
                 run_detached(s); /* gdb may attach again */
                 break;
             }
-            disconnect(s);
+            gdb_disconnect(s);
             return false;
         case GDB_ACT_NONE:
         default:
-            disconnect(s);
+            gdb_disconnect(s);
             return false;
         }
         if (!s->connected)
@@ -675,30 +501,9 @@ static bool session(GdbStub *s)
     }
 }
 
-/* The next client, or -1 (none waiting when not blocking, or an error). */
-static int accept_conn(GdbStub *s, bool blocking)
-{
-    int c;
-    do {
-        c = accept4(s->listener, NULL, NULL, SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK));
-    } while (c < 0 && errno == EINTR);
-    if (c < 0)
-        return -1;
-    if (!blocking) {
-        int fl = fcntl(c, F_GETFL);
-        fcntl(c, F_SETFL, fl & ~O_NONBLOCK);
-    }
-    struct sockaddr_storage sa;
-    socklen_t len = sizeof(sa);
-    int one = 1;
-    if (getsockname(c, (struct sockaddr *)&sa, &len) == 0 && sa.ss_family != AF_UNIX)
-        setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    return c;
-}
-
 static void stub_free(GdbStub *s)
 {
-    disconnect(s);
+    gdb_disconnect(s);
     if (s->listener >= 0)
         close(s->listener);
     if (s->unix_path) {
@@ -718,6 +523,7 @@ static void stub_free(GdbStub *s)
     g_free(s->proc);
     g_free(s->attached);
     g_free(s->last_state);
+    g_free(s->run_set);
 }
 
 /* Without a debugger any more: run to the end the way sched_run does. */
@@ -743,7 +549,7 @@ static bool run_until_gdb(GdbStub *s)
     while (m->stop_reason == STOP_NONE) {
         if (sched_round(m) != STOP_NONE)
             return false;
-        if (++rounds % POLL_EVERY_ROUNDS == 0 && (s->conn = accept_conn(s, false)) >= 0)
+        if (++rounds % POLL_EVERY_ROUNDS == 0 && (s->conn = gdb_accept_conn(s, false)) >= 0)
             return true;
     }
     return false;
@@ -757,7 +563,11 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 
     s->m = m;
     s->conn = -1;
-    s->listener = listen_on(dev, &s->unix_path, &err);
+    bool restarted = gdb_restart_adopt(s);
+    if (restarted)
+        s->unix_path = g_str_has_prefix(dev, "unix:") ? g_strdup(dev + 5) : NULL;
+    else
+        s->listener = gdb_listen_on(dev, &s->unix_path, &err);
     if (s->listener < 0) {
         fflush(stdout);
         fprintf(stderr, "nxemu: -gdb %s: %s\n", dev, err ? err->message : "cannot listen");
@@ -770,6 +580,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->proc = g_new0(NxCpu *, s->nr_proc ? s->nr_proc : 1);
     s->attached = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     s->last_state = g_new0(CpuState, s->nr_proc ? s->nr_proc : 1);
+    s->run_set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++)
         s->proc[i] = m->seq[i];
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++)
@@ -781,8 +592,10 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
 
-    if (start_stopped) {
-        s->conn = accept_conn(s, true);
+    if (restarted) {
+        /* gdb is waiting for the reply to its vRun */
+    } else if (start_stopped) {
+        s->conn = gdb_accept_conn(s, true);
         if (s->conn < 0) {
             fflush(stdout);
             fprintf(stderr, "nxemu: -gdb %s: accept failed\n", dev);
@@ -800,10 +613,11 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 
     for (;;) {
         m->debug = s->dbg;
-        if (session(s) || s->killed) {
+        if (session(s, restarted) || s->killed) {
             stub_free(s);
             return 0;
         }
+        restarted = false;
         /* detached or disconnected: no debugger any more, run on, and serve
          * the next gdb that connects (as QEMU does) */
         nx_debug_clear(s->dbg, NULL);

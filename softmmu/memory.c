@@ -525,6 +525,57 @@ MemTxResult as_check_memory(AddressSpace *as, uint64_t addr, uint64_t len, bool 
     return MEMTX_OK;
 }
 
+/* Width a debugger read of device region mr uses: 4 where accepted, else
+ * 8, 2, 1. */
+static unsigned debug_io_width(const MemoryRegion *mr)
+{
+    uint8_t widths = mr->ops && mr->ops->widths ? mr->ops->widths : MEM_WALL;
+    static const unsigned pref[] = {4, 8, 2, 1};
+    for (unsigned i = 0; i < G_N_ELEMENTS(pref); i++)
+        if (widths & pref[i])
+            return pref[i];
+    return 4;
+}
+
+MemTxResult as_debug_read(AddressSpace *as, uint64_t addr, void *buf, uint64_t len,
+                          uint64_t *bad)
+{
+    const MemTxAttrs attrs = MEMTXATTRS(MEM_REQ_DEBUG, 0);
+    uint8_t *p = buf;
+    uint64_t cur = addr, left = len;
+    while (left) {
+        const FlatRange *fr = as_find(as, cur);
+        MemTxResult r = MEMTX_UNMAPPED;
+        uint64_t chunk = fr ? MIN(left, fr->end - cur) : 0;
+        if (fr && mr_is_memory(fr->mr)) {
+            r = as_rw_bytes(as, cur, p, chunk, false, attrs, bad);
+            if (r != MEMTX_OK)
+                return r;
+        } else if (fr && fr->mr->kind == MR_IO) {
+            /* word by word: the aligned word holding cur, within the region */
+            unsigned w = debug_io_width(fr->mr);
+            uint64_t word = cur & ~(uint64_t)(w - 1), v;
+            if (word < fr->start || word + w > fr->end)
+                w = 1, word = cur;
+            r = as_read(as, word, w, &v, attrs);
+            if (r == MEMTX_OK) {
+                chunk = MIN(left, word + w - cur);
+                for (uint64_t k = 0; k < chunk; k++)
+                    p[k] = (uint8_t)(v >> (8 * (cur - word + k)));
+            }
+        }
+        if (r != MEMTX_OK) {
+            if (bad)
+                *bad = cur;
+            return r;
+        }
+        p += chunk;
+        cur += chunk;
+        left -= chunk;
+    }
+    return MEMTX_OK;
+}
+
 MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
                         MemTxAttrs attrs, uint64_t *bad)
 {

@@ -143,12 +143,17 @@ static void tpc_line(Machine *m, unsigned t, GString *out)
 {
     const NxCpu *c = m->tpc[t];
     const TpcCfg *tc = &m->tpccfg[t];
+    /* A running kernel's counts so far (one cycle per bundle, tpc.md §6);
+     * the CYCLES/BUNDLES registers only latch them at its end. */
+    uint64_t cycles = tc->cycles, bundles = tc->bundles;
+    if (c->state == CPU_RUNNING)
+        cycles = bundles = c->retired - tc->launch_retired;
     g_string_append_printf(
         out,
         "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32 " kernel_base=0x%016" PRIx64
         " kernel_size=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
         t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
-        tc->latched.kernel_base, tc->latched.kernel_size, tc->cycles, tc->bundles);
+        tc->latched.kernel_base, tc->latched.kernel_size, cycles, bundles);
 }
 
 static bool info_tpc(Machine *m, const char *name, GString *out)
@@ -196,8 +201,7 @@ static bool dump_mem(Machine *m, NxCpu *cpu, const char *a, const char *l, GStri
             break;
         }
         room = MIN(room, len - done);
-        if (as_rw_bytes(m->as, pa, buf + done, room, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
-                        &bad_at) != MEMTX_OK) {
+        if (as_debug_read(m->as, pa, buf + done, room, &bad_at) != MEMTX_OK) {
             ok = false;
             bad_at = addr + done + (bad_at - pa);
             break;

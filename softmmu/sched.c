@@ -186,16 +186,52 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
     s->round_used = MAX(s->round_used, cpu->slice_used);
 }
 
+enum SchedPhase { SCHED_PH_SEQ = 0, SCHED_PH_DMA, SCHED_PH_TPC, SCHED_PH_END };
+
+/* A core still able to run that the debugger holds. */
+static bool frozen_live(const Machine *m)
+{
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++)
+        if (m->seq[i] && m->seq[i]->debug_frozen && sched_seq_active(m->seq[i]))
+            return true;
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++)
+        if (m->tpc[t] && m->tpc[t]->debug_frozen && m->tpc[t]->state == CPU_RUNNING)
+            return true;
+    return false;
+}
+
+/* One slice of cpu, or the rest of it when the round's debugger stop came
+ * inside it (resume_slice): cpu->slice_used then already holds what the
+ * slice used before the stop. */
+static void run_slice(Machine *m, NxCpu *cpu, uint64_t budget)
+{
+    Sched *s = &m->sched;
+    uint64_t prev = s->resume_slice ? cpu->slice_used : 0;
+    s->resume_slice = false;
+    budget = budget > prev ? budget - prev : 0;
+    s->current = cpu;
+    cpu->slice_used = prev;
+    cpu->slice_used = prev + cpu->ops->run(cpu, budget);
+    s->current = NULL;
+}
+
 StopReason sched_round(Machine *m)
 {
     return sched_rounds(m, 1);
 }
 
+/*
+ * The round is a little state machine (Sched.phase, .next) so that a
+ * debugger stop inside a slice (a breakpoint, a watchpoint) does not end
+ * the round: sched_round returns, the debugger looks and steps
+ * (sched_step), and the next sched_round goes on from the same core with
+ * what is left of its budget, then the rest of the round.  Without a
+ * debugger a round always runs from start to end in one call.
+ */
 StopReason sched_rounds(Machine *m, uint64_t max_rounds)
 {
     Sched *s = &m->sched;
     const uint64_t q = s->quantum;
-    uint64_t retired = 0;
     bool blocked = false;
     NxCpu *only = NULL;
     uint64_t solo;
@@ -203,88 +239,109 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     if (m->stop_reason != STOP_NONE) {
         return m->stop_reason;
     }
-    if (G_UNLIKELY(nx_signal_caught)) {
-        /* Between rounds every core is at an instruction boundary. */
-        m->stop_signal = nx_signal_caught;
-        return ended(m, STOP_SIGNAL, s->vtime);
-    }
-    fast_forward(m);
-    s->round_retired = 0;
-    s->round_dma_completed = 0;
-    s->round_tpc_changed = 0;
-    s->round_used = 0;
-    icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
-
-    /* 1. Sequencers in ascending core id.  After a solo slice, the cores
-     * after it in id order still run in its last round: one it started
-     * there would have. */
-    unsigned first = 0;
-    if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
-        solo_slice(m, only, solo);
-        retired = s->round_retired;
-        if (m->stop) {
-            return stopped(m, only->slice_used);
+    if (!s->in_round) {
+        if (G_UNLIKELY(nx_signal_caught)) {
+            /* Between rounds every core is at an instruction boundary. */
+            m->stop_signal = nx_signal_caught;
+            return ended(m, STOP_SIGNAL, s->vtime);
         }
-        first = only->index + 1;
-    }
-    for (unsigned i = first; i < m->cfg.nr_seq && !s->icount_reached; i++) {
-        NxCpu *cpu = m->seq[i];
-        uint64_t budget = q, before, icount_before = s->icount;
-        if (!sched_seq_active(cpu)) {
-            continue;
-        }
-        if (s->has_icount_limit) {
-            budget = MIN(budget, s->icount_limit - s->icount);
-        }
-        /* Count from the round's retirement counter, not cpu->retired: a core
-         * that resets itself (CONTROL.RESET) zeroes its RETIRED register. */
-        before = s->round_retired;
-        s->current = cpu;
-        cpu->slice_used = 0;
-        cpu->slice_used = cpu->ops->run(cpu, budget);
-        s->current = NULL;
-        retired += s->round_retired - before;
-        s->icount = icount_before + (s->round_retired - before);
-        icount_check(s, s->vtime + cpu->slice_used);
-        s->round_used = MAX(s->round_used, cpu->slice_used);
-        if (m->stop) {
-            /* FINISHER or fault: the run ends at once (machine.md §7, §9.1). */
-            return stopped(m, cpu->slice_used);
+        fast_forward(m);
+        s->round_retired = 0;
+        s->round_dma_completed = 0;
+        s->round_tpc_changed = 0;
+        s->round_used = 0;
+        s->round_seq_retired = 0;
+        icount_check(s, s->vtime); /* -icount-limit 0: nothing executes */
+        s->in_round = true;
+        s->phase = SCHED_PH_SEQ;
+        s->next = 0;
+        s->resume_slice = false;
+        /* 1. (start) After a solo slice, the cores after it in id order
+         * still run in its last round: one it started there would have.
+         * Never with a debugger, so never inside an interrupted round. */
+        if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
+            solo_slice(m, only, solo);
+            s->round_seq_retired = s->round_retired;
+            if (m->stop) {
+                return stopped(m, only->slice_used);
+            }
+            s->next = only->index + 1;
         }
     }
 
-    /* 2. DMA engines (idle engines have nothing to advance). */
-    if (m->dma.nr && dma_pending(&m->dma)) {
-        s->round_dma_completed += dma_advance(&m->dma, q);
-        s->round_used = MAX(s->round_used, m->dma.last_done);
-        if (m->stop) {
-            return stopped(m, m->dma.last_done);
+    /* 1. Sequencers in ascending core id. */
+    if (s->phase == SCHED_PH_SEQ) {
+        for (; s->next < m->cfg.nr_seq && !s->icount_reached; s->next++) {
+            NxCpu *cpu = m->seq[s->next];
+            uint64_t budget = q, before, icount_before = s->icount;
+            if (!sched_seq_active(cpu) || cpu->debug_frozen) {
+                s->resume_slice = false;
+                continue;
+            }
+            if (s->has_icount_limit) {
+                uint64_t prev = s->resume_slice ? cpu->slice_used : 0;
+                budget = MIN(budget, prev + (s->icount_limit - s->icount));
+            }
+            /* Count from the round's retirement counter, not cpu->retired: a
+             * core that resets itself (CONTROL.RESET) zeroes its RETIRED. */
+            before = s->round_retired;
+            run_slice(m, cpu, budget);
+            s->round_seq_retired += s->round_retired - before;
+            s->icount = icount_before + (s->round_retired - before);
+            icount_check(s, s->vtime + cpu->slice_used);
+            s->round_used = MAX(s->round_used, cpu->slice_used);
+            if (m->stop) {
+                /* FINISHER or fault: the run ends at once (machine.md §7,
+                 * §9.1); a debugger stop is continued from this slice. */
+                s->resume_slice = true;
+                return stopped(m, cpu->slice_used);
+            }
+        }
+        s->phase = SCHED_PH_DMA;
+    }
+
+    /* 2. DMA engines (idle engines have nothing to advance).  A debugger
+     * stop here (a DMA watchpoint) comes after every engine advanced. */
+    if (s->phase == SCHED_PH_DMA) {
+        s->phase = SCHED_PH_TPC;
+        s->next = 0;
+        s->resume_slice = false;
+        if (m->dma.nr && dma_pending(&m->dma)) {
+            s->round_dma_completed += dma_advance(&m->dma, q);
+            s->round_used = MAX(s->round_used, m->dma.last_done);
+            if (m->stop) {
+                return stopped(m, m->dma.last_done);
+            }
         }
     }
 
     /* 3. TPCs in ascending index. */
-    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
-        NxCpu *cpu = m->tpc[t];
-        if (!cpu || cpu->state != CPU_RUNNING) {
-            continue;
+    if (s->phase == SCHED_PH_TPC) {
+        for (; m->tpc && s->next < m->cfg.nr_tpc; s->next++) {
+            NxCpu *cpu = m->tpc[s->next];
+            if (!cpu || cpu->state != CPU_RUNNING || cpu->debug_frozen) {
+                s->resume_slice = false;
+                continue;
+            }
+            run_slice(m, cpu, q);
+            s->round_used = MAX(s->round_used, cpu->slice_used);
+            if (m->stop) {
+                s->resume_slice = true;
+                return stopped(m, cpu->slice_used);
+            }
         }
-        s->current = cpu;
-        cpu->slice_used = 0;
-        cpu->slice_used = cpu->ops->run(cpu, q);
-        s->current = NULL;
-        s->round_used = MAX(s->round_used, cpu->slice_used);
-        if (m->stop) {
-            return stopped(m, cpu->slice_used);
-        }
+        s->phase = SCHED_PH_END;
     }
 
     /* 4. End-of-round checks, in order. */
+    s->in_round = false;
     bool active = false;
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         active |= sched_seq_active(m->seq[i]);
         blocked |= m->seq[i] && m->seq[i]->state == CPU_BLOCKED;
     }
     /* The DMA and TPC queries only matter for the end and deadlock tests. */
+    const uint64_t retired = s->round_seq_retired;
     bool idle_round = retired == 0 && s->round_retired == 0 && blocked;
     unsigned queued = 0;
     bool tpc_run = false;
@@ -298,7 +355,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         return ended(m, STOP_NORMAL_END, s->vtime + s->round_used);
     }
     if (retired == 0 && s->round_retired == 0 && blocked && !queued && !tpc_run &&
-        s->round_dma_completed == 0 && s->round_tpc_changed == 0) {
+        s->round_dma_completed == 0 && s->round_tpc_changed == 0 && !frozen_live(m)) {
         return ended(m, STOP_DEADLOCK, s->vtime); /* reported with vtime before T += Q */
     }
     if (s->icount_reached) {
@@ -309,6 +366,34 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         return ended(m, STOP_LIMIT, s->vtime);
     }
     return STOP_NONE;
+}
+
+uint64_t sched_step(Machine *m, NxCpu *cpu)
+{
+    Sched *s = &m->sched;
+    bool same = s->in_round && s->resume_slice &&
+                ((s->phase == SCHED_PH_SEQ && cpu->kind == CPU_KIND_SEQ) ||
+                 (s->phase == SCHED_PH_TPC && cpu->kind == CPU_KIND_TPC)) &&
+                cpu->index == s->next;
+    /* a step past the end of the slice cannot be part of it */
+    bool in_slice = same && cpu->slice_used < s->quantum;
+    uint64_t retired = s->round_retired, icount = s->icount, saved = cpu->slice_used;
+    uint64_t prev = in_slice ? saved : 0;
+    s->current = cpu;
+    cpu->slice_used = prev;
+    uint64_t used = cpu->ops->run(cpu, 1);
+    cpu->slice_used = prev + used;
+    s->current = NULL;
+    if (cpu->kind == CPU_KIND_SEQ) {
+        s->icount = icount + (s->round_retired - retired);
+        if (in_slice)
+            s->round_seq_retired += s->round_retired - retired;
+    }
+    if (in_slice)
+        s->round_used = MAX(s->round_used, cpu->slice_used);
+    else if (same)
+        cpu->slice_used = saved; /* the interrupted slice keeps its count */
+    return used;
 }
 
 int sched_exit_status(Machine *m)

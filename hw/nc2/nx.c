@@ -363,6 +363,16 @@ bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *loc
     return wtlb_translate(&nx->tlb, nx->m->as, nx->wt_base, nx->wt_len, a, acc, pa, f);
 }
 
+bool nx_local_peek(const NxBlock *nx, uint64_t a, uint64_t *pa, uint64_t *room)
+{
+    if (a < NC2_NX_LOCAL_BASE || a - NC2_NX_LOCAL_BASE >= NC2_NX_BLOCK_BYTES)
+        return false;
+    *pa = nc2_memmap[NC2_NX].base + (uint64_t)nx->id * nc2_memmap[NC2_NX].stride +
+          (a - NC2_NX_LOCAL_BASE);
+    *room = NC2_NX_BLOCK_BYTES - (a - NC2_NX_LOCAL_BASE);
+    return true;
+}
+
 bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa)
 {
     uint64_t w = a >> 24, e;

@@ -139,6 +139,9 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
     if (G_UNLIKELY(m->trace)) {
         trace_tpc_launch(m, tc->index);
     }
+    /* the running kernel's progress for a debugger (the CYCLES/BUNDLES
+     * registers latch at the end, tpc.md §3) */
+    tc->launch_retired = m->tpc && m->tpc[tc->index] ? m->tpc[tc->index]->retired : 0;
     /* May finish (or fault) before returning: everything is latched first. */
     tc->launch(m, tc->index);
 }

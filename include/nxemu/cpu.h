@@ -67,6 +67,10 @@ struct NxCpu {
     uint64_t slice_used; /* cycles used in the current slice (VTIME) */
     NxFault fault;       /* valid in CPU_FAULTED */
     uint64_t fault_pc;
+    /* Held by the debugger (gdb's scheduler-locking resumes other cores
+     * only): the scheduler gives it no slice and no deadlock verdict is
+     * drawn while it could still run. */
+    bool debug_frozen;
 };
 
 /* Constructors implemented by the targets; the board calls them. */

@@ -113,8 +113,9 @@ void nx_debug_clear(NxDebug *d, NxCpu *cpu);
 void nx_debug_clear_hit(NxDebug *d);
 /* Debugger address translation of core-view address a to a PA, without
  * touching TLBs or their statistics: sequencers see Neuron addresses (the
- * window table is read directly; window 0, the own NX block, is not
- * memory), TPCs see byte offsets from KERNEL_BASE (below 0x80000000). */
+ * window table is read directly; in window 0 the own NX block is its PA
+ * alias, the rest unmapped), TPCs see byte offsets from KERNEL_BASE (below
+ * 0x80000000). */
 bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64_t *room);
 
 /* Must a core stop before executing the instruction at pc? */

@@ -62,6 +62,14 @@ typedef struct Sched {
     bool solo;      /* current runs a solo slice (nxemu/sched.h) */
     uint64_t round_used; /* most cycles any core or engine used in this round */
     uint64_t end_vtime;  /* VTIME at which the run ended (set with stop_reason) */
+    /* A round a debugger stop (STOP_DEBUG) interrupted: the next
+     * sched_round goes on with it where it stopped, so a debugged run keeps
+     * the timing of an undebugged one (softmmu/sched.c). */
+    bool in_round;
+    unsigned phase;     /* SchedPhase */
+    unsigned next;      /* index of the core the phase runs next */
+    bool resume_slice;  /* that core had started its slice: continue it */
+    uint64_t round_seq_retired; /* sequencer instructions retired this round */
 } Sched;
 
 typedef struct Machine {

@@ -178,6 +178,15 @@ MemTxResult as_write(AddressSpace *as, uint64_t addr, unsigned size, uint64_t va
  * (nothing written) if any byte is not memory; *bad gets the first bad address. */
 MemTxResult as_rw_bytes(AddressSpace *as, uint64_t addr, void *buf, uint64_t len, bool is_write,
                         MemTxAttrs attrs, uint64_t *bad);
+/* A debugger's read (gdb, the monitor): as as_rw_bytes on RAM/ROM, and on
+ * device (MR_IO) ranges through the device's read callback, with
+ * MEM_REQ_DEBUG attributes, one naturally aligned access of the narrowest
+ * accepted width of 4 or more per word touched (bytes outside the range
+ * are read and dropped).  A device read has no side effect in nxemu, so
+ * neither has this.  Fails as a whole if any byte is unmapped or a device
+ * refuses the access; *bad gets the first failing address. */
+MemTxResult as_debug_read(AddressSpace *as, uint64_t addr, void *buf, uint64_t len,
+                          uint64_t *bad);
 
 /* Zero tracking: RAM and ROM start out (and after mr_ram_zero read as)
  * zero without costing host memory; what anyone has written since is

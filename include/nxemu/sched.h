@@ -12,8 +12,17 @@ int sched_run(Machine *m);
  * API, nxemu-tpc-run's library form): they are appended to report; the -d
  * machine end line is logged as usual. */
 int sched_run_report(Machine *m, GString *report);
-/* Run exactly one round; returns STOP_NONE while the machine goes on. */
+/* Run exactly one round; returns STOP_NONE while the machine goes on.  A
+ * round that a debugger stop interrupted (STOP_DEBUG, then cleared) is
+ * continued, not restarted: the stopped core's slice goes on with the rest
+ * of its budget, then the rest of the round. */
 StopReason sched_round(Machine *m);
+/* A debugger's single step of cpu: at most one instruction (bundle).  When
+ * cpu is the core whose slice an interrupted round stopped in, the step is
+ * part of that slice (the time it takes counts there, as without a
+ * debugger); otherwise it is a slice of its own, outside any round.
+ * Returns the cycles used. */
+uint64_t sched_step(Machine *m, NxCpu *cpu);
 /*
  * Run up to max_rounds rounds (at least one), with the same result as
  * calling sched_round that many times: stops at the first round that ends

@@ -8,11 +8,19 @@
  * label known.  Entry point rule: the `_start` label, else `start`, if
  * defined in .text; otherwise the address of the first .text statement.
  *
+ * Symbols: a label is STT_NOTYPE in .text and STT_OBJECT in .data unless a
+ * `.type NAME, @function|@object|@notype` says otherwise.  Only a declared
+ * function is STT_FUNC (what pseudo calls resolve to), with st_size up to
+ * the next declared function of its segment or the segment's end: gdb
+ * takes the innermost sized symbol as the function around a pc, so labels
+ * inside a function stay labels for `until`, `next` and `bt`.
+ *
  * `.include "FILE"` (an nxemu extension) is expanded before pass 1 into one
  * flat list of source lines, each remembering its file and line, so both
  * passes and every message see included text exactly like inlined text.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +73,7 @@ typedef struct Asm {
     GPtrArray *vecs;    /* their line vectors */
     GPtrArray *incs;    /* canonical paths of the files being included */
     GHashTable *labels; /* name -> AsmLabel* */
+    GHashTable *types;  /* name -> GUINT_TO_POINTER(STT_* + 1), from .type */
     GArray *segs;       /* AsmSeg */
     AsmSect sect[2];
     int cur;
@@ -158,6 +167,56 @@ static bool dir_org(Asm *a, SeqAsmCur *c)
     }
     s->loc = v;
     s->has_org = true;
+    return true;
+}
+
+/* .type NAME, @function (or %function; object, notype): checked in pass 2,
+ * when every label is known. */
+static bool dir_type(Asm *a, SeqAsmCur *c)
+{
+    char name[128], kind[16];
+    unsigned type;
+    if (!seq_asm_ident(c, name, sizeof(name))) {
+        return c->err->len ? false : seq_asm_error(c, "'.type' needs a label name");
+    }
+    const char *at = c->tok;
+    if (!seq_asm_expect(c, ",")) {
+        return false;
+    }
+    seq_asm_ws(c);
+    const char *kind_at = c->p;
+    c->tok = c->p;
+    if ((*c->p != '@' && *c->p != '%') || (c->p++, !seq_asm_ident(c, kind, sizeof(kind)))) {
+        c->tok = kind_at;
+        return seq_asm_error(c, "expected @function, @object or @notype");
+    }
+    c->tok = kind_at;
+    if (!strcmp(kind, "function")) {
+        type = STT_FUNC;
+    } else if (!strcmp(kind, "object")) {
+        type = STT_OBJECT;
+    } else if (!strcmp(kind, "notype")) {
+        type = STT_NOTYPE;
+    } else {
+        return seq_asm_error(c, "unknown symbol type '%s' (expected function, object or notype)",
+                             kind);
+    }
+    if (a->pass1) {
+        return true;
+    }
+    c->tok = at;
+    AsmLabel *l = g_hash_table_lookup(a->labels, name);
+    if (!l) {
+        return seq_asm_error(c, "'.type': no label '%s'", name);
+    }
+    if (type == STT_FUNC && l->sect != SECT_TEXT) {
+        return seq_asm_error(c, "'%s' is a .data label: only .text labels can be functions", name);
+    }
+    gpointer old = g_hash_table_lookup(a->types, name);
+    if (old && GPOINTER_TO_UINT(old) != type + 1) {
+        return seq_asm_error(c, "'%s' already has another .type", name);
+    }
+    g_hash_table_insert(a->types, g_strdup(name), GUINT_TO_POINTER(type + 1));
     return true;
 }
 
@@ -307,6 +366,8 @@ static bool statement(Asm *a, SeqAsmCur *c)
             ok = dir_org(a, c);
         } else if (!strcmp(id, ".align")) {
             ok = dir_align(a, c);
+        } else if (!strcmp(id, ".type")) {
+            ok = dir_type(a, c);
         } else if (!strcmp(id, ".rec")) {
             ok = record_slot(a, c, false) && dir_rec(a, c, rec);
             if (ok) {
@@ -470,7 +531,13 @@ static bool write_elf(Asm *a, const char *out)
     g_hash_table_iter_init(&it, a->labels);
     while (g_hash_table_iter_next(&it, &k, &v)) {
         AsmLabel *lab = v;
-        SeqSymbol s = {.name = k, .value = lab->value, .func = lab->sect == SECT_TEXT, .seg = -1};
+        guint declared = GPOINTER_TO_UINT(g_hash_table_lookup(a->types, k));
+        SeqSymbol s = {.name = k,
+                       .value = lab->value,
+                       .type = declared ? declared - 1
+                               : lab->sect == SECT_TEXT ? STT_NOTYPE
+                                                        : STT_OBJECT,
+                       .seg = -1};
         for (guint i = 0; i < a->segs->len; i++) {
             AsmSeg *g = &g_array_index(a->segs, AsmSeg, i);
             if (g->sect == lab->sect && lab->value >= g->s.addr &&
@@ -483,6 +550,23 @@ static bool write_elf(Asm *a, const char *out)
     }
     /* A stable symbol order, so objdump output reassembles to the same file. */
     g_array_sort(syms, sym_order);
+    /* A function extends to the next function of its segment, or its end. */
+    for (guint i = 0; i < syms->len; i++) {
+        SeqSymbol *f = &g_array_index(syms, SeqSymbol, i);
+        if (f->type != STT_FUNC || f->seg < 0) {
+            continue;
+        }
+        const SeqSegment *g = &segs[f->seg];
+        uint64_t end = g->addr + g->bytes->len;
+        for (guint j = i + 1; j < syms->len; j++) {
+            const SeqSymbol *n = &g_array_index(syms, SeqSymbol, j);
+            if (n->type == STT_FUNC && n->seg == f->seg && n->value > f->value) {
+                end = n->value;
+                break;
+            }
+        }
+        f->size = end - f->value;
+    }
     GError *err = NULL;
     bool ok = seq_elf_write(out, segs, a->segs->len, (SeqSymbol *)(void *)syms->data, syms->len,
                             entry, &err);
@@ -621,7 +705,9 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
 
 int seq_assemble_file(const char *src, const char *out, bool raw)
 {
-    Asm a = {.file = src, .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)};
+    Asm a = {.file = src,
+             .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
+             .types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
     a.src = g_array_new(FALSE, FALSE, sizeof(AsmLine));
     a.owned = g_ptr_array_new_with_free_func(g_free);
     a.vecs = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
@@ -646,6 +732,7 @@ int seq_assemble_file(const char *src, const char *out, bool raw)
     bool ok = a.errors == 0 && (raw ? write_raw(&a, out) : write_elf(&a, out));
     free_segs(a.segs);
     g_hash_table_destroy(a.labels);
+    g_hash_table_destroy(a.types);
     g_array_free(a.src, TRUE);
     g_ptr_array_free(a.incs, TRUE);
     g_ptr_array_free(a.vecs, TRUE);

@@ -116,8 +116,9 @@ typedef struct SeqSegment {
 typedef struct SeqSymbol {
     char *name;
     uint64_t value;
-    bool func; /* label in .text */
-    int seg;   /* index in the segment array, -1 for none */
+    uint64_t size; /* st_size: a function's extent, 0 for a plain label */
+    unsigned type; /* STT_NOTYPE, STT_OBJECT or STT_FUNC */
+    int seg;       /* index in the segment array, -1 for none */
 } SeqSymbol;
 
 /* Write an ELF64 sequencer executable (machine.md §11.2). */

@@ -2,7 +2,8 @@
  * ELF64 writer for assembled sequencer programs (machine.md §11.2,
  * sequencer.md §11.1): one PT_LOAD per segment (.text PF_R|PF_X, .data
  * PF_R|PF_W), a section per segment, and .symtab/.strtab with the labels
- * (.text labels are STT_FUNC so pseudo calls resolve).
+ * (their type and size chosen by the assembler: STT_FUNC only for a
+ * `.type NAME, @function` label, which pseudo calls resolve to).
  */
 #include <elf.h>
 #include <stdio.h>
@@ -80,9 +81,10 @@ bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
     for (unsigned i = 0; i < nr_syms; i++) {
         Elf64_Sym s = {
             .st_name = add_str(str, syms[i].name),
-            .st_info = ELF64_ST_INFO(STB_GLOBAL, syms[i].func ? STT_FUNC : STT_OBJECT),
+            .st_info = ELF64_ST_INFO(STB_GLOBAL, syms[i].type),
             .st_shndx = syms[i].seg >= 0 ? (Elf64_Section)(syms[i].seg + 1) : SHN_ABS,
             .st_value = syms[i].value,
+            .st_size = syms[i].size,
         };
         g_byte_array_append(sym, (const uint8_t *)&s, sizeof(s));
     }

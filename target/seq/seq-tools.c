@@ -1,7 +1,8 @@
 /*
  * nxemu-objdump for the sequencer: prints an ELF or raw record stream as
  * assembly that nxemu-as turns back into the same bytes (sequencer.md
- * §11.4): sections and `.org` lines, symbols as labels, one record per line
+ * §11.4): sections and `.org` lines, symbols as labels (with a `.type` line
+ * when the symbol's type is not its section's default), one record per line
  * with its address in a comment, data segments as `.byte` lines.
  */
 #include <elf.h>
@@ -15,6 +16,7 @@
 typedef struct Sym {
     uint64_t value;
     const char *name;
+    unsigned type; /* STT_* */
     bool printed;
 } Sym;
 
@@ -42,9 +44,12 @@ static bool label_ok(const char *n)
     return !seq_asm_is_reg_name(n);
 }
 
-/* Print the labels whose value is in [lo, hi) and that were not printed. */
-static void labels_in(GArray *syms, uint64_t lo, uint64_t hi, FILE *out)
+/* Print the labels whose value is in [lo, hi) and that were not printed;
+ * text: in .text, where a label is STT_NOTYPE by default (.data: OBJECT). */
+static void labels_in(GArray *syms, uint64_t lo, uint64_t hi, bool text, FILE *out)
 {
+    static const char *const type_name[] = {
+        [STT_NOTYPE] = "notype", [STT_OBJECT] = "object", [STT_FUNC] = "function"};
     for (guint i = 0; i < syms->len; i++) {
         Sym *s = &g_array_index(syms, Sym, i);
         if (s->printed || s->value < lo || s->value >= hi) {
@@ -52,6 +57,9 @@ static void labels_in(GArray *syms, uint64_t lo, uint64_t hi, FILE *out)
         }
         s->printed = true;
         if (label_ok(s->name)) {
+            if (s->type != (text ? STT_NOTYPE : STT_OBJECT) && (text || s->type != STT_FUNC)) {
+                fprintf(out, "        .type %s, @%s\n", s->name, type_name[s->type]);
+            }
             fprintf(out, "%s:\n", s->name);
         } else {
             fprintf(out, "; symbol %s = 0x%" PRIx64 "\n", s->name, s->value);
@@ -65,21 +73,21 @@ static void dump_text(const uint8_t *p, uint64_t len, uint64_t addr, GArray *sym
     uint64_t off = 0;
     fprintf(out, "        .text\n        .org 0x%" PRIx64 "\n", addr);
     for (; off + 64 <= len; off += 64) {
-        labels_in(syms, addr + off, addr + off + 1, out);
+        labels_in(syms, addr + off, addr + off + 1, true, out);
         g_string_truncate(s, 0);
         seq_disas_insn(p + off, addr + off, s);
         fprintf(out, "        %-60s ; %08" PRIx64 "\n", s->str, addr + off);
     }
     /* A trailing partial record (raw input only) is plain bytes. */
     if (off < len) {
-        labels_in(syms, addr + off, addr + off + 1, out);
+        labels_in(syms, addr + off, addr + off + 1, true, out);
         fprintf(out, "        .byte");
         for (uint64_t i = off; i < len; i++) {
             fprintf(out, "%s0x%02x", i == off ? " " : ", ", p[i]);
         }
         fprintf(out, "\n");
     }
-    labels_in(syms, addr + len, addr + len + 1, out);
+    labels_in(syms, addr + len, addr + len + 1, true, out);
     g_string_free(s, TRUE);
 }
 
@@ -88,7 +96,7 @@ static void dump_data(const uint8_t *p, uint64_t len, uint64_t addr, GArray *sym
     fprintf(out, "        .data\n        .org 0x%" PRIx64 "\n", addr);
     uint64_t off = 0;
     while (off < len) {
-        labels_in(syms, addr + off, addr + off + 1, out);
+        labels_in(syms, addr + off, addr + off + 1, false, out);
         /* A line ends at 16 bytes or before the next label. */
         uint64_t end = MIN(len, off + 16);
         for (guint i = 0; i < syms->len; i++) {
@@ -104,7 +112,7 @@ static void dump_data(const uint8_t *p, uint64_t len, uint64_t addr, GArray *sym
         fprintf(out, "\n");
         off = end;
     }
-    labels_in(syms, addr + len, addr + len + 1, out);
+    labels_in(syms, addr + len, addr + len + 1, false, out);
 }
 
 static GArray *elf_symbols(const ElfFile *ef)
@@ -126,7 +134,7 @@ static GArray *elf_symbols(const ElfFile *ef)
                 memchr(strs + e.st_name, 0, st->sh_size - e.st_name) == NULL) {
                 continue;
             }
-            Sym s = {e.st_value, strs + e.st_name, false};
+            Sym s = {e.st_value, strs + e.st_name, type, false};
             g_array_append_val(syms, s);
         }
     }

@@ -70,10 +70,10 @@ def parse_elf(data):
         if sh[1] == 2:  # SHT_SYMTAB
             strtab = shs[sh[6]]
             for k in range(1, sh[5] // 24):
-                st_name, st_info, _o, st_shndx, st_value, _s = struct.unpack_from(
+                st_name, st_info, _o, st_shndx, st_value, st_size = struct.unpack_from(
                     "<IBBHQQ", data, sh[4] + 24 * k)
                 name = data[strtab[4] + st_name:].split(b"\0", 1)[0].decode()
-                syms[name] = (st_value, st_info & 0xF, st_shndx)
+                syms[name] = (st_value, st_info & 0xF, st_shndx, st_size)
     return dict(cls=data[4], type=e_type, machine=e_machine, entry=e_entry, flags=e_flags,
                 phs=phs, syms=syms)
 
@@ -91,11 +91,50 @@ def elf_layout():
     assert text[0]["paddr"] == 0x01000000 and text[0]["filesz"] == 15 * 64
     assert len(data) == 1 and data[0]["flags"] == 6 and data[0]["paddr"] == 0x02000000
     assert data[0]["filesz"] == 12
-    # Labels in .text are STT_FUNC (2), in .data STT_OBJECT (1).
-    assert e["syms"]["start"][:2] == (0x01000000, 2)
-    assert e["syms"]["loop"][:2] == (0x01000040, 2)
-    assert e["syms"]["pass"][:2] == (0x01000340, 2)
-    assert e["syms"]["words"][:2] == (0x02000000, 1)
+    # Labels in .text are STT_NOTYPE (0), in .data STT_OBJECT (1), size 0:
+    # nothing told the assembler they are functions.
+    assert e["syms"]["start"] == (0x01000000, 0, 1, 0)
+    assert e["syms"]["loop"] == (0x01000040, 0, 1, 0)
+    assert e["syms"]["pass"] == (0x01000340, 0, 1, 0)
+    assert e["syms"]["words"] == (0x02000000, 1, 2, 0)
+
+
+@test
+def type_directive_makes_sized_functions():
+    """`.type NAME, @function`: STT_FUNC (2) up to the next function of its
+    segment or the segment's end; labels inside stay STT_NOTYPE, size 0."""
+    src = write("funcs.s", """\
+        .org 0x01000000
+        .type main, @function
+main:   nop                         ; 0x1000000
+inner:  call helper                 ; 0x1000040
+        halt                        ; 0x1000080
+        .type helper, @function
+helper: nop                         ; 0x10000c0
+        b r63:r62                   ; 0x1000100
+        .org 0x01100000
+        .type far, %function
+far:    nop                         ; 0x1100000, alone in its segment
+        .type far, @function        ; the same type again is fine
+        .data
+        .org 0x02000000
+        .type tab, @notype
+tab:    .word 1
+""")
+    e = parse_elf(assemble(src, path("funcs.elf")))
+    s = e["syms"]
+    assert s["main"] == (0x01000000, 2, 1, 0xc0), s["main"]        # up to helper
+    assert s["inner"] == (0x01000040, 0, 1, 0)
+    assert s["helper"] == (0x010000c0, 2, 1, 0x80), s["helper"]    # to the segment end
+    assert s["far"] == (0x01100000, 2, 2, 0x40), s["far"]
+    assert s["tab"] == (0x02000000, 0, 3, 0), s["tab"]
+    # objdump prints the .type lines back: the same file again
+    dis = objdump("-d", path("funcs.elf"))
+    assert re.search(r"^ +\.type main, @function\nmain:$", dis, re.M), dis
+    assert re.search(r"^ +\.type tab, @notype\ntab:$", dis, re.M), dis
+    assert ".type inner" not in dis, dis
+    with open(path("funcs.elf"), "rb") as f:
+        assert assemble(write("funcs.dis.s", dis), path("funcs2.elf")) == f.read()
 
 
 @test
@@ -219,8 +258,9 @@ def rec_round_trip_fuzz():
 
 @test
 def pcall_symbols():
-    """pcall names resolve through .symtab STT_FUNC labels."""
-    src = write("call.s", ".org 0x01000000\n_start: pcall \"func\"\n pexit\nfunc: pret\n")
+    """pcall names resolve through .symtab STT_FUNC labels: a `.type` makes one."""
+    src = write("call.s", ".org 0x01000000\n_start: pcall \"func\"\n pexit\n"
+                ".type func, @function\nfunc: pret\n")
     raw = assemble(src, path("call.elf"))
     e = parse_elf(raw)
     assert e["syms"]["func"][:2] == (0x01000080, 2)
@@ -253,6 +293,14 @@ ERRORS = [
     ("nop\n\n   write.u32 [0x1000], r64\n", "3:24: error: register 'r64' out of range"),
     (".align 3\n", "1:8: error: .align needs a power of two"),
     ("r5: nop\n", "1:1: error: 'r5' cannot be used as a label"),
+    ("nop\n .type nowhere, @function\n", "2:8: error: '.type': no label 'nowhere'"),
+    (".data\n.org 0x2000000\nd: .word 1\n.type d, @function\n",
+     "4:7: error: 'd' is a .data label: only .text labels can be functions"),
+    ("f: nop\n.type f, @func\n", "2:10: error: unknown symbol type 'func'"),
+    ("f: nop\n.type f function\n", "2:9: error: expected ',' before 'function'"),
+    ("f: nop\n.type f, function\n", "2:10: error: expected @function, @object or @notype"),
+    ("f: nop\n.type f, @function\n.type f, @object\n",
+     "3:7: error: 'f' already has another .type"),
 ]
 
 

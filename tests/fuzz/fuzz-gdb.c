@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nxemu/debug.h"
+#include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"
 #include "target/seq/asm.h"
 
@@ -77,10 +78,7 @@ static void act(GdbStub *s, GString *out)
                         (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED))) {
                 d->skip_cpu = cpu;
                 d->skip_pc = cpu->ops->get_pc(cpu);
-                m->sched.current = cpu;
-                cpu->slice_used = 0;
-                cpu->slice_used = cpu->ops->run(cpu, 1);
-                m->sched.current = NULL;
+                sched_step(m, cpu);
             }
             d->skip_cpu = NULL;
         }
@@ -118,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s->proc = g_new0(NxCpu *, s->nr_proc);
     s->attached = g_new0(bool, s->nr_proc);
     s->last_state = g_new0(CpuState, s->nr_proc);
+    s->run_set = g_new0(bool, s->nr_proc);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         s->proc[i] = m->seq[i];
     }
@@ -161,6 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case GDB_ACT_KILL:
             done = true;
             break;
+        case GDB_ACT_RUN: /* would execute nxemu again: not in a fuzzer */
         case GDB_ACT_NONE:
             break;
         }
@@ -181,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g_free(s->proc);
     g_free(s->attached);
     g_free(s->last_state);
+    g_free(s->run_set);
     machine_free(m);
     return 0;
 }

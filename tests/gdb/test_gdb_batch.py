@@ -42,7 +42,7 @@ class Skip(Exception):
 def assemble():
     images = {}
     for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw', 'dmaiw', 'semwait', 'spin1'):
+                 'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -103,12 +103,13 @@ def loop_args(extra=()):
     return ['-device', 'loader,file=%s' % IMAGES['loop']] + list(extra)
 
 
-def gdb_session(args, cmds, load_script=False, timeout=90):
-    """Run one gdb batch session; returns (gdb output, status, stderr)."""
+def gdb_session(args, cmds, load_script=False, timeout=90, elf=None):
+    """Run one gdb batch session (gdb given ELF as its program file when
+    set); returns (gdb output, status, stderr)."""
     st = Stub(EMU, args)
     st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'target extended-remote %s' % st.path]
+    argv = [GDB, '-nx', '-batch'] + ([elf] if elf else []) + [
+        '-ex', 'set pagination off', '-ex', 'target extended-remote %s' % st.path]
     if load_script:
         argv += ['-ex', 'source %s' % SCRIPT]
     for c in cmds:
@@ -217,6 +218,251 @@ def fault_reported_as_sigill():
 
 
 @case
+def program_elf_loaded_in_gdb():
+    need(hooks=True)
+    # gdb given the ELF first: it must accept the target (e_flags 2 reads
+    # as the single-float ABI: the stub describes an FPU, with no values)
+    elf = IMAGES['callf']
+    out, rc, _ = gdb_session(['-device', 'loader,file=%s' % elf], [
+        'info symbol $pc', 'p $ft0', 'until *0x10000c0', 'p/x $pc', 'p $r1', 'p $r2',
+        'kill'], elf=elf)
+    assert 'bfd requires' not in out and 'Remote' not in out, out
+    assert 'start in section .text' in out, out
+    # until stops inside start at the blt, after one call (r2 = 2): 'loop'
+    # is a label, not a function whose frame would never match
+    assert values(out) == ['<unavailable>', '0x10000c0', '1', '2'], out
+    assert rc == 0, rc
+
+
+@case
+def call_return_through_the_link_register():
+    need(hooks=True)
+    # ra is the link r63:r62: bt names the caller, finish returns to the
+    # instruction after the call, nexti steps over a call, next runs to the
+    # end of start without stopping in twice
+    elf = IMAGES['callf']
+    out, rc, _ = gdb_session(['-device', 'loader,file=%s' % elf], [
+        'break *0x1001040', 'continue', 'bt', 'p/x $ra', 'finish', 'p/x $pc', 'p $r3',
+        'delete', 'break *0x1000080', 'continue', 'p $r1', 'nexti', 'p/x $pc', 'p $r2',
+        'delete', 'next', 'p $r2'], elf=elf)
+    assert re.search(r'#0  0x0*1001040 in twice \(\)\n#1  0x0*10000c0 in start \(\)', out), out
+    # $ra, pc after finish, r3, r1 at the 2nd call, pc after nexti, r2
+    assert values(out)[:6] == ['0x10000c0', '0x10000c0', '1', '2', '0x10000c0', '4'], out
+    # next: no line info, so "until exit from function start": the program ends
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+def timing_args(log):
+    return ['-machine', 'seq=2,quantum=16', '-d', 'machine', '-D', log,
+            '-device', 'loader,file=%s' % IMAGES['timing'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['timing1']]
+
+
+def run_end_vtime(log):
+    with open(log) as f:
+        m = re.findall(r'^machine: run ended: reason=(\w+) .*vtime=(\d+)$', f.read(), re.M)
+    assert len(m) == 1, m
+    return m[0][0], int(m[0][1])
+
+
+# timing.s: seq0 retires 1 (dma) + 1 (mov) + 100 * 3 (loop) + 1 (nop, its
+# DMA of cost 33 long done) + 1 (halt) = 304 one-cycle instructions and is
+# the last core to end (seq1: 1 + 80 * 2 + 1 = 162), so the run ends at 304.
+TIMING_END = ('NORMAL_END', 304)
+
+
+@case
+def debugger_stops_keep_the_timing():
+    need(hooks=True)
+    log = os.path.join(IMG, 'timing0.log')
+    p = subprocess.run([NXEMU] + timing_args(log), capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert run_end_vtime(log) == TIMING_END
+    # three breakpoint stops (each stepped over by gdb) and three stepi
+    log = os.path.join(IMG, 'timing1.log')
+    out, rc, _ = gdb_session(timing_args(log), [
+        'break *0x10000c0', 'continue', 'continue', 'continue', 'p $r1', 'stepi', 'stepi',
+        'stepi', 'p/x $pc', 'delete', 'continue'])
+    assert values(out) == ['3', '0x10000c0'], out
+    assert rc == 0, rc
+    assert run_end_vtime(log) == TIMING_END, ('a debugged run ended at another time', out)
+    # stops in the other core's process, then in seq0's: the same end
+    log = os.path.join(IMG, 'timing2.log')
+    out, rc, _ = gdb_session(timing_args(log), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100080', 'continue', 'continue',
+        'p $r1', 'delete', 'inferior 1', 'break *0x1000080', 'continue', 'p $r1', 'delete',
+        'continue', 'inferior 2', 'continue'])
+    # seq1's second stop on its blt: r1 = 2 (round 0, after seq0's whole
+    # slice: dma, mov, four loop passes and two adds of the fifth, r1 = 5);
+    # seq0 then stops on its add at the start of round 1 with r1 still 5
+    assert values(out) == ['2', '5'], out
+    assert run_end_vtime(log) == TIMING_END, ('a debugged run ended at another time', out)
+
+
+@case
+def timing_kept_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # the packets gdb sends for a breakpoint stop: Z0, c, then z0, s, Z0, c
+    log = os.path.join(IMG, 'timing3.log')
+    st = Stub(EMU, timing_args(log))
+    try:
+        c = st.connect()
+        assert c.cmd('Z0,10000c0,4') == b'OK'
+        for _ in range(3):
+            r = c.cmd('vCont;c')
+            assert r.startswith(b'T05') and b'swbreak' in r, r
+            assert c.cmd('z0,10000c0,4') == b'OK'
+            assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+            assert c.cmd('Z0,10000c0,4') == b'OK'
+        assert c.cmd('p22') == b'03000000'   # r1 = 3
+        assert c.cmd('z0,10000c0,4') == b'OK'
+        assert c.cmd('D;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+    assert run_end_vtime(log) == TIMING_END
+
+
+def two_spinners():
+    return ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['spin'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']]
+
+
+@case
+def scheduler_locking_runs_only_that_core():
+    need(hooks=True)
+    # spin.s (seq0) and spin1.s (seq1) count r1 in 2-instruction loops.
+    # Round 0: seq0 runs its 64 cycles (r1 = 32), then seq1 stops on its
+    # 'b' after one add (r1 = 1).  Locked, 61 more stops of seq1 (r1 = 62)
+    # take it past its 32 passes per round into round 1, where seq0 is held
+    # and stays at 32; unlocked, seq0 runs again in round 2 and stops on its
+    # own 'b' with r1 = 33.
+    out, rc, _ = gdb_session(two_spinners(), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100040', 'continue', 'p $r1',
+        'set scheduler-locking on', 'ignore 1 60', 'continue', 'p $r1', 'inferior 1', 'p $r1',
+        'set scheduler-locking off', 'delete', 'break *0x1000040', 'continue', 'p $r1',
+        'p $_inferior', 'kill', 'inferior 2', 'kill'])
+    assert values(out) == ['1', '62', '32', '33', '1'], out
+    assert rc == 0, rc
+
+
+@case
+def scheduler_locking_stall_is_reported():
+    need()
+    # seq0 waits on sem1, which nothing posts; locked, seq1 is held: the
+    # continue stops at once with a line instead of spinning forever
+    args = ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['semwait'],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'set scheduler-locking on',
+        'continue', 'p/x $pc', 'inferior 2', 'p $r1', 'kill', 'inferior 1', 'kill'])
+    assert 'nxemu: scheduler-locking: seq0 cannot progress while the other cores are held' \
+        in out, out
+    assert values(out) == ['0x1000000', '0'], out
+    assert rc == 0, rc
+
+
+@case
+def vcont_thread_and_stop_actions():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    # vCont;c:pP.T runs that core only; vCont;t answers at once (T00) and
+    # runs nothing; c:pP.-1 is the whole machine (gdb's default)
+    st = Stub(EMU, two_spinners())
+    try:
+        c = st.connect()
+        assert c.cmd('vCont?') == b'vCont;c;C;s;S;t'
+        assert c.cmd('vAttach;2').startswith(b'T05')
+        assert c.cmd('Hgp2.1') == b'OK'
+        assert c.cmd('Z0,1100040,4') == b'OK'
+        r = c.cmd('vCont;c:p2.1')
+        assert r.startswith(b'T05') and b'thread:p2.1;' in r, r
+        assert c.cmd('p22') == b'01000000'            # seq1's r1
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('p22') == b'00000000', 'seq0 held: its slice of round 0 skipped'
+        r = c.cmd('vCont;t:p1.1')
+        assert r.startswith(b'T00') and b'thread:p1.1;' in r, r
+        assert c.cmd('p20') == b'0000000100000000' and c.cmd('p22') == b'00000000'
+        assert c.cmd('Hgp2.1') == b'OK'
+        assert c.cmd('p22') == b'01000000', 'vCont;t ran nothing'
+        assert c.cmd('z0,1100040,4') == b'OK'
+        assert c.cmd('Hgp1.1') == b'OK'
+        assert c.cmd('Z0,1000040,4') == b'OK'
+        r = c.cmd('vCont;c:p1.-1')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+        assert c.cmd('p22') == b'01000000', 'seq0 ran in round 1'
+        assert c.cmd('vKill;2') == b'OK' and c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+# Device registers (machine.md §1, §2.1, §4, §5): seq0's own NX block at
+# Neuron 0x100000 (NQ0_BASE +0x400, NQ0_SIZE +0x408), EVSEM SEM_READ[9] at
+# PA 0x2802701024, DMA engine 0's COMPLETED (u64) at 0x2803800008, BYTES
+# at +0x10, the test device at 0x2805000000 (reads 0).
+MMIO_CHECKS = ['x/2xw 0x100400', 'x/xw 0x100408', 'x/xw 0x2802701024',
+               'monitor xp 0x2802701024 4', 'x/2xg 0x2803800008', 'x/xw 0x2805000000',
+               'monitor x seq0 0x100404 8', 'x/xb 0x100402', 'x/xw 0x100840']
+
+
+@case
+def mmio_readable_from_gdb():
+    need()
+    # dmaw.s after four instructions: the DMA of 16 bytes completed (sem9 =
+    # 1, COMPLETED = 1, BYTES = 16), NQ0_BASE = 0x02100000, NQ0_SIZE = 2.
+    # Reading twice gives the same, and reading the test device does not
+    # end the run: it still ends with the program's PASS.
+    out, rc, _ = gdb_session(dmaw_args(), ['stepi 4'] + MMIO_CHECKS + MMIO_CHECKS + [
+        'continue'])
+    once = out[out.index('0x100400:'):]
+    for text in (r'0x100400:\s+0x02100000\s+0x00000000', r'0x100408:\s+0x00000002',
+                 r'0x2802701024:\s+0x00000001', r'0x0000002802701024: 01 00 00 00',
+                 r'0x2803800008:\s+0x0000000000000001\s+0x0000000000000010',
+                 r'0x2805000000:\s+0x00000000',
+                 r'0x0000000000100404: 00 00 00 00 02 00 00 00',
+                 r'0x100402:\s+0x10', r'Cannot access memory at address 0x100840'):
+        assert len(re.findall(text, once)) == 2, (text, out)
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
+def mmio_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    st = Stub(EMU, dmaw_args())
+    try:
+        c = st.connect()
+        for _ in range(4):
+            assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+        assert c.cmd('m100400,c') == b'000010020000000002000000'
+        assert c.cmd('m2802701024,4') == b'01000000'
+        assert c.cmd('m2802701025,2') == b'0000', 'bytes of a word'
+        assert c.cmd('m2803800000,8') == b'0000000000000000', 'STATUS: engine idle'
+        assert len(c.cmd('m100830,20')) == 2 * 0x10, 'the readable prefix: the block ends at 0x100840'
+        assert c.cmd('m100840,4') == b'E14'
+        # writes reach memory only: a device write would act (a doorbell, a
+        # FINISHER) while the machine is stopped
+        assert c.cmd('M2802701024,4:05000000').startswith(b'E')
+        assert c.cmd('M100400,4:00000000').startswith(b'E')
+        assert c.cmd('m2802701024,4') == b'01000000'
+        assert c.cmd('Z2,100400,4').startswith(b'E'), 'own NX block cannot be watched'
+        assert c.cmd('vCont;c').startswith(b'W00')
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
+
+
+@case
 def second_sequencer_and_tpc_in_one_session():
     need()
     args = ['-machine', 'seq=2,tpc=1'] + loop_args(
@@ -262,6 +508,23 @@ def tpc_breakpoint_step_and_kernel_end():
     assert re.search(r'=> 0x40:\s+nop; add\.i32 S2, S2, 0x1; nop; nop', out), out
     assert 'nxemu: tpc0 halted at pc=0x60' in out, out
     assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
+def monitor_info_tpc_counts_mid_kernel():
+    need(hooks=True)
+    # tpck.s at its bundle 0x40 has retired 0x00 and 0x20 (one cycle each,
+    # tpc.md §6): 2; one stepi more: 3; at its end the three adds and the
+    # HALT: 4 (the latched CYCLES/BUNDLES)
+    args = ['-device', 'loader,file=%s' % IMAGES['launch'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpck']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x40', 'continue',
+        'monitor info tpc tpc0', 'stepi', 'monitor info tpc tpc0', 'continue',
+        'monitor info tpc tpc0', 'continue'])
+    counts = re.findall(r'^tpc0: state=(\w+) .* cycles=(\d+) bundles=(\d+)$', out, re.M)
+    assert counts == [('RUNNING', '2', '2'), ('RUNNING', '3', '3'), ('HALTED', '4', '4')], out
     assert rc == 0, rc
 
 
@@ -594,6 +857,51 @@ def kill_every_inferior_ends_nxemu():
     assert values(out) == ['0'], ('seq1 never ran', out)
     assert "Can't detach" not in out, out
     assert rc == 0 and err == '', (rc, err)
+
+
+@case
+def kill_then_run_starts_again():
+    need(hooks=True)
+    # loop.s: r1 = 1 at the first tst (0x1000080), 2 at the second; after
+    # kill, run starts a fresh run (the stored word back to 0, r1 = 1 at the
+    # first stop); run again while stopped does the same; the last run ends
+    out, rc, err = gdb_session(loop_args(), [
+        'break *0x1000080', 'continue', 'continue', 'p $r1', 'x/xw 0x2000000', 'kill',
+        'info inferiors', 'run', 'p $r1', 'x/xw 0x2000000', 'run', 'p $r1', 'delete',
+        'continue'])
+    assert values(out) == ['2', '1', '1'], out
+    assert re.search(r'0x2000000:\s+0x00000001\n', out), out   # stored by the first pass
+    assert re.search(r'0x2000000:\s+0x00000000\n', out), out   # a fresh run
+    assert '[Inferior 1 (process 1) killed]' in out, out
+    assert out.count('Breakpoint 1, 0x0000000001000080') == 4, out
+    assert 'exited normally' in out, out
+    for bad in ('Remote connection closed', 'failed', 'Remote failure'):
+        assert bad not in out, out
+    assert rc == 0, (rc, err)
+
+
+@case
+def vrun_at_the_protocol_level():
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+    st = Stub(EMU, loop_args())
+    try:
+        c = st.connect()
+        assert c.cmd('!') == b'OK'
+        assert c.cmd('vCont;s:p1.1').startswith(b'T05')
+        assert c.cmd('vKill;1') == b'OK'
+        assert c.cmd('qfThreadInfo') == b'l', 'killed: no thread, but still connected'
+        r = c.cmd('vRun;')
+        assert r.startswith(b'T05') and b'thread:p1.1;' in r, r
+        assert b'20:0000000100000000;' in r, 'at the entry again'
+        assert c.cmd('qfThreadInfo') == b'mp1.1'
+        assert c.cmd('p22') == b'00000000'
+        assert c.cmd('vCont;c').startswith(b'W00')
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    assert st.wait() == 0, st.stderr
 
 
 @case

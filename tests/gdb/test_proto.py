@@ -103,8 +103,13 @@ def target_descriptions_per_process():
     names = [r.get('name') for r in regs]
     assert names[:33] == ['x%d' % i for i in range(32)] + ['pc']
     assert names[33:97] == ['r%d' % i for i in range(64)]
-    assert names[97:] == ['status', 'fault_code', 'fault_info', 'fault_pc', 'fault_addr',
-                          'retired'], names[97:]
+    assert names[97:103] == ['status', 'fault_code', 'fault_info', 'fault_pc', 'fault_addr',
+                             'retired'], names[97:]
+    # the FPU gdb requires for a sequencer ELF's e_flags (single-float ABI)
+    assert names[103:] == ['f%d' % i for i in range(32)], names[103:]
+    fpu = seq.findall('feature')[-1]
+    assert fpu.get('name') == 'org.gnu.gdb.riscv.fpu'
+    assert {r.get('bitsize') for r in fpu.findall('reg')} == {'32'}
     assert [int(r.get('regnum')) for r in regs] == list(range(len(regs)))
     assert seq.find('feature').get('name') == 'org.gnu.gdb.riscv.cpu'
     tpc = read_xml(c, 3)
@@ -145,7 +150,20 @@ def registers_g_p_P():
     assert c.cmd('p20') == b'4000000100000000'
     # read-only: status (97 = 0x61) cannot be written; unknown numbers fail
     assert c.cmd('P61=01000000').startswith(b'E')
-    assert c.cmd('p67').startswith(b'E')       # 103: one past retired
+    # x1 (ra) is the call link R63:R62, x2 (sp) reads 0 and cannot be set
+    assert c.cmd('P5f=40000001') == b'OK'      # r62 = 95 = 0x5f
+    assert c.cmd('P60=02000000') == b'OK'      # r63
+    assert c.cmd('p1') == b'4000000102000000'
+    assert c.cmd('P1=c000000100000000') == b'OK'
+    assert c.cmd('p5f') == b'c0000001' and c.cmd('p60') == b'00000000'
+    assert c.cmd('P22=05000000') == b'OK'      # r2 = 5 ...
+    assert c.cmd('p2') == b'0000000000000000'  # ... is not sp
+    assert c.cmd('P2=0800000000000000').startswith(b'E')
+    # f0..f31 (103..134) exist (gdb's flen check) but have no value
+    assert c.cmd('p67') == b'x' * 8
+    assert c.cmd('p86') == b'x' * 8
+    assert c.cmd('P67=00000000').startswith(b'E')
+    assert c.cmd('p87').startswith(b'E')       # 135: one past f31
     assert c.cmd('pffffffffff').startswith(b'E')
     # G with the g image written back changes nothing
     g = c.cmd('g')
@@ -159,7 +177,9 @@ def registers_g_p_P():
     assert c.cmd(b'P80=' + v3.hex().encode()) == b'OK'   # V3 = 125 + 3 = 0x80
     assert c.cmd('p80') == v3.hex().encode()
     assert c.cmd('P23=2a000000') == b'OK'                # S2 = register 33 + 2
-    assert c.cmd('p2') == b'2a000000'                    # x2 mirrors S2
+    assert c.cmd('p2') == b'00000000'                    # x2 (sp) is not S2
+    assert c.cmd('P24=2b000000') == b'OK'                # S3
+    assert c.cmd('p3') == b'2b000000'                    # x3 mirrors S3
     assert c.cmd('Hgp1.1') == b'OK'
     assert c.cmd('P20=0000000100000000') == b'OK'        # back to the HALT
     finish(st, c)
@@ -304,13 +324,21 @@ def monitor_commands():
 @case
 def kill_ends_emulator():
     st, c = session()
-    assert c.cmd('!') == b'OK'
     assert c.cmd('vKill;1') == b'OK'
-    # killing the last attached process ends the emulator (as QEMU does),
-    # with gdb still connected, without running the image (which would
-    # otherwise execute its HALT)
+    # plain remote: killing the last attached process ends the emulator (as
+    # QEMU does), with gdb still connected, without running the image
+    # (which would otherwise execute its HALT)
     assert st.wait() == 0
     c.close()
+    assert st.stdout == b'' and st.stderr == b''
+    # extended-remote: the run is over, but nxemu waits for gdb to leave or
+    # to run again (vRun); leaving ends it the same way
+    st, c = session()
+    assert c.cmd('!') == b'OK'
+    assert c.cmd('vKill;1') == b'OK'
+    assert c.cmd('qfThreadInfo') == b'l'
+    assert c.cmd('vCont;c').startswith(b'X09'), 'nothing runs after the kill'
+    finish(st, c)
     assert st.stdout == b'' and st.stderr == b''
     # with another process attached the machine stays stopped; resuming the
     # survivor reports it killed, and the emulator ends when gdb lets go

@@ -32,5 +32,6 @@ f4:     write.u32 [0x2805000000], 0x00043333
 f5:     write.u32 [0x2805000000], 0x00053333
         halt
         .org 0x01001000
+        .type func, @function                   ; pcall resolves STT_FUNC only
 func:   mov.u32 {r3}, {7}
         pret

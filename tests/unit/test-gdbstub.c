@@ -97,12 +97,21 @@ static void test_reg_maps(void)
     GdbReg r;
     /* sequencer: x5 mirrors r5 (64 bit), r5 is gdb 38, pc is 32 */
     g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 5, &r));
-    g_assert_true(r.mirror && r.core_reg == GDB_SEQ_R0 + 5 && r.bytes == 8);
+    g_assert_true(r.kind == GDB_REG_MIRROR && r.core_reg == GDB_SEQ_R0 + 5 && r.bytes == 8);
     g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 38, &r));
-    g_assert_true(!r.mirror && r.core_reg == 5 && r.bytes == 4);
+    g_assert_true(r.kind == GDB_REG_PLAIN && r.core_reg == 5 && r.bytes == 4);
+    /* x1 (ra) is the link pair R62/R63, x2 (sp) reads 0 */
+    g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 1, &r));
+    g_assert_true(r.kind == GDB_REG_PAIR && r.core_reg == GDB_SEQ_R0 + 62 && r.bytes == 8);
+    g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 2, &r) && r.kind == GDB_REG_ZERO);
     g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 32, &r) && r.core_reg == GDB_SEQ_PC);
     g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 102, &r) && r.core_reg == GDB_SEQ_RETIRED);
-    g_assert_false(gdb_tdesc_reg(CPU_KIND_SEQ, 103, &r));
+    /* f0..f31 (103..134): present for gdb's flen check, no value, not in g */
+    g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 103, &r) && r.kind == GDB_REG_ABSENT &&
+                  r.bytes == 4);
+    g_assert_true(gdb_tdesc_reg(CPU_KIND_SEQ, 134, &r) && r.kind == GDB_REG_ABSENT);
+    g_assert_false(gdb_tdesc_reg(CPU_KIND_SEQ, 135, &r));
+    g_assert_cmpuint(gdb_tdesc_g_count(CPU_KIND_SEQ), ==, 103);
     /* TPC: V0 = 125 (256 bytes), VP15 = 180, g stops before V0 */
     g_assert_true(gdb_tdesc_reg(CPU_KIND_TPC, 125, &r) && r.core_reg == GDB_TPC_V &&
                   r.bytes == 256);

@@ -109,6 +109,10 @@ bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *loc
  * TLB, its LRU order and statistics stay untouched; no permission checks.
  * Window 0 (the own NX block) is not memory: false. */
 bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa);
+/* Window 0 for a debugger: a in the own NX block [0x100000, 0x100840) is
+ * the block's PA alias (*pa; *room bytes left in the block); false for
+ * any other address. */
+bool nx_local_peek(const NxBlock *nx, uint64_t a, uint64_t *pa, uint64_t *room);
 
 /* The DMA engine this core's DMA instructions use: DMA_ENGINE modulo the
  * number of engines (the register keeps the value as written). */
