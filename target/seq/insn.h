@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "nxemu/fault.h"
+#include "fields.h"
 
 /* ---- table helpers used by insn.def ---------------------------------- */
 
