@@ -124,9 +124,9 @@ const char *seq_dtype_name(unsigned dt)
 
 /* ---- operand extraction ---------------------------------------------- */
 
-#define F(name)        seq_field_get(r, SEQ_F_##name)
-#define FA(name, k)    seq_field_get_at(r, SEQ_F_##name, k)
-#define A8(a, name)    seq_field_get(a, SEQ_F_ADDR8_##name)
+#define F(name)     seq_field_get(r, SEQ_F_##name)
+#define FA(name, k) seq_field_get_at(r, SEQ_F_##name, k)
+#define A8(a, name) seq_field_get(a, SEQ_F_ADDR8_##name)
 
 static void addr8_extract(const uint8_t *a, SeqAddr8 *o)
 {
