@@ -51,18 +51,28 @@ enum SeqFormatId {
     SEQ_FMT_COUNT
 };
 
+/* n is a constant at every accessor call, so this folds to one load. */
 static inline uint64_t seq_le_get(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++) {
-        v |= (uint64_t)p[i] << (8 * i);
+    switch (n) {
+    case 1:
+        return p[0];
+    case 2:
+        return (uint64_t)(p[0] | p[1] << 8);
+    case 4:
+        return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    default:
+        for (unsigned i = 0; i < n && i < 8; i++) {
+            v |= (uint64_t)p[i] << (8 * i);
+        }
+        return v;
     }
-    return v;
 }
 
 static inline void seq_le_put(uint8_t *p, unsigned n, uint64_t v)
 {
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n && i < 8; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
 }
