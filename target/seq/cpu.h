@@ -242,7 +242,7 @@ void seq_block_info(NxCpu *cpu, GString *out);
 uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8);
 static inline bool seq_addr8_is_imm(const uint8_t *a8)
 {
-    return (a8[7] & 0xFC) == 0;
+    return (seq_field_get(a8, SEQ_F_ADDR8_MARKER) & 0xFC) == 0;
 }
 /* Can a `size`-byte access at PA pa succeed (width, alignment, mapping)?
  * Never has a side effect (probes MMIO with a read, which has none). */
