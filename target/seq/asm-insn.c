@@ -596,10 +596,10 @@ static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
             seq_le_put(r + d->off, 4, a);
             break;
         case K_ESZ:
-            if (!seq_asm_uint(c, 65536, &a, "element size")) {
+            if (!seq_asm_uint(c, SEQ_Z64K_MAX, &a, "element size")) {
                 return false;
             }
-            seq_le_put(r + d->off, 2, a); /* 65536 is stored as 0 */
+            seq_le_put(r + d->off, 2, a); /* Z64K: SEQ_Z64K_MAX is stored as 0 */
             break;
         case K_U8:
             if (!seq_asm_uint(c, 255, &a, keys[k].name)) {

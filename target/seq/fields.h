@@ -32,6 +32,9 @@ enum SeqFieldEnc {
     SEQ_ENC_ADDR8 = 3, /* an ADDR8 operand (§5.1), fields in format ADDR8 */
 };
 
+/* The largest value of a Z64K field: stored as 0. */
+#define SEQ_Z64K_MAX 65536u
+
 enum SeqFieldConst {
 #define SEQ_FIELD(fmt, name, off, size, count, enc, doc)                                           \
     SEQ_F_##fmt##_##name = (off), SEQ_F_##fmt##_##name##_W = (size),                               \
@@ -86,7 +89,7 @@ static inline uint64_t seq_field_decode_(uint64_t v, unsigned w, unsigned enc, u
     if (enc == SEQ_ENC_S && w < 8 && (v >> (8 * w - 1)) & 1) {
         v |= ~0ULL << (8 * w);
     } else if (enc == SEQ_ENC_Z64K && v == 0) {
-        v = 65536;
+        v = SEQ_Z64K_MAX;
     }
     return v;
 }
