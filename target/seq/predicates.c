@@ -487,14 +487,16 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
                    : F(DMAI_SRC_IDX_BOUND_REG) == 0 && F(DMAI_DST_IDX_BOUND_REG) == 0;
     case SEQ_P_dma_configs: {
         unsigned c = F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? F(DMA_CONFIGS) : F(DMAI_CONFIGS);
-        return (c & 7) <= 4 && (c >> 3) == 0;
+        return (c & 7) <= 4 && (c >> 3) == 0; /* priority [2:0] 0..4, [7:3] reserved */
     }
     case SEQ_P_dmai_flags:
-        return (F(DMAI_FLAGS) & 3) <= 2 && (F(DMAI_FLAGS) & ~0x0Bu) == 0;
+        /* Every flag bit but mode and non_unique_dst_idx must be 0. */
+        return F(DMAI_MODE) <= 2 && F(DMAI_IDX_BOUND_IS_ERR) == 0 && F(DMAI_GATHER_DIM) == 0 &&
+               F(DMAI_SCATTER_DIM) == 0;
     case SEQ_P_dmai_index_count:
         return F(DMAI_SRC_N) >= 1 && F(DMAI_SRC_N) <= 4096;
     case SEQ_P_dmai_idx_addr: {
-        unsigned mode = F(DMAI_FLAGS) & 3;
+        unsigned mode = F(DMAI_MODE);
         uint32_t n = F(DMAI_SRC_N);
         return dmai_idx_ok(F(DMAI_SRC_IDX), mode == 0 || mode == 2, n) &&
                dmai_idx_ok(F(DMAI_DST_IDX), mode == 1 || mode == 2, n);
