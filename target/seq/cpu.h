@@ -75,7 +75,8 @@ typedef struct SeqM2dPre {
     uint8_t reg0;           /* data[0] & 63 */
 } SeqM2dPre;
 
-/* One pre-decoded record.  Handlers read operands from insn.rec[]; the
+/* One pre-decoded record.  Handlers read operands from insn.rec through the
+ * fields.def accessors (seq_field_get) or from pre-resolved fields; the
  * decode verdict (phase D) is cached with it so a bad record costs one
  * decode, however often it is fetched. */
 struct SeqDecoded {
