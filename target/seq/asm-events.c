@@ -9,6 +9,8 @@
 #include "asm.h"
 #include "insn.h"
 
+#define P(name, v) seq_field_put(r, SEQ_F_##name, v)
+
 /* ---- events modifiers (§11.2) ---------------------------------------- */
 
 typedef struct Clause {
@@ -156,8 +158,8 @@ static bool parse_dbg(SeqAsmCur *c, uint8_t *r)
         !seq_asm_expect(c, ")")) {
         return false;
     }
-    r[2] = (uint8_t)cmd;
-    r[3] = (uint8_t)hint;
+    P(HDR_DEBUG_CMD, (uint8_t)cmd);
+    P(HDR_DEBUG_HINT, (uint8_t)hint);
     return true;
 }
 
@@ -206,15 +208,16 @@ bool seq_asm_modifiers(SeqAsmCur *c, uint8_t *r)
             return seq_asm_error(c, "wait and post need different values of V");
         }
     }
-    r[4] = (uint8_t)w.mode;
-    r[5] = (uint8_t)w.idx;
-    r[6] = (uint8_t)u.mode;
-    r[7] = (uint8_t)u.idx;
-    seq_put32(r + 8, w.uses_v ? w.v : u.v);
+    P(EV_WAIT_MODE, (uint8_t)w.mode);
+    P(EV_WAIT_IDX, (uint8_t)w.idx);
+    P(EV_UPD_MODE, (uint8_t)u.mode);
+    P(EV_UPD_IDX, (uint8_t)u.idx);
+    P(EV_VALUE, w.uses_v ? w.v : u.v);
     return true;
 }
 
-/* evsem clauses: slots a (bytes 4..11), b (32, 33, 36) and update (34, 35, 40). */
+/* evsem clauses: slot a (the EV_* wait fields), b (EVSEM_WAITB_*) and the
+ * update (EVSEM_UPD_*). */
 bool seq_asm_evsem(SeqAsmCur *c, uint8_t *r)
 {
     Clause a = {0}, b = {0}, u = {0};
@@ -255,14 +258,14 @@ bool seq_asm_evsem(SeqAsmCur *c, uint8_t *r)
             return seq_asm_error(c, "unexpected '%s'", id);
         }
     }
-    r[4] = (uint8_t)a.mode;
-    r[5] = (uint8_t)a.idx;
-    seq_put32(r + 8, a.v);
-    r[32] = (uint8_t)b.mode;
-    r[33] = (uint8_t)b.idx;
-    seq_put32(r + 36, b.v);
-    r[34] = (uint8_t)u.mode;
-    r[35] = (uint8_t)u.idx;
-    seq_put32(r + 40, u.v);
+    P(EV_WAIT_MODE, (uint8_t)a.mode);
+    P(EV_WAIT_IDX, (uint8_t)a.idx);
+    P(EV_VALUE, a.v);
+    P(EVSEM_WAITB_MODE, (uint8_t)b.mode);
+    P(EVSEM_WAITB_IDX, (uint8_t)b.idx);
+    P(EVSEM_WAITB_VALUE, b.v);
+    P(EVSEM_UPD_MODE, (uint8_t)u.mode);
+    P(EVSEM_UPD_IDX, (uint8_t)u.idx);
+    P(EVSEM_UPD_VALUE, u.v);
     return true;
 }

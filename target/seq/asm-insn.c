@@ -11,7 +11,12 @@
 #include "asm.h"
 #include "insn.h"
 
-/* shape=(n0,n1), step=(s0,s1) of mem_2d at bytes 14/15 and 24/28. */
+#define P(name, v)       seq_field_put(r, SEQ_F_##name, v)
+#define F(name)          seq_field_get(r, SEQ_F_##name)
+#define PTR(name)        seq_field_ptr(r, SEQ_F_##name)
+#define P_AT(name, k, v) seq_field_put_at(r, SEQ_F_##name, k, v)
+
+/* shape=(n0,n1), step=(s0,s1) of mem_2d (M2D_N0/N1, M2D_S0/S1). */
 static bool parse_shape_step(SeqAsmCur *c, uint8_t *r)
 {
     uint64_t n0 = 0, n1 = 0, s0 = 0, s1 = 0;
@@ -23,10 +28,10 @@ static bool parse_shape_step(SeqAsmCur *c, uint8_t *r)
         !seq_asm_expect(c, ",") || !seq_asm_value(c, 32, &s1) || !seq_asm_expect(c, ")")) {
         return false;
     }
-    r[14] = (uint8_t)n0;
-    r[15] = (uint8_t)n1;
-    seq_put32(r + 24, s0);
-    seq_put32(r + 28, s1);
+    P(M2D_N0, (uint8_t)n0);
+    P(M2D_N1, (uint8_t)n1);
+    P(M2D_S0, s0);
+    P(M2D_S1, s1);
     return true;
 }
 
@@ -64,7 +69,7 @@ static bool need_dtype(SeqAsmCur *c, const char *sfx, int *dt)
 
 static bool form_write(SeqAsmCur *c, uint8_t *r)
 {
-    if (!seq_asm_addr8(c, r + 16) || !seq_asm_expect(c, ",")) {
+    if (!seq_asm_addr8(c, PTR(WR_ADDR)) || !seq_asm_expect(c, ",")) {
         return false;
     }
     if (seq_asm_peek_reg(c)) {
@@ -72,15 +77,15 @@ static bool form_write(SeqAsmCur *c, uint8_t *r)
         if (!seq_asm_reg(c, &s)) {
             return false;
         }
-        r[12] = 0;
-        r[14] = (uint8_t)s;
+        P(WR_DATASRC, 0);
+        P(WR_SRC_REG, (uint8_t)s);
     } else {
         uint64_t v;
         if (!seq_asm_value(c, 32, &v)) {
             return false;
         }
-        r[12] = 1;
-        seq_put32(r + 24, v);
+        P(WR_DATASRC, 1);
+        P(WR_IMM, v);
     }
     return true;
 }
@@ -91,20 +96,20 @@ static bool form_notify(SeqAsmCur *c, uint8_t *r)
     if (!seq_asm_uint(c, 255, &q, "queue") || !seq_asm_expect(c, ",")) {
         return false;
     }
-    r[12] = (uint8_t)q;
+    P(NTF_QUEUE, (uint8_t)q);
     if (seq_asm_peek_reg(c)) {
         unsigned s;
         if (!seq_asm_reg(c, &s)) {
             return false;
         }
-        r[14] = (uint8_t)s;
+        P(NTF_SRC_REG, (uint8_t)s);
     } else {
         uint64_t v;
         if (!seq_asm_value(c, 32, &v)) {
             return false;
         }
-        r[13] = 1;
-        seq_put32(r + 16, v);
+        P(NTF_DATASRC, 1);
+        P(NTF_IMM, v);
     }
     return true;
 }
@@ -177,9 +182,9 @@ static bool form_mov(SeqAsmCur *c, uint8_t *r)
         }
         kind = is_reg;
         if (is_reg) {
-            r[16 + ns] = (uint8_t)v;
+            seq_field_put_at(r, SEQ_F_MV_SRC, ns, v);
         } else {
-            seq_put32(r + 32 + 4 * ns, v);
+            seq_field_put_at(r, SEQ_F_MV_IMM, ns, v);
         }
         ns++;
     } while (list && seq_asm_accept(c, ","));
@@ -192,9 +197,9 @@ static bool form_mov(SeqAsmCur *c, uint8_t *r)
     if (nd == 0) {
         return seq_asm_error(c, "empty move");
     }
-    r[12] = (uint8_t)nd;
-    r[14] = kind ? 0 : 1;
-    memcpy(r + 24, dst, nd);
+    P(MV_NUM, (uint8_t)nd);
+    P(MV_SOURCE, kind ? 0 : 1);
+    memcpy(PTR(MV_DST), dst, nd);
     return true;
 }
 
@@ -225,11 +230,11 @@ static bool form_alu(SeqAsmCur *c, uint8_t *r, unsigned op, const char *t1, cons
     }
     bool wide = dt == SEQ_DT_I64 || dt == SEQ_DT_U64;
     bool unary = seq_alu_unary(op);
-    r[12] = (uint8_t)op;
-    r[13] = (uint8_t)dt;
-    r[15] = (uint8_t)dt2;
-    if (!alu_reg(c, wide, &r[20], &r[21]) || !seq_asm_expect(c, ",") ||
-        !alu_reg(c, wide, &r[16], &r[17])) {
+    P(ALU_OP, (uint8_t)op);
+    P(ALU_DTYPE, (uint8_t)dt);
+    P(ALU_DST_DTYPE, (uint8_t)dt2);
+    if (!alu_reg(c, wide, PTR(ALU_DST_LO), PTR(ALU_DST_HI)) || !seq_asm_expect(c, ",") ||
+        !alu_reg(c, wide, PTR(ALU_SRC0_LO), PTR(ALU_SRC0_HI))) {
         return false;
     }
     if (unary) {
@@ -239,18 +244,18 @@ static bool form_alu(SeqAsmCur *c, uint8_t *r, unsigned op, const char *t1, cons
         return false;
     }
     if (seq_asm_peek_reg(c)) {
-        return alu_reg(c, wide, &r[18], &r[19]);
+        return alu_reg(c, wide, PTR(ALU_SRC1_LO), PTR(ALU_SRC1_HI));
     }
     uint64_t v;
     if (!seq_asm_value(c, wide ? 64 : 32, &v)) {
         return false;
     }
-    r[14] = 1;
-    seq_put64(r + 24, v);
+    P(ALU_DATASRC, 1);
+    P(ALU_IMM, v);
     return true;
 }
 
-/* Branch target TGT into bytes 14, 34, 35, 48. */
+/* Branch target TGT into BR_TARGET_MODE, BR_TGT_LO/HI, BR_TARGET_IMM. */
 static bool parse_target(SeqAsmCur *c, uint8_t *r)
 {
     char id[128];
@@ -264,8 +269,8 @@ static bool parse_target(SeqAsmCur *c, uint8_t *r)
             if (!seq_asm_reg(c, &n)) {
                 return false;
             }
-            r[14] = SEQ_TGT_REL_REGISTER;
-            r[34] = (uint8_t)n;
+            P(BR_TARGET_MODE, SEQ_TGT_REL_REGISTER);
+            P(BR_TGT_LO, (uint8_t)n);
             return true;
         }
         SeqAsmNum n;
@@ -279,8 +284,8 @@ static bool parse_target(SeqAsmCur *c, uint8_t *r)
         if (n.v > 0x80000000ull || (!minus && n.v > 0x7FFFFFFF)) {
             return seq_asm_error(c, "branch offset does not fit in 32 bits");
         }
-        r[14] = SEQ_TGT_REL_IMM;
-        seq_put32(r + 48, (uint64_t)off);
+        P(BR_TARGET_MODE, SEQ_TGT_REL_IMM);
+        P(BR_TARGET_IMM, (uint32_t)off); /* REL_IMM: bits 63..32 stay 0 */
         return true;
     }
     if (seq_asm_peek_reg(c)) {
@@ -288,9 +293,9 @@ static bool parse_target(SeqAsmCur *c, uint8_t *r)
         if (!seq_asm_pair(c, &hi, &lo)) {
             return false;
         }
-        r[14] = SEQ_TGT_REGISTER;
-        r[34] = (uint8_t)lo;
-        r[35] = (uint8_t)hi;
+        P(BR_TARGET_MODE, SEQ_TGT_REGISTER);
+        P(BR_TGT_LO, (uint8_t)lo);
+        P(BR_TGT_HI, (uint8_t)hi);
         return true;
     }
     const char *save = c->p;
@@ -299,8 +304,8 @@ static bool parse_target(SeqAsmCur *c, uint8_t *r)
         if (!seq_asm_value(c, 64, &v)) {
             return false;
         }
-        r[14] = SEQ_TGT_ABS_IMM;
-        seq_put64(r + 48, v);
+        P(BR_TARGET_MODE, SEQ_TGT_ABS_IMM);
+        P(BR_TARGET_IMM, v);
         return true;
     }
     c->p = save;
@@ -313,8 +318,8 @@ static bool parse_target(SeqAsmCur *c, uint8_t *r)
         c->tok = save;
         return seq_asm_error(c, "branch target out of range of a relative branch (use 'abs')");
     }
-    r[14] = SEQ_TGT_REL_IMM;
-    seq_put32(r + 48, (uint64_t)off);
+    P(BR_TARGET_MODE, SEQ_TGT_REL_IMM);
+    P(BR_TARGET_IMM, (uint32_t)off); /* REL_IMM: bits 63..32 stay 0 */
     return true;
 }
 
@@ -331,27 +336,27 @@ static bool form_branch(SeqAsmCur *c, uint8_t *r, unsigned cc, const char *sfx)
     if (!need_dtype(c, sfx, &dt) || !seq_asm_reg(c, &lhs) || !seq_asm_expect(c, ",")) {
         return false;
     }
-    r[13] = (uint8_t)dt;
-    r[32] = (uint8_t)lhs;
+    P(BR_DTYPE, (uint8_t)dt);
+    P(BR_LHS, (uint8_t)lhs);
     if (seq_asm_peek_reg(c)) {
         unsigned rhs;
         if (!seq_asm_reg(c, &rhs)) {
             return false;
         }
-        r[12] = (uint8_t)(cc + 8);
-        r[33] = (uint8_t)rhs;
+        P(BR_CMP_OP, (uint8_t)(cc + 8));
+        P(BR_RHS, (uint8_t)rhs);
     } else {
         uint64_t v;
         if (!seq_asm_value(c, 32, &v)) {
             return false;
         }
-        r[12] = (uint8_t)cc;
-        seq_put32(r + 16, v);
+        P(BR_CMP_OP, (uint8_t)cc);
+        P(BR_RHS_IMM, v);
     }
     return seq_asm_expect(c, ",") && parse_target(c, r);
 }
 
-/* `#{v, ...}` packed immediates of esize bytes at r+32. */
+/* `#{v, ...}` packed immediates of esize bytes in M2D_DATA. */
 static bool parse_imm_list(SeqAsmCur *c, uint8_t *r, unsigned esize, unsigned *count)
 {
     unsigned n = 0;
@@ -364,14 +369,14 @@ static bool parse_imm_list(SeqAsmCur *c, uint8_t *r, unsigned esize, unsigned *c
     }
     do {
         uint64_t v;
-        if (esize == 0 || (n + 1) * esize > 32) {
+        if (esize == 0 || (n + 1) * esize > seq_field_bytes(SEQ_F_M2D_DATA)) {
             return seq_asm_error(c, "too many immediates for the data field");
         }
         if (!seq_asm_value(c, esize * 8, &v)) {
             return false;
         }
         for (unsigned i = 0; i < esize; i++) {
-            r[32 + n * esize + i] = (uint8_t)(v >> (8 * i));
+            seq_field_put_at(r, SEQ_F_M2D_DATA, n * esize + i, v >> (8 * i));
         }
         n++;
     } while (seq_asm_accept(c, ","));
@@ -379,7 +384,7 @@ static bool parse_imm_list(SeqAsmCur *c, uint8_t *r, unsigned esize, unsigned *c
     return seq_asm_expect(c, "}");
 }
 
-/* var(ID)+OFF into bytes 16..23 of a pseudo mem_2d. */
+/* var(ID)+OFF into PM2D_VAR_ID/VAR_OFFSET of a pseudo mem_2d. */
 static bool parse_var(SeqAsmCur *c, uint8_t *r)
 {
     uint64_t id = 0, off = 0;
@@ -390,8 +395,8 @@ static bool parse_var(SeqAsmCur *c, uint8_t *r)
     if (seq_asm_accept(c, "+") && !seq_asm_uint(c, 0xFFFFFFFFu, &off, "var_offset")) {
         return false;
     }
-    seq_put32(r + 16, id);
-    seq_put32(r + 20, off);
+    P(PM2D_VAR_ID, id);
+    P(PM2D_VAR_OFFSET, off);
     return true;
 }
 
@@ -402,38 +407,39 @@ static bool form_mem2d(SeqAsmCur *c, uint8_t *r, bool store, bool pseudo, const 
     if (!need_dtype(c, sfx, &dt)) {
         return false;
     }
-    r[12] = (uint8_t)dt;
+    P(M2D_DTYPE, (uint8_t)dt);
     const char *list_tok;
     if (!store) {
         seq_asm_ws(c);
         list_tok = c->p;
-        if (!seq_asm_reg_list(c, r + 32, 32, &n) || !seq_asm_expect(c, ",") ||
-            !(pseudo ? parse_var(c, r) : seq_asm_addr8(c, r + 16))) {
+        if (!seq_asm_reg_list(c, PTR(M2D_DATA), SEQ_F_M2D_DATA_N, &n) || !seq_asm_expect(c, ",") ||
+            !(pseudo ? parse_var(c, r) : seq_asm_addr8(c, PTR(M2D_ADDR)))) {
             return false;
         }
     } else {
-        if (!(pseudo ? parse_var(c, r) : seq_asm_addr8(c, r + 16)) || !seq_asm_expect(c, ",")) {
+        if (!(pseudo ? parse_var(c, r) : seq_asm_addr8(c, PTR(M2D_ADDR))) ||
+            !seq_asm_expect(c, ",")) {
             return false;
         }
         seq_asm_ws(c);
         list_tok = c->p;
         if (seq_asm_accept(c, "#")) {
             c->p--;
-            r[13] = 1;
+            P(M2D_DATASRC, 1);
             if (!parse_imm_list(c, r, seq_dtype_size((unsigned)dt), &n)) {
                 return false;
             }
-        } else if (!seq_asm_reg_list(c, r + 32, 32, &n)) {
+        } else if (!seq_asm_reg_list(c, PTR(M2D_DATA), SEQ_F_M2D_DATA_N, &n)) {
             return false;
         }
     }
     if (!parse_shape_step(c, r)) {
         return false;
     }
-    if (n != (unsigned)r[14] * r[15]) {
+    if (n != (unsigned)(F(M2D_N0) * F(M2D_N1))) {
         c->tok = list_tok;
         return seq_asm_error(c, "list has %u entries but shape needs %u", n,
-                             (unsigned)r[14] * r[15]);
+                             (unsigned)(F(M2D_N0) * F(M2D_N1)));
     }
     return true;
 }
@@ -442,7 +448,7 @@ static bool form_semclr(SeqAsmCur *c, uint8_t *r)
 {
     uint64_t a = 0, b = 0;
     if (seq_asm_accept(c, "{")) {
-        r[12] = 2;
+        P(GRST_MODE, 2);
         if (seq_asm_accept(c, "}")) {
             return true;
         }
@@ -450,7 +456,7 @@ static bool form_semclr(SeqAsmCur *c, uint8_t *r)
             if (!seq_asm_uint(c, 255, &a, "semaphore")) {
                 return false;
             }
-            r[32 + (a >> 3)] |= (uint8_t)(1u << (a & 7));
+            P_AT(GRST_MASK, a >> 5, seq_field_get_at(r, SEQ_F_GRST_MASK, a >> 5) | 1u << (a & 31));
         } while (seq_asm_accept(c, ","));
         return seq_asm_expect(c, "}");
     }
@@ -458,9 +464,9 @@ static bool form_semclr(SeqAsmCur *c, uint8_t *r)
         !seq_asm_uint(c, 255, &b, "semaphore")) {
         return false;
     }
-    r[12] = 1;
-    r[13] = (uint8_t)a;
-    r[14] = (uint8_t)b;
+    P(GRST_MODE, 1);
+    P(GRST_FIRST, (uint8_t)a);
+    P(GRST_LAST, (uint8_t)b);
     return true;
 }
 
@@ -468,28 +474,53 @@ static bool form_semclr(SeqAsmCur *c, uint8_t *r)
 enum { K_ADDR, K_PAIR16, K_PAIR32, K_U16, K_I32, K_ESZ, K_U8, K_U32, K_OP, K_DT, K_FLAG };
 typedef struct DmaKey {
     const char *name;
-    unsigned kind, off;
+    unsigned kind, off, off2;
     bool required;
 } DmaKey;
 
+/* off: the field (fields.def); off2: the second field of a pair (shape,
+ * step) or the out_dtype of dt=. */
+#define K(name, kind, f, f2, req)                                                                  \
+    {                                                                                              \
+        name, kind, SEQ_F_##f, SEQ_F_##f2, req                                                     \
+    }
 static const DmaKey dma_keys[] = {
-    {"src", K_ADDR, 16, true},     {"sshape", K_PAIR16, 32, true},
-    {"sstep", K_PAIR32, 24, true}, {"sesz", K_ESZ, 36, true},
-    {"dst", K_ADDR, 40, true},     {"dshape", K_PAIR16, 56, true},
-    {"dstep", K_PAIR32, 48, true}, {"desz", K_ESZ, 60, true},
-    {"sem", K_U8, 13, true},       {"inc", K_U8, 14, true},
-    {"op", K_OP, 15, false},       {"dt", K_DT, 62, false},
-    {"prio", K_U8, 12, false},     {NULL, 0, 0, false},
+    K("src", K_ADDR, DMA_SRC_ADDR, DMA_SRC_ADDR, true),
+    K("sshape", K_PAIR16, DMA_SRC_N0, DMA_SRC_N1, true),
+    K("sstep", K_PAIR32, DMA_SRC_STEP0, DMA_SRC_STEP1, true),
+    K("sesz", K_ESZ, DMA_SRC_ESIZE, DMA_SRC_ESIZE, true),
+    K("dst", K_ADDR, DMA_DST_ADDR, DMA_DST_ADDR, true),
+    K("dshape", K_PAIR16, DMA_DST_N0, DMA_DST_N1, true),
+    K("dstep", K_PAIR32, DMA_DST_STEP0, DMA_DST_STEP1, true),
+    K("desz", K_ESZ, DMA_DST_ESIZE, DMA_DST_ESIZE, true),
+    K("sem", K_U8, DMA_SEM, DMA_SEM, true),
+    K("inc", K_U8, DMA_SEM_INC, DMA_SEM_INC, true),
+    K("op", K_OP, DMA_COMPUTE_OP, DMA_COMPUTE_OP, false),
+    K("dt", K_DT, DMA_IN_DTYPE, DMA_OUT_DTYPE, false),
+    K("prio", K_U8, DMA_CONFIGS, DMA_CONFIGS, false),
+    {NULL, 0, 0, 0, false},
 };
 
 static const DmaKey dmai_keys[] = {
-    {"src", K_ADDR, 16, true},    {"sn", K_U16, 28, true},   {"sstep", K_I32, 24, true},
-    {"sesz", K_ESZ, 30, true},    {"dst", K_ADDR, 32, true}, {"dn", K_U16, 44, true},
-    {"dstep", K_I32, 40, true},   {"desz", K_ESZ, 46, true}, {"sidx", K_U32, 48, false},
-    {"didx", K_U32, 52, false},   {"sem", K_U8, 12, true},   {"inc", K_U8, 13, true},
-    {"op", K_OP, 60, false},      {"dt", K_DT, 56, false},   {"prio", K_U8, 61, false},
-    {"dupok", K_FLAG, 15, false}, {NULL, 0, 0, false},
+    K("src", K_ADDR, DMAI_SRC_ADDR, DMAI_SRC_ADDR, true),
+    K("sn", K_U16, DMAI_SRC_N, DMAI_SRC_N, true),
+    K("sstep", K_I32, DMAI_SRC_STEP, DMAI_SRC_STEP, true),
+    K("sesz", K_ESZ, DMAI_SRC_ESIZE, DMAI_SRC_ESIZE, true),
+    K("dst", K_ADDR, DMAI_DST_ADDR, DMAI_DST_ADDR, true),
+    K("dn", K_U16, DMAI_DST_N, DMAI_DST_N, true),
+    K("dstep", K_I32, DMAI_DST_STEP, DMAI_DST_STEP, true),
+    K("desz", K_ESZ, DMAI_DST_ESIZE, DMAI_DST_ESIZE, true),
+    K("sidx", K_U32, DMAI_SRC_IDX, DMAI_SRC_IDX, false),
+    K("didx", K_U32, DMAI_DST_IDX, DMAI_DST_IDX, false),
+    K("sem", K_U8, DMAI_SEM, DMAI_SEM, true),
+    K("inc", K_U8, DMAI_SEM_INC, DMAI_SEM_INC, true),
+    K("op", K_OP, DMAI_COMPUTE_OP, DMAI_COMPUTE_OP, false),
+    K("dt", K_DT, DMAI_IN_DTYPE, DMAI_OUT_DTYPE, false),
+    K("prio", K_U8, DMAI_CONFIGS, DMAI_CONFIGS, false),
+    K("dupok", K_FLAG, DMAI_NON_UNIQUE_DST, DMAI_NON_UNIQUE_DST, false),
+    {NULL, 0, 0, 0, false},
 };
+#undef K
 
 static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
 {
@@ -523,7 +554,7 @@ static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
         const DmaKey *d = &keys[k];
         uint64_t a = 0, b = 0;
         if (d->kind == K_FLAG) {
-            r[d->off] |= 0x08;
+            P(DMAI_NON_UNIQUE_DST, 1); /* the only flag key */
             continue;
         }
         if (!seq_asm_expect(c, "=")) {
@@ -541,34 +572,34 @@ static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
                 !seq_asm_expect(c, ")")) {
                 return false;
             }
-            seq_put16(r + d->off, a);
-            seq_put16(r + d->off + 2, b);
+            seq_le_put(r + d->off, 2, a);
+            seq_le_put(r + d->off2, 2, b);
             break;
         case K_PAIR32:
             if (!seq_asm_expect(c, "(") || !seq_asm_value(c, 32, &a) || !seq_asm_expect(c, ",") ||
                 !seq_asm_value(c, 32, &b) || !seq_asm_expect(c, ")")) {
                 return false;
             }
-            seq_put32(r + d->off, a);
-            seq_put32(r + d->off + 4, b);
+            seq_le_put(r + d->off, 4, a);
+            seq_le_put(r + d->off2, 4, b);
             break;
         case K_U16:
             if (!seq_asm_uint(c, 0xFFFF, &a, "element count")) {
                 return false;
             }
-            seq_put16(r + d->off, a);
+            seq_le_put(r + d->off, 2, a);
             break;
         case K_I32:
             if (!seq_asm_value(c, 32, &a)) {
                 return false;
             }
-            seq_put32(r + d->off, a);
+            seq_le_put(r + d->off, 4, a);
             break;
         case K_ESZ:
-            if (!seq_asm_uint(c, 65536, &a, "element size")) {
+            if (!seq_asm_uint(c, SEQ_Z64K_MAX, &a, "element size")) {
                 return false;
             }
-            seq_put16(r + d->off, a & 0xFFFF);
+            seq_le_put(r + d->off, 2, a); /* Z64K: SEQ_Z64K_MAX is stored as 0 */
             break;
         case K_U8:
             if (!seq_asm_uint(c, 255, &a, keys[k].name)) {
@@ -580,7 +611,7 @@ static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
             if (!seq_asm_uint(c, 0xFFFFFFFFu, &a, keys[k].name)) {
                 return false;
             }
-            seq_put32(r + d->off, a);
+            seq_le_put(r + d->off, 4, a);
             break;
         case K_OP: {
             unsigned o;
@@ -600,7 +631,7 @@ static bool form_dma(SeqAsmCur *c, uint8_t *r, const DmaKey *keys)
             if (!seq_asm_ident(c, id, sizeof(id)) || (dt = seq_asm_dtype(id)) < 0) {
                 return seq_asm_error(c, "expected a data type");
             }
-            r[d->off] = r[d->off + 1] = (uint8_t)dt;
+            r[d->off] = r[d->off2] = (uint8_t)dt;
             break;
         }
         }
@@ -624,10 +655,10 @@ static bool form_pcall(SeqAsmCur *c, uint8_t *r)
     if (!e) {
         return seq_asm_error(c, "unterminated string");
     }
-    if (e == s || e - s > 35) {
+    if (e == s || e - s > (ptrdiff_t)seq_field_bytes(SEQ_F_PCALL_NAME) - 1) {
         return seq_asm_error(c, "function name must have 1..35 characters");
     }
-    memcpy(r + 12, s, (size_t)(e - s));
+    memcpy(PTR(PCALL_NAME), s, (size_t)(e - s));
     c->p = e + 1;
     return true;
 }
@@ -639,7 +670,7 @@ bool seq_asm_insn(SeqAsmCur *c, uint8_t rec[64])
     unsigned np = 0;
     uint8_t *r = rec;
     memset(r, 0, 64);
-    r[1] = 0x10;
+    P(HDR_WORD_LEN, 0x10);
     if (!seq_asm_ident(c, mn, sizeof(mn))) {
         return seq_asm_error(c, "expected an instruction");
     }
@@ -695,40 +726,40 @@ bool seq_asm_insn(SeqAsmCur *c, uint8_t rec[64])
     }
     bool ok = true, mods = true;
     int dt = 0;
-    r[0] = (uint8_t)opc;
+    P(HDR_OPCODE, (uint8_t)opc);
     switch (opc) {
     case SEQ_OP_EVENT_SEMAPHORE:
         ok = seq_asm_evsem(c, r);
         mods = false;
         break;
     case SEQ_OP_PSEUDO_INST:
-        r[12] = 1; /* pexit: sub-op EXIT */
+        P(PEXIT_SUBOP, 1); /* pexit: sub-op EXIT */
         break;
     case SEQ_OP_DRAIN:
-        r[40] = 1;
+        P(DRAIN_COUNT, 1);
         seq_asm_ws(c);
         if (isdigit((unsigned char)*c->p)) {
             uint64_t v = 0;
             ok = seq_asm_uint(c, 1, &v, "drain count");
-            r[40] = (uint8_t)v;
+            P(DRAIN_COUNT, (uint8_t)v);
         }
         break;
     case SEQ_OP_WRITE:
         ok = need_dtype(c, t1, &dt) && form_write(c, r);
-        r[13] = (uint8_t)dt;
+        P(WR_DTYPE, (uint8_t)dt);
         break;
     case SEQ_OP_NOTIFY:
         ok = form_notify(c, r);
         break;
     case SEQ_OP_MOVE:
         ok = need_dtype(c, t1, &dt) && form_mov(c, r);
-        r[13] = (uint8_t)dt;
+        P(MV_DTYPE, (uint8_t)dt);
         break;
     case SEQ_OP_ALU_OP:
         ok = form_alu(c, r, alu_op, t1, t2);
         break;
     case SEQ_OP_COMPARE_BRANCH:
-        r[15] = !strcmp(base, "call");
+        P(BR_LINK, !strcmp(base, "call"));
         ok = form_branch(c, r, cc, t1);
         break;
     case SEQ_OP_TENSOR_LOAD:
@@ -746,14 +777,14 @@ bool seq_asm_insn(SeqAsmCur *c, uint8_t rec[64])
         break;
     case SEQ_OP_DMA_INDIRECT: {
         unsigned m;
-        r[14] = 128; /* idx_num_active_channels: the only accepted value */
+        P(DMAI_ACTIVE_CHANNELS, 128); /* idx_num_active_channels: the only accepted value */
         for (m = 0; m < 3 && (!t1 || strcmp(dmai_modes[m], t1) != 0); m++) {
         }
         if (m == 3) {
             c->tok = mn_tok;
             return seq_asm_error(c, "dmai needs a mode suffix .gather, .scatter or .both");
         }
-        r[15] = (uint8_t)m;
+        P(DMAI_FLAGS, (uint8_t)m);
         ok = form_dma(c, r, dmai_keys);
         break;
     }

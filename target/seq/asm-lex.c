@@ -322,6 +322,8 @@ bool seq_asm_uint(SeqAsmCur *c, uint64_t max, uint64_t *v, const char *what)
     return true;
 }
 
+#define A8P(name, v) seq_field_put(a, SEQ_F_ADDR8_##name, v)
+
 /* Address operand [A] (§11.3) into the 8 bytes at a. */
 bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
 {
@@ -330,7 +332,7 @@ bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
     if (!seq_asm_expect(c, "[")) {
         return false;
     }
-    memset(a, 0, 8);
+    memset(a, 0, SEQ_F_ADDR8_IMM_W); /* the whole operand */
     if (seq_asm_peek_ident(c, id, sizeof(id)) && seq_asm_split_num(id, "t", 1000, &t)) {
         seq_asm_ident(c, id, sizeof(id));
         if (t > 63) {
@@ -339,7 +341,7 @@ bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
         if (!seq_asm_expect(c, "+")) {
             return false;
         }
-        a[6] = (uint8_t)t;
+        A8P(INDEX, t);
         if (seq_asm_peek_reg(c)) {
             if (!seq_asm_reg(c, &lo)) {
                 return false;
@@ -350,12 +352,12 @@ bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
                 if (!seq_asm_reg(c, &lo)) {
                     return false;
                 }
-                a[0] = (uint8_t)lo;
-                a[1] = (uint8_t)hi;
-                a[7] = 0x2C;
+                A8P(REG_LO, lo);
+                A8P(REG_HI, hi);
+                A8P(MARKER, 0x2C);
             } else {
-                a[0] = (uint8_t)lo;
-                a[7] = 0x28;
+                A8P(REG_LO, lo);
+                A8P(MARKER, 0x28);
             }
         } else {
             SeqAsmNum n;
@@ -369,24 +371,24 @@ bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
                 if (n.v >> 48) {
                     return seq_asm_error(c, "table offset does not fit in 48 bits");
                 }
-                seq_put64(a, n.v);
-                a[6] = (uint8_t)t;
-                a[7] = 0x24;
+                A8P(OFF48, n.v);
+                A8P(INDEX, t);
+                A8P(MARKER, 0x24);
             } else {
                 if (n.v >> 32) {
                     return seq_asm_error(c, "table offset does not fit in 32 bits (use 'wide')");
                 }
-                seq_put32(a, n.v);
-                a[7] = 0x20;
+                A8P(OFF32, n.v);
+                A8P(MARKER, 0x20);
             }
         }
     } else if (seq_asm_peek_reg(c)) {
         if (!seq_asm_pair(c, &hi, &lo)) {
             return false;
         }
-        a[0] = (uint8_t)lo;
-        a[1] = (uint8_t)hi;
-        a[7] = 0x80;
+        A8P(REG_LO, lo);
+        A8P(REG_HI, hi);
+        A8P(MARKER, 0x80);
     } else {
         uint64_t v;
         seq_asm_ws(c);
@@ -398,7 +400,7 @@ bool seq_asm_addr8(SeqAsmCur *c, uint8_t *a)
             c->tok = start;
             return seq_asm_error(c, "immediate address has bits 63:58 set");
         }
-        seq_put64(a, v);
+        A8P(IMM, v);
     }
     return seq_asm_expect(c, "]");
 }

@@ -438,7 +438,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
         if (G_UNLIKELY(d->has_debug) && nx_log_enabled(lg, NX_LOG_DEBUG_CMD))
             nx_log_printf(lg, "debug: core=%u pc=0x%016" PRIx64 " cmd=%u hint=%u\n", cpu->index,
-                          nx->pc, d->insn.rec[2], d->insn.rec[3]);
+                          nx->pc, (unsigned)seq_field_get(d->insn.rec, SEQ_F_HDR_DEBUG_CMD),
+                          (unsigned)seq_field_get(d->insn.rec, SEQ_F_HDR_DEBUG_HINT));
 
         /* Phase D verdict, cached with the record. */
         if (G_UNLIKELY(!d->fn)) {

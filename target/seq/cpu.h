@@ -75,7 +75,8 @@ typedef struct SeqM2dPre {
     uint8_t reg0;           /* data[0] & 63 */
 } SeqM2dPre;
 
-/* One pre-decoded record.  Handlers read operands from insn.rec[]; the
+/* One pre-decoded record.  Handlers read operands from insn.rec through the
+ * fields.def accessors (seq_field_get) or from pre-resolved fields; the
  * decode verdict (phase D) is cached with it so a bad record costs one
  * decode, however often it is fetched. */
 struct SeqDecoded {
@@ -242,7 +243,7 @@ void seq_block_info(NxCpu *cpu, GString *out);
 uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8);
 static inline bool seq_addr8_is_imm(const uint8_t *a8)
 {
-    return (a8[7] & 0xFC) == 0;
+    return (seq_field_get(a8, SEQ_F_ADDR8_MARKER) & 0xFC) == 0;
 }
 /* Can a `size`-byte access at PA pa succeed (width, alignment, mapping)?
  * Never has a side effect (probes MMIO with a read, which has none). */

@@ -10,6 +10,8 @@
  */
 #include "target/seq/cpu.h"
 
+#define F(name) seq_field_get(rec, SEQ_F_##name)
+
 /* The executor's dispatch table, generated from the instruction table. */
 static const SeqExecFn seq_exec_table[256] = {
 #define SEQ_INSN(opc, NAME, mnem, exec, rsv, ...) [opc] = seq_exec_##exec,
@@ -21,8 +23,8 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
     NxFault f = {0};
 
     memset(&d->insn, 0, sizeof(d->insn));
-    if (seq_decode(rec, &d->insn, &f) == SEQ_DECODE_OK && seq_exec_table[rec[0]]) {
-        d->fn = seq_exec_table[rec[0]];
+    if (seq_decode(rec, &d->insn, &f) == SEQ_DECODE_OK && seq_exec_table[F(HDR_OPCODE)]) {
+        d->fn = seq_exec_table[F(HDR_OPCODE)];
         d->dfault = (NxFault){0};
     } else {
         d->fn = NULL;
@@ -32,20 +34,20 @@ void seq_decode_record(SeqDecoded *d, const uint8_t rec[SEQ_REC_BYTES])
     }
     /* The decoder may stop early on a fault: keep the bytes for -d and dumps. */
     memcpy(d->insn.rec, rec, SEQ_REC_BYTES);
-    d->own_wait = rec[0] == SEQ_OP_EVENT_SEMAPHORE;
-    d->wait_mode = rec[4];
-    d->wait_idx = rec[5];
-    d->upd_mode = d->own_wait ? 0 : rec[6];
-    d->upd_idx = d->own_wait ? 0 : rec[7];
-    d->ev_value = seq_le32(rec + 8);
+    d->own_wait = F(HDR_OPCODE) == SEQ_OP_EVENT_SEMAPHORE;
+    d->wait_mode = F(EV_WAIT_MODE);
+    d->wait_idx = F(EV_WAIT_IDX);
+    d->upd_mode = d->own_wait ? 0 : F(EV_UPD_MODE);
+    d->upd_idx = d->own_wait ? 0 : F(EV_UPD_IDX);
+    d->ev_value = F(EV_VALUE);
     d->has_events = d->wait_mode != 0 || d->upd_mode != 0;
-    d->has_debug = rec[2] != 0 || rec[3] != 0;
+    d->has_debug = F(HDR_DEBUG_CMD) != 0 || F(HDR_DEBUG_HINT) != 0;
     d->pure = false;
     d->kind = SEQ_K_EXIT;
     memset(&d->m2d, 0, sizeof(d->m2d));
     if (d->fn && !d->has_events) {
         SeqExecFn fast = NULL;
-        switch (rec[0]) {
+        switch (F(HDR_OPCODE)) {
         case SEQ_OP_ALU_OP:
             fast = seq_alu_fast(&d->insn);
             d->kind = (uint8_t)seq_alu_kind(&d->insn);

@@ -122,27 +122,11 @@ const char *seq_dtype_name(unsigned dt)
     return dt < 16 ? seq_dtypes[dt].name : NULL;
 }
 
-/* ---- byte helpers ---------------------------------------------------- */
+/* ---- operand extraction ---------------------------------------------- */
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static uint32_t esz_decode(uint16_t v)
-{
-    return v ? v : 65536u;
-}
+#define F(name)     seq_field_get(r, SEQ_F_##name)
+#define FA(name, k) seq_field_get_at(r, SEQ_F_##name, k)
+#define A8(a, name) seq_field_get(a, SEQ_F_ADDR8_##name)
 
 static void addr8_extract(const uint8_t *a, SeqAddr8 *o)
 {
@@ -151,33 +135,31 @@ static void addr8_extract(const uint8_t *a, SeqAddr8 *o)
     o->mode = (uint8_t)mode;
     switch (mode) {
     case SEQ_ADDR_IMM:
-        o->imm = rd64(a);
+        o->imm = A8(a, IMM);
         break;
     case SEQ_ADDR_REG:
-        o->reg_lo = a[0];
-        o->reg_hi = a[1];
+        o->reg_lo = A8(a, REG_LO);
+        o->reg_hi = A8(a, REG_HI);
         break;
     case SEQ_ADDR_TBL_IMM32:
-        o->imm = rd32(a);
-        o->index = a[6];
+        o->imm = A8(a, OFF32);
+        o->index = A8(a, INDEX);
         break;
     case SEQ_ADDR_TBL_IMM48:
-        o->imm = rd64(a) & 0xFFFFFFFFFFFFULL;
-        o->index = a[6];
+        o->imm = A8(a, OFF48);
+        o->index = A8(a, INDEX);
         break;
     case SEQ_ADDR_TBL_REG:
-        o->reg_lo = a[0];
-        o->index = a[6];
+        o->reg_lo = A8(a, REG_LO);
+        o->index = A8(a, INDEX);
         break;
     case SEQ_ADDR_TBL_REG64:
-        o->reg_lo = a[0];
-        o->reg_hi = a[1];
-        o->index = a[6];
+        o->reg_lo = A8(a, REG_LO);
+        o->reg_hi = A8(a, REG_HI);
+        o->index = A8(a, INDEX);
         break;
     }
 }
-
-/* ---- operand extraction ---------------------------------------------- */
 
 static void set_wait(SeqWait *w, unsigned mode, unsigned idx, uint32_t v)
 {
@@ -190,151 +172,152 @@ static void set_update(SeqUpdate *u, unsigned mode, unsigned idx, uint32_t v)
 {
     u->mode = (uint8_t)mode;
     u->kind = (uint8_t)(mode & 0x0F);
-    u->complete = (mode & 0x10) != 0;
+    u->complete = (mode & SEQ_UPD_COMPLETE) != 0;
     u->idx = (uint8_t)idx;
     u->value = v;
 }
 
 static void extract(const uint8_t *r, SeqInsn *o)
 {
-    switch (r[0]) {
+    unsigned opc = F(HDR_OPCODE);
+    switch (opc) {
     case SEQ_OP_EVENT_SEMAPHORE:
-        set_wait(&o->wait[1], r[32], r[33], rd32(r + 36));
-        set_update(&o->update, r[34], r[35], rd32(r + 40));
+        set_wait(&o->wait[1], F(EVSEM_WAITB_MODE), F(EVSEM_WAITB_IDX), F(EVSEM_WAITB_VALUE));
+        set_update(&o->update, F(EVSEM_UPD_MODE), F(EVSEM_UPD_IDX), F(EVSEM_UPD_VALUE));
         break;
     case SEQ_OP_DRAIN:
-        o->u.drain_count = r[40];
+        o->u.drain_count = F(DRAIN_COUNT);
         break;
     case SEQ_OP_WRITE:
-        o->u.wr.src_imm = r[12] == 1;
-        o->u.wr.dtype = r[13];
-        o->u.wr.src_reg = r[14];
-        o->u.wr.imm = rd32(r + 24);
-        addr8_extract(r + 16, &o->u.wr.addr);
+        o->u.wr.src_imm = F(WR_DATASRC) == 1;
+        o->u.wr.dtype = F(WR_DTYPE);
+        o->u.wr.src_reg = F(WR_SRC_REG);
+        o->u.wr.imm = F(WR_IMM);
+        addr8_extract(seq_field_ptr(r, SEQ_F_WR_ADDR), &o->u.wr.addr);
         break;
     case SEQ_OP_NOTIFY:
-        o->u.ntf.queue = r[12];
-        o->u.ntf.src_imm = r[13] == 1;
-        o->u.ntf.src_reg = r[14];
-        o->u.ntf.imm = rd32(r + 16);
+        o->u.ntf.queue = F(NTF_QUEUE);
+        o->u.ntf.src_imm = F(NTF_DATASRC) == 1;
+        o->u.ntf.src_reg = F(NTF_SRC_REG);
+        o->u.ntf.imm = F(NTF_IMM);
         break;
     case SEQ_OP_MOVE:
-        o->u.mv.num = r[12];
-        o->u.mv.dtype = r[13];
-        o->u.mv.src_imm = r[14] == 1;
-        memcpy(o->u.mv.src, r + 16, 8);
-        memcpy(o->u.mv.dst, r + 24, 8);
-        for (unsigned k = 0; k < 8; k++) {
-            o->u.mv.imm[k] = rd32(r + 32 + 4 * k);
+        o->u.mv.num = F(MV_NUM);
+        o->u.mv.dtype = F(MV_DTYPE);
+        o->u.mv.src_imm = F(MV_SOURCE) == 1;
+        for (unsigned k = 0; k < SEQ_F_MV_SRC_N; k++) {
+            o->u.mv.src[k] = FA(MV_SRC, k);
+            o->u.mv.dst[k] = FA(MV_DST, k);
+            o->u.mv.imm[k] = FA(MV_IMM, k);
         }
         break;
     case SEQ_OP_ALU_OP: {
         SeqAlu *a = &o->u.alu;
-        a->op = r[12];
-        a->dtype = r[13];
-        a->src_imm = r[14] == 1;
-        a->dst_dtype = r[15];
-        a->wide = r[13] == SEQ_DT_I64 || r[13] == SEQ_DT_U64;
-        a->src0_lo = r[16];
-        a->src0_hi = r[17];
-        a->src1_lo = r[18];
-        a->src1_hi = r[19];
-        a->dst_lo = r[20];
-        a->dst_hi = r[21];
-        a->imm = rd64(r + 24);
+        a->op = F(ALU_OP);
+        a->dtype = F(ALU_DTYPE);
+        a->src_imm = F(ALU_DATASRC) == 1;
+        a->dst_dtype = F(ALU_DST_DTYPE);
+        a->wide = a->dtype == SEQ_DT_I64 || a->dtype == SEQ_DT_U64;
+        a->src0_lo = F(ALU_SRC0_LO);
+        a->src0_hi = F(ALU_SRC0_HI);
+        a->src1_lo = F(ALU_SRC1_LO);
+        a->src1_hi = F(ALU_SRC1_HI);
+        a->dst_lo = F(ALU_DST_LO);
+        a->dst_hi = F(ALU_DST_HI);
+        a->imm = F(ALU_IMM);
         break;
     }
     case SEQ_OP_COMPARE_BRANCH: {
         SeqBranch *b = &o->u.br;
-        b->cmp_op = r[12];
-        b->cond = r[12] & 7;
-        b->rhs_is_reg = r[12] >= 9;
-        b->dtype = r[13];
-        b->target_mode = r[14];
-        b->link = r[15] == 1;
-        b->rhs_imm = rd32(r + 16);
-        b->lhs = r[32];
-        b->rhs = r[33];
-        b->tgt_lo = r[34];
-        b->tgt_hi = r[35];
-        b->target_imm = rd64(r + 48);
-        b->rel = (int32_t)rd32(r + 48);
+        b->cmp_op = F(BR_CMP_OP);
+        b->cond = b->cmp_op & 7;
+        b->rhs_is_reg = b->cmp_op >= 9;
+        b->dtype = F(BR_DTYPE);
+        b->target_mode = F(BR_TARGET_MODE);
+        b->link = F(BR_LINK) == 1;
+        b->rhs_imm = F(BR_RHS_IMM);
+        b->lhs = F(BR_LHS);
+        b->rhs = F(BR_RHS);
+        b->tgt_lo = F(BR_TGT_LO);
+        b->tgt_hi = F(BR_TGT_HI);
+        b->target_imm = F(BR_TARGET_IMM);
+        b->rel = (int32_t)(uint32_t)b->target_imm;
         break;
     }
     case SEQ_OP_TENSOR_LOAD:
     case SEQ_OP_TENSOR_STORE: {
         SeqMem2d *m = &o->u.m2d;
-        m->dtype = r[12];
-        m->esize = (uint8_t)seq_dtype_size(r[12]);
-        m->src_imm = r[0] == SEQ_OP_TENSOR_STORE && r[13] == 1;
-        m->n0 = r[14];
-        m->n1 = r[15];
-        m->nelem = (uint8_t)(r[14] * r[15]);
-        addr8_extract(r + 16, &m->addr);
-        m->s0 = (int32_t)rd32(r + 24);
-        m->s1 = (int32_t)rd32(r + 28);
-        memcpy(m->data, r + 32, 32);
+        m->dtype = F(M2D_DTYPE);
+        m->esize = (uint8_t)seq_dtype_size(m->dtype);
+        m->src_imm = opc == SEQ_OP_TENSOR_STORE && F(M2D_DATASRC) == 1;
+        m->n0 = F(M2D_N0);
+        m->n1 = F(M2D_N1);
+        m->nelem = (uint8_t)(m->n0 * m->n1);
+        addr8_extract(seq_field_ptr(r, SEQ_F_M2D_ADDR), &m->addr);
+        m->s0 = (int32_t)F(M2D_S0);
+        m->s1 = (int32_t)F(M2D_S1);
+        memcpy(m->data, seq_field_ptr(r, SEQ_F_M2D_DATA), seq_field_bytes(SEQ_F_M2D_DATA));
         break;
     }
     case SEQ_OP_GROUP_RESET_SEMAPHORES: {
         SeqSemclr *g = &o->u.grst;
-        g->mode = r[12];
-        g->first = r[13];
-        g->last = r[14];
+        g->mode = F(GRST_MODE);
+        g->first = F(GRST_FIRST);
+        g->last = F(GRST_LAST);
         if (g->mode == 1) {
             memset(g->mask, 0, sizeof(g->mask));
             for (unsigned i = g->first; i <= g->last; i++) {
                 g->mask[i >> 5] |= 1u << (i & 31);
             }
         } else {
-            for (unsigned w = 0; w < 8; w++) {
-                g->mask[w] = rd32(r + 32 + 4 * w);
+            for (unsigned w = 0; w < SEQ_F_GRST_MASK_N; w++) {
+                g->mask[w] = FA(GRST_MASK, w);
             }
         }
         break;
     }
     case SEQ_OP_DMA_MEMCPY: {
         SeqDma *d = &o->u.dma;
-        d->prio = r[12] & 7;
-        d->sem = r[13];
-        d->sem_inc = r[14];
-        d->compute_op = r[15];
-        addr8_extract(r + 16, &d->src);
-        d->sstep[0] = (int32_t)rd32(r + 24);
-        d->sstep[1] = (int32_t)rd32(r + 28);
-        d->sn[0] = rd16(r + 32);
-        d->sn[1] = rd16(r + 34);
-        d->sesz = esz_decode(rd16(r + 36));
-        addr8_extract(r + 40, &d->dst);
-        d->dstep[0] = (int32_t)rd32(r + 48);
-        d->dstep[1] = (int32_t)rd32(r + 52);
-        d->dn[0] = rd16(r + 56);
-        d->dn[1] = rd16(r + 58);
-        d->desz = esz_decode(rd16(r + 60));
-        d->in_dtype = r[62];
-        d->out_dtype = r[63];
+        d->prio = F(DMA_PRIO);
+        d->sem = F(DMA_SEM);
+        d->sem_inc = F(DMA_SEM_INC);
+        d->compute_op = F(DMA_COMPUTE_OP);
+        addr8_extract(seq_field_ptr(r, SEQ_F_DMA_SRC_ADDR), &d->src);
+        d->sstep[0] = (int32_t)F(DMA_SRC_STEP0);
+        d->sstep[1] = (int32_t)F(DMA_SRC_STEP1);
+        d->sn[0] = F(DMA_SRC_N0);
+        d->sn[1] = F(DMA_SRC_N1);
+        d->sesz = F(DMA_SRC_ESIZE);
+        addr8_extract(seq_field_ptr(r, SEQ_F_DMA_DST_ADDR), &d->dst);
+        d->dstep[0] = (int32_t)F(DMA_DST_STEP0);
+        d->dstep[1] = (int32_t)F(DMA_DST_STEP1);
+        d->dn[0] = F(DMA_DST_N0);
+        d->dn[1] = F(DMA_DST_N1);
+        d->desz = F(DMA_DST_ESIZE);
+        d->in_dtype = F(DMA_IN_DTYPE);
+        d->out_dtype = F(DMA_OUT_DTYPE);
         d->bytes = (uint64_t)d->sn[0] * d->sn[1] * d->sesz;
         break;
     }
     case SEQ_OP_DMA_INDIRECT: {
         SeqDmai *d = &o->u.dmai;
-        d->sem = r[12];
-        d->sem_inc = r[13];
-        d->flags = r[15];
-        d->mode = r[15] & 3;
-        d->non_unique_dst = (r[15] >> 3) & 1;
-        addr8_extract(r + 16, &d->src);
-        d->sstep = (int32_t)rd32(r + 24);
-        d->n = rd16(r + 28);
-        d->esz = esz_decode(rd16(r + 30));
-        addr8_extract(r + 32, &d->dst);
-        d->dstep = (int32_t)rd32(r + 40);
-        d->sidx = rd32(r + 48);
-        d->didx = rd32(r + 52);
-        d->in_dtype = r[56];
-        d->out_dtype = r[57];
-        d->compute_op = r[60];
-        d->prio = r[61] & 7;
+        d->sem = F(DMAI_SEM);
+        d->sem_inc = F(DMAI_SEM_INC);
+        d->flags = F(DMAI_FLAGS);
+        d->mode = F(DMAI_MODE);
+        d->non_unique_dst = F(DMAI_NON_UNIQUE_DST);
+        addr8_extract(seq_field_ptr(r, SEQ_F_DMAI_SRC_ADDR), &d->src);
+        d->sstep = (int32_t)F(DMAI_SRC_STEP);
+        d->n = F(DMAI_SRC_N);
+        d->esz = F(DMAI_SRC_ESIZE);
+        addr8_extract(seq_field_ptr(r, SEQ_F_DMAI_DST_ADDR), &d->dst);
+        d->dstep = (int32_t)F(DMAI_DST_STEP);
+        d->sidx = F(DMAI_SRC_IDX);
+        d->didx = F(DMAI_DST_IDX);
+        d->in_dtype = F(DMAI_IN_DTYPE);
+        d->out_dtype = F(DMAI_OUT_DTYPE);
+        d->compute_op = F(DMAI_COMPUTE_OP);
+        d->prio = F(DMAI_PRIO);
         break;
     }
     default:
@@ -344,12 +327,13 @@ static void extract(const uint8_t *r, SeqInsn *o)
 
 SeqDecodeResult seq_decode(const uint8_t rec[64], SeqInsn *out, NxFault *f)
 {
-    unsigned opc = rec[0];
+    const uint8_t *r = rec;
+    unsigned opc = F(HDR_OPCODE);
     out->opcode = (uint8_t)opc;
     if (opc >= SEQ_PSEUDO_FIRST && opc <= SEQ_PSEUDO_LAST) {
-        uint32_t info = opc == SEQ_OP_PSEUDO_INST ? opc | (uint32_t)rec[12] << 8 : opc;
+        uint32_t info = opc == SEQ_OP_PSEUDO_INST ? opc | (uint32_t)F(PEXIT_SUBOP) << 8 : opc;
         uint64_t addr = (opc == SEQ_OP_PSEUDO_TENSOR_LOAD || opc == SEQ_OP_PSEUDO_TENSOR_STORE)
-                            ? rd32(rec + 16)
+                            ? F(PM2D_VAR_ID)
                             : 0;
         nx_fault_set(f, NX_FAULT_PSEUDO_UNLOWERED, info, addr);
         return SEQ_DECODE_FAULT;
@@ -364,14 +348,14 @@ SeqDecodeResult seq_decode(const uint8_t rec[64], SeqInsn *out, NxFault *f)
         return SEQ_DECODE_FAULT;
     }
     memcpy(out->rec, rec, 64);
-    out->debug_cmd = rec[2];
-    out->debug_hint = rec[3];
-    set_wait(&out->wait[0], rec[4], rec[5], rd32(rec + 8));
+    out->debug_cmd = F(HDR_DEBUG_CMD);
+    out->debug_hint = F(HDR_DEBUG_HINT);
+    set_wait(&out->wait[0], F(EV_WAIT_MODE), F(EV_WAIT_IDX), F(EV_VALUE));
     set_wait(&out->wait[1], 0, 0, 0);
     if (opc == SEQ_OP_EVENT_SEMAPHORE) {
         set_update(&out->update, 0, 0, 0);
     } else {
-        set_update(&out->update, rec[6], rec[7], rd32(rec + 8));
+        set_update(&out->update, F(EV_UPD_MODE), F(EV_UPD_IDX), F(EV_VALUE));
     }
     extract(rec, out);
     return SEQ_DECODE_OK;

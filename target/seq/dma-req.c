@@ -11,6 +11,8 @@
  */
 #include "target/seq/cpu.h"
 
+#define F(name) seq_field_get(r, SEQ_F_##name)
+
 #define SBUF_BASE 0x2000000000ull
 
 /* Lives in a DmaPool slot (no allocation per instruction once warm). */
@@ -206,11 +208,11 @@ static uint32_t f32_op(uint8_t op, uint32_t a, uint32_t b)
 static void dma_combine(uint8_t op, uint8_t dtype, uint8_t *d, const uint8_t *s, uint64_t len)
 {
     switch (dtype) {
-    case 0x8: /* INT32 */
-    case 0x9: /* UINT32 */
+    case SEQ_DT_I32:
+    case SEQ_DT_U32:
         for (uint64_t i = 0; i + 4 <= len; i += 4) {
             uint32_t a = seq_le32(d + i), b = seq_le32(s + i), r;
-            bool sg = dtype == 0x8;
+            bool sg = dtype == SEQ_DT_I32;
             switch (op) {
             case 1:
                 r = a + b;
@@ -229,16 +231,16 @@ static void dma_combine(uint8_t op, uint8_t dtype, uint8_t *d, const uint8_t *s,
             memcpy(d + i, &r, 4);
         }
         break;
-    case 0xA: /* FP32 */
+    case SEQ_DT_F32:
         for (uint64_t i = 0; i + 4 <= len; i += 4) {
             uint32_t r = GUINT32_TO_LE(f32_op(op, seq_le32(d + i), seq_le32(s + i)));
             memcpy(d + i, &r, 4);
         }
         break;
-    default: /* BF16 (0x6), FP16 (0x7): computed in f32, rounded once */
+    default: /* BF16, F16: computed in f32, rounded once */
         for (uint64_t i = 0; i + 2 <= len; i += 2) {
             uint16_t a = seq_le16(d + i), b = seq_le16(s + i), r;
-            if (dtype == 0x6)
+            if (dtype == SEQ_DT_BF16)
                 r = f32_to_bf16(f32_op(op, seq_u32(bf16_to_f32(a)), seq_u32(bf16_to_f32(b))));
             else
                 r = f32_to_f16(f32_op(op, seq_u32(f16_to_f32(a)), seq_u32(f16_to_f32(b))));
@@ -388,7 +390,7 @@ static int64_t dma_first_dup(DmaController *dc, const uint32_t *ix, uint32_t n)
 
 static unsigned dtype_size(uint8_t dt)
 {
-    return dt == 0x6 || dt == 0x7 ? 2 : 4;
+    return dt == SEQ_DT_BF16 || dt == SEQ_DT_F16 ? 2 : 4;
 }
 
 bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
@@ -403,31 +405,31 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
 
     q->src = src;
     q->dst = dst;
-    if (r[0] == 0xB8) {
-        q->op = r[15];
-        q->dtype = r[62];
-        q->ss[0] = (int32_t)seq_le32(r + 24);
-        q->ss[1] = (int32_t)seq_le32(r + 28);
-        q->sn[0] = seq_le16(r + 32);
-        q->sn[1] = seq_le16(r + 34);
-        q->sesz = seq_le16(r + 36) ? seq_le16(r + 36) : 65536;
-        q->ds[0] = (int32_t)seq_le32(r + 48);
-        q->ds[1] = (int32_t)seq_le32(r + 52);
-        q->dn[0] = seq_le16(r + 56);
-        q->dn[1] = seq_le16(r + 58);
-        q->desz = seq_le16(r + 60) ? seq_le16(r + 60) : 65536;
-        q->req.sem = r[13];
-        q->req.sem_inc = r[14];
+    if (F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY) {
+        q->op = F(DMA_COMPUTE_OP);
+        q->dtype = F(DMA_IN_DTYPE);
+        q->ss[0] = (int32_t)F(DMA_SRC_STEP0);
+        q->ss[1] = (int32_t)F(DMA_SRC_STEP1);
+        q->sn[0] = F(DMA_SRC_N0);
+        q->sn[1] = F(DMA_SRC_N1);
+        q->sesz = F(DMA_SRC_ESIZE);
+        q->ds[0] = (int32_t)F(DMA_DST_STEP0);
+        q->ds[1] = (int32_t)F(DMA_DST_STEP1);
+        q->dn[0] = F(DMA_DST_N0);
+        q->dn[1] = F(DMA_DST_N1);
+        q->desz = F(DMA_DST_ESIZE);
+        q->req.sem = F(DMA_SEM);
+        q->req.sem_inc = F(DMA_SEM_INC);
     } else {
         q->indirect = true;
-        q->op = r[60];
-        q->dtype = r[56];
-        q->ss[0] = (int32_t)seq_le32(r + 24);
-        q->n = seq_le16(r + 28);
-        q->sesz = q->desz = seq_le16(r + 30) ? seq_le16(r + 30) : 65536;
-        q->ds[0] = (int32_t)seq_le32(r + 40);
-        q->req.sem = r[12];
-        q->req.sem_inc = r[13];
+        q->op = F(DMAI_COMPUTE_OP);
+        q->dtype = F(DMAI_IN_DTYPE);
+        q->ss[0] = (int32_t)F(DMAI_SRC_STEP);
+        q->n = F(DMAI_SRC_N);
+        q->sesz = q->desz = F(DMAI_SRC_ESIZE); /* dmai_shape: equal sizes */
+        q->ds[0] = (int32_t)F(DMAI_DST_STEP);
+        q->req.sem = F(DMAI_SEM);
+        q->req.sem_inc = F(DMAI_SEM_INC);
     }
     q->req.bytes = dma_count(q, false) * q->sesz;
     q->req.owner = -1;
@@ -449,10 +451,10 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     }
     /* 2: BAD_ADDRESS: index arrays (source, destination), then elements. */
     if (q->indirect) {
-        uint8_t mode = r[15] & 3;
-        if ((mode == 0 || mode == 2) && !dma_read_index(m, q, false, seq_le32(r + 48), f))
+        uint8_t mode = F(DMAI_MODE);
+        if ((mode == 0 || mode == 2) && !dma_read_index(m, q, false, F(DMAI_SRC_IDX), f))
             goto fail;
-        if ((mode == 1 || mode == 2) && !dma_read_index(m, q, true, seq_le32(r + 52), f))
+        if ((mode == 1 || mode == 2) && !dma_read_index(m, q, true, F(DMAI_DST_IDX), f))
             goto fail;
     }
     if (dma_side_bad(m->as, q, false, &bad) || dma_side_bad(m->as, q, true, &bad)) {
@@ -468,11 +470,11 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
         goto fail;
     }
     /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
-    if (q->didx && !(r[15] & 0x8)) {
+    if (q->didx && !F(DMAI_NON_UNIQUE_DST)) {
         int64_t k = dma_first_dup(&m->dma, q->didx, q->n);
         if (k >= 0) {
             nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
-                         SBUF_BASE + seq_le32(r + 52) + 4ull * (uint64_t)k);
+                         SBUF_BASE + F(DMAI_DST_IDX) + 4ull * (uint64_t)k);
             goto fail;
         }
     }
@@ -493,17 +495,24 @@ uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaReque
     SeqInsn insn;
 
     *req = NULL;
-    if (rec[0] != 0xB8 && rec[0] != 0xBB)
+    const uint8_t *r = rec;
+    unsigned opc = F(HDR_OPCODE);
+    if (opc != SEQ_OP_DMA_MEMCPY && opc != SEQ_OP_DMA_INDIRECT)
         return 5u << 16;
-    for (unsigned i = 4; i < 12; i++)
+    for (unsigned i = SEQ_F_EV_WAIT_MODE; i < SEQ_F_EV_VALUE + SEQ_F_EV_VALUE_W; i++)
         if (rec[i])
             return 6u << 16;
-    const uint8_t *sa = rec + 16, *da = rec + (rec[0] == 0xB8 ? 40 : 32);
+    bool memcpy_ = opc == SEQ_OP_DMA_MEMCPY;
+    const uint8_t *sa =
+        memcpy_ ? seq_field_ptr(r, SEQ_F_DMA_SRC_ADDR) : seq_field_ptr(r, SEQ_F_DMAI_SRC_ADDR);
+    const uint8_t *da =
+        memcpy_ ? seq_field_ptr(r, SEQ_F_DMA_DST_ADDR) : seq_field_ptr(r, SEQ_F_DMAI_DST_ADDR);
     if (!seq_addr8_is_imm(sa) || !seq_addr8_is_imm(da))
         return 7u << 16;
     if (seq_decode(rec, &insn, &f) != SEQ_DECODE_OK)
         return 1u << 16 | (f.code == NX_FAULT_INVALID_INSTRUCTION ? (f.info & 0xFFFF) : 0);
-    if (!seq_dma_build(m, rec, seq_le64(sa), seq_le64(da), req, &f))
+    if (!seq_dma_build(m, rec, seq_field_get(sa, SEQ_F_ADDR8_IMM),
+                       seq_field_get(da, SEQ_F_ADDR8_IMM), req, &f))
         return 2u << 16 | (f.code == NX_FAULT_DMA_ERROR ? (f.info & 0xFFFF) : 0);
     return 0;
 }

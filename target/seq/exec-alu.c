@@ -6,7 +6,8 @@
 
 #include "target/seq/cpu.h"
 
-enum { DT_UINT64 = 0x1, DT_INT32 = 0x8, DT_UINT32 = 0x9, DT_FP32 = 0xA, DT_INT64 = 0xC };
+#define F(name)     seq_field_get(rec, SEQ_F_##name)
+#define FA(name, k) seq_field_get_at(rec, SEQ_F_##name, k)
 
 #define F32_QNAN 0x7FC00000u
 
@@ -58,49 +59,49 @@ static bool alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
     const uint32_t one = 0x3F800000u;
 
     switch (op) {
-    case 0x00:
+    case SEQ_ALU_BYPASS:
         *res = a;
         return true;
-    case 0x04:
+    case SEQ_ALU_ADD:
         *res = seq_f32_canon(fa + fb);
         return true;
-    case 0x05:
+    case SEQ_ALU_SUBTRACT:
         *res = seq_f32_canon(fa - fb);
         return true;
-    case 0x06:
+    case SEQ_ALU_MULT:
         *res = seq_f32_canon(fa * fb);
         return true;
-    case 0x07:
+    case SEQ_ALU_DIVIDE:
         *res = seq_f32_canon(fa / fb);
         return true;
-    case 0x08:
+    case SEQ_ALU_MAX:
         *res = seq_f32_max(a, b);
         return true;
-    case 0x09:
+    case SEQ_ALU_MIN:
         *res = seq_f32_min(a, b);
         return true;
-    case 0x12:
+    case SEQ_ALU_IS_EQ:
         *res = fa == fb ? one : 0;
         return true;
-    case 0x13:
+    case SEQ_ALU_IS_GT:
         *res = fa > fb ? one : 0;
         return true;
-    case 0x14:
+    case SEQ_ALU_IS_GE:
         *res = fa >= fb ? one : 0;
         return true;
-    case 0x15:
+    case SEQ_ALU_IS_LE:
         *res = fa <= fb ? one : 0;
         return true;
-    case 0x16:
+    case SEQ_ALU_IS_LT:
         *res = fa < fb ? one : 0;
         return true;
-    case 0x17:
+    case SEQ_ALU_ABSOLUTE_DIFF:
         *res = seq_f32_canon(fabsf(fa - fb));
         return true;
-    case 0x18:
+    case SEQ_ALU_IS_NE:
         *res = fa != fb ? one : 0; /* true with a NaN, as IEEE says */
         return true;
-    case 0x19:
+    case SEQ_ALU_ABSOLUTE_VALUE:
         *res = a & 0x7FFFFFFFu;
         return true;
     default:
@@ -110,7 +111,7 @@ static bool alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
 
 bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res)
 {
-    if (dtype == DT_FP32) {
+    if (dtype == SEQ_DT_F32) {
         uint32_t r32;
         if (!alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
             return false;
@@ -121,16 +122,16 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
     unsigned W;
     bool sgn;
     switch (dtype) {
-    case DT_INT32:
+    case SEQ_DT_I32:
         W = 32, sgn = true;
         break;
-    case DT_UINT32:
+    case SEQ_DT_U32:
         W = 32, sgn = false;
         break;
-    case DT_INT64:
+    case SEQ_DT_I64:
         W = 64, sgn = true;
         break;
-    case DT_UINT64:
+    case SEQ_DT_U64:
         W = 64, sgn = false;
         break;
     default:
@@ -149,36 +150,36 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
     uint64_t r;
 
     switch (op) {
-    case 0x00:
+    case SEQ_ALU_BYPASS:
         r = a;
         break;
-    case 0x01:
+    case SEQ_ALU_BITWISE_NOT:
         r = ~a;
         break;
-    case 0x02:
-    case 0x10:
+    case SEQ_ALU_ARITH_SHIFT_LEFT:
+    case SEQ_ALU_LOGICAL_SHIFT_LEFT:
         r = a << sh;
         break;
-    case 0x03:
+    case SEQ_ALU_ARITH_SHIFT_RIGHT:
         /* Arithmetic: sign bit replicated for every dtype (sequencer.md §8.7). */
         r = (uint64_t)(sa >> sh);
         break;
-    case 0x11:
+    case SEQ_ALU_LOGICAL_SHIFT_RIGHT:
         r = a >> sh;
         break;
-    case 0x04:
-    case 0xC4:
+    case SEQ_ALU_ADD:
+    case SEQ_ALU_ADD_INT:
         r = a + b;
         break;
-    case 0x05:
-    case 0xC6:
+    case SEQ_ALU_SUBTRACT:
+    case SEQ_ALU_SUBTRACT_INT:
         r = a - b;
         break;
-    case 0x06:
-    case 0xC5:
+    case SEQ_ALU_MULT:
+    case SEQ_ALU_MULT_INT:
         r = a * b;
         break;
-    case 0x07:
+    case SEQ_ALU_DIVIDE:
         if (b == 0)
             r = mask;
         else if (sgn && a == smin && sb == -1)
@@ -188,7 +189,7 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
         else
             r = a / b;
         break;
-    case 0x1B:
+    case SEQ_ALU_MOD:
         if (b == 0)
             r = a;
         else if (sgn && a == smin && sb == -1)
@@ -198,52 +199,52 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
         else
             r = a % b;
         break;
-    case 0x08:
+    case SEQ_ALU_MAX:
         r = GT ? a : b;
         break;
-    case 0x09:
+    case SEQ_ALU_MIN:
         r = LT ? a : b;
         break;
-    case 0x0A:
+    case SEQ_ALU_BITWISE_AND:
         r = a & b;
         break;
-    case 0x0B:
+    case SEQ_ALU_BITWISE_OR:
         r = a | b;
         break;
-    case 0x0C:
+    case SEQ_ALU_BITWISE_XOR:
         r = a ^ b;
         break;
-    case 0x0D:
+    case SEQ_ALU_LOGICAL_AND:
         r = (a != 0 && b != 0);
         break;
-    case 0x0E:
+    case SEQ_ALU_LOGICAL_OR:
         r = (a != 0 || b != 0);
         break;
-    case 0x0F:
+    case SEQ_ALU_LOGICAL_XOR:
         r = ((a != 0) != (b != 0));
         break;
-    case 0x12:
+    case SEQ_ALU_IS_EQ:
         r = a == b;
         break;
-    case 0x13:
+    case SEQ_ALU_IS_GT:
         r = GT;
         break;
-    case 0x14:
+    case SEQ_ALU_IS_GE:
         r = !LT;
         break;
-    case 0x15:
+    case SEQ_ALU_IS_LE:
         r = !GT;
         break;
-    case 0x16:
+    case SEQ_ALU_IS_LT:
         r = LT;
         break;
-    case 0x18:
+    case SEQ_ALU_IS_NE:
         r = a != b;
         break;
-    case 0x17:
+    case SEQ_ALU_ABSOLUTE_DIFF:
         r = GT ? a - b : b - a;
         break;
-    case 0x19:
+    case SEQ_ALU_ABSOLUTE_VALUE:
         r = (sgn && sa < 0) ? (uint64_t)0 - a : a; /* INT_MIN stays INT_MIN */
         break;
     default:
@@ -259,25 +260,25 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *rec = d->insn.rec;
     uint32_t *R = s->nx->r;
-    uint8_t op = rec[12], dtype = rec[13];
-    bool imm = rec[14] == 1;
-    bool wide = dtype == DT_INT64 || dtype == DT_UINT64;
+    uint8_t op = F(ALU_OP), dtype = F(ALU_DTYPE);
+    bool imm = F(ALU_DATASRC) == 1;
+    bool wide = dtype == SEQ_DT_I64 || dtype == SEQ_DT_U64;
     uint64_t a, b, res;
 
     if (wide) {
-        a = (uint64_t)R[rec[17] & 63] << 32 | R[rec[16] & 63];
-        b = imm ? seq_le64(rec + 24) : (uint64_t)R[rec[19] & 63] << 32 | R[rec[18] & 63];
+        a = (uint64_t)R[F(ALU_SRC0_HI) & 63] << 32 | R[F(ALU_SRC0_LO) & 63];
+        b = imm ? F(ALU_IMM) : (uint64_t)R[F(ALU_SRC1_HI) & 63] << 32 | R[F(ALU_SRC1_LO) & 63];
     } else {
-        a = R[rec[16] & 63];
-        b = imm ? seq_le32(rec + 24) : R[rec[18] & 63];
+        a = R[F(ALU_SRC0_LO) & 63];
+        b = imm ? (uint32_t)F(ALU_IMM) : R[F(ALU_SRC1_LO) & 63];
     }
     if (!seq_alu_compute(op, dtype, a, b, &res))
         return seq_fault(s, NX_FAULT_INVALID_INSTRUCTION, 40, 0); /* decoder's job; inert */
 
     seq_u_pre(s, d);
-    R[rec[20] & 63] = (uint32_t)res;
+    R[F(ALU_DST_LO) & 63] = (uint32_t)res;
     if (wide)
-        R[rec[21] & 63] = (uint32_t)(res >> 32);
+        R[F(ALU_DST_HI) & 63] = (uint32_t)(res >> 32);
     seq_u_post(s, d);
     return SEQ_OK;
 }
@@ -350,83 +351,83 @@ SeqKind seq_alu_kind(const SeqInsn *in)
 {
     const SeqAlu *x = &in->u.alu;
 #define PICK(name) return x->src_imm ? SEQ_K_##name##_RI : SEQ_K_##name##_RR
-    if (x->dtype == DT_INT64 || x->dtype == DT_UINT64) {
+    if (x->dtype == SEQ_DT_I64 || x->dtype == SEQ_DT_U64) {
         switch (x->op) {
-        case 0x04:
-        case 0xC4:
+        case SEQ_ALU_ADD:
+        case SEQ_ALU_ADD_INT:
             PICK(ADD64);
-        case 0x05:
-        case 0xC6:
+        case SEQ_ALU_SUBTRACT:
+        case SEQ_ALU_SUBTRACT_INT:
             PICK(SUB64);
-        case 0x0A:
+        case SEQ_ALU_BITWISE_AND:
             PICK(AND64);
-        case 0x0B:
+        case SEQ_ALU_BITWISE_OR:
             PICK(OR64);
-        case 0x0C:
+        case SEQ_ALU_BITWISE_XOR:
             PICK(XOR64);
         default:
             return SEQ_K_CALL;
         }
     }
-    if (x->dtype != DT_INT32 && x->dtype != DT_UINT32)
+    if (x->dtype != SEQ_DT_I32 && x->dtype != SEQ_DT_U32)
         return SEQ_K_CALL;
-    bool sgn = x->dtype == DT_INT32;
+    bool sgn = x->dtype == SEQ_DT_I32;
 #define PICK_SU(name)                                                                              \
     if (sgn)                                                                                       \
         PICK(name##_S);                                                                            \
     PICK(name##_U)
     switch (x->op) {
-    case 0x00:
+    case SEQ_ALU_BYPASS:
         PICK(BYP);
-    case 0x01:
+    case SEQ_ALU_BITWISE_NOT:
         PICK(NOT);
-    case 0x02:
-    case 0x10:
+    case SEQ_ALU_ARITH_SHIFT_LEFT:
+    case SEQ_ALU_LOGICAL_SHIFT_LEFT:
         PICK(LSHL);
-    case 0x03:
+    case SEQ_ALU_ARITH_SHIFT_RIGHT:
         PICK(ASHR);
-    case 0x04:
-    case 0xC4:
+    case SEQ_ALU_ADD:
+    case SEQ_ALU_ADD_INT:
         PICK(ADD);
-    case 0x05:
-    case 0xC6:
+    case SEQ_ALU_SUBTRACT:
+    case SEQ_ALU_SUBTRACT_INT:
         PICK(SUB);
-    case 0x06:
-    case 0xC5:
+    case SEQ_ALU_MULT:
+    case SEQ_ALU_MULT_INT:
         PICK(MUL);
-    case 0x08:
+    case SEQ_ALU_MAX:
         PICK_SU(MAX);
-    case 0x09:
+    case SEQ_ALU_MIN:
         PICK_SU(MIN);
-    case 0x0A:
+    case SEQ_ALU_BITWISE_AND:
         PICK(AND);
-    case 0x0B:
+    case SEQ_ALU_BITWISE_OR:
         PICK(OR);
-    case 0x0C:
+    case SEQ_ALU_BITWISE_XOR:
         PICK(XOR);
-    case 0x0D:
+    case SEQ_ALU_LOGICAL_AND:
         PICK(LAND);
-    case 0x0E:
+    case SEQ_ALU_LOGICAL_OR:
         PICK(LOR);
-    case 0x0F:
+    case SEQ_ALU_LOGICAL_XOR:
         PICK(LXOR);
-    case 0x11:
+    case SEQ_ALU_LOGICAL_SHIFT_RIGHT:
         PICK(LSHR);
-    case 0x12:
+    case SEQ_ALU_IS_EQ:
         PICK(EQ);
-    case 0x13:
+    case SEQ_ALU_IS_GT:
         PICK_SU(GT);
-    case 0x14:
+    case SEQ_ALU_IS_GE:
         PICK_SU(GE);
-    case 0x15:
+    case SEQ_ALU_IS_LE:
         PICK_SU(LE);
-    case 0x16:
+    case SEQ_ALU_IS_LT:
         PICK_SU(LT);
-    case 0x17:
+    case SEQ_ALU_ABSOLUTE_DIFF:
         PICK_SU(ABSDIFF);
-    case 0x18:
+    case SEQ_ALU_IS_NE:
         PICK(NE);
-    case 0x19:
+    case SEQ_ALU_ABSOLUTE_VALUE:
         if (sgn)
             PICK(ABS_S);
         PICK(BYP);
@@ -460,14 +461,14 @@ SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *rec = d->insn.rec;
     uint32_t *R = s->nx->r;
-    unsigned n = rec[12] > 8 ? 8 : rec[12];
+    unsigned n = F(MV_NUM) > SEQ_F_MV_DST_N ? SEQ_F_MV_DST_N : F(MV_NUM);
     uint32_t v[8];
 
     for (unsigned k = 0; k < n; k++) {
-        if (rec[14] == 1) {
-            v[k] = seq_le32(rec + 32 + 4 * k);
+        if (F(MV_SOURCE) == 1) {
+            v[k] = FA(MV_IMM, k);
         } else {
-            uint8_t src = rec[16 + k];
+            uint8_t src = FA(MV_SRC, k);
             v[k] = src == 128   ? (uint32_t)seq_cur_pc(s)
                    : src == 129 ? (uint32_t)(seq_cur_pc(s) >> 32)
                                 : R[src & 63];
@@ -475,7 +476,7 @@ SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
     }
     seq_u_pre(s, d);
     for (unsigned k = 0; k < n; k++)
-        R[rec[24 + k] & 63] = v[k];
+        R[FA(MV_DST, k) & 63] = v[k];
     seq_u_post(s, d);
     return SEQ_OK;
 }

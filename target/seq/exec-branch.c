@@ -1,30 +1,22 @@
 /* COMPARE_BRANCH (0xA9), sequencer.md §8.8. */
 #include "target/seq/cpu.h"
 
-enum {
-    DT_INT8 = 0x2,
-    DT_UINT8 = 0x3,
-    DT_INT16 = 0x4,
-    DT_UINT16 = 0x5,
-    DT_INT32 = 0x8,
-    DT_UINT32 = 0x9,
-    DT_FP32 = 0xA,
-};
+#define F(name) seq_field_get(r, SEQ_F_##name)
 
 /* Reduce a 32-bit value to the comparison dtype as a signed 64-bit number
  * (integers only). */
 static int64_t reduce(uint8_t dtype, uint32_t x)
 {
     switch (dtype) {
-    case DT_INT8:
+    case SEQ_DT_I8:
         return (int8_t)x;
-    case DT_UINT8:
+    case SEQ_DT_U8:
         return (uint8_t)x;
-    case DT_INT16:
+    case SEQ_DT_I16:
         return (int16_t)x;
-    case DT_UINT16:
+    case SEQ_DT_U16:
         return (uint16_t)x;
-    case DT_INT32:
+    case SEQ_DT_I32:
         return (int32_t)x;
     default:
         return x;
@@ -36,7 +28,7 @@ static bool branch_taken(uint8_t cmp, uint8_t dtype, uint32_t x, uint32_t y)
     unsigned rel = cmp & 7;
     if (cmp == 0)
         return true;
-    if (dtype == DT_FP32) {
+    if (dtype == SEQ_DT_F32) {
         float fx = seq_f32(x), fy = seq_f32(y);
         switch (rel) {
         case 1:
@@ -75,26 +67,26 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
     const uint8_t *r = d->insn.rec;
     uint32_t *R = s->nx->r;
     uint64_t pc = seq_cur_pc(s);
-    uint8_t cmp = r[12];
-    uint32_t x = R[r[32] & 63];
-    uint32_t y = cmp >= 9 ? R[r[33] & 63] : seq_le32(r + 16);
-    bool taken = branch_taken(cmp, r[13], x, y);
+    uint8_t cmp = F(BR_CMP_OP);
+    uint32_t x = R[F(BR_LHS) & 63];
+    uint32_t y = cmp >= 9 ? R[F(BR_RHS) & 63] : F(BR_RHS_IMM);
+    bool taken = branch_taken(cmp, F(BR_DTYPE), x, y);
     uint64_t target = 0;
 
     if (taken) {
-        uint64_t timm = seq_le64(r + 48);
-        switch (r[14]) {
-        case 0:
+        uint64_t timm = F(BR_TARGET_IMM);
+        switch (F(BR_TARGET_MODE)) {
+        case SEQ_TGT_ABS_IMM:
             target = timm;
             break;
-        case 1:
-            target = (uint64_t)R[r[35] & 63] << 32 | R[r[34] & 63];
+        case SEQ_TGT_REGISTER:
+            target = (uint64_t)R[F(BR_TGT_HI) & 63] << 32 | R[F(BR_TGT_LO) & 63];
             break;
-        case 3:
+        case SEQ_TGT_REL_IMM:
             target = pc + (uint64_t)(int64_t)(int32_t)(uint32_t)timm;
             break;
-        default:
-            target = pc + (uint64_t)(int64_t)(int32_t)R[r[34] & 63];
+        default: /* SEQ_TGT_REL_REGISTER */
+            target = pc + (uint64_t)(int64_t)(int32_t)R[F(BR_TGT_LO) & 63];
             break;
         }
         if (target & 63)
@@ -103,7 +95,7 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 
     seq_u_pre(s, d);
     if (taken) {
-        if (r[15]) {
+        if (F(BR_LINK)) {
             R[62] = (uint32_t)(pc + 64);
             R[63] = (uint32_t)((pc + 64) >> 32);
         }
@@ -149,9 +141,9 @@ SeqKind seq_branch_kind(const SeqInsn *in)
         return SEQ_K_CALL;
     if (b->cmp_op == 0)
         return SEQ_K_BR_ALWAYS;
-    if (b->dtype != DT_INT32 && b->dtype != DT_UINT32)
+    if (b->dtype != SEQ_DT_I32 && b->dtype != SEQ_DT_U32)
         return SEQ_K_CALL;
-    bool sgn = b->dtype == DT_INT32;
+    bool sgn = b->dtype == SEQ_DT_I32;
     switch (b->cond) {
     case SEQ_BR_LT:
         return sgn ? SEQ_K_BR_LT_S : SEQ_K_BR_LT_U;

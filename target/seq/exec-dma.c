@@ -9,6 +9,8 @@
 
 #include "target/seq/cpu.h"
 
+#define F(name) seq_field_get(r, SEQ_F_##name)
+
 DmaEngine *seq_dma_engine(SeqCpu *s)
 {
     DmaController *dc = &s->cpu.m->dma;
@@ -25,14 +27,14 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
         return seq_fault(s, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, 0);
     uint64_t src = seq_addr8_resolve(s, r + src_off);
     uint64_t dst = seq_addr8_resolve(s, r + dst_off);
-    if (G_UNLIKELY(m->debug) && r[0] == 0xBB) {
+    if (G_UNLIKELY(m->debug) && F(HDR_OPCODE) == SEQ_OP_DMA_INDIRECT) {
         /* DMA_INDIRECT reads its index arrays now, at issue (sequencer.md
          * §8.12): a watchpoint on them stops before this instruction. */
-        uint64_t sbuf = nc2_memmap[NC2_SBUF].base, n4 = 4ull * seq_le16(r + 28);
-        uint8_t mode = r[15] & 3;
-        if ((mode == 0 || mode == 2) && seq_watch(s, sbuf + seq_le32(r + 48), n4, false))
+        uint64_t sbuf = nc2_memmap[NC2_SBUF].base, n4 = 4ull * F(DMAI_SRC_N);
+        uint8_t mode = F(DMAI_MODE);
+        if ((mode == 0 || mode == 2) && seq_watch(s, sbuf + F(DMAI_SRC_IDX), n4, false))
             return SEQ_DEBUG;
-        if ((mode == 1 || mode == 2) && seq_watch(s, sbuf + seq_le32(r + 52), n4, false))
+        if ((mode == 1 || mode == 2) && seq_watch(s, sbuf + F(DMAI_DST_IDX), n4, false))
             return SEQ_DEBUG;
     }
     if (!seq_dma_build(m, r, src, dst, &req, &s->fault))
@@ -57,17 +59,18 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
     req->owner_gen = nx_work_begin(s->nx);
     nx_log_mask(&m->log, NX_LOG_DMA,
                 "dma: core=%u issue %s src=0x%016" PRIx64 " dst=0x%016" PRIx64 " engine=%u\n",
-                s->nx->id, r[0] == 0xB8 ? "memcpy" : "indirect", src, dst, e->index);
+                s->nx->id, F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? "memcpy" : "indirect", src, dst,
+                e->index);
     dma_push(e, req);
     return SEQ_OK;
 }
 
 SeqStatus seq_exec_dma_memcpy(SeqCpu *s, const SeqDecoded *d)
 {
-    return dma_issue(s, d, 16, 40);
+    return dma_issue(s, d, SEQ_F_DMA_SRC_ADDR, SEQ_F_DMA_DST_ADDR);
 }
 
 SeqStatus seq_exec_dma_indirect(SeqCpu *s, const SeqDecoded *d)
 {
-    return dma_issue(s, d, 16, 32);
+    return dma_issue(s, d, SEQ_F_DMAI_SRC_ADDR, SEQ_F_DMAI_DST_ADDR);
 }

@@ -5,6 +5,8 @@
  */
 #include "target/seq/cpu.h"
 
+#define F(name) seq_field_get(r, SEQ_F_##name)
+
 enum {
     W_NONE = 0x00,
     W_SEM_EQ = 0x01,
@@ -150,15 +152,16 @@ void seq_block_info(NxCpu *cpu, GString *out)
     }
 }
 
-/* 0xA0: two waits (a: bytes 4,5,8..11; b: bytes 32,33,36..39) that must
- * hold at the same instant, and one update (bytes 34,35,40..43). */
+/* 0xA0: two waits (a: the EV_* wait fields; b: EVSEM_WAITB_*) that must
+ * hold at the same instant, and one update (EVSEM_UPD_*). */
 SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    uint8_t wa = r[4], ia = r[5], wb = r[32], ib = r[33];
-    uint32_t va = seq_le32(r + 8), vb = seq_le32(r + 36);
-    uint8_t um = r[34], ui = r[35];
-    uint32_t uv = seq_le32(r + 40);
+    uint8_t wa = F(EV_WAIT_MODE), ia = F(EV_WAIT_IDX), wb = F(EVSEM_WAITB_MODE),
+            ib = F(EVSEM_WAITB_IDX);
+    uint32_t va = F(EV_VALUE), vb = F(EVSEM_WAITB_VALUE);
+    uint8_t um = F(EVSEM_UPD_MODE), ui = F(EVSEM_UPD_IDX);
+    uint32_t uv = F(EVSEM_UPD_VALUE);
 
     if (!seq_wait_holds(s, wa, ia, va)) {
         record_block_wait(s, wa, ia, va);
@@ -183,12 +186,12 @@ SeqStatus seq_exec_semclr(SeqCpu *s, const SeqDecoded *d)
     EvSem *es = &s->cpu.m->evsem;
 
     seq_u_pre(s, d);
-    if (r[12] == 1) {
-        for (unsigned i = r[13]; i <= r[14]; i++)
+    if (F(GRST_MODE) == 1) {
+        for (unsigned i = F(GRST_FIRST); i <= F(GRST_LAST); i++)
             evsem_sem_write(es, i, 0);
     } else {
         for (unsigned i = 0; i < 256; i++)
-            if (r[32 + (i >> 3)] & (1u << (i & 7)))
+            if (seq_field_get_at(r, SEQ_F_GRST_MASK, i >> 5) & (1u << (i & 31)))
                 evsem_sem_write(es, i, 0);
     }
     seq_u_post(s, d);

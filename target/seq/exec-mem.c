@@ -5,25 +5,29 @@
  */
 #include "target/seq/cpu.h"
 
+#define F(name) seq_field_get(r, SEQ_F_##name)
+
 uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8)
 {
     const uint32_t *R = s->nx->r;
     const uint64_t *T = s->nx->addr_table;
 
-    switch (a8[7] & 0xFC) {
+#define A8(name) seq_field_get(a8, SEQ_F_ADDR8_##name)
+    switch (A8(MARKER) & 0xFC) {
     case 0x80:
-        return (uint64_t)R[a8[1] & 63] << 32 | R[a8[0] & 63];
+        return (uint64_t)R[A8(REG_HI) & 63] << 32 | R[A8(REG_LO) & 63];
     case 0x20:
-        return T[a8[6] & 63] + seq_le32(a8);
+        return T[A8(INDEX) & 63] + A8(OFF32);
     case 0x24:
-        return T[a8[6] & 63] + (seq_le64(a8) & 0xFFFFFFFFFFFFull);
+        return T[A8(INDEX) & 63] + A8(OFF48);
     case 0x28:
-        return T[a8[6] & 63] + R[a8[0] & 63];
+        return T[A8(INDEX) & 63] + R[A8(REG_LO) & 63];
     case 0x2C:
-        return T[a8[6] & 63] + ((uint64_t)R[a8[1] & 63] << 32 | R[a8[0] & 63]);
+        return T[A8(INDEX) & 63] + ((uint64_t)R[A8(REG_HI) & 63] << 32 | R[A8(REG_LO) & 63]);
     default:
-        return seq_le64(a8);
+        return A8(IMM);
     }
+#undef A8
 }
 
 bool seq_local_ok(uint64_t a, unsigned size)
@@ -60,17 +64,17 @@ SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
     NxBlock *nx = s->nx;
-    uint64_t a = seq_addr8_resolve(s, r + 16);
+    uint64_t a = seq_addr8_resolve(s, seq_field_ptr(r, SEQ_F_WR_ADDR));
     uint64_t pa;
     bool local;
 
-    if (!seq_addr8_is_imm(r + 16) && (a & 3))
+    if (!seq_addr8_is_imm(seq_field_ptr(r, SEQ_F_WR_ADDR)) && (a & 3))
         return seq_fault(s, NX_FAULT_MISALIGNED, 0, a);
     if (!nx_translate(nx, a, NX_ACC_WRITE, &pa, &local, &s->fault))
         return SEQ_FAULT;
     if (local ? !seq_local_ok(a, 4) : !seq_pa_access_ok(s, pa, 4))
         return seq_fault(s, NX_FAULT_BUS_ERROR, 0, a);
-    uint32_t v = r[12] == 0 ? nx->r[r[14] & 63] : seq_le32(r + 24);
+    uint32_t v = F(NTF_QUEUE) == 0 ? nx->r[F(NTF_SRC_REG) & 63] : F(WR_IMM);
     if (!local && seq_watch(s, pa, 4, true))
         return SEQ_DEBUG;
 
@@ -89,9 +93,9 @@ SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
     NxBlock *nx = s->nx;
-    unsigned q = r[12] & 3;
+    unsigned q = F(NTF_QUEUE) & 3;
     NxQueue *nq = &nx->nq[q];
-    uint32_t payload = r[13] == 0 ? nx->r[r[14] & 63] : seq_le32(r + 16);
+    uint32_t payload = F(NTF_DATASRC) == 0 ? nx->r[F(NTF_SRC_REG) & 63] : F(NTF_IMM);
     bool enabled = nq->size != 0 && (nq->size & (nq->size - 1)) == 0;
     bool drop = !enabled || (uint32_t)(nq->tail - nq->head) >= nq->size;
     uint64_t pa = 0;

@@ -7,6 +7,9 @@
  */
 #include "target/seq/cpu.h"
 
+#define F(name)     seq_field_get(r, SEQ_F_##name)
+#define FA(name, k) seq_field_get_at(r, SEQ_F_##name, k)
+
 #define MEM2D_MAX 32
 
 /* The walk of sequencer.md §8.9 in closed form: element k = (i0, i1) with
@@ -24,13 +27,13 @@ typedef struct Mem2dWalk {
 static unsigned mem2d_size(uint8_t dtype)
 {
     switch (dtype) {
-    case 0x1:
+    case SEQ_DT_U64:
         return 8;
-    case 0x2:
-    case 0x3:
+    case SEQ_DT_I8:
+    case SEQ_DT_U8:
         return 1;
-    case 0x4:
-    case 0x5:
+    case SEQ_DT_I16:
+    case SEQ_DT_U16:
         return 2;
     default:
         return 4;
@@ -79,19 +82,19 @@ static SeqStatus mem2d_translate(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
 /* Resolve and check the walk; acc is NX_ACC_READ or NX_ACC_WRITE. */
 static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk *w)
 {
-    w->n0 = r[14];
-    w->n1 = r[15];
+    w->n0 = F(M2D_N0);
+    w->n1 = F(M2D_N1);
     w->n = w->n0 * w->n1;
-    w->size = mem2d_size(r[12]);
-    w->start = seq_addr8_resolve(s, r + 16);
-    if (!seq_addr8_is_imm(r + 16) && (w->start & (w->size - 1)))
+    w->size = mem2d_size(F(M2D_DTYPE));
+    w->start = seq_addr8_resolve(s, seq_field_ptr(r, SEQ_F_M2D_ADDR));
+    if (!seq_addr8_is_imm(seq_field_ptr(r, SEQ_F_M2D_ADDR)) && (w->start & (w->size - 1)))
         return seq_fault(s, NX_FAULT_MISALIGNED, 0, w->start);
     /* The decoder guarantees 1 <= n0, n1 and n0*n1 <= 32. */
     if (w->n0 == 0 || w->n1 == 0 || w->n > MEM2D_MAX)
         return seq_fault(s, NX_FAULT_INVALID_INSTRUCTION, 0, 0); /* decoder's job; inert */
 
-    w->s0 = (int64_t)(int32_t)seq_le32(r + 24) * w->size;
-    w->s1 = (int64_t)(int32_t)seq_le32(r + 28) * w->size;
+    w->s0 = (int64_t)(int32_t)F(M2D_S0) * w->size;
+    w->s1 = (int64_t)(int32_t)F(M2D_S1) * w->size;
     /* A full grid: the extremes are the sums of the per-axis extremes. */
     int64_t e0 = (int64_t)(w->n0 - 1) * w->s0, e1 = (int64_t)(w->n1 - 1) * w->s1;
     w->minoff = MIN(e0, 0) + MIN(e1, 0);
@@ -180,7 +183,7 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 {
     const uint8_t *r = d->insn.rec;
     uint32_t *R = s->nx->r;
-    uint8_t dtype = r[12];
+    uint8_t dtype = F(M2D_DTYPE);
     Mem2dWalk w = *pw;
     uint64_t v[MEM2D_MAX];
 
@@ -205,7 +208,7 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
             for (unsigned i1 = 0; i1 < w.n1; i1++) {
                 const uint8_t *row = h + (i1 * w.s1 - w.minoff);
                 for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
-                    R[r[32 + k] & 63] = seq_le32(row + i0 * w.s0);
+                    R[FA(M2D_DATA, k) & 63] = seq_le32(row + i0 * w.s0);
             }
             return SEQ_OK;
         }
@@ -226,15 +229,15 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
-        unsigned reg = r[32 + i] & 63;
+        unsigned reg = FA(M2D_DATA, i) & 63;
         switch (dtype) {
-        case 0x2: /* INT8 */
+        case SEQ_DT_I8:
             R[reg] = (uint32_t)(int32_t)(int8_t)v[i];
             break;
-        case 0x4: /* INT16 */
+        case SEQ_DT_I16:
             R[reg] = (uint32_t)(int32_t)(int16_t)v[i];
             break;
-        case 0x1: /* UINT64: even/odd pair, low half in the even register */
+        case SEQ_DT_U64: /* even/odd pair, low half in the even register */
             R[reg] = (uint32_t)v[i];
             R[(reg + 1) & 63] = (uint32_t)(v[i] >> 32);
             break;
@@ -256,14 +259,14 @@ static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
     uint64_t v[MEM2D_MAX];
 
     uint8_t *h = w.local ? NULL : mem2d_host(s, &w, true);
-    if (h && w.size == 4 && r[13] != 1 && !d->has_events) {
+    if (h && w.size == 4 && F(M2D_DATASRC) != 1 && !d->has_events) {
         /* Registers straight to RAM, in walk order: the sources are
          * registers, which the writes cannot change. */
         unsigned k = 0;
         for (unsigned i1 = 0; i1 < w.n1; i1++) {
             uint8_t *row = h + (i1 * w.s1 - w.minoff);
             for (unsigned i0 = 0; i0 < w.n0; i0++, k++) {
-                uint32_t x = GUINT32_TO_LE(R[r[32 + k] & 63]);
+                uint32_t x = GUINT32_TO_LE(R[FA(M2D_DATA, k) & 63]);
                 memcpy(row + i0 * w.s0, &x, 4);
             }
         }
@@ -272,10 +275,10 @@ static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 
     /* Source values, all read before any memory is written. */
     for (unsigned i = 0; i < w.n; i++) {
-        if (r[13] == 1) {
-            v[i] = ld_host(r + 32 + w.size * i, w.size);
+        if (F(M2D_DATASRC) == 1) {
+            v[i] = ld_host(seq_field_ptr(r, SEQ_F_M2D_DATA) + w.size * i, w.size);
         } else {
-            unsigned reg = r[32 + i] & 63;
+            unsigned reg = FA(M2D_DATA, i) & 63;
             v[i] = R[reg];
             if (w.size == 8)
                 v[i] |= (uint64_t)R[(reg + 1) & 63] << 32;
@@ -399,7 +402,7 @@ static SeqStatus tld32(SeqCpu *s, const SeqDecoded *d)
         return SEQ_OK;
     }
     /* Walk order: a register named twice gets its last element. */
-    const uint8_t *regs = d->insn.rec + 32;
+    const uint8_t *regs = seq_field_ptr(d->insn.rec, SEQ_F_M2D_DATA);
     unsigned k = 0;
     for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
         const uint8_t *e = row;
@@ -454,7 +457,7 @@ static SeqStatus tst32(SeqCpu *s, const SeqDecoded *d)
             return SEQ_OK;
         }
     }
-    const uint8_t *regs = d->insn.rec + 32;
+    const uint8_t *regs = seq_field_ptr(d->insn.rec, SEQ_F_M2D_DATA);
     unsigned k = 0;
     for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
         uint8_t *e = row;
@@ -470,27 +473,27 @@ SeqExecFn seq_mem2d_fast(SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
     SeqM2dPre *q = &d->m2d;
-    bool load = r[0] == SEQ_OP_TENSOR_LOAD;
+    bool load = F(HDR_OPCODE) == SEQ_OP_TENSOR_LOAD;
 
-    if (d->has_events || mem2d_size(r[12]) != 4 || !seq_addr8_is_imm(r + 16) ||
-        (!load && r[13] == 1))
+    if (d->has_events || mem2d_size(F(M2D_DTYPE)) != 4 ||
+        !seq_addr8_is_imm(seq_field_ptr(r, SEQ_F_M2D_ADDR)) || (!load && F(M2D_DATASRC) == 1))
         return NULL;
-    unsigned n0 = r[14], n1 = r[15];
+    unsigned n0 = F(M2D_N0), n1 = F(M2D_N1);
     if (n0 == 0 || n1 == 0 || n0 * n1 > MEM2D_MAX)
         return NULL; /* the general code's inert fault */
-    q->start = seq_le64(r + 16);
+    q->start = F(M2D_ADDR);
     q->n0 = (uint8_t)n0;
     q->n1 = (uint8_t)n1;
     q->n = (uint8_t)(n0 * n1);
-    q->s0 = (int64_t)(int32_t)seq_le32(r + 24) * 4;
-    q->s1 = (int64_t)(int32_t)seq_le32(r + 28) * 4;
+    q->s0 = (int64_t)(int32_t)F(M2D_S0) * 4;
+    q->s1 = (int64_t)(int32_t)F(M2D_S1) * 4;
     int64_t e0 = (int64_t)(n0 - 1) * q->s0, e1 = (int64_t)(n1 - 1) * q->s1;
     q->minoff = MIN(e0, 0) + MIN(e1, 0);
     q->maxoff = MAX(e0, 0) + MAX(e1, 0);
     q->window_ok = mem2d_window_ok(q->start, q->minoff, q->maxoff, 4);
-    q->reg0 = r[32] & 63;
+    q->reg0 = FA(M2D_DATA, 0) & 63;
     q->regs_seq = (unsigned)q->reg0 + q->n <= 64;
     for (unsigned k = 0; k < q->n && q->regs_seq; k++)
-        q->regs_seq = r[32 + k] == q->reg0 + k;
+        q->regs_seq = FA(M2D_DATA, k) == q->reg0 + k;
     return load ? tld32 : tst32;
 }

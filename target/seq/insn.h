@@ -4,8 +4,10 @@
  * seq_decode() runs phase D of §2.2 on one 64-byte record: pseudo band ->
  * PSEUDO_UNLOWERED, undefined opcode -> INVALID_OPCODE, then the opcode's
  * static predicates (target/seq/insn.def) in order -> INVALID_INSTRUCTION
- * with FAULT_INFO = predicate id.  On success every operand the executor
- * needs is pre-extracted into SeqInsn, so execution never re-parses bytes.
+ * with FAULT_INFO = predicate id.  On success the operands are also
+ * extracted into SeqInsn's union (read by coverage and the fast-path
+ * pre-resolution); the general executors read insn.rec through the
+ * fields.def accessors (fields.h).
  *
  * This header and the decoder never reference the executor (seq_exec_*), so
  * the tools link without it.
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include "nxemu/fault.h"
+#include "fields.h"
 
 /* ---- table helpers used by insn.def ---------------------------------- */
 

@@ -14,27 +14,24 @@
 #include "nxemu/loader.h"
 #include "nxemu/log.h"
 
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#define F(name)    seq_field_get(r, SEQ_F_##name)
+#define P(name, v) seq_field_put(r, SEQ_F_##name, v)
 
-static void wr64(uint8_t *p, uint64_t v)
-{
-    for (unsigned i = 0; i < 8; i++) {
-        p[i] = (uint8_t)(v >> (8 * i));
-    }
-}
+/* The bytes a lowering keeps: debug_cmd .. the events value (2..11). */
+enum {
+    KEEP_LO = SEQ_F_HDR_DEBUG_CMD,
+    KEEP_HI = SEQ_F_EV_VALUE + SEQ_F_EV_VALUE_W,
+};
 
-/* A fresh record of opcode op keeping the pseudo's bytes 2..11. */
-static void fresh(uint8_t *out, const uint8_t *pseudo, unsigned op)
+/* A fresh record r of opcode op keeping the pseudo's debug bytes and events. */
+static void fresh(uint8_t *r, unsigned op)
 {
-    uint8_t keep[10];
-    memcpy(keep, pseudo + 2, 10);
-    memset(out, 0, 64);
-    out[0] = (uint8_t)op;
-    out[1] = 0x10;
-    memcpy(out + 2, keep, 10);
+    uint8_t keep[KEEP_HI - KEEP_LO];
+    memcpy(keep, r + KEEP_LO, sizeof(keep));
+    memset(r, 0, 64);
+    P(HDR_OPCODE, op);
+    P(HDR_WORD_LEN, 0x10);
+    memcpy(r + KEEP_LO, keep, sizeof(keep));
 }
 
 bool seq_lower_stream(uint8_t *bytes, uint64_t len, const char *where, uint64_t file_off,
@@ -49,7 +46,7 @@ bool seq_lower_stream(uint8_t *bytes, uint64_t len, const char *where, uint64_t 
     }
     for (uint64_t off = 0; off < len; off += 64) {
         uint8_t *r = bytes + off;
-        unsigned op = r[0];
+        unsigned op = F(HDR_OPCODE);
         uint64_t at = file_off + off;
         if (op < SEQ_PSEUDO_FIRST || op > SEQ_PSEUDO_LAST) {
             continue;
@@ -68,7 +65,7 @@ bool seq_lower_stream(uint8_t *bytes, uint64_t len, const char *where, uint64_t 
         switch (op) {
         case SEQ_OP_PSEUDO_TENSOR_LOAD:
         case SEQ_OP_PSEUDO_TENSOR_STORE: {
-            uint32_t var = rd32(r + 16), voff = rd32(r + 20);
+            uint32_t var = F(PM2D_VAR_ID), voff = F(PM2D_VAR_OFFSET);
             uint64_t base;
             if (!bt || !bind_table_lookup(bt, var, &base)) {
                 nx_warn("%s: offset 0x%" PRIx64 ": var_id %" PRIu32
@@ -84,15 +81,16 @@ bool seq_lower_stream(uint8_t *bytes, uint64_t len, const char *where, uint64_t 
                             where, at, d->name, addr, var, voff);
                 return false;
             }
-            r[0] = op == SEQ_OP_PSEUDO_TENSOR_LOAD ? SEQ_OP_TENSOR_LOAD : SEQ_OP_TENSOR_STORE;
-            wr64(r + 16, addr);
+            P(HDR_OPCODE,
+              op == SEQ_OP_PSEUDO_TENSOR_LOAD ? SEQ_OP_TENSOR_LOAD : SEQ_OP_TENSOR_STORE);
+            P(M2D_ADDR, addr); /* IMM form: marker bits 63:58 are 0 */
             break;
         }
         case SEQ_OP_PSEUDO_FUNCTION_CALL: {
-            char name[37];
+            char name[SEQ_F_PCALL_NAME_N + 1];
             uint64_t value;
-            memcpy(name, r + 12, 36);
-            name[36] = 0;
+            memcpy(name, seq_field_ptr(r, SEQ_F_PCALL_NAME), seq_field_bytes(SEQ_F_PCALL_NAME));
+            name[seq_field_bytes(SEQ_F_PCALL_NAME)] = 0;
             if (!sym || !sym(sym_opaque, name, &value)) {
                 nx_warn("%s: offset 0x%" PRIx64 ": function '%s' not found; %s left unlowered",
                         where, at, name, d->name);
@@ -105,25 +103,25 @@ bool seq_lower_stream(uint8_t *bytes, uint64_t len, const char *where, uint64_t 
                             where, at, name, value);
                 return false;
             }
-            fresh(r, r, SEQ_OP_COMPARE_BRANCH);
-            r[14] = SEQ_TGT_ABS_IMM;
-            r[15] = 1;
-            wr64(r + 48, value);
+            fresh(r, SEQ_OP_COMPARE_BRANCH);
+            P(BR_TARGET_MODE, SEQ_TGT_ABS_IMM);
+            P(BR_LINK, 1);
+            P(BR_TARGET_IMM, value);
             break;
         }
         case SEQ_OP_PSEUDO_FUNCTION_RETURN:
-            fresh(r, r, SEQ_OP_COMPARE_BRANCH);
-            r[14] = SEQ_TGT_REGISTER;
-            r[34] = 62;
-            r[35] = 63;
+            fresh(r, SEQ_OP_COMPARE_BRANCH);
+            P(BR_TARGET_MODE, SEQ_TGT_REGISTER);
+            P(BR_TGT_LO, 62);
+            P(BR_TGT_HI, 63);
             break;
         case SEQ_OP_PSEUDO_SYNC_BARRIER:
-            fresh(r, r, SEQ_OP_DRAIN);
-            r[40] = 1;
+            fresh(r, SEQ_OP_DRAIN);
+            P(DRAIN_COUNT, 1);
             break;
         case SEQ_OP_PSEUDO_INST:
-            if (r[12] == 1) {
-                fresh(r, r, SEQ_OP_HALT);
+            if (F(PEXIT_SUBOP) == 1) {
+                fresh(r, SEQ_OP_HALT);
             }
             break;
         default:

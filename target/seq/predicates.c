@@ -9,20 +9,11 @@
 
 /* ---- byte helpers ---------------------------------------------------- */
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
+#define F(name)     seq_field_get(r, SEQ_F_##name)
+#define FA(name, k) seq_field_get_at(r, SEQ_F_##name, k)
+#define A8(name)    seq_field_get(a, SEQ_F_ADDR8_##name)
+/* One past the last byte of a field. */
+#define END(F) ((F) + seq_field_bytes(F))
 
 static bool all_zero(const uint8_t *p, unsigned n)
 {
@@ -32,6 +23,12 @@ static bool all_zero(const uint8_t *p, unsigned n)
         }
     }
     return true;
+}
+
+/* Bytes lo .. hi - 1 of p are zero. */
+static bool bytes_zero(const uint8_t *p, unsigned lo, unsigned hi)
+{
+    return lo >= hi || all_zero(p + lo, hi - lo);
 }
 
 /* ---- events ---------------------------------------------------------- */
@@ -86,14 +83,16 @@ static unsigned events_check(unsigned wm, unsigned wi, unsigned um, unsigned ui,
 /* The standard events field; EVENT_SEMAPHORE has no update there (§8.1). */
 static unsigned std_events_check(const uint8_t *r)
 {
-    bool evsem = r[0] == SEQ_OP_EVENT_SEMAPHORE;
-    return events_check(r[4], r[5], evsem ? 0 : r[6], evsem ? 0 : r[7], rd32(r + 8));
+    bool evsem = F(HDR_OPCODE) == SEQ_OP_EVENT_SEMAPHORE;
+    return events_check(F(EV_WAIT_MODE), F(EV_WAIT_IDX), evsem ? 0 : F(EV_UPD_MODE),
+                        evsem ? 0 : F(EV_UPD_IDX), F(EV_VALUE));
 }
 
 static bool evsem_ext_ok(const uint8_t *r)
 {
-    unsigned wm = r[32], wi = r[33], um = r[34], ui = r[35];
-    uint32_t wv = rd32(r + 36), uv = rd32(r + 40);
+    unsigned wm = F(EVSEM_WAITB_MODE), wi = F(EVSEM_WAITB_IDX), um = F(EVSEM_UPD_MODE),
+             ui = F(EVSEM_UPD_IDX);
+    uint32_t wv = F(EVSEM_WAITB_VALUE), uv = F(EVSEM_UPD_VALUE);
     if (!wait_mode_valid(wm) || !update_mode_valid(um)) {
         return false;
     }
@@ -113,7 +112,7 @@ static bool evsem_ext_ok(const uint8_t *r)
 
 int seq_addr8_mode(const uint8_t *a)
 {
-    unsigned b7 = a[7], m = b7 & 0xFC;
+    unsigned b7 = A8(MARKER), m = b7 & 0xFC;
     if (m == 0x00) {
         return SEQ_ADDR_IMM;
     }
@@ -142,15 +141,18 @@ static bool addr8_fields_ok(const uint8_t *a)
     case SEQ_ADDR_IMM:
         return true;
     case SEQ_ADDR_REG:
-        return a[0] <= 63 && a[1] <= 63 && all_zero(a + 2, 5);
+        return A8(REG_LO) <= 63 && A8(REG_HI) <= 63 &&
+               bytes_zero(a, END(SEQ_F_ADDR8_REG_HI), SEQ_F_ADDR8_MARKER);
     case SEQ_ADDR_TBL_IMM32:
-        return a[4] == 0 && a[5] == 0 && a[6] <= 63;
+        return bytes_zero(a, END(SEQ_F_ADDR8_OFF32), SEQ_F_ADDR8_INDEX) && A8(INDEX) <= 63;
     case SEQ_ADDR_TBL_IMM48:
-        return a[6] <= 63;
+        return A8(INDEX) <= 63;
     case SEQ_ADDR_TBL_REG:
-        return a[0] <= 63 && all_zero(a + 1, 5) && a[6] <= 63;
+        return A8(REG_LO) <= 63 && bytes_zero(a, END(SEQ_F_ADDR8_REG_LO), SEQ_F_ADDR8_INDEX) &&
+               A8(INDEX) <= 63;
     case SEQ_ADDR_TBL_REG64:
-        return a[0] <= 63 && a[1] <= 63 && all_zero(a + 2, 4) && a[6] <= 63;
+        return A8(REG_LO) <= 63 && A8(REG_HI) <= 63 &&
+               bytes_zero(a, END(SEQ_F_ADDR8_REG_HI), SEQ_F_ADDR8_INDEX) && A8(INDEX) <= 63;
     default:
         return false;
     }
@@ -178,13 +180,13 @@ static bool mem2d_dtype_ok(unsigned dt, bool pseudo)
 
 static bool is_store(const uint8_t *r)
 {
-    return r[0] == SEQ_OP_TENSOR_STORE || r[0] == SEQ_OP_PSEUDO_TENSOR_STORE;
+    return F(HDR_OPCODE) == SEQ_OP_TENSOR_STORE || F(HDR_OPCODE) == SEQ_OP_PSEUDO_TENSOR_STORE;
 }
 
 /* Register-sourced mem_2d data (loads always, stores with src_datasrc 0). */
 static bool mem2d_regs(const uint8_t *r)
 {
-    return !is_store(r) || r[13] == 0;
+    return !is_store(r) || F(M2D_DATASRC) == 0;
 }
 
 static bool w32_dtype(unsigned dt)
@@ -224,11 +226,6 @@ static bool dma_dtype_ok(unsigned op, unsigned in, unsigned out, uint32_t sesz, 
     return sesz % sz == 0 && desz % sz == 0;
 }
 
-static uint32_t esz_decode(uint16_t v)
-{
-    return v ? v : 65536u;
-}
-
 static bool dmai_idx_ok(uint32_t a, bool used, uint32_t n)
 {
     if (!used) {
@@ -243,9 +240,10 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
 {
     switch (id) {
     case SEQ_P_header_word_len:
-        return r[1] == 0x10;
+        return F(HDR_WORD_LEN) == 0x10;
     case SEQ_P_header_debug_cmd:
-        return r[2] == 0 || r[2] == 1 || r[2] == 3 || r[2] == 5 || r[2] == 7 || r[2] == 9;
+        return F(HDR_DEBUG_CMD) == 0 || F(HDR_DEBUG_CMD) == 1 || F(HDR_DEBUG_CMD) == 3 ||
+               F(HDR_DEBUG_CMD) == 5 || F(HDR_DEBUG_CMD) == 7 || F(HDR_DEBUG_CMD) == 9;
     case SEQ_P_events_wait_mode:
     case SEQ_P_events_update_mode:
     case SEQ_P_events_unused_zero:
@@ -271,32 +269,32 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
         if (seq_addr8_mode(r + arg) != SEQ_ADDR_IMM) {
             return true;
         }
-        unsigned sz = r[0] == SEQ_OP_WRITE ? 4 : seq_dtype_size(r[12]);
-        return sz == 0 || rd64(r + arg) % sz == 0;
+        unsigned sz = F(HDR_OPCODE) == SEQ_OP_WRITE ? 4 : seq_dtype_size(F(M2D_DTYPE));
+        return sz == 0 || seq_field_get(r + arg, SEQ_F_ADDR8_IMM) % sz == 0;
     }
     case SEQ_P_mem2d_num_elem_range:
-        return r[14] >= 1 && r[14] <= 32 && r[15] >= 1 && r[15] <= 32;
+        return F(M2D_N0) >= 1 && F(M2D_N0) <= 32 && F(M2D_N1) >= 1 && F(M2D_N1) <= 32;
     case SEQ_P_mem2d_dtype_check:
-        return mem2d_dtype_ok(r[12], false);
+        return mem2d_dtype_ok(F(M2D_DTYPE), false);
     case SEQ_P_pseudo_mem2d_dtype_check:
-        return mem2d_dtype_ok(r[12], true);
+        return mem2d_dtype_ok(F(M2D_DTYPE), true);
     case SEQ_P_mem2d_datasrc_zero:
-        return r[13] == 0;
+        return F(M2D_DATASRC) == 0;
     case SEQ_P_mem2d_datasrc_valid:
-        return r[13] <= 1;
+        return F(M2D_DATASRC) <= 1;
     case SEQ_P_mem2d_32_elem_check:
-        return r[14] * r[15] <= 32;
+        return F(M2D_N0) * F(M2D_N1) <= 32;
     case SEQ_P_mem2d_store_num_elem_check: {
-        unsigned n = r[14] * r[15];
-        unsigned sz = seq_dtype_size(r[12]);
-        return r[13] == 0 ? n <= 32 : sz && n <= 32 / sz;
+        unsigned n = F(M2D_N0) * F(M2D_N1);
+        unsigned sz = seq_dtype_size(F(M2D_DTYPE));
+        return F(M2D_DATASRC) == 0 ? n <= 32 : sz && n <= 32 / sz;
     }
     case SEQ_P_mem2d_u64_register_check:
-        if (r[12] != SEQ_DT_U64 || !mem2d_regs(r)) {
+        if (F(M2D_DTYPE) != SEQ_DT_U64 || !mem2d_regs(r)) {
             return true;
         }
-        for (unsigned i = 0; i < 32; i++) {
-            if (r[32 + i] & 1) {
+        for (unsigned i = 0; i < SEQ_F_M2D_DATA_N; i++) {
+            if (FA(M2D_DATA, i) & 1) {
                 return false;
             }
         }
@@ -305,24 +303,24 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
         if (!mem2d_regs(r)) {
             return true;
         }
-        for (unsigned i = 0; i < (unsigned)(r[14] * r[15]); i++) {
-            if (r[32 + i] > 63) {
+        for (unsigned i = 0; i < (unsigned)(F(M2D_N0) * F(M2D_N1)); i++) {
+            if (FA(M2D_DATA, i) > 63) {
                 return false;
             }
         }
         return true;
     case SEQ_P_ctrl_mv_valid_num:
-        return r[12] >= 1 && r[12] <= 8;
+        return F(MV_NUM) >= 1 && F(MV_NUM) <= 8;
     case SEQ_P_ctrl_mv_reserved_zero:
-        return r[15] == 0;
+        return F(MV_RESERVED) == 0;
     case SEQ_P_ctrl_mv_has_valid_dtype:
-        return w32_dtype(r[13]);
+        return w32_dtype(F(MV_DTYPE));
     case SEQ_P_ctrl_mv_valid_source:
-        return r[14] <= 1;
+        return F(MV_SOURCE) <= 1;
     case SEQ_P_ctrl_mv_valid_register:
-        for (unsigned k = 0; k < 8; k++) {
-            unsigned s = r[16 + k], d = r[24 + k];
-            if (k < r[12]) {
+        for (unsigned k = 0; k < SEQ_F_MV_SRC_N; k++) {
+            unsigned s = FA(MV_SRC, k), d = FA(MV_DST, k);
+            if (k < F(MV_NUM)) {
                 if (!(s <= 63 || s == 128 || s == 129) || d > 63) {
                     return false;
                 }
@@ -332,180 +330,189 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
         }
         return true;
     case SEQ_P_ctrl_mv_unique_dst:
-        for (unsigned i = 0; i < r[12]; i++) {
-            for (unsigned j = i + 1; j < r[12]; j++) {
-                if (r[24 + i] == r[24 + j]) {
+        for (unsigned i = 0; i < F(MV_NUM); i++) {
+            for (unsigned j = i + 1; j < F(MV_NUM); j++) {
+                if (FA(MV_DST, i) == FA(MV_DST, j)) {
                     return false;
                 }
             }
         }
         return true;
     case SEQ_P_ctrl_mv_dst_not_src:
-        if (r[14] != 0) {
+        if (F(MV_SOURCE) != 0) {
             return true;
         }
-        for (unsigned i = 0; i < r[12]; i++) {
-            for (unsigned j = 0; j < r[12]; j++) {
-                if (r[24 + i] == r[16 + j]) {
+        for (unsigned i = 0; i < F(MV_NUM); i++) {
+            for (unsigned j = 0; j < F(MV_NUM); j++) {
+                if (FA(MV_DST, i) == FA(MV_SRC, j)) {
                     return false;
                 }
             }
         }
         return true;
     case SEQ_P_alu_op_supported:
-        return seq_alu_mnemonic(r[12]) != NULL;
+        return seq_alu_mnemonic(F(ALU_OP)) != NULL;
     case SEQ_P_alu_dtype:
-        return w32_dtype(r[13]) || alu_wide(r[13]);
+        return w32_dtype(F(ALU_DTYPE)) || alu_wide(F(ALU_DTYPE));
     case SEQ_P_alu_dst_dtype:
-        return r[15] == 0 || r[15] == r[13];
+        return F(ALU_DST_DTYPE) == 0 || F(ALU_DST_DTYPE) == F(ALU_DTYPE);
     case SEQ_P_alu_datasrc:
-        if (r[14] > 1) {
+        if (F(ALU_DATASRC) > 1) {
             return false;
         }
-        if ((alu_unary(r[12]) || r[14] == 1) && (r[18] || r[19])) {
+        if ((alu_unary(F(ALU_OP)) || F(ALU_DATASRC) == 1) && (F(ALU_SRC1_LO) || F(ALU_SRC1_HI))) {
             return false;
         }
-        if ((alu_unary(r[12]) || r[14] == 0) && !all_zero(r + 24, 8)) {
+        if ((alu_unary(F(ALU_OP)) || F(ALU_DATASRC) == 0) && F(ALU_IMM) != 0) {
             return false;
         }
         return true;
     case SEQ_P_alu_registers: {
-        bool wide = alu_wide(r[13]);
-        bool src1 = !alu_unary(r[12]) && r[14] == 0;
-        if (r[16] > 63 || r[20] > 63 || (src1 && r[18] > 63)) {
+        bool wide = alu_wide(F(ALU_DTYPE));
+        bool src1 = !alu_unary(F(ALU_OP)) && F(ALU_DATASRC) == 0;
+        if (F(ALU_SRC0_LO) > 63 || F(ALU_DST_LO) > 63 || (src1 && F(ALU_SRC1_LO) > 63)) {
             return false;
         }
         if (!wide) {
-            return r[17] == 0 && r[19] == 0 && r[21] == 0;
+            return F(ALU_SRC0_HI) == 0 && F(ALU_SRC1_HI) == 0 && F(ALU_DST_HI) == 0;
         }
-        if (r[17] > 63 || r[21] > 63 || (src1 && r[19] > 63)) {
+        if (F(ALU_SRC0_HI) > 63 || F(ALU_DST_HI) > 63 || (src1 && F(ALU_SRC1_HI) > 63)) {
             return false;
         }
-        return r[20] != r[21];
+        return F(ALU_DST_LO) != F(ALU_DST_HI);
     }
     case SEQ_P_alu_imm_range:
-        return alu_wide(r[13]) || rd32(r + 28) == 0;
+        return alu_wide(F(ALU_DTYPE)) || F(ALU_IMM) >> 32 == 0;
     case SEQ_P_alu_op_dtype:
         /* The integer-only ops are the rows with fp32 = 0 (0xC4..0xC6 included). */
-        return r[13] != SEQ_DT_F32 || seq_alu_fp32(r[12]);
+        return F(ALU_DTYPE) != SEQ_DT_F32 || seq_alu_fp32(F(ALU_OP));
     case SEQ_P_br_cmp_op:
-        return r[12] <= 6 || (r[12] >= 9 && r[12] <= 14);
+        return F(BR_CMP_OP) <= 6 || (F(BR_CMP_OP) >= 9 && F(BR_CMP_OP) <= 14);
     case SEQ_P_br_dtype:
-        if (r[12] == 0) {
-            return r[13] == 0;
+        if (F(BR_CMP_OP) == 0) {
+            return F(BR_DTYPE) == 0;
         }
-        return (r[13] >= SEQ_DT_I8 && r[13] <= SEQ_DT_U16) || w32_dtype(r[13]);
+        return (F(BR_DTYPE) >= SEQ_DT_I8 && F(BR_DTYPE) <= SEQ_DT_U16) || w32_dtype(F(BR_DTYPE));
     case SEQ_P_br_target_mode:
-        return r[14] == 0 || r[14] == 1 || r[14] == 3 || r[14] == 4;
+        return F(BR_TARGET_MODE) == 0 || F(BR_TARGET_MODE) == 1 || F(BR_TARGET_MODE) == 3 ||
+               F(BR_TARGET_MODE) == 4;
     case SEQ_P_br_operands_zero: {
-        unsigned c = r[12], m = r[14];
-        if (c == 0 && (rd32(r + 16) || r[32] || r[33])) {
+        unsigned c = F(BR_CMP_OP), m = F(BR_TARGET_MODE);
+        if (c == 0 && (F(BR_RHS_IMM) || F(BR_LHS) || F(BR_RHS))) {
             return false;
         }
-        if (c >= 1 && c <= 6 && r[33]) {
+        if (c >= 1 && c <= 6 && F(BR_RHS)) {
             return false;
         }
-        if (c >= 9 && rd32(r + 16)) {
+        if (c >= 9 && F(BR_RHS_IMM)) {
             return false;
         }
         switch (m) {
         case SEQ_TGT_ABS_IMM:
-            return r[34] == 0 && r[35] == 0;
+            return F(BR_TGT_LO) == 0 && F(BR_TGT_HI) == 0;
         case SEQ_TGT_REGISTER:
-            return rd64(r + 48) == 0;
+            return F(BR_TARGET_IMM) == 0;
         case SEQ_TGT_REL_IMM:
-            return r[34] == 0 && r[35] == 0 && rd32(r + 52) == 0;
+            return F(BR_TGT_LO) == 0 && F(BR_TGT_HI) == 0 && F(BR_TARGET_IMM) >> 32 == 0;
         default: /* REL_REGISTER */
-            return r[35] == 0 && rd64(r + 48) == 0;
+            return F(BR_TGT_HI) == 0 && F(BR_TARGET_IMM) == 0;
         }
     }
     case SEQ_P_br_registers: {
-        unsigned c = r[12], m = r[14];
-        if (c != 0 && r[32] > 63) {
+        unsigned c = F(BR_CMP_OP), m = F(BR_TARGET_MODE);
+        if (c != 0 && F(BR_LHS) > 63) {
             return false;
         }
-        if (c >= 9 && r[33] > 63) {
+        if (c >= 9 && F(BR_RHS) > 63) {
             return false;
         }
-        if ((m == SEQ_TGT_REGISTER || m == SEQ_TGT_REL_REGISTER) && r[34] > 63) {
+        if ((m == SEQ_TGT_REGISTER || m == SEQ_TGT_REL_REGISTER) && F(BR_TGT_LO) > 63) {
             return false;
         }
-        return !(m == SEQ_TGT_REGISTER && r[35] > 63);
+        return !(m == SEQ_TGT_REGISTER && F(BR_TGT_HI) > 63);
     }
     case SEQ_P_br_link:
-        return r[15] == 0 || (r[15] == 1 && r[12] == 0);
+        return F(BR_LINK) == 0 || (F(BR_LINK) == 1 && F(BR_CMP_OP) == 0);
     case SEQ_P_br_rel_imm_range:
-        if (r[14] == SEQ_TGT_REL_IMM) {
-            return (int32_t)rd32(r + 48) % 64 == 0;
+        if (F(BR_TARGET_MODE) == SEQ_TGT_REL_IMM) {
+            return (int32_t)(uint32_t)F(BR_TARGET_IMM) % 64 == 0;
         }
-        if (r[14] == SEQ_TGT_ABS_IMM) {
-            return rd64(r + 48) % 64 == 0;
+        if (F(BR_TARGET_MODE) == SEQ_TGT_ABS_IMM) {
+            return F(BR_TARGET_IMM) % 64 == 0;
         }
         return true;
     case SEQ_P_wr_fields:
-        if (r[12] > 1 || !w32_dtype(r[13])) {
+        if (F(WR_DATASRC) > 1 || !w32_dtype(F(WR_DTYPE))) {
             return false;
         }
-        return r[12] == 0 ? r[14] <= 63 && rd32(r + 24) == 0 : r[14] == 0;
+        return F(WR_DATASRC) == 0 ? F(WR_SRC_REG) <= 63 && F(WR_IMM) == 0 : F(WR_SRC_REG) == 0;
     case SEQ_P_notify_fields:
-        if (r[12] > 3 || r[13] > 1) {
+        if (F(NTF_QUEUE) > 3 || F(NTF_DATASRC) > 1) {
             return false;
         }
-        return r[13] == 0 ? r[14] <= 63 && rd32(r + 16) == 0 : r[14] == 0;
+        return F(NTF_DATASRC) == 0 ? F(NTF_SRC_REG) <= 63 && F(NTF_IMM) == 0 : F(NTF_SRC_REG) == 0;
     case SEQ_P_evsem_std_update_zero:
-        return r[6] == 0 && r[7] == 0;
+        return F(EV_UPD_MODE) == 0 && F(EV_UPD_IDX) == 0;
     case SEQ_P_evsem_ext_events:
         return evsem_ext_ok(r);
     case SEQ_P_grst_mode:
-        return r[12] == 1 || r[12] == 2;
+        return F(GRST_MODE) == 1 || F(GRST_MODE) == 2;
     case SEQ_P_grst_fields:
-        if (r[12] == 1) {
-            return r[13] <= r[14] && all_zero(r + 32, 32);
+        if (F(GRST_MODE) == 1) {
+            return F(GRST_FIRST) <= F(GRST_LAST) &&
+                   all_zero(seq_field_ptr(r, SEQ_F_GRST_MASK), seq_field_bytes(SEQ_F_GRST_MASK));
         }
-        return r[13] == 0 && r[14] == 0;
+        return F(GRST_FIRST) == 0 && F(GRST_LAST) == 0;
     case SEQ_P_drain_count:
-        return r[40] <= 1;
+        return F(DRAIN_COUNT) <= 1;
     case SEQ_P_dma_num_elem:
-        return rd16(r + 32) && rd16(r + 34) && rd16(r + 56) && rd16(r + 58);
+        return F(DMA_SRC_N0) && F(DMA_SRC_N1) && F(DMA_DST_N0) && F(DMA_DST_N1);
     case SEQ_P_dma_byte_count: {
-        uint64_t s = (uint64_t)rd16(r + 32) * rd16(r + 34) * esz_decode(rd16(r + 36));
-        uint64_t d = (uint64_t)rd16(r + 56) * rd16(r + 58) * esz_decode(rd16(r + 60));
+        uint64_t s = (uint64_t)F(DMA_SRC_N0) * F(DMA_SRC_N1) * F(DMA_SRC_ESIZE);
+        uint64_t d = (uint64_t)F(DMA_DST_N0) * F(DMA_DST_N1) * F(DMA_DST_ESIZE);
         return s == d && s <= (1ull << 32);
     }
     case SEQ_P_dma_compute_op:
-        return r[r[0] == SEQ_OP_DMA_MEMCPY ? 15 : 60] <= 4;
+        return (F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? F(DMA_COMPUTE_OP) : F(DMAI_COMPUTE_OP)) <= 4;
     case SEQ_P_dma_dtypes:
-        if (r[0] == SEQ_OP_DMA_MEMCPY) {
-            return dma_dtype_ok(r[15], r[62], r[63], esz_decode(rd16(r + 36)),
-                                esz_decode(rd16(r + 60)));
+        if (F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY) {
+            return dma_dtype_ok(F(DMA_COMPUTE_OP), F(DMA_IN_DTYPE), F(DMA_OUT_DTYPE),
+                                F(DMA_SRC_ESIZE), F(DMA_DST_ESIZE));
         }
-        return dma_dtype_ok(r[60], r[56], r[57], esz_decode(rd16(r + 30)),
-                            esz_decode(rd16(r + 46)));
+        return dma_dtype_ok(F(DMAI_COMPUTE_OP), F(DMAI_IN_DTYPE), F(DMAI_OUT_DTYPE),
+                            F(DMAI_SRC_ESIZE), F(DMAI_DST_ESIZE));
     case SEQ_P_dma_bound_check_inert:
-        return r[0] == SEQ_OP_DMA_MEMCPY ? r[38] == 0 && r[39] == 0 : r[58] == 0 && r[59] == 0;
+        return F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY
+                   ? F(DMA_SRC_BOUND_REG) == 0 && F(DMA_DST_BOUND_REG) == 0
+                   : F(DMAI_SRC_IDX_BOUND_REG) == 0 && F(DMAI_DST_IDX_BOUND_REG) == 0;
     case SEQ_P_dma_configs: {
-        unsigned c = r[r[0] == SEQ_OP_DMA_MEMCPY ? 12 : 61];
-        return (c & 7) <= 4 && (c >> 3) == 0;
+        unsigned c = F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? F(DMA_CONFIGS) : F(DMAI_CONFIGS);
+        return (c & 7) <= 4 && (c >> 3) == 0; /* priority [2:0] 0..4, [7:3] reserved */
     }
     case SEQ_P_dmai_flags:
-        return (r[15] & 3) <= 2 && (r[15] & ~0x0Bu) == 0;
+        /* Every flag bit but mode and non_unique_dst_idx must be 0. */
+        return F(DMAI_MODE) <= 2 && F(DMAI_IDX_BOUND_IS_ERR) == 0 && F(DMAI_GATHER_DIM) == 0 &&
+               F(DMAI_SCATTER_DIM) == 0;
     case SEQ_P_dmai_index_count:
-        return rd16(r + 28) >= 1 && rd16(r + 28) <= 4096;
+        return F(DMAI_SRC_N) >= 1 && F(DMAI_SRC_N) <= 4096;
     case SEQ_P_dmai_idx_addr: {
-        unsigned mode = r[15] & 3;
-        uint32_t n = rd16(r + 28);
-        return dmai_idx_ok(rd32(r + 48), mode == 0 || mode == 2, n) &&
-               dmai_idx_ok(rd32(r + 52), mode == 1 || mode == 2, n);
+        unsigned mode = F(DMAI_MODE);
+        uint32_t n = F(DMAI_SRC_N);
+        return dmai_idx_ok(F(DMAI_SRC_IDX), mode == 0 || mode == 2, n) &&
+               dmai_idx_ok(F(DMAI_DST_IDX), mode == 1 || mode == 2, n);
     }
     case SEQ_P_dmai_active_channels:
-        return r[14] == 128;
+        return F(DMAI_ACTIVE_CHANNELS) == 128;
     case SEQ_P_dmai_shape:
-        return rd16(r + 44) == rd16(r + 28) && rd16(r + 46) == rd16(r + 30);
+        return F(DMAI_DST_N) == F(DMAI_SRC_N) && F(DMAI_DST_ESIZE) == F(DMAI_SRC_ESIZE);
     case SEQ_P_pseudo_call_fields:
-        return r[12] != 0 && memchr(r + 12, 0, 36) != NULL && rd32(r + 48) == 0 &&
-               all_zero(r + 52, 12);
+        return F(PCALL_NAME) != 0 &&
+               memchr(seq_field_ptr(r, SEQ_F_PCALL_NAME), 0, seq_field_bytes(SEQ_F_PCALL_NAME)) &&
+               F(PCALL_ARGS_VAR) == 0 &&
+               all_zero(seq_field_ptr(r, SEQ_F_PCALL_RESERVED),
+                        seq_field_bytes(SEQ_F_PCALL_RESERVED));
     case SEQ_P_pseudo_exit_subop:
-        return r[12] == 1 || r[12] == 2;
+        return F(PEXIT_SUBOP) == 1 || F(PEXIT_SUBOP) == 2;
     default:
         return false;
     }
@@ -513,7 +520,7 @@ static bool pred_ok(unsigned id, unsigned arg, const uint8_t *r, uint64_t rsv)
 
 unsigned seq_check_predicates(const uint8_t rec[64])
 {
-    const SeqInsnDesc *d = seq_insn_desc(rec[0]);
+    const SeqInsnDesc *d = seq_insn_desc(seq_field_get(rec, SEQ_F_HDR_OPCODE));
     if (!d) {
         return 0;
     }
