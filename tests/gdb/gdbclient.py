@@ -132,7 +132,7 @@ class Client:
 
 
 class Stub:
-    """The emulator (harness or nxemu) listening on a fresh unix socket."""
+    """nxemu (or nxemu-tpc-run) listening on a fresh unix socket."""
 
     def __init__(self, binary, args=(), dev=None, start_stopped=True):
         self.dir = tempfile.mkdtemp(prefix='nxgdb')

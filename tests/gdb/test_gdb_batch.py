@@ -1,14 +1,11 @@
 #!/usr/bin/env python3
 """Batch sessions of the stock gdb-multiarch against real images (TAP output).
 
-usage: test_gdb_batch.py HARNESS NXEMU NXEMU_AS SRCROOT [NXEMU_TPC_RUN]
+usage: test_gdb_batch.py NXEMU NXEMU_AS SRCROOT [NXEMU_TPC_RUN]
 
 The images (tests/gdb/*.s) are assembled with nxemu-as into a temporary
-directory.  The emulator is nxemu itself when it accepts -gdb, else the
-gdb-harness (the same command line with gdb_serve wired in).  Every case is
-skipped with a reason when gdb-multiarch or the assembler is missing, and
-the cases that need the cores' breakpoint/watchpoint hooks are skipped until
-target/seq calls nx_debug_should_stop (docs/gdb.rst, "Integration").
+directory.  The emulator is nxemu itself, run with -gdb as users run it.
+Every case is skipped with a reason when gdb-multiarch is missing.
 
 Expected values come from the images' comments and the specs: loop.s counts
 r1 = 1..5 and stores r1 to 0x2000000 each pass (records are 64 bytes, so
@@ -28,8 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gdbclient import ProtocolError, Stub  # noqa: E402
 
-HARNESS, NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:5]]
-TPC_RUN = os.path.abspath(sys.argv[5]) if len(sys.argv) > 5 else None
+NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
+TPC_RUN = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
 GDB = shutil.which('gdb-multiarch')
 SCRIPT = os.path.join(SRCROOT, 'scripts', 'nxemu-gdb.py')
 IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
@@ -57,46 +54,14 @@ def assemble():
 IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
 
 
-def seq_sources_mention(word):
-    d = os.path.join(SRCROOT, 'target', 'seq')
-    try:
-        for name in os.listdir(d):
-            if name.endswith(('.c', '.h')):
-                with open(os.path.join(d, name), encoding='utf-8') as f:
-                    if word in f.read():
-                        return True
-    except OSError:
-        pass
-    return False
+EMU = NXEMU
 
 
-def core_hooks_present():
-    return seq_sources_mention('nx_debug_should_stop')
-
-
-def pick_emulator():
-    """nxemu when it serves gdb, else the harness."""
-    if not IMAGES:
-        return HARNESS
-    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['loop']])
-    time.sleep(0.3)
-    if st.proc.poll() is None:
-        st.kill()
-        return NXEMU
-    st.wait()
-    return HARNESS
-
-
-EMU = pick_emulator()
-
-
-def need(hooks=False):
+def need():
     if not GDB:
         raise Skip('gdb-multiarch not installed')
     if not IMAGES:
         raise Skip(NO_IMAGES)
-    if hooks and not core_hooks_present():
-        raise Skip('target/seq does not call nx_debug_should_stop yet (see docs/gdb.rst)')
 
 
 def loop_args(extra=()):
@@ -175,7 +140,7 @@ def stepi_through_a_branch():
 
 @case
 def breakpoint_in_a_loop():
-    need(hooks=True)
+    need()
     out, rc, _ = gdb_session(loop_args(), [
         'break *0x1000040', 'continue', 'p $r1', 'continue', 'p $r1', 'ignore 1 100',
         'continue', 'info breakpoints'])
@@ -187,18 +152,17 @@ def breakpoint_in_a_loop():
 
 @case
 def watchpoint_on_tensorstore_target():
-    need(hooks=True)
+    need()
     out, rc, _ = gdb_session(loop_args(), [
         'watch *(unsigned int*)0x2000000', 'continue', 'p/x $pc', 'continue', 'p $r1',
         'delete', 'continue'])
     assert re.search(r'Old value = 0\nNew value = 1\n', out), out
     assert re.search(r'Old value = 1\nNew value = 2\n', out), out
     # Reported before the store (tst at 0x1000080): gdb steps over it and
-    # shows the next instruction, 0x10000c0.  Without the core's precise
-    # check (nx_debug_watch_hit) the stop comes after the store and gdb's
-    # extra step lands one instruction later (blt taken: 0x1000040).
-    precise = seq_sources_mention('nx_debug_watch_hit') or seq_sources_mention('seq_watch(')
-    assert values(out)[0] == ('0x10000c0' if precise else '0x1000040'), (precise, out)
+    # shows the next instruction, 0x10000c0: the core checks the watchpoint
+    # before the store commits (nx_debug_watch_hit), so gdb's extra step
+    # executes the store and stops after it.
+    assert values(out)[0] == '0x10000c0', out
     assert values(out)[1] == '2', out
     assert '[Inferior 1 (process 1) exited normally]' in out, out
     assert rc == 0
@@ -219,7 +183,7 @@ def fault_reported_as_sigill():
 
 @case
 def program_elf_loaded_in_gdb():
-    need(hooks=True)
+    need()
     # gdb given the ELF first: it must accept the target (e_flags 2 reads
     # as the single-float ABI: the stub describes an FPU, with no values)
     elf = IMAGES['callf']
@@ -236,7 +200,7 @@ def program_elf_loaded_in_gdb():
 
 @case
 def call_return_through_the_link_register():
-    need(hooks=True)
+    need()
     # ra is the link r63:r62: bt names the caller, finish returns to the
     # instruction after the call, nexti steps over a call, next runs to the
     # end of start without stopping in twice
@@ -274,7 +238,7 @@ TIMING_END = ('NORMAL_END', 304)
 
 @case
 def debugger_stops_keep_the_timing():
-    need(hooks=True)
+    need()
     log = os.path.join(IMG, 'timing0.log')
     p = subprocess.run([NXEMU] + timing_args(log), capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr
@@ -334,7 +298,7 @@ def two_spinners():
 
 @case
 def scheduler_locking_runs_only_that_core():
-    need(hooks=True)
+    need()
     # spin.s (seq0) and spin1.s (seq1) count r1 in 2-instruction loops.
     # Round 0: seq0 runs its 64 cycles (r1 = 32), then seq1 stops on its
     # 'b' after one add (r1 = 1).  Locked, 61 more stops of seq1 (r1 = 62)
@@ -494,7 +458,7 @@ def stop_in_another_inferior_selects_its_core():
 
 @case
 def tpc_breakpoint_step_and_kernel_end():
-    need(hooks=True)
+    need()
     # launch.s starts tpck.s on TPC 0 (pid 2 with one sequencer); tpck.s
     # adds 1 to S2 in bundles 0x00, 0x20, 0x40 and halts at 0x60
     args = ['-device', 'loader,file=%s' % IMAGES['launch'],
@@ -513,7 +477,7 @@ def tpc_breakpoint_step_and_kernel_end():
 
 @case
 def monitor_info_tpc_counts_mid_kernel():
-    need(hooks=True)
+    need()
     # tpck.s at its bundle 0x40 has retired 0x00 and 0x20 (one cycle each,
     # tpc.md §6): 2; one stepi more: 3; at its end the three adds and the
     # HALT: 4 (the latched CYCLES/BUNDLES)
@@ -730,7 +694,7 @@ def dmai_index_array_watch_stops_before_issue():
 
 @case
 def dma_watchpoint_in_gdb():
-    need(hooks=True)
+    need()
     out, rc, _ = gdb_session(dmaw_args(), [
         'watch *(unsigned int*)0x2000208', 'continue', 'p/x $pc', 'x/1xw 0x2000208', 'delete',
         'continue'])
@@ -742,7 +706,7 @@ def dma_watchpoint_in_gdb():
 
 @case
 def tpc_tensor_store_watchpoint_in_gdb():
-    need(hooks=True)
+    need()
     out, rc, _ = gdb_session(tpc_store_args(), [
         'add-inferior', 'inferior 2', 'attach 2', 'watch *(unsigned int*)0x1004', 'continue',
         'p/x $pc', 'x/1xw 0x1000', 'delete', 'continue', 'continue'])
@@ -861,7 +825,7 @@ def kill_every_inferior_ends_nxemu():
 
 @case
 def kill_then_run_starts_again():
-    need(hooks=True)
+    need()
     # loop.s: r1 = 1 at the first tst (0x1000080), 2 at the second; after
     # kill, run starts a fresh run (the stored word back to 0, r1 = 1 at the
     # first stop); run again while stopped does the same; the last run ends
