@@ -62,11 +62,8 @@ static bool refuse(const NxOptions *o, GError **e)
 
 static bool load_items(NxApi *a, const NxOptions *o, GError **e)
 {
-    for (unsigned i = 0; i < o->binds->len; i++) {
-        NxBindOpt *b = &g_array_index(o->binds, NxBindOpt, i);
-        if (!bind_table_add(&a->binds, b->var_id, b->addr, "-bind", e)) {
-            return false;
-        }
+    if (!nx_options_add_binds(o, &a->binds, e)) {
+        return false;
     }
     if (o->fit_config) {
         g_free(a->fit_config);
@@ -100,19 +97,11 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
     Machine *m = ok ? machine_new(&cfg, fdt, fdt_size, &e) : NULL;
     g_free(fdt);
     if (m) {
-        m->log.mask = o.log_mask;
+        nx_options_apply(m, &o);
         if (logf) {
             m->log.file = logf; /* closed by machine_free */
             logf = NULL;
         }
-        m->sched.has_icount_limit = o.has_icount_limit;
-        m->sched.icount_limit = o.icount_limit;
-        m->sched.has_cycle_limit = o.has_cycle_limit;
-        m->sched.cycle_limit = o.cycle_limit;
-        if (o.tpc_strict) {
-            tpc_cpu_set_strict(m, true);
-        }
-        tpc_cpu_set_timing(m, o.tpc_timing, o.tpc_hazard_warn);
         a = g_new0(NxApi, 1);
         a->m = m;
         bind_table_init(&a->binds);

@@ -145,28 +145,16 @@ static int run(NxOptions *o)
         nx_output_discard(logout);
         return fail(err);
     }
-    m->log.mask = o->log_mask;
+    nx_options_apply(m, o);
     if (logout) {
         m->log.file = nx_output_stream(logout); /* end_machine commits it */
     }
-    m->sched.has_icount_limit = o->has_icount_limit;
-    m->sched.icount_limit = o->icount_limit;
-    m->sched.has_cycle_limit = o->has_cycle_limit;
-    m->sched.cycle_limit = o->cycle_limit;
-    if (o->tpc_strict) {
-        tpc_cpu_set_strict(m, true);
-    }
-    tpc_cpu_set_timing(m, o->tpc_timing, o->tpc_hazard_warn);
 
     if (o->poison) {
         poison = poison_new(m); /* before the loader: loaded bytes count as written */
     }
     bind_table_init(&binds);
-    bool ok = true;
-    for (unsigned i = 0; ok && i < o->binds->len; i++) {
-        NxBindOpt *b = &g_array_index(o->binds, NxBindOpt, i);
-        ok = bind_table_add(&binds, b->var_id, b->addr, "-bind", &err);
-    }
+    bool ok = nx_options_add_binds(o, &binds, &err);
     if (ok) {
         LoaderOptions lo = {
             .items = (LoaderItem *)(void *)o->items->data,

@@ -54,6 +54,13 @@ typedef struct NxOptions {
 bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err);
 void nx_options_free(NxOptions *o);
 
+/* softmmu/options-apply.c: the run-time options (-d, -icount/-cycle limits,
+ * -tpc-strict, -tpc-timing, -tpc-hazard-warn) set on a built machine, and
+ * the -bind entries added to bt (false and err on a duplicate). */
+struct Machine;
+void nx_options_apply(struct Machine *m, const NxOptions *o);
+bool nx_options_add_binds(const NxOptions *o, BindTable *bt, GError **err);
+
 /* C integer literal: decimal or 0x hexadecimal, 64-bit (machine.md §12.7). */
 bool nx_parse_u64(const char *s, uint64_t *out);
 /* A size as QEMU's qemu_strtosz reads it (softmmu/size.c): decimal with an
