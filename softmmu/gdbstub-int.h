@@ -157,6 +157,12 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len);
  * it also selects pid for Hg and Hc, as QEMU's gdb_set_stop_cpu does. */
 void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig);
 NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
+/* Run control of softmmu/gdbstub.c, also driven by tests/fuzz/fuzz-gdb.c:
+ * lift a debugger stop before a resume (the core stopped at a breakpoint
+ * executes it first), and execute one instruction of cpu (false if it
+ * cannot run). */
+void gdb_prepare_resume(GdbStub *s);
+bool gdb_step_core(GdbStub *s, NxCpu *cpu);
 unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);
 /* Guest memory as gdb sees it for process pid (Neuron addresses for
  * sequencers, kernel-relative for TPCs); false = not memory. */

@@ -150,7 +150,7 @@ static bool halted_stop(GdbStub *s)
     return false;
 }
 
-static void prepare_resume(GdbStub *s)
+void gdb_prepare_resume(GdbStub *s)
 {
     Machine *m = s->m;
     NxDebug *d = s->dbg;
@@ -296,10 +296,23 @@ static void resume(GdbStub *s)
         report_stop(s, s->g_pid); /* the fault first, then the exit */
         return;
     }
-    prepare_resume(s);
+    gdb_prepare_resume(s);
     hold_cores(s, true);
     run_rounds(s, 0);
     hold_cores(s, false);
+}
+
+bool gdb_step_core(GdbStub *s, NxCpu *cpu)
+{
+    gdb_prepare_resume(s);
+    s->dbg->skip_cpu = cpu; /* its breakpoint at pc does not stop the step */
+    s->dbg->skip_pc = cpu->ops->get_pc(cpu);
+    bool can_run =
+        cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
+    if (can_run)
+        sched_step(s->m, cpu); /* inside the interrupted slice: no time lost */
+    s->dbg->skip_cpu = NULL;
+    return can_run;
 }
 
 static void step(GdbStub *s, unsigned pid)
@@ -312,15 +325,8 @@ static void step(GdbStub *s, unsigned pid)
         report_stop(s, s->g_pid); /* the fault first, then the exit */
         return;
     }
-    prepare_resume(s);
-    s->dbg->skip_cpu = cpu;
-    s->dbg->skip_pc = cpu->ops->get_pc(cpu);
-    bool can_run =
-        cpu->state == CPU_RUNNING || (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED);
     uint64_t before = cpu->retired;
-    if (can_run)
-        sched_step(m, cpu); /* inside the interrupted slice: no time lost */
-    s->dbg->skip_cpu = NULL;
+    bool can_run = gdb_step_core(s, cpu);
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
             m->stop = false;
@@ -425,7 +431,7 @@ static void run_detached(GdbStub *s)
     Machine *m = s->m;
     unsigned rounds = 0;
     nx_debug_clear(s->dbg, NULL);
-    prepare_resume(s);
+    gdb_prepare_resume(s);
     while (!ended(m) && sched_round(m) == STOP_NONE) {
         if (++rounds % POLL_EVERY_ROUNDS == 0) {
             bool intr = false;

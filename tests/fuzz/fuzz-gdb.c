@@ -56,31 +56,18 @@ static void build_prog(void)
 static void act(GdbStub *s, GString *out)
 {
     Machine *m = s->m;
-    NxDebug *d = s->dbg;
     bool ended = m->stop_reason != STOP_NONE && m->stop_reason != STOP_DEBUG;
     unsigned pid = s->action == GDB_ACT_STEP ? s->step_pid : s->g_pid;
     if (!ended) {
-        if (d->hit == NX_HIT_BREAK && d->hit_cpu) {
-            d->skip_cpu = d->hit_cpu;
-            d->skip_pc = d->hit_addr;
-        } else {
-            d->skip_cpu = NULL;
-        }
-        nx_debug_clear_hit(d);
-        m->stop = false;
-        m->stop_reason = STOP_NONE;
         if (s->action == GDB_ACT_CONT) {
+            gdb_prepare_resume(s);
             for (unsigned r = 0; r < 4 && fuzz_run(m, 1, 2000, 100000) == STOP_NONE; r++) {
             }
         } else {
             NxCpu *cpu = gdb_cpu_of_pid(s, pid);
-            if (cpu && (cpu->state == CPU_RUNNING ||
-                        (cpu->kind == CPU_KIND_SEQ && cpu->state == CPU_BLOCKED))) {
-                d->skip_cpu = cpu;
-                d->skip_pc = cpu->ops->get_pc(cpu);
-                sched_step(m, cpu);
+            if (cpu) {
+                gdb_step_core(s, cpu);
             }
-            d->skip_cpu = NULL;
         }
     }
     g_string_truncate(out, 0);
