@@ -14,6 +14,9 @@
 # * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
 #   lanes in one element type, optionally with a vector predicate's lanes
 #   marked and only some lanes shown.
+# * `nxemu-tensor T [TYPE] [R0:R1] [C0:C1] [@I2,I3,I4]`: the data of tensor
+#   descriptor T of the current TPC inferior as a 2-D array (dim 1 down,
+#   dim 0 across), read through the TPC's configuration window.
 import re
 import struct
 
@@ -215,6 +218,123 @@ Usage: nxemu-vreg Vn [TYPE] [VPm] [LO:HI]
             gdb.write('[%3d]%s\n' % (row, ''.join(shown)))
 
 
+# TPC t's configuration window (docs/machine.rst, "TPC windows"): the kernel
+# view at offset 0, tensor descriptor T at 0x400 + 0x38*T.
+_TPC_WINDOW, _TPC_WINDOW_STRIDE = 0x2804000000, 0x10000
+_DESC, _DESC_SIZE = 0x400, 0x38
+_HEX_LINE = re.compile(r'^0x[0-9a-f]+:((?: [0-9a-f]{2})+)$')
+
+
+def _xp(addr, length):
+    """length bytes of physical memory through `monitor xp`."""
+    out = bytearray()
+    while len(out) < length:
+        n = min(4096, length - len(out))
+        txt = _monitor('xp 0x%x %d' % (addr + len(out), n))
+        got = bytearray()
+        for line in txt.splitlines():
+            m = _HEX_LINE.match(line)
+            if not m:
+                raise gdb.GdbError('nxemu-tensor: ' + line.strip())
+            got += bytes(int(b, 16) for b in m.group(1).split())
+        if len(got) != n:
+            raise gdb.GdbError('nxemu-tensor: short read at 0x%x' % (addr + len(out)))
+        out += got
+    return bytes(out)
+
+
+def _signed32(v):
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+class NxemuTensor(gdb.Command):
+    """Show a TPC tensor's data as a 2-D array, through its descriptor.
+
+Usage: nxemu-tensor T [TYPE] [R0:R1] [C0:C1] [@I2,I3,I4]
+  T      tensor descriptor 0..15 of the current inferior's TPC
+  TYPE   element type (default from DATA_TYPE: 4 bytes f32, 2 bf16, 1 i8);
+         f32, bf16, i32, u32, i16, u16, i8, u8 of the same size
+  R0:R1  rows (dim 1 indices) shown, default the first 16
+  C0:C1  columns (dim 0 indices) shown, default the first 8
+  @I2,.. indices of dims 2..4 (default 0)"""
+
+    def __init__(self):
+        super().__init__('nxemu-tensor', gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        args = gdb.string_to_argv(arg)
+        if not args or not re.fullmatch(r'\d+', args[0]) or int(args[0]) > 15:
+            raise gdb.GdbError('usage: nxemu-tensor T [TYPE] [R0:R1] [C0:C1] [@I2,I3,I4] '
+                               '(T = 0..15)')
+        t = int(args[0])
+        core = _session.core_of_pid(gdb.selected_inferior().pid)
+        if not core or not core.startswith('tpc'):
+            raise gdb.GdbError('nxemu-tensor: the current inferior is not a TPC '
+                               '(nxemu-cores lists them)')
+        window = _TPC_WINDOW + int(core[3:]) * _TPC_WINDOW_STRIDE
+        d = _xp(window + _DESC + _DESC_SIZE * t, _DESC_SIZE)
+        base = struct.unpack_from('<Q', d, 0)[0]
+        config = struct.unpack_from('<I', d, 0xC)[0]
+        sizes = [struct.unpack_from('<I', d, 0x10 + 8 * k)[0] for k in range(5)]
+        strides = [_signed32(struct.unpack_from('<I', d, 0x14 + 8 * k)[0]) for k in range(5)]
+        code = config & 7
+        if code > 2:
+            raise gdb.GdbError('nxemu-tensor: tensor %d has DATA_TYPE %d (only 0..2 are valid)'
+                               % (t, code))
+        esize = 1 << code
+        vtype = {1: 'i8', 2: 'bf16', 4: 'f32'}[esize]
+        rows, cols, upper = None, None, [0, 0, 0]
+        for a in args[1:]:
+            if a in _VTYPES:
+                if _VTYPES[a][0] != esize:
+                    raise gdb.GdbError('nxemu-tensor: %s is %d bytes, tensor %d has %d-byte '
+                                       'elements' % (a, _VTYPES[a][0], t, esize))
+                vtype = a
+            elif re.fullmatch(r'\d+:\d+', a):
+                rng = tuple(int(x) for x in a.split(':'))
+                if rows is None:
+                    rows = rng
+                elif cols is None:
+                    cols = rng
+                else:
+                    raise gdb.GdbError('nxemu-tensor: at most two ranges (rows, columns)')
+            elif re.fullmatch(r'@\d+(,\d+){0,2}', a):
+                given = [int(x) for x in a[1:].split(',')]
+                upper = given + [0] * (3 - len(given))
+            else:
+                raise gdb.GdbError('nxemu-tensor: %r is not a type, a range or @I2,I3,I4' % a)
+        valid = (config >> 8) & 0x1f
+        # a dim not in VALID_DIM_MASK does not exist: one index, no stride
+        sizes = [sizes[k] if valid >> k & 1 else 1 for k in range(5)]
+        strides = [strides[k] if valid >> k & 1 else 0 for k in range(5)]
+        r0, r1 = rows if rows else (0, min(sizes[1], 16))
+        c0, c1 = cols if cols else (0, min(sizes[0], 8))
+        r1, c1 = min(r1, sizes[1]), min(c1, sizes[0])
+        for k in range(3):
+            if upper[k] >= sizes[k + 2]:
+                raise gdb.GdbError('nxemu-tensor: index %d of dim %d is outside its size %d'
+                                   % (upper[k], k + 2, sizes[k + 2]))
+        gdb.write('tensor %d of %s: base=0x%x %s dims=%s strides=%s\n' % (
+            t, core, base, vtype, 'x'.join(str(x) for x in sizes[:max(1, valid.bit_length())]),
+            ','.join(str(x) for x in strides[:max(1, valid.bit_length())])))
+        if r0 >= r1 or c0 >= c1:
+            gdb.write('(no elements in rows %d:%d, columns %d:%d)\n' % (r0, r1, c0, c1))
+            return
+        gdb.write('rows %d..%d, columns %d..%d%s\n' % (
+            r0, r1 - 1, c0, c1 - 1, ' at @%d,%d,%d' % tuple(upper) if any(upper) else ''))
+        off_upper = sum(upper[k] * strides[k + 2] for k in range(3))
+        for r in range(r0, r1):
+            first = off_upper + r * strides[1]
+            if strides[0] == 1:
+                raw = _xp(base + esize * (first + c0), esize * (c1 - c0))
+            else:
+                raw = b''.join(_xp(base + esize * (first + c * strides[0]), esize)
+                               for c in range(c0, c1))
+            vals = _lanes(raw, vtype)
+            gdb.write('[%3d]%s\n' % (r, ''.join(' %12s' % _cell(v) for v in vals)))
+
+
 NxemuCores()
 NxemuAttachAll()
 NxemuVreg()
+NxemuTensor()

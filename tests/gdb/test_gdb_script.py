@@ -8,6 +8,7 @@ a = 0, 1, ..., 63 and b = 0.5; at the st_tnsr bundle (0x200) V1 holds a and
 V3 holds a + b.  Expected grids are worked out from those inputs by hand.
 """
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -81,8 +82,37 @@ def vreg_grid_types_slices_and_predicate(tmp):
     assert lines[10] == 'nxemu-vreg: no lanes in 70:64 (V3 has 64 f32 lanes)', lines
 
 
+def tensor_through_its_descriptor(tmp):
+    lines = session(tmp, ['nxemu-tensor 0 0:1 0:10', 'nxemu-tensor 1', 'nxemu-tensor 0 u16',
+                          'nxemu-tensor 0 @1', 'nxemu-tensor 16', 'nxemu-tensor 0 i32 0:1 62:70',
+                          'inferior 1', 'nxemu-tensor 0', 'inferior 2'])
+    # -i a -i b -o out: descriptors 0, 1, 2 (docs/tpc-run.rst); 64x1 f32 is
+    # dim 0 of size 64 (stride 1) and dim 1 of size 1 (stride 64)
+    assert re.fullmatch(r'tensor 0 of tpc0: base=0x[0-9a-f]+ f32 dims=64x1 strides=1,64',
+                        lines[0]), lines
+    assert lines[1] == 'rows 0..0, columns 0..9', lines
+    # a = 0, 1, ..., 63: a row of ten columns
+    assert lines[2].startswith('[  0]') and grid_cells(lines[2]) == [
+        str(i) for i in range(10)], lines
+    # b = 0.5 everywhere; by default the first 8 columns of every row (1 here)
+    assert re.fullmatch(r'tensor 1 of tpc0: base=0x[0-9a-f]+ f32 dims=64x1 strides=1,64',
+                        lines[3]), lines
+    assert lines[4] == 'rows 0..0, columns 0..7', lines
+    assert grid_cells(lines[5]) == ['0.5'] * 8, lines
+    assert lines[6] == 'nxemu-tensor: u16 is 2 bytes, tensor 0 has 4-byte elements', lines
+    assert lines[7] == 'nxemu-tensor: index 1 of dim 2 is outside its size 1', lines
+    assert lines[8].startswith('usage: nxemu-tensor T'), lines
+    # columns past dim 0's 64 are cut; 62.0 = 0x42780000, 63.0 = 0x427c0000
+    assert lines[10] == 'rows 0..0, columns 62..63', lines
+    assert grid_cells(lines[11]) == [str(0x42780000), str(0x427c0000)], lines
+    # after gdb's "Switching to inferior 1" lines: the launcher, a sequencer
+    assert lines[12].startswith('[Switching to inferior 1'), lines
+    assert ('nxemu-tensor: the current inferior is not a TPC (nxemu-cores lists them)'
+            in lines[13:16]), lines
+
+
 def main():
-    cases = [vreg_grid_types_slices_and_predicate]
+    cases = [vreg_grid_types_slices_and_predicate, tensor_through_its_descriptor]
     print('1..%d' % len(cases))
     failed = 0
     for i, fn in enumerate(cases, 1):
