@@ -7,6 +7,9 @@
  * while at least one watchpoint exists, since a hook also disables the RAM
  * fast path (as_host_ptr).
  */
+#include <stdarg.h>
+#include <string.h>
+
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
 
@@ -113,6 +116,25 @@ const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64
 void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise)
 {
     record_watch(m->debug, w, precise);
+    stop_machine(m);
+}
+
+void nx_debug_catch_stop(Machine *m, NxCpu *cpu, const char *fmt, ...)
+{
+    NxDebug *d = m->debug;
+    if (!d || (d->hit != NX_HIT_NONE && d->hit != NX_HIT_CATCH))
+        return;
+    /* events of the same instant are one stop: their lines add up (the
+     * first names the process the stop is reported on) */
+    size_t used = d->hit == NX_HIT_CATCH ? strlen(d->catch_msg) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    g_vsnprintf(d->catch_msg + used, sizeof(d->catch_msg) - used, fmt, ap);
+    va_end(ap);
+    if (d->hit == NX_HIT_CATCH)
+        return;
+    d->hit = NX_HIT_CATCH;
+    d->hit_cpu = cpu;
     stop_machine(m);
 }
 
@@ -251,6 +273,8 @@ void nx_debug_clear(NxDebug *d, NxCpu *cpu)
     for (unsigned i = d->wps->len; i-- > 0;)
         if (!cpu || g_array_index(d->wps, NxWatchpoint, i).cpu == cpu)
             g_array_remove_index(d->wps, i);
+    if (!cpu)
+        d->catch_mask = 0; /* catchpoints belong to the whole connection */
     update_hook(d);
 }
 

@@ -122,6 +122,8 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
         report_end(s);
         return;
     }
+    if (d->hit == NX_HIT_CATCH)
+        console(s, d->catch_msg);
     if (d->hit != NX_HIT_NONE) {
         note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
         return;

@@ -23,6 +23,8 @@ static const char help_text[] =
     "x CORE ADDR [LEN]         memory as CORE sees it (Neuron address / kernel offset)\n"
     "xp ADDR [LEN]             physical memory\n"
     "disas CORE ADDR [COUNT]   disassemble: one line 'ADDR LEN TEXT' per instruction\n"
+    "catch [KIND]              stop at a machine event; KIND: tpc-launch, tpc-end, dma,\n"
+    "                          sem N VALUE; 'catch' lists, 'catch off [KIND]' removes\n"
     "screendump FILE.png       write what the viewer window shows (-display sdl)\n"
     "stop | cont | quit        stop the machine, resume it, end nxemu\n";
 
@@ -243,6 +245,68 @@ static bool disas(Machine *m, char **argv, unsigned argc, GString *out)
     return true;
 }
 
+static const struct {
+    const char *name;
+    NxCatch kind;
+} catch_kinds[] = {
+    {"tpc-launch", NX_CATCH_TPC_LAUNCH},
+    {"tpc-end", NX_CATCH_TPC_END},
+    {"dma", NX_CATCH_DMA},
+    {"sem", NX_CATCH_SEM},
+};
+
+static int catch_kind(const char *name)
+{
+    for (unsigned i = 0; name && i < G_N_ELEMENTS(catch_kinds); i++)
+        if (!strcmp(name, catch_kinds[i].name))
+            return (int)catch_kinds[i].kind;
+    return -1;
+}
+
+/* catch, catch KIND, catch sem N VALUE, catch off [KIND] (docs/gdb.rst) */
+static bool catch_cmd(Machine *m, char **args, unsigned argc, GString *out)
+{
+    NxDebug *d = m->debug;
+    if (!d)
+        return bad(out, "monitor: catch: no debugger attached%s", NULL);
+    const char *c1 = argc > 1 ? args[1] : NULL;
+    if (c1 && !strcmp(c1, "off")) {
+        int k = argc > 2 ? catch_kind(args[2]) : 0;
+        if (k < 0)
+            return bad(out, "monitor: catch off: unknown kind '%s' (try 'help')", args[2]);
+        d->catch_mask &= k ? ~(uint32_t)k : 0;
+    } else if (c1) {
+        int k = catch_kind(c1);
+        uint64_t n, v;
+        if (k < 0)
+            return bad(out, "monitor: catch: unknown kind '%s' (try 'help')", c1);
+        if (k == NX_CATCH_SEM) {
+            if (argc != 4 || !parse_num(args[2], &n) || n >= NC2_NR_SEMAPHORES ||
+                !parse_num(args[3], &v) || v > UINT32_MAX)
+                return bad(out, "monitor: catch sem: give N VALUE (N below %s, a 32-bit VALUE)",
+                           G_STRINGIFY(NC2_NR_SEMAPHORES));
+            d->catch_sem = (unsigned)n;
+            d->catch_value = (uint32_t)v;
+        } else if (argc != 2) {
+            return bad(out, "monitor: catch %s takes no arguments", c1);
+        }
+        d->catch_mask |= (uint32_t)k;
+    }
+    g_string_append(out, "catching:");
+    if (!d->catch_mask)
+        g_string_append(out, " nothing");
+    for (unsigned i = 0; i < G_N_ELEMENTS(catch_kinds); i++) {
+        if (!(d->catch_mask & catch_kinds[i].kind))
+            continue;
+        if (catch_kinds[i].kind == NX_CATCH_SEM)
+            g_string_append_printf(out, " sem[%u]=%" PRIu32, d->catch_sem, d->catch_value);
+        else
+            g_string_append_printf(out, " %s", catch_kinds[i].name);
+    }
+    g_string_append_c(out, '\n');
+    return true;
+}
+
 bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
 {
     char **argv = g_strsplit_set(line, " \t", -1);
@@ -288,6 +352,8 @@ bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
         ok = dump_mem(m, NULL, c1, c2, out);
     } else if (!strcmp(c0, "disas")) {
         ok = disas(m, args, argc, out);
+    } else if (!strcmp(c0, "catch")) {
+        ok = catch_cmd(m, args, argc, out);
     } else if (!strcmp(c0, "screendump")) {
         GError *e = NULL;
         if (!c1) {

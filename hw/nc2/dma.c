@@ -194,6 +194,15 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
             /* dma_advance runs before the round's T moves on */
             trace_dma_complete(e->m, e->index, req, e->m->sched.vtime + (start_budget - budget));
         }
+        if (G_UNLIKELY(nx_debug_catching(e->m, NX_CATCH_DMA))) {
+            bool by_core = req->owner >= 0 && (unsigned)req->owner < e->m->cfg.nr_seq;
+            nx_debug_catch_stop(e->m, by_core ? e->m->seq[req->owner] : NULL,
+                                "nxemu: catch: dma%u completed %" PRIu64 " bytes for %s%d at "
+                                "vtime=%" PRIu64 "\n",
+                                e->index, req->bytes, by_core ? "seq" : "doorbell ",
+                                by_core ? req->owner : 0,
+                                e->m->sched.vtime + (start_budget - budget));
+        }
         dma_complete_head(e);
         *last_done = MAX(*last_done, start_budget - budget);
         n++;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hw/nc2/evsem.h"
+#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 
 #define EVSEM_EVENT    0x0000u
@@ -23,6 +24,11 @@ static void evsem_set_sem(EvSem *es, unsigned i, uint32_t v, const char *op)
     if (es->m) {
         nx_log_mask(&es->m->log, NX_LOG_SEM, "sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n", i, op, old,
                     v);
+    }
+    if (es->m && old != v && G_UNLIKELY(nx_debug_catching(es->m, NX_CATCH_SEM)) &&
+        i == es->m->debug->catch_sem && v == es->m->debug->catch_value) {
+        nx_debug_catch_stop(es->m, NULL, "nxemu: catch: sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n",
+                            i, op, old, v);
     }
 }
 

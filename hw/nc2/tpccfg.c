@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hw/nc2/tpccfg.h"
+#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/trace.h"
 
@@ -139,9 +140,16 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
     if (G_UNLIKELY(m->trace)) {
         trace_tpc_launch(m, tc->index);
     }
+    if (G_UNLIKELY(nx_debug_catching(m, NX_CATCH_TPC_LAUNCH))) {
+        nx_debug_catch_stop(m, m->tpc ? m->tpc[tc->index] : NULL,
+                            "nxemu: catch: tpc%u launched by %s%u at vtime=%" PRIu64 "\n",
+                            tc->index, tc->launcher < m->cfg.nr_seq ? "seq" : "a non-core write ",
+                            tc->launcher < m->cfg.nr_seq ? tc->launcher : 0, machine_vtime(m));
+    }
     /* the running kernel's progress for a debugger (the CYCLES/BUNDLES
      * registers latch at the end, tpc.md §3) */
     tc->launch_retired = m->tpc && m->tpc[tc->index] ? m->tpc[tc->index]->retired : 0;
+    tc->launch_vtime = machine_vtime(m);
     /* May finish (or fault) before returning: everything is latched first. */
     tc->launch(m, tc->index);
 }
@@ -155,6 +163,14 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
     tc->fault_pc = fault_pc;
     tc->fault_info = fault_info;
     tc->fault_addr = fault_addr;
+    /* before the completion semaphore moves: the cause is reported first */
+    if (G_UNLIKELY(nx_debug_catching(m, NX_CATCH_TPC_END))) {
+        nx_debug_catch_stop(m, m->tpc ? m->tpc[tc->index] : NULL,
+                            "nxemu: catch: tpc%u kernel %s after %" PRIu64 " cycles, %" PRIu64
+                            " bundles at vtime=%" PRIu64 "\n",
+                            tc->index, fault_code ? "faulted" : "ended", cycles, bundles,
+                            tc->launch_vtime + cycles); /* as -trace-json's kernel span */
+    }
     if (fault_code) {
         tc->status = TPC_ST_FAULT | (fault_code & 0xFF) << 8;
         tc->kv[TPC_KV_INTR_CAUSE / 4] = fault_code;

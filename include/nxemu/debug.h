@@ -42,7 +42,17 @@ typedef enum NxDebugHit {
     NX_HIT_WATCH,  /* write watchpoint (gdb Z2) */
     NX_HIT_RWATCH, /* read watchpoint (Z3) */
     NX_HIT_AWATCH, /* access watchpoint (Z4) */
+    NX_HIT_CATCH,  /* a machine event asked for with `monitor catch` */
 } NxDebugHit;
+
+/* Machine events a debugger can stop at (`monitor catch`, docs/gdb.rst):
+ * the devices report them through nx_debug_event(). */
+typedef enum NxCatch {
+    NX_CATCH_TPC_LAUNCH = 1u << 0, /* a write to EXECUTE started a kernel */
+    NX_CATCH_TPC_END = 1u << 1,    /* a kernel finished or faulted */
+    NX_CATCH_DMA = 1u << 2,        /* a DMA request completed */
+    NX_CATCH_SEM = 1u << 3,        /* semaphore catch_sem became catch_value */
+} NxCatch;
 
 typedef struct NxBreakpoint {
     NxCpu *cpu;
@@ -82,6 +92,12 @@ typedef struct NxDebug {
      * before it moved completes: the access hook then reports only write
      * watchpoints (gdb needs to see the new value), see gdbstub-debug.c. */
     bool quiet;
+    /* Catchpoints: NxCatch bits, the semaphore watched for NX_CATCH_SEM,
+     * and the console line of the last NX_HIT_CATCH. */
+    uint32_t catch_mask;
+    unsigned catch_sem;
+    uint32_t catch_value;
+    char catch_msg[640];
 } NxDebug;
 
 /* Out of line (softmmu/gdbstub-debug.c). */
@@ -97,6 +113,15 @@ const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64
  * process stands; the access has not happened). */
 void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise);
 
+/* Record a catch hit, reported on cpu's process (NULL: the one gdb
+ * resumed) with the console line fmt, and stop the machine at the next
+ * instruction boundary.  A second catch before that stop adds its line to
+ * the same stop; a breakpoint or watchpoint hit already recorded wins. */
+void nx_debug_catch_stop(Machine *m, NxCpu *cpu, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/* Is a debugger catching event kind? (one predictable branch without one) */
+static inline bool nx_debug_catching(Machine *m, NxCatch kind);
+
 /* Debugger state lifetime and editing (the stub and unit tests). */
 NxDebug *nx_debug_new(Machine *m);
 void nx_debug_free(NxDebug *d);
@@ -108,7 +133,8 @@ bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr,
 bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len);
 /* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu. */
 void nx_debug_set_step(NxDebug *d, NxCpu *cpu);
-/* Drop every breakpoint and watchpoint of cpu (NULL: of every core). */
+/* Drop every breakpoint and watchpoint of cpu (NULL: of every core, and
+ * the catchpoints). */
 void nx_debug_clear(NxDebug *d, NxCpu *cpu);
 void nx_debug_clear_hit(NxDebug *d);
 /* Debugger address translation of core-view address a to a PA, without
@@ -133,6 +159,13 @@ static inline bool nx_debug_should_stop(Machine *m, NxCpu *cpu, uint64_t pc)
     if (__builtin_expect(m->debug == NULL, 1))
         return false;
     return m->debug->armed && nx_debug_bp_check(m, cpu, pc);
+}
+
+static inline bool nx_debug_catching(Machine *m, NxCatch kind)
+{
+    if (__builtin_expect(m->debug == NULL, 1))
+        return false;
+    return (m->debug->catch_mask & kind) != 0;
 }
 
 static inline bool nx_debug_watch_hit(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len,

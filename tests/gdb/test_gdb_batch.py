@@ -869,6 +869,49 @@ def vrun_at_the_protocol_level():
 
 
 @case
+def catchpoints_stop_at_machine_events():
+    need()
+    # launch.s on seq0 (pid 1) writes EXECUTE at 0x1000040 (vtime 1, one
+    # cycle per instruction), so tpc0 (pid 2) launches then and is caught
+    # before its bundle 0; tpck.s takes 4 bundles = 4 cycles, so it ends at
+    # vtime 1 + 4 = 5, and its completion adds 1 to sem 5 in the same
+    # instant: one stop, both lines.
+    args = ['-device', 'loader,file=%s' % IMAGES['launch'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpck']]
+    out, rc, _ = gdb_session(args, [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'monitor catch',
+        'monitor catch tpc-launch', 'monitor catch tpc-end', 'monitor catch sem 5 1',
+        'continue', 'p/x $pc', 'continue', 'p/x $pc', 'monitor catch off tpc-end',
+        'monitor catch off', 'monitor catch sem 256 1', 'monitor catch bogus',
+        'monitor catch dma 3', 'continue', 'inferior 1', 'continue'])
+    assert 'catching: nothing\ncatching: tpc-launch\ncatching: tpc-launch tpc-end\n' \
+           'catching: tpc-launch tpc-end sem[5]=1\n' in out, out
+    # (gdb prints monitor and console text on stderr, after stdout here)
+    assert 'nxemu: catch: tpc0 launched by seq0 at vtime=1\n' in out, out
+    assert '\nThread 2.1 received signal SIGTRAP, Trace/breakpoint trap.\n' \
+           '[Switching to Thread 2.1]\n0x00000000 in ?? ()\n$1 = 0x0\n' in out, out
+    assert ('nxemu: catch: tpc0 kernel ended after 4 cycles, 4 bundles at vtime=5\n'
+            'nxemu: catch: sem[5] add: 0 -> 1\n') in out, out
+    assert values(out) == ['0x0', '0x60'], out  # before bundle 0; at the halt bundle
+    assert 'catching: tpc-launch sem[5]=1\ncatching: nothing\n' in out, out
+    assert 'monitor: catch sem: give N VALUE (N below 256, a 32-bit VALUE)' in out, out
+    assert "monitor: catch: unknown kind 'bogus' (try 'help')" in out, out
+    assert 'monitor: catch dma takes no arguments' in out, out
+    assert '[Inferior 1 (process 1) exited normally]' in out, out
+    assert rc == 0, rc
+    # dmaw.s issues a 16-byte DMA at vtime 0: latency 32 + ceil(16 / 64) = 33
+    # cycles (docs/machine.rst, DMA timing); it is caught with the data moved
+    # while seq0 waits at 0x1000040.
+    out, rc, _ = gdb_session(dmaw_args(), [
+        'monitor catch dma', 'continue', 'p/x $pc', 'x/4xw 0x2000200', 'continue'])
+    assert 'nxemu: catch: dma0 completed 16 bytes for seq0 at vtime=33\n' in out, out
+    assert values(out) == ['0x1000040'], out
+    assert re.search(r'0x2000200:\s+0x00000011\s+0x00000022\s+0x00000033\s+0x00000044', out), out
+    assert '[Inferior 1 (process 1) exited normally]' in out, out
+    assert rc == 0, rc
+
+
+@case
 def ctrl_c_interrupts_a_running_machine():
     need()
     st = Stub(EMU, ['-device', 'loader,file=%s' % IMAGES['spin']])

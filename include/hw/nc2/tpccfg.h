@@ -59,6 +59,7 @@ typedef struct TpcCfg {
     uint32_t launcher_gen; /* launcher's NxBlock.generation at EXECUTE */
     uint64_t cycles, bundles;
     uint64_t launch_retired; /* the core's NxCpu.retired when this kernel launched */
+    uint64_t launch_vtime;   /* machine_vtime() of its launch (debugger catch lines) */
     uint32_t fault_pc, fault_info, kernel_size;
     uint64_t fault_addr;
     TpcLaunch latched; /* captured at EXECUTE */
