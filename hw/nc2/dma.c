@@ -115,6 +115,7 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     uint64_t bpc = dc->bytes_per_cycle;
     req->cost = dc->latency + req->bytes / bpc + (req->bytes % bpc != 0);
     req->done = 0;
+    req->issued = machine_vtime(e->m);
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
     dc->queued++;
@@ -169,6 +170,18 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
     const uint64_t start_budget = budget;
     while (e->count) {
         DmaRequest *req = e->ring[e->head];
+        /* A request starts no earlier than it was queued: a request issued
+         * mid-round gets only the rest of that round (its cost counted
+         * from its issue, not from the round start). */
+        if (req->done == 0) {
+            uint64_t now = e->m->sched.vtime + (start_budget - budget);
+            if (req->issued > now) {
+                uint64_t idle = req->issued - now;
+                if (idle >= budget)
+                    break;
+                budget -= idle;
+            }
+        }
         uint64_t need = req->cost - req->done;
         if (need > budget) {
             req->done += budget;

@@ -243,6 +243,19 @@ def test_timeline(nxemu, nxemu_as, tmp, tl_elf, tl_ko, hooked):
     check("timeline: the wait on sem9 ends when the DMA completed",
           len(w9) == 1 and len(dma) == 1 and w9[0]["ts"] + w9[0]["dur"] >= dma[0]["ts"] +
           dma[0]["dur"], json.dumps(w9 + dma), skip)
+    # DMA timing (docs/machine.rst "DMA engines"): the idle engine starts the
+    # 256-byte copy when the dma instruction queues it, and it costs
+    # latency 32 + ceil(256 / 64) = 36 cycles from there, not from the start
+    # of the round; the waiting core sees it from the first round boundary
+    # (a multiple of the quantum, 64) at or after completion.
+    if len(dma) == 1 and len(w9) == 1 and len(insn0) > 2:
+        issue, done = insn0[2]["ts"], dma[0]["ts"] + dma[0]["dur"]
+        check("timeline: the DMA costs 36 cycles from its issue",
+              dma[0]["ts"] == issue and dma[0]["dur"] == 36, json.dumps([insn0[2]] + dma), skip)
+        check("timeline: the wait on sem9 ends at the round after completion",
+              w9[0]["ts"] + w9[0]["dur"] == -(-done // 64) * 64, json.dumps(w9 + dma), skip)
+    else:
+        check("timeline: the DMA costs 36 cycles from its issue", False, json.dumps(dma), skip)
     # semaphore values as counters: sem9 becomes 1 when the DMA completes,
     # sem5 when the kernel ends, sem10 when core 0 posts it
     cnt = {e["name"]: (e["ts"], e["args"]["value"]) for e in ev if e["ph"] == "C"}

@@ -41,6 +41,7 @@ struct DmaRequest {
     DmaPool *pool; /* the pool this slot belongs to, NULL = not pooled */
     /* engine bookkeeping */
     uint64_t cost, done;
+    uint64_t issued; /* vtime queued: the engine cannot start it earlier */
 };
 
 typedef struct DmaController DmaController;
