@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 
 /* Registers a slot reads or writes, one bit per register of each file
  * (IRF as whole registers: a masked write still orders against a read). */
@@ -78,12 +79,20 @@ static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
-    const uint8_t *pb = in->b.kind == TPC_OP_V ? c->v[in->b.num] : NULL;
-    uint32_t sb = pb ? 0 : tpc_rd_scalar(c, b, &in->b, NULL);
-    tpc_f32_vec(in->opc, in->sw, c->v[in->a.num], pb, sb, *buf);
+    uint8_t tb[TPC_VBYTES];
+    const uint8_t *pb = tpc_rd_vec(c, b, &in->b, 4, tb, NULL);
+    tpc_vl_arith(in->opc, in->type, in->sw, *buf, c->v[in->a.num], pb, *r, NULL, NULL);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
+}
+
+static bool vpu_f32_form(const TpcInsn *in)
+{
+    bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
+                in->b.kind == TPC_OP_SIMM;
+    return in->opc >= 0x01 && in->opc <= 0x03 && in->type == TPC_T_F32 &&
+           in->dst.kind == TPC_OP_V && in->a.kind == TPC_OP_V && b_ok && !in->pred_vp;
 }
 
 static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
@@ -162,7 +171,7 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
         *prep = true;
         return true;
     case TPC_SLOT_VPU:
-        if (!tpc_vpu_f32_form(in))
+        if (!vpu_f32_form(in))
             return false;
         add_op(rd, &in->a);
         add_op(rd, &in->b);

@@ -321,10 +321,8 @@ void tpc_cpu_set_strict(Machine *m, bool strict);
  * chosen once at decode (exec-ld.c, exec-st.c); NULL: the table's. */
 TpcExecFn tpc_ld_quick(const TpcInsn *in);
 TpcExecFn tpc_st_quick(const TpcInsn *in);
-/* The forms with a direct executor (cpu-direct.c): f32 MUL/ADD/SUB of a V
- * register and a V or scalar source, IRF ADD with a scalar (exec-vpu.c,
- * exec-spu.c, next to their general executors). */
-bool tpc_vpu_f32_form(const TpcInsn *in);
+/* The IRF ADD with a scalar, a form with a direct executor (cpu-direct.c;
+ * exec-spu.c, next to its general executor). */
 bool tpc_spu_irf_add_form(const TpcInsn *in);
 
 /* 32-byte equality without a libc call. */
@@ -346,11 +344,6 @@ uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next);
 void tpc_direct_plan(TpcDCacheEntry *dc);
 /* tpc_cpu_step's loop while nothing observes single bundles */
 uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
-
-/* MUL/ADD/SUB.f32 (op 1..3) of register images a and b (b == NULL: the
- * scalar sb in every lane), NaNs canonical (exec-vpu.c). */
-bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
-                 uint8_t *out);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */
@@ -676,6 +669,12 @@ const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, u
                           uint8_t *tmp, TpcSlotOut *o);
 /* VPRF source image (32 bytes); SP sources give all bits = SP. */
 const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp);
+/* VPRF income: res = g ? res : old bit by bit, for 32 bytes. */
+static inline void tpc_vp_blend(uint8_t *res, const uint8_t *old, const uint8_t *g)
+{
+    for (unsigned j = 0; j < TPC_VPBYTES; j++)
+        res[j] = (uint8_t)((res[j] & g[j]) | (old[j] & ~g[j]));
+}
 /* Merge: dst = m ? res : old, for 256 bytes. */
 void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m);
 /* IRF/ADRF instructions present in several slots (exec-ld.c); dst is the

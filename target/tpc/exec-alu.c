@@ -8,36 +8,16 @@
 #include <stdint.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 
 static int64_t sext(uint32_t v, unsigned t)
 {
-    switch (t) {
-    case TPC_T_I32:
-        return (int32_t)v;
-    case TPC_T_I16:
-        return (int16_t)v;
-    case TPC_T_I8:
-        return (int8_t)v;
-    case TPC_T_U16:
-    case TPC_T_BF16:
-        return (uint16_t)v;
-    case TPC_T_U8:
-    case TPC_T_B:
-        return (uint8_t)v;
-    default:
-        return v;
-    }
+    return tpc_lane_sext(v, t);
 }
 
 uint32_t tpc_ext32(uint32_t v, unsigned t)
 {
     return (uint32_t)sext(v, t);
-}
-
-static uint32_t width_mask(unsigned t)
-{
-    unsigned e = tpc_type_size(t);
-    return e == 4 ? 0xFFFFFFFFu : (1u << (8 * e)) - 1;
 }
 
 static float fval(uint32_t v, unsigned t)
@@ -74,11 +54,28 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
                          unsigned sw)
 {
     float a = fval(ra, t), b = fval(rb, t), d = fval(rd, t);
+    if (t == TPC_T_F32) {
+        switch (op) {
+        case TPC_OPC_SPU_mac:
+            return tpc_lane_f32_mac(ra, rb, rd, sw & 2u);
+        case TPC_OPC_SPU_mul:
+            return tpc_lane_f32_mul(ra, rb);
+        case TPC_OPC_SPU_add:
+            return tpc_lane_f32_add(ra, rb);
+        case TPC_OPC_SPU_sub:
+            return tpc_lane_f32_sub(ra, rb, sw & 2u);
+        case TPC_OPC_SPU_max:
+            return tpc_lane_f32_max(ra, rb);
+        case TPC_OPC_SPU_min:
+            return tpc_lane_f32_min(ra, rb);
+        default:
+            break;
+        }
+    }
+    /* bf16: computed in f32, rounded once to bf16 */
     switch (op) {
     case TPC_OPC_SPU_mac: /* MAC: one rounding */
-        if (t == TPC_T_BF16)
-            return bf16_mac(a, b, d, sw & 2u);
-        return fres(fmaf((sw & 2u) ? -a : a, b, d), t);
+        return bf16_mac(a, b, d, sw & 2u);
     case TPC_OPC_SPU_mul:
         return fres(a * b, t);
     case TPC_OPC_SPU_add:
@@ -96,8 +93,11 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
     case TPC_OPC_SPU_abs:
         return ra & (t == TPC_T_F32 ? 0x7FFFFFFFu : 0x7FFFu);
     default:
-        return 0;
+        break;
     }
+    /* an opcode without float semantics cannot reach here (tpc_alu's callers
+     * dispatch on the .def rows' types) */
+    g_assert_not_reached();
 }
 
 static uint32_t ash(unsigned t, uint32_t ra, uint32_t rb, unsigned sw)
@@ -137,24 +137,16 @@ static uint32_t ash(unsigned t, uint32_t ra, uint32_t rb, unsigned sw)
 uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd, unsigned sw,
                  unsigned *carry)
 {
-    uint32_t wm = width_mask(t);
-    unsigned bits = 8 * tpc_type_size(t);
+    bool sat = sw & 1u;
     switch (op) {
     case TPC_OPC_SPU_or:
-        return (ra | rb) & wm;
     case TPC_OPC_SPU_and:
-        return (ra & rb) & wm;
     case TPC_OPC_SPU_xor:
-        return (ra ^ rb) & wm;
     case TPC_OPC_SPU_not:
-        return ~ra & wm;
+        return tpc_lane_logic(op, t, ra, rb);
     case TPC_OPC_SPU_shr:
-    case TPC_OPC_SPU_shl: {
-        unsigned n = rb & 0xFFu;
-        if (n >= bits)
-            return 0;
-        return (op == 0x13 ? ((ra & wm) >> n) : (ra << n)) & wm;
-    }
+    case TPC_OPC_SPU_shl:
+        return tpc_lane_shift(op == TPC_OPC_SPU_shl, t, ra, rb);
     case TPC_OPC_SPU_ash:
         if (tpc_type_is_float(t)) {
             /* ash.f32/.bf16 (VPU): a * 2^b, b the signed low byte of B's lane,
@@ -169,7 +161,7 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
     if (tpc_type_is_float(t))
         return float_op(op, t, ra, rb, rd, sw);
     int64_t a = sext(ra, t), b = sext(rb, t), d = sext(rd, t);
-    bool sat = sw & 1u;
+    uint32_t wm = tpc_lane_wmask(t);
     switch (op) {
     case TPC_OPC_SPU_mac: {
         __int128 p = (__int128)a * b;
@@ -185,59 +177,27 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
     case TPC_OPC_SPU_mul:
         return (uint32_t)((uint64_t)a * (uint64_t)b) & wm;
     case TPC_OPC_SPU_add: {
-        unsigned cin = (sw & 2u) && carry ? (*carry & 1u) : 0u;
-        uint64_t ua = ra & wm, ub = rb & wm;
+        unsigned cin = (sw & 2u) && carry ? (*carry & 1u) : 0u, cout;
+        uint32_t r = tpc_lane_int_add(t, ra, rb, cin, sat, &cout);
         if (carry)
-            *carry = ((ua + ub + cin) >> bits) & 1u;
-        return tpc_int_result(a + b + cin, t, sat);
+            *carry = cout;
+        return r;
     }
     case TPC_OPC_SPU_sub:
-        return tpc_int_result((sw & 2u) ? b - a : a - b, t, sat);
+        return tpc_lane_int_sub(t, ra, rb, sw & 2u, sat);
     case TPC_OPC_SPU_max:
-        return (uint32_t)(a > b ? a : b) & wm;
+        return tpc_lane_int_max(t, ra, rb);
     case TPC_OPC_SPU_min:
-        return (uint32_t)(a < b ? a : b) & wm;
+        return tpc_lane_int_min(t, ra, rb);
     case TPC_OPC_SPU_abs:
         return tpc_int_result(a < 0 ? -a : a, t, false);
     default:
-        return 0;
+        /* every opcode the .def rows route here is a case above */
+        g_assert_not_reached();
     }
 }
 
 bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t rb, bool mask_eq_zero)
 {
-    if (op == 0x09 && mask_eq_zero)
-        return (ra & rb & width_mask(t)) == 0;
-    if (tpc_type_is_float(t)) {
-        float a = fval(ra, t), b = fval(rb, t);
-        switch (op) {
-        case TPC_OPC_SPU_cmp_eq:
-            return a == b;
-        case TPC_OPC_SPU_cmp_neq:
-            return !(a == b);
-        case TPC_OPC_SPU_cmp_less:
-            return a < b;
-        case TPC_OPC_SPU_cmp_leq:
-            return a <= b;
-        case TPC_OPC_SPU_cmp_grt:
-            return a > b;
-        default:
-            return a >= b;
-        }
-    }
-    int64_t a = sext(ra, t), b = sext(rb, t);
-    switch (op) {
-    case TPC_OPC_SPU_cmp_eq:
-        return a == b;
-    case TPC_OPC_SPU_cmp_neq:
-        return a != b;
-    case TPC_OPC_SPU_cmp_less:
-        return a < b;
-    case TPC_OPC_SPU_cmp_leq:
-        return a <= b;
-    case TPC_OPC_SPU_cmp_grt:
-        return a > b;
-    default:
-        return a >= b;
-    }
+    return tpc_lane_cmp(op, t, ra, rb, op == TPC_OPC_SPU_cmp_eq && mask_eq_zero);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 
 static void put_v(TpcCpu *c, TpcSlotOut *o, unsigned idx, unsigned buf, const uint8_t *m, bool all)
 {
@@ -91,16 +92,11 @@ static bool vpu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *a = tpc_rd_vec(c, b, &in->a, e, ta, o);
     const uint8_t *bb = tpc_rd_vec(c, b, &in->b, e, tb, o);
     bool mez = op == 0x09 && (in->sw & 1u);
-    const uint8_t *old = c->vp[in->dst.num & 15];
-    for (unsigned j = 0; j < TPC_VPBYTES; j++)
-        o->vpbuf[j] = 0;
-    for (unsigned i = 0; i < TPC_VBYTES / e; i++) {
-        bool res = tpc_alu_cmp(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), mez);
-        for (unsigned k = 0; k < e; k++) {
-            unsigned j = i * e + k;
-            unsigned bit = (all || m[j]) ? res : tpc_vp_bit(old, j);
-            o->vpbuf[j >> 3] |= (uint8_t)(bit << (j & 7));
-        }
+    tpc_vl_cmp(op, t, mez, o->vpbuf, a, bb);
+    if (!all) {
+        uint8_t g[TPC_VPBYTES];
+        tpc_vl_pack(g, m);
+        tpc_vp_blend(o->vpbuf, c->vp[in->dst.num & 15], g);
     }
     tpc_out_vp(o, in->dst.num);
     return true;
@@ -136,13 +132,7 @@ static bool vpu_sel(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *cc = tpc_rd_vec(c, b, &in->c, e, tc, o);
     const uint8_t *dd = tpc_rd_vec(c, b, &in->d, e, td, o);
     bool mez = op == 0x09 && (in->sw & 1u);
-    for (unsigned i = 0; i < TPC_VBYTES / e; i++) {
-        uint32_t x = tpc_ld_e(a, i, e), y = tpc_ld_e(bb, i, e);
-        bool res = tpc_alu_cmp(op, t, x, y, mez);
-        tpc_st_e(o->vbuf[0], i, e, res ? tpc_ld_e(cc, i, e) : tpc_ld_e(dd, i, e));
-        if (two)
-            tpc_st_e(o->vbuf[1], i, e, res ? x : y);
-    }
+    tpc_vl_sel(op, t, mez, o->vbuf[0], two ? o->vbuf[1] : NULL, a, bb, cc, dd);
     put_v(c, o, in->dst.num, 0, m, all);
     if (two)
         put_v(c, o, in->dst.num + 1, 1, m, all);

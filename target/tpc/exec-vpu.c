@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 
 /* Finish a VRF result held in o->vbuf[buf]: merge with the old value of V
  * idx under the mask and queue the write. */
@@ -22,13 +23,9 @@ static void put_v(TpcCpu *c, TpcSlotOut *o, unsigned idx, unsigned buf, const ui
 static void put_vp(TpcCpu *c, TpcSlotOut *o, unsigned idx, const uint8_t *m, bool all)
 {
     if (!all) {
-        const uint8_t *old = c->vp[idx & 15];
-        for (unsigned j = 0; j < TPC_VPBYTES; j++) {
-            uint8_t g = 0;
-            for (unsigned k = 0; k < 8; k++)
-                g |= (uint8_t)((m[8 * j + k] & 1u) << k);
-            o->vpbuf[j] = (uint8_t)((o->vpbuf[j] & g) | (old[j] & ~g));
-        }
+        uint8_t g[TPC_VPBYTES];
+        tpc_vl_pack(g, m);
+        tpc_vp_blend(o->vpbuf, c->vp[idx & 15], g);
     }
     tpc_out_vp(o, idx);
 }
@@ -126,141 +123,6 @@ static bool vpu_vp_logic(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSl
     return true;
 }
 
-typedef float tpc_v8f __attribute__((vector_size(32)));
-typedef int32_t tpc_v8i __attribute__((vector_size(32)));
-
-/* MUL/ADD/SUB.f32 in explicit 8-lane vectors (GCC's -O2 cost model does not
- * vectorise the scalar form), cloned for AVX2 with a baseline fallback
- * chosen on the first call (below).  Vector arithmetic is IEEE
- * binary32 with RNE like the scalar code; NaNs are canonicalised lane by
- * lane.  B is a register image, or with pb == NULL the scalar sb in every
- * lane (no broadcast image).  One loop per operation so that the loops
- * carry no dispatch. */
-#define F32_VEC_LOOP(expr)                                                                         \
-    for (unsigned i = 0; i < TPC_VBYTES; i += 32) {                                                \
-        tpc_v8f x, y, r;                                                                           \
-        tpc_v8i bits;                                                                              \
-        memcpy(&x, pa + i, 32);                                                                    \
-        if (pb)                                                                                    \
-            memcpy(&y, pb + i, 32);                                                                \
-        else                                                                                       \
-            y = ys;                                                                                \
-        r = (expr);                                                                                \
-        tpc_v8i isnan_m = r != r;                                                                  \
-        memcpy(&bits, &r, 32);                                                                     \
-        bits = (bits & ~isnan_m) | (qnan & isnan_m);                                               \
-        memcpy(out + i, &bits, 32);                                                                \
-    }
-
-/* One body, compiled twice on x86-64 (AVX2 and baseline).  The choice is
- * made on the first call with two CPUID leaves, not by GCC target_clones:
- * those make libgcc's __cpu_indicator_init run at every start-up, a dozen
- * CPUID instructions that cost ~0.1 ms under a hypervisor even for runs
- * with no TPC at all (bench/startup.sh). */
-#define F32_VEC_BODY                                                                               \
-{                                                                                                  \
-    const tpc_v8i qnan = {0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000,                          \
-                          0x7FC00000, 0x7FC00000, 0x7FC00000, 0x7FC00000};                         \
-    float f;                                                                                       \
-    memcpy(&f, &sb, 4);                                                                            \
-    const tpc_v8f ys = {f, f, f, f, f, f, f, f};                                                   \
-    if (op == 0x01)                                                                                \
-        F32_VEC_LOOP(x * y)                                                                        \
-    else if (op == 0x02)                                                                           \
-        F32_VEC_LOOP(x + y)                                                                        \
-    else if (sw & 2u)                                                                              \
-        F32_VEC_LOOP(y - x)                                                                        \
-    else                                                                                           \
-        F32_VEC_LOOP(x - y)                                                                        \
-    return true;                                                                                   \
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#include <cpuid.h>
-
-__attribute__((target("avx2"))) static bool f32_vec_avx2(unsigned op, unsigned sw,
-                                                         const uint8_t *pa, const uint8_t *pb,
-                                                         uint32_t sb, uint8_t *out)
-F32_VEC_BODY
-
-static bool f32_vec_base(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
-                         uint32_t sb, uint8_t *out)
-F32_VEC_BODY
-
-typedef bool F32VecFn(unsigned, unsigned, const uint8_t *, const uint8_t *, uint32_t, uint8_t *);
-
-/* AVX2 needs the CPU feature and the OS saving YMM state (XCR0 bits 1-2). */
-static bool host_has_avx2(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
-        return false;
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6u) != 6u)
-        return false;
-    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
-}
-
-static F32VecFn *f32_vec_impl;
-
-bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
-                 uint8_t *out)
-{
-    F32VecFn *f = __atomic_load_n(&f32_vec_impl, __ATOMIC_RELAXED);
-    if (G_UNLIKELY(!f)) {
-        f = host_has_avx2() ? f32_vec_avx2 : f32_vec_base;
-        __atomic_store_n(&f32_vec_impl, f, __ATOMIC_RELAXED);
-    }
-    return f(op, sw, pa, pb, sb, out);
-}
-#else
-bool tpc_f32_vec(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb, uint32_t sb,
-                 uint8_t *out)
-F32_VEC_BODY
-#endif
-#undef F32_VEC_BODY
-#undef F32_VEC_LOOP
-
-/* f32 fast paths: whole-register loops the compiler vectorises. */
-static bool f32_fast(unsigned op, unsigned sw, const uint8_t *pa, const uint8_t *pb,
-                     const uint8_t *pd, uint8_t *out)
-{
-    if (op >= 0x01 && op <= 0x03)
-        return tpc_f32_vec(op, sw, pa, pb, 0, out);
-    float a[64], bv[64], d[64], r[64];
-    memcpy(a, pa, 256);
-    memcpy(bv, pb, 256);
-    switch (op) {
-    case TPC_OPC_SPU_mac:
-        memcpy(d, pd, 256);
-        if (sw & 2u)
-            for (unsigned i = 0; i < 64; i++)
-                r[i] = fmaf(-a[i], bv[i], d[i]);
-        else
-            for (unsigned i = 0; i < 64; i++)
-                r[i] = fmaf(a[i], bv[i], d[i]);
-        break;
-    default:
-        return false;
-    }
-    uint32_t bits[64];
-    memcpy(bits, r, 256);
-    for (unsigned i = 0; i < 64; i++)
-        if (r[i] != r[i])
-            bits[i] = 0x7FC00000u;
-    memcpy(out, bits, 256);
-    return true;
-}
-
-bool tpc_vpu_f32_form(const TpcInsn *in)
-{
-    bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
-                in->b.kind == TPC_OP_SIMM;
-    return in->opc >= 0x01 && in->opc <= 0x03 && in->type == TPC_T_F32 &&
-           in->dst.kind == TPC_OP_V && in->a.kind == TPC_OP_V && b_ok && !in->pred_vp;
-}
-
 static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
 {
     unsigned t = in->type;
@@ -269,19 +131,6 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned e = tpc_type_size(t), n = TPC_VBYTES / e;
     uint8_t ta[TPC_VBYTES], tb[TPC_VBYTES];
     const uint8_t *a = tpc_rd_vec(c, b, &in->a, e, ta, o);
-    if (t == TPC_T_F32 && op >= 0x01 && op <= 0x03 && in->b.kind != TPC_OP_V &&
-        in->b.kind != TPC_OP_VSPECIAL && in->b.kind != TPC_OP_NONE) {
-        /* f32 with a scalar B (add.f32 V2, V1, S0): no broadcast image */
-        uint32_t sb = tpc_rd_scalar(c, b, &in->b, o);
-        uint8_t m[TPC_VBYTES];
-        bool all;
-        if (!tpc_pred_mask(c, in, e, m, &all))
-            return true;
-        unsigned dn = in->dst.num % TPC_NR_V;
-        tpc_f32_vec(op, in->sw, a, NULL, sb, o->vbuf[0]);
-        put_v(c, o, dn, 0, m, all);
-        return true;
-    }
     const uint8_t *bb = in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, e, tb, o) : a;
     if (tpc_vpu_pair_dest(op, t, in->sw))
         return vpu_wide(c, b, in, o, op, a, bb);
@@ -308,32 +157,21 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
                                               : (int64_t)q;
             tpc_st_e(r, i, 4, tpc_int_result(lim, t, true));
         }
-    } else if (t == TPC_T_F32 && f32_fast(op, in->sw, a, bb, old, r)) {
-        /* done */
-    } else if (op >= 0x0F && op <= 0x12) {
-        /* bitwise: the element size does not matter */
-        for (unsigned i = 0; i < TPC_VBYTES; i++)
-            r[i] = op == 0x0F   ? (uint8_t)(a[i] | bb[i])
-                   : op == 0x10 ? (uint8_t)(a[i] & bb[i])
-                   : op == 0x11 ? (uint8_t)(a[i] ^ bb[i])
-                                : (uint8_t)~a[i];
-    } else if (op == 0x02 && !tpc_type_is_float(t)) {
-        /* integer ADD also produces V_CARRY (byte-bit layout of §1.1) */
-        memset(o->vcarry, 0, TPC_VPBYTES);
-        for (unsigned i = 0; i < n; i++) {
-            unsigned cy = tpc_vp_bit(c->v_carry, i * e);
-            tpc_st_e(r, i, e,
-                     tpc_alu(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), 0, in->sw, &cy));
-            if (cy && (all || m[i * e]))
-                for (unsigned k = 0; k < e; k++)
-                    o->vcarry[(i * e + k) >> 3] |= (uint8_t)(1u << ((i * e + k) & 7));
+    } else if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
+        /* integer ADD also produces V_CARRY (byte-bit layout of §1.1); the
+         * carry switch takes each lane's carry in from it */
+        uint8_t cin[TPC_VBYTES];
+        if (in->sw & 2u)
+            tpc_vl_unpack(cin, c->v_carry);
+        tpc_vl_arith(op, t, in->sw, r, a, bb, NULL, (in->sw & 2u) ? cin : NULL, o->vcarry);
+        if (!all) {
+            uint8_t g[TPC_VPBYTES];
+            tpc_vl_pack(g, m);
+            tpc_vp_blend(o->vcarry, c->v_carry, g);
         }
-        if (!all)
-            for (unsigned j = 0; j < TPC_VBYTES; j++)
-                if (!m[j] && tpc_vp_bit(c->v_carry, j))
-                    o->vcarry[j >> 3] |= (uint8_t)(1u << (j & 7));
         tpc_out_w(o, TPC_WR_VCARRY, 0);
-    } else {
+    } else if (!tpc_vl_arith(op, t, in->sw, r, a, bb, old, NULL, NULL)) {
+        /* bf16, ABS, ASH: lane by lane */
         for (unsigned i = 0; i < n; i++)
             tpc_st_e(r, i, e,
                      tpc_alu(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), tpc_ld_e(old, i, e),

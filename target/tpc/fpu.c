@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 
 float tpc_f32(uint32_t bits)
 {
@@ -231,17 +232,5 @@ unsigned tpc_resolve_rm(TpcCpu *c, unsigned rm)
 
 uint32_t tpc_int_result(int64_t v, unsigned t, bool sat)
 {
-    unsigned bits = 8 * tpc_type_esize(t);
-    if (sat) {
-        int64_t mn, mx;
-        if (tpc_type_is_signed(t)) {
-            mn = -((int64_t)1 << (bits - 1));
-            mx = ((int64_t)1 << (bits - 1)) - 1;
-        } else {
-            mn = 0;
-            mx = ((int64_t)1 << bits) - 1;
-        }
-        v = v < mn ? mn : v > mx ? mx : v;
-    }
-    return bits == 32 ? (uint32_t)v : (uint32_t)v & ((1u << bits) - 1);
+    return tpc_lane_int_result(v, t, sat);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 
 bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES], bool *all)
 {
@@ -19,15 +20,12 @@ bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC
         *all = !in->polarity;
         return *all;
     }
-    const uint8_t *vp = c->vp[in->pred & 15];
-    unsigned pol = in->polarity ? 1u : 0u;
-    bool any = false;
-    for (unsigned b = 0; b < TPC_VBYTES; b++) {
-        unsigned bit = tpc_vp_bit(vp, b & ~(e - 1)) ^ pol;
-        m[b] = (uint8_t)(0u - bit);
-        any |= bit != 0;
-    }
-    return any;
+    uint8_t g[TPC_VPBYTES], any = 0;
+    tpc_vl_spread(g, c->vp[in->pred & 15], e, in->polarity);
+    for (unsigned j = 0; j < TPC_VPBYTES; j++)
+        any |= g[j];
+    tpc_vl_unpack(m, g);
+    return any != 0;
 }
 
 uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, TpcSlotOut *o)

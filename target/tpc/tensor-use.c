@@ -21,7 +21,8 @@ int tpc_text_max_tensor(const uint8_t *text, size_t len, uint32_t *pc, const cha
             if (!in->desc) {
                 continue;
             }
-            if (in->opc == TPC_OPC_LD_gen_addr && in->desc->form != TPC_FORM_NOP) {
+            /* (opcode 0 is also the SPU's and VPU's MAC: the form tells) */
+            if (in->desc->form == TPC_FORM_GEN_ADDR_LD || in->desc->form == TPC_FORM_GEN_ADDR_ST) {
                 id = in->b.raw & 15;
             } else if (in->desc->form == TPC_FORM_LD_TNSR || in->desc->form == TPC_FORM_ST_TNSR) {
                 id = (in->sw & 8u) ? -1 : (in->b.raw & 15);

@@ -18,6 +18,7 @@
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 #include "../tpc/tpc-testlib.h"
 
 #define SRC 0x200000ull
@@ -498,27 +499,26 @@ static uint32_t f32_sample(GRand *r)
     }
 }
 
-/* tpc_f32_vec (the quick, direct and general executors' f32 loop, cloned
- * per host ISA) lane by lane against f32_ref, with B a register image and a
+/* tpc_vl_arith (the direct and general executors' f32 loops, compiled per
+ * host ISA) lane by lane against f32_ref, with B a register image and a
  * broadcast scalar, for MUL, ADD, SUB and SUB neg. */
-typedef bool (*F32VecFn)(unsigned, unsigned, const uint8_t *, const uint8_t *, uint32_t, uint8_t *);
-
-/* fn lane by lane against f32_ref over 400 random register pairs and
- * scalars, for MUL, ADD, SUB and SUB neg, with B an image and a scalar. */
-static void check_f32_vec(F32VecFn fn, const char *which, unsigned seed)
+static void check_f32_vec(const char *which, unsigned seed)
 {
     GRand *r = g_rand_new_with_seed(seed);
-    uint32_t a[64], b[64], out[64];
+    uint32_t a[64], b[64], sbv[64], out[64];
     for (unsigned n = 0; n < 400; n++) {
         for (unsigned i = 0; i < 64; i++) {
             a[i] = f32_sample(r);
             b[i] = f32_sample(r);
         }
         uint32_t sb = f32_sample(r);
+        for (unsigned i = 0; i < 64; i++)
+            sbv[i] = sb;
         for (unsigned form = 0; form < 8; form++) {
             unsigned op = (form & 3) == 3 ? 3 : 1 + (form & 3), sw = (form & 3) == 3 ? 2 : 0;
             bool scalar = form >= 4;
-            fn(op, sw, (const uint8_t *)a, scalar ? NULL : (const uint8_t *)b, sb, (uint8_t *)out);
+            g_assert_true(tpc_vl_arith(op, TPC_T_F32, sw, (uint8_t *)out, (const uint8_t *)a,
+                                       (const uint8_t *)(scalar ? sbv : b), NULL, NULL, NULL));
             for (unsigned i = 0; i < 64; i++) {
                 uint32_t exp = f32_ref(op, sw, a[i], scalar ? sb : b[i]);
                 if (out[i] != exp)
@@ -530,45 +530,22 @@ static void check_f32_vec(F32VecFn fn, const char *which, unsigned seed)
     g_rand_free(r);
 }
 
-/* tpc_f32_vec as this host resolves it */
+/* the loops this host uses */
 static void test_f32_vec_reference(void)
 {
-    check_f32_vec(tpc_f32_vec, "host clone", 5);
+    tpc_vl_select(false);
+    check_f32_vec("host loops", 5);
 }
 
-/* The f32 loop is cloned per host ISA (GCC target_clones) and the clone is
- * chosen once, at load time, from the CPU's features; test-f32-vec-reference
- * checks the one this host uses.  To check the baseline clone too, ask the
- * clone resolver again with the CPU feature words of libgcc's model cleared
- * (then restore them).  Only where the clones exist (GCC, x86-64). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-extern F32VecFn f32_resolver(void) __asm__("tpc_f32_vec.resolver") __attribute__((weak));
-extern struct {
-    unsigned vendor, type, subtype, features[1];
-} __cpu_model;
-
+/* The loops are compiled per host ISA and chosen once, at the first call,
+ * from the CPU's features; test-f32-vec-reference checks the one this host
+ * uses.  The baseline ones, forced. */
 static void test_f32_vec_baseline_clone(void)
 {
-    if (!f32_resolver) {
-        g_test_skip("tpc_f32_vec is not cloned in this build");
-        return;
-    }
-    __builtin_cpu_init();
-    unsigned saved = __cpu_model.features[0];
-    F32VecFn host = f32_resolver();
-    __cpu_model.features[0] = 0; /* no AVX, AVX2, AVX-512... */
-    F32VecFn base = f32_resolver();
-    __cpu_model.features[0] = saved;
-    g_assert_nonnull(base);
-    g_test_message("host clone %p, baseline clone %p", (void *)host, (void *)base);
-    check_f32_vec(base, "baseline clone", 6);
+    tpc_vl_select(true);
+    check_f32_vec("baseline loops", 6);
+    tpc_vl_select(false);
 }
-#else
-static void test_f32_vec_baseline_clone(void)
-{
-    g_test_skip("no per-ISA clones on this host compiler");
-}
-#endif
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,213 @@
+/*
+ * Lane semantics of the TPC's arithmetic (tpc.md §5.0.4, §5.2, §5.3): each
+ * operation on one element, written once.  The scalar executors call them
+ * for one element (tpc_alu, exec-alu.c); the VPU's whole-register loops
+ * (vlane.c) call them for every lane of a 256-byte register, where they
+ * inline with a constant type and the compiler vectorises the loop.  So a
+ * lane function must stay branch-free enough to if-convert: selects, no
+ * calls except __builtin_fmaf, no tables.
+ *
+ * Values are raw elements of type t in the low 8E bits (tpc_ld_e); results
+ * likewise.  f32 results are canonical: any NaN becomes 0x7FC00000.
+ */
+#ifndef TARGET_TPC_LANE_H
+#define TARGET_TPC_LANE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "target/tpc/insn.h"
+
+#define TPC_F32_QNAN 0x7FC00000u
+
+static inline float tpc_lane_f(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static inline uint32_t tpc_lane_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* An arithmetic f32 result, NaN canonical. */
+static inline uint32_t tpc_lane_f32_canon(float r)
+{
+    return r != r ? TPC_F32_QNAN : tpc_lane_bits(r);
+}
+
+/* MAC.f32: d + a*b (neg: d - a*b) rounded once (fused). */
+static inline uint32_t tpc_lane_f32_mac(uint32_t ra, uint32_t rb, uint32_t rd, bool neg)
+{
+    float a = tpc_lane_f(ra);
+    return tpc_lane_f32_canon(__builtin_fmaf(neg ? -a : a, tpc_lane_f(rb), tpc_lane_f(rd)));
+}
+
+static inline uint32_t tpc_lane_f32_mul(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_f32_canon(tpc_lane_f(ra) * tpc_lane_f(rb));
+}
+
+static inline uint32_t tpc_lane_f32_add(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_f32_canon(tpc_lane_f(ra) + tpc_lane_f(rb));
+}
+
+/* SUB: a - b, or with the neg switch b - a. */
+static inline uint32_t tpc_lane_f32_sub(uint32_t ra, uint32_t rb, bool rev)
+{
+    float a = tpc_lane_f(ra), b = tpc_lane_f(rb);
+    return tpc_lane_f32_canon(rev ? b - a : a - b);
+}
+
+/* MAX/MIN: a NaN operand gives the canonical NaN; +0 is above -0. */
+static inline uint32_t tpc_lane_f32_max(uint32_t ra, uint32_t rb)
+{
+    float a = tpc_lane_f(ra), b = tpc_lane_f(rb);
+    uint32_t r = (a > b || (a == b && !(ra >> 31))) ? ra : rb;
+    return (a != a || b != b) ? TPC_F32_QNAN : r;
+}
+
+static inline uint32_t tpc_lane_f32_min(uint32_t ra, uint32_t rb)
+{
+    float a = tpc_lane_f(ra), b = tpc_lane_f(rb);
+    uint32_t r = (a < b || (a == b && (ra >> 31))) ? ra : rb;
+    return (a != a || b != b) ? TPC_F32_QNAN : r;
+}
+
+/* ---- integers ---- */
+
+static inline unsigned tpc_lane_bitsof(unsigned t)
+{
+    return t == TPC_T_I32 || t == TPC_T_U32 || t == TPC_T_F32 ? 32
+           : t == TPC_T_I8 || t == TPC_T_U8 || t == TPC_T_B   ? 8
+                                                               : 16;
+}
+
+static inline uint32_t tpc_lane_wmask(unsigned t)
+{
+    unsigned n = tpc_lane_bitsof(t);
+    return n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+}
+
+/* The value of a raw element: sign-extended for the signed types. */
+static inline int64_t tpc_lane_sext(uint32_t v, unsigned t)
+{
+    switch (t) {
+    case TPC_T_I32:
+        return (int32_t)v;
+    case TPC_T_I16:
+        return (int16_t)v;
+    case TPC_T_I8:
+        return (int8_t)v;
+    case TPC_T_U16:
+    case TPC_T_BF16:
+        return (uint16_t)v;
+    case TPC_T_U8:
+    case TPC_T_B:
+        return (uint8_t)v;
+    default:
+        return v;
+    }
+}
+
+/* v saturated to type t (sat) or wrapped to its width. */
+static inline uint32_t tpc_lane_int_result(int64_t v, unsigned t, bool sat)
+{
+    unsigned bits = tpc_lane_bitsof(t);
+    if (sat) {
+        bool s = t == TPC_T_I32 || t == TPC_T_I16 || t == TPC_T_I8;
+        int64_t mn = s ? -((int64_t)1 << (bits - 1)) : 0;
+        int64_t mx = s ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+        v = v < mn ? mn : v > mx ? mx : v;
+    }
+    return (uint32_t)v & tpc_lane_wmask(t);
+}
+
+/* ADD with carry-in cin (0/1); *cout gets the unsigned carry out. */
+static inline uint32_t tpc_lane_int_add(unsigned t, uint32_t ra, uint32_t rb, unsigned cin,
+                                        bool sat, unsigned *cout)
+{
+    uint32_t wm = tpc_lane_wmask(t);
+    uint64_t ua = ra & wm, ub = rb & wm;
+    *cout = (unsigned)((ua + ub + cin) >> tpc_lane_bitsof(t)) & 1u;
+    return tpc_lane_int_result(tpc_lane_sext(ra, t) + tpc_lane_sext(rb, t) + cin, t, sat);
+}
+
+static inline uint32_t tpc_lane_int_sub(unsigned t, uint32_t ra, uint32_t rb, bool rev, bool sat)
+{
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
+    return tpc_lane_int_result(rev ? b - a : a - b, t, sat);
+}
+
+static inline uint32_t tpc_lane_int_max(unsigned t, uint32_t ra, uint32_t rb)
+{
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
+    return (uint32_t)(a > b ? a : b) & tpc_lane_wmask(t);
+}
+
+static inline uint32_t tpc_lane_int_min(unsigned t, uint32_t ra, uint32_t rb)
+{
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
+    return (uint32_t)(a < b ? a : b) & tpc_lane_wmask(t);
+}
+
+/* Bitwise OR/AND/XOR/NOT (opcodes 0x0F..0x12), any type. */
+static inline uint32_t tpc_lane_logic(unsigned op, unsigned t, uint32_t ra, uint32_t rb)
+{
+    uint32_t r = op == TPC_OPC_SPU_or    ? ra | rb
+                 : op == TPC_OPC_SPU_and ? ra & rb
+                 : op == TPC_OPC_SPU_xor ? ra ^ rb
+                                         : ~ra;
+    return r & tpc_lane_wmask(t);
+}
+
+/* SHR (logical) / SHL by the low byte of B; a shift of the width or more
+ * gives 0. */
+static inline uint32_t tpc_lane_shift(bool left, unsigned t, uint32_t ra, uint32_t rb)
+{
+    uint32_t wm = tpc_lane_wmask(t), n = rb & 0xFFu;
+    uint32_t r = left ? ra << (n & 31) : (ra & wm) >> (n & 31);
+    return n >= tpc_lane_bitsof(t) ? 0 : r & wm;
+}
+
+/* ---- comparisons (CMP_EQ 0x09 .. CMP_GEQ 0x0E; SEL maps onto them) ---- */
+
+static inline bool tpc_lane_rel(unsigned op, bool lt, bool eq, bool gt)
+{
+    switch (op) {
+    case TPC_OPC_SPU_cmp_eq:
+        return eq;
+    case TPC_OPC_SPU_cmp_neq:
+        return !eq;
+    case TPC_OPC_SPU_cmp_less:
+        return lt;
+    case TPC_OPC_SPU_cmp_leq:
+        return lt || eq;
+    case TPC_OPC_SPU_cmp_grt:
+        return gt;
+    default:
+        return gt || eq;
+    }
+}
+
+/* f32/bf16 relations are IEEE: every one but NEQ is false with a NaN. */
+static inline bool tpc_lane_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t rb, bool mez)
+{
+    if (op == TPC_OPC_SPU_cmp_eq && mez)
+        return (ra & rb & tpc_lane_wmask(t)) == 0;
+    if (t == TPC_T_F32 || t == TPC_T_BF16) {
+        float a = tpc_lane_f(t == TPC_T_F32 ? ra : (ra & 0xFFFFu) << 16);
+        float b = tpc_lane_f(t == TPC_T_F32 ? rb : (rb & 0xFFFFu) << 16);
+        return tpc_lane_rel(op, a < b, a == b, a > b);
+    }
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
+    return tpc_lane_rel(op, a < b, a == b, a > b);
+}
+
+#endif

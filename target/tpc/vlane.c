@@ -1,0 +1,225 @@
+/*
+ * Whole-register VPU lane operations (vlane.h): the lane functions of
+ * lane.h applied to every lane of 256-byte register images, in loops the
+ * compiler vectorises.  The staged executors (exec-vpu.c, exec-vpu-perm.c)
+ * and the direct path (cpu-direct.c) both call these, so each operation's
+ * semantics exist once (lane.h) and run at vector speed everywhere.
+ *
+ * The loops (vlane-impl.h) are compiled twice on x86-64: for AVX2+FMA and
+ * for the baseline.  MAC.f32 must be fused; with FMA the compiler turns the
+ * per-lane __builtin_fmaf into vfmadd, the baseline calls libm's fmaf per
+ * lane (correct, slow).  The choice is made on the first call with two
+ * CPUID leaves, not by GCC target_clones: those make libgcc's
+ * __cpu_indicator_init run at every start-up, a dozen CPUID instructions
+ * that cost ~0.1 ms under a hypervisor even for runs with no TPC at all
+ * (bench/startup.sh).
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
+#include "target/tpc/vlane.h"
+
+static inline uint32_t vl_ld4(const uint8_t *p, unsigned i)
+{
+    uint32_t v;
+    memcpy(&v, p + 4 * i, 4);
+    return v;
+}
+
+static inline uint32_t vl_ld2(const uint8_t *p, unsigned i)
+{
+    uint16_t v;
+    memcpy(&v, p + 2 * i, 2);
+    return v;
+}
+
+static inline uint32_t vl_ld1(const uint8_t *p, unsigned i)
+{
+    return p[i];
+}
+
+static inline void vl_st4(uint8_t *p, unsigned i, uint32_t v)
+{
+    memcpy(p + 4 * i, &v, 4);
+}
+
+static inline void vl_st2(uint8_t *p, unsigned i, uint32_t v)
+{
+    uint16_t h = (uint16_t)v;
+    memcpy(p + 2 * i, &h, 2);
+}
+
+static inline void vl_st1(uint8_t *p, unsigned i, uint32_t v)
+{
+    p[i] = (uint8_t)v;
+}
+
+void tpc_vl_pack(uint8_t vp[TPC_VPBYTES], const uint8_t bytes[TPC_VBYTES])
+{
+#if defined(__SSE2__)
+    for (unsigned j = 0; j < TPC_VBYTES; j += 16) {
+        __m128i x;
+        memcpy(&x, bytes + j, 16);
+        uint16_t m = (uint16_t)_mm_movemask_epi8(x);
+        memcpy(vp + j / 8, &m, 2);
+    }
+#else
+    for (unsigned j = 0; j < TPC_VPBYTES; j++) {
+        uint8_t g = 0;
+        for (unsigned k = 0; k < 8; k++)
+            g |= (uint8_t)((bytes[8 * j + k] >> 7) << k);
+        vp[j] = g;
+    }
+#endif
+}
+
+void tpc_vl_unpack(uint8_t bytes[TPC_VBYTES], const uint8_t vp[TPC_VPBYTES])
+{
+    /* byte k of x * 0x0101.. & 0x8040..01 is bit k of the VP byte alone;
+     * adding 0x7F to each byte moves "nonzero" to its top bit (no carry
+     * between bytes: each is 0 or one power of two) */
+    for (unsigned j = 0; j < TPC_VPBYTES; j++) {
+        uint64_t t = (vp[j] * 0x0101010101010101ull) & 0x8040201008040201ull;
+        uint64_t hi = ((t + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+        uint64_t m = hi * 0xFF;
+        memcpy(bytes + 8 * j, &m, 8);
+    }
+}
+
+void tpc_vl_spread(uint8_t g[TPC_VPBYTES], const uint8_t vp[TPC_VPBYTES], unsigned e, bool pol)
+{
+    for (unsigned j = 0; j < TPC_VPBYTES; j++) {
+        uint8_t x = pol ? (uint8_t)~vp[j] : vp[j];
+        if (e == 4) {
+            x &= 0x11u;
+            x |= (uint8_t)(x << 1);
+            x |= (uint8_t)(x << 2);
+        } else if (e == 2) {
+            x &= 0x55u;
+            x |= (uint8_t)(x << 1);
+        }
+        g[j] = x;
+    }
+}
+
+#define VL(name) vl_base_##name
+#define VL_ATTR
+#include "target/tpc/vlane-impl.h"
+#undef VL
+#undef VL_ATTR
+
+typedef struct VlImpl {
+    bool (*arith)(unsigned, unsigned, unsigned, uint8_t *restrict, const uint8_t *restrict,
+                  const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
+                  uint8_t *restrict);
+    void (*cmp)(unsigned, unsigned, bool, uint8_t *restrict, const uint8_t *restrict,
+                const uint8_t *restrict);
+    void (*sel)(unsigned, unsigned, bool, uint8_t *restrict, uint8_t *restrict,
+                const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
+                const uint8_t *restrict);
+} VlImpl;
+
+static const VlImpl vl_base = {vl_base_arith, vl_base_cmp, vl_base_sel};
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+
+#define VL(name) vl_avx2_##name
+#define VL_ATTR  __attribute__((target("avx2,fma")))
+#include "target/tpc/vlane-impl.h"
+#undef VL
+#undef VL_ATTR
+
+static const VlImpl vl_avx2 = {vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
+
+/* AVX2 and FMA need the CPU features and the OS saving YMM state (XCR0
+ * bits 1-2). */
+static bool host_has_avx2_fma(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX) || !(c & bit_FMA))
+        return false;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6u) != 6u)
+        return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
+}
+#define VL_HOST_BEST (host_has_avx2_fma() ? &vl_avx2 : &vl_base)
+#define VL_HAVE_WIDE 1
+#else
+#define VL_HOST_BEST (&vl_base)
+#define VL_HAVE_WIDE 0
+#endif
+
+static const VlImpl *vl_impl;
+
+static inline const VlImpl *impl(void)
+{
+    const VlImpl *p = __atomic_load_n(&vl_impl, __ATOMIC_RELAXED);
+    if (G_UNLIKELY(!p)) {
+        p = VL_HOST_BEST;
+        __atomic_store_n(&vl_impl, p, __ATOMIC_RELAXED);
+    }
+    return p;
+}
+
+bool tpc_vl_select(bool baseline)
+{
+    if (baseline) {
+        __atomic_store_n(&vl_impl, &vl_base, __ATOMIC_RELAXED);
+        return true;
+    }
+    __atomic_store_n(&vl_impl, NULL, __ATOMIC_RELAXED);
+    return VL_HAVE_WIDE && impl() != &vl_base;
+}
+
+static const uint8_t vl_zero[TPC_VBYTES];
+
+bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint8_t *a,
+                  const uint8_t *b, const uint8_t *d, const uint8_t *cin, uint8_t *cout)
+{
+    uint8_t dummy[TPC_VPBYTES];
+    return impl()->arith(op, t, sw, out, a, b, d ? d : vl_zero, cin ? cin : vl_zero,
+                         cout ? cout : dummy);
+}
+
+bool tpc_vl_has(unsigned op, unsigned t, unsigned sw)
+{
+    if (op >= TPC_OPC_SPU_or && op <= TPC_OPC_SPU_not)
+        return true;
+    bool intop = op == TPC_OPC_SPU_add || op == TPC_OPC_SPU_sub || op == TPC_OPC_SPU_max ||
+                 op == TPC_OPC_SPU_min || op == TPC_OPC_SPU_shr || op == TPC_OPC_SPU_shl;
+    switch (t) {
+    case TPC_T_F32:
+        return op <= TPC_OPC_SPU_sub || op == TPC_OPC_SPU_max || op == TPC_OPC_SPU_min;
+    case TPC_T_I32:
+    case TPC_T_U32:
+    case TPC_T_I16:
+    case TPC_T_U16:
+    case TPC_T_I8:
+    case TPC_T_U8:
+        return intop;
+    default:
+        return false;
+    }
+}
+
+void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[TPC_VPBYTES], const uint8_t *a,
+                const uint8_t *b)
+{
+    impl()->cmp(op, t, mez, vp, a, b);
+}
+
+void tpc_vl_sel(unsigned op, unsigned t, bool mez, uint8_t *out, uint8_t *out2, const uint8_t *a,
+                const uint8_t *b, const uint8_t *c, const uint8_t *d)
+{
+    impl()->sel(op, t, mez, out, out2, a, b, c, d);
+}

@@ -1,0 +1,48 @@
+/*
+ * Whole-register VPU lane operations (vlane.c): lane.h's semantics over
+ * 256-byte register images, vectorised.  Opcodes are the common SPU/VPU
+ * codes (TPC_OPC_SPU_mac .. TPC_OPC_SPU_ash, CMP_EQ .. CMP_GEQ); types are
+ * OPERANDS_TYPE codes.  Outputs must not alias inputs; inputs may alias
+ * each other.
+ */
+#ifndef TARGET_TPC_VLANE_H
+#define TARGET_TPC_VLANE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Does tpc_vl_arith have (op, t, sw)?  f32 MAC/MUL/ADD/SUB/MAX/MIN, the
+ * integer types' ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any type.
+ * (The register-pair MAC/MUL forms, bf16 and ASH stay lane by lane.) */
+bool tpc_vl_has(unsigned op, unsigned t, unsigned sw);
+
+/* out = op(a, b) lane by lane; d: the old destination (MAC), may be NULL
+ * otherwise.  Integer ADD: cin is V_CARRY unpacked to bytes (tpc_vl_unpack;
+ * NULL = no carry in), cout gets the packed carry out of every lane (may
+ * be NULL).  False (nothing written) when !tpc_vl_has(op, t, sw). */
+bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint8_t *a,
+                  const uint8_t *b, const uint8_t *d, const uint8_t *cin, uint8_t *cout);
+
+/* CMP: VPRF image vp (bit j = byte j) of a op b per lane of type t, every
+ * bit of a lane equal; mez: CMP_EQ's mask_eq_zero. */
+void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[32], const uint8_t *a,
+                const uint8_t *b);
+
+/* SEL_<op>: out = (a op b) ? c : d per lane; SEL2 (out2 != NULL) also
+ * out2 = (a op b) ? a : b. */
+void tpc_vl_sel(unsigned op, unsigned t, bool mez, uint8_t *out, uint8_t *out2, const uint8_t *a,
+                const uint8_t *b, const uint8_t *c, const uint8_t *d);
+
+/* VPRF image <-> byte mask: vp bit j = top bit of bytes[j]; bytes[j] =
+ * 0xFF or 0 from bit j. */
+void tpc_vl_pack(uint8_t vp[32], const uint8_t bytes[256]);
+void tpc_vl_unpack(uint8_t bytes[256], const uint8_t vp[32]);
+/* The lane gate of a VPRF predicate for element size e: bit j = bit
+ * (j rounded down to a multiple of e) of vp, inverted when pol. */
+void tpc_vl_spread(uint8_t g[32], const uint8_t vp[32], unsigned e, bool pol);
+
+/* Tests: use the baseline loops (true) or the host's best again (false;
+ * returns whether that is a wider ISA than the baseline). */
+bool tpc_vl_select(bool baseline);
+
+#endif
