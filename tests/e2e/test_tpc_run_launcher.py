@@ -17,6 +17,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 
 NXEMU, NXAS, TPCRUN, LAUNCHER, KSRC = sys.argv[1:6]
 MAGIC = 0x4C50584E
@@ -33,6 +34,21 @@ def f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
+def f32_exact(v):
+    """The f32 nearest to the exact rational v, ties to even (one rounding,
+    as a fused multiply-add; float(v) alone would round twice)."""
+    c = struct.unpack("<I", struct.pack("<f", float(v)))[0]
+    best = None
+    for bits in (c - 1, c, c + 1):
+        if not 0 <= bits < 0x7F800000 and not 0x80000000 <= bits < 0xFF800000:
+            continue
+        x = struct.unpack("<f", struct.pack("<I", bits))[0]
+        key = (abs(Fraction(x) - v), bits & 1)
+        if best is None or key < best[0]:
+            best = (key, x)
+    return best[1]
+
+
 def run(args, timeout=120):
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
 
@@ -40,7 +56,7 @@ def run(args, timeout=120):
 def main():
     tmp = tempfile.mkdtemp(prefix="tpc-run-")
     kernels = {}
-    for k in ("add-f32", "axpy-f32", "fault-slm"):
+    for k in ("add-f32", "axpy-f32", "fma-f32", "fault-slm"):
         out = os.path.join(tmp, k + ".o")
         p = run([NXAS, "-t", "tpc", os.path.join(KSRC, k + ".s"), "-o", out])
         if p.returncode != 0:
@@ -201,6 +217,17 @@ def main():
         got = open(fo, "rb").read() if os.path.exists(fo) else b""
         check(f"axpy-f32 -n {n} with --farg and --index-base: exit 0 and output", p.returncode == 0
               and got == want_axpy, p.stderr)
+
+    # The same with mac.f32: a * s + b rounded once (a kernel using MAC, VPU
+    # opcode 0, was refused as naming tensor 10 before tensor-use.c looked at
+    # the form instead of the opcode).
+    want = [f32_exact(Fraction(a[i]) * Fraction(s) + Fraction(b[i])) for i in range(W * H)]
+    fo = os.path.join(tmp, "fma.bin")
+    p = run([TPCRUN, "-k", kernels["fma-f32"], "--index-space", space, "--farg", str(s),
+             "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32"])
+    got = open(fo, "rb").read() if os.path.exists(fo) else b""
+    check("fma-f32 (mac.f32): exit 0 and output = a * s + b, one rounding",
+          p.returncode == 0 and got == struct.pack(f"<{W*H}f", *want), p.stderr)
 
     # One row only: the split falls on dim 0 (4 vectors of 64 lanes over 200
     # elements, one vector per TPC with -n 4).
