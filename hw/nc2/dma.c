@@ -203,9 +203,10 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
         /* Left-over budget carries over to the next request (§5.2). */
         budget -= need;
         req->done = req->cost;
+        /* dma_advance runs before the round's T moves on */
+        uint64_t at = e->m->sched.vtime + (start_budget - budget);
         if (G_UNLIKELY(e->m->trace)) {
-            /* dma_advance runs before the round's T moves on */
-            trace_dma_complete(e->m, e->index, req, e->m->sched.vtime + (start_budget - budget));
+            trace_dma_complete(e->m, e->index, req, at);
         }
         if (G_UNLIKELY(nx_debug_catching(e->m, NX_CATCH_DMA))) {
             bool by_core = req->owner >= 0 && (unsigned)req->owner < e->m->cfg.nr_seq;
@@ -213,8 +214,7 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
                                 "nxemu: catch: dma%u completed %" PRIu64 " bytes for %s%d at "
                                 "vtime=%" PRIu64 "\n",
                                 e->index, req->bytes, by_core ? "seq" : "doorbell ",
-                                by_core ? req->owner : 0,
-                                e->m->sched.vtime + (start_budget - budget));
+                                by_core ? req->owner : 0, at);
         }
         dma_complete_head(e);
         *last_done = MAX(*last_done, start_budget - budget);

@@ -91,7 +91,7 @@ static bool vpu_f32_form(const TpcInsn *in)
 {
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM;
-    return in->opc >= 0x01 && in->opc <= 0x03 && in->type == TPC_T_F32 &&
+    return in->opc >= TPC_OPC_SPU_mul && in->opc <= TPC_OPC_SPU_sub && in->type == TPC_T_F32 &&
            in->dst.kind == TPC_OP_V && in->a.kind == TPC_OP_V && b_ok && !in->pred_vp;
 }
 

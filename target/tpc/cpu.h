@@ -383,16 +383,6 @@ static inline unsigned tpc_type_esize(unsigned t)
     return tpc_type_size(t);
 }
 
-static inline bool tpc_type_is_float(unsigned t)
-{
-    return t == TPC_T_F32 || t == TPC_T_BF16;
-}
-
-static inline bool tpc_type_is_signed(unsigned t)
-{
-    return t == TPC_T_I32 || t == TPC_T_I16 || t == TPC_T_I8;
-}
-
 /* VPRF bit j. */
 static inline unsigned tpc_vp_bit(const uint8_t *vp, unsigned j)
 {

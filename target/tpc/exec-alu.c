@@ -10,14 +10,9 @@
 #include "target/tpc/cpu.h"
 #include "target/tpc/lane.h"
 
-static int64_t sext(uint32_t v, unsigned t)
-{
-    return tpc_lane_sext(v, t);
-}
-
 uint32_t tpc_ext32(uint32_t v, unsigned t)
 {
-    return (uint32_t)sext(v, t);
+    return (uint32_t)tpc_lane_sext(v, t);
 }
 
 static float fval(uint32_t v, unsigned t)
@@ -102,7 +97,7 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
 
 static uint32_t ash(unsigned t, uint32_t ra, uint32_t rb, unsigned sw)
 {
-    int64_t a = sext(ra, t);
+    int64_t a = tpc_lane_sext(ra, t);
     int sh = (int8_t)(rb & 0xFF);
     unsigned bits = 8 * tpc_type_size(t);
     bool sat = sw & 1u;
@@ -160,7 +155,7 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
     }
     if (tpc_type_is_float(t))
         return float_op(op, t, ra, rb, rd, sw);
-    int64_t a = sext(ra, t), b = sext(rb, t), d = sext(rd, t);
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t), d = tpc_lane_sext(rd, t);
     uint32_t wm = tpc_lane_wmask(t);
     switch (op) {
     case TPC_OPC_SPU_mac: {

@@ -126,6 +126,16 @@ static inline unsigned tpc_type_size(unsigned t)
     return t < TPC_T_COUNT ? sz[t] : 4;
 }
 
+static inline bool tpc_type_is_float(unsigned t)
+{
+    return t == TPC_T_F32 || t == TPC_T_BF16;
+}
+
+static inline bool tpc_type_is_signed(unsigned t)
+{
+    return t == TPC_T_I32 || t == TPC_T_I16 || t == TPC_T_I8;
+}
+
 /* Operand forms.  Field use per form (A, B, C, D = SRC_A..SRC_D, Dst = DEST;
  * LD: A = LD SRC_A, B = LD SRC_B (shared bits 81:73), Dst = LD DEST;
  * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */

@@ -82,11 +82,11 @@ static inline uint32_t tpc_lane_f32_min(uint32_t ra, uint32_t rb)
 
 /* ---- integers ---- */
 
+/* Width in bits of a type's element (insn.h's size table; with a constant
+ * t the lookup folds, so the loops of vlane-impl.h stay branch-free). */
 static inline unsigned tpc_lane_bitsof(unsigned t)
 {
-    return t == TPC_T_I32 || t == TPC_T_U32 || t == TPC_T_F32 ? 32
-           : t == TPC_T_I8 || t == TPC_T_U8 || t == TPC_T_B   ? 8
-                                                               : 16;
+    return 8 * tpc_type_size(t);
 }
 
 static inline uint32_t tpc_lane_wmask(unsigned t)
@@ -121,7 +121,7 @@ static inline uint32_t tpc_lane_int_result(int64_t v, unsigned t, bool sat)
 {
     unsigned bits = tpc_lane_bitsof(t);
     if (sat) {
-        bool s = t == TPC_T_I32 || t == TPC_T_I16 || t == TPC_T_I8;
+        bool s = tpc_type_is_signed(t);
         int64_t mn = s ? -((int64_t)1 << (bits - 1)) : 0;
         int64_t mx = s ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
         v = v < mn ? mn : v > mx ? mx : v;
@@ -201,7 +201,7 @@ static inline bool tpc_lane_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t r
 {
     if (op == TPC_OPC_SPU_cmp_eq && mez)
         return (ra & rb & tpc_lane_wmask(t)) == 0;
-    if (t == TPC_T_F32 || t == TPC_T_BF16) {
+    if (tpc_type_is_float(t)) {
         float a = tpc_lane_f(t == TPC_T_F32 ? ra : (ra & 0xFFFFu) << 16);
         float b = tpc_lane_f(t == TPC_T_F32 ? rb : (rb & 0xFFFFu) << 16);
         return tpc_lane_rel(op, a < b, a == b, a > b);

@@ -191,27 +191,6 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
                          cout ? cout : dummy);
 }
 
-bool tpc_vl_has(unsigned op, unsigned t, unsigned sw)
-{
-    if (op >= TPC_OPC_SPU_or && op <= TPC_OPC_SPU_not)
-        return true;
-    bool intop = op == TPC_OPC_SPU_add || op == TPC_OPC_SPU_sub || op == TPC_OPC_SPU_max ||
-                 op == TPC_OPC_SPU_min || op == TPC_OPC_SPU_shr || op == TPC_OPC_SPU_shl;
-    switch (t) {
-    case TPC_T_F32:
-        return op <= TPC_OPC_SPU_sub || op == TPC_OPC_SPU_max || op == TPC_OPC_SPU_min;
-    case TPC_T_I32:
-    case TPC_T_U32:
-    case TPC_T_I16:
-    case TPC_T_U16:
-    case TPC_T_I8:
-    case TPC_T_U8:
-        return intop;
-    default:
-        return false;
-    }
-}
-
 void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[TPC_VPBYTES], const uint8_t *a,
                 const uint8_t *b)
 {

@@ -11,15 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Does tpc_vl_arith have (op, t, sw)?  f32 MAC/MUL/ADD/SUB/MAX/MIN, the
- * integer types' ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any type.
- * (The register-pair MAC/MUL forms, bf16 and ASH stay lane by lane.) */
-bool tpc_vl_has(unsigned op, unsigned t, unsigned sw);
-
+/* Vectorised here: f32 MAC/MUL/ADD/SUB/MAX/MIN, the integer types'
+ * ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any type.  (The
+ * register-pair MAC/MUL forms, bf16 and ASH stay lane by lane.) */
 /* out = op(a, b) lane by lane; d: the old destination (MAC), may be NULL
  * otherwise.  Integer ADD: cin is V_CARRY unpacked to bytes (tpc_vl_unpack;
  * NULL = no carry in), cout gets the packed carry out of every lane (may
- * be NULL).  False (nothing written) when !tpc_vl_has(op, t, sw). */
+ * be NULL).  False (nothing written) for an (op, t) not vectorised here:
+ * the caller then goes lane by lane with tpc_alu. */
 bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint8_t *a,
                   const uint8_t *b, const uint8_t *d, const uint8_t *cin, uint8_t *cout);
 
