@@ -15,25 +15,30 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
 {
     size_t n;
     const TpcProfileRow *rows = tpc_timing_profile(c->tm, &n);
-    uint64_t stalls = 0, hazards = 0, by[TPC_TM_NFILES] = {0};
+    uint64_t stalls = 0, hazards = 0, by[TPC_TM_NFILES] = {0}, mem = 0, bytes = 0, vpu = 0;
     size_t last = 0;
     for (size_t i = 0; i < n; i++) {
         stalls += rows[i].stalls;
         hazards += rows[i].hazards;
+        mem += rows[i].stall_mem;
+        bytes += rows[i].bytes;
+        vpu += rows[i].vpu;
         for (unsigned f = 0; f < TPC_TM_NFILES; f++)
             by[f] += rows[i].stall_by[f];
         if (rows[i].execs)
             last = i + 1;
     }
-    double ipc = c->cycles ? (double)c->bundles / (double)c->cycles : 0.0;
+    double cyc = c->cycles ? (double)c->cycles : 1.0;
     g_string_append_printf(out,
-                           "tpc %u: cycles=%" PRIu64 " bundles=%" PRIu64 " ipc=%.3f"
-                           " stall_cycles=%" PRIu64 " (",
-                           t, c->cycles, c->bundles, ipc, stalls);
+                           "tpc %u: cycles=%" PRIu64 " bundles=%" PRIu64 " ipc=%.3f vpu=%.1f%%"
+                           " bytes=%" PRIu64 " (%.1f/cycle) stall_cycles=%" PRIu64 " (",
+                           t, c->cycles, c->bundles, (double)c->bundles / cyc,
+                           100.0 * (double)vpu / cyc, bytes, (double)bytes / cyc, stalls);
     for (unsigned f = 0; f < TPC_TM_NFILES; f++)
-        g_string_append_printf(out, "%s%s=%" PRIu64, f ? " " : "", tpc_timing_file_names[f], by[f]);
-    g_string_append_printf(out, ") hazards=%" PRIu64 "\n", hazards);
-    g_string_append(out, "        pc      execs     cycles     stalls  stalled-on     hazards  bundle\n");
+        g_string_append_printf(out, "%s=%" PRIu64 " ", tpc_timing_file_names[f], by[f]);
+    g_string_append_printf(out, "MEM=%" PRIu64 ") hazards=%" PRIu64 "\n", mem, hazards);
+    g_string_append(out, "        pc      execs     cycles     stalls  stalled-on     hazards"
+                         "      bytes  bundle\n");
     for (size_t i = 0; i < last; i++) {
         const TpcProfileRow *r = &rows[i];
         uint32_t pc = (uint32_t)(i * TPC_BUNDLE);
@@ -42,6 +47,8 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
             if (r->stall_by[f])
                 g_string_append_printf(on, "%s%s:%" PRIu64, on->len ? "," : "",
                                        tpc_timing_file_names[f], r->stall_by[f]);
+        if (r->stall_mem)
+            g_string_append_printf(on, "%sMEM:%" PRIu64, on->len ? "," : "", r->stall_mem);
         uint8_t b[TPC_BUNDLE];
         uint64_t bad;
         GString *d = g_string_new(NULL);
@@ -51,9 +58,9 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
         else
             g_string_append(d, "(not readable)");
         g_string_append_printf(out, "0x%08" PRIx32 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-                                    "  %-12s %8" PRIu64 "  %s\n",
+                                    "  %-12s %8" PRIu64 " %10" PRIu64 "  %s\n",
                                pc, r->execs, r->execs + r->stalls, r->stalls,
-                               on->len ? on->str : "-", r->hazards, d->str);
+                               on->len ? on->str : "-", r->hazards, r->bytes, d->str);
         g_string_free(on, TRUE);
         g_string_free(d, TRUE);
     }

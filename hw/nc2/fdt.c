@@ -26,6 +26,9 @@
 #define DEF_QDEPTH  64
 #define DEF_BPC     64
 #define DEF_LATENCY 32
+/* a TPC's global-memory port: no public fact, PROJECT (docs/timing.rst) */
+#define DEF_GMEM_LATENCY 0
+#define DEF_GMEM_BPC     64
 
 bool nc2_fdt_error(GError **err, const char *fmt, ...)
 {
@@ -417,11 +420,19 @@ static bool extract_tpcs(const RootIdx *ri, MachineConfig *cfg, GError **err)
     int node;
     int parent = root_child(ri, "tpcs", err);
     cfg->nr_tpc = 0;
+    cfg->tpc_gmem_latency = DEF_GMEM_LATENCY;
+    cfg->tpc_gmem_bytes_per_cycle = DEF_GMEM_BPC;
     if (parent == -2) {
         return false;
     }
     if (parent < 0) {
         return true; /* no TPCs */
+    }
+    if (!get_u32_range(fdt, parent, "nxemu,gmem-latency-cycles", DEF_GMEM_LATENCY, 0, 1u << 20,
+                       &cfg->tpc_gmem_latency, err) ||
+        !get_u32_range(fdt, parent, "nxemu,gmem-bytes-per-cycle", DEF_GMEM_BPC, 1, 1u << 20,
+                       &cfg->tpc_gmem_bytes_per_cycle, err)) {
+        return false;
     }
     fdt_for_each_subnode(node, fdt, parent)
     {

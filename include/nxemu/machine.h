@@ -31,6 +31,9 @@ typedef struct MachineConfig {
     unsigned dma_queue_depth;
     uint32_t dma_bytes_per_cycle;
     uint32_t dma_latency;
+    /* /tpcs nxemu,gmem-*: each TPC's global-memory port (docs/timing.rst) */
+    uint32_t tpc_gmem_latency;
+    uint32_t tpc_gmem_bytes_per_cycle;
     bool dtb_in_memory;
 } MachineConfig;
 

@@ -59,6 +59,18 @@ static const PairRow pair_rows[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 8); /* a byte of pair bits */
 
+typedef struct MemRow {
+    uint8_t slot;
+    uint16_t bytes;
+    bool load;
+    const char *names, *src;
+} MemRow;
+
+static const MemRow mem_rows[] = {
+#define TPC_MEM(slot, names, bytes, load, src) {TPC_SLOT_##slot, bytes, load, names, src},
+#include "target/tpc/timing.def"
+};
+
 /* "a|b*|c": a name, a prefix with *, or "*" for any. */
 static bool name_match(const char *pat, const char *name)
 {
@@ -128,6 +140,24 @@ static unsigned cons_pairs(unsigned slot, const TpcInsn *in, unsigned field)
     return m;
 }
 
+/* The global-memory row of a slot instruction, NULL for none. */
+static const MemRow *mem_of(unsigned slot, const TpcInsn *in)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(mem_rows); i++)
+        if (mem_rows[i].slot == slot && name_match(mem_rows[i].names, in->desc->mnemonic))
+            return &mem_rows[i];
+    return NULL;
+}
+
+/* Bytes the access of row r moves: the row's, else the register's. */
+static unsigned mem_bytes(const MemRow *r, unsigned slot, const TpcInsn *in)
+{
+    if (r->bytes)
+        return r->bytes;
+    unsigned kind = slot == TPC_SLOT_LD ? in->dst.kind : in->c.kind;
+    return kind == TPC_OP_VP ? TPC_VPBYTES : TPC_VBYTES;
+}
+
 /* The rule (timing.def head). */
 static unsigned distance(unsigned pw, unsigned ppairs, unsigned cr, unsigned cs, unsigned cpairs)
 {
@@ -181,12 +211,15 @@ typedef struct TmRead {
 typedef struct TmSlot {
     uint8_t nrd;
     uint8_t pairs;         /* producer pair rows */
+    bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
+    uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
     TmRead rd[TM_MAX_RD];
 } TmSlot;
 
 typedef struct TmBundle {
     bool valid;
+    bool vpu; /* an executing VPU instruction (profile: VPU utilisation) */
     TmSlot s[5]; /* LD, SPU, VPU, ST, LOOP (TPC_SLOT_BUNDLE) */
 } TmBundle;
 
@@ -206,6 +239,12 @@ struct TpcTiming {
     TpcTimingMode mode;
     bool warn;
     bool profile;
+    /* the global-memory port (/tpcs nxemu,gmem-*): a load bundle waits
+     * gmem_lat cycles; the port carries gmem_bpc bytes a cycle and is busy
+     * until port_free (a cycle of c->cycles) */
+    uint32_t gmem_lat, gmem_bpc;
+    uint64_t port_free;
+    uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
     GHashTable *warned; /* bundle PCs + 1 already reported */
@@ -222,11 +261,14 @@ struct TpcTiming {
     uint8_t vscratch[5][TM_MAX_RD][TPC_VBYTES];
 };
 
-TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn)
+TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
+                          uint32_t gmem_bytes_per_cycle)
 {
     TpcTiming *tm = g_malloc0(sizeof(*tm));
     tm->mode = mode;
     tm->warn = hazard_warn;
+    tm->gmem_lat = gmem_latency;
+    tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     return tm;
 }
@@ -244,6 +286,7 @@ void tpc_timing_reset(TpcTiming *tm)
 {
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
+    tm->port_free = 0;
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -253,8 +296,10 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
         if (!c)
             continue;
         tpc_timing_free(c->tm);
-        c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn ? tpc_timing_new(mode, hazard_warn)
-                                                             : NULL;
+        c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn
+                    ? tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
+                                     m->cfg.tpc_gmem_bytes_per_cycle)
+                    : NULL;
     }
 }
 
@@ -265,7 +310,8 @@ void tpc_cpu_set_profile(Machine *m)
         if (!c)
             continue;
         if (!c->tm)
-            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false);
+            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
+                                   m->cfg.tpc_gmem_bytes_per_cycle);
         c->tm->profile = true;
     }
 }
@@ -393,6 +439,7 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (!in->desc || in->desc->kind != TPC_KIND_EXEC || in->desc->form == TPC_FORM_HALT)
             continue;
         TmSlot *ts = &tb->s[s];
+        tb->vpu |= s == TPC_SLOT_VPU;
         TpcRegRead rr[TPC_MAX_READS];
         unsigned n = tpc_insn_reads(in, s, rr);
         for (unsigned i = 0; i < n; i++)
@@ -401,6 +448,11 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
         ts->pairs = (uint8_t)prod_pairs(s, in);
+        const MemRow *mr = mem_of(s, in);
+        if (mr) {
+            ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
+            ts->gload = mr->load;
+        }
     }
 }
 
@@ -437,7 +489,27 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     TmBundle *tb = &tm->b[idx];
     if (decoded || !tb->valid)
         resolve(tb, b);
-    uint64_t tc = c->cycles, stall = 0, hz = c->hazards;
+    uint64_t tc0 = c->cycles, hz = c->hazards;
+    /* Global memory first (docs/timing.rst "Memory"): the bundle waits for
+     * the port, and a load for its data.  Both timed modes stall here, as
+     * silicon must: the vendor's schedules assume the table's latency for
+     * LD_TNSR and never pad for memory.  A slot its SP predicate turns off
+     * makes no access. */
+    uint64_t gbytes = 0, mstall = 0;
+    bool gload = false;
+    static const uint8_t mem_slots[] = {TPC_SLOT_LD, TPC_SLOT_ST};
+    for (unsigned i = 0; i < G_N_ELEMENTS(mem_slots); i++) {
+        unsigned s = mem_slots[i];
+        const TmSlot *ts = &tb->s[s];
+        if (ts->gbytes && tpc_pred_scalar(c, &b->slot[s])) {
+            gbytes += ts->gbytes;
+            gload |= ts->gload;
+        }
+    }
+    bool timed = tm->mode != TPC_TIMING_FUNCTIONAL;
+    if (timed && gbytes)
+        mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? tm->gmem_lat : 0);
+    uint64_t tc = tc0 + mstall, stall = 0;
     unsigned stall_reg = 0; /* the register of the longest wait */
     for (unsigned s = 0; s < 5; s++) {
         const TmSlot *ts = &tb->s[s];
@@ -465,9 +537,13 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     }
     if (tm->mode != TPC_TIMING_INTERLOCKED)
         stall = 0;
-    c->cycles += stall;
-    c->stall_cycles += stall;
+    c->cycles = tc + stall;
+    c->stall_cycles += mstall + stall;
     tm->tc = c->cycles;
+    if (timed && gbytes && tm->gmem_bpc)
+        tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+    tm->gmem_bytes += gbytes;
+    tm->mem_stalls += mstall;
     TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
     if (row) {
         unsigned n, k = reg_kind(stall_reg, &n);
@@ -476,8 +552,11 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
             [TPC_OP_VP] = 3, [TPC_OP_I] = 4, [TPC_OP_AD] = 5,
         };
         row->execs++;
-        row->stalls += stall;
+        row->stalls += mstall + stall;
         row->stall_by[file_of[k]] += stall;
+        row->stall_mem += mstall;
+        row->bytes += gbytes;
+        row->vpu += tb->vpu;
         row->hazards += c->hazards - hz;
     }
 }
@@ -570,4 +649,14 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
             }
         }
     }
+}
+
+uint64_t tpc_timing_gmem_bytes(const TpcTiming *tm)
+{
+    return tm ? tm->gmem_bytes : 0;
+}
+
+uint64_t tpc_timing_mem_stalls(const TpcTiming *tm)
+{
+    return tm ? tm->mem_stalls : 0;
 }

@@ -42,7 +42,8 @@ typedef struct Machine Machine;
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
 
 /* Per-core state (NULL in TpcCpu.tm while off). */
-TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn);
+TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
+                          uint32_t gmem_bytes_per_cycle);
 void tpc_timing_free(TpcTiming *tm);
 /* A launch: registers start fresh, nothing is in flight. */
 void tpc_timing_reset(TpcTiming *tm);
@@ -69,13 +70,20 @@ enum { TPC_TM_NFILES = 6 }; /* S, SP, V, VP, I, AD */
 extern const char *const tpc_timing_file_names[TPC_TM_NFILES];
 typedef struct TpcProfileRow {
     uint64_t execs;  /* times the bundle began (a faulting one included) */
-    uint64_t stalls; /* interlock stall cycles before it */
-    uint64_t stall_by[TPC_TM_NFILES]; /* ... by the register file of the operand waited for */
+    uint64_t stalls; /* stall cycles before it: stall_by + stall_mem */
+    uint64_t stall_by[TPC_TM_NFILES]; /* interlock: by the register file of the operand waited for */
+    uint64_t stall_mem; /* waiting for the global-memory port or a load's data */
     uint64_t hazards; /* too-early reads */
+    uint64_t bytes;   /* global-memory bytes its accesses moved (timing.def TPC_MEM) */
+    uint64_t vpu;     /* executions with a VPU instruction (not NOP) */
 } TpcProfileRow;
 /* Rows indexed by PC / 32 (*n of them; NULL when not profiling). */
 const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n);
 TpcTimingMode tpc_timing_mode(const TpcTiming *tm);
+/* Global-memory bytes moved and cycles stalled on memory since the model
+ * was turned on (0 while off). */
+uint64_t tpc_timing_gmem_bytes(const TpcTiming *tm);
+uint64_t tpc_timing_mem_stalls(const TpcTiming *tm);
 
 /* The rows of timing.def resolved for one decoded slot instruction:
  * distance for a producer/consumer pair (unit tests, docs). */

@@ -159,9 +159,11 @@ def profile_annotates_each_bundle():
     assert r.returncode == 0, r.stderr
     text = open(prof).read().splitlines()
     assert text[0].startswith("# nxemu-tpc-run profile") and "timing=interlocked" in text[0], text
-    # 27 bundles, 28 cycles: IPC 27/28 = 0.964; the one stall waited for a V register
-    assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 stall_cycles=1 "
-                       "(S=0 SP=0 V=1 VP=0 I=0 AD=0) hazards=1"), text[1]
+    # 27 bundles, 28 cycles: IPC 27/28 = 0.964; three bundles use the VPU
+    # (mov, sub, ash): 3/28 = 10.7%; no global memory (SLM only); the one
+    # stall waited for a V register
+    assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 vpu=10.7% bytes=0 (0.0/cycle) "
+                       "stall_cycles=1 (S=0 SP=0 V=1 VP=0 I=0 AD=0 MEM=0) hazards=1"), text[1]
     rows = {ln.split()[0]: ln.split() for ln in text[3:]}
     assert len(rows) == 27, text  # every bundle up to the halt, once
     st = rows["0x00000300"]

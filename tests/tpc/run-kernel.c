@@ -23,6 +23,8 @@
  *   //@ expect cycles N            CYCLES (tpc.md §7.2: with the timing model,
  *                                  bundles plus interlock stalls)
  *   //@ expect stalls N | hazards N  the timing model's counters (timing.h)
+ *   //@ expect memstalls N | bytes N  its global-memory stall cycles and bytes
+ *   //@ gmem LATENCY BYTES_PER_CYCLE  the /tpcs nxemu,gmem-* parameters
  *   //@ timing MODE ...            run once per MODE (functional, interlocked,
  *                                  exposed; default functional only), each
  *                                  timed mode twice: the runs must agree in
@@ -224,6 +226,10 @@ static void run_mode(const char *file, const char *text, TpcObject *obj, TpcTimi
                 *eq = 0;
                 tt_wr32(m, TPC0 + num(ws[j]), (uint32_t)num(eq + 1));
             }
+        } else if (!strcmp(ws[0], "gmem") && n == 3) {
+            m->cfg.tpc_gmem_latency = (uint32_t)num(ws[1]);
+            m->cfg.tpc_gmem_bytes_per_cycle = (uint32_t)num(ws[2]);
+            tpc_cpu_set_timing(m, mode, false);
         } else if (!strcmp(ws[0], "mem") && n >= 3) {
             put_mem(m, ws + 1, n - 1);
         } else if (!strcmp(ws[0], "tensor") && n >= 5) {
@@ -277,6 +283,14 @@ static void run_mode(const char *file, const char *text, TpcObject *obj, TpcTimi
             if (c->stall_cycles != num(ws[2]))
                 g_error("%s [%s]: stall cycles = %" G_GUINT64_FORMAT ", expected %s", file,
                         tpc_timing_name(mode), c->stall_cycles, ws[2]);
+        } else if (n >= 3 && !strcmp(ws[1], "memstalls")) {
+            if (tpc_timing_mem_stalls(c->tm) != num(ws[2]))
+                g_error("%s [%s]: memory stall cycles = %" G_GUINT64_FORMAT ", expected %s", file,
+                        tpc_timing_name(mode), tpc_timing_mem_stalls(c->tm), ws[2]);
+        } else if (n >= 3 && !strcmp(ws[1], "bytes")) {
+            if (tpc_timing_gmem_bytes(c->tm) != num(ws[2]))
+                g_error("%s [%s]: global-memory bytes = %" G_GUINT64_FORMAT ", expected %s", file,
+                        tpc_timing_name(mode), tpc_timing_gmem_bytes(c->tm), ws[2]);
         } else if (n >= 3 && !strcmp(ws[1], "hazards")) {
             if (c->hazards != num(ws[2]))
                 g_error("%s [%s]: hazards = %" G_GUINT64_FORMAT ", expected %s", file,

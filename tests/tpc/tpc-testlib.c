@@ -12,7 +12,8 @@ Machine *tt_machine(void)
                          .quantum = 64,
                          .nr_dma = 1,
                          .dma_queue_depth = 4,
-                         .dma_bytes_per_cycle = 64};
+                         .dma_bytes_per_cycle = 64,
+                         .tpc_gmem_bytes_per_cycle = 64}; /* the DTB defaults (fdt.c) */
     GError *err = NULL;
     Machine *m = machine_new(&cfg, NULL, 0, &err);
     g_assert_no_error(err);

@@ -41,6 +41,9 @@ static void test_defaults(void)
     g_assert_cmpuint(cfg.dma_queue_depth, ==, 64);
     g_assert_cmpuint(cfg.dma_bytes_per_cycle, ==, 64);
     g_assert_cmpuint(cfg.dma_latency, ==, 32);
+    /* docs/timing.rst "Memory": a TPC's port, 0 cycles of latency, 64 B/cycle */
+    g_assert_cmpuint(cfg.tpc_gmem_latency, ==, 0);
+    g_assert_cmpuint(cfg.tpc_gmem_bytes_per_cycle, ==, 64);
     g_assert_true(cfg.dtb_in_memory);
     g_free(fdt);
 }
@@ -218,6 +221,19 @@ static void m_latency(void *f)
 {
     set_u32(f, "/dma@2803800000", "nxemu,latency-cycles", (1u << 20) + 1);
 }
+static void m_gmem_bpc0(void *f)
+{
+    set_u32(f, "/tpcs", "nxemu,gmem-bytes-per-cycle", 0);
+}
+static void m_gmem_latency(void *f)
+{
+    set_u32(f, "/tpcs", "nxemu,gmem-latency-cycles", (1u << 20) + 1);
+}
+static void m_gmem_ok(void *f)
+{
+    set_u32(f, "/tpcs", "nxemu,gmem-latency-cycles", 1u << 20);
+    set_u32(f, "/tpcs", "nxemu,gmem-bytes-per-cycle", 1);
+}
 static void m_no_mem_reg(void *f)
 {
     fdt_delprop(f, fdt_path_offset(f, "/memory@0"), "reg");
@@ -295,6 +311,9 @@ static void test_tree_rules(void)
         {m_qdepth256, "dtb: /dma@2803800000: nxemu,queue-depth = 256: must be 1..255"},
         {m_bpc0, "dtb: /dma@2803800000: nxemu,bytes-per-cycle = 0: must be 1..1048576"},
         {m_latency, "dtb: /dma@2803800000: nxemu,latency-cycles = 1048577: must be 0..1048576"},
+        {m_gmem_bpc0, "dtb: /tpcs: nxemu,gmem-bytes-per-cycle = 0: must be 1..1048576"},
+        {m_gmem_latency, "dtb: /tpcs: nxemu,gmem-latency-cycles = 1048577: must be 0..1048576"},
+        {m_gmem_ok, NULL},
         {m_no_mem_reg, "dtb: /memory@0: reg: missing"},
         {m_mem_size,
          "dtb: /memory@0: reg size 0x3000001: must be a multiple of 16 MiB in 32 MiB..64 GiB"},
