@@ -24,8 +24,8 @@ typedef struct OptDesc {
 
 static const OptDesc opt_table[] = {
     {"machine", 'M', true, "nc2[,key=val...]|help",
-     "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N,poison=on|off,"
-     "dumpdtb=FILE"},
+     "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N,gmem-latency=N,"
+     "gmem-bpc=N,poison=on|off,dumpdtb=FILE"},
     {"memory", 'm', true, "[size=]SIZE", "HBM size as in QEMU: MiB, or a B/K/M/G/T suffix"},
     {"smp", 0, true, "seq=N,tpc=M", "number of sequencers and TPCs"},
     {"dtb", 0, true, "FILE", "machine device tree (default: built-in nc2 tree)"},
@@ -184,10 +184,14 @@ static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const cha
         has = &ed->has_quantum, dst = &ed->quantum;
     } else if (!strcmp(key, "dma")) {
         has = &ed->has_dma, dst = &ed->dma;
+    } else if (!strcmp(key, "gmem-latency")) {
+        has = &ed->has_gmem_lat, dst = &ed->gmem_lat;
+    } else if (!strcmp(key, "gmem-bpc")) {
+        has = &ed->has_gmem_bpc, dst = &ed->gmem_bpc;
     } else {
         return usage_error(err,
-                           "%s: unknown key '%s' (type, hbm, seq, tpc, tlb, quantum, dma, poison, "
-                           "dumpdtb)",
+                           "%s: unknown key '%s' (type, hbm, seq, tpc, tlb, quantum, dma, "
+                           "gmem-latency, gmem-bpc, poison, dumpdtb)",
                            opt, key);
     }
     if (!nx_parse_u64(val, &v)) {

@@ -261,6 +261,17 @@ static bool edit_dma(void *fdt, uint32_t engines, GError **err)
     return r ? edit_error(err, "dma", r) : true;
 }
 
+/* gmem-latency= / gmem-bpc=: a property of /tpcs (docs/timing.rst "Memory"). */
+static bool edit_tpcs_u32(void *fdt, const char *prop, uint32_t v, const char *key, GError **err)
+{
+    int node = fdt_path_offset(fdt, "/tpcs");
+    if (node < 0) {
+        return nc2_fdt_error(err, "/: missing node 'tpcs' to set %s=", key);
+    }
+    int r = fdt_setprop_u32(fdt, node, prop, v);
+    return r ? edit_error(err, key, r) : true;
+}
+
 static bool check_edit_values(const Nc2Edits *ed, GError **err)
 {
     if (ed->has_hbm && !nc2_hbm_size_ok(ed->hbm)) {
@@ -279,7 +290,10 @@ static bool check_edit_values(const Nc2Edits *ed, GError **err)
            (!ed->has_tlb || range_ok(err, "-machine", "tlb", ed->tlb, 1, NC2_MAX_TLB)) &&
            (!ed->has_quantum ||
             range_ok(err, "-machine", "quantum", ed->quantum, 1, NC2_MAX_QUANTUM)) &&
-           (!ed->has_dma || range_ok(err, "-machine", "dma", ed->dma, 1, NC2_MAX_DMA));
+           (!ed->has_dma || range_ok(err, "-machine", "dma", ed->dma, 1, NC2_MAX_DMA)) &&
+           (!ed->has_gmem_lat ||
+            range_ok(err, "-machine", "gmem-latency", ed->gmem_lat, 0, 1u << 20)) &&
+           (!ed->has_gmem_bpc || range_ok(err, "-machine", "gmem-bpc", ed->gmem_bpc, 1, 1u << 20));
 }
 
 bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)
@@ -304,7 +318,11 @@ bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **
           replicate(buf, "/tpcs", "tpc", "nxemu,index", true, (unsigned)ed->tpc, "tpc=", err)) &&
          (!ed->has_tlb || edit_tlb(buf, (uint32_t)ed->tlb, err)) &&
          (!ed->has_quantum || edit_quantum(buf, (uint32_t)ed->quantum, err)) &&
-         (!ed->has_dma || edit_dma(buf, (uint32_t)ed->dma, err));
+         (!ed->has_dma || edit_dma(buf, (uint32_t)ed->dma, err)) &&
+         (!ed->has_gmem_lat || edit_tpcs_u32(buf, "nxemu,gmem-latency-cycles",
+                                             (uint32_t)ed->gmem_lat, "gmem-latency", err)) &&
+         (!ed->has_gmem_bpc || edit_tpcs_u32(buf, "nxemu,gmem-bytes-per-cycle",
+                                             (uint32_t)ed->gmem_bpc, "gmem-bpc", err));
     if (!ok) {
         g_free(buf);
         return false;

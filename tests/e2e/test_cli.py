@@ -101,6 +101,7 @@ def _():
     # every key -machine takes is listed, poison and dumpdtb too
     expect_error(['-machine', 'nc2,bogus=1'], 125,
                  "nxemu: -machine: unknown key 'bogus' (type, hbm, seq, tpc, tlb, quantum, dma, "
+                 "gmem-latency, gmem-bpc, "
                  "poison, dumpdtb)")
 
 

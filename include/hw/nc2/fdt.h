@@ -33,8 +33,8 @@ extern const size_t nc2_default_dtb_len;
  * configuration is extracted.  Values are kept wide so that a range error
  * names the value the user gave. */
 typedef struct Nc2Edits {
-    bool has_hbm, has_seq, has_tpc, has_tlb, has_quantum, has_dma;
-    uint64_t hbm, seq, tpc, tlb, quantum, dma;
+    bool has_hbm, has_seq, has_tpc, has_tlb, has_quantum, has_dma, has_gmem_lat, has_gmem_bpc;
+    uint64_t hbm, seq, tpc, tlb, quantum, dma, gmem_lat, gmem_bpc; /* gmem_*: /tpcs nxemu,gmem-* */
     const char *hbm_src; /* "-m" or "-machine hbm" (for messages); NULL = "-machine hbm" */
     char hbm_text[32];   /* the size as typed (for messages); "" = print hbm in hex */
     const char *smp_src; /* "-smp" when seq/tpc came from -smp (for messages); NULL = "-machine" */
