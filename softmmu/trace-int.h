@@ -42,6 +42,7 @@ typedef struct TraceCpu {
     uint64_t round_vtime, round_n, clock;
     /* TPC: the kernel being executed */
     bool kernel_open;
+    uint64_t counters_vtime; /* the round of the last TPC counter samples (+1; 0 none) */
     uint64_t launch_t, kernel_last;
     /* statistics */
     uint64_t stalls[4], stall_cycles[4]; /* by NX_BLOCK_* reason */

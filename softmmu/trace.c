@@ -524,6 +524,24 @@ static void trace_close(NxTrace *t, TraceCpu *tc)
     sem_resync(t, tc->t);
 }
 
+/* Perfetto counter tracks of a timed TPC (docs/timing.rst "Profiles"):
+ * its cycles, stall cycles and global-memory bytes so far in the kernel,
+ * sampled at most once a scheduling round and at the kernel's end. */
+static void tl_tpc_counters(NxTrace *t, TraceCpu *tc, uint64_t ts)
+{
+    TpcCpu *c = tpc_cpu(tc->cpu);
+    if (!t->tl || !c->tm)
+        return;
+    char name[48];
+    unsigned i = tc->cpu->index;
+    g_snprintf(name, sizeof(name), "tpc%u cycles", i);
+    tl_counter(t, TL_PID_TPC, name, ts, c->cycles);
+    g_snprintf(name, sizeof(name), "tpc%u stall cycles", i);
+    tl_counter(t, TL_PID_TPC, name, ts, c->stall_cycles);
+    g_snprintf(name, sizeof(name), "tpc%u gmem bytes", i);
+    tl_counter(t, TL_PID_TPC, name, ts, tpc_timing_gmem_bytes(c->tm));
+}
+
 void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len)
 {
     NxTrace *t = m->trace;
@@ -549,6 +567,10 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
         tc->round_n++;
         tc->clock = tc->t + 1;
         tc->kernel_last = tc->t + 1;
+        if (tc->counters_vtime != m->sched.vtime + 1) {
+            tc->counters_vtime = m->sched.vtime + 1;
+            tl_tpc_counters(t, tc, tc->t);
+        }
     }
     if (t->commit) {
         snap_before(t, tc);
@@ -630,7 +652,7 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
     tc->kernel_cycles += cycles;
     if (t->tl) {
         uint64_t start = tc->launch_t;
-        uint64_t end = MAX(tc->kernel_last, start + bundles);
+        uint64_t end = MAX(tc->kernel_last, start + cycles); /* stalls included */
         GString *a = g_string_new(NULL);
         g_string_append_printf(a,
                                "\"base\":\"0x%016" PRIx64 "\",\"bundles\":%" PRIu64
@@ -638,8 +660,10 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
                                m->tpccfg[tpc].latched.kernel_base, bundles, cycles, code);
         tl_span(t, TL_PID_TPC, tpc, code ? "kernel (fault)" : "kernel", start, end - start, a->str);
         g_string_free(a, TRUE);
+        tl_tpc_counters(t, tc, end);
     }
     tc->kernel_open = false;
+    tc->counters_vtime = 0;
 }
 
 /* The first error is kept; later ones are printed (one line each). */

@@ -20,6 +20,7 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
   - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
     (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
+import json
 import os
 import re
 import struct
@@ -174,6 +175,37 @@ def profile_annotates_each_bundle():
 
 
 @t.test
+def memory_port_in_the_profile_and_its_machine_keys():
+    # add-f32 on one row: 4 iterations of ld, ld, add, st (docs/timing.rst).
+    # Default port, 64 B/cycle: the second ld_tnsr of each iteration waits
+    # 3 cycles for the first's 256 / 64 = 4 (MEM 4 x 3 = 12); 12 accesses x
+    # 256 = 3072 bytes; the 4 add.f32 issue in 4 of 78 cycles (5.1%).
+    prof = t.path("mem.txt")
+    add_f32("m0.bin", "--tpc-timing", "interlocked", "--profile", prof)
+    head = open(prof).read().splitlines()[1]
+    assert head == ("tpc 0: cycles=78 bundles=37 ipc=0.474 vpu=5.1% bytes=3072 (39.4/cycle) "
+                    "stall_cycles=41 (S=17 SP=0 V=12 VP=0 I=0 AD=0 MEM=12) hazards=11"), head
+    # a port of 256 B/cycle never makes the second load wait: no MEM, and
+    # the add then waits for both loads (V 12, hazards 15) as without memory
+    add_f32("m1.bin", "--tpc-timing", "interlocked", "--profile", prof, "-M", "gmem-bpc=256")
+    head = open(prof).read().splitlines()[1]
+    assert "cycles=66 " in head and "MEM=0)" in head and "hazards=15" in head, head
+    # 10 cycles of load latency: 8 loads x 10 more, and each first load now
+    # leaves the port free for the second (MEM 80)
+    add_f32("m2.bin", "--tpc-timing", "interlocked", "--profile", prof, "-M",
+            "gmem-latency=10,gmem-bpc=256")
+    head = open(prof).read().splitlines()[1]
+    assert "cycles=146 " in head and "MEM=80)" in head, head
+    # the functional model never waits for memory
+    d, e = add_f32("m3.bin", "-M", "gmem-latency=10")
+    assert "cycles=37 " in e, e
+    r = t.run(TPCRUN, "-k", kernel("tests/tpc-run/add-f32.s"), "--index-space", "1", "-M",
+              "gmem-bpc=0")
+    assert r.returncode == 125 and r.stderr.count("\n") == 1, r.stderr
+    assert "gmem-bpc=0: must be 1..1048576" in r.stderr, r.stderr
+
+
+@t.test
 def stats_show_tpc_stalls():
     k = kernel("tests/tpc/timing-vendor-nop.s")
     blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
@@ -189,6 +221,24 @@ def stats_show_tpc_stalls():
             "hazards=1\n") in r.stderr, r.stderr
     r = t.run(*base)
     assert "stats: tpc0 kernels=1 faults=0 bundles=27 cycles=27 state=DONE\n" in r.stderr, r.stderr
+    # -trace-json: the kernel span lasts its 28 cycles (stall included) and
+    # the counter tracks end at the kernel's totals
+    js = t.path("timing.json")
+    r = t.run(*base, "-tpc-timing", "interlocked", "-trace-json", js)
+    assert r.returncode == 0, r.stderr
+    ev = json.load(open(js))["traceEvents"]
+    span = [e for e in ev if e.get("ph") == "X" and e["name"] == "kernel"]
+    assert len(span) == 1 and span[0]["dur"] == 28 and span[0]["args"]["cycles"] == 28, span
+
+    def last(name):
+        c = [e for e in ev if e.get("ph") == "C" and e["name"] == name]
+        assert c and all(a["ts"] <= b["ts"] for a, b in zip(c, c[1:])), (name, c)
+        return c[-1]["args"]["value"], c[-1]["ts"]
+    assert last("tpc0 cycles") == (28, span[0]["ts"] + 28), last("tpc0 cycles")
+    assert last("tpc0 stall cycles")[0] == 1 and last("tpc0 gmem bytes")[0] == 0
+    r = t.run(*base, "-trace-json", js)  # functional: no counter tracks
+    assert not [e for e in json.load(open(js))["traceEvents"] if e.get("ph") == "C" and
+                e["name"].startswith("tpc0")], "counters without a timing model"
 
 
 t.main()
