@@ -16,6 +16,8 @@
 # With CALLGRIND=1 it instead prints host instructions per bundle under
 # valgrind (repeatable on a loaded machine): the difference of two runs of
 # different sizes over the difference of their bundles, so start-up cancels.
+# With PROFILE=1 it prints each kernel's --tpc-timing interlocked profile
+# summary (docs/timing.rst) and its five costliest bundles, on W x H.
 # usage: sh bench/tpc-kernels.sh BUILD_DIR   (W, H: tensor shape, default
 # 1024 x 4096 f32 = 16 MiB; REPEAT: native repeats, default 3)
 set -eu
@@ -361,10 +363,11 @@ for k in mac8 softmax gemm lrelu; do
     "$B/tools/nxemu-as" -t tpc "$T/$k.s" -o "$T/$k.o"
 done
 python3 - "$B/tools/nxemu-tpc-run" "$T" "${W:-1024}" "${H:-4096}" "${REPEAT:-3}" \
-    "${CALLGRIND:-0}" <<'PY'
+    "${CALLGRIND:-0}" "${PROFILE:-0}" <<'PY'
 import os, re, struct, subprocess, sys
 run, tmp, W, H, rep, cg = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), \
     int(sys.argv[5]), sys.argv[6] == "1"
+prof = sys.argv[7] == "1"
 native = os.path.join(tmp, "native")
 A = [0.5, -0.25, 0.125, 1.0, 0.75, 0.5, -1.5, 0.25, -0.5, 2.0, 0.375, -0.125, 1.25, 0.0625, -0.75, 1.5]
 MAC_K = 16
@@ -386,13 +389,13 @@ def inputs(W, H):
         for _ in range(W * H // 4096):
             f.write(data)
     return fin
-def emu(k, W, H, prefix=()):
+def emu(k, W, H, prefix=(), extra=()):
     space, fargs = kernels(W, H)[k]
     fin = inputs(W, H)
     out = os.path.join(tmp, f"{k}.emu")
     args = list(prefix) + [run, "--time", "-k", os.path.join(tmp, k + ".o"), "-n", "1",
             "--index-space", f"{space[0]},{space[1]}", "-machine", "hbm=512M",
-            "-i", f"{fin}:{W}x{H}:f32", "-o", f"{out}:{W}x{H}:f32"]
+            "-i", f"{fin}:{W}x{H}:f32", "-o", f"{out}:{W}x{H}:f32"] + list(extra)
     for v in fargs:
         args += ["--arg", str(v)] if isinstance(v, int) else ["--farg", repr(v)]
     p = subprocess.run(args, capture_output=True, text=True)
@@ -405,6 +408,18 @@ def emu(k, W, H, prefix=()):
         with open(prefix[-1].split("=", 1)[1]) as f:
             ir = int(re.search(r"^summary: (\d+)", f.read(), re.M).group(1))
     return b, float(t.group(1)) if t else 0.0, out, fin, ir
+if prof:
+    for k in ("mac8", "softmax", "gemm", "lrelu"):
+        pf = os.path.join(tmp, f"{k}.prof")
+        emu(k, W, H, extra=("--tpc-timing", "interlocked", "--profile", pf))
+        lines = open(pf).read().splitlines()
+        print(f"tpc-kernels: {k} ({W}x{H}): {lines[1]}")
+        rows = [ln for ln in lines[3:] if ln.split()[1] != "0"]
+        rows.sort(key=lambda ln: -int(ln.split()[2]))
+        print("    " + lines[2].strip())
+        for ln in rows[:5]:
+            print("    " + ln)
+    sys.exit(0)
 if cg:
     for k in ("mac8", "softmax", "gemm", "lrelu"):
         res = []
