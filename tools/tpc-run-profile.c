@@ -15,12 +15,14 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
 {
     size_t n;
     const TpcProfileRow *rows = tpc_timing_profile(c->tm, &n);
-    uint64_t stalls = 0, hazards = 0, by[TPC_TM_NFILES] = {0}, mem = 0, bytes = 0, vpu = 0;
+    uint64_t stalls = 0, hazards = 0, by[TPC_TM_NFILES] = {0}, mem = 0, loop = 0, bytes = 0,
+             vpu = 0;
     size_t last = 0;
     for (size_t i = 0; i < n; i++) {
         stalls += rows[i].stalls;
         hazards += rows[i].hazards;
         mem += rows[i].stall_mem;
+        loop += rows[i].stall_loop;
         bytes += rows[i].bytes;
         vpu += rows[i].vpu;
         for (unsigned f = 0; f < TPC_TM_NFILES; f++)
@@ -36,7 +38,8 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
                            100.0 * (double)vpu / cyc, bytes, (double)bytes / cyc, stalls);
     for (unsigned f = 0; f < TPC_TM_NFILES; f++)
         g_string_append_printf(out, "%s=%" PRIu64 " ", tpc_timing_file_names[f], by[f]);
-    g_string_append_printf(out, "MEM=%" PRIu64 ") hazards=%" PRIu64 "\n", mem, hazards);
+    g_string_append_printf(out, "MEM=%" PRIu64 " LOOP=%" PRIu64 ") hazards=%" PRIu64 "\n", mem, loop,
+                           hazards);
     g_string_append(out, "        pc      execs     cycles     stalls  stalled-on     hazards"
                          "      bytes  bundle\n");
     for (size_t i = 0; i < last; i++) {
@@ -49,6 +52,8 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
                                        tpc_timing_file_names[f], r->stall_by[f]);
         if (r->stall_mem)
             g_string_append_printf(on, "%sMEM:%" PRIu64, on->len ? "," : "", r->stall_mem);
+        if (r->stall_loop)
+            g_string_append_printf(on, "%sLOOP:%" PRIu64, on->len ? "," : "", r->stall_loop);
         uint8_t b[TPC_BUNDLE];
         uint64_t bad;
         GString *d = g_string_new(NULL);

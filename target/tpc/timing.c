@@ -553,7 +553,10 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         };
         row->execs++;
         row->stalls += mstall + stall;
-        row->stall_by[file_of[k]] += stall;
+        if (b->is_loop)
+            row->stall_loop += stall; /* LOOP waiting for its start/bound/step */
+        else
+            row->stall_by[file_of[k]] += stall;
         row->stall_mem += mstall;
         row->bytes += gbytes;
         row->vpu += tb->vpu;

@@ -73,6 +73,7 @@ typedef struct TpcProfileRow {
     uint64_t stalls; /* stall cycles before it: stall_by + stall_mem */
     uint64_t stall_by[TPC_TM_NFILES]; /* interlock: by the register file of the operand waited for */
     uint64_t stall_mem; /* waiting for the global-memory port or a load's data */
+    uint64_t stall_loop; /* a LOOP bundle waiting for its start/boundary/step registers */
     uint64_t hazards; /* too-early reads */
     uint64_t bytes;   /* global-memory bytes its accesses moved (timing.def TPC_MEM) */
     uint64_t vpu;     /* executions with a VPU instruction (not NOP) */

@@ -164,7 +164,7 @@ def profile_annotates_each_bundle():
     # (mov, sub, ash): 3/28 = 10.7%; no global memory (SLM only); the one
     # stall waited for a V register
     assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 vpu=10.7% bytes=0 (0.0/cycle) "
-                       "stall_cycles=1 (S=0 SP=0 V=1 VP=0 I=0 AD=0 MEM=0) hazards=1"), text[1]
+                       "stall_cycles=1 (S=0 SP=0 V=1 VP=0 I=0 AD=0 MEM=0 LOOP=0) hazards=1"), text[1]
     rows = {ln.split()[0]: ln.split() for ln in text[3:]}
     assert len(rows) == 27, text  # every bundle up to the halt, once
     st = rows["0x00000300"]
@@ -179,23 +179,24 @@ def memory_port_in_the_profile_and_its_machine_keys():
     # add-f32 on one row: 4 iterations of ld, ld, add, st (docs/timing.rst).
     # Default port, 64 B/cycle: the second ld_tnsr of each iteration waits
     # 3 cycles for the first's 256 / 64 = 4 (MEM 4 x 3 = 12); 12 accesses x
-    # 256 = 3072 bytes; the 4 add.f32 issue in 4 of 78 cycles (5.1%).
+    # 256 = 3072 bytes; the 4 add.f32 issue in 4 of 78 cycles (5.1%); the
+    # outer loop waits 3 for S13 of the add.i32 just before it (LOOP 3).
     prof = t.path("mem.txt")
     add_f32("m0.bin", "--tpc-timing", "interlocked", "--profile", prof)
     head = open(prof).read().splitlines()[1]
     assert head == ("tpc 0: cycles=78 bundles=37 ipc=0.474 vpu=5.1% bytes=3072 (39.4/cycle) "
-                    "stall_cycles=41 (S=17 SP=0 V=12 VP=0 I=0 AD=0 MEM=12) hazards=11"), head
+                    "stall_cycles=41 (S=14 SP=0 V=12 VP=0 I=0 AD=0 MEM=12 LOOP=3) hazards=11"), head
     # a port of 256 B/cycle never makes the second load wait: no MEM, and
     # the add then waits for both loads (V 12, hazards 15) as without memory
     add_f32("m1.bin", "--tpc-timing", "interlocked", "--profile", prof, "-M", "gmem-bpc=256")
     head = open(prof).read().splitlines()[1]
-    assert "cycles=66 " in head and "MEM=0)" in head and "hazards=15" in head, head
+    assert "cycles=66 " in head and "MEM=0 " in head and "hazards=15" in head, head
     # 10 cycles of load latency: 8 loads x 10 more, and each first load now
     # leaves the port free for the second (MEM 80)
     add_f32("m2.bin", "--tpc-timing", "interlocked", "--profile", prof, "-M",
             "gmem-latency=10,gmem-bpc=256")
     head = open(prof).read().splitlines()[1]
-    assert "cycles=146 " in head and "MEM=80)" in head, head
+    assert "cycles=146 " in head and "MEM=80 " in head, head
     # the functional model never waits for memory
     d, e = add_f32("m3.bin", "-M", "gmem-latency=10")
     assert "cycles=37 " in e, e
