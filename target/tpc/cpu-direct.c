@@ -26,29 +26,56 @@
  * (IRF as whole registers: a masked write still orders against a read). */
 typedef struct RegSet {
     uint64_t s, v;
-    uint32_t sp, i;
+    uint32_t sp, i, vp, ad;
 } RegSet;
 
 static bool regs_meet(const RegSet *a, const RegSet *b)
 {
-    return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i);
+    return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i) ||
+           (a->vp & b->vp) || (a->ad & b->ad);
 }
 
-static void add_op(RegSet *r, const TpcOperand *op)
+static void add_reg(RegSet *r, unsigned kind, unsigned num)
 {
-    switch (op->kind) {
+    switch (kind) {
     case TPC_OP_S:
-        r->s |= 1ull << (op->num % TPC_NR_S);
+        r->s |= 1ull << (num % TPC_NR_S);
         break;
     case TPC_OP_V:
-        r->v |= 1ull << (op->num % TPC_NR_V);
+        r->v |= 1ull << (num % TPC_NR_V);
         break;
     case TPC_OP_I:
-        r->i |= 1u << (op->num & 31);
+        r->i |= 1u << (num & 31);
+        break;
+    case TPC_OP_SP:
+        r->sp |= 1u << (num & 31);
+        break;
+    case TPC_OP_VP:
+        r->vp |= 1u << (num & 31);
+        break;
+    case TPC_OP_AD:
+        r->ad |= 1u << (num & 31);
         break;
     default:
         break;
     }
+}
+
+static void add_op(RegSet *r, const TpcOperand *op)
+{
+    add_reg(r, op->kind, op->num);
+}
+
+/* What slot s's instruction reads, from the instruction description
+ * (tpc_insn_reads: the operands, the predicate, a MAC's accumulator), the
+ * same list the timing model uses, so no form needs a hand-kept list. */
+static void add_reads(RegSet *r, unsigned s, const TpcInsn *in)
+{
+    TpcRegRead rr[TPC_MAX_READS];
+    unsigned n = tpc_insn_reads(in, s, rr);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < rr[i].count; j++)
+            add_reg(r, rr[i].kind, rr[i].num + j);
 }
 
 static bool scalar_src(const TpcOperand *op)
@@ -74,25 +101,46 @@ static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
 }
 
-static void run_vpu_f32(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+/* A VPU arithmetic/logic instruction with a V result, run by the same
+ * whole-register loop the staged executor (exec-vpu.c vpu_arith) uses. */
+static void run_vpu_vl(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
     uint8_t tb[TPC_VBYTES];
-    const uint8_t *pb = tpc_rd_vec(c, b, &in->b, 4, tb, NULL);
-    tpc_vl_arith(in->opc, in->type, in->sw, *buf, c->v[in->a.num], pb, *r, NULL, NULL);
+    const uint8_t *pa = c->v[in->a.num];
+    const uint8_t *pb =
+        in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, tpc_type_size(in->type), tb, NULL) : pa;
+    tpc_vl_arith(in->opc, in->type, in->sw, *buf, pa, pb, *r, NULL, NULL);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
 }
 
-static bool vpu_f32_form(const TpcInsn *in)
+/* The forms vpu_arith hands whole to tpc_vl_arith: a V result from a V
+ * source A and a V, scalar or immediate (or no, for NOT) B, SP predicate.
+ * Not: integer ADD (it also writes V_CARRY), 32-bit integer MUL (its own
+ * double_and_round32 loop), register-pair results, VPRF logic.  Whether the
+ * loops take the (op, type, switches) is asked of them, on scratch images,
+ * so this list cannot drift from vlane.c. */
+static bool vpu_vl_form(const TpcInsn *in)
 {
+    unsigned op = in->opc, t = in->type;
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
-                in->b.kind == TPC_OP_SIMM;
-    return in->opc >= TPC_OPC_SPU_mul && in->opc <= TPC_OPC_SPU_sub && in->type == TPC_T_F32 &&
-           in->dst.kind == TPC_OP_V && in->a.kind == TPC_OP_V && b_ok && !in->pred_vp;
+                in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
+    if (in->desc->form != TPC_FORM_BINARY || in->pred_vp || in->dst.kind != TPC_OP_V ||
+        in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
+        return false;
+    if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t))
+        return false;
+    if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32))
+        return false;
+    if (tpc_vpu_pair_dest(op, t, in->sw))
+        return false;
+    static const uint8_t zero[TPC_VBYTES];
+    uint8_t out[TPC_VBYTES];
+    return tpc_vl_arith(op, t, in->sw, out, zero, zero, zero, NULL, NULL);
 }
 
 static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
@@ -141,14 +189,12 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
 {
     if (in->pred_vp)
         return false;
-    if (in->pred)
-        rd->sp |= 1u << (in->pred & 15);
+    add_reads(rd, s, in);
     *prep = false;
     if (in->opc == TPC_OPC_LD_set_indx && (s == TPC_SLOT_LD || s == TPC_SLOT_ST) && scalar_src(&in->a)) {
         const TpcOperand *d = s == TPC_SLOT_LD ? &in->dst : &in->c;
         if (d->kind != TPC_OP_I)
             return false;
-        add_op(rd, &in->a);
         add_op(wr, d);
         *fn = s == TPC_SLOT_LD ? run_set_indx_ld : run_set_indx_st;
         return true;
@@ -157,7 +203,6 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
     case TPC_SLOT_LD:
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
-        add_op(rd, &in->a);
         add_op(wr, &in->dst);
         *fn = run_ld_tnsr;
         *prep = true;
@@ -165,30 +210,23 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
     case TPC_SLOT_ST:
         if (in->opc != TPC_OPC_ST_st_tnsr || !tpc_tensor_fast_form(in, &in->c))
             return false;
-        add_op(rd, &in->a);
-        add_op(rd, &in->c);
         *fn = run_st_tnsr;
         *prep = true;
         return true;
     case TPC_SLOT_VPU:
-        if (!vpu_f32_form(in))
+        if (!vpu_vl_form(in))
             return false;
-        add_op(rd, &in->a);
-        add_op(rd, &in->b);
         add_op(wr, &in->dst);
-        *fn = run_vpu_f32;
+        *fn = run_vpu_vl;
         return true;
     default: /* SPU */
         if (in->opc == TPC_OPC_SPU_set_indx && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
-            add_op(rd, &in->a);
             add_op(wr, &in->dst);
             *fn = run_set_indx_spu;
             return true;
         }
         if (!tpc_spu_irf_add_form(in))
             return false;
-        add_op(rd, &in->a);
-        add_op(rd, &in->b);
         add_op(wr, &in->dst);
         *fn = run_irf_add;
         return true;

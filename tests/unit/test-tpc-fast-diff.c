@@ -1,7 +1,9 @@
 /*
  * Differential test of the TPC fast paths: random kernels made of the forms
- * the fast paths serve (ld_tnsr/st_tnsr of a full V register, f32
- * MUL/ADD/SUB, int5 ADD, SET_INDX) mixed with forms they leave to the
+ * the fast paths serve (ld_tnsr/st_tnsr of a full V register, the VPU
+ * arithmetic and logic of the whole-register loops: f32 MAC/MUL/ADD/SUB/
+ * MAX/MIN, integer SUB/MAX/MIN/shifts/logic of every width, int5 ADD,
+ * SET_INDX) mixed with forms they leave to the
  * general path (VPRF predicates, MOV, compares), run three times on fresh
  * machines:
  *   - as is (cached descriptors and host spans, quick executors, direct
@@ -166,11 +168,16 @@ static void bundle(GString *k, GRand *r)
     f = pick(r, 10);
     unsigned v = pick(r, 8);
     if (f < 6 && !(wv & (1ull << v))) {
-        static const char *const ops[] = {"add", "sub", "mul", "sub.f32 neg"};
-        unsigned o = pick(r, 4);
+        /* direct forms (and, from int add and i32 mul on, staged ones) */
+        static const char *const ops[] = {
+            "add.f32",     "sub.f32",     "mul.f32",    "sub.f32 neg", "mac.f32",  "mac.f32 neg",
+            "max.f32",     "min.f32",     "sub.i32 st", "max.i16",     "min.u8",   "sub.u16",
+            "shl.i32",     "shr.u16",     "and.i32",    "or.u16",      "xor.i8",   "sub.i8 st",
+            "add.i32",     "max.i32",     "add.u8 st",
+        };
+        unsigned o = pick(r, G_N_ELEMENTS(ops));
         wv |= 1ull << v;
-        g_string_append_printf(k, o == 3 ? "%s V%u, V%u, " : "%s.f32 V%u, V%u, ", ops[o], v,
-                               pick(r, 8));
+        g_string_append_printf(k, "%s V%u, V%u, ", ops[o], v, pick(r, 8));
         unsigned b = pick(r, 3);
         if (b == 0)
             g_string_append_printf(k, "V%u", pick(r, 8));
