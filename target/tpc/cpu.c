@@ -173,46 +173,6 @@ static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
     return true;
 }
 
-static void commit_slot(TpcCpu *c, TpcSlotOut *o)
-{
-    for (const TpcWrite *w = o->w, *end = o->w + o->nw; w < end; w++) {
-        switch (w->kind) {
-        case TPC_WR_S:
-            c->s[w->idx % TPC_NR_S] = w->val;
-            break;
-        case TPC_WR_SP:
-            if (w->idx)
-                c->sp[w->idx & 15] = w->val & 1u;
-            break;
-        case TPC_WR_V: {
-            uint8_t **r = &c->v[w->idx % TPC_NR_V], *t = *r;
-            *r = o->vbuf[w->buf];
-            o->vbuf[w->buf] = t;
-            break;
-        }
-        case TPC_WR_VP:
-            if (w->idx)
-                memcpy(c->vp[w->idx & 15], o->vpbuf, TPC_VPBYTES);
-            break;
-        case TPC_WR_I: {
-            int32_t *r = c->irf[w->idx & 31];
-            for (unsigned mk = w->mask; mk; mk &= mk - 1) /* the masked dims only */
-                r[__builtin_ctz(mk)] = w->dims[__builtin_ctz(mk)];
-            break;
-        }
-        case TPC_WR_AD:
-            c->ad[w->idx & 7] = w->ad;
-            break;
-        case TPC_WR_SCARRY:
-            c->s_carry = w->val & 1u;
-            break;
-        case TPC_WR_VCARRY:
-            memcpy(c->v_carry, o->vcarry, TPC_VPBYTES);
-            break;
-        }
-    }
-}
-
 G_STATIC_ASSERT(TPC_VLM_SIZE == POISON_VLM_SIZE);
 
 static void commit_mem(TpcCpu *c)
@@ -512,7 +472,7 @@ bool tpc_step_one(TpcCpu *c)
         tpc_timing_commit(c, dci, dc->act, nact);
     if (nwriters)
         for (unsigned k = 0; k < nact; k++)
-            commit_slot(c, &c->out[dc->act[k]]);
+            tpc_commit_slot(c, &c->out[dc->act[k]]);
     if (c->mw.kind != TPC_MW_NONE)
         commit_mem(c);
     if (lfsr_s)

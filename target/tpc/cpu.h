@@ -194,6 +194,7 @@ typedef struct TpcDCacheEntry {
     uint8_t dslot[4];
     uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
     TpcDirectFn dfn[4];
+    TpcExecFn dexec[4]; /* or the slot's own executor, committed at once (dfn NULL) */
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -621,6 +622,49 @@ static inline void tpc_out_v(TpcSlotOut *o, unsigned idx, unsigned buf)
 static inline void tpc_out_vp(TpcSlotOut *o, unsigned idx)
 {
     tpc_out_w(o, TPC_WR_VP, idx);
+}
+
+/* Commit one slot's staged register writes (SP0 / VP0 ignore theirs):
+ * the staged path after every slot ran, the direct path right after the
+ * slot (cpu-direct.c). */
+static inline void tpc_commit_slot(TpcCpu *c, TpcSlotOut *o)
+{
+    for (const TpcWrite *w = o->w, *end = o->w + o->nw; w < end; w++) {
+        switch (w->kind) {
+        case TPC_WR_S:
+            c->s[w->idx % TPC_NR_S] = w->val;
+            break;
+        case TPC_WR_SP:
+            if (w->idx)
+                c->sp[w->idx & 15] = w->val & 1u;
+            break;
+        case TPC_WR_V: {
+            uint8_t **r = &c->v[w->idx % TPC_NR_V], *t = *r;
+            *r = o->vbuf[w->buf];
+            o->vbuf[w->buf] = t;
+            break;
+        }
+        case TPC_WR_VP:
+            if (w->idx)
+                memcpy(c->vp[w->idx & 15], o->vpbuf, TPC_VPBYTES);
+            break;
+        case TPC_WR_I: {
+            int32_t *r = c->irf[w->idx & 31];
+            for (unsigned mk = w->mask; mk; mk &= mk - 1) /* the masked dims only */
+                r[__builtin_ctz(mk)] = w->dims[__builtin_ctz(mk)];
+            break;
+        }
+        case TPC_WR_AD:
+            c->ad[w->idx & 7] = w->ad;
+            break;
+        case TPC_WR_SCARRY:
+            c->s_carry = w->val & 1u;
+            break;
+        case TPC_WR_VCARRY:
+            memcpy(c->v_carry, o->vcarry, TPC_VPBYTES);
+            break;
+        }
+    }
 }
 
 /* Scalar predicate of a slot instruction (VPRF predicates: bit 0). */

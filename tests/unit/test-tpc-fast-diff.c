@@ -3,7 +3,8 @@
  * the fast paths serve (ld_tnsr/st_tnsr of a full V register, the VPU
  * arithmetic and logic of the whole-register loops: f32 MAC/MUL/ADD/SUB/
  * MAX/MIN, integer SUB/MAX/MIN/shifts/logic of every width, int5 ADD,
- * SET_INDX) mixed with forms they leave to the
+ * compares into VPRFs, selects, VP-predicated forms, SET_INDX) mixed with
+ * forms they leave to the
  * general path (VPRF predicates, MOV, compares), run three times on fresh
  * machines:
  *   - as is (cached descriptors and host spans, quick executors, direct
@@ -118,7 +119,7 @@ static void bundle(GString *k, GRand *r)
 {
     uint64_t wv = 0;
     uint32_t wi = 0;
-    bool imm = false;
+    bool imm = false, ld_nop = false, sel = false;
     const char *p = preds[pick(r, G_N_ELEMENTS(preds))];
     /* LD */
     unsigned f = pick(r, 10);
@@ -135,6 +136,7 @@ static void bundle(GString *k, GRand *r)
     } else {
         g_string_append(k, "nop; ");
         p = ""; /* a NOP has no predicate */
+        ld_nop = true;
     }
     /* SPU */
     f = pick(r, 10);
@@ -189,11 +191,23 @@ static void bundle(GString *k, GRand *r)
     } else if (f < 7 && !(wv & (1ull << v))) {
         wv |= 1ull << v;
         g_string_append_printf(k, "mov.i32 V%u, S%u; ", v, pick(r, 8));
+    } else if (f < 8) {
+        /* a compare into VP1/VP2 (which later bundles are predicated on) */
+        static const char *const cmp[] = {"cmp_less.f32", "cmp_geq.i32", "cmp_eq.u16", "cmp_grt.i8"};
+        g_string_append_printf(k, "%s VP%u, V%u, V%u%s; ", cmp[pick(r, 4)], 1 + pick(r, 2),
+                               pick(r, 8), pick(r, 8), preds[pick(r, G_N_ELEMENTS(preds))]);
+    } else if (f < 9 && ld_nop && !(wv & (1ull << v))) {
+        /* SRC_C/SRC_D share bits with LD SRC_B and ST SRC_C: both NOPs */
+        wv |= 1ull << v;
+        sel = true;
+        g_string_append_printf(k, "sel_grt.f32 V%u, V%u, V%u, V%u, V%u%s; ", v, pick(r, 8),
+                               pick(r, 8), pick(r, 8), pick(r, 8),
+                               preds[pick(r, G_N_ELEMENTS(preds))]);
     } else {
         g_string_append(k, "nop; ");
     }
     /* ST: same predicate as the LD slot (tpc.md §4.1 shares the field) */
-    f = pick(r, 12);
+    f = sel ? 12 : pick(r, 12);
     if (f < 5)
         g_string_append_printf(k, "st_tnsr 0x%x, I%u, V%u%s\n", tens(r), 2 + pick(r, 4), pick(r, 8),
                                p);
