@@ -21,6 +21,19 @@ static void stop_machine(Machine *m)
         m->stop_reason = STOP_DEBUG;
 }
 
+bool nx_debug_needs_steps(Machine *m, NxCpu *cpu)
+{
+    NxDebug *d = m->debug;
+    if (!d)
+        return false;
+    if (d->wps->len || d->step_cpu == cpu || d->skip_cpu == cpu)
+        return true;
+    for (unsigned i = 0; i < d->bps->len; i++)
+        if (g_array_index(d->bps, NxBreakpoint, i).cpu == cpu)
+            return true;
+    return false;
+}
+
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
 {
     NxDebug *d = m->debug;

@@ -102,6 +102,12 @@ typedef struct NxDebug {
 
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
+/* True when the debugger may need to stop cpu between two of its
+ * instructions: a breakpoint in its process, a step of it, or any
+ * watchpoint.  A core for which it is false runs its ordinary fast loop
+ * under gdb too (no per-instruction check is needed), so an attached gdb
+ * runs the engine CI runs.  Per slice, not per instruction. */
+bool nx_debug_needs_steps(Machine *m, NxCpu *cpu);
 bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write);
 
 /* The first watchpoint of any process (cpu NULL) or of cpu's process

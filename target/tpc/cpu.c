@@ -533,8 +533,10 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
-    /* the direct loop has no timing hook: the model runs the general path */
-    if (!c->tm && !c->m->debug && !c->m->trace && !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
+    /* the direct loop has no timing hook: the model runs the general path;
+     * an attached debugger with nothing set on this core does not need one */
+    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent) && !c->m->trace &&
+        !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
         n = tpc_run_quiet(c, max_bundles);
         fence_stores(c);
         return n;

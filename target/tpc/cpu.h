@@ -457,9 +457,10 @@ static inline bool tpc_pred_sp(const TpcCpu *c, const TpcInsn *in)
 }
 
 /* For such a form: the host bytes of the register's span when the scalar
- * predicate is true, the descriptor is cached, every lane is in bounds, the
- * elements are contiguous RAM and no debugger is attached; else NULL, and
- * the general path decides (and reports any fault). */
+ * predicate is true, the descriptor is cached, every lane is in bounds and
+ * the elements are contiguous RAM; else NULL, and the general path decides
+ * (and reports any fault).  The caller knows no watchpoint is set (the
+ * direct loop runs only then, nx_debug_needs_steps). */
 static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, bool store)
 {
     if (!tpc_pred_sp(c, in))
@@ -516,8 +517,8 @@ static inline void tpc_prefetch_stream(const uint8_t *span)
  * span, committed with the bundle's other effects (tensor.c). */
 void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
 
-/* The same where a debugger may be attached (its watchpoints need the
- * general path); the direct loop never runs with one. */
+/* The same where a debugger may have watchpoints set (they need the
+ * general path): the staged path's quick executors. */
 static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)
 {
     return G_UNLIKELY(c->m->debug) ? NULL : tpc_tensor_span_nodebug(c, in, store);

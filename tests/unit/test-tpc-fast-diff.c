@@ -11,8 +11,10 @@
  *     bundles);
  *   - with an access observer installed (no host span may be used, every
  *     tensor access takes the general path);
- *   - with a debugger attached and nothing set (the debugger's bundle loop,
- *     no fast tensor spans).
+ *   - with a debugger attached and nothing set (the same fast loop: gdb
+ *     runs what CI runs);
+ *   - with a breakpoint set on the TPC that is never reached (the
+ *     debugger's bundle loop: every bundle staged, no fast tensor spans).
  * tpc.md defines one result for a kernel whatever observes it, so the
  * final architectural state (STATUS, FAULT_PC/ADDR, SRF, SPRF, VRF, VPRF,
  * IRF, BUNDLES) and the memory the tensors cover must be identical.
@@ -251,7 +253,10 @@ typedef struct State {
     uint8_t mem[2][0x3000];
 } State;
 
-enum { MODE_PLAIN, MODE_OBSERVED, MODE_DEBUGGER };
+/* MODE_DEBUGGER: attached, nothing set (the core keeps its fast loop);
+ * MODE_STAGED: a breakpoint on the TPC that is never reached, which puts
+ * every bundle through the general (staged) path: the reference. */
+enum { MODE_PLAIN, MODE_OBSERVED, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
@@ -264,10 +269,13 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
     NxDebug *d = NULL;
     if (mode == MODE_OBSERVED)
         g_assert_true(as_add_access_hook(m->as, nop_hook, NULL));
-    if (mode == MODE_DEBUGGER) {
+    if (mode == MODE_DEBUGGER || mode == MODE_STAGED) {
         d = nx_debug_new(m);
         m->debug = d;
     }
+    if (mode == MODE_STAGED)
+        g_assert_true(nx_debug_bp_insert(d, m->tpc[0], 0xFFFFFFE0u));
+    g_assert_true(nx_debug_needs_steps(m, m->tpc[0]) == (mode == MODE_STAGED));
     tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     for (unsigned n = 0; n < 10000 && cpu->state == CPU_RUNNING; n++)
@@ -285,7 +293,7 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
         memcpy(st->v[i], c->v[i], TPC_VBYTES);
     memcpy(st->vp, c->vp, sizeof(st->vp));
     memcpy(st->irf, c->irf, sizeof(st->irf));
-    if (mode == MODE_DEBUGGER) {
+    if (d) {
         m->debug = NULL;
         nx_debug_free(d);
     }
@@ -335,6 +343,8 @@ static void test_differential(void)
         compare(a, b, "the observed run", src);
         run_mode(text, seed, MODE_DEBUGGER, b);
         compare(a, b, "the debugger's run", src);
+        run_mode(text, seed, MODE_STAGED, b);
+        compare(a, b, "the staged run (a breakpoint set)", src);
         g_byte_array_free(text, TRUE);
     }
     g_test_message("%u of %u kernels faulted", faults, nkern);
