@@ -226,6 +226,40 @@ static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
     set_indx(c, b, in, in->c.num, in->b.raw >> 2);
 }
 
+/* SPU instructions through their own executor, as vpu_staged_form: the
+ * scalar arithmetic, logic, compares and MOV of exec-spu.c (spu_arith,
+ * spu_cmp, tpc_exec_spu_mov), whose only faults are an int5 (IRF) form of
+ * an opcode without one; never an LFSR source. */
+static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
+{
+    static const uint8_t int5_ops[] = {
+        TPC_OPC_SPU_mul, TPC_OPC_SPU_add, TPC_OPC_SPU_sub, TPC_OPC_SPU_max, TPC_OPC_SPU_min,
+        TPC_OPC_SPU_abs, TPC_OPC_SPU_mov, TPC_OPC_SPU_or,  TPC_OPC_SPU_and, TPC_OPC_SPU_xor,
+        TPC_OPC_SPU_not, TPC_OPC_SPU_shr, TPC_OPC_SPU_shl,
+    };
+    unsigned f = in->desc->form;
+    if (f != TPC_FORM_BINARY && f != TPC_FORM_UNARY && f != TPC_FORM_CMP && f != TPC_FORM_MOV)
+        return false;
+    const TpcOperand *ops[3] = {&in->a, &in->b, &in->c};
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned k = ops[i]->kind;
+        if (k != TPC_OP_NONE && k != TPC_OP_RAW && k != TPC_OP_S && k != TPC_OP_SP &&
+            k != TPC_OP_I && k != TPC_OP_IMM && k != TPC_OP_SIMM && k != TPC_OP_HWREG)
+            return false;
+    }
+    if (in->dst.kind == TPC_OP_I) {
+        bool ok = false;
+        for (unsigned i = 0; i < G_N_ELEMENTS(int5_ops); i++)
+            ok |= in->opc == int5_ops[i];
+        if (!ok)
+            return false;
+    } else if (in->dst.kind != TPC_OP_S && in->dst.kind != TPC_OP_SP) {
+        return false;
+    }
+    add_op(wr, &in->dst);
+    return true;
+}
+
 /* ---- planning ---- */
 
 /* The direct form of slot s's instruction with its register sets, or false. */
@@ -276,11 +310,12 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
             *fn = run_set_indx_spu;
             return true;
         }
-        if (!tpc_spu_irf_add_form(in))
-            return false;
-        add_op(wr, &in->dst);
-        *fn = run_irf_add;
-        return true;
+        if (tpc_spu_irf_add_form(in)) {
+            add_op(wr, &in->dst);
+            *fn = run_irf_add;
+            return true;
+        }
+        return spu_staged_form(in, wr); /* (fn NULL: the slot's executor) */
     }
 }
 

@@ -163,8 +163,15 @@ static void bundle(GString *k, GRand *r)
         g_string_append_printf(k, "cmp_less.i32 SP%u, S%u, S%u; ", 1 + pick(r, 2), pick(r, 8),
                                pick(r, 8));
     } else if (f < 7) {
+        /* scalar arithmetic (direct through the SPU's executors) */
+        static const char *const sops[] = {"add.i32", "mul.f32", "max.i32", "sub.f32",
+                                           "xor.u32", "shl.i32", "mac.f32", "min.i16"};
         unsigned s = 1 + pick(r, 7);
-        g_string_append_printf(k, "add.i32 S%u, S%u, S%u; ", s, pick(r, 8), pick(r, 8));
+        g_string_append_printf(k, "%s S%u, S%u, S%u; ", sops[pick(r, G_N_ELEMENTS(sops))], s,
+                               pick(r, 8), pick(r, 8));
+    } else if (f < 8) {
+        g_string_append_printf(k, "mov.i32 S%u, S%u%s; ", 1 + pick(r, 7), pick(r, 8),
+                               preds[pick(r, 6)]);
     } else {
         g_string_append(k, "nop; ");
     }
