@@ -426,6 +426,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     uint32_t lo = c->code_lo, hi = c->code_hi;
     if (c->parent.state != CPU_RUNNING || c->m->stop)
         return 0;
+    /* -d exec: a direct bundle cannot fault, so its line after the bundle
+     * ran reads as the staged path's line before it */
+    bool log_exec = nx_log_enabled(&c->m->log, NX_LOG_EXEC);
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -439,6 +442,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
                                   tpc_bundle_eq(dc->raw, host + (pc - lo)))) &&
                      direct_run(c, dc))) {
             nd++;
+            if (G_UNLIKELY(log_exec))
+                tpc_log_bundle(c, dc->raw, "exec");
             c->pc =
                 c->nloops && c->loops[c->nloops - 1].end == pc ? loop_end(c, pc) : pc + TPC_BUNDLE;
             continue;

@@ -368,7 +368,7 @@ static void mark_kernel(TpcCpu *c)
 
 /* -d in_asm / -d exec line, the sequencer's format with tpc=N for core=N:
  * "exec: tpc=0 0x00000020: <bundle disassembly>" (docs/tracing.rst). */
-static void log_bundle(TpcCpu *c, const uint8_t *raw, const char *what)
+void tpc_log_bundle(TpcCpu *c, const uint8_t *raw, const char *what)
 {
     GString *d = g_string_new(NULL);
     tpc_disas_bundle_gs(d, raw, c->pc, NULL, NULL);
@@ -399,7 +399,7 @@ bool tpc_step_one(TpcCpu *c)
         prepare_entry(dc);
         dc->valid = true;
         if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM))
-            log_bundle(c, raw, "in_asm");
+            tpc_log_bundle(c, raw, "in_asm");
     }
     dc->gen = c->code_gen; /* the bytes were just compared (or decoded) */
     dc->gen_pc = c->pc;    /* entries are shared by PCs 8 KiB apart (cpu.h) */
@@ -407,7 +407,7 @@ bool tpc_step_one(TpcCpu *c)
     if (G_UNLIKELY(c->m->trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
-        log_bundle(c, raw, "exec");
+        tpc_log_bundle(c, raw, "exec");
     /* timing model (timing.h): stalls, then old values around each slot */
     TpcTiming *tm = c->tm;
     if (G_UNLIKELY(tm))
@@ -534,9 +534,9 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
     uint64_t n = 0;
     c->code_host = NULL; /* see TpcCpu.code_host */
     /* the direct loop has no timing hook: the model runs the general path;
-     * an attached debugger with nothing set on this core does not need one */
-    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent) && !c->m->trace &&
-        !nx_log_enabled(&c->m->log, NX_LOG_EXEC)) {
+     * an attached debugger with nothing set on this core does not need one,
+     * and -d exec logs from the direct loop too */
+    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent) && !c->m->trace) {
         n = tpc_run_quiet(c, max_bundles);
         fence_stores(c);
         return n;

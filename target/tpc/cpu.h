@@ -625,6 +625,9 @@ static inline void tpc_out_vp(TpcSlotOut *o, unsigned idx)
     tpc_out_w(o, TPC_WR_VP, idx);
 }
 
+/* -d in_asm / exec line of the bundle raw at c->pc. */
+void tpc_log_bundle(TpcCpu *c, const uint8_t *raw, const char *what);
+
 /* Commit one slot's staged register writes (SP0 / VP0 ignore theirs):
  * the staged path after every slot ran, the direct path right after the
  * slot (cpu-direct.c). */

@@ -99,7 +99,7 @@ def main():
 
     # -d in_asm,exec -D FILE: the log names each bundle once at decode and
     # every executed bundle once (so as many exec lines as retired bundles),
-    # and with the log on, every bundle takes the staged path: same output.
+    # from the direct loop as from the staged path: same output.
     flog, fo = os.path.join(tmp, "run.log"), os.path.join(tmp, "add-log.bin")
     p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-d", "in_asm,exec",
              "-D", flog, "-machine", "hbm=256M", "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
