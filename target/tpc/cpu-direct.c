@@ -12,7 +12,7 @@
  * checked first ("prep": the fast tensor spans, which need the predicate,
  * descriptor, bounds and RAM); if any check fails, nothing has happened yet
  * and the bundle runs through the general path, which handles every case
- * and reports faults precisely.  Memory stores stay planned in c->mw and are
+ * and reports faults precisely.  Memory stores stay planned in c->x.mw and are
  * committed last (a load in the bundle reads the old data).  V results go
  * to a slot buffer swapped with the register (TpcCpu.v), so a store planned
  * from a V register keeps seeing the old value.
@@ -88,7 +88,7 @@ static bool scalar_src(const TpcOperand *op)
 
 static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
 {
-    uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_LD].vbuf[0];
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_LD].vbuf[0];
     uint8_t *t = *r;
     tpc_prefetch_stream(span);
     memcpy(*buf, span, TPC_VBYTES);
@@ -107,7 +107,7 @@ static void run_vpu_vl(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const u
 {
     if (!tpc_pred_sp(c, in))
         return;
-    uint8_t **r = &c->v[in->dst.num], **buf = &c->out[TPC_SLOT_VPU].vbuf[0];
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
     uint8_t tb[TPC_VBYTES];
     const uint8_t *pa = c->v[in->a.num];
     const uint8_t *pb =
@@ -377,21 +377,21 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
         if (!span[k])
             return false; /* the general path takes the whole bundle */
     }
-    c->mw.kind = TPC_MW_NONE;
+    c->x.mw.kind = TPC_MW_NONE;
     for (unsigned k = 0; k < n; k++) {
         unsigned s = dc->dslot[k];
         if (dc->dfn[k]) {
             dc->dfn[k](c, bp, &bp->slot[s], span[k]);
         } else {
-            TpcSlotOut *o = &c->out[s];
+            TpcSlotOut *o = &c->x.out[s];
             o->nw = 0;
             dc->dexec[k](c, bp, &bp->slot[s], o); /* cannot fail: vpu_staged_form */
             tpc_commit_slot(c, o);
         }
     }
-    if (c->mw.kind != TPC_MW_NONE) {
-        tpc_tensor_store_commit(c, &c->mw);
-        c->mw.kind = TPC_MW_NONE;
+    if (c->x.mw.kind != TPC_MW_NONE) {
+        tpc_tensor_store_commit(c, &c->x.mw);
+        c->x.mw.kind = TPC_MW_NONE;
     }
     return true;
 }
@@ -422,8 +422,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* fetch window: only step_one changes it (direct bundles neither fetch
      * through the slow path nor write devices, nor stop or fault the core,
      * so the state and stop checks follow step_one only) */
-    const uint8_t *host = c->code_host;
-    uint32_t lo = c->code_lo, hi = c->code_hi;
+    const uint8_t *host = c->x.code_host;
+    uint32_t lo = c->x.code_lo, hi = c->x.code_hi;
     if (c->parent.state != CPU_RUNNING || c->m->stop)
         return 0;
     /* -d exec: a direct bundle cannot fault, so its line after the bundle
@@ -431,12 +431,12 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     bool log_exec = nx_log_enabled(&c->m->log, NX_LOG_EXEC);
     while (n < max_bundles) {
         uint32_t pc = c->pc;
-        TpcDCacheEntry *dc = &c->dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+        TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         n++;
         /* current: compared at this PC since the last write to the marked
          * kernel; else compare the bytes (the fetch window is needed then
          * only) */
-        bool current = dc->gen == c->code_gen && dc->gen_pc == pc && c->code_marked;
+        bool current = dc->gen == c->x.code_gen && dc->gen_pc == pc && c->x.code_marked;
         if (G_LIKELY(dc->direct && !c->in_delay_slot &&
                      (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
                                   tpc_bundle_eq(dc->raw, host + (pc - lo)))) &&
@@ -454,9 +454,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         c->parent.retired += nd;
         nd = 0;
         bool more = tpc_step_one(c);
-        host = c->code_host;
-        lo = c->code_lo;
-        hi = c->code_hi;
+        host = c->x.code_host;
+        lo = c->x.code_lo;
+        hi = c->x.code_hi;
         if (!more) {
             if (G_UNLIKELY(c->watch_stop)) {
                 c->watch_stop = false;

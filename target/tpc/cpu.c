@@ -147,12 +147,12 @@ static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
 {
     bool seen = true;
     for (unsigned k = 0; k < dc->nact; k++)
-        seen &= c->out[dc->act[k]].nw <= dc->clean_nw[dc->act[k]];
+        seen &= c->x.out[dc->act[k]].nw <= dc->clean_nw[dc->act[k]];
     if (seen)
         return true;
     for (unsigned k1 = 0; k1 < dc->nact; k1++) {
         for (unsigned k2 = k1 + 1; k2 < dc->nact; k2++) {
-            const TpcSlotOut *a = &c->out[dc->act[k1]], *b = &c->out[dc->act[k2]];
+            const TpcSlotOut *a = &c->x.out[dc->act[k1]], *b = &c->x.out[dc->act[k2]];
             for (unsigned i = 0; i < a->nw; i++) {
                 for (unsigned j = 0; j < b->nw; j++) {
                     if (!writes_overlap(&a->w[i], &b->w[j]))
@@ -169,7 +169,7 @@ static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
         }
     }
     for (unsigned k = 0; k < dc->nact; k++)
-        dc->clean_nw[dc->act[k]] = (uint8_t)c->out[dc->act[k]].nw;
+        dc->clean_nw[dc->act[k]] = (uint8_t)c->x.out[dc->act[k]].nw;
     return true;
 }
 
@@ -177,7 +177,7 @@ G_STATIC_ASSERT(TPC_VLM_SIZE == POISON_VLM_SIZE);
 
 static void commit_mem(TpcCpu *c)
 {
-    TpcMemWrite *mw = &c->mw;
+    TpcMemWrite *mw = &c->x.mw;
     switch (mw->kind) {
     case TPC_MW_SLM:
         memcpy(c->slm + mw->off, &mw->val, 4);
@@ -212,8 +212,8 @@ static void commit_mem(TpcCpu *c)
 static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
 {
     uint32_t pc = c->pc;
-    if (G_LIKELY(c->code_host && pc >= c->code_lo && (uint64_t)pc + TPC_BUNDLE <= c->code_hi))
-        return c->code_host + (pc - c->code_lo);
+    if (G_LIKELY(c->x.code_host && pc >= c->x.code_lo && (uint64_t)pc + TPC_BUNDLE <= c->x.code_hi))
+        return c->x.code_host + (pc - c->x.code_lo);
     uint64_t pa = c->kernel_base + pc;
     if (c->kernel_size && pc >= c->kernel_size) {
         tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
@@ -227,13 +227,13 @@ static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
                                              c->kernel_size & ~(TPC_BUNDLE - 1), false, 0)
                                : NULL;
         if (k) {
-            c->code_host = k;
-            c->code_lo = 0;
-            c->code_hi = c->kernel_size & ~(TPC_BUNDLE - 1);
+            c->x.code_host = k;
+            c->x.code_lo = 0;
+            c->x.code_hi = c->kernel_size & ~(TPC_BUNDLE - 1);
         } else {
-            c->code_host = p;
-            c->code_lo = pc;
-            c->code_hi = pc + TPC_BUNDLE;
+            c->x.code_host = p;
+            c->x.code_lo = pc;
+            c->x.code_hi = pc + TPC_BUNDLE;
         }
         return p;
     }
@@ -352,17 +352,17 @@ static void tpc_code_write_hook(void *opaque, uint64_t addr, uint64_t len)
         uint64_t page = (uint64_t)1 << MEM_CODE_PAGE_BITS;
         uint64_t lo = c ? c->kernel_base & ~(page - 1) : 0;
         uint64_t hi = c ? (c->kernel_base + c->kernel_size + page - 1) & ~(page - 1) : 0;
-        if (c && c->code_marked && addr < hi && lo < addr + len) {
-            c->code_gen++;
-            c->code_marked = false;
+        if (c && c->x.code_marked && addr < hi && lo < addr + len) {
+            c->x.code_gen++;
+            c->x.code_marked = false;
         }
     }
 }
 
 static void mark_kernel(TpcCpu *c)
 {
-    c->code_marked = c->code_hooked && c->kernel_size != 0;
-    if (c->code_marked)
+    c->x.code_marked = c->x.code_hooked && c->kernel_size != 0;
+    if (c->x.code_marked)
         as_mark_code(c->m->as, c->kernel_base, c->kernel_size);
 }
 
@@ -386,7 +386,7 @@ bool tpc_step_one(TpcCpu *c)
         return false;
     }
     unsigned dci = (c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE;
-    TpcDCacheEntry *dc = &c->dcache[dci];
+    TpcDCacheEntry *dc = &c->x.dcache[dci];
     bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         decoded = true;
@@ -401,7 +401,7 @@ bool tpc_step_one(TpcCpu *c)
         if (nx_log_enabled(&c->m->log, NX_LOG_IN_ASM))
             tpc_log_bundle(c, raw, "in_asm");
     }
-    dc->gen = c->code_gen; /* the bytes were just compared (or decoded) */
+    dc->gen = c->x.code_gen; /* the bytes were just compared (or decoded) */
     dc->gen_pc = c->pc;    /* entries are shared by PCs 8 KiB apart (cpu.h) */
     const TpcBundle *bp = &dc->b;
     if (G_UNLIKELY(c->m->trace))
@@ -431,7 +431,7 @@ bool tpc_step_one(TpcCpu *c)
 
     bool delay = c->in_delay_slot;
     /* only the executing slots' staging is reset, used and committed */
-    c->mw.kind = TPC_MW_NONE;
+    c->x.mw.kind = TPC_MW_NONE;
     if (delay && bp->halt)
         goto ill_delay;
     unsigned nwriters = 0, nact = dc->nact;
@@ -440,7 +440,7 @@ bool tpc_step_one(TpcCpu *c)
         unsigned s = dc->act[k];
         if (G_UNLIKELY(bad_jmp) && s == TPC_SLOT_SPU)
             goto ill_delay;
-        TpcSlotOut *o = &c->out[s];
+        TpcSlotOut *o = &c->x.out[s];
         o->nw = 0;
         o->halt = o->jump = o->lfsr_s_read = o->lfsr_v_read = false;
         if (G_UNLIKELY(tm))
@@ -472,8 +472,8 @@ bool tpc_step_one(TpcCpu *c)
         tpc_timing_commit(c, dci, dc->act, nact);
     if (nwriters)
         for (unsigned k = 0; k < nact; k++)
-            tpc_commit_slot(c, &c->out[dc->act[k]]);
-    if (c->mw.kind != TPC_MW_NONE)
+            tpc_commit_slot(c, &c->x.out[dc->act[k]]);
+    if (c->x.mw.kind != TPC_MW_NONE)
         commit_mem(c);
     if (lfsr_s)
         lfsr_advance(&c->lfsr_s);
@@ -489,7 +489,7 @@ bool tpc_step_one(TpcCpu *c)
         return false;
     }
     uint32_t e = c->pc, next = e + 32;
-    const TpcSlotOut *spu = &c->out[TPC_SLOT_SPU];
+    const TpcSlotOut *spu = &c->x.out[TPC_SLOT_SPU];
     if (dc->spu_jmp && spu->jump) { /* only JMP executors set jump */
         c->pc = spu->jump_pc;
         pop_loops_outside(c, c->pc);
@@ -522,9 +522,9 @@ ill_delay:
 static void fence_stores(TpcCpu *c)
 {
 #if defined(__SSE2__)
-    if (c->nt_stores) {
+    if (c->x.nt_stores) {
         _mm_sfence();
-        c->nt_stores = false;
+        c->x.nt_stores = false;
     }
 #endif
 }
@@ -532,7 +532,7 @@ static void fence_stores(TpcCpu *c)
 uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
-    c->code_host = NULL; /* see TpcCpu.code_host */
+    c->x.code_host = NULL; /* see TpcCpu.code_host */
     /* the direct loop has no timing hook: the model runs the general path;
      * an attached debugger with nothing set on this core does not need one,
      * and -d exec logs from the direct loop too */
@@ -607,8 +607,8 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->pc = 0;
     c->kernel_base = l->kernel_base;
     c->kernel_size = l->kernel_size;
-    c->code_host = NULL; /* the launch may come from a CFG write mid-slice */
-    c->code_gen++;       /* another kernel may sit at the same offsets */
+    c->x.code_host = NULL; /* the launch may come from a CFG write mid-slice */
+    c->x.code_gen++;       /* another kernel may sit at the same offsets */
     mark_kernel(c);
     c->vlm_size = (l->config & 1u) ? TPC_VLM_SMALL : TPC_VLM_SIZE;
     c->cycles = c->bundles = 0;
@@ -637,7 +637,7 @@ static void tpc_reset(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
     cpu->state = CPU_RESET;
-    c->code_host = NULL;
+    c->x.code_host = NULL;
     c->pc = 0;
     c->nloops = 0;
     c->loop_pending.active = false;
@@ -709,12 +709,12 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index)
         c->v[i] = c->vstore[i];
     for (unsigned s = 0; s < 4; s++)
         for (unsigned k = 0; k < 2; k++)
-            c->out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
+            c->x.out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
     tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     /* one hook for all TPCs of the machine (installed once) */
-    c->code_hooked = as_set_code_write_hook(m->as, tpc_code_write_hook, m);
-    if (!c->code_hooked)
+    c->x.code_hooked = as_set_code_write_hook(m->as, tpc_code_write_hook, m);
+    if (!c->x.code_hooked)
         nx_warn("TPC %u: no code-write hook left; bundles are compared at every fetch", index);
     return &c->parent;
 }

@@ -210,6 +210,56 @@ typedef struct TpcDCacheEntry {
     TpcExecFn fn[4];
 } TpcDCacheEntry;
 
+/* What a TPC keeps to run fast, apart from its architectural state
+ * (TpcCpu): the decode cache, the fetch window and code generation, the
+ * parsed descriptors and host spans of the tensor fast paths, and the
+ * staging of the bundle being executed.  Everything here is derived from
+ * the state and memory and is rebuilt or revalidated as it is used; gdb
+ * and the trace read only TpcCpu's other members.  (The V registers and
+ * the slots' result buffers share TpcCpu.vstore: a commit swaps pointers.) */
+typedef struct TpcExec {
+    /* Decoded bundles, direct-mapped by PC and validated by their bytes,
+     * so code written by anyone is never stale and nothing must be
+     * invalidated. */
+    TpcDCacheEntry dcache[TPC_DCACHE_SIZE];
+
+    /* Host bytes of PCs [code_lo, code_hi) for fetch, refreshed at every
+     * tpc_cpu_step call (the memory map and the access hook only change
+     * between scheduler slices) and dropped after a TPC write to a device.
+     * Only a lookup cache: fetched bytes are still compared with dcache. */
+    const uint8_t *code_host;
+    uint32_t code_lo, code_hi;
+
+    /* The launched kernel's pages are marked as code (as_mark_code), so any
+     * write to them bumps code_gen (tpc_code_write_hook) and clears the
+     * marks; while code_marked, a decoded bundle compared at the current gen
+     * and at this PC needs no byte compare.  After a write, bundles are
+     * compared at every fetch until the next launch. */
+    uint64_t code_gen;
+    bool code_hooked, code_marked;
+
+    /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
+     * (every CFG write bumps kv_gen, so a stale one is never used). */
+    TpcTensor tdesc[16];
+    uint64_t tdesc_gen[16];
+    /* per descriptor, for tpc_tensor_fast_span: byte strides and sizes with
+     * invalid dims neutral (stride 0, size 2^32), and the last dim-0
+     * coordinate of a whole in-bounds register (-1: no fast path) */
+    struct {
+        int64_t bstride[5];
+        uint64_t size[5];
+        int64_t last0;
+        unsigned ndims; /* 1 + the highest valid dim (1 when only dim 0 or none) */
+    } tfast[16];
+    /* last RAM spans of fast tensor loads and stores (software TLB) */
+    MemHostSpan rspan, wspan;
+    bool nt_stores; /* non-temporal stores since the last fence (tensor.c) */
+
+    /* staging of the bundle being executed */
+    TpcSlotOut out[4];
+    TpcMemWrite mw;
+} TpcExec;
+
 struct TpcCpu {
     NxCpu parent;
     Machine *m;
@@ -258,46 +308,9 @@ struct TpcCpu {
     GHashTable *conflict_warned; /* PCs already warned about */
     void *block;                 /* the allocation c sits in, aligned (tpc_cpu_create) */
 
-    /* Decoded bundles, direct-mapped by PC and validated by their bytes,
-     * so code written by anyone is never stale and nothing must be
-     * invalidated. */
-    TpcDCacheEntry dcache[TPC_DCACHE_SIZE];
+    /* caches and staging: how the core runs fast, never state (TpcExec) */
+    TpcExec x;
 
-    /* Host bytes of PCs [code_lo, code_hi) for fetch, refreshed at every
-     * tpc_cpu_step call (the memory map and the access hook only change
-     * between scheduler slices) and dropped after a TPC write to a device.
-     * Only a lookup cache: fetched bytes are still compared with dcache. */
-    const uint8_t *code_host;
-    uint32_t code_lo, code_hi;
-
-    /* The launched kernel's pages are marked as code (as_mark_code), so any
-     * write to them bumps code_gen (tpc_code_write_hook) and clears the
-     * marks; while code_marked, a decoded bundle compared at the current gen
-     * and at this PC needs no byte compare.  After a write, bundles are
-     * compared at every fetch until the next launch. */
-    uint64_t code_gen;
-    bool code_hooked, code_marked;
-
-    /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
-     * (every CFG write bumps kv_gen, so a stale one is never used). */
-    TpcTensor tdesc[16];
-    uint64_t tdesc_gen[16];
-    /* per descriptor, for tpc_tensor_fast_span: byte strides and sizes with
-     * invalid dims neutral (stride 0, size 2^32), and the last dim-0
-     * coordinate of a whole in-bounds register (-1: no fast path) */
-    struct {
-        int64_t bstride[5];
-        uint64_t size[5];
-        int64_t last0;
-        unsigned ndims; /* 1 + the highest valid dim (1 when only dim 0 or none) */
-    } tfast[16];
-    /* last RAM spans of fast tensor loads and stores (software TLB) */
-    MemHostSpan rspan, wspan;
-    bool nt_stores; /* non-temporal stores since the last fence (tensor.c) */
-
-    /* staging of the bundle being executed */
-    TpcSlotOut out[4];
-    TpcMemWrite mw;
     NxFault fault;
     bool watch_stop; /* the bundle stopped at a gdb watchpoint, unretired */
 
@@ -466,10 +479,10 @@ static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, boo
     if (!tpc_pred_sp(c, in))
         return NULL;
     unsigned t = in->b.raw & 15u;
-    if (c->tdesc_gen[t] != c->cfg->kv_gen + 1)
+    if (c->x.tdesc_gen[t] != c->cfg->kv_gen + 1)
         return NULL;
     const int32_t *coord = c->irf[in->a.num & 31];
-    const __typeof__(c->tfast[0]) *f = &c->tfast[t];
+    const __typeof__(c->x.tfast[0]) *f = &c->x.tfast[t];
     if (coord[0] < 0 || coord[0] > f->last0)
         return NULL;
     /* modulo 2^64, as tpc_tensor_addr (no signed overflow for any operands);
@@ -498,8 +511,8 @@ static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, boo
     }
     if (oob)
         return NULL;
-    uint64_t pa = c->tdesc[t].base + off;
-    uint8_t *h = mem_span_ptr(store ? &c->wspan : &c->rspan, pa, TPC_VBYTES);
+    uint64_t pa = c->x.tdesc[t].base + off;
+    uint8_t *h = mem_span_ptr(store ? &c->x.wspan : &c->x.rspan, pa, TPC_VBYTES);
     return G_LIKELY(h) ? h : tpc_tensor_fast_miss(c, pa, store);
 }
 
@@ -547,7 +560,7 @@ bool tpc_tensor_in_bounds_d0(const TpcTensor *td, int64_t x);
 /* Vector tensor access: register lanes [lo, lo+n) <-> elements c[0]+k
  * (k = lane - lo + elem_lo).  en: per-byte gate (VPRF predicate; NULL = all).
  * td: the descriptor as read by tpc_tensor_read.  Loads write the touched
- * lanes into dst; stores plan into c->mw. */
+ * lanes into dst; stores plan into c->x.mw. */
 bool tpc_tensor_load(TpcCpu *c, const TpcTensor *td, const int32_t coord[5], bool vp_dst,
                      unsigned lo, unsigned n, int elem_shift, const uint8_t *en, uint8_t *dst);
 bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *td, const int32_t coord[5], bool vp_src,

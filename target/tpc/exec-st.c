@@ -1,7 +1,7 @@
 /*
  * Store slot (tpc.md §5.4).  Every store reads its sources and checks every
  * address in the compute phase and leaves one planned memory effect in
- * c->mw, applied after the register commit, so a fault anywhere in the
+ * c->x.mw, applied after the register commit, so a fault anywhere in the
  * bundle leaves memory untouched and stores see pre-bundle register values.
  */
 #include <string.h>
@@ -37,9 +37,9 @@ bool tpc_exec_st_st_l(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     bool mmio = in->b.raw & 1u;
     if (!tpc_check_local32(c, a, mmio))
         return false;
-    c->mw.kind = mmio ? TPC_MW_CFG : TPC_MW_SLM;
-    c->mw.off = a;
-    c->mw.val = scalar_value(c, b, &in->c, o);
+    c->x.mw.kind = mmio ? TPC_MW_CFG : TPC_MW_SLM;
+    c->x.mw.off = a;
+    c->x.mw.val = scalar_value(c, b, &in->c, o);
     return true;
 }
 
@@ -53,10 +53,10 @@ bool tpc_exec_st_st_g(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         return tpc_fault(c, TPC_FAULT_MISALIGNED, 0, ad->pa);
     if (!tpc_global_check(c, ad->pa, e) || tpc_watch_hit(c, ad->pa, e, true))
         return false;
-    c->mw.kind = TPC_MW_GLOBAL;
-    c->mw.pa = ad->pa;
-    c->mw.len = e;
-    c->mw.val = scalar_value(c, b, &in->c, o);
+    c->x.mw.kind = TPC_MW_GLOBAL;
+    c->x.mw.pa = ad->pa;
+    c->x.mw.len = e;
+    c->x.mw.val = scalar_value(c, b, &in->c, o);
     return true;
 }
 
@@ -92,7 +92,7 @@ static bool st_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut 
         return false;
     const uint8_t *src = st_value(c, &in->c, tmp);
     unsigned from = half == 2 ? (vp ? TPC_VPBYTES / 2 : 128) : 0;
-    TpcMemWrite *mw = &c->mw;
+    TpcMemWrite *mw = &c->x.mw;
     mw->kind = TPC_MW_VLM;
     mw->off = a;
     mw->len = len;
@@ -119,8 +119,8 @@ bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
 {
     if (!tpc_pred_scalar(c, in))
         return true;
-    c->mw.kind = TPC_MW_ASO;
-    c->mw.val = (in->a.raw & 1u) ? 0xFFFFFFFFu : 1u;
+    c->x.mw.kind = TPC_MW_ASO;
+    c->x.mw.val = (in->a.raw & 1u) ? 0xFFFFFFFFu : 1u;
     return true;
 }
 

@@ -44,7 +44,7 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
     }
     /* checked before commit; the slow path also invalidates decoded code.
      * A device write might remap memory: drop the cached code pointer. */
-    c->code_host = NULL;
+    c->x.code_host = NULL;
     uint64_t bad;
     as_rw_bytes(c->m->as, pa, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad);
 }
@@ -52,8 +52,8 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
 {
     t &= 15;
-    if (G_LIKELY(c->tdesc_gen[t] == c->cfg->kv_gen + 1)) {
-        *td = c->tdesc[t];
+    if (G_LIKELY(c->x.tdesc_gen[t] == c->cfg->kv_gen + 1)) {
+        *td = c->x.tdesc[t];
         return true;
     }
     const uint32_t *w = &c->cfg->kv[TPC_KV_TENSOR(t) / 4];
@@ -69,12 +69,12 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         td->size[d] = w[4 + 2 * d];
         td->stride[d] = (int32_t)w[5 + 2 * d];
     }
-    c->tdesc[t] = *td;
-    c->tdesc_gen[t] = c->cfg->kv_gen + 1;
+    c->x.tdesc[t] = *td;
+    c->x.tdesc_gen[t] = c->cfg->kv_gen + 1;
     for (unsigned d = 0; d < 5; d++) {
         bool on = td->valid_mask & (1u << d);
-        c->tfast[t].bstride[d] = on ? (int64_t)td->stride[d] * td->esize : 0;
-        c->tfast[t].size[d] = on ? td->size[d] : (uint64_t)1 << 32;
+        c->x.tfast[t].bstride[d] = on ? (int64_t)td->stride[d] * td->esize : 0;
+        c->x.tfast[t].size[d] = on ? td->size[d] : (uint64_t)1 << 32;
     }
     /* tpc_tensor_fast_span sums coord * bstride over all dims in int64
      * before its bounds checks, with any int32 coordinates: only when the
@@ -83,14 +83,14 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
      * and the general path wraps modulo 2^64 (tpc_tensor_addr). */
     uint64_t sum = 0;
     for (unsigned d = 0; d < 5; d++) {
-        int64_t b = c->tfast[t].bstride[d];
+        int64_t b = c->x.tfast[t].bstride[d];
         sum += (uint64_t)(b < 0 ? -b : b);
     }
-    c->tfast[t].ndims = 1;
+    c->x.tfast[t].ndims = 1;
     for (unsigned d = 1; d < 5; d++)
         if (td->valid_mask & (1u << d))
-            c->tfast[t].ndims = d + 1;
-    c->tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1 && sum < (1ull << 32)
+            c->x.tfast[t].ndims = d + 1;
+    c->x.tfast[t].last0 = (td->valid_mask & 1u) && td->stride[0] == 1 && sum < (1ull << 32)
                             ? (int64_t)td->size[0] - TPC_VBYTES / td->esize
                             : -1;
     return true;
@@ -127,7 +127,7 @@ bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg)
 
 uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store)
 {
-    MemHostSpan *sp = store ? &c->wspan : &c->rspan;
+    MemHostSpan *sp = store ? &c->x.wspan : &c->x.rspan;
     return as_host_span(c->m->as, pa, store, sp) ? mem_span_ptr(sp, pa, TPC_VBYTES) : NULL;
 }
 
@@ -318,7 +318,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
                            unsigned lo, unsigned n, int elem_shift, const uint8_t *en,
                            const uint8_t *src, bool rmw, uint32_t rmw_ctl)
 {
-    TpcMemWrite *mw = &c->mw;
+    TpcMemWrite *mw = &c->x.mw;
     const TpcTensor td = *tdp;
     Geo g;
     geo_init(coord, vp_src, &td, &g);
@@ -430,7 +430,7 @@ static uint32_t rmw_apply(unsigned dt, unsigned op, uint32_t mem, uint32_t val)
 
 void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
 {
-    TpcMemWrite *mw = &c->mw;
+    TpcMemWrite *mw = &c->x.mw;
     mw->kind = TPC_MW_TENSOR;
     mw->host = span;
     mw->src = src;
@@ -446,7 +446,7 @@ void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
  * stream their outputs, and for them that read is a third of the memory
  * traffic (bench/tpc-stream: about a third faster).  The stores are weakly
  * ordered only towards other threads; tpc_cpu_step fences once per slice
- * (c->nt_stores), and this thread sees its own stores in order. */
+ * (c->x.nt_stores), and this thread sees its own stores in order. */
 static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len)
 {
 #if defined(__SSE2__)
@@ -454,7 +454,7 @@ static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len
 #pragma GCC unroll 16
         for (unsigned i = 0; i < TPC_VBYTES; i += 16)
             _mm_stream_si128((__m128i *)(p + i), _mm_loadu_si128((const __m128i *)(src + i)));
-        c->nt_stores = true;
+        c->x.nt_stores = true;
         return;
     }
 #endif

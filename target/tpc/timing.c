@@ -631,7 +631,7 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
     const TmBundle *tb = &tm->b[idx];
     for (unsigned a = 0; a < nact; a++) {
         unsigned s = act[a];
-        const TpcSlotOut *o = &c->out[s];
+        const TpcSlotOut *o = &c->x.out[s];
         for (unsigned i = 0; i < o->nw; i++) {
             const TpcWrite *w = &o->w[i];
             unsigned k = w->kind < sizeof(wr_kind) ? wr_kind[w->kind] : 0;

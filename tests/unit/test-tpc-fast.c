@@ -273,7 +273,7 @@ static void test_code_rewritten_midrun(void)
     TpcCpu *c = tpc_cpu(cpu);
     for (unsigned i = 0; i < 8; i++)
         cpu->ops->run(cpu, 64);
-    g_assert_true(c->code_marked); /* the path under test: no byte compares */
+    g_assert_true(c->x.code_marked); /* the path under test: no byte compares */
     g_assert_cmpint(c->irf[3][0], ==, 5);
 
     run_until_pc(m, 0x60);
@@ -287,7 +287,7 @@ static void test_code_rewritten_midrun(void)
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
     g_assert_cmpint(c->irf[3][0], ==, 9);
     /* after a write the core compares bytes until its next launch */
-    g_assert_false(c->code_marked);
+    g_assert_false(c->x.code_marked);
     /* ... so a second rewrite, which no hook reports, is still noticed */
     patch_bundle(m, 64, "nop; set_indx I3, b00001, 0xB; nop; nop\n");
     for (unsigned i = 0; i < 8; i++)

@@ -259,7 +259,7 @@ static void test_tpc_bundle(Fx *f, gconstpointer data)
     c->sp[3] = 1;
     memset(c->v[2], 0x11, TPC_VBYTES);
     c->irf[4][2] = -3;
-    c->mw.kind = TPC_MW_NONE;
+    c->x.mw.kind = TPC_MW_NONE;
     cpu->retired++;
     trace_insn_end(f->m, cpu);
 
