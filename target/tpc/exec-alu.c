@@ -67,24 +67,20 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
             break;
         }
     }
-    /* bf16: computed in f32, rounded once to bf16 */
+    /* bf16: the exact result rounded once to bf16 */
     switch (op) {
     case TPC_OPC_SPU_mac: /* MAC: one rounding */
         return bf16_mac(a, b, d, sw & 2u);
     case TPC_OPC_SPU_mul:
-        return fres(a * b, t);
+        return tpc_lane_bf16_mul(ra, rb);
     case TPC_OPC_SPU_add:
-        return fres(a + b, t);
+        return tpc_lane_bf16_add(ra, rb);
     case TPC_OPC_SPU_sub:
-        return fres((sw & 2u) ? b - a : a - b, t);
+        return tpc_lane_bf16_sub(ra, rb, sw & 2u);
     case TPC_OPC_SPU_max:
-        if (isnan(a) || isnan(b))
-            return fres(NAN, t);
-        return (a > b || (a == b && !signbit(a))) ? ra : rb;
+        return tpc_lane_bf16_max(ra, rb);
     case TPC_OPC_SPU_min:
-        if (isnan(a) || isnan(b))
-            return fres(NAN, t);
-        return (a < b || (a == b && signbit(a))) ? ra : rb;
+        return tpc_lane_bf16_min(ra, rb);
     case TPC_OPC_SPU_abs:
         return ra & (t == TPC_T_F32 ? 0x7FFFFFFFu : 0x7FFFu);
     default:

@@ -37,13 +37,7 @@ float tpc_bf16_to_f32(uint16_t b)
 
 uint16_t tpc_f32_to_bf16_rne(float f)
 {
-    uint32_t b = tpc_f32_bits(f);
-    if (isnan(f))
-        return 0x7FC0;
-    /* round half to even on the 16 discarded bits; carries into the
-     * exponent give the right result, including overflow to infinity */
-    b += 0x7FFFu + ((b >> 16) & 1u);
-    return (uint16_t)(b >> 16);
+    return (uint16_t)tpc_lane_bf16_round(f);
 }
 
 double tpc_elem_to_double(uint32_t raw, unsigned t, bool *is_nan)

@@ -80,6 +80,53 @@ static inline uint32_t tpc_lane_f32_min(uint32_t ra, uint32_t rb)
     return (a != a || b != b) ? TPC_F32_QNAN : r;
 }
 
+/* ---- bf16 (raw elements in the low 16 bits) ---- */
+
+static inline float tpc_lane_bf16_f(uint32_t raw)
+{
+    return tpc_lane_f((raw & 0xFFFFu) << 16);
+}
+
+/* f rounded to bf16, nearest even; a NaN gives 0x7FC0.  Carries out of the
+ * 16 discarded bits go into the exponent, overflow to infinity included. */
+static inline uint32_t tpc_lane_bf16_round(float f)
+{
+    uint32_t b = tpc_lane_bits(f);
+    b += 0x7FFFu + ((b >> 16) & 1u);
+    return f != f ? 0x7FC0u : (b >> 16) & 0xFFFFu;
+}
+
+/* ADD, SUB, MUL: the exact result rounded once (tpc.md §5.0.4).  The f32
+ * result of two bf16 operands, rounded again to bf16, is that: with 24 >=
+ * 2*8 + 2 bits the double rounding is innocuous for +, -, * (Figueroa).
+ * (MAC is not: exec-alu.c bf16_mac.) */
+static inline uint32_t tpc_lane_bf16_add(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_bf16_round(tpc_lane_bf16_f(ra) + tpc_lane_bf16_f(rb));
+}
+
+static inline uint32_t tpc_lane_bf16_sub(uint32_t ra, uint32_t rb, bool rev)
+{
+    float a = tpc_lane_bf16_f(ra), b = tpc_lane_bf16_f(rb);
+    return tpc_lane_bf16_round(rev ? b - a : a - b);
+}
+
+static inline uint32_t tpc_lane_bf16_mul(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_bf16_round(tpc_lane_bf16_f(ra) * tpc_lane_bf16_f(rb));
+}
+
+/* MAX/MIN: f32's on the widened values (exact), the chosen operand's bits. */
+static inline uint32_t tpc_lane_bf16_max(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_f32_max((ra & 0xFFFFu) << 16, (rb & 0xFFFFu) << 16) >> 16;
+}
+
+static inline uint32_t tpc_lane_bf16_min(uint32_t ra, uint32_t rb)
+{
+    return tpc_lane_f32_min((ra & 0xFFFFu) << 16, (rb & 0xFFFFu) << 16) >> 16;
+}
+
 /* ---- integers ---- */
 
 /* Width in bits of a type's element (insn.h's size table; with a constant

@@ -109,6 +109,28 @@ VL_ATTR static bool VL(arith)(unsigned op, unsigned t, unsigned sw, uint8_t *res
         default:
             return false;
         }
+    case TPC_T_BF16:
+        /* (MAC, and the acc_fp32 forms of switch bit 2, lane by lane) */
+        if (sw & 4u)
+            return false;
+        switch (op) {
+        case TPC_OPC_SPU_mul:
+            VL_LOOP(2, tpc_lane_bf16_mul(x, y));
+        case TPC_OPC_SPU_add:
+            VL_LOOP(2, tpc_lane_bf16_add(x, y));
+        case TPC_OPC_SPU_sub:
+            if (rev) {
+                VL_LOOP(2, tpc_lane_bf16_sub(x, y, true));
+            } else {
+                VL_LOOP(2, tpc_lane_bf16_sub(x, y, false));
+            }
+        case TPC_OPC_SPU_max:
+            VL_LOOP(2, tpc_lane_bf16_max(x, y));
+        case TPC_OPC_SPU_min:
+            VL_LOOP(2, tpc_lane_bf16_min(x, y));
+        default:
+            return false;
+        }
         VL_INT_CASES(TPC_T_I32, 4)
         VL_INT_CASES(TPC_T_U32, 4)
         VL_INT_CASES(TPC_T_I16, 2)

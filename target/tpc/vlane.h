@@ -11,9 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Vectorised here: f32 MAC/MUL/ADD/SUB/MAX/MIN, the integer types'
- * ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any type.  (The
- * register-pair MAC/MUL forms, bf16 and ASH stay lane by lane.) */
+/* Vectorised here: f32 MAC/MUL/ADD/SUB/MAX/MIN, bf16 MUL/ADD/SUB/MAX/MIN,
+ * the integer types' ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any
+ * type.  (The register-pair MAC/MUL forms, bf16 MAC and the acc_fp32
+ * forms, ABS and ASH stay lane by lane.) */
 /* out = op(a, b) lane by lane; d: the old destination (MAC), may be NULL
  * otherwise.  Integer ADD: cin is V_CARRY unpacked to bytes (tpc_vl_unpack;
  * NULL = no carry in), cout gets the packed carry out of every lane (may
