@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/vlane.h"
 
@@ -429,6 +430,11 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* -d exec: a direct bundle cannot fault, so its line after the bundle
      * ran reads as the staged path's line before it */
     bool log_exec = nx_log_enabled(&c->m->log, NX_LOG_EXEC);
+    /* -trace-json / -coverage: a record around each direct bundle, as the
+     * staged path makes one.  Only plans without tensor accesses, which
+     * cannot fall back once the record is open (and whose memory effects
+     * the trace's access hook must see, not a host span). */
+    bool traced = c->m->trace != NULL;
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -437,10 +443,17 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
          * kernel; else compare the bytes (the fetch window is needed then
          * only) */
         bool current = dc->gen == c->x.code_gen && dc->gen_pc == pc && c->x.code_marked;
-        if (G_LIKELY(dc->direct && !c->in_delay_slot &&
-                     (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
-                                  tpc_bundle_eq(dc->raw, host + (pc - lo)))) &&
-                     direct_run(c, dc))) {
+        bool go = dc->direct && !c->in_delay_slot &&
+                  (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
+                               tpc_bundle_eq(dc->raw, host + (pc - lo))));
+        if (G_UNLIKELY(traced) && go) {
+            go = dc->nprep == 0;
+            if (go)
+                trace_insn_begin(c->m, &c->parent, pc, dc->raw, TPC_BUNDLE);
+        }
+        if (G_LIKELY(go && direct_run(c, dc))) {
+            if (G_UNLIKELY(traced))
+                trace_insn_end(c->m, &c->parent);
             nd++;
             if (G_UNLIKELY(log_exec))
                 tpc_log_bundle(c, dc->raw, "exec");

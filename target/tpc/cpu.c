@@ -535,9 +535,11 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
     c->x.code_host = NULL; /* see TpcCpu.code_host */
     /* the direct loop has no timing hook: the model runs the general path;
      * an attached debugger with nothing set on this core does not need one,
-     * and -d exec logs from the direct loop too */
-    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent) && !c->m->trace) {
+     * and -d exec and the trace observe the direct loop too */
+    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent)) {
         n = tpc_run_quiet(c, max_bundles);
+        if (G_UNLIKELY(c->m->trace))
+            trace_insn_end(c->m, &c->parent); /* the slice's last staged bundle */
         fence_stores(c);
         return n;
     }

@@ -77,6 +77,26 @@ def parse_commit(line):
     return head[0], head[1], head[2], head[3], head[4] if len(head) > 4 else "", parts[1:]
 
 
+def test_direct(nxemu, tmp, tl_elf, ko):
+    # The TPC's direct loop is observed like the staged path: one commit line
+    # per bundle, in order, with its results.  direct.tpc.s: gen_addr, loop,
+    # its delay slot, 3 passes of 3 body bundles (the 2nd and 3rd run by
+    # the direct loop), st_g, halt = 14 lines; S1 goes 2, 4, 6, V1 = S1 and
+    # V2 = 2 * V1 in every i32 lane.
+    r = run([nxemu, "-smp", "seq=2", "-device", f"loader,file={tl_elf}",
+             "-device", f"loader,file={tl_elf},cpu-num=1",
+             "-device", f"loader,file={ko},addr=0x100000,tpc-num=0", "-d", "commit"])
+    tpc = [l for l in commit_lines(r.stderr) if l.split(" ", 2)[1] == "tpc0"]
+    pcs = [int(parse_commit(l)[2], 16) for l in tpc]
+    check("direct: one commit line per TPC bundle, in order", r.returncode == 0 and
+          pcs == [0x00, 0x20, 0x40] + [0x60, 0x80, 0xa0] * 3 + [0xc0, 0xe0],
+          "\n".join(tpc) or r.stderr)
+    last = " ".join(" ".join(parse_commit(l)[5]) for l in tpc[9:12])
+    check("direct: the direct bundles' results are in their lines",
+          "S1=0x00000006" in last and "V1=" + "06000000" * 64 in last and
+          "V2=" + "0c000000" * 64 in last, last[:300])
+
+
 def test_help(nxemu):
     r = run([nxemu, "-d", "help"])
     names = [l.split()[0] for l in r.stdout.splitlines()[1:] if l.strip()]
@@ -387,6 +407,11 @@ def main():
             test_stats(r, hooked)
         test_end_state(nxemu, nxemu_as, tmp)
         test_diff(nxemu, tmp, imgs["timeline"], tl_ko)
+        dk = os.path.join(tmp, "direct.o")
+        r = run([nxemu_as, "-t", "tpc", "-o", dk, os.path.join(src, "direct.tpc.s")])
+        check("direct: kernel assembles", r.returncode == 0, r.stderr)
+        if r.returncode == 0:
+            test_direct(nxemu, tmp, imgs["timeline"], dk)
         test_errors(nxemu, tmp, imgs["mix"])
     print(f"1..{len(RESULTS)}")
     failed = 0
