@@ -125,6 +125,7 @@ typedef struct ViewTimeline {
     GArray *ev; /* ViewTlEvent, in the order they began or completed */
     uint64_t dropped; /* past VIEW_TL_MAX_EVENTS */
     uint64_t *dma_last; /* per engine: its last completion (a queued request waits for it) */
+    bool *dma_used, *tpc_used; /* has bars (rows are dropped when they do not fit) */
     unsigned nr_dma;
     int *open_wait, *open_kernel; /* per sequencer / TPC: index into ev of its open bar, -1 */
     unsigned nr_seq, nr_tpc;

@@ -30,6 +30,8 @@ void vmodel_init(ViewerModel *vm, Machine *m)
     vm->tl.ev = g_array_new(FALSE, FALSE, sizeof(ViewTlEvent));
     vm->tl.nr_dma = m->cfg.nr_dma;
     vm->tl.dma_last = g_new0(uint64_t, MAX(m->cfg.nr_dma, 1u));
+    vm->tl.dma_used = g_new0(bool, MAX(m->cfg.nr_dma, 1u));
+    vm->tl.tpc_used = g_new0(bool, MAX(m->cfg.nr_tpc, 1u));
     vm->tl.nr_seq = m->cfg.nr_seq;
     vm->tl.open_wait = g_new(int, MAX(m->cfg.nr_seq, 1u));
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
@@ -48,6 +50,8 @@ void vmodel_destroy(ViewerModel *vm)
         g_array_free(vm->tl.ev, TRUE);
     }
     g_free(vm->tl.dma_last);
+    g_free(vm->tl.dma_used);
+    g_free(vm->tl.tpc_used);
     g_free(vm->tl.open_wait);
     g_free(vm->tl.open_kernel);
     vm->tl = (ViewTimeline){0};

@@ -319,6 +319,7 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
     int cw, ch;
     double lo = INFINITY, hi = -INFINITY;
     double *val;
+    uint8_t *raw;
     GString *head;
     if (!d->on) {
         vrender_text(fb, VIEW_DATA_X, VIEW_DATA_Y - 12, VIEW_COL_LABEL, "data view");
@@ -328,12 +329,15 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
     }
     data_geom(d, &rows, &cols, &cw, &ch);
     val = g_new(double, (size_t)rows * cols);
+    raw = g_malloc((size_t)cols * dtype_size[d->dtype]);
     for (unsigned r = 0; r < rows; r++) {
+        /* one debug read a row, not one an element */
+        unsigned n = r + 1 == d->rows ? MIN(d->last_elems, cols) : cols;
+        uint64_t bad;
+        bool ok = as_rw_bytes(vm->m->as, d->pa + r * d->pitch, raw, n * dtype_size[d->dtype],
+                              false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) == MEMTX_OK;
         for (unsigned c = 0; c < cols; c++) {
-            double v = NAN;
-            if (!vdata_value(vm, r, c, &v)) {
-                v = NAN;
-            }
+            double v = ok && c < n ? data_decode(d->dtype, raw + c * dtype_size[d->dtype]) : NAN;
             val[r * cols + c] = v;
             if (isfinite(v)) {
                 lo = MIN(lo, v);
@@ -341,6 +345,7 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
             }
         }
     }
+    g_free(raw);
     for (unsigned r = 0; r < rows; r++) {
         for (unsigned c = 0; c < cols; c++) {
             double v = val[r * cols + c];

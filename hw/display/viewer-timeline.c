@@ -50,6 +50,7 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
         e.t0 = MIN(MAX(ev->t0, tl->dma_last[ev->unit]), ev->t1);
         e.bytes = ev->bytes;
         tl->dma_last[ev->unit] = ev->t1;
+        tl->dma_used[ev->unit] = true;
         tl_append(tl, &e);
         return;
     case NX_RUNEV_KERNEL_BEGIN:
@@ -58,6 +59,7 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
         }
         e.kind = VIEW_TL_KERNEL;
         e.open = 1;
+        tl->tpc_used[ev->unit] = true;
         tl->open_kernel[ev->unit] = tl_append(tl, &e);
         return;
     case NX_RUNEV_KERNEL_END: {
@@ -74,6 +76,7 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
             k->code = ev->code;
         } else {
             e.kind = VIEW_TL_KERNEL;
+            tl->tpc_used[ev->unit] = true;
             tl_append(tl, &e);
         }
         return;
@@ -116,18 +119,6 @@ int vtl_x(const ViewerModel *vm, uint64_t t)
     return VIEW_TL_BAR_X + (int)(MIN(t, span) * VIEW_TL_W / span);
 }
 
-static bool tl_unit_used(const ViewerModel *vm, ViewTlKind kind, unsigned unit)
-{
-    const GArray *ev = vm->tl.ev;
-    for (guint i = 0; i < ev->len; i++) {
-        const ViewTlEvent *e = &g_array_index(ev, ViewTlEvent, i);
-        if (e->kind == kind && e->unit == unit) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The rows: every sequencer, TPC and DMA engine while they fit; else the
  * TPCs and engines that have bars. */
 static unsigned tl_rows(const ViewerModel *vm, TlRow *rows)
@@ -139,12 +130,12 @@ static unsigned tl_rows(const ViewerModel *vm, TlRow *rows)
         rows[n++] = (TlRow){TL_ROW_SEQ, i};
     }
     for (unsigned i = 0; i < tl->nr_tpc && n < VIEW_TL_ROWS; i++) {
-        if (all || tl_unit_used(vm, VIEW_TL_KERNEL, i)) {
+        if (all || tl->tpc_used[i]) {
             rows[n++] = (TlRow){TL_ROW_TPC, i};
         }
     }
     for (unsigned i = 0; i < tl->nr_dma && n < VIEW_TL_ROWS; i++) {
-        if (all || tl_unit_used(vm, VIEW_TL_DMA, i)) {
+        if (all || tl->dma_used[i]) {
             rows[n++] = (TlRow){TL_ROW_DMA, i};
         }
     }

@@ -198,6 +198,32 @@ static void test_timeline(Fx *f, gconstpointer data)
     g_string_free(s, TRUE);
 }
 
+/* More cores and engines than 20 rows: only the engines with bars. */
+static void test_timeline_rows(Fx *f, gconstpointer data)
+{
+    MachineConfig cfg = f->m->cfg;
+    GError *err = NULL;
+    ViewerModel *vm = g_new0(ViewerModel, 1);
+    Machine *m;
+    NxRunEvent e = {.kind = NX_RUNEV_DMA, .unit = 17, .t0 = 10, .t1 = 50, .bytes = 512};
+    cfg.nr_dma = 24;
+    m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    vmodel_init(vm, m);
+    m->sched.vtime = 100;
+    vtl_event(vm, &e);
+    vrender_frame(vm, f->fb);
+    g_assert_true(text_at(f->fb, VIEW_TL_X, tl_row_y(0), "seq0"));
+    g_assert_true(text_at(f->fb, VIEW_TL_X, tl_row_y(1), "seq1"));
+    g_assert_true(text_at(f->fb, VIEW_TL_X, tl_row_y(2), "dma17"));
+    /* 10 -> 57 (57.6), 50 -> 288 */
+    g_assert_cmpuint(run_of(f->fb, tl_row_y(2), VIEW_TL_BAR_X + 57, VIEW_COL_TL_DMA), ==, 288 - 57);
+    g_assert_cmphex(f->fb[(size_t)tl_row_y(3) * VIEW_W + VIEW_TL_BAR_X], ==, VIEW_COL_BG);
+    machine_free(m);
+    vmodel_destroy(vm);
+    g_free(vm);
+}
+
 /* The devices report through m->runev: a real DMA on engine 0. */
 static void test_timeline_hooks(Fx *f, gconstpointer data)
 {
@@ -332,6 +358,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     FX_TEST("/viewer/table", test_table);
     FX_TEST("/viewer/timeline", test_timeline);
+    FX_TEST("/viewer/timeline-rows", test_timeline_rows);
     FX_TEST("/viewer/timeline-hooks", test_timeline_hooks);
     FX_TEST("/viewer/data-parse", test_data_parse);
     FX_TEST("/viewer/data-view", test_data_view);
