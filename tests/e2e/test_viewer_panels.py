@@ -2,7 +2,7 @@
 """End-to-end test of the viewer's timeline, access-count table and data view
 (docs/viewer.rst), on the screenshot of a real SDL window.
 
-    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O
+    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O TPC4_ELF TPC4_O
 
 tests/e2e/viewer-time.s runs on two sequencers: a 64 KiB DMA on engine 0
 (cost 32 + 65536 / 64 = 1056 cycles, docs/machine.rst), a kernel on TPC 0, a
@@ -11,6 +11,10 @@ pattern 4p + i written as u32 into element i of SBUF partitions p = 0..3.
 The run is made once with -trace-json as well: every bar must be where the
 timeline file puts its span, at the documented scale (576 columns for the
 run's vtime), and the DMA bars as long as the cost formula says.
+tests/e2e/viewer-tpc4.s runs a kernel on each of four TPCs with
+-tpc-timing interlocked -machine gmem-latency=200 (each kernel is 200 cycles
+of load latency plus one per bundle): four kernel bars, again where
+-trace-json puts them, and the cores panel says the four are DONE.
 Exit 77 (skip) when nxemu was built without SDL.
 """
 import json
@@ -129,6 +133,29 @@ def timeline_checks(rows, trace, label):
               "%d columns)" % (label, s, len(got), len(lit)))
 
 
+def tpc4_checks(rows, trace, label):
+    head = read_text(rows, 8, 6, 60)
+    span = int(head.split("vtime=")[1].split()[0])
+    pid = {e["args"]["name"]: e["pid"] for e in trace
+           if e.get("ph") == "M" and e.get("name") == "process_name"}.get("TPCs")
+    for t in range(4):
+        y = TL_Y + TL_ROW_H * (1 + t)  # seq0, then tpc0..3
+        name = read_text(rows, TL_X, y, 6)
+        got = [(e["ts"], e["dur"], e["args"].get("cycles")) for e in trace
+               if e.get("ph") == "X" and e["pid"] == pid and e["tid"] == t
+               and e["name"] == "kernel"]
+        bars = runs(rows, y, KERNEL)
+        ok = name == "tpc%d" % t and len(got) == 1 and len(bars) == 1
+        if ok:
+            ts, dur, cycles = got[0]
+            ok = cycles == 204 and dur == cycles and \
+                bars[0] == (col(ts, span), col(ts + dur, span) - col(ts, span))
+        check(ok, "%s: tpc%d's kernel bar: 204 cycles where -trace-json puts it (%r, %r, %r)"
+              % (label, t, name, bars, got))
+        core = read_text(rows, 880, 32 + 9 * (1 + t), 12)
+        check(core.startswith("tpc%d  DONE" % t), "%s: cores panel: %r" % (label, core))
+
+
 def table_checks(rows, label):
     lines = [read_text(rows, TABLE_X, TABLE_Y + 12 + LINE_H * i, 36) for i in range(8)]
     check(read_text(rows, TABLE_X, TABLE_Y, 30) == "busiest SBUF partitions",
@@ -172,10 +199,10 @@ def heat(t):
 
 
 def main(argv):
-    if len(argv) != 4:
-        print("usage: test_viewer_panels.py NXEMU ELF TPC_O", file=sys.stderr)
+    if len(argv) != 6:
+        print("usage: test_viewer_panels.py NXEMU ELF TPC_O TPC4_ELF TPC4_O", file=sys.stderr)
         return 2
-    nxemu, elf, ko = argv[1:]
+    nxemu, elf, ko, elf4, ko4 = argv[1:]
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-panels-")
     lsan_suppress(tmp)
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen")
@@ -209,6 +236,19 @@ def main(argv):
         check(r.returncode == 0, "heat: run ends with PASS (status %d)" % r.returncode)
         _, _, rows = read_png(shot)
         data_checks(rows, "data heat", heat)
+
+        shot, js = os.path.join(tmp, "tpc4.png"), os.path.join(tmp, "tpc4.json")
+        r = run([nxemu, "-smp", "tpc=4", "-tpc-timing", "interlocked", "-machine",
+                 "gmem-latency=200", "-kernel", elf4, "-device",
+                 "loader,file=%s,addr=0x100000" % ko4,
+                 "-display", "sdl,data=hbm:0x1100000+16384/1024,dtype=i32",
+                 "-trace-json", js, "-screendump-at-exit", shot], env)
+        check(r.returncode == 0, "tpc4: run ends with PASS (status %d, %s)"
+              % (r.returncode, r.stderr.strip()))
+        _, _, rows = read_png(shot)
+        with open(js, encoding="utf-8") as f:
+            trace = json.load(f)
+        tpc4_checks(rows, trace["traceEvents"] if isinstance(trace, dict) else trace, "tpc4")
 
         for opt, what in (("sdl,data=sbuf:9-3", "data=sbuf:9-3"),
                           ("sdl,data=sbuf:0,dtype=f64", "dtype=f64"),
