@@ -2,7 +2,7 @@
 """End-to-end test of the viewer's timeline, access-count table and data view
 (docs/viewer.rst), on the screenshot of a real SDL window.
 
-    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O TPC4_ELF TPC4_O
+    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O TPC4_ELF TPC4_O [SHOTS_DIR]
 
 tests/e2e/viewer-time.s runs on two sequencers: a 64 KiB DMA on engine 0
 (cost 32 + 65536 / 64 = 1056 cycles, docs/machine.rst), a kernel on TPC 0, a
@@ -15,7 +15,9 @@ tests/e2e/viewer-tpc4.s runs a kernel on each of four TPCs with
 -tpc-timing interlocked -machine gmem-latency=200 (each kernel is 200 cycles
 of load latency plus one per bundle): four kernel bars, again where
 -trace-json puts them, and the cores panel says the four are DONE.
-Exit 77 (skip) when nxemu was built without SDL.
+With SHOTS_DIR the two screenshots are kept there as viewer-time.png and
+viewer-tpc4.png (make check: build/docs/, the pictures docs/viewer.rst
+describes).  Exit 77 (skip) when nxemu was built without SDL.
 """
 import json
 import os
@@ -198,11 +200,19 @@ def heat(t):
     return (c(3 * t), c(3 * t - 1), c(3 * t - 2))
 
 
+def keep(shot, shots, name):
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        shutil.copyfile(shot, os.path.join(shots, name))
+
+
 def main(argv):
-    if len(argv) != 6:
-        print("usage: test_viewer_panels.py NXEMU ELF TPC_O TPC4_ELF TPC4_O", file=sys.stderr)
+    if len(argv) not in (6, 7):
+        print("usage: test_viewer_panels.py NXEMU ELF TPC_O TPC4_ELF TPC4_O [SHOTS_DIR]",
+              file=sys.stderr)
         return 2
-    nxemu, elf, ko, elf4, ko4 = argv[1:]
+    nxemu, elf, ko, elf4, ko4 = argv[1:6]
+    shots = argv[6] if len(argv) == 7 else None
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-panels-")
     lsan_suppress(tmp)
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen")
@@ -226,6 +236,7 @@ def main(argv):
         except (OSError, ValueError) as e:
             check(False, "screenshot and timeline readable (%s)" % e)
             return 1
+        keep(shot, shots, "viewer-time.png")
         timeline_checks(rows, trace, "timeline")
         table_checks(rows, "table")
         data_checks(rows, "data gray", gray)
@@ -246,6 +257,7 @@ def main(argv):
         check(r.returncode == 0, "tpc4: run ends with PASS (status %d, %s)"
               % (r.returncode, r.stderr.strip()))
         _, _, rows = read_png(shot)
+        keep(shot, shots, "viewer-tpc4.png")
         with open(js, encoding="utf-8") as f:
             trace = json.load(f)
         tpc4_checks(rows, trace["traceEvents"] if isinstance(trace, dict) else trace, "tpc4")
