@@ -119,6 +119,7 @@ typedef struct ViewTlEvent {
     uint16_t unit;
     uint32_t code; /* fault code */
     uint64_t t0, t1, bytes;
+    const char *what; /* VIEW_TL_WAIT: what it waited on ("wait=sem[9] ge 1"), or NULL */
 } ViewTlEvent;
 
 typedef struct ViewTimeline {
@@ -128,6 +129,7 @@ typedef struct ViewTimeline {
     bool *dma_used, *tpc_used; /* has bars (rows are dropped when they do not fit) */
     unsigned nr_dma;
     int *open_wait, *open_kernel; /* per sequencer / TPC: index into ev of its open bar, -1 */
+    GStringChunk *names; /* the waits' "what", each kept once */
     unsigned nr_seq, nr_tpc;
 } ViewTimeline;
 

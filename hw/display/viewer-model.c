@@ -28,6 +28,7 @@ void vmodel_init(ViewerModel *vm, Machine *m)
         vm->hbm_shift++;
     }
     vm->tl.ev = g_array_new(FALSE, FALSE, sizeof(ViewTlEvent));
+    vm->tl.names = g_string_chunk_new(256);
     vm->tl.nr_dma = m->cfg.nr_dma;
     vm->tl.dma_last = g_new0(uint64_t, MAX(m->cfg.nr_dma, 1u));
     vm->tl.dma_used = g_new0(bool, MAX(m->cfg.nr_dma, 1u));
@@ -48,6 +49,9 @@ void vmodel_destroy(ViewerModel *vm)
 {
     if (vm->tl.ev) {
         g_array_free(vm->tl.ev, TRUE);
+    }
+    if (vm->tl.names) {
+        g_string_chunk_free(vm->tl.names);
     }
     g_free(vm->tl.dma_last);
     g_free(vm->tl.dma_used);

@@ -8,6 +8,7 @@
  * array, capped at VIEW_TL_MAX_EVENTS (later ones are only counted).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/fault.h"
@@ -32,6 +33,30 @@ static int tl_append(ViewTimeline *tl, const ViewTlEvent *e)
 static ViewTlEvent *tl_at(ViewTimeline *tl, int i)
 {
     return &g_array_index(tl->ev, ViewTlEvent, i);
+}
+
+/* What sequencer `unit` is blocked on, as the cores panel and -trace-json's
+ * span name say it, without the " current=N" tail that changes while it
+ * waits; NULL if the core cannot tell. */
+static const char *wait_what(ViewerModel *vm, unsigned unit)
+{
+    NxCpu *cpu = vm->m->seq ? vm->m->seq[unit] : NULL;
+    GString *g;
+    char *cur;
+    const char *what = NULL;
+    if (!cpu || !cpu->ops->block_info) {
+        return NULL;
+    }
+    g = g_string_new(NULL);
+    cpu->ops->block_info(cpu, g);
+    if ((cur = strstr(g->str, " current="))) {
+        g_string_truncate(g, (gsize)(cur - g->str));
+    }
+    if (g->len) {
+        what = g_string_chunk_insert_const(vm->tl.names, g->str);
+    }
+    g_string_free(g, TRUE);
+    return what;
 }
 
 void vtl_event(void *opaque, const NxRunEvent *ev)
@@ -87,6 +112,7 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
         }
         e.kind = VIEW_TL_WAIT;
         e.open = 1;
+        e.what = wait_what(vm, ev->unit);
         tl->open_wait[ev->unit] = tl_append(tl, &e);
         return;
     case NX_RUNEV_WAIT_END: {
@@ -275,6 +301,9 @@ void vtl_hover_text(ViewerModel *vm, int x, int y, GString *out)
         break;
     case VIEW_TL_WAIT:
         g_string_append(out, " blocked");
+        if (hit->what) {
+            g_string_append_printf(out, " %s", hit->what);
+        }
         break;
     default:
         /* TPC fault names live with the TPC (target/tpc): the code here */

@@ -8,8 +8,10 @@
 
 #include "hw/display/viewer-int.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
+#include "seq-testlib.h"
 
-#define SBUF_BASE 0x2000000000ull
+#define SBUF_BASE SBUF
 #define PSUM_BASE 0x2802000000ull
 
 typedef struct Fx {
@@ -138,7 +140,7 @@ static int tl_row_y(unsigned r)
     return VIEW_TL_Y + (int)r * VIEW_TL_ROW_H;
 }
 
-static void ev(Fx *f, NxRunEvKind k, unsigned unit, uint64_t t0, uint64_t t1, uint64_t bytes)
+static void runev(Fx *f, NxRunEvKind k, unsigned unit, uint64_t t0, uint64_t t1, uint64_t bytes)
 {
     NxRunEvent e = {.kind = k, .unit = unit, .t0 = t0, .t1 = t1, .bytes = bytes};
     vtl_event(f->vm, &e);
@@ -153,12 +155,12 @@ static void test_timeline(Fx *f, gconstpointer data)
     g_assert_cmpint(vtl_x(f->vm, 0), ==, VIEW_TL_BAR_X);
     g_assert_cmpint(vtl_x(f->vm, 1000), ==, VIEW_TL_BAR_X + VIEW_TL_W);
     /* 1 KiB on engine 1 queued at 100: 32 + 16 cycles */
-    ev(f, NX_RUNEV_DMA, 1, 100, 148, 1024);
+    runev(f, NX_RUNEV_DMA, 1, 100, 148, 1024);
     /* queued at 120 behind it: starts at its completion, 148 */
-    ev(f, NX_RUNEV_DMA, 1, 120, 200, 3072);
-    ev(f, NX_RUNEV_WAIT_BEGIN, 0, 300, 0, 0);
-    ev(f, NX_RUNEV_WAIT_END, 0, 500, 0, 0);
-    ev(f, NX_RUNEV_WAIT_BEGIN, 1, 900, 0, 0); /* still blocked: up to now */
+    runev(f, NX_RUNEV_DMA, 1, 120, 200, 3072);
+    runev(f, NX_RUNEV_WAIT_BEGIN, 0, 300, 0, 0);
+    runev(f, NX_RUNEV_WAIT_END, 0, 500, 0, 0);
+    runev(f, NX_RUNEV_WAIT_BEGIN, 1, 900, 0, 0); /* still blocked: up to now */
     {
         NxRunEvent fe = {.kind = NX_RUNEV_FAULT, .unit = 0, .t0 = 750, .code = 1};
         vtl_event(f->vm, &fe);
@@ -222,6 +224,51 @@ static void test_timeline_rows(Fx *f, gconstpointer data)
     machine_free(m);
     vmodel_destroy(vm);
     g_free(vm);
+}
+
+/* A real sequencer blocked on the semaphore a DMA posts: the wait opens at
+ * its first attempt (vtime 0) and closes at the attempt that retires.  The
+ * 64 KiB transfer queued at 0 completes at 32 + 1024 = 1056, inside the round
+ * [1024, 1088) after the sequencers' turn: the retiring attempt is at 1088. */
+static void test_timeline_wait(Fx *f, gconstpointer data)
+{
+    uint8_t rec[64];
+    GString *s = g_string_new(NULL);
+    const ViewTlEvent *e;
+    DmaRequest *req = g_new0(DmaRequest, 1);
+    f->m->runev = vtl_event;
+    f->m->runev_opaque = f->vm;
+    asm1("nop wait(sem5 >= 1)", CODE, rec);
+    put(f->m, CODE, rec, 64);
+    asm1("halt", CODE + 64, rec);
+    put(f->m, CODE + 64, rec, 64);
+    start(f->m, 0, CODE);
+    f->m->seq[1]->state = CPU_HALTED;
+    req->bytes = 1 << 16;
+    req->owner = -1;
+    req->sem = 5;
+    req->sem_inc = 1;
+    dma_push(&f->m->dma.e[1], req);
+    sched_round(f->m);
+    g_assert_cmpuint(f->vm->tl.ev->len, >=, 1);
+    e = &g_array_index(f->vm->tl.ev, ViewTlEvent, 0);
+    g_assert_cmpuint(e->kind, ==, VIEW_TL_WAIT);
+    g_assert_cmpuint(e->t0, ==, 0);
+    g_assert_cmpstr(e->what, ==, "wait=sem[5] ge 1");
+    for (int i = 0; i < 40 && f->vm->tl.open_wait[0] >= 0; i++) {
+        sched_round(f->m);
+    }
+    g_assert_cmpuint(f->vm->tl.ev->len, ==, 2);
+    e = &g_array_index(f->vm->tl.ev, ViewTlEvent, 0);
+    g_assert_false(e->open);
+    g_assert_cmpuint(e->t1, ==, 1088);
+    e = &g_array_index(f->vm->tl.ev, ViewTlEvent, 1);
+    g_assert_cmpuint(e->kind, ==, VIEW_TL_DMA);
+    g_assert_cmpuint(e->t1, ==, 1056);
+    vrender_frame(f->vm, f->fb);
+    vmodel_hover_text(f->vm, VIEW_TL_BAR_X + 10, tl_row_y(0) + 1, s);
+    g_assert_cmpstr(s->str, ==, "seq0 blocked wait=sem[5] ge 1 vtime 0-1088 (1088 cycles)");
+    g_string_free(s, TRUE);
 }
 
 /* The devices report through m->runev: a real DMA on engine 0. */
@@ -360,6 +407,7 @@ int main(int argc, char **argv)
     FX_TEST("/viewer/timeline", test_timeline);
     FX_TEST("/viewer/timeline-rows", test_timeline_rows);
     FX_TEST("/viewer/timeline-hooks", test_timeline_hooks);
+    FX_TEST("/viewer/timeline-wait", test_timeline_wait);
     FX_TEST("/viewer/data-parse", test_data_parse);
     FX_TEST("/viewer/data-view", test_data_view);
     return g_test_run();
