@@ -146,8 +146,14 @@ typedef struct ViewData {
     unsigned cols;     /* elements per row */
     unsigned last_elems; /* elements in the last row (HBM: LENGTH may end mid-row) */
     uint64_t offset;   /* offset of column 0 in a partition, or HBM address of row 0 */
+    uint64_t estride;  /* bytes from one element to the next in a row (may wrap: negative) */
     ViewDtype dtype;
     ViewCmap cmap;
+    /* "tensor:T:ID": the geometry comes from TPC T's descriptor ID, read
+     * again at every frame (vdata_refresh); tensor_ok is false while the
+     * descriptor is invalid or empty. */
+    bool tensor, tensor_ok, dtype_given;
+    unsigned tensor_tpc, tensor_id;
 } ViewData;
 
 typedef struct ViewerModel {
@@ -246,11 +252,14 @@ unsigned vpanel_busiest_sbuf(const ViewerModel *vm, unsigned *idx, unsigned n);
 unsigned vpanel_busiest_psum(const ViewerModel *vm, unsigned *idx, unsigned n);
 void vpanel_draw_table(ViewerModel *vm, uint32_t *fb);
 /* Parse the data view's options (docs/viewer.rst "Data view"): region
- * "sbuf:P0[-P1][@OFF][+LEN]", "psum:..." or "hbm:ADDR+LEN[/COLS]"; dtype
+ * "sbuf:P0[-P1][@OFF][+LEN]", "psum:...", "hbm:ADDR+LEN[/COLS]" or
+ * "tensor:T:ID"; dtype
  * u8|i32|f32|bf16 (NULL: f32); cmap gray|heat (NULL: gray).  false + err
  * (one line) on a bad spelling or a region outside the memory. */
-bool vdata_parse(ViewData *d, uint64_t hbm_size, const char *region, const char *dtype,
+bool vdata_parse(ViewData *d, const Machine *m, const char *region, const char *dtype,
                  const char *cmap, GError **err);
+/* A tensor view: its geometry from the TPC's descriptor now. */
+void vdata_refresh(ViewerModel *vm);
 /* Element (row r, column c) of the data view as a double; false if it
  * cannot be read. */
 bool vdata_value(const ViewerModel *vm, unsigned r, unsigned c, double *v);

@@ -120,15 +120,17 @@ static bool data_num(const char **s, uint64_t *v)
     return true;
 }
 
-bool vdata_parse(ViewData *d, uint64_t hbm_size, const char *region, const char *dtype,
+bool vdata_parse(ViewData *d, const Machine *m, const char *region, const char *dtype,
                  const char *cmap, GError **err)
 {
+    const uint64_t hbm_size = m->cfg.hbm_size;
     const char *s;
     unsigned es;
     uint64_t a = 0, b, off = 0, len = 0, cols = DATA_DEFAULT_COLS;
     bool have_len = false;
     *d = (ViewData){0};
     d->dtype = VIEW_DT_F32;
+    d->dtype_given = dtype != NULL;
     for (unsigned i = 0; dtype && i < G_N_ELEMENTS(dtype_name); i++) {
         if (!strcmp(dtype, dtype_name[i])) {
             d->dtype = (ViewDtype)i;
@@ -226,14 +228,71 @@ bool vdata_parse(ViewData *d, uint64_t hbm_size, const char *region, const char 
         d->offset = a;
         /* the last row may be partial: elements past LENGTH are not drawn */
         d->last_elems = (unsigned)(len / es - (uint64_t)(d->rows - 1) * d->cols);
+    } else if (!strncmp(region, "tensor:", 7)) {
+        s = region + 7;
+        if (!data_num(&s, &a) || *s != ':' || (s++, !data_num(&s, &b)) || *s) {
+            return data_error(err, region, "expected tensor:TPC:ID");
+        }
+        if (a >= m->cfg.nr_tpc || b >= 16) {
+            return data_error(err, region, "no such TPC, or a tensor id past 15");
+        }
+        g_strlcpy(d->what, "tensor", sizeof(d->what));
+        d->tensor = true;
+        d->tensor_tpc = (unsigned)a;
+        d->tensor_id = (unsigned)b;
     } else {
-        return data_error(err, region, "expected sbuf:..., psum:... or hbm:...");
+        return data_error(err, region, "expected sbuf:..., psum:..., hbm:... or tensor:...");
     }
+    d->estride = es;
     if (!d->last_elems) {
         d->last_elems = d->cols;
     }
     d->on = true;
     return true;
+}
+
+/* TPC t's descriptor of tensor id, read as the TPC reads it (tpc.md §3:
+ * base, padding, config with the element size in bits 2..0 and the valid
+ * dimensions in bits 12..8, then size and stride of each dimension), with a
+ * debug read of the TPC's configuration window. */
+void vdata_refresh(ViewerModel *vm)
+{
+    ViewData *d = &vm->data;
+    uint32_t w[8];
+    unsigned dt, valid, es;
+    if (!d->tensor) {
+        return;
+    }
+    d->tensor_ok = false;
+    /* word by word: the window takes naturally aligned 4-byte accesses */
+    for (unsigned i = 0; i < G_N_ELEMENTS(w); i++) {
+        uint64_t v;
+        if (as_read(vm->m->as,
+                    nc2_memmap[NC2_TPC].base + d->tensor_tpc * nc2_memmap[NC2_TPC].stride +
+                        0x400 + 0x38ull * d->tensor_id + 4 * i,
+                    4, &v, MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK) {
+            return;
+        }
+        w[i] = (uint32_t)v;
+    }
+    dt = w[3] & 7;
+    valid = w[3] >> 8 & 0x1F;
+    if (dt > 2) {
+        return; /* the TPC faults on it too */
+    }
+    es = 1u << dt;
+    if (!d->dtype_given) { /* the element size says u8, bf16 or f32 */
+        d->dtype = es == 1 ? VIEW_DT_U8 : es == 2 ? VIEW_DT_BF16 : VIEW_DT_F32;
+    }
+    d->pa = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    d->offset = d->pa;
+    /* dimension 0 across, dimension 1 down; strides are in elements */
+    d->cols = valid & 1 ? w[4] : 0; /* without dimension 0 there is no picture */
+    d->estride = (uint64_t)((int64_t)(int32_t)w[5] * es);
+    d->rows = valid & 2 ? w[6] : 1;
+    d->pitch = (uint64_t)((int64_t)(int32_t)w[7] * es);
+    d->last_elems = d->cols;
+    d->tensor_ok = d->cols && d->rows;
 }
 
 /* Shown rows and columns, and the pixels of one element. */
@@ -273,10 +332,11 @@ bool vdata_value(const ViewerModel *vm, unsigned r, unsigned c, double *v)
     unsigned es = dtype_size[d->dtype];
     uint8_t buf[4];
     uint64_t bad;
-    if (!d->on || r >= d->rows || c >= (r + 1 == d->rows ? d->last_elems : d->cols)) {
+    if (!d->on || (d->tensor && !d->tensor_ok) || r >= d->rows ||
+        c >= (r + 1 == d->rows ? d->last_elems : d->cols)) {
         return false;
     }
-    if (as_rw_bytes(vm->m->as, d->pa + r * d->pitch + (uint64_t)c * es, buf, es, false,
+    if (as_rw_bytes(vm->m->as, d->pa + r * d->pitch + c * d->estride, buf, es, false,
                     MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) != MEMTX_OK) {
         return false;
     }
@@ -303,7 +363,10 @@ uint32_t vdata_color(ViewCmap cmap, double t)
 /* The region's heading: what, which partitions or addresses, dtype, map. */
 static void data_heading(const ViewData *d, GString *out)
 {
-    if (d->what[0] == 'h') {
+    if (d->tensor) {
+        g_string_printf(out, "data tpc%u tensor %u %ux%u @0x%" PRIx64, d->tensor_tpc,
+                        d->tensor_id, d->cols, d->rows, d->pa);
+    } else if (d->what[0] == 'h') {
         g_string_printf(out, "data hbm 0x%" PRIx64 " %u x %u", d->offset, d->rows, d->cols);
     } else {
         g_string_printf(out, "data %s p%u-%u @0x%05" PRIx64 " x%u", d->what, d->first,
@@ -327,6 +390,13 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
                      "off: -display sdl,data=sbuf:0-3,dtype=f32");
         return;
     }
+    vdata_refresh(vm);
+    if (d->tensor && !d->tensor_ok) {
+        vrender_textf(fb, VIEW_DATA_X, VIEW_DATA_Y - 12, VIEW_COL_LABEL,
+                      "data tpc%u tensor %u: no valid, non-empty descriptor", d->tensor_tpc,
+                      d->tensor_id);
+        return;
+    }
     data_geom(d, &rows, &cols, &cw, &ch);
     val = g_new(double, (size_t)rows * cols);
     raw = g_malloc((size_t)cols * dtype_size[d->dtype]);
@@ -334,10 +404,18 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
         /* one debug read a row, not one an element */
         unsigned n = r + 1 == d->rows ? MIN(d->last_elems, cols) : cols;
         uint64_t bad;
-        bool ok = as_rw_bytes(vm->m->as, d->pa + r * d->pitch, raw, n * dtype_size[d->dtype],
-                              false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) == MEMTX_OK;
+        /* one debug read a row when its elements are packed */
+        bool packed = d->estride == dtype_size[d->dtype];
+        bool ok = packed && as_rw_bytes(vm->m->as, d->pa + r * d->pitch, raw,
+                                        n * dtype_size[d->dtype], false,
+                                        MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) == MEMTX_OK;
         for (unsigned c = 0; c < cols; c++) {
-            double v = ok && c < n ? data_decode(d->dtype, raw + c * dtype_size[d->dtype]) : NAN;
+            double v = NAN;
+            if (ok && c < n) {
+                v = data_decode(d->dtype, raw + c * dtype_size[d->dtype]);
+            } else if (!packed && !vdata_value(vm, r, c, &v)) {
+                v = NAN;
+            }
             val[r * cols + c] = v;
             if (isfinite(v)) {
                 lo = MIN(lo, v);
@@ -380,20 +458,30 @@ void vdata_hover_text(ViewerModel *vm, int x, int y, GString *out)
     if (!d->on || x < VIEW_DATA_X || y < VIEW_DATA_Y) {
         return;
     }
+    vdata_refresh(vm);
+    if (d->tensor && !d->tensor_ok) {
+        return;
+    }
     data_geom(d, &rows, &cols, &cw, &ch);
     c = (unsigned)((x - VIEW_DATA_X) / cw);
     r = (unsigned)((y - VIEW_DATA_Y) / ch);
     if (c >= cols || r >= rows) {
         return;
     }
-    if (d->what[0] == 'h') {
+    if (d->tensor) {
+        g_string_printf(out, "data tpc%u tensor %u [%u,%u] pa=0x%" PRIx64, d->tensor_tpc,
+                        d->tensor_id, c, r, d->pa + r * d->pitch + c * d->estride);
+    } else if (d->what[0] == 'h') {
         g_string_printf(out, "data hbm 0x%" PRIx64,
                         d->offset + r * d->pitch + (uint64_t)c * dtype_size[d->dtype]);
     } else {
         g_string_printf(out, "data %s p%u +0x%05" PRIx64, d->what, d->first + r,
                         d->offset + (uint64_t)c * dtype_size[d->dtype]);
     }
-    g_string_append_printf(out, " [%u] %s", c, dtype_name[d->dtype]);
+    if (!d->tensor) { /* a tensor's element says [column,row] already */
+        g_string_append_printf(out, " [%u]", c);
+    }
+    g_string_append_printf(out, " %s", dtype_name[d->dtype]);
     if (vdata_value(vm, r, c, &v)) {
         g_string_append_printf(out, " = %.9g", v);
     } else {

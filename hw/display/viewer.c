@@ -155,7 +155,7 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
     ViewData data = {0};
     Viewer *v;
     /* A bad data region is a usage error before any window opens. */
-    if (o && o->data && !vdata_parse(&data, m->cfg.hbm_size, o->data, o->dtype, o->cmap, err)) {
+    if (o && o->data && !vdata_parse(&data, m, o->data, o->dtype, o->cmap, err)) {
         return NULL;
     }
     if (o && !o->data && (o->dtype || o->cmap)) {

@@ -156,6 +156,17 @@ def tpc4_checks(rows, trace, label):
               % (label, t, name, bars, got))
         core = read_text(rows, 880, 32 + 9 * (1 + t), 12)
         check(core.startswith("tpc%d  DONE" % t), "%s: cores panel: %r" % (label, core))
+    # data=tensor:2:1: TPC 2's tensor 1 as its descriptor says (base
+    # 0x01100000 + 2 * 0x1000, 64 i32, viewer-tpc4.s); the kernel stored
+    # SRF0 + 2 = 44 in element 0 and nothing else: one white cell of 6 x 230
+    # pixels (392 // 64), 63 black ones.
+    head = read_text(rows, DATA_X, DATA_Y - 12, 50)
+    check(head == "data tpc2 tensor 1 64x1 @0x1102000 i32 gray 0..44",
+          "%s: tensor view heading (%r)" % (label, head))
+    cells = [rows[DATA_Y + 115][DATA_X + 6 * i + 3] for i in range(64)]
+    check(cells[0] == (255, 255, 255) and all(c == (0, 0, 0) for c in cells[1:])
+          and rows[DATA_Y + 229][DATA_X + 5] == (255, 255, 255),
+          "%s: tensor view: element 0 white, 63 black (%r)" % (label, cells[:3]))
 
 
 def table_checks(rows, label):
@@ -252,7 +263,7 @@ def main(argv):
         r = run([nxemu, "-smp", "tpc=4", "-tpc-timing", "interlocked", "-machine",
                  "gmem-latency=200", "-kernel", elf4, "-device",
                  "loader,file=%s,addr=0x100000" % ko4,
-                 "-display", "sdl,data=hbm:0x1100000+16384/1024,dtype=i32",
+                 "-display", "sdl,data=tensor:2:1,dtype=i32",
                  "-trace-json", js, "-screendump-at-exit", shot], env)
         check(r.returncode == 0, "tpc4: run ends with PASS (status %d, %s)"
               % (r.returncode, r.stderr.strip()))

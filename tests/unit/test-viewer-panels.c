@@ -302,22 +302,21 @@ static void test_data_parse(Fx *f, gconstpointer data)
 {
     ViewData d;
     GError *err = NULL;
-    uint64_t hbm = f->m->cfg.hbm_size;
-    g_assert_true(vdata_parse(&d, hbm, "sbuf:3-5", NULL, NULL, &err));
+    g_assert_true(vdata_parse(&d, f->m, "sbuf:3-5", NULL, NULL, &err));
     g_assert_no_error(err);
     g_assert_cmphex(d.pa, ==, SBUF_BASE + 3 * 0x40000);
     g_assert_cmpuint(d.rows, ==, 3);
     g_assert_cmpuint(d.cols, ==, 64); /* 64 f32 by default */
     g_assert_cmpuint(d.dtype, ==, VIEW_DT_F32);
-    g_assert_true(vdata_parse(&d, hbm, "psum:40@0x800+0x800", "bf16", "heat", &err));
+    g_assert_true(vdata_parse(&d, f->m, "psum:40@0x800+0x800", "bf16", "heat", &err));
     g_assert_cmphex(d.pa, ==, PSUM_BASE + 40 * 0x8000 + 0x800);
     g_assert_cmpuint(d.rows, ==, 1);
     g_assert_cmpuint(d.cols, ==, 1024);
     g_assert_cmpuint(d.cmap, ==, VIEW_CMAP_HEAT);
-    g_assert_true(vdata_parse(&d, hbm, "hbm:0x1000+100/10", "u8", NULL, &err));
+    g_assert_true(vdata_parse(&d, f->m, "hbm:0x1000+100/10", "u8", NULL, &err));
     g_assert_cmpuint(d.rows, ==, 10);
     g_assert_cmpuint(d.cols, ==, 10);
-    g_assert_true(vdata_parse(&d, hbm, "hbm:0x1000+20/8", "i32", NULL, &err));
+    g_assert_true(vdata_parse(&d, f->m, "hbm:0x1000+20/8", "i32", NULL, &err));
     g_assert_cmpuint(d.cols, ==, 5); /* fewer elements than the row */
     g_assert_cmpuint(d.rows, ==, 1);
     static const char *const bad[] = {"sbuf:", "sbuf:5-3", "sbuf:128", "sbuf:0@0x30000",
@@ -325,16 +324,16 @@ static void test_data_parse(Fx *f, gconstpointer data)
                                       "hbm:0x1000", "hbm:0x1000+8/0", "hbm:0x4000000+4",
                                       "vlm:0", "psum:0+0x4004"};
     for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
-        g_assert_false(vdata_parse(&d, hbm, bad[i], NULL, NULL, &err));
+        g_assert_false(vdata_parse(&d, f->m, bad[i], NULL, NULL, &err));
         g_assert_nonnull(err);
         g_assert_null(strchr(err->message, '\n'));
         g_assert_true(g_str_has_prefix(err->message, "-display sdl,data="));
         g_clear_error(&err);
     }
-    g_assert_false(vdata_parse(&d, hbm, "sbuf:0", "f64", NULL, &err));
+    g_assert_false(vdata_parse(&d, f->m, "sbuf:0", "f64", NULL, &err));
     g_assert_cmpstr(err->message, ==, "-display sdl,dtype=f64: unknown dtype (u8, i32, f32 or bf16)");
     g_clear_error(&err);
-    g_assert_false(vdata_parse(&d, hbm, "sbuf:0", NULL, "jet", &err));
+    g_assert_false(vdata_parse(&d, f->m, "sbuf:0", NULL, "jet", &err));
     g_clear_error(&err);
 }
 
@@ -352,7 +351,7 @@ static void test_data_view(Fx *f, gconstpointer data)
             wr32(f->m, SBUF_BASE + p * 0x40000 + 4 * i, 4 * p + i);
         }
     }
-    g_assert_true(vdata_parse(&f->vm->data, f->m->cfg.hbm_size, "sbuf:0-3+16", "i32", NULL, &err));
+    g_assert_true(vdata_parse(&f->vm->data, f->m, "sbuf:0-3+16", "i32", NULL, &err));
     g_assert_true(vdata_value(f->vm, 2, 1, &v));
     g_assert_cmpfloat(v, ==, 9);
     g_assert_false(vdata_value(f->vm, 4, 0, &v));
@@ -376,15 +375,15 @@ static void test_data_view(Fx *f, gconstpointer data)
     /* f32, bf16 (the high half of the f32), u8 of the same bytes */
     memcpy(&u, &x, 4);
     wr32(f->m, SBUF_BASE + 6 * 0x40000, u);
-    g_assert_true(vdata_parse(&f->vm->data, f->m->cfg.hbm_size, "sbuf:6", "f32", NULL, &err));
+    g_assert_true(vdata_parse(&f->vm->data, f->m, "sbuf:6", "f32", NULL, &err));
     g_assert_true(vdata_value(f->vm, 0, 0, &v));
     g_assert_cmpfloat(v, ==, -2.5);
-    g_assert_true(vdata_parse(&f->vm->data, f->m->cfg.hbm_size, "sbuf:6", "bf16", NULL, &err));
+    g_assert_true(vdata_parse(&f->vm->data, f->m, "sbuf:6", "bf16", NULL, &err));
     g_assert_true(vdata_value(f->vm, 0, 1, &v));
     g_assert_cmpfloat(v, ==, -2.5);
     g_assert_true(vdata_value(f->vm, 0, 0, &v));
     g_assert_cmpfloat(v, ==, 0);
-    g_assert_true(vdata_parse(&f->vm->data, f->m->cfg.hbm_size, "sbuf:6", "u8", NULL, &err));
+    g_assert_true(vdata_parse(&f->vm->data, f->m, "sbuf:6", "u8", NULL, &err));
     g_assert_true(vdata_value(f->vm, 0, 3, &v));
     g_assert_cmpfloat(v, ==, u >> 24);
 
@@ -395,6 +394,73 @@ static void test_data_view(Fx *f, gconstpointer data)
     g_assert_cmphex(vdata_color(VIEW_CMAP_HEAT, 2.0 / 3), ==, 0xFFFF00);
     g_assert_cmphex(vdata_color(VIEW_CMAP_HEAT, 1), ==, 0xFFFFFF);
     g_assert_cmphex(vdata_color(VIEW_CMAP_HEAT, NAN), ==, 0xFF00FF);
+    g_string_free(s, TRUE);
+}
+
+/* A TPC tensor through its descriptor (tpc.md §3): f32, dimension 0 of 3
+ * elements at stride 2, dimension 1 of 2 at stride 8, from HBM 0x10000;
+ * element (r, c) at 0x10000 + 4 * (2c + 8r) holds 10r + c. */
+static void test_data_tensor(Fx *f, gconstpointer data)
+{
+    MachineConfig cfg = f->m->cfg;
+    GError *err = NULL;
+    ViewerModel *vm = g_new0(ViewerModel, 1);
+    GString *s = g_string_new(NULL);
+    const uint64_t td = 0x2804000000ull + 0x400 + 0x38 * 3; /* TPC 0, tensor 3 */
+    const uint32_t words[8] = {0x10000, 0, 0, 2 | 3u << 8, 3, 2, 2, 8};
+    Machine *m;
+    double v;
+    g_assert_false(vdata_parse(&vm->data, f->m, "tensor:0:3", NULL, NULL, &err)); /* no TPC */
+    g_clear_error(&err);
+    cfg.nr_tpc = 1;
+    m = machine_new(&cfg, NULL, 0, &err);
+    g_assert_no_error(err);
+    vmodel_init(vm, m);
+    g_assert_false(vdata_parse(&vm->data, m, "tensor:0:16", NULL, NULL, &err));
+    g_clear_error(&err);
+    g_assert_false(vdata_parse(&vm->data, m, "tensor:1:0", NULL, NULL, &err));
+    g_clear_error(&err);
+    g_assert_true(vdata_parse(&vm->data, m, "tensor:0:3", NULL, NULL, &err));
+    g_assert_no_error(err);
+    vm->data.on = true;
+    /* an all-zero descriptor: u8 of size 0, nothing to draw */
+    vrender_frame(vm, f->fb);
+    g_assert_false(vm->data.tensor_ok);
+    g_assert_true(text_at(f->fb, VIEW_DATA_X, VIEW_DATA_Y - 12,
+                          "data tpc0 tensor 3: no valid, non-empty descriptor"));
+    for (unsigned i = 0; i < 8; i++) {
+        g_assert_cmpint(as_write(m->as, td + 4 * i, 4, words[i], MEMTXATTRS(MEM_REQ_SEQ, 0)), ==,
+                        MEMTX_OK);
+    }
+    for (unsigned r = 0; r < 2; r++) {
+        for (unsigned c = 0; c < 3; c++) {
+            float x = (float)(10 * r + c);
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            wr32(m, 0x10000 + 4 * (2 * c + 8 * r), u);
+        }
+    }
+    vrender_frame(vm, f->fb);
+    g_assert_true(vm->data.tensor_ok);
+    g_assert_cmpuint(vm->data.dtype, ==, VIEW_DT_F32); /* from the element size */
+    g_assert_true(vdata_value(vm, 1, 2, &v));
+    g_assert_cmpfloat(v, ==, 12);
+    g_assert_true(vdata_value(vm, 0, 1, &v));
+    g_assert_cmpfloat(v, ==, 1);
+    g_assert_true(text_at(f->fb, VIEW_DATA_X, VIEW_DATA_Y - 12,
+                          "data tpc0 tensor 3 3x2 @0x10000 f32 gray 0..12"));
+    /* 3 x 2 elements of 130 x 115 pixels: grey (10r + c) * 255 / 12 */
+    g_assert_cmphex(f->fb[(size_t)(VIEW_DATA_Y + 115 + 50) * VIEW_W + VIEW_DATA_X + 2 * 130 + 60],
+                    ==, 0xFFFFFF);
+    g_assert_cmphex(f->fb[(size_t)(VIEW_DATA_Y + 50) * VIEW_W + VIEW_DATA_X + 130 + 60], ==,
+                    (unsigned)lround(255.0 / 12) * 0x010101u);
+    g_assert_cmphex(f->fb[(size_t)(VIEW_DATA_Y + 115 + 50) * VIEW_W + VIEW_DATA_X + 60], ==,
+                    (unsigned)lround(10 * 255.0 / 12) * 0x010101u);
+    vmodel_hover_text(vm, VIEW_DATA_X + 2 * 130 + 3, VIEW_DATA_Y + 115 + 3, s);
+    g_assert_cmpstr(s->str, ==, "data tpc0 tensor 3 [2,1] pa=0x10030 f32 = 12");
+    machine_free(m);
+    vmodel_destroy(vm);
+    g_free(vm);
     g_string_free(s, TRUE);
 }
 
@@ -410,5 +476,6 @@ int main(int argc, char **argv)
     FX_TEST("/viewer/timeline-wait", test_timeline_wait);
     FX_TEST("/viewer/data-parse", test_data_parse);
     FX_TEST("/viewer/data-view", test_data_view);
+    FX_TEST("/viewer/data-tensor", test_data_tensor);
     return g_test_run();
 }
