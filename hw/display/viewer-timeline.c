@@ -188,8 +188,10 @@ static void tl_bar_cols(const ViewerModel *vm, const ViewTlEvent *e, int *x0, in
     uint64_t t1 = e->open ? machine_run_vtime(vm->m) : e->t1;
     *x0 = vtl_x(vm, e->t0);
     *x1 = MAX(vtl_x(vm, t1), *x0 + 1);
-    if (e->kind == VIEW_TL_FAULT) { /* a mark three columns wide */
-        *x0 = MAX(*x0 - 1, VIEW_TL_BAR_X);
+    if (e->kind == VIEW_TL_FAULT) {
+        /* a mark three columns wide around t, inside the strip: a fault
+         * ends the run, so it is usually at the right edge */
+        *x0 = CLAMP(*x0 - 1, VIEW_TL_BAR_X, VIEW_TL_BAR_X + VIEW_TL_W - 3);
         *x1 = *x0 + 3;
     }
 }

@@ -2,7 +2,8 @@
 """End-to-end test of the viewer's timeline, access-count table and data view
 (docs/viewer.rst), on the screenshot of a real SDL window.
 
-    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O TPC4_ELF TPC4_O [SHOTS_DIR]
+    test_viewer_panels.py NXEMU VIEWER_TIME_ELF VIEWER_TIME_TPC_O TPC4_ELF TPC4_O FAULT_ELF
+                          [SHOTS_DIR]
 
 tests/e2e/viewer-time.s runs on two sequencers: a 64 KiB DMA on engine 0
 (cost 32 + 65536 / 64 = 1056 cycles, docs/machine.rst), a kernel on TPC 0, a
@@ -15,6 +16,8 @@ tests/e2e/viewer-tpc4.s runs a kernel on each of four TPCs with
 -tpc-timing interlocked -machine gmem-latency=200 (each kernel is 200 cycles
 of load latency plus one per bundle): four kernel bars, again where
 -trace-json puts them, and the cores panel says the four are DONE.
+tests/trace/fault.s faults at its second instruction: the run ends at
+vtime 1 and the fault's red mark is the last three columns of seq0's row.
 With SHOTS_DIR the two screenshots are kept there as viewer-time.png and
 viewer-tpc4.png (make check: build/docs/, the pictures docs/viewer.rst
 describes).  Exit 77 (skip) when nxemu was built without SDL.
@@ -35,6 +38,7 @@ TL_X, TL_BAR_X, TL_W, TL_Y, TL_ROW_H, TL_BAR_H, TL_ROWS = 8, 56, 576, 512, 10, 7
 TABLE_X, TABLE_Y, LINE_H = 652, 466, 9
 DATA_X, DATA_Y, DATA_W, DATA_H = 880, 482, 392, 230
 DMA, KERNEL, WAIT = (0x40, 0x80, 0xFF), (0x40, 0xE0, 0xA0), (0xFF, 0xC0, 0x40)
+FAULT = (0xFF, 0x20, 0x20)
 LATENCY, BYTES_PER_CYCLE = 32, 64  # the DMA defaults (docs/machine.rst)
 
 
@@ -218,12 +222,12 @@ def keep(shot, shots, name):
 
 
 def main(argv):
-    if len(argv) not in (6, 7):
-        print("usage: test_viewer_panels.py NXEMU ELF TPC_O TPC4_ELF TPC4_O [SHOTS_DIR]",
-              file=sys.stderr)
+    if len(argv) not in (7, 8):
+        print("usage: test_viewer_panels.py NXEMU ELF TPC_O TPC4_ELF TPC4_O FAULT_ELF "
+              "[SHOTS_DIR]", file=sys.stderr)
         return 2
-    nxemu, elf, ko, elf4, ko4 = argv[1:6]
-    shots = argv[6] if len(argv) == 7 else None
+    nxemu, elf, ko, elf4, ko4, fault = argv[1:7]
+    shots = argv[7] if len(argv) == 8 else None
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-panels-")
     lsan_suppress(tmp)
     env = dict(os.environ, SDL_VIDEODRIVER="offscreen")
@@ -272,6 +276,15 @@ def main(argv):
         with open(js, encoding="utf-8") as f:
             trace = json.load(f)
         tpc4_checks(rows, trace["traceEvents"] if isinstance(trace, dict) else trace, "tpc4")
+
+        shot = os.path.join(tmp, "fault.png")
+        r = run([nxemu, "-kernel", fault, "-display", "sdl", "-screendump-at-exit", shot], env)
+        check(r.returncode == 132, "fault: exit status 132 (INVALID_OPCODE) (%d)" % r.returncode)
+        _, _, rows = read_png(shot)
+        head = read_text(rows, 8, 6, 40)
+        marks = runs(rows, TL_Y, FAULT)
+        check("vtime=1 " in head and "ENDED FAULT" in head and marks == [(TL_BAR_X + TL_W - 3, 3)],
+              "fault: a 3-column red mark at the end of seq0's row (%r, %r)" % (head, marks))
 
         for opt, what in (("sdl,data=sbuf:9-3", "data=sbuf:9-3"),
                           ("sdl,data=sbuf:0,dtype=f64", "dtype=f64"),

@@ -294,6 +294,11 @@ static void test_timeline_hooks(Fx *f, gconstpointer data)
     }
     machine_fault(f->m, f->m->seq[1]);
     g_assert_cmpuint(f->vm->tl.ev->len, ==, 2);
+    /* the run ends with the fault: its mark is the strip's last 3 columns */
+    f->m->sched.end_vtime = f->m->sched.vtime;
+    vrender_frame(f->vm, f->fb);
+    g_assert_cmpuint(run_of(f->fb, tl_row_y(1), VIEW_TL_BAR_X + VIEW_TL_W - 3, VIEW_COL_TL_FAULT),
+                     ==, 3);
     g_assert_cmpuint(g_array_index(f->vm->tl.ev, ViewTlEvent, 1).kind, ==, VIEW_TL_FAULT);
     g_assert_cmpuint(g_array_index(f->vm->tl.ev, ViewTlEvent, 1).unit, ==, 1);
 }
