@@ -31,22 +31,22 @@ typedef struct Machine Machine;
 #define VIEW_W 1280
 #define VIEW_H 720
 
-#define VIEW_SBUF_X    8
-#define VIEW_SBUF_Y    32
-#define VIEW_SBUF_W    384 /* the shown offset range spread over these columns */
-#define VIEW_PART_H    3   /* rows per partition (SBUF and PSUM) */
-#define VIEW_PSUM_X    404
-#define VIEW_PSUM_Y    VIEW_SBUF_Y
-#define VIEW_BANK_W    8 /* columns per PSUM bank */
-#define VIEW_HBM_X     480
-#define VIEW_HBM_Y     VIEW_SBUF_Y
-#define VIEW_HBM_CELL  6 /* pixels per HBM cell side */
-#define VIEW_HBM_SIDE  64
-#define VIEW_HBM_CELLS (VIEW_HBM_SIDE * VIEW_HBM_SIDE)
-#define VIEW_TEXT_X    880 /* cores, TLBs */
-#define VIEW_BOTTOM_Y  (VIEW_SBUF_Y + NC2_SBUF_PARTITIONS * VIEW_PART_H + 10)
-#define VIEW_CHAR_W    6
-#define VIEW_LINE_H    9
+#define VIEW_SBUF_X      8
+#define VIEW_SBUF_Y      32
+#define VIEW_SBUF_W      384 /* the shown offset range spread over these columns */
+#define VIEW_PART_H      3   /* rows per partition (SBUF and PSUM) */
+#define VIEW_PSUM_X      404
+#define VIEW_PSUM_Y      VIEW_SBUF_Y
+#define VIEW_BANK_W      8 /* columns per PSUM bank */
+#define VIEW_HBM_X       480
+#define VIEW_HBM_Y       VIEW_SBUF_Y
+#define VIEW_HBM_CELL    6 /* pixels per HBM cell side */
+#define VIEW_HBM_SIDE    64
+#define VIEW_HBM_CELLS   (VIEW_HBM_SIDE * VIEW_HBM_SIDE)
+#define VIEW_TEXT_X      880 /* cores, TLBs */
+#define VIEW_BOTTOM_Y    (VIEW_SBUF_Y + NC2_SBUF_PARTITIONS * VIEW_PART_H + 10)
+#define VIEW_CHAR_W      6
+#define VIEW_LINE_H      9
 #define VIEW_TEXT_BOTTOM 458 /* the cores and TLB panel ends above the data view */
 #define VIEW_SEM_PER_ROW 5
 #define VIEW_SEM_ROWS    3
@@ -57,13 +57,13 @@ typedef struct Machine Machine;
 #define VIEW_TABLE_ROWS 8
 
 /* Timeline strip: one row per core / engine, vtime 0..end on x. */
-#define VIEW_TL_X       8   /* row labels */
-#define VIEW_TL_BAR_X   56  /* vtime 0 */
-#define VIEW_TL_W       576 /* the run's vtime over these columns */
-#define VIEW_TL_Y       512 /* first row; heading at VIEW_TL_Y - 12 */
-#define VIEW_TL_ROW_H   10
-#define VIEW_TL_BAR_H   7
-#define VIEW_TL_ROWS    20
+#define VIEW_TL_X          8   /* row labels */
+#define VIEW_TL_BAR_X      56  /* vtime 0 */
+#define VIEW_TL_W          576 /* the run's vtime over these columns */
+#define VIEW_TL_Y          512 /* first row; heading at VIEW_TL_Y - 12 */
+#define VIEW_TL_ROW_H      10
+#define VIEW_TL_BAR_H      7
+#define VIEW_TL_ROWS       20
 #define VIEW_TL_MAX_EVENTS 65536 /* later events are counted, not kept */
 
 /* Data view (-display sdl,data=...): the region's values as an image. */
@@ -113,9 +113,9 @@ typedef enum ViewArea {
 /* One bar (or mark) of the timeline. */
 typedef enum ViewTlKind { VIEW_TL_DMA, VIEW_TL_KERNEL, VIEW_TL_WAIT, VIEW_TL_FAULT } ViewTlKind;
 typedef struct ViewTlEvent {
-    uint8_t kind;  /* ViewTlKind */
-    uint8_t open;  /* still going: drawn up to now */
-    uint8_t tpc;   /* VIEW_TL_FAULT: of a TPC (else of a sequencer) */
+    uint8_t kind; /* ViewTlKind */
+    uint8_t open; /* still going: drawn up to now */
+    uint8_t tpc;  /* VIEW_TL_FAULT: of a TPC (else of a sequencer) */
     uint16_t unit;
     uint32_t code; /* fault code */
     uint64_t t0, t1, bytes;
@@ -123,13 +123,13 @@ typedef struct ViewTlEvent {
 } ViewTlEvent;
 
 typedef struct ViewTimeline {
-    GArray *ev; /* ViewTlEvent, in the order they began or completed */
-    uint64_t dropped; /* past VIEW_TL_MAX_EVENTS */
-    uint64_t *dma_last; /* per engine: its last completion (a queued request waits for it) */
+    GArray *ev;                /* ViewTlEvent, in the order they began or completed */
+    uint64_t dropped;          /* past VIEW_TL_MAX_EVENTS */
+    uint64_t *dma_last;        /* per engine: its last completion (a queued request waits for it) */
     bool *dma_used, *tpc_used; /* has bars (rows are dropped when they do not fit) */
     unsigned nr_dma;
     int *open_wait, *open_kernel; /* per sequencer / TPC: index into ev of its open bar, -1 */
-    GStringChunk *names; /* the waits' "what", each kept once */
+    GStringChunk *names;          /* the waits' "what", each kept once */
     unsigned nr_seq, nr_tpc;
 } ViewTimeline;
 
@@ -138,15 +138,15 @@ typedef enum ViewDtype { VIEW_DT_U8, VIEW_DT_I32, VIEW_DT_F32, VIEW_DT_BF16 } Vi
 typedef enum ViewCmap { VIEW_CMAP_GRAY, VIEW_CMAP_HEAT } ViewCmap;
 typedef struct ViewData {
     bool on;
-    char what[8];      /* "sbuf", "psum", "hbm" */
-    uint64_t pa;       /* first byte of row 0 */
-    uint64_t pitch;    /* bytes from one row to the next */
-    unsigned rows;     /* partitions (sbuf, psum) or rows of HBM */
-    unsigned first;    /* partition of row 0 (sbuf, psum), for the labels */
-    unsigned cols;     /* elements per row */
+    char what[8];        /* "sbuf", "psum", "hbm" */
+    uint64_t pa;         /* first byte of row 0 */
+    uint64_t pitch;      /* bytes from one row to the next */
+    unsigned rows;       /* partitions (sbuf, psum) or rows of HBM */
+    unsigned first;      /* partition of row 0 (sbuf, psum), for the labels */
+    unsigned cols;       /* elements per row */
     unsigned last_elems; /* elements in the last row (HBM: LENGTH may end mid-row) */
-    uint64_t offset;   /* offset of column 0 in a partition, or HBM address of row 0 */
-    uint64_t estride;  /* bytes from one element to the next in a row (may wrap: negative) */
+    uint64_t offset;     /* offset of column 0 in a partition, or HBM address of row 0 */
+    uint64_t estride;    /* bytes from one element to the next in a row (may wrap: negative) */
     ViewDtype dtype;
     ViewCmap cmap;
     /* "tensor:T:ID": the geometry comes from TPC T's descriptor ID, read

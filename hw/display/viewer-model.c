@@ -417,11 +417,10 @@ void vmodel_fit_activity(ViewerModel *vm)
 void vmodel_sbuf_heading(const ViewerModel *vm, GString *out)
 {
     uint32_t span = vmodel_sbuf_span(vm);
-    g_string_append_printf(out,
-                           "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32
-                           " B/column%s",
-                           vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
-                           vm->activity ? "  activity" : "");
+    g_string_append_printf(
+        out, "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32 " B/column%s",
+        vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
+        vm->activity ? "  activity" : "");
 }
 
 void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)

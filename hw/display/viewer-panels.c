@@ -268,8 +268,8 @@ void vdata_refresh(ViewerModel *vm)
     for (unsigned i = 0; i < G_N_ELEMENTS(w); i++) {
         uint64_t v;
         if (as_read(vm->m->as,
-                    nc2_memmap[NC2_TPC].base + d->tensor_tpc * nc2_memmap[NC2_TPC].stride +
-                        0x400 + 0x38ull * d->tensor_id + 4 * i,
+                    nc2_memmap[NC2_TPC].base + d->tensor_tpc * nc2_memmap[NC2_TPC].stride + 0x400 +
+                        0x38ull * d->tensor_id + 4 * i,
                     4, &v, MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK) {
             return;
         }
@@ -364,8 +364,8 @@ uint32_t vdata_color(ViewCmap cmap, double t)
 static void data_heading(const ViewData *d, GString *out)
 {
     if (d->tensor) {
-        g_string_printf(out, "data tpc%u tensor %u %ux%u @0x%" PRIx64, d->tensor_tpc,
-                        d->tensor_id, d->cols, d->rows, d->pa);
+        g_string_printf(out, "data tpc%u tensor %u %ux%u @0x%" PRIx64, d->tensor_tpc, d->tensor_id,
+                        d->cols, d->rows, d->pa);
     } else if (d->what[0] == 'h') {
         g_string_printf(out, "data hbm 0x%" PRIx64 " %u x %u", d->offset, d->rows, d->cols);
     } else {
@@ -398,7 +398,7 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
         return;
     }
     data_geom(d, &rows, &cols, &cw, &ch);
-    val = g_new(double, (size_t)rows * cols);
+    val = g_new(double, (size_t)rows *cols);
     raw = g_malloc((size_t)cols * dtype_size[d->dtype]);
     for (unsigned r = 0; r < rows; r++) {
         /* one debug read a row, not one an element */
@@ -406,9 +406,9 @@ void vdata_draw(ViewerModel *vm, uint32_t *fb)
         uint64_t bad;
         /* one debug read a row when its elements are packed */
         bool packed = d->estride == dtype_size[d->dtype];
-        bool ok = packed && as_rw_bytes(vm->m->as, d->pa + r * d->pitch, raw,
-                                        n * dtype_size[d->dtype], false,
-                                        MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) == MEMTX_OK;
+        bool ok =
+            packed && as_rw_bytes(vm->m->as, d->pa + r * d->pitch, raw, n * dtype_size[d->dtype],
+                                  false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) == MEMTX_OK;
         for (unsigned c = 0; c < cols; c++) {
             double v = NAN;
             if (ok && c < n) {

@@ -127,7 +127,7 @@ static void draw_psum(ViewerModel *vm, uint32_t *fb)
         unsigned p = vm->psum_pan + i;
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
             vrender_fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
-                 VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
+                         VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
         }
     }
     frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
@@ -143,8 +143,8 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb)
             break;
         }
         vrender_fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
-             VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
-             VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
+                     VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
+                     VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
@@ -182,8 +182,8 @@ static int draw_cpu(uint32_t *fb, const Machine *m, int y, const char *kind, NxC
                         cpu->fault.addr);
     }
     vrender_textf(fb, VIEW_TEXT_X, y, state_color(label),
-          "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
-          cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
+                  "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
+                  cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
     return y + VIEW_LINE_H;
 }
 
@@ -191,8 +191,8 @@ static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
 {
     const WTlb *t = &nx->tlb;
     vrender_textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
-          "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id, t->hits,
-          t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
+                  "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id,
+                  t->hits, t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
     y += VIEW_LINE_H;
     for (unsigned k = 0; k < t->n && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; k++) {
         const WTlbEntry *e = &t->e[k];
@@ -200,9 +200,9 @@ static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
             continue;
         }
         vrender_textf(fb, VIEW_TEXT_X + 12, y, VIEW_COL_TEXT,
-              "[%u] w%-4" PRIu64 " -> 0x%012" PRIx64 " %c%c%c", k, e->window,
-              e->entry & ~(uint64_t)0xFFFFFF, e->entry & WT_R ? 'R' : '-',
-              e->entry & WT_W ? 'W' : '-', e->entry & WT_X ? 'X' : '-');
+                      "[%u] w%-4" PRIu64 " -> 0x%012" PRIx64 " %c%c%c", k, e->window,
+                      e->entry & ~(uint64_t)0xFFFFFF, e->entry & WT_R ? 'R' : '-',
+                      e->entry & WT_W ? 'W' : '-', e->entry & WT_X ? 'X' : '-');
         y += VIEW_LINE_H;
     }
     return y;
@@ -295,26 +295,26 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
         g_string_assign(head, vm->ended ? "ENDED" : vm->paused ? "PAUSED" : "RUNNING");
     }
     vrender_textf(fb, 8, 6, 0xFFFFFFu,
-          "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
-          " w=%" PRIu64,
-          machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
+                  "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
+                  " w=%" PRIu64,
+                  machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
     g_string_truncate(head, 0);
     vmodel_sbuf_heading(vm, head);
     vrender_text(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL, head->str);
     g_string_free(head, TRUE);
     if (vm->psum_zoom > 1) {
         vrender_textf(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "p%u-%u", vm->psum_pan,
-              vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
+                      vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
     } else {
         vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
     }
     if (vm->hbm_zoom > 1) {
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-              "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
-              vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
+                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
+                      vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
     } else {
-        vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
-              (uint64_t)((1ull << vm->hbm_shift) >> 10));
+        vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
+                      "HBM (%" PRIu64 " KiB per cell)", (uint64_t)((1ull << vm->hbm_shift) >> 10));
     }
     draw_sbuf(vm, fb);
     draw_psum(vm, fb);

@@ -225,8 +225,8 @@ void vtl_draw(ViewerModel *vm, uint32_t *fb)
                   {VIEW_COL_TL_KERNEL, "kernel"},
                   {VIEW_COL_TL_WAIT, "wait"},
                   {VIEW_COL_TL_FAULT, "fault"}};
-    x = vrender_textf(fb, x, y, VIEW_COL_LABEL, "timeline  vtime 0-%" PRIu64 "  %" PRIu64 ".%02" PRIu64
-                      " cycles/column  ",
+    x = vrender_textf(fb, x, y, VIEW_COL_LABEL,
+                      "timeline  vtime 0-%" PRIu64 "  %" PRIu64 ".%02" PRIu64 " cycles/column  ",
                       span, span / VIEW_TL_W, span % VIEW_TL_W * 100 / VIEW_TL_W);
     for (unsigned i = 0; i < G_N_ELEMENTS(legend); i++) {
         vrender_fill(fb, x, y, 12, 7, legend[i].c);

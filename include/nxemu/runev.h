@@ -26,10 +26,10 @@ typedef enum NxRunEvKind {
 typedef struct NxRunEvent {
     NxRunEvKind kind;
     unsigned unit;
-    bool tpc;         /* NX_RUNEV_FAULT: unit is a TPC (else a sequencer) */
-    uint64_t t0, t1;  /* virtual times */
-    uint64_t bytes;   /* NX_RUNEV_DMA */
-    uint32_t code;    /* fault code (0: none) */
+    bool tpc;        /* NX_RUNEV_FAULT: unit is a TPC (else a sequencer) */
+    uint64_t t0, t1; /* virtual times */
+    uint64_t bytes;  /* NX_RUNEV_DMA */
+    uint32_t code;   /* fault code (0: none) */
 } NxRunEvent;
 
 typedef void (*NxRunEvFn)(void *opaque, const NxRunEvent *ev);

@@ -478,8 +478,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         if (cpu->state == CPU_BLOCKED) {
             cpu->state = CPU_RUNNING;
             if (G_UNLIKELY(m->runev)) {
-                NxRunEvent ev = {.kind = NX_RUNEV_WAIT_END, .unit = cpu->index,
-                                 .t0 = machine_vtime(m)};
+                NxRunEvent ev = {
+                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
                 machine_runev(m, &ev);
             }
         }

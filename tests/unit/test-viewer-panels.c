@@ -99,7 +99,7 @@ static void test_table(Fx *f, gconstpointer data)
         wr32(f->m, SBUF_BASE + 9 * 0x40000 + 4 * i, 1);
         wr32(f->m, SBUF_BASE + 5 * 0x40000 + 0x1000 * i, 1);
     }
-    wr(f->m, SBUF_BASE + 2 * 0x40000 + 0x3fe, buf, 4, false); /* two bins, one read */
+    wr(f->m, SBUF_BASE + 2 * 0x40000 + 0x3fe, buf, 4, false);  /* two bins, one read */
     wr(f->m, SBUF_BASE + 7 * 0x40000, buf, sizeof(buf), true); /* two bins, one write */
     g_assert_cmpuint(f->vm->sbuf_nrd[2], ==, 1);
     g_assert_cmpuint(f->vm->sbuf_nwr[7], ==, 1);
@@ -127,8 +127,8 @@ static void test_table(Fx *f, gconstpointer data)
     vrender_frame(f->vm, f->fb);
     g_assert_true(text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y, "busiest SBUF partitions"));
     g_assert_true(text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y + 12, "p5       w=3         r=0"));
-    g_assert_true(text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y + 12 + 2 * 9,
-                          "p2       w=0         r=1"));
+    g_assert_true(
+        text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y + 12 + 2 * 9, "p2       w=0         r=1"));
     g_assert_true(text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y + 12 + 8 * 9 + 6 + 12,
                           "p40  b3  w=2         r=1"));
     g_assert_false(text_at(f->fb, VIEW_TABLE_X, VIEW_TABLE_Y + 12, "p9       w=3         r=0"));
@@ -169,8 +169,7 @@ static void test_timeline(Fx *f, gconstpointer data)
     /* rows: seq0, seq1, dma0, dma1 */
     g_assert_true(text_at(f->fb, VIEW_TL_X, tl_row_y(3), "dma1"));
     /* 100 -> column 57, 148 -> 85 (85.248), 200 -> 115 (115.2) */
-    g_assert_cmpuint(run_of(f->fb, tl_row_y(3), VIEW_TL_BAR_X + 57, VIEW_COL_TL_DMA), ==,
-                     115 - 57);
+    g_assert_cmpuint(run_of(f->fb, tl_row_y(3), VIEW_TL_BAR_X + 57, VIEW_COL_TL_DMA), ==, 115 - 57);
     g_assert_cmphex(f->fb[(size_t)tl_row_y(3) * VIEW_W + VIEW_TL_BAR_X + 56], ==,
                     VIEW_COL_TL_TRACK);
     g_assert_cmphex(f->fb[(size_t)(tl_row_y(3) + VIEW_TL_BAR_H - 1) * VIEW_W + VIEW_TL_BAR_X + 60],
@@ -324,10 +323,11 @@ static void test_data_parse(Fx *f, gconstpointer data)
     g_assert_true(vdata_parse(&d, f->m, "hbm:0x1000+20/8", "i32", NULL, &err));
     g_assert_cmpuint(d.cols, ==, 5); /* fewer elements than the row */
     g_assert_cmpuint(d.rows, ==, 1);
-    static const char *const bad[] = {"sbuf:", "sbuf:5-3", "sbuf:128", "sbuf:0@0x30000",
-                                      "sbuf:0+0", "sbuf:0+6", "sbuf:0@0x2fff0+32", "sbuf:1x",
-                                      "hbm:0x1000", "hbm:0x1000+8/0", "hbm:0x4000000+4",
-                                      "vlm:0", "psum:0+0x4004"};
+    static const char *const bad[] = {
+        "sbuf:",        "sbuf:5-3",       "sbuf:128",          "sbuf:0@0x30000",
+        "sbuf:0+0",     "sbuf:0+6",       "sbuf:0@0x2fff0+32", "sbuf:1x",
+        "hbm:0x1000",   "hbm:0x1000+8/0", "hbm:0x4000000+4",   "vlm:0",
+        "psum:0+0x4004"};
     for (unsigned i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_assert_false(vdata_parse(&d, f->m, bad[i], NULL, NULL, &err));
         g_assert_nonnull(err);
@@ -336,7 +336,8 @@ static void test_data_parse(Fx *f, gconstpointer data)
         g_clear_error(&err);
     }
     g_assert_false(vdata_parse(&d, f->m, "sbuf:0", "f64", NULL, &err));
-    g_assert_cmpstr(err->message, ==, "-display sdl,dtype=f64: unknown dtype (u8, i32, f32 or bf16)");
+    g_assert_cmpstr(err->message, ==,
+                    "-display sdl,dtype=f64: unknown dtype (u8, i32, f32 or bf16)");
     g_clear_error(&err);
     g_assert_false(vdata_parse(&d, f->m, "sbuf:0", NULL, "jet", &err));
     g_clear_error(&err);
