@@ -15,6 +15,14 @@ void machine_fault(Machine *m, NxCpu *cpu)
     m->stop = true;
     m->stop_reason = STOP_FAULT;
     m->fault_cpu = cpu;
+    if (G_UNLIKELY(m->runev) && cpu) {
+        NxRunEvent ev = {.kind = NX_RUNEV_FAULT,
+                         .unit = cpu->index,
+                         .tpc = cpu->kind == CPU_KIND_TPC,
+                         .t0 = machine_vtime(m),
+                         .code = cpu->fault.code};
+        machine_runev(m, &ev);
+    }
 }
 
 uint64_t machine_vtime(Machine *m)

@@ -184,7 +184,10 @@ static int run(NxOptions *o)
     }
     if (o->display_sdl) {
         ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL,
-                            .zoom_activity = o->display_zoom_activity};
+                            .zoom_activity = o->display_zoom_activity,
+                            .data = o->display_data,
+                            .dtype = o->display_dtype,
+                            .cmap = o->display_cmap};
         m->viewer = viewer_new(m, &vo, &err);
         if (!m->viewer) {
             trace_free(trace);

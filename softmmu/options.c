@@ -42,7 +42,7 @@ static const OptDesc opt_table[] = {
      "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
     {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
-    {"display", 0, true, "none|sdl[,zoom=activity]", "display backend"},
+    {"display", 0, true, "none|sdl[,zoom=activity][,data=REGION,dtype=T,cmap=M]", "display backend"},
     {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
@@ -385,6 +385,38 @@ static bool opt_number(const char *opt, const char *value, bool *has, uint64_t *
     return true;
 }
 
+static void set_str(char **dst, const char *v);
+
+/* -display sdl[,zoom=activity|1][,data=REGION][,dtype=T][,cmap=M], QEMU's
+ * comma-separated suboptions.  The data region, dtype and colour map are
+ * checked by the viewer when it opens (hw/display/viewer-panels.c). */
+static bool parse_display_sdl(NxOptions *o, const char *value, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+    o->display_sdl = true;
+    o->display_zoom_activity = false;
+    for (unsigned i = 1; parts[i]; i++) {
+        const char *p = parts[i];
+        if (!strcmp(p, "zoom=activity")) {
+            o->display_zoom_activity = true;
+        } else if (!strcmp(p, "zoom=1")) {
+            o->display_zoom_activity = false;
+        } else if (!strncmp(p, "data=", 5) && p[5]) {
+            set_str(&o->display_data, p + 5);
+        } else if (!strncmp(p, "dtype=", 6) && p[6]) {
+            set_str(&o->display_dtype, p + 6);
+        } else if (!strncmp(p, "cmap=", 5) && p[5]) {
+            set_str(&o->display_cmap, p + 5);
+        } else {
+            return usage_error(err,
+                               "-display sdl: unknown option '%s' (zoom=activity, zoom=1, "
+                               "data=REGION, dtype=T or cmap=M)",
+                               p);
+        }
+    }
+    return true;
+}
+
 static void set_str(char **dst, const char *v)
 {
     g_free(*dst);
@@ -445,18 +477,8 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     } else if (!strcmp(n, "tpc-hazard-warn")) {
         o->tpc_hazard_warn = true;
     } else if (!strcmp(n, "display")) {
-        if (!strcmp(value, "sdl")) {
-            o->display_sdl = true;
-            o->display_zoom_activity = false;
-        } else if (!strcmp(value, "sdl,zoom=activity")) {
-            o->display_sdl = true;
-            o->display_zoom_activity = true;
-        } else if (!strcmp(value, "sdl,zoom=1")) {
-            o->display_sdl = true;
-            o->display_zoom_activity = false;
-        } else if (!strncmp(value, "sdl,", 4)) {
-            return usage_error(err, "-display sdl: unknown option '%s' (zoom=activity or zoom=1)",
-                               value + 4);
+        if (!strcmp(value, "sdl") || !strncmp(value, "sdl,", 4)) {
+            return parse_display_sdl(o, value, err);
         } else if (!strcmp(value, "none")) {
             o->display_sdl = false;
         } else {
@@ -620,6 +642,9 @@ void nx_options_free(NxOptions *o)
     g_free(o->coverage);
     g_free(o->gdb);
     g_free(o->screendump_at_exit);
+    g_free(o->display_data);
+    g_free(o->display_dtype);
+    g_free(o->display_cmap);
     g_free(o->help_text);
     memset(o, 0, sizeof(*o));
 }

@@ -43,6 +43,8 @@ typedef struct NxOptions {
     bool display_sdl;         /* -display sdl */
     bool display_zoom_activity; /* -display sdl,zoom=activity */
     char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
+    /* -display sdl,data=REGION,dtype=T,cmap=M: the data view (docs/viewer.rst) */
+    char *display_data, *display_dtype, *display_cmap;
     bool poison;              /* -machine poison=on */
     /* Informational requests: main prints and exits 0. */
     bool help, version, machine_help, log_help;

@@ -3,6 +3,8 @@
  * itself is testable without SDL (tests/unit/test-viewer-model.c):
  *   viewer-model.c   what is shown: access marks, colours, hover look-up, keys
  *   viewer-render.c  drawing a frame into an XRGB8888 buffer
+ *   viewer-panels.c  the access-count table and the data view (values as an image)
+ *   viewer-timeline.c run events (include/nxemu/runev.h) and the timeline strip
  *   viewer-font.c    the built-in 5x7 bitmap font
  *   viewer-png.c     the screenshot writer
  *   viewer.c         viewer.h API: events, pacing, pause protocol; loads...
@@ -21,6 +23,7 @@
 
 #include "hw/nc2/memmap.h"
 #include "nxemu/memory.h"
+#include "nxemu/runev.h"
 
 typedef struct Machine Machine;
 
@@ -28,22 +31,46 @@ typedef struct Machine Machine;
 #define VIEW_W 1280
 #define VIEW_H 720
 
-#define VIEW_SBUF_X    8
-#define VIEW_SBUF_Y    32
-#define VIEW_SBUF_W    384 /* the shown offset range spread over these columns */
-#define VIEW_PART_H    3   /* rows per partition (SBUF and PSUM) */
-#define VIEW_PSUM_X    404
-#define VIEW_PSUM_Y    VIEW_SBUF_Y
-#define VIEW_BANK_W    8 /* columns per PSUM bank */
-#define VIEW_HBM_X     480
-#define VIEW_HBM_Y     VIEW_SBUF_Y
-#define VIEW_HBM_CELL  6 /* pixels per HBM cell side */
-#define VIEW_HBM_SIDE  64
-#define VIEW_HBM_CELLS (VIEW_HBM_SIDE * VIEW_HBM_SIDE)
-#define VIEW_TEXT_X    880 /* cores, TLBs */
-#define VIEW_BOTTOM_Y  (VIEW_SBUF_Y + NC2_SBUF_PARTITIONS * VIEW_PART_H + 10)
-#define VIEW_CHAR_W    6
-#define VIEW_LINE_H    9
+#define VIEW_SBUF_X      8
+#define VIEW_SBUF_Y      32
+#define VIEW_SBUF_W      384 /* the shown offset range spread over these columns */
+#define VIEW_PART_H      3   /* rows per partition (SBUF and PSUM) */
+#define VIEW_PSUM_X      404
+#define VIEW_PSUM_Y      VIEW_SBUF_Y
+#define VIEW_BANK_W      8 /* columns per PSUM bank */
+#define VIEW_HBM_X       480
+#define VIEW_HBM_Y       VIEW_SBUF_Y
+#define VIEW_HBM_CELL    6 /* pixels per HBM cell side */
+#define VIEW_HBM_SIDE    64
+#define VIEW_HBM_CELLS   (VIEW_HBM_SIDE * VIEW_HBM_SIDE)
+#define VIEW_TEXT_X      880 /* cores, TLBs */
+#define VIEW_BOTTOM_Y    (VIEW_SBUF_Y + NC2_SBUF_PARTITIONS * VIEW_PART_H + 10)
+#define VIEW_CHAR_W      6
+#define VIEW_LINE_H      9
+#define VIEW_TEXT_BOTTOM 458 /* the cores and TLB panel ends above the data view */
+#define VIEW_SEM_PER_ROW 5
+#define VIEW_SEM_ROWS    3
+
+/* Access-count table: the busiest SBUF partitions, then PSUM banks. */
+#define VIEW_TABLE_X    652
+#define VIEW_TABLE_Y    466 /* heading; rows from VIEW_TABLE_Y + 12 */
+#define VIEW_TABLE_ROWS 8
+
+/* Timeline strip: one row per core / engine, vtime 0..end on x. */
+#define VIEW_TL_X          8   /* row labels */
+#define VIEW_TL_BAR_X      56  /* vtime 0 */
+#define VIEW_TL_W          576 /* the run's vtime over these columns */
+#define VIEW_TL_Y          512 /* first row; heading at VIEW_TL_Y - 12 */
+#define VIEW_TL_ROW_H      10
+#define VIEW_TL_BAR_H      7
+#define VIEW_TL_ROWS       20
+#define VIEW_TL_MAX_EVENTS 65536 /* later events are counted, not kept */
+
+/* Data view (-display sdl,data=...): the region's values as an image. */
+#define VIEW_DATA_X 880
+#define VIEW_DATA_Y 482 /* image; heading at VIEW_DATA_Y - 12 */
+#define VIEW_DATA_W 392
+#define VIEW_DATA_H 230
 
 /* ---- access marks ---- */
 #define VIEW_SBUF_BIN_BYTES 0x400u
@@ -68,7 +95,66 @@ typedef struct ViewMarks {
 #define VIEW_COL_FRAME 0x505050u
 #define VIEW_COL_FOCUS 0xA0A0FFu /* frame of the map keys act on */
 
-typedef enum ViewArea { VIEW_AREA_NONE, VIEW_AREA_SBUF, VIEW_AREA_PSUM, VIEW_AREA_HBM } ViewArea;
+/* Timeline colours. */
+#define VIEW_COL_TL_DMA    0x4080FFu
+#define VIEW_COL_TL_KERNEL 0x40E0A0u
+#define VIEW_COL_TL_KFAULT 0xFF8040u
+#define VIEW_COL_TL_WAIT   0xFFC040u
+#define VIEW_COL_TL_FAULT  0xFF2020u
+#define VIEW_COL_TL_TRACK  0x181818u
+
+typedef enum ViewArea {
+    VIEW_AREA_NONE,
+    VIEW_AREA_SBUF,
+    VIEW_AREA_PSUM,
+    VIEW_AREA_HBM,
+} ViewArea;
+
+/* One bar (or mark) of the timeline. */
+typedef enum ViewTlKind { VIEW_TL_DMA, VIEW_TL_KERNEL, VIEW_TL_WAIT, VIEW_TL_FAULT } ViewTlKind;
+typedef struct ViewTlEvent {
+    uint8_t kind; /* ViewTlKind */
+    uint8_t open; /* still going: drawn up to now */
+    uint8_t tpc;  /* VIEW_TL_FAULT: of a TPC (else of a sequencer) */
+    uint16_t unit;
+    uint32_t code; /* fault code */
+    uint64_t t0, t1, bytes;
+    const char *what; /* VIEW_TL_WAIT: what it waited on ("wait=sem[9] ge 1"), or NULL */
+} ViewTlEvent;
+
+typedef struct ViewTimeline {
+    GArray *ev;                /* ViewTlEvent, in the order they began or completed */
+    uint64_t dropped;          /* past VIEW_TL_MAX_EVENTS */
+    uint64_t *dma_last;        /* per engine: its last completion (a queued request waits for it) */
+    bool *dma_used, *tpc_used; /* has bars (rows are dropped when they do not fit) */
+    unsigned nr_dma;
+    int *open_wait, *open_kernel; /* per sequencer / TPC: index into ev of its open bar, -1 */
+    GStringChunk *names;          /* the waits' "what", each kept once */
+    unsigned nr_seq, nr_tpc;
+} ViewTimeline;
+
+/* The data view's region and how its values are drawn. */
+typedef enum ViewDtype { VIEW_DT_U8, VIEW_DT_I32, VIEW_DT_F32, VIEW_DT_BF16 } ViewDtype;
+typedef enum ViewCmap { VIEW_CMAP_GRAY, VIEW_CMAP_HEAT } ViewCmap;
+typedef struct ViewData {
+    bool on;
+    char what[8];        /* "sbuf", "psum", "hbm" */
+    uint64_t pa;         /* first byte of row 0 */
+    uint64_t pitch;      /* bytes from one row to the next */
+    unsigned rows;       /* partitions (sbuf, psum) or rows of HBM */
+    unsigned first;      /* partition of row 0 (sbuf, psum), for the labels */
+    unsigned cols;       /* elements per row */
+    unsigned last_elems; /* elements in the last row (HBM: LENGTH may end mid-row) */
+    uint64_t offset;     /* offset of column 0 in a partition, or HBM address of row 0 */
+    uint64_t estride;    /* bytes from one element to the next in a row (may wrap: negative) */
+    ViewDtype dtype;
+    ViewCmap cmap;
+    /* "tensor:T:ID": the geometry comes from TPC T's descriptor ID, read
+     * again at every frame (vdata_refresh); tensor_ok is false while the
+     * descriptor is invalid or empty. */
+    bool tensor, tensor_ok, dtype_given;
+    unsigned tensor_tpc, tensor_id;
+} ViewData;
 
 typedef struct ViewerModel {
     Machine *m;
@@ -78,6 +164,11 @@ typedef struct ViewerModel {
     ViewMarks hbm[VIEW_HBM_CELLS];
     unsigned hbm_shift; /* log2 of the bytes per HBM cell */
     uint64_t reads, writes;
+    /* Accesses per SBUF partition (an access counts once per partition it
+     * touches, however many bins); PSUM banks count in their marks. */
+    uint32_t sbuf_nrd[NC2_SBUF_PARTITIONS], sbuf_nwr[NC2_SBUF_PARTITIONS];
+    ViewTimeline tl;
+    ViewData data;
 
     /* user interface state */
     bool paused, step_req, quit;
@@ -100,6 +191,8 @@ typedef struct ViewerModel {
 } ViewerModel;
 
 void vmodel_init(ViewerModel *vm, Machine *m);
+/* Free what the model allocated (the timeline's events). */
+void vmodel_destroy(ViewerModel *vm);
 /* The access hook body (AccessHookFn, opaque = the model): updates marks,
  * never allocates.  Debugger reads (the hover read-out) are not marked. */
 void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs);
@@ -151,11 +244,51 @@ uint64_t vmodel_hbm_square_bytes(const ViewerModel *vm);
 /* PSUM partition shown at map row ry (0 <= ry < 128 * VIEW_PART_H). */
 unsigned vmodel_psum_part_at(const ViewerModel *vm, int ry);
 
+/* ---- access-count table and data view (viewer-panels.c) ---- */
+/* The busiest SBUF partitions / PSUM banks (partition * 8 + bank): up to n
+ * indices, most accesses (reads + writes) first, ties by index; returns how
+ * many had any access. */
+unsigned vpanel_busiest_sbuf(const ViewerModel *vm, unsigned *idx, unsigned n);
+unsigned vpanel_busiest_psum(const ViewerModel *vm, unsigned *idx, unsigned n);
+void vpanel_draw_table(ViewerModel *vm, uint32_t *fb);
+/* Parse the data view's options (docs/viewer.rst "Data view"): region
+ * "sbuf:P0[-P1][@OFF][+LEN]", "psum:...", "hbm:ADDR+LEN[/COLS]" or
+ * "tensor:T:ID"; dtype
+ * u8|i32|f32|bf16 (NULL: f32); cmap gray|heat (NULL: gray).  false + err
+ * (one line) on a bad spelling or a region outside the memory. */
+bool vdata_parse(ViewData *d, const Machine *m, const char *region, const char *dtype,
+                 const char *cmap, GError **err);
+/* A tensor view: its geometry from the TPC's descriptor now. */
+void vdata_refresh(ViewerModel *vm);
+/* Element (row r, column c) of the data view as a double; false if it
+ * cannot be read. */
+bool vdata_value(const ViewerModel *vm, unsigned r, unsigned c, double *v);
+/* Colour of t in [0, 1] in the colour map (NaN: magenta). */
+uint32_t vdata_color(ViewCmap cmap, double t);
+void vdata_draw(ViewerModel *vm, uint32_t *fb);
+/* The hover read-out over the data view: "" outside it. */
+void vdata_hover_text(ViewerModel *vm, int x, int y, GString *out);
+
+/* ---- timeline (viewer-timeline.c) ---- */
+/* The run-event observer (NxRunEvFn, opaque = the model). */
+void vtl_event(void *opaque, const NxRunEvent *ev);
+/* The vtime the strip's right edge stands for (the run's vtime, at least 1). */
+uint64_t vtl_span(const ViewerModel *vm);
+/* Column of vtime t (VIEW_TL_BAR_X for 0). */
+int vtl_x(const ViewerModel *vm, uint64_t t);
+void vtl_draw(ViewerModel *vm, uint32_t *fb);
+/* The hover read-out over the timeline: "" outside its bars. */
+void vtl_hover_text(ViewerModel *vm, int x, int y, GString *out);
+
 /* ---- rendering ---- */
 void vrender_frame(ViewerModel *vm, uint32_t *fb);
 /* Text with the built-in font at (x, y) (top left), clipped to the frame;
  * returns the x after the last character. */
 int vrender_text(uint32_t *fb, int x, int y, uint32_t color, const char *s);
+int vrender_textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
+    G_GNUC_PRINTF(5, 6);
+/* A w x h rectangle at (x, y), clipped to the frame. */
+void vrender_fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c);
 /* Column bitmap of a glyph (bit 0 = top row), 5 columns; unknown -> '?'. */
 const uint8_t *vfont_glyph(char c);
 

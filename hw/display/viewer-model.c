@@ -27,6 +27,38 @@ void vmodel_init(ViewerModel *vm, Machine *m)
     while ((1ull << vm->hbm_shift) < cell) {
         vm->hbm_shift++;
     }
+    vm->tl.ev = g_array_new(FALSE, FALSE, sizeof(ViewTlEvent));
+    vm->tl.names = g_string_chunk_new(256);
+    vm->tl.nr_dma = m->cfg.nr_dma;
+    vm->tl.dma_last = g_new0(uint64_t, MAX(m->cfg.nr_dma, 1u));
+    vm->tl.dma_used = g_new0(bool, MAX(m->cfg.nr_dma, 1u));
+    vm->tl.tpc_used = g_new0(bool, MAX(m->cfg.nr_tpc, 1u));
+    vm->tl.nr_seq = m->cfg.nr_seq;
+    vm->tl.open_wait = g_new(int, MAX(m->cfg.nr_seq, 1u));
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        vm->tl.open_wait[i] = -1;
+    }
+    vm->tl.nr_tpc = m->cfg.nr_tpc;
+    vm->tl.open_kernel = g_new(int, MAX(m->cfg.nr_tpc, 1u));
+    for (unsigned i = 0; i < m->cfg.nr_tpc; i++) {
+        vm->tl.open_kernel[i] = -1;
+    }
+}
+
+void vmodel_destroy(ViewerModel *vm)
+{
+    if (vm->tl.ev) {
+        g_array_free(vm->tl.ev, TRUE);
+    }
+    if (vm->tl.names) {
+        g_string_chunk_free(vm->tl.names);
+    }
+    g_free(vm->tl.dma_last);
+    g_free(vm->tl.dma_used);
+    g_free(vm->tl.tpc_used);
+    g_free(vm->tl.open_wait);
+    g_free(vm->tl.open_kernel);
+    vm->tl = (ViewTimeline){0};
 }
 
 static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
@@ -42,12 +74,17 @@ static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
 
 static void mark_sbuf(ViewerModel *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
 {
-    uint64_t cur = off;
+    uint64_t cur = off, counted = UINT64_MAX;
     while (cur <= last) {
         uint64_t p = cur / NC2_SBUF_PITCH, o = cur % NC2_SBUF_PITCH;
         if (o >= NC2_SBUF_PART_BYTES) { /* the hole after each partition */
             cur = (p + 1) * NC2_SBUF_PITCH;
             continue;
+        }
+        if (p != counted) { /* once per partition the access touches */
+            uint32_t *n = is_write ? &vm->sbuf_nwr[p] : &vm->sbuf_nrd[p];
+            *n += *n != UINT32_MAX;
+            counted = p;
         }
         mark(&vm->sbuf[p][o / VIEW_SBUF_BIN_BYTES], is_write, t);
         cur = (cur & ~(uint64_t)(VIEW_SBUF_BIN_BYTES - 1)) + VIEW_SBUF_BIN_BYTES;
@@ -189,6 +226,11 @@ void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out)
     uint32_t val = 0;
     ViewArea a = vmodel_hit(vm, x, y, &pa, &mk);
     if (a == VIEW_AREA_NONE) {
+        /* the other panels that answer the mouse */
+        vtl_hover_text(vm, x, y, out);
+        if (!out->len) {
+            vdata_hover_text(vm, x, y, out);
+        }
         return;
     }
     if (a == VIEW_AREA_SBUF) {
@@ -215,6 +257,14 @@ void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out)
     append_time(out, "w", mk->wr);
     append_time(out, "r", mk->rd);
     g_string_append_c(out, ')');
+    /* the counts of the side table: the partition's, the bank's, the cell's */
+    if (a == VIEW_AREA_SBUF) {
+        unsigned p = (unsigned)((pa - nc2_memmap[NC2_SBUF].base) / NC2_SBUF_PITCH);
+        g_string_append_printf(out, " p%u w=%" PRIu32 " r=%" PRIu32, p, vm->sbuf_nwr[p],
+                               vm->sbuf_nrd[p]);
+    } else {
+        g_string_append_printf(out, " w=%" PRIu32 " r=%" PRIu32, mk->nwr, mk->nrd);
+    }
 }
 
 static void clamp_pan(ViewerModel *vm, int64_t pan)
@@ -367,11 +417,10 @@ void vmodel_fit_activity(ViewerModel *vm)
 void vmodel_sbuf_heading(const ViewerModel *vm, GString *out)
 {
     uint32_t span = vmodel_sbuf_span(vm);
-    g_string_append_printf(out,
-                           "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32
-                           " B/column%s",
-                           vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
-                           vm->activity ? "  activity" : "");
+    g_string_append_printf(
+        out, "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32 " B/column%s",
+        vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
+        vm->activity ? "  activity" : "");
 }
 
 void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)

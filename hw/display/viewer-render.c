@@ -10,7 +10,7 @@
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 
-static void fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
+void vrender_fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
 {
     int x1 = MIN(x + w, VIEW_W), y1 = MIN(y + h, VIEW_H);
     x = MAX(x, 0);
@@ -25,10 +25,10 @@ static void fill(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
 
 static void frame_rect(uint32_t *fb, int x, int y, int w, int h, uint32_t c)
 {
-    fill(fb, x, y, w, 1, c);
-    fill(fb, x, y + h - 1, w, 1, c);
-    fill(fb, x, y, 1, h, c);
-    fill(fb, x + w - 1, y, 1, h, c);
+    vrender_fill(fb, x, y, w, 1, c);
+    vrender_fill(fb, x, y + h - 1, w, 1, c);
+    vrender_fill(fb, x, y, 1, h, c);
+    vrender_fill(fb, x + w - 1, y, 1, h, c);
 }
 
 int vrender_text(uint32_t *fb, int x, int y, uint32_t color, const char *s)
@@ -49,16 +49,14 @@ int vrender_text(uint32_t *fb, int x, int y, uint32_t color, const char *s)
     return x;
 }
 
-static void textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
-    G_GNUC_PRINTF(5, 6);
-static void textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
+int vrender_textf(uint32_t *fb, int x, int y, uint32_t color, const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
     va_start(ap, fmt);
     g_vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    vrender_text(fb, x, y, color, buf);
+    return vrender_text(fb, x, y, color, buf);
 }
 
 /* The focused map (the one keys zoom and pan) has a brighter frame. */
@@ -128,8 +126,8 @@ static void draw_psum(ViewerModel *vm, uint32_t *fb)
     for (unsigned i = 0; i < shown; i++) {
         unsigned p = vm->psum_pan + i;
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
-            fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
-                 VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
+            vrender_fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
+                         VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
         }
     }
     frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
@@ -144,9 +142,9 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb)
         if (a >= vm->m->cfg.hbm_size) {
             break;
         }
-        fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
-             VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
-             VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
+        vrender_fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
+                     VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
+                     VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
@@ -183,28 +181,28 @@ static int draw_cpu(uint32_t *fb, const Machine *m, int y, const char *kind, NxC
         g_string_printf(tmp, "fault=%s addr=0x%" PRIx64, nx_fault_name(cpu->fault.code),
                         cpu->fault.addr);
     }
-    textf(fb, VIEW_TEXT_X, y, state_color(label),
-          "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
-          cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
+    vrender_textf(fb, VIEW_TEXT_X, y, state_color(label),
+                  "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
+                  cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
     return y + VIEW_LINE_H;
 }
 
 static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
 {
     const WTlb *t = &nx->tlb;
-    textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
-          "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id, t->hits,
-          t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
+    vrender_textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
+                  "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id,
+                  t->hits, t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
     y += VIEW_LINE_H;
-    for (unsigned k = 0; k < t->n && y < VIEW_H - VIEW_LINE_H; k++) {
+    for (unsigned k = 0; k < t->n && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; k++) {
         const WTlbEntry *e = &t->e[k];
         if (!e->valid) {
             continue;
         }
-        textf(fb, VIEW_TEXT_X + 12, y, VIEW_COL_TEXT,
-              "[%u] w%-4" PRIu64 " -> 0x%012" PRIx64 " %c%c%c", k, e->window,
-              e->entry & ~(uint64_t)0xFFFFFF, e->entry & WT_R ? 'R' : '-',
-              e->entry & WT_W ? 'W' : '-', e->entry & WT_X ? 'X' : '-');
+        vrender_textf(fb, VIEW_TEXT_X + 12, y, VIEW_COL_TEXT,
+                      "[%u] w%-4" PRIu64 " -> 0x%012" PRIx64 " %c%c%c", k, e->window,
+                      e->entry & ~(uint64_t)0xFFFFFF, e->entry & WT_R ? 'R' : '-',
+                      e->entry & WT_W ? 'W' : '-', e->entry & WT_X ? 'X' : '-');
         y += VIEW_LINE_H;
     }
     return y;
@@ -225,7 +223,7 @@ static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
     y += 6;
     vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "window TLBs");
     y += 12;
-    for (unsigned i = 0; m->nx && i < m->cfg.nr_seq && y < VIEW_H - VIEW_LINE_H; i++) {
+    for (unsigned i = 0; m->nx && i < m->cfg.nr_seq && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; i++) {
         y = draw_tlb(fb, y, &m->nx[i]);
     }
     g_string_free(tmp, TRUE);
@@ -243,14 +241,14 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
                  s->len ? s->str : "(hover a cell for its address and value)");
     y += 12;
     x = vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "legend: ");
-    fill(fb, x, y, 12, 7, 0xFF2020u);
+    vrender_fill(fb, x, y, 12, 7, 0xFF2020u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "write  ");
-    fill(fb, x, y, 12, 7, 0x20FF20u);
+    vrender_fill(fb, x, y, 12, 7, 0x20FF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "read  ");
-    fill(fb, x, y, 12, 7, 0xFFFF20u);
+    vrender_fill(fb, x, y, 12, 7, 0xFFFF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both   accesses:");
     for (uint32_t n = 1; n <= 256; n *= 16) {
-        fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
+        vrender_fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
         x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
     }
     vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
@@ -264,14 +262,19 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
             continue;
         }
         g_string_printf(s, "sem[%u]=%" PRIu32, i, vm->m->evsem.sem[i]);
-        x = VIEW_SBUF_X + (int)(shown % 8) * 20 * VIEW_CHAR_W;
-        if (y + (int)(shown / 8) * VIEW_LINE_H < VIEW_H - VIEW_LINE_H) {
-            vrender_text(fb, x, y + (int)(shown / 8) * VIEW_LINE_H, VIEW_COL_TEXT, s->str);
+        /* left of the access-count table, above the timeline */
+        x = VIEW_SBUF_X + (int)(shown % VIEW_SEM_PER_ROW) * 20 * VIEW_CHAR_W;
+        if (shown < VIEW_SEM_PER_ROW * VIEW_SEM_ROWS) {
+            vrender_text(fb, x, y + (int)(shown / VIEW_SEM_PER_ROW) * VIEW_LINE_H, VIEW_COL_TEXT,
+                         s->str);
         }
         shown++;
     }
     if (!shown) {
         vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "all zero");
+    } else if (shown > VIEW_SEM_PER_ROW * VIEW_SEM_ROWS) {
+        vrender_textf(fb, VIEW_SBUF_X + 21 * VIEW_CHAR_W, y - 12, VIEW_COL_TEXT, "(%u more)",
+                      shown - VIEW_SEM_PER_ROW * VIEW_SEM_ROWS);
     }
     g_string_free(s, TRUE);
 }
@@ -283,7 +286,7 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     if (vm->activity) {
         vmodel_fit_activity(vm);
     }
-    fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
+    vrender_fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
     /* The run's own end vtime and reason once it is over (as -d stats). */
     if (m->stop_reason != STOP_NONE) {
         g_string_printf(head, "ENDED %s status=%d", stop_reason_name(m->stop_reason),
@@ -291,31 +294,34 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     } else {
         g_string_assign(head, vm->ended ? "ENDED" : vm->paused ? "PAUSED" : "RUNNING");
     }
-    textf(fb, 8, 6, 0xFFFFFFu,
-          "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
-          " w=%" PRIu64,
-          machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
+    vrender_textf(fb, 8, 6, 0xFFFFFFu,
+                  "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
+                  " w=%" PRIu64,
+                  machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
     g_string_truncate(head, 0);
     vmodel_sbuf_heading(vm, head);
     vrender_text(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL, head->str);
     g_string_free(head, TRUE);
     if (vm->psum_zoom > 1) {
-        textf(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "p%u-%u", vm->psum_pan,
-              vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
+        vrender_textf(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "p%u-%u", vm->psum_pan,
+                      vm->psum_pan + NC2_PSUM_PARTITIONS / vm->psum_zoom - 1);
     } else {
         vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
     }
     if (vm->hbm_zoom > 1) {
-        textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-              "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
-              vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
+        vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
+                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
+                      vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
     } else {
-        textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL, "HBM (%" PRIu64 " KiB per cell)",
-              (uint64_t)((1ull << vm->hbm_shift) >> 10));
+        vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
+                      "HBM (%" PRIu64 " KiB per cell)", (uint64_t)((1ull << vm->hbm_shift) >> 10));
     }
     draw_sbuf(vm, fb);
     draw_psum(vm, fb);
     draw_hbm(vm, fb);
     draw_text_panel(vm, fb);
     draw_bottom(vm, fb);
+    vpanel_draw_table(vm, fb);
+    vtl_draw(vm, fb);
+    vdata_draw(vm, fb);
 }

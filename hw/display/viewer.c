@@ -152,7 +152,18 @@ static void viewer_wait(Viewer *v)
 Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
 {
     char why[256] = "";
-    Viewer *v = g_new0(Viewer, 1);
+    ViewData data = {0};
+    Viewer *v;
+    /* A bad data region is a usage error before any window opens. */
+    if (o && o->data && !vdata_parse(&data, m, o->data, o->dtype, o->cmap, err)) {
+        return NULL;
+    }
+    if (o && !o->data && (o->dtype || o->cmap)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                    "-display sdl: dtype= and cmap= are for the data view (data=REGION)");
+        return NULL;
+    }
+    v = g_new0(Viewer, 1);
     if (o) {
         v->opts = *o;
     }
@@ -168,6 +179,7 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         return NULL;
     }
     vmodel_init(&v->vm, m);
+    v->vm.data = data;
     v->vm.activity = v->opts.zoom_activity;
     v->vm.paused = v->opts.start_paused;
     v->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
@@ -177,6 +189,11 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         return NULL;
     }
     v->hooked = true;
+    /* The timeline's events; one observer at a time. */
+    if (!m->runev) {
+        m->runev = vtl_event;
+        m->runev_opaque = &v->vm;
+    }
     viewer_pump(v);
     viewer_show(v);
     v->next_draw = g_get_monotonic_time() + VIEW_FRAME_US;
@@ -265,6 +282,11 @@ void viewer_free(Viewer *v)
     if (v->hooked) {
         as_remove_access_hook(v->vm.m->as, viewer_hook, v);
     }
+    if (v->vm.m && v->vm.m->runev_opaque == &v->vm) {
+        v->vm.m->runev = NULL;
+        v->vm.m->runev_opaque = NULL;
+    }
+    vmodel_destroy(&v->vm);
     if (v->win) {
         v->ops->close(v->win);
     }

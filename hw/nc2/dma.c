@@ -208,6 +208,14 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
         if (G_UNLIKELY(e->m->trace)) {
             trace_dma_complete(e->m, e->index, req, at);
         }
+        if (G_UNLIKELY(e->m->runev)) {
+            NxRunEvent ev = {.kind = NX_RUNEV_DMA,
+                             .unit = e->index,
+                             .t0 = req->issued,
+                             .t1 = at,
+                             .bytes = req->bytes};
+            machine_runev(e->m, &ev);
+        }
         if (G_UNLIKELY(nx_debug_catching(e->m, NX_CATCH_DMA))) {
             bool by_core = req->owner >= 0 && (unsigned)req->owner < e->m->cfg.nr_seq;
             nx_debug_catch_stop(e->m, by_core ? e->m->seq[req->owner] : NULL,

@@ -140,6 +140,10 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
     if (G_UNLIKELY(m->trace)) {
         trace_tpc_launch(m, tc->index);
     }
+    if (G_UNLIKELY(m->runev)) {
+        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_BEGIN, .unit = tc->index, .t0 = machine_vtime(m)};
+        machine_runev(m, &ev);
+    }
     if (G_UNLIKELY(nx_debug_catching(m, NX_CATCH_TPC_LAUNCH))) {
         nx_debug_catch_stop(m, m->tpc ? m->tpc[tc->index] : NULL,
                             "nxemu: catch: tpc%u launched by %s%u at vtime=%" PRIu64 "\n",
@@ -187,6 +191,15 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
     m->sched.round_tpc_changed++;
     if (G_UNLIKELY(m->trace)) {
         trace_tpc_finish(m, tc->index, fault_code, cycles, bundles);
+    }
+    if (G_UNLIKELY(m->runev)) {
+        /* the kernel lasts its CYCLES, as -trace-json's kernel span */
+        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_END,
+                         .unit = tc->index,
+                         .t0 = tc->launch_vtime,
+                         .t1 = tc->launch_vtime + cycles,
+                         .code = fault_code};
+        machine_runev(m, &ev);
     }
     nx_log_mask(&m->log, NX_LOG_TPC,
                 "tpc: %u %s code=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n", tc->index,

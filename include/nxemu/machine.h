@@ -19,6 +19,7 @@
 #include "nxemu/cpu.h"
 #include "nxemu/log.h"
 #include "nxemu/memory.h"
+#include "nxemu/runev.h"
 
 /* Everything the board needs, read from the (effective) device tree. */
 typedef struct MachineConfig {
@@ -112,6 +113,10 @@ typedef struct Machine {
     struct NxTrace *trace;
     /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
     struct Viewer *viewer;
+    /* Run-event observer (include/nxemu/runev.h): the viewer's timeline;
+     * NULL when nobody observes. */
+    NxRunEvFn runev;
+    void *runev_opaque;
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
@@ -126,6 +131,11 @@ void machine_free(Machine *m);
 void machine_request_exit(Machine *m, int status);
 /* A core faulted: stop the whole machine now (machine.md §9.1). */
 void machine_fault(Machine *m, NxCpu *cpu);
+/* Hand ev to the run-event observer (callers test m->runev first). */
+static inline void machine_runev(Machine *m, const NxRunEvent *ev)
+{
+    m->runev(m->runev_opaque, ev);
+}
 /* VTIME as seen by the requester (machine.md §8). */
 uint64_t machine_vtime(Machine *m);
 /* The run's virtual time for reports (-d stats, the viewer): once the run

@@ -33,9 +33,16 @@ static void seq_take_fault(SeqCpu *s)
 
 static void seq_block(SeqCpu *s, const SeqDecoded *d)
 {
+    Machine *m = s->cpu.m;
     if (d != &s->kept_rec)
         s->kept_rec = *d;
     s->kept = true;
+    /* the first blocked attempt opens a wait (as -trace-json's stall) */
+    if (G_UNLIKELY(m->runev) && s->cpu.state != CPU_BLOCKED) {
+        NxRunEvent ev = {.kind = NX_RUNEV_WAIT_BEGIN, .unit = s->cpu.index, .t0 = machine_vtime(m)};
+        s->cpu.state = CPU_BLOCKED;
+        machine_runev(m, &ev);
+    }
     s->cpu.state = CPU_BLOCKED;
 }
 
@@ -468,8 +475,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
 
         /* Retired. */
         s->kept = false;
-        if (cpu->state == CPU_BLOCKED)
+        if (cpu->state == CPU_BLOCKED) {
             cpu->state = CPU_RUNNING;
+            if (G_UNLIKELY(m->runev)) {
+                NxRunEvent ev = {
+                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
+                machine_runev(m, &ev);
+            }
+        }
         nx->block_reason = NX_BLOCK_NONE;
         nx->pc = s->next_pc;
         cpu->retired++;

@@ -45,6 +45,7 @@ static void fx_teardown(Fx *f, gconstpointer data)
 {
     as_remove_access_hook(f->m->as, vmodel_access, f->vm);
     machine_free(f->m);
+    vmodel_destroy(f->vm);
     g_free(f->vm);
 }
 
@@ -174,7 +175,8 @@ static void test_hover(Fx *f, gconstpointer data)
     f->m->sched.vtime = 12;
     wr32(f->m, 0x20000C0000, 0x11111111);
     vmodel_hover_text(f->vm, VIEW_SBUF_X, VIEW_SBUF_Y + 9, s);
-    g_assert_cmpstr(s->str, ==, "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-)");
+    g_assert_cmpstr(s->str, ==,
+                    "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-) p3 w=1 r=0");
     g_string_truncate(s, 0);
     vmodel_hover_text(f->vm, 2, 2, s);
     g_assert_cmpstr(s->str, ==, "");
@@ -296,7 +298,8 @@ static void test_psum_zoom(Fx *f, gconstpointer data)
     /* the read-out names the zoomed cell and reads its value */
     wr32(f->m, PSUM_BASE + 55 * 0x8000 + 2 * 0x800, 0xCAFE0001);
     vmodel_hover_text(vm, VIEW_PSUM_X + 16, VIEW_PSUM_Y + 12 * 2 + 5, s);
-    g_assert_cmpstr(s->str, ==, "psum p55 bank 2 pa=0x28021b9000 = 0xcafe0001 (last w@0 r@-)");
+    g_assert_cmpstr(s->str, ==,
+                    "psum p55 bank 2 pa=0x28021b9000 = 0xcafe0001 (last w@0 r@-) w=1 r=0");
     /* drawn 12 rows tall: 11 of colour and a dark separator */
     vrender_frame(vm, fb);
     g_assert_cmphex(fb[(VIEW_PSUM_Y + 24) * VIEW_W + VIEW_PSUM_X + 16], ==, 0x802020);
@@ -351,7 +354,8 @@ static void test_hbm_zoom(Fx *f, gconstpointer data)
 
     wr32(f->m, (2080ull + 1290) * 8192 + 256, 0x12345678);
     vmodel_hover_text(vm, VIEW_HBM_X + 6 * 11 + 4, VIEW_HBM_Y + 6 * 20 + 4, s);
-    g_assert_cmpstr(s->str, ==, "hbm cell 1685 (16 KiB) pa=0x1a54100 = 0x12345678 (last w@0 r@-)");
+    g_assert_cmpstr(s->str, ==,
+                    "hbm cell 1685 (16 KiB) pa=0x1a54100 = 0x12345678 (last w@0 r@-) w=1 r=0");
     /* a cell is 64 squares (one row) wide: the row below is the next cell */
     vrender_frame(vm, fb);
     g_assert_cmphex(fb[(VIEW_HBM_Y + 6 * 20) * VIEW_W + VIEW_HBM_X + 6 * 10], ==, 0x802020);

@@ -40,6 +40,9 @@ typedef struct ViewerOptions {
     bool hold_at_end;
     /* Start in the activity zoom (-display sdl,zoom=activity). */
     bool zoom_activity;
+    /* The data view (-display sdl,data=REGION,dtype=T,cmap=M; NULL: off,
+     * f32, gray): docs/viewer.rst "Data view". */
+    const char *data, *dtype, *cmap;
 } ViewerOptions;
 
 /* Opens the window.  NULL + err (one line) if SDL is not built in or no
