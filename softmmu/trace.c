@@ -708,7 +708,7 @@ bool trace_finish(Machine *m, GError **err)
             tl_instant(t, f->kind == CPU_KIND_TPC ? TL_PID_TPC : TL_PID_SEQ, f->index,
                        f->kind == CPU_KIND_TPC ? tpc_fault_name(f->fault.code)
                                                : nx_fault_name(f->fault.code),
-                       machine_vtime(m), a->str);
+                       machine_run_vtime(m), a->str); /* when the run ended: at the fault */
             g_string_free(a, TRUE);
         }
     }

@@ -159,6 +159,14 @@ def test_fault(nxemu, tmp, img, hooked):
         c = json.load(f)["isas"]["seq"]["categories"]["faults"]
     check("fault: coverage records INVALID_OPCODE", c["hits"] == {"INVALID_OPCODE": 1}
           and c["covered"] == 1 and c["total"] == 9, json.dumps(c))
+    # -trace-json: the fault instant at the fault's time, vtime 1 (after the
+    # one-cycle mov), where the run ended, not at the last round's start (0)
+    tj = os.path.join(tmp, "fault.json")
+    r = run([nxemu, "-device", f"loader,file={img}", "-trace-json", tj])
+    with open(tj, encoding="utf-8") as f:
+        inst = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "i"]
+    check("fault: the trace's fault instant at vtime 1", r.returncode == 132 and
+          [(e["name"], e["ts"]) for e in inst] == [("INVALID_OPCODE", 1)], repr(inst))
 
 
 def test_coverage(nxemu, tmp, mix, hooked):
