@@ -158,6 +158,8 @@ static void h_qsupported(GdbStub *s, const char *args)
                            "PacketSize=%x;qXfer:features:read+;QStartNoAckMode+;multiprocess+;"
                            "swbreak+;hwbreak+;vContSupported+",
                            GDB_PACKET_SIZE);
+    if (s->m->replay_budget) /* re-execution (gdbstub-reverse.c) */
+        g_string_append(s->reply, ";ReverseStep+;ReverseContinue+");
 }
 
 static void h_qxfer_features(GdbStub *s, const char *args)
@@ -352,6 +354,7 @@ static void h_write_all_regs(GdbStub *s, const char *hex)
         gdb_reg_write(cpu, n, buf, r.bytes);
         hex += 2 * r.bytes;
     }
+    gdb_reverse_note_change(s, "a register write");
     g_string_append(s->reply, "OK");
 }
 
@@ -388,6 +391,7 @@ static void h_write_reg(GdbStub *s, const char *args)
         g_string_append(s->reply, E_BADARG);
         return;
     }
+    gdb_reverse_note_change(s, "a register write");
     g_string_append(s->reply, "OK");
 }
 
@@ -444,8 +448,11 @@ static void h_write_mem(GdbStub *s, char *args, size_t pktlen, bool binary)
         g_string_append(s->reply, E_BADARG);
     else if (len && !gdb_mem_rw(s, s->g_pid, addr, buf, len, true))
         g_string_append(s->reply, E_MEMORY);
-    else
+    else {
+        if (len)
+            gdb_reverse_note_change(s, "a memory write");
         g_string_append(s->reply, "OK");
+    }
     g_free(buf);
 }
 
@@ -770,6 +777,14 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
     }
     case 'k':
         s->action = GDB_ACT_KILL;
+        break;
+    case 'b':
+        /* bs / bc: reverse step / continue of the Hc process */
+        if (s->m->replay_budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
+            s->action = GDB_ACT_REVERSE;
+            s->rev_step = pkt[1] == 's';
+            s->step_pid = s->c_pid;
+        }
         break;
     default:
         break; /* unsupported: empty reply */

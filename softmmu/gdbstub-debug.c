@@ -37,6 +37,8 @@ bool nx_debug_needs_steps(Machine *m, NxCpu *cpu)
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
 {
     NxDebug *d = m->debug;
+    if (G_UNLIKELY(d->rev))
+        return nx_rev_core_point(m, cpu, pc);
     if (d->step_cpu == cpu && cpu->retired != d->step_retired) {
         stop_machine(m); /* the step is done: no hit recorded */
         return true;
@@ -103,6 +105,8 @@ bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, boo
 {
     NxDebug *d = m->debug;
     const NxWatchpoint *w = NULL;
+    if (G_UNLIKELY(d->rev))
+        return false; /* re-executing: the access hook records it */
     for (unsigned i = 0; i < d->wps->len && !w; i++) {
         const NxWatchpoint *x = &g_array_index(d->wps, NxWatchpoint, i);
         if (x->cpu == cpu && wp_hits(x, pa, len, is_write))
@@ -158,6 +162,10 @@ static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_writ
     if (attrs.kind == MEM_REQ_DEBUG || attrs.kind == MEM_REQ_LOADER)
         return;
     const NxWatchpoint *w;
+    if (G_UNLIKELY(d->rev)) {
+        nx_rev_access(d, addr, size, is_write);
+        return;
+    }
     if (G_UNLIKELY(d->quiet)) {
         /* A DMA transfer already reported before it moved: read and access
          * watchpoints are not reported again, but a write watchpoint is,
@@ -198,7 +206,12 @@ static void update_hook(NxDebug *d)
     } else if (!want && d->hook_installed) {
         unhook(d);
     }
-    d->armed = d->bps->len != 0 || d->step_cpu;
+    d->armed = d->bps->len != 0 || d->step_cpu || d->rev;
+}
+
+void nx_debug_rearm(NxDebug *d)
+{
+    update_hook(d);
 }
 
 void nx_debug_set_step(NxDebug *d, NxCpu *cpu)

@@ -112,6 +112,7 @@ typedef enum GdbAction {
     GDB_ACT_DETACH_ALL,
     GDB_ACT_KILL,
     GDB_ACT_RUN, /* vRun: start the run again (gdbstub-restart.c) */
+    GDB_ACT_REVERSE, /* bs (rev_step) / bc: gdbstub-reverse.c */
 } GdbAction;
 
 typedef struct GdbStub {
@@ -148,6 +149,12 @@ typedef struct GdbStub {
     GByteArray *in;    /* received bytes not yet handled */
     int listener; /* listening socket, -1 when none */
     char *unix_path; /* removed at the end */
+    bool rev_step; /* GDB_ACT_REVERSE: bs, else bc */
+    /* The first debugger action that made the run differ from its
+     * re-execution (a register or memory write, scheduler-locking), and the
+     * position it was made at (gdbstub-reverse.c); NULL: none. */
+    const char *rev_changed;
+    uint64_t rev_changed_pos;
 } GdbStub;
 
 /* gdbstub-cmds.c */
@@ -175,6 +182,15 @@ int gdb_signal_from_host(int host_sig);
  * process, take it over (true when this process is such a restart). */
 bool gdb_restart_exec(GdbStub *s);
 bool gdb_restart_adopt(GdbStub *s);
+
+/* gdbstub-reverse.c: answer bs (step) / bc for process pid by executing
+ * nxemu again (the reply is sent by the new process, or here on refusal);
+ * and, in the new process, carry out the plan it was given (true: this
+ * process is such a re-execution and gdb got its stop reply). */
+void gdb_reverse_start(GdbStub *s, bool step, unsigned pid);
+bool gdb_reverse_adopt(GdbStub *s);
+/* A debugger action that changes the run (see GdbStub.rev_changed). */
+void gdb_reverse_note_change(GdbStub *s, const char *what);
 
 /* gdbstub-net.c: the transport. */
 /* Send a framed packet now (also O console output); remembered for '-'. */

@@ -299,6 +299,8 @@ static void resume(GdbStub *s)
         return;
     }
     gdb_prepare_resume(s);
+    if (s->locked)
+        gdb_reverse_note_change(s, "a scheduler-locked resume");
     hold_cores(s, true);
     run_rounds(s, 0);
     hold_cores(s, false);
@@ -364,7 +366,7 @@ static void handle_event(GdbStub *s, GdbEvent ev)
             gdb_send_raw(s, "+", 1);
         gdb_handle_packet(s, s->rx.buf->str, s->rx.buf->len);
         GdbAction a = s->action;
-        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP || a == GDB_ACT_RUN)
+        if (a == GDB_ACT_CONT || a == GDB_ACT_STEP || a == GDB_ACT_RUN || a == GDB_ACT_REVERSE)
             return; /* the stop reply comes when the machine stops */
         if (s->rx.buf->str[0] == 'k')
             return; /* no reply to k */
@@ -445,27 +447,31 @@ static void run_detached(GdbStub *s)
 
 /* Returns true if gdb killed the machine.  restarted: this process is the
  * new run of a vRun (gdbstub-restart.c), whose stop reply it owes gdb. */
-static bool session(GdbStub *s, bool restarted)
+static bool session(GdbStub *s, bool restarted, bool reversed)
 {
     s->connected = true;
     if (!restarted)
         s->noack = false;
-    s->extended = restarted; /* only extended-remote sends vRun */
     s->exited = false;
-    s->g_pid = s->c_pid = 1;
-    s->last_pid = 0;
-    s->last_sig = 0;
     s->fault_shown = false;
     s->killed = false;
     s->locked = false;
-    for (unsigned i = 0; i < s->nr_proc; i++) {
-        s->attached[i] = i == 0; /* only the boot core at connect time */
-        s->last_state[i] = s->proc[i]->state;
-    }
     g_byte_array_set_size(s->in, 0);
     gdb_rx_destroy(&s->rx);
     gdb_rx_init(&s->rx);
-    if (restarted)
+    if (reversed) {
+        /* gdbstub-reverse.c restored the processes and answered bs/bc */
+    } else {
+        s->extended = restarted; /* only extended-remote sends vRun */
+        s->g_pid = s->c_pid = 1;
+        s->last_pid = 0;
+        s->last_sig = 0;
+        for (unsigned i = 0; i < s->nr_proc; i++) {
+            s->attached[i] = i == 0; /* only the boot core at connect time */
+            s->last_state[i] = s->proc[i]->state;
+        }
+    }
+    if (restarted && !reversed)
         note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
 
     for (;;) {
@@ -481,6 +487,9 @@ static bool session(GdbStub *s, bool restarted)
             break;
         case GDB_ACT_CONT:
             resume(s); /* the packet set cont_pid */
+            break;
+        case GDB_ACT_REVERSE:
+            gdb_reverse_start(s, s->rev_step, s->step_pid); /* returns if refused */
             break;
         case GDB_ACT_STEP:
             step(s, s->step_pid);
@@ -600,8 +609,10 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
 
+    /* a re-execution for bs/bc replays here and answers gdb */
+    bool reversed = restarted && gdb_reverse_adopt(s);
     if (restarted) {
-        /* gdb is waiting for the reply to its vRun */
+        /* gdb is waiting for the reply to its vRun (or got its bs/bc reply) */
     } else if (start_stopped) {
         s->conn = gdb_accept_conn(s, true);
         if (s->conn < 0) {
@@ -621,11 +632,11 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
 
     for (;;) {
         m->debug = s->dbg;
-        if (session(s, restarted) || s->killed) {
+        if (session(s, restarted, reversed) || s->killed) {
             stub_free(s);
             return 0;
         }
-        restarted = false;
+        restarted = reversed = false;
         /* detached or disconnected: no debugger any more, run on, and serve
          * the next gdb that connects (as QEMU does) */
         nx_debug_clear(s->dbg, NULL);

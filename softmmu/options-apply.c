@@ -16,6 +16,7 @@ void nx_options_apply(Machine *m, const NxOptions *o)
     m->sched.icount_limit = o->icount_limit;
     m->sched.has_cycle_limit = o->has_cycle_limit;
     m->sched.cycle_limit = o->cycle_limit;
+    m->replay_budget = o->replay_budget;
     if (o->tpc_strict) {
         tpc_cpu_set_strict(m, true);
     }

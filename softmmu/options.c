@@ -47,6 +47,8 @@ static const OptDesc opt_table[] = {
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
+    {"replay-budget", 0, true, "N",
+     "gdb reverse execution re-executes at most N steps (0: off; docs/gdb.rst)"},
     {"tpc-strict", 0, false, NULL, "TPC: two slots writing one register fault (BUNDLE_CONFLICT)"},
     {"tpc-timing", 0, true, "functional|interlocked|exposed",
      "TPC pipeline model (docs/timing.rst; default functional: 1 cycle per bundle)"},
@@ -492,6 +494,9 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         o->gdb_default = true;
     } else if (!strcmp(n, "gdb")) {
         set_str(&o->gdb, value);
+    } else if (!strcmp(n, "replay-budget")) {
+        bool has;
+        return opt_number("-replay-budget", value, &has, &o->replay_budget, err);
     } else if (!strcmp(n, "icount-limit")) {
         return opt_number("-icount-limit", value, &o->has_icount_limit, &o->icount_limit, err);
     } else if (!strcmp(n, "cycle-limit")) {
@@ -585,6 +590,7 @@ bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
     bool ok;
 
     memset(o, 0, sizeof(*o));
+    o->replay_budget = NX_REPLAY_BUDGET_DEFAULT;
     o->items = g_array_new(FALSE, TRUE, sizeof(LoaderItem));
     o->binds = g_array_new(FALSE, TRUE, sizeof(NxBindOpt));
 

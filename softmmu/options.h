@@ -40,6 +40,7 @@ typedef struct NxOptions {
     bool freeze;              /* -S */
     bool gdb_default;         /* -s */
     char *gdb;                /* -gdb DEV */
+    uint64_t replay_budget;   /* -replay-budget N (softmmu/gdbstub-reverse.c) */
     bool display_sdl;         /* -display sdl */
     bool display_zoom_activity; /* -display sdl,zoom=activity */
     char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
@@ -50,6 +51,9 @@ typedef struct NxOptions {
     bool help, version, machine_help, log_help;
     char *help_text; /* filled when help is set */
 } NxOptions;
+
+/* -replay-budget when not given: steps re-executed per reverse command. */
+#define NX_REPLAY_BUDGET_DEFAULT 100000000ull
 
 /* Parse argv (not modified).  On error: false, a one-line message in err
  * (main prints "nxemu: <message>" and exits 125). */

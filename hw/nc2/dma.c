@@ -190,7 +190,16 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
         /* gdb watchpoints, before any byte moves: the request stays at the
          * head, its cost paid, so on resume it completes at once (at the
          * start of the next advance) without stopping again. */
-        if (G_UNLIKELY(e->m->debug) && req->watch && !req->watch_passed && e->m->debug->wps->len) {
+        if (G_UNLIKELY(e->m->debug) && G_UNLIKELY(e->m->debug->rev)) {
+            /* re-executing for reverse execution (softmmu/gdbstub-reverse.c):
+             * a stop here holds the request exactly as a watchpoint does */
+            if (nx_rev_dma_point(e->m, e->index, req->owner, req->bytes)) {
+                req->done = req->cost;
+                req->watch_passed = true;
+                break;
+            }
+        } else if (G_UNLIKELY(e->m->debug) && req->watch && !req->watch_passed &&
+                   e->m->debug->wps->len) {
             /* a stop already recorded this round (another engine's hit) is
              * the one reported: this request reports its own on resume */
             bool first = e->m->debug->hit == NX_HIT_NONE;

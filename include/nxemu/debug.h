@@ -98,7 +98,23 @@ typedef struct NxDebug {
     unsigned catch_sem;
     uint32_t catch_value;
     char catch_msg[640];
+    /* Reverse execution (softmmu/gdbstub-reverse.c): set while the machine
+     * is re-executed towards a position; the cores' and the DMA engines'
+     * checks then go to nx_rev_core_point / nx_rev_dma_point instead of
+     * stopping at breakpoints and watchpoints. */
+    struct NxRev *rev;
 } NxDebug;
+
+/* The machine's position: instructions and bundles retired by every core
+ * plus DMA requests completed.  The machine is deterministic, so a count
+ * names one point of a run (with the core or engine about to act there). */
+uint64_t nx_rev_position(const Machine *m);
+/* A core about to execute pc / a DMA request about to complete, while
+ * re-executing: true to stop the machine there. */
+bool nx_rev_core_point(Machine *m, NxCpu *cpu, uint64_t pc);
+bool nx_rev_dma_point(Machine *m, unsigned engine, int owner, uint64_t bytes);
+/* An access seen by the access hook while re-executing. */
+void nx_rev_access(NxDebug *d, uint64_t pa, unsigned size, bool is_write);
 
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
@@ -143,6 +159,8 @@ void nx_debug_set_step(NxDebug *d, NxCpu *cpu);
  * the catchpoints). */
 void nx_debug_clear(NxDebug *d, NxCpu *cpu);
 void nx_debug_clear_hit(NxDebug *d);
+/* Recompute armed and the access hook after d->rev changed. */
+void nx_debug_rearm(NxDebug *d);
 /* Debugger address translation of core-view address a to a PA, without
  * touching TLBs or their statistics: sequencers see Neuron addresses (the
  * window table is read directly; in window 0 the own NX block is its PA

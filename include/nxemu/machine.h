@@ -109,6 +109,9 @@ typedef struct Machine {
 
     /* Debugger state (include/nxemu/debug.h); NULL without a debugger. */
     struct NxDebug *debug;
+    /* gdb reverse execution: most steps (nx_rev_position) one reverse
+     * command may re-execute; 0 = no reverse execution (-replay-budget). */
+    uint64_t replay_budget;
     /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
     struct NxTrace *trace;
     /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */

@@ -147,7 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case GDB_ACT_KILL:
             done = true;
             break;
-        case GDB_ACT_RUN: /* would execute nxemu again: not in a fuzzer */
+        case GDB_ACT_RUN:     /* would execute nxemu again: not in a fuzzer */
+        case GDB_ACT_REVERSE: /* the same (gdbstub-reverse.c) */
         case GDB_ACT_NONE:
             break;
         }

@@ -1,0 +1,537 @@
+/*
+ * gdb reverse execution (bs, bc) by re-execution.
+ *
+ * The machine is deterministic: the same images and options give the same
+ * run.  A point of a run is named by its position, nx_rev_position(): the
+ * instructions and bundles retired by every core plus the DMA requests
+ * completed, together with who acts next there (a core about to execute,
+ * or a DMA request about to complete).  Nothing keeps old states: to go
+ * back, the stub executes nxemu again with the same command line (the vRun
+ * path of gdbstub-restart.c, which hands over the gdb connection) and the
+ * new process re-executes the run with its output discarded:
+ *
+ *   1. a *scan* to the current position finds the target: for bs the last
+ *      point at which the stepped core began an instruction it retired; for
+ *      bc the last point before the current one at which a breakpoint or a
+ *      watched access would have stopped (recorded, not stopped at);
+ *   2. the scan process executes nxemu once more, which *goes to* the
+ *      target (stops at the first point with that position and actor),
+ *      puts the breakpoints and watchpoints back and answers gdb's bs/bc
+ *      with the stop reply; with no target it stays at the start and
+ *      answers replaylog:begin ("No more reverse-execution history").
+ *
+ * What the plan carries between the processes (NXEMU_GDB_REVERSE): the
+ * phase, the target, the attached processes, the breakpoints and
+ * watchpoints (by pid) and what the stop reply says.  The re-execution
+ * follows the schedule of an undebugged run, which the stub's stops keep
+ * (docs/gdb.rst); the debugger actions that change the run (register and
+ * memory writes, scheduler-locking) are remembered (GdbStub.rev_changed)
+ * and refuse a reverse command past them.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nxemu/sched.h"
+#include "softmmu/gdbstub-int.h"
+
+#define REVERSE_ENV "NXEMU_GDB_REVERSE"
+
+typedef struct NxRev {
+    bool scan;       /* phase 1; else phase 2 (go to the target) */
+    uint64_t target; /* scan: stop there; go: the target position */
+    NxCpu *who;      /* go: the core acting at the target (NULL: a DMA request) */
+    bool reached;
+    /* scan for bs: the points at which step_cpu began an instruction */
+    NxCpu *step_cpu;
+    bool have_cp, found_step;
+    uint64_t cp_pos, cp_retired, step_pos;
+    /* scan for bc: the latest breakpoint or watched access */
+    bool want_hits, found;
+    uint64_t hit_pos;
+    NxCpu *hit_who; /* NULL: a DMA request */
+    NxDebugHit hit;
+    NxCpu *hit_owner; /* the process whose breakpoint/watchpoint it is */
+    uint64_t hit_gaddr;
+    char msg[256];
+    /* the DMA request about to complete (scan), for the message */
+    unsigned dma_engine;
+    int dma_owner;
+    uint64_t dma_bytes;
+} NxRev;
+
+uint64_t nx_rev_position(const Machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++)
+        n += m->seq[i] ? m->seq[i]->retired : 0;
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++)
+        n += m->tpc[t] ? m->tpc[t]->retired : 0;
+    for (unsigned e = 0; e < m->dma.nr; e++)
+        n += m->dma.e[e].completed;
+    return n;
+}
+
+static void rev_stop(Machine *m, NxRev *r, bool reached)
+{
+    r->reached = reached;
+    m->stop = true;
+    if (m->stop_reason == STOP_NONE)
+        m->stop_reason = STOP_DEBUG;
+}
+
+static const char *kind_name(const NxCpu *c)
+{
+    return c->kind == CPU_KIND_SEQ ? "seq" : "tpc";
+}
+
+bool nx_rev_core_point(Machine *m, NxCpu *cpu, uint64_t pc)
+{
+    NxDebug *d = m->debug;
+    NxRev *r = d->rev;
+    uint64_t pos = nx_rev_position(m);
+    if (!r->scan) {
+        if (pos > r->target || (pos == r->target && cpu == r->who)) {
+            rev_stop(m, r, pos == r->target);
+            return true;
+        }
+        return false;
+    }
+    if (cpu == r->step_cpu) {
+        /* the instruction begun at the previous point has retired */
+        if (r->have_cp && cpu->retired != r->cp_retired) {
+            r->found_step = true;
+            r->step_pos = r->cp_pos;
+        }
+        r->have_cp = true;
+        r->cp_pos = pos;
+        r->cp_retired = cpu->retired;
+    }
+    if (pos >= r->target) {
+        rev_stop(m, r, true);
+        return true;
+    }
+    if (r->want_hits) {
+        for (unsigned i = 0; i < d->bps->len; i++) {
+            const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+            if (b->cpu == cpu && b->addr == pc) {
+                r->found = true;
+                r->hit_pos = pos;
+                r->hit_who = cpu;
+                r->hit = NX_HIT_BREAK;
+                r->hit_owner = cpu;
+                r->hit_gaddr = pc;
+                r->msg[0] = 0;
+            }
+        }
+    }
+    return false;
+}
+
+bool nx_rev_dma_point(Machine *m, unsigned engine, int owner, uint64_t bytes)
+{
+    NxRev *r = m->debug->rev;
+    uint64_t pos = nx_rev_position(m);
+    if (!r->scan) {
+        if (pos > r->target || (pos == r->target && !r->who)) {
+            rev_stop(m, r, pos == r->target);
+            return true;
+        }
+        return false;
+    }
+    if (pos >= r->target) {
+        rev_stop(m, r, true);
+        return true;
+    }
+    r->dma_engine = engine;
+    r->dma_owner = owner;
+    r->dma_bytes = bytes;
+    return false;
+}
+
+void nx_rev_access(NxDebug *d, uint64_t pa, unsigned size, bool is_write)
+{
+    NxRev *r = d->rev;
+    Machine *m = d->m;
+    if (!r->scan || !r->want_hits)
+        return;
+    uint64_t pos = nx_rev_position(m);
+    const NxWatchpoint *w = nx_debug_wp_find(d, NULL, pa, size, is_write);
+    if (pos >= r->target || !w)
+        return;
+    NxCpu *cpu = m->sched.current; /* NULL in the DMA phase */
+    r->found = true;
+    r->hit_pos = pos;
+    r->hit_who = cpu;
+    r->hit = w->type;
+    r->hit_owner = w->cpu;
+    r->hit_gaddr = w->gaddr;
+    const char *verb = is_write ? "writes" : "reads";
+    if (cpu) {
+        snprintf(r->msg, sizeof(r->msg),
+                 "nxemu: reverse: %s%u at pc=0x%" PRIx64 " %s PA 0x%" PRIx64 "+%u (position %" PRIu64
+                 ")\n",
+                 kind_name(cpu), cpu->index, cpu->ops->get_pc(cpu), verb, pa, size, pos);
+    } else if (r->dma_owner >= 0) {
+        snprintf(r->msg, sizeof(r->msg),
+                 "nxemu: reverse: dma%u completing a request of seq%d (%" PRIu64
+                 " bytes) %s PA 0x%" PRIx64 "+%u (position %" PRIu64 ")\n",
+                 r->dma_engine, r->dma_owner, r->dma_bytes, verb, pa, size, pos);
+    } else {
+        snprintf(r->msg, sizeof(r->msg),
+                 "nxemu: reverse: dma%u completing a doorbell request (%" PRIu64
+                 " bytes) %s PA 0x%" PRIx64 "+%u (position %" PRIu64 ")\n",
+                 r->dma_engine, r->dma_bytes, verb, pa, size, pos);
+    }
+}
+
+/* ---- the plan handed to the next process ---- */
+
+typedef struct RevPlan {
+    bool scan;
+    uint64_t target;
+    unsigned who;      /* pid acting at the target, 0: a DMA request */
+    unsigned step_pid; /* scan for bs */
+    bool hits;         /* scan for bc */
+    unsigned rpid;     /* the stop reply names it */
+    NxDebugHit hit;
+    uint64_t gaddr;
+    bool begin;   /* no earlier point: the start, replaylog:begin */
+    bool extended;
+    GString *att;  /* '0'/'1' per pid */
+    GString *msg;  /* console line of the stop */
+    GString *bpwp; /* " b=pid:addr" and " w=pid:type:gaddr:pa:len" items */
+} RevPlan;
+
+static void plan_init(RevPlan *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->att = g_string_new(NULL);
+    p->msg = g_string_new(NULL);
+    p->bpwp = g_string_new(NULL);
+}
+
+static void plan_free(RevPlan *p)
+{
+    g_string_free(p->att, TRUE);
+    g_string_free(p->msg, TRUE);
+    g_string_free(p->bpwp, TRUE);
+}
+
+static void plan_take_debug(RevPlan *p, GdbStub *s)
+{
+    NxDebug *d = s->dbg;
+    g_string_truncate(p->bpwp, 0);
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        g_string_append_printf(p->bpwp, " b=%u:%" PRIx64, gdb_pid_of_cpu(s, b->cpu), b->addr);
+    }
+    for (unsigned i = 0; i < d->wps->len; i++) {
+        const NxWatchpoint *w = &g_array_index(d->wps, NxWatchpoint, i);
+        g_string_append_printf(p->bpwp, " w=%u:%d:%" PRIx64 ":%" PRIx64 ":%" PRIx64,
+                               gdb_pid_of_cpu(s, w->cpu), (int)w->type, w->gaddr, w->pa, w->len);
+    }
+    g_string_truncate(p->att, 0);
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        g_string_append_c(p->att, s->attached[i] ? '1' : '0');
+    p->extended = s->extended;
+}
+
+static char *plan_format(const RevPlan *p)
+{
+    GString *o = g_string_new(p->scan ? "scan" : "go");
+    g_string_append_printf(o,
+                           " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
+                           " begin=%d ext=%d att=%s msg=",
+                           p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
+                           p->gaddr, p->begin, p->extended, p->att->len ? p->att->str : "-");
+    gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
+    if (!p->msg->len)
+        g_string_append_c(o, '-');
+    g_string_append(o, p->bpwp->str);
+    return g_string_free(o, FALSE);
+}
+
+static bool plan_parse(RevPlan *p, const char *text)
+{
+    gchar **tok = g_strsplit(text, " ", -1);
+    bool ok = tok[0] && (!strcmp(tok[0], "scan") || !strcmp(tok[0], "go"));
+    if (ok)
+        p->scan = !strcmp(tok[0], "scan");
+    for (unsigned i = 1; ok && tok[i]; i++) {
+        const char *t = tok[i];
+        unsigned a = 0, b = 0;
+        int k = 0;
+        uint64_t x = 0, y = 0, z = 0;
+        if (sscanf(t, "pos=%" SCNu64, &p->target) == 1 || sscanf(t, "who=%u", &p->who) == 1 ||
+            sscanf(t, "step=%u", &p->step_pid) == 1 || sscanf(t, "rpid=%u", &p->rpid) == 1 ||
+            sscanf(t, "gaddr=%" SCNx64, &p->gaddr) == 1)
+            continue;
+        if (sscanf(t, "hits=%d", &k) == 1) {
+            p->hits = k != 0;
+        } else if (sscanf(t, "hit=%d", &k) == 1) {
+            p->hit = (NxDebugHit)k;
+        } else if (sscanf(t, "begin=%d", &k) == 1) {
+            p->begin = k != 0;
+        } else if (sscanf(t, "ext=%d", &k) == 1) {
+            p->extended = k != 0;
+        } else if (g_str_has_prefix(t, "att=")) {
+            g_string_assign(p->att, strcmp(t + 4, "-") ? t + 4 : "");
+        } else if (g_str_has_prefix(t, "msg=")) {
+            size_t n = strlen(t + 4) / 2;
+            g_string_set_size(p->msg, n);
+            if (strcmp(t + 4, "-") && !gdb_hex_decode(t + 4, (uint8_t *)p->msg->str, n))
+                ok = false;
+            if (!strcmp(t + 4, "-"))
+                g_string_truncate(p->msg, 0);
+        } else if (sscanf(t, "b=%u:%" SCNx64, &a, &x) == 2) {
+            g_string_append_printf(p->bpwp, " %s", t);
+        } else if (sscanf(t, "w=%u:%u:%" SCNx64 ":%" SCNx64 ":%" SCNx64, &a, &b, &x, &y, &z) == 5) {
+            g_string_append_printf(p->bpwp, " %s", t);
+        } else {
+            ok = false;
+        }
+    }
+    g_strfreev(tok);
+    return ok;
+}
+
+/* Breakpoints and watchpoints of the plan into the stub's debug state. */
+static void plan_install(const RevPlan *p, GdbStub *s)
+{
+    gchar **tok = g_strsplit(p->bpwp->str, " ", -1);
+    for (unsigned i = 0; tok[i]; i++) {
+        unsigned pid = 0, type = 0;
+        uint64_t x = 0, y = 0, z = 0;
+        if (sscanf(tok[i], "b=%u:%" SCNx64, &pid, &x) == 2 && gdb_cpu_of_pid(s, pid))
+            nx_debug_bp_insert(s->dbg, gdb_cpu_of_pid(s, pid), x);
+        else if (sscanf(tok[i], "w=%u:%u:%" SCNx64 ":%" SCNx64 ":%" SCNx64, &pid, &type, &x, &y,
+                        &z) == 5 &&
+                 gdb_cpu_of_pid(s, pid))
+            nx_debug_wp_insert(s->dbg, gdb_cpu_of_pid(s, pid), (NxDebugHit)type, x, y, z);
+    }
+    g_strfreev(tok);
+}
+
+/* Execute nxemu again with the plan (returns only on failure). */
+static bool plan_exec(GdbStub *s, const RevPlan *p)
+{
+    char *text = plan_format(p);
+    bool ok = setenv(REVERSE_ENV, text, 1) == 0;
+    g_free(text);
+    if (ok)
+        gdb_restart_exec(s);
+    unsetenv(REVERSE_ENV);
+    return false;
+}
+
+/* ---- gdb's bs / bc (the old process) ---- */
+
+void gdb_reverse_note_change(GdbStub *s, const char *what)
+{
+    if (!s->rev_changed) {
+        s->rev_changed = what;
+        s->rev_changed_pos = nx_rev_position(s->m);
+    }
+}
+
+static void refuse(GdbStub *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void refuse(GdbStub *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *why = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    /* gdb shows an E.text reply as "Remote failure reply: text" */
+    char *pkt = g_strdup_printf("E.nxemu: reverse: %s", why);
+    gdb_send_packet(s, pkt, strlen(pkt));
+    g_free(pkt);
+    g_free(why);
+}
+
+static void send_stop(GdbStub *s, unsigned pid, bool begin)
+{
+    GString *r = g_string_new(NULL);
+    gdb_stop_reply(s, r, pid, GDB_SIGTRAP);
+    if (begin)
+        g_string_append(r, "replaylog:begin;");
+    s->last_pid = pid;
+    s->last_sig = GDB_SIGTRAP;
+    gdb_send_packet(s, r->str, r->len);
+    g_string_free(r, TRUE);
+}
+
+void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
+{
+    Machine *m = s->m;
+    uint64_t pos = nx_rev_position(m);
+    if (s->killed || s->exited) {
+        refuse(s, "the run is over (use run to start it again)");
+        return;
+    }
+    if (s->rev_changed && s->rev_changed_pos < pos) {
+        refuse(s, "%s at position %" PRIu64 " changed the run; re-execution cannot reproduce it",
+               s->rev_changed, s->rev_changed_pos);
+        return;
+    }
+    if (pos > m->replay_budget) {
+        refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64, pos,
+               m->replay_budget);
+        return;
+    }
+    if (!gdb_cpu_of_pid(s, pid))
+        pid = s->g_pid;
+    if (pos == 0) {
+        send_stop(s, pid, true); /* nothing happened yet: the start */
+        return;
+    }
+    RevPlan p;
+    plan_init(&p);
+    p.scan = true;
+    p.target = pos;
+    p.step_pid = step ? pid : 0;
+    p.hits = !step;
+    p.rpid = pid;
+    plan_take_debug(&p, s);
+    plan_exec(s, &p);
+    fflush(stdout);
+    fprintf(stderr, "nxemu: gdb: cannot execute nxemu again for reverse execution\n");
+    refuse(s, "cannot execute nxemu again");
+    plan_free(&p);
+}
+
+/* ---- the new process ---- */
+
+/* Run the rebuilt machine to where r stops it, its output discarded: the
+ * run printed it the first time.  False when the run ended first. */
+static bool replay(GdbStub *s, NxRev *r)
+{
+    Machine *m = s->m;
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(1), err = dup(2), nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (nul >= 0) {
+        dup2(nul, 1);
+        dup2(nul, 2);
+        close(nul);
+    }
+    s->dbg->rev = r;
+    nx_debug_rearm(s->dbg);
+    while (!m->stop && sched_round(m) == STOP_NONE)
+        ;
+    s->dbg->rev = NULL;
+    nx_debug_rearm(s->dbg);
+    fflush(stdout);
+    fflush(stderr);
+    if (out >= 0) {
+        dup2(out, 1);
+        close(out);
+    }
+    if (err >= 0) {
+        dup2(err, 2);
+        close(err);
+    }
+    return m->stop_reason == STOP_DEBUG;
+}
+
+static void lift_stop(Machine *m)
+{
+    if (m->stop_reason == STOP_DEBUG) {
+        m->stop = false;
+        m->stop_reason = STOP_NONE;
+    }
+}
+
+bool gdb_reverse_adopt(GdbStub *s)
+{
+    const char *env = getenv(REVERSE_ENV);
+    RevPlan p;
+    if (!env)
+        return false;
+    s->connected = true; /* the connection handed over (gdb_restart_adopt) */
+    plan_init(&p);
+    bool ok = plan_parse(&p, env);
+    unsetenv(REVERSE_ENV);
+    if (!ok) {
+        plan_free(&p);
+        return false;
+    }
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->attached[i] = i < p.att->len ? p.att->str[i] == '1' : i == 0;
+    s->extended = p.extended;
+    NxRev r = {.scan = p.scan, .target = p.target};
+    bool reached = true;
+    if (p.scan) {
+        /* the breakpoints and watchpoints are recorded, never stopped at */
+        plan_install(&p, s);
+        r.step_cpu = gdb_cpu_of_pid(s, p.step_pid);
+        r.want_hits = p.hits;
+        reached = replay(s, &r) && r.reached;
+        if (r.step_cpu && r.have_cp && r.step_cpu->retired != r.cp_retired) {
+            r.found_step = true;
+            r.step_pos = r.cp_pos;
+        }
+        if (reached) {
+            RevPlan g;
+            plan_init(&g);
+            plan_take_debug(&g, s);
+            g.rpid = p.rpid;
+            if (r.step_cpu && r.found_step) {
+                g.target = r.step_pos;
+                g.who = p.step_pid;
+            } else if (!r.step_cpu && r.found) {
+                g.target = r.hit_pos;
+                g.who = r.hit_who ? gdb_pid_of_cpu(s, r.hit_who) : 0;
+                g.hit = r.hit;
+                g.gaddr = r.hit_gaddr;
+                g.rpid = gdb_pid_of_cpu(s, r.hit_owner);
+                g_string_assign(g.msg, r.msg);
+            } else {
+                g.begin = true;
+            }
+            plan_exec(s, &g); /* only returns on failure */
+            plan_free(&g);
+        }
+        fflush(stdout);
+        fprintf(stderr, "nxemu: gdb: reverse execution: %s\n",
+                reached ? "cannot execute nxemu again" : "the re-execution did not reach the position");
+        lift_stop(s->m);
+        nx_debug_clear(s->dbg, NULL);
+        plan_install(&p, s);
+        send_stop(s, p.rpid, false);
+        plan_free(&p);
+        return true;
+    }
+    /* phase 2: to the target, or nowhere for the start */
+    if (!p.begin) {
+        r.who = p.who ? gdb_cpu_of_pid(s, p.who) : NULL;
+        reached = replay(s, &r) && r.reached;
+    }
+    plan_install(&p, s);
+    nx_debug_clear_hit(s->dbg);
+    if (!reached) {
+        lift_stop(s->m);
+        g_string_assign(p.msg, "nxemu: reverse: the re-execution did not reach the position\n");
+    } else if (p.hit != NX_HIT_NONE) {
+        NxDebug *d = s->dbg;
+        d->hit = p.hit;
+        d->hit_cpu = gdb_cpu_of_pid(s, p.rpid);
+        d->hit_addr = p.gaddr;
+        d->hit_precise = true;
+    }
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->last_state[i] = s->proc[i]->state;
+    if (p.msg->len) {
+        GString *o = g_string_new("O");
+        gdb_hex_encode(o, (const uint8_t *)p.msg->str, p.msg->len);
+        gdb_send_packet(s, o->str, o->len);
+        g_string_free(o, TRUE);
+    }
+    send_stop(s, p.rpid ? p.rpid : 1, p.begin);
+    plan_free(&p);
+    return true;
+}
