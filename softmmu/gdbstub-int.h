@@ -150,6 +150,10 @@ typedef struct GdbStub {
     int listener; /* listening socket, -1 when none */
     char *unix_path; /* removed at the end */
     bool rev_step; /* GDB_ACT_REVERSE: bs, else bc */
+    /* The last stop reply was a watchpoint reached backwards, before the
+     * access: gdb's next bs (its step back over the access, RISC-V
+     * watchpoints being before the access) has nothing left to undo. */
+    bool rev_watch_pending;
     /* The first debugger action that made the run differ from its
      * re-execution (a register or memory write, scheduler-locking), and the
      * position it was made at (gdbstub-reverse.c); NULL: none. */

@@ -385,6 +385,15 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
     }
     if (!gdb_cpu_of_pid(s, pid))
         pid = s->g_pid;
+    if (step && s->rev_watch_pending) {
+        /* gdb steps back over the access its watchpoint reported: the stop
+         * is already before it (gdbstub-reverse.c, watch stops) */
+        s->rev_watch_pending = false;
+        nx_debug_clear_hit(s->dbg);
+        send_stop(s, pid, false);
+        return;
+    }
+    s->rev_watch_pending = false;
     if (pos == 0) {
         send_stop(s, pid, true); /* nothing happened yet: the start */
         return;
@@ -522,6 +531,7 @@ bool gdb_reverse_adopt(GdbStub *s)
         d->hit_cpu = gdb_cpu_of_pid(s, p.rpid);
         d->hit_addr = p.gaddr;
         d->hit_precise = true;
+        s->rev_watch_pending = p.hit != NX_HIT_BREAK;
     }
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->last_state[i] = s->proc[i]->state;

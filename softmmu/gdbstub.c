@@ -476,6 +476,8 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
 
     for (;;) {
         GdbAction a = next_action(s);
+        if (a != GDB_ACT_REVERSE)
+            s->rev_watch_pending = false;
         switch (a) {
         case GDB_ACT_RUN:
             if (!gdb_restart_exec(s)) {
