@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Reverse execution (bs/bc) with the stock gdb-multiarch and at the protocol
+level (TAP output).
+
+usage: test_gdb_reverse.py NXEMU NXEMU_AS SRCROOT
+
+Expected values come from the images' comments (tests/gdb/*.s), not from a
+run: loop.s sets r1 = 0 at 0x1000000, then per pass adds 1 at 0x1000040,
+stores r1 to Neuron 0x2000000 at 0x1000080 and loops at 0x10000c0 while
+r1 < 5, so after the loop the word is 5 and its last write (pass 5) is the
+store at 0x1000080 with r1 = 5 and the word still 4.  dmaw.s copies
+0x11..0x44 to 0x2000200 by a 16-byte DMA of seq0 (the word at 0x2000208
+becomes 0x33, 51) while seq0 waits at 0x1000040.  launchst.s starts tpcst.s
+on TPC 0, whose bundle at 0x20 stores 7 to the 64 lanes of tensor 0 (kernel
+offset 0x1000, PA 0x101000).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gdbclient import ProtocolError, Stub  # noqa: E402
+
+NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
+GDB = shutil.which('gdb-multiarch')
+IMG = tempfile.mkdtemp(prefix='nxgdbrev')
+
+
+class Skip(Exception):
+    pass
+
+
+def assemble():
+    images = {}
+    for name in ('loop', 'dmaw', 'launchst', 'tpcst'):
+        out = os.path.join(IMG, name + '.elf')
+        target = ['-t', 'tpc'] if name == 'tpcst' else []
+        p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
+                           capture_output=True, timeout=60)
+        if p.returncode != 0:
+            return None, 'nxemu-as cannot assemble %s.s' % name
+        images[name] = out
+    return images, None
+
+
+IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
+
+
+def need(gdb=True):
+    if gdb and not GDB:
+        raise Skip('gdb-multiarch not installed')
+    if not IMAGES:
+        raise Skip(NO_IMAGES)
+
+
+def loop_args(extra=()):
+    return ['-device', 'loader,file=%s' % IMAGES['loop']] + list(extra)
+
+
+def dmaw_args():
+    return ['-device', 'loader,file=%s' % IMAGES['dmaw']]
+
+
+def tpc_store_args():
+    return ['-device', 'loader,file=%s' % IMAGES['launchst'],
+            '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpcst']]
+
+
+def gdb_session(args, cmds, timeout=120):
+    """One gdb batch session; returns (gdb output, nxemu status, nxemu stdout)."""
+    st = Stub(NXEMU, args)
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
+            '-ex', 'target extended-remote %s' % st.path]
+    for c in cmds:
+        argv += ['-ex', c]
+    try:
+        p = subprocess.run(argv, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    rc = st.wait(timeout=30)
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    return out, rc
+
+
+def values(out):
+    return re.findall(r'^\$\d+ = (.*)$', out, re.M)
+
+
+cases = []
+
+
+def case(fn):
+    cases.append(fn)
+    return fn
+
+
+@case
+def reverse_stepi_restores_pc_and_registers():
+    need()
+    out, rc = gdb_session(loop_args(), [
+        'stepi 3', 'p/x $pc', 'p $r1', 'p $retired',
+        'reverse-stepi', 'p/x $pc', 'p $r1', 'p $retired',
+        'reverse-stepi', 'p/x $pc', 'p $r1', 'p $retired',
+        'reverse-stepi', 'p/x $pc', 'p $retired',
+        'reverse-stepi', 'p/x $pc',
+        'stepi', 'p/x $pc', 'p $r1',
+        'continue'])
+    v = values(out)
+    assert v == ['0x10000c0', '1', '3',     # mov, add, tst retired
+                 '0x1000080', '1', '2',     # before the tst: r1 already 1
+                 '0x1000040', '0', '1',     # before the add: r1 back to 0
+                 '0x1000000', '0',          # before the first instruction
+                 '0x1000000',               # no history before the start
+                 '0x1000040', '0'], (v, out)
+    assert out.count('No more reverse-execution history.') == 1, out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
+def reverse_continue_to_a_breakpoint():
+    need()
+    out, rc = gdb_session(loop_args(), [
+        'break *0x1000100', 'continue', 'p $r1',
+        'break *0x1000040', 'reverse-continue', 'p/x $pc', 'p $r1',
+        'reverse-continue', 'p $r1',
+        'continue', 'p $r1', 'delete', 'continue'])
+    v = values(out)
+    # at 0x1000040 (the add) of pass 5 r1 is 4, of pass 4 it is 3; forward
+    # again from pass 4 the breakpoint stops at pass 5
+    assert v == ['5', '0x1000040', '4', '3', '4'], (v, out)
+    assert len(re.findall(r'^Breakpoint 2, 0x0000000001000040', out, re.M)) == 3, out
+    assert 'exited normally' in out and rc == 0, (rc, out)
+
+
+@case
+def reverse_continue_to_a_watchpoint_names_the_store():
+    need()
+    out, rc = gdb_session(loop_args(), [
+        'break *0x1000100', 'continue', 'delete',
+        'watch *(int*)0x2000000', 'reverse-continue', 'p/x $pc', 'p $r1', 'p *(int*)0x2000000',
+        'reverse-continue', 'p $r1', 'p *(int*)0x2000000',
+        'delete', 'continue'])
+    assert 'nxemu: reverse: seq0 at pc=0x1000080 writes PA 0x2000000+4' in out, out
+    v = values(out)
+    # the stop is on the writing TensorStore, before it: r1 = 5, word 4;
+    # one write earlier: r1 = 4, word 3
+    assert v == ['0x1000080', '5', '4', '4', '3'], (v, out)
+    assert re.search(r'Old value = 5\nNew value = 4\n0x0000000001000080', out), out
+    assert re.search(r'Old value = 4\nNew value = 3\n0x0000000001000080', out), out
+    assert 'exited normally' in out and rc == 0, (rc, out)
+
+
+@case
+def reverse_continue_to_a_watchpoint_names_the_dma_completion():
+    need()
+    out, rc = gdb_session(dmaw_args(), [
+        'break *0x1000180', 'continue', 'delete', 'p *(int*)0x2000208',
+        'watch *(int*)0x2000208', 'reverse-continue', 'p *(int*)0x2000208',
+        'p *(int*)0x2000200', 'reverse-continue', 'p/x $pc',
+        'delete', 'continue'])
+    assert ('nxemu: reverse: dma0 completing a request of seq0 (16 bytes) writes PA '
+            '0x2000208+4') in out, out
+    v = values(out)
+    # before the completion nothing of the transfer has moved; the next
+    # reverse-continue finds no earlier write and stops at the start
+    assert v == ['51', '0', '0', '0x1000000'], (v, out)
+    assert 'No more reverse-execution history.' in out, out
+    assert 'exited normally' in out and rc == 0, (rc, out)
+
+
+@case
+def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
+    need()
+    out, rc = gdb_session(tpc_store_args(), [
+        'add-inferior', 'inferior 2', 'attach 2', 'set schedule-multiple on',
+        'continue', 'p *(int*)0x1004',
+        'watch *(int*)0x1004', 'reverse-continue', 'p/x $pc', 'p *(int*)0x1004',
+        'delete', 'continue', 'continue'])
+    # the kernel halts (stop), then the watch on lane 1 goes back to st_tnsr
+    assert 'nxemu: tpc0 halted at pc=0x60' in out, out
+    assert 'nxemu: reverse: tpc0 at pc=0x20 writes PA 0x101004+4' in out, out
+    v = values(out)
+    assert v == ['7', '0x20', '0'], (v, out)
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
+def reverse_after_a_register_write_is_refused():
+    need()
+    out, rc = gdb_session(loop_args(), [
+        'stepi', 'set $r5 = 7', 'stepi', 'reverse-stepi', 'p/x $pc', 'kill'])
+    # re-execution cannot reproduce the write: refused, nothing moved
+    assert 'a register write at position 1 changed the run' in out, out
+    assert values(out) == ['0x1000080'], out
+
+
+# ---- protocol level ----
+
+def connect(args):
+    st = Stub(NXEMU, args)
+    c = st.connect()
+    return st, c
+
+
+@case
+def qsupported_and_the_start():
+    need(gdb=False)
+    st, c = connect(loop_args())
+    try:
+        assert b';ReverseStep+;ReverseContinue+' in c.cmd('qSupported:multiprocess+')
+        assert c.cmd('!') == b'OK'
+        # at the start: replaylog:begin, nothing moves
+        for pkt in ('bs', 'bc'):
+            r = c.cmd(pkt)
+            assert r.startswith(b'T05') and b'thread:p1.1;' in r and b'replaylog:begin;' in r, r
+        assert c.cmd('s').startswith(b'T05')
+        assert c.cmd('p20') == b'4000000100000000'
+        r = c.cmd('bs')
+        assert r.startswith(b'T05') and b'replaylog' not in r, r
+        assert c.cmd('p20') == b'0000000100000000', 'back before the first instruction'
+        assert c.cmd('p66') == b'0000000000000000', 'retired back to 0'
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    st.wait()
+
+
+@case
+def replay_budget_bounds_and_disables():
+    need(gdb=False)
+    st, c = connect(loop_args(['-replay-budget', '2']))
+    try:
+        c.cmd('qSupported:multiprocess+')
+        for _ in range(3):
+            assert c.cmd('s').startswith(b'T05')
+        r = c.cmd('bs')
+        assert r == b'E.nxemu: reverse: 3 steps to re-execute exceed -replay-budget 2', r
+        assert c.cmd('p20') == b'c000000100000000', 'refused: nothing moved'
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    st.wait()
+    st, c = connect(loop_args(['-replay-budget', '0']))
+    try:
+        r = c.cmd('qSupported:multiprocess+')
+        assert b'Reverse' not in r, r
+        assert c.cmd('bs') == b'' and c.cmd('bc') == b'', 'off: unsupported packets'
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    st.wait()
+
+
+def main():
+    print('1..%d' % len(cases))
+    failed = 0
+    for i, fn in enumerate(cases, 1):
+        try:
+            fn()
+            print('ok %d - %s' % (i, fn.__name__))
+        except Skip as e:
+            print('ok %d - %s # SKIP %s' % (i, fn.__name__, e))
+        except (AssertionError, ProtocolError, OSError, subprocess.SubprocessError) as e:
+            failed += 1
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            print('not ok %d - %s' % (i, fn.__name__))
+            for line in ('%s at line %d: %s' % (type(e).__name__, tb.lineno, e)).splitlines()[:40]:
+                print('# ' + line)
+        sys.stdout.flush()
+    shutil.rmtree(IMG, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
