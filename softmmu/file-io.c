@@ -224,8 +224,28 @@ static int out_close(void *cookie)
     return 0;
 }
 
+/* Outputs with a temporary file, for nx_output_unlink_temporaries.  The one
+ * piece of process-wide state here: an exec replaces the whole process,
+ * whichever machine owns the output. */
+static GPtrArray *live_tmp;
+
+void nx_output_unlink_temporaries(void)
+{
+    for (guint i = 0; live_tmp && i < live_tmp->len; i++) {
+        NxOutput *o = g_ptr_array_index(live_tmp, i);
+        unlink(o->tmp);
+    }
+}
+
 static void out_free(NxOutput *o)
 {
+    if (live_tmp) {
+        g_ptr_array_remove_fast(live_tmp, o);
+        if (!live_tmp->len) {
+            g_ptr_array_free(live_tmp, TRUE);
+            live_tmp = NULL;
+        }
+    }
     if (o->fd >= 0) {
         close(o->fd);
     }
@@ -322,6 +342,12 @@ NxOutput *nx_output_open(const char *what, const char *path, GError **err)
     if (!o->f) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: %s", o->label, g_strerror(errno));
         goto fail;
+    }
+    if (o->tmp) {
+        if (!live_tmp) {
+            live_tmp = g_ptr_array_new();
+        }
+        g_ptr_array_add(live_tmp, o);
     }
     return o;
 fail:

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nxemu/file-io.h"
 #include "softmmu/gdbstub-int.h"
 
 #define RESTART_ENV "NXEMU_GDB_RESTART"
@@ -48,6 +49,7 @@ bool gdb_restart_exec(GdbStub *s)
     if (ok) {
         fflush(stdout);
         fflush(stderr);
+        nx_output_unlink_temporaries();
         execv("/proc/self/exe", (char **)argv->pdata);
         /* only returns on failure: the old run is still there */
         unsetenv(RESTART_ENV);

@@ -81,6 +81,11 @@ bool nx_output_commit(NxOutput *o, GError **err);
 /* Close without committing: the temporary file goes, the target stays as it
  * was.  NULL is ignored. */
 void nx_output_discard(NxOutput *o);
+/* Remove the temporary files of every output not yet committed or
+ * discarded: the process is about to execute nxemu again (gdb's run and
+ * reverse execution, softmmu/gdbstub-restart.c), whose new image opens its
+ * own and never renames these. */
+void nx_output_unlink_temporaries(void);
 
 /* Open + write + commit. */
 bool nx_file_write(const char *what, const char *path, const void *data, size_t len,

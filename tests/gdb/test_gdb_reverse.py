@@ -37,7 +37,7 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'dmaw', 'launchst', 'tpcst'):
+    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name == 'tpcst' else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -191,6 +191,32 @@ def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
     assert v == ['7', '0x20', '0'], (v, out)
     assert 'exited normally' in out, out
     assert rc == 0, rc
+
+
+@case
+def reverse_then_forward_keeps_the_timing():
+    # timing.s (seq0, with a DMA) and timing1.s (seq1) end at vtime 304
+    # without a debugger (tests/gdb/test_gdb_batch.py, TIMING_END).  Going
+    # back and forward again ends the run at the same vtime, and the -D log
+    # is written once, by the last process (no temporary files left).
+    need()
+    logdir = tempfile.mkdtemp(prefix='nxrevlog', dir=IMG)
+    log = os.path.join(logdir, 'machine.log')
+    out, rc = gdb_session([
+        '-machine', 'seq=2,quantum=16', '-d', 'machine', '-D', log,
+        '-device', 'loader,file=%s' % IMAGES['timing'],
+        '-device', 'loader,file=%s,cpu-num=1' % IMAGES['timing1']], [
+        'break *0x10000c0', 'continue', 'continue', 'continue', 'p $r1',
+        'reverse-continue', 'p $r1', 'reverse-stepi', 'reverse-stepi', 'p/x $pc', 'p $r1',
+        'stepi', 'stepi', 'delete', 'continue'])
+    # the loop is add r1 (0x1000080), add r2 (0x10000c0), blt (0x1000100):
+    # two instructions back from the add r2 of pass 2 is the blt of pass 1
+    assert values(out) == ['3', '2', '0x1000100', '1'], (values(out), out)
+    assert rc == 0, rc
+    with open(log) as f:
+        ended = re.findall(r'^machine: run ended: reason=(\w+) .*vtime=(\d+)$', f.read(), re.M)
+    assert ended == [('NORMAL_END', '304')], ended
+    assert os.listdir(logdir) == ['machine.log'], os.listdir(logdir)
 
 
 @case
