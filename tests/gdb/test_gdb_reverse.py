@@ -37,7 +37,7 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1'):
+    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name == 'tpcst' else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -191,6 +191,31 @@ def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
     assert v == ['7', '0x20', '0'], (v, out)
     assert 'exited normally' in out, out
     assert rc == 0, rc
+
+
+@case
+def reverse_finish_returns_to_the_call():
+    # callf.s: start calls twice (adds 2 to r2 at 0x1001000, 1 to r3 at
+    # `again`) from 0x1000080, three times.  In the second call at `again`
+    # r2 = 4, r3 = 1; reverse-finish goes back to that call, before it
+    # (r2 = 2); reverse-nexti then to the add of r1 of that pass (r1 = 1).
+    need()
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['callf']])
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', IMAGES['callf'], '-ex', 'set pagination off',
+            '-ex', 'target extended-remote %s' % st.path]
+    for c in ('break again', 'continue', 'continue', 'p $r2', 'reverse-finish', 'p/x $pc',
+              'p $r2', 'reverse-nexti', 'p/x $pc', 'p $r1', 'delete', 'continue'):
+        argv += ['-ex', c]
+    try:
+        p = subprocess.run(argv, capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    rc = st.wait(timeout=30)
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    assert values(out) == ['4', '0x1000080', '2', '0x1000040', '1'], (values(out), out)
+    assert 'exited normally' in out and rc == 0, (rc, out)
 
 
 @case
