@@ -5,6 +5,7 @@
  *   gdbstub-debug.c   breakpoints, watchpoints (include/nxemu/debug.h)
  *   gdbstub-cmds.c    packet handlers
  *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
+ *   gdbstub-reverse.c bs/bc: reverse execution by the same re-execution
  *   gdbstub-net.c     transport (POSIX sockets, one client)
  *   gdbstub.c         run control and the session
  */
