@@ -37,7 +37,7 @@ class Skip(Exception):
 
 def assemble():
     images = {}
-    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf'):
+    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf', 'fault'):
         out = os.path.join(IMG, name + '.elf')
         target = ['-t', 'tpc'] if name == 'tpcst' else []
         p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
@@ -191,6 +191,21 @@ def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
     assert v == ['7', '0x20', '0'], (v, out)
     assert 'exited normally' in out, out
     assert rc == 0, rc
+
+
+@case
+def reverse_stepi_out_of_a_fault():
+    # fault.s: nop at 0x1000000, an undefined opcode at 0x1000040
+    # (INVALID_OPCODE = 1, SIGILL).  Back from the fault stop: before the
+    # nop, no fault recorded; forward again the same fault, then the end.
+    need()
+    out, rc = gdb_session(['-device', 'loader,file=%s' % IMAGES['fault']], [
+        'continue', 'p $fault_code', 'reverse-stepi', 'p/x $pc', 'p $fault_code',
+        'continue', 'p/x $pc', 'continue'])
+    assert values(out) == ['1', '0x1000000', '0', '0x1000040'], (values(out), out)
+    assert out.count('Program received signal SIGILL') == 2, out
+    assert 'Program terminated with signal SIGILL' in out, out
+    assert rc == 132, rc
 
 
 @case
