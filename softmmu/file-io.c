@@ -190,6 +190,7 @@ struct NxOutput {
     int fd;
     int error; /* first write/close errno */
     FILE *f;
+    NxOutput *next_live; /* live_tmp list */
 };
 
 /* The stream writes through these, so the first error's errno is kept. */
@@ -226,24 +227,23 @@ static int out_close(void *cookie)
 
 /* Outputs with a temporary file, for nx_output_unlink_temporaries.  The one
  * piece of process-wide state here: an exec replaces the whole process,
- * whichever machine owns the output. */
-static GPtrArray *live_tmp;
+ * whichever machine owns the output.  A list through the outputs
+ * themselves, so keeping it allocates nothing. */
+static NxOutput *live_tmp;
 
 void nx_output_unlink_temporaries(void)
 {
-    for (guint i = 0; live_tmp && i < live_tmp->len; i++) {
-        NxOutput *o = g_ptr_array_index(live_tmp, i);
+    for (NxOutput *o = live_tmp; o; o = o->next_live) {
         unlink(o->tmp);
     }
 }
 
 static void out_free(NxOutput *o)
 {
-    if (live_tmp) {
-        g_ptr_array_remove_fast(live_tmp, o);
-        if (!live_tmp->len) {
-            g_ptr_array_free(live_tmp, TRUE);
-            live_tmp = NULL;
+    for (NxOutput **p = &live_tmp; *p; p = &(*p)->next_live) {
+        if (*p == o) {
+            *p = o->next_live;
+            break;
         }
     }
     if (o->fd >= 0) {
@@ -344,10 +344,8 @@ NxOutput *nx_output_open(const char *what, const char *path, GError **err)
         goto fail;
     }
     if (o->tmp) {
-        if (!live_tmp) {
-            live_tmp = g_ptr_array_new();
-        }
-        g_ptr_array_add(live_tmp, o);
+        o->next_live = live_tmp;
+        live_tmp = o;
     }
     return o;
 fail:

@@ -6,6 +6,7 @@
  *   gdbstub-cmds.c    packet handlers
  *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
  *   gdbstub-reverse.c bs/bc: reverse execution by the same re-execution
+ *                     (the checks while re-executing: reverse.c, reverse.h)
  *   gdbstub-net.c     transport (POSIX sockets, one client)
  *   gdbstub.c         run control and the session
  */
