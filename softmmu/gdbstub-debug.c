@@ -26,7 +26,8 @@ bool nx_debug_needs_steps(Machine *m, NxCpu *cpu)
     NxDebug *d = m->debug;
     if (!d)
         return false;
-    if (d->wps->len || d->step_cpu == cpu || d->skip_cpu == cpu)
+    /* re-executing for reverse execution: every point counts (reverse.c) */
+    if (d->rev || d->wps->len || d->step_cpu == cpu || d->skip_cpu == cpu)
         return true;
     for (unsigned i = 0; i < d->bps->len; i++)
         if (g_array_index(d->bps, NxBreakpoint, i).cpu == cpu)

@@ -119,8 +119,8 @@ void nx_rev_access(NxDebug *d, uint64_t pa, unsigned size, bool is_write);
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
 /* True when the debugger may need to stop cpu between two of its
- * instructions: a breakpoint in its process, a step of it, or any
- * watchpoint.  A core for which it is false runs its ordinary fast loop
+ * instructions: a breakpoint in its process, a step of it, any
+ * watchpoint, or a re-execution for reverse execution.  A core for which it is false runs its ordinary fast loop
  * under gdb too (no per-instruction check is needed), so an attached gdb
  * runs the engine CI runs.  Per slice, not per instruction. */
 bool nx_debug_needs_steps(Machine *m, NxCpu *cpu);

@@ -194,6 +194,29 @@ def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
 
 
 @case
+def reverse_stepi_of_a_tpc_bundle():
+    # tpcst.s: bundle 0x0 adds 7 to V1, 0x20 stores V1 to tensor 0 (lane 1
+    # at kernel offset 0x1004), 0x40 is empty, 0x60 halts (HALT is a bundle
+    # that retires: back from the halt stop is before it, at 0x60 still).
+    # Back one bundle at a time: before the store lane 1 is still 0, before
+    # the add V1 is 0 again.
+    need()
+    out, rc = gdb_session(tpc_store_args(), [
+        'add-inferior', 'inferior 2', 'attach 2', 'set schedule-multiple on',
+        'continue', 'p/x $pc',
+        'reverse-stepi', 'p/x $pc',
+        'reverse-stepi', 'p/x $pc', 'p *(int*)0x1004',
+        'reverse-stepi', 'p/x $pc', 'p *(int*)0x1004', 'p $V1.i32[0]',
+        'reverse-stepi', 'p/x $pc', 'p $V1.i32[0]',
+        'continue', 'continue'])
+    assert out.count('nxemu: tpc0 halted at pc=0x60') == 2, out
+    v = values(out)
+    assert v == ['0x60', '0x60', '0x40', '7', '0x20', '0', '7', '0x0', '0'], (v, out)
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
 def reverse_stepi_out_of_a_fault():
     # fault.s: nop at 0x1000000, an undefined opcode at 0x1000040
     # (INVALID_OPCODE = 1, SIGILL).  Back from the fault stop: before the
