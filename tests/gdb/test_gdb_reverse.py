@@ -194,6 +194,35 @@ def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
 
 
 @case
+def reverse_moves_the_whole_machine():
+    # timing.s on seq0 and timing1.s on seq1, quantum 16: in round 0 seq0
+    # runs 16 instructions (dma, mov, four passes of 3, two adds: r1 = 5),
+    # then seq1 (mov r1 = 0 at 0x1100000; add r1 at 0x1100040, blt at
+    # 0x1100080 per pass).  A breakpoint on seq1's blt stops at r1 = 1, then
+    # r1 = 2, all in round 0, so seq0 stands at r1 = 5 throughout.  Going
+    # back in seq1 past its first instruction reaches the start: seq0 is
+    # back at 0x1000000 with r1 = 0.  schedule-multiple makes gdb re-read
+    # every inferior after a resume (docs/gdb.rst).
+    need()
+    out, rc = gdb_session(['-machine', 'seq=2,quantum=16',
+                           '-device', 'loader,file=%s' % IMAGES['timing'],
+                           '-device', 'loader,file=%s,cpu-num=1' % IMAGES['timing1']], [
+        'add-inferior', 'inferior 2', 'attach 2', 'set schedule-multiple on',
+        'break *0x1100080', 'continue', 'continue', 'p $r1',
+        'reverse-stepi', 'p/x $pc', 'p $r1', 'inferior 1', 'p $r1', 'inferior 2',
+        'reverse-continue', 'p/x $pc', 'p $r1',
+        'reverse-stepi', 'reverse-stepi', 'p/x $pc', 'inferior 1', 'p $r1', 'inferior 2',
+        'reverse-stepi', 'inferior 1', 'p $r1', 'p/x $pc',
+        'delete', 'continue', 'continue', 'continue', 'continue'])
+    v = values(out)
+    assert v == ['2', '0x1100040', '1', '5', '0x1100080', '1', '0x1100000', '5',
+                 '0', '0x1000000'], (v, out)
+    assert 'No more reverse-execution history.' in out, out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
+
+
+@case
 def reverse_stepi_of_a_tpc_bundle():
     # tpcst.s: bundle 0x0 adds 7 to V1, 0x20 stores V1 to tensor 0 (lane 1
     # at kernel offset 0x1004), 0x40 is empty, 0x60 halts (HALT is a bundle
