@@ -161,6 +161,9 @@ typedef struct GdbStub {
      * position it was made at (gdbstub-reverse.c); NULL: none. */
     const char *rev_changed;
     uint64_t rev_changed_pos;
+    /* Steps run outside the scheduling rounds, which move the interleaving
+     * of the cores away from the re-execution's (warned about). */
+    unsigned rev_offsched;
 } GdbStub;
 
 /* gdbstub-cmds.c */

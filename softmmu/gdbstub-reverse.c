@@ -251,6 +251,17 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
         send_stop(s, pid, true); /* nothing happened yet: the start */
         return;
     }
+    if (s->rev_offsched) {
+        char *msg = g_strdup_printf("nxemu: reverse: %u debugger step%s ran outside the "
+                                    "schedule; the re-execution follows the undebugged schedule "
+                                    "(docs/gdb.rst, Reverse execution)\n",
+                                    s->rev_offsched, s->rev_offsched == 1 ? "" : "s");
+        GString *o = g_string_new("O");
+        gdb_hex_encode(o, (const uint8_t *)msg, strlen(msg));
+        gdb_send_packet(s, o->str, o->len);
+        g_string_free(o, TRUE);
+        g_free(msg);
+    }
     RevPlan p;
     plan_init(&p);
     p.scan = true;

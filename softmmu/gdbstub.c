@@ -330,6 +330,8 @@ static void step(GdbStub *s, unsigned pid)
         return;
     }
     uint64_t before = cpu->retired;
+    if (!sched_step_in_slice(m, cpu))
+        s->rev_offsched++; /* an instruction outside the schedule (reverse.c) */
     bool can_run = gdb_step_core(s, cpu);
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
@@ -348,6 +350,7 @@ static void step(GdbStub *s, unsigned pid)
              * a continue does (DMA, the other cores, Ctrl-C) until this core
              * has retired the instruction, and stop before its next one. */
             nx_debug_set_step(s->dbg, cpu);
+            s->rev_offsched++; /* stops between rounds when it retires */
             run_rounds(s, pid);
             nx_debug_set_step(s->dbg, NULL);
             return;

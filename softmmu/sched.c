@@ -368,15 +368,27 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     return STOP_NONE;
 }
 
+/* Is cpu the core whose slice a debugger stop interrupted? */
+static bool step_same_slice(const Machine *m, const NxCpu *cpu)
+{
+    const Sched *s = &m->sched;
+    return s->in_round && s->resume_slice &&
+           ((s->phase == SCHED_PH_SEQ && cpu->kind == CPU_KIND_SEQ) ||
+            (s->phase == SCHED_PH_TPC && cpu->kind == CPU_KIND_TPC)) &&
+           cpu->index == s->next;
+}
+
+bool sched_step_in_slice(const Machine *m, const NxCpu *cpu)
+{
+    /* a step past the end of the slice cannot be part of it */
+    return step_same_slice(m, cpu) && cpu->slice_used < m->sched.quantum;
+}
+
 uint64_t sched_step(Machine *m, NxCpu *cpu)
 {
     Sched *s = &m->sched;
-    bool same = s->in_round && s->resume_slice &&
-                ((s->phase == SCHED_PH_SEQ && cpu->kind == CPU_KIND_SEQ) ||
-                 (s->phase == SCHED_PH_TPC && cpu->kind == CPU_KIND_TPC)) &&
-                cpu->index == s->next;
-    /* a step past the end of the slice cannot be part of it */
-    bool in_slice = same && cpu->slice_used < s->quantum;
+    bool same = step_same_slice(m, cpu);
+    bool in_slice = sched_step_in_slice(m, cpu);
     uint64_t retired = s->round_retired, icount = s->icount, saved = cpu->slice_used;
     uint64_t prev = in_slice ? saved : 0;
     s->current = cpu;

@@ -23,6 +23,9 @@ StopReason sched_round(Machine *m);
  * debugger); otherwise it is a slice of its own, outside any round.
  * Returns the cycles used. */
 uint64_t sched_step(Machine *m, NxCpu *cpu);
+/* Would sched_step(m, cpu) now be part of the interrupted slice (and so
+ * keep the run's timing)? */
+bool sched_step_in_slice(const Machine *m, const NxCpu *cpu);
 /*
  * Run up to max_rounds rounds (at least one), with the same result as
  * calling sched_round that many times: stops at the first round that ends

@@ -120,6 +120,8 @@ def reverse_stepi_restores_pc_and_registers():
                  '0x1000000',               # no history before the start
                  '0x1000040', '0'], (v, out)
     assert out.count('No more reverse-execution history.') == 1, out
+    # the three steps from the start ran outside any round: said once
+    assert out.count('nxemu: reverse: 3 debugger steps ran outside the schedule') == 1, out
     assert 'exited normally' in out, out
     assert rc == 0, rc
 
@@ -304,6 +306,7 @@ def reverse_then_forward_keeps_the_timing():
     # the loop is add r1 (0x1000080), add r2 (0x10000c0), blt (0x1000100):
     # two instructions back from the add r2 of pass 2 is the blt of pass 1
     assert values(out) == ['3', '2', '0x1000100', '1'], (values(out), out)
+    assert 'outside the schedule' not in out, 'stops and steps inside the slices'
     assert rc == 0, rc
     with open(log) as f:
         ended = re.findall(r'^machine: run ended: reason=(\w+) .*vtime=(\d+)$', f.read(), re.M)
