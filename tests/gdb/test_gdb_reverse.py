@@ -387,6 +387,51 @@ def replay_budget_bounds_and_disables():
     st.wait()
 
 
+@case
+def dma_target_at_the_protocol_level():
+    # dmaw.s at its PASS write (0x1000180): Z2 on 0x2000208 then bc stops
+    # before the DMA completion (memory of the whole transfer still 0),
+    # with the console line first; gdb's bs right after it moves nothing;
+    # c then completes the transfer and reports the watch after the write.
+    need(gdb=False)
+    st, c = connect(dmaw_args())
+    try:
+        c.cmd('qSupported:multiprocess+')
+        assert c.cmd('!') == b'OK'
+        assert c.cmd('Z0,1000180,4') == b'OK'
+        assert b'swbreak' in c.cmd('vCont;c')
+        assert c.cmd('z0,1000180,4') == b'OK'
+        assert c.cmd('Z2,2000208,4') == b'OK'
+        c.console.clear()
+        r = c.cmd('bc')
+        assert r.startswith(b'T05') and b'watch:2000208;' in r, r
+        assert any('dma0 completing a request of seq0 (16 bytes) writes PA 0x2000208+4' in t
+                   for t in c.console), c.console
+        assert c.cmd('m2000200,10') == b'00' * 16, 'nothing of the transfer moved'
+        assert c.cmd('p20') == b'4000000100000000', 'seq0 waits for the DMA'
+        r = c.cmd('bs')
+        assert r.startswith(b'T05') and b'watch' not in r, r
+        assert c.cmd('m2000200,10') == b'00' * 16
+        r = c.cmd('vCont;c')
+        assert r.startswith(b'T05') and b'watch:2000208;' in r, r
+        assert c.cmd('m2000200,10') == b'11000000220000003300000044000000'
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    st.wait()
+
+
+@case
+def bad_replay_budget_is_a_usage_error():
+    p = subprocess.run([NXEMU, '-replay-budget', 'abc', '-S', '-s'], capture_output=True,
+                       timeout=30)
+    assert p.returncode == 125, p.returncode
+    assert p.stderr == b"nxemu: -replay-budget: 'abc': not a number (decimal or 0x hex)\n", \
+        p.stderr
+
+
 def main():
     print('1..%d' % len(cases))
     failed = 0
