@@ -222,6 +222,17 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
 {
     Machine *m = s->m;
     uint64_t pos = nx_rev_position(m);
+    if (!gdb_cpu_of_pid(s, pid))
+        pid = s->g_pid;
+    if (step && s->rev_watch_pending) {
+        /* gdb steps back over the access its watchpoint reported: the stop
+         * is already before it (a watchpoint reached backwards) */
+        s->rev_watch_pending = false;
+        nx_debug_clear_hit(s->dbg);
+        send_stop(s, pid, false);
+        return;
+    }
+    s->rev_watch_pending = false;
     if (s->killed || s->exited) {
         refuse(s, "the run is over (use run to start it again)");
         return;
@@ -236,17 +247,6 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
                m->replay_budget);
         return;
     }
-    if (!gdb_cpu_of_pid(s, pid))
-        pid = s->g_pid;
-    if (step && s->rev_watch_pending) {
-        /* gdb steps back over the access its watchpoint reported: the stop
-         * is already before it (gdbstub-reverse.c, watch stops) */
-        s->rev_watch_pending = false;
-        nx_debug_clear_hit(s->dbg);
-        send_stop(s, pid, false);
-        return;
-    }
-    s->rev_watch_pending = false;
     if (pos == 0) {
         send_stop(s, pid, true); /* nothing happened yet: the start */
         return;
