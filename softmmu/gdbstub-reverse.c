@@ -58,6 +58,8 @@ typedef struct RevPlan {
     GString *att;  /* '0'/'1' per pid */
     GString *msg;  /* console line of the stop */
     GString *bpwp; /* " b=pid:addr" and " w=pid:type:gaddr:pa:len" items */
+    uint32_t catch_mask, catch_value; /* monitor catch (kept, never hit backwards) */
+    unsigned catch_sem;
 } RevPlan;
 
 static void plan_init(RevPlan *p)
@@ -92,6 +94,9 @@ static void plan_take_debug(RevPlan *p, GdbStub *s)
     for (unsigned i = 0; i < s->nr_proc; i++)
         g_string_append_c(p->att, s->attached[i] ? '1' : '0');
     p->extended = s->extended;
+    p->catch_mask = d->catch_mask;
+    p->catch_sem = d->catch_sem;
+    p->catch_value = d->catch_value;
 }
 
 static char *plan_format(const RevPlan *p)
@@ -99,9 +104,10 @@ static char *plan_format(const RevPlan *p)
     GString *o = g_string_new(p->scan ? "scan" : "go");
     g_string_append_printf(o,
                            " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
-                           " begin=%d ext=%d att=%s msg=",
+                           " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " att=%s msg=",
                            p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
-                           p->gaddr, p->begin, p->extended, p->att->len ? p->att->str : "-");
+                           p->gaddr, p->begin, p->extended, p->catch_mask, p->catch_sem,
+                           p->catch_value, p->att->len ? p->att->str : "-");
     gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
     if (!p->msg->len)
         g_string_append_c(o, '-');
@@ -132,6 +138,9 @@ static bool plan_parse(RevPlan *p, const char *text)
             p->begin = k != 0;
         } else if (sscanf(t, "ext=%d", &k) == 1) {
             p->extended = k != 0;
+        } else if (sscanf(t, "catch=%" SCNx32 ":%u:%" SCNx32, &p->catch_mask, &p->catch_sem,
+                          &p->catch_value) == 3) {
+            continue;
         } else if (g_str_has_prefix(t, "att=")) {
             g_string_assign(p->att, strcmp(t + 4, "-") ? t + 4 : "");
         } else if (g_str_has_prefix(t, "msg=")) {
@@ -352,6 +361,9 @@ bool gdb_reverse_adopt(GdbStub *s)
             RevPlan g;
             plan_init(&g);
             plan_take_debug(&g, s);
+            g.catch_mask = p.catch_mask; /* not installed while scanning */
+            g.catch_sem = p.catch_sem;
+            g.catch_value = p.catch_value;
             g.rpid = p.rpid;
             if (r.step_cpu && r.found_step) {
                 g.target = r.step_pos;
@@ -385,6 +397,10 @@ bool gdb_reverse_adopt(GdbStub *s)
         reached = replay(s, &r) && r.reached;
     }
     plan_install(&p, s);
+    /* catchpoints only from here on: they would stop the re-execution */
+    s->dbg->catch_mask = p.catch_mask;
+    s->dbg->catch_sem = p.catch_sem;
+    s->dbg->catch_value = p.catch_value;
     nx_debug_clear_hit(s->dbg);
     if (!reached) {
         lift_stop(s->m);

@@ -179,6 +179,23 @@ def reverse_continue_to_a_watchpoint_names_the_dma_completion():
 
 
 @case
+def catchpoints_are_kept_across_a_reverse_command():
+    # dmaw.s: back before the DMA completion, `monitor catch dma` set before
+    # the reverse-continue still stops when the transfer then completes
+    need()
+    out, rc = gdb_session(dmaw_args(), [
+        'break *0x1000180', 'continue', 'delete', 'monitor catch dma',
+        'watch *(int*)0x2000208', 'reverse-continue', 'delete', 'monitor catch', 'continue',
+        'p *(int*)0x2000208', 'monitor catch off', 'continue'])
+    rev = out.find('nxemu: reverse: dma0 completing')
+    assert rev >= 0, out
+    assert 'catch: dma' in out[rev:], out
+    assert re.search(r'nxemu: catch: dma0 completed 16 bytes for seq0 at vtime=\d+', out[rev:]), out
+    assert values(out) == ['51'], (values(out), out)
+    assert 'exited normally' in out and rc == 0, (rc, out)
+
+
+@case
 def reverse_continue_to_a_watchpoint_names_the_tpc_bundle():
     need()
     out, rc = gdb_session(tpc_store_args(), [
