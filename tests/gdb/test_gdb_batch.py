@@ -19,11 +19,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gdbclient import ProtocolError, Stub  # noqa: E402
+from gdbtap import Cases, Skip, assemble, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
 TPC_RUN = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
@@ -32,26 +32,10 @@ SCRIPT = os.path.join(SRCROOT, 'scripts', 'nxemu-gdb.py')
 IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
 
 
-class Skip(Exception):
-    pass
-
-
-def assemble():
-    images = {}
-    for name in ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                 'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1'):
-        out = os.path.join(IMG, name + '.elf')
-        target = ['-t', 'tpc'] if name in ('tpck', 'tpcst') else []
-        p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
-                           capture_output=True, timeout=60)
-        if p.returncode != 0:
-            return None, 'nxemu-as cannot assemble %s.s: %s' % (
-                name, p.stderr.decode(errors='replace').strip()[:200])
-        images[name] = out
-    return images, None
-
-
-IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
+IMAGES, NO_IMAGES = assemble(
+    NXEMU_AS, HERE, IMG, ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
+                          'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1'),
+    tpc=('tpck', 'tpcst'))
 
 
 EMU = NXEMU
@@ -89,17 +73,8 @@ def gdb_session(args, cmds, load_script=False, timeout=90, elf=None):
     return out, rc, st.stderr.decode(errors='replace')
 
 
-def values(out):
-    """gdb's $N = V lines, in order."""
-    return re.findall(r'^\$\d+ = (.*)$', out, re.M)
-
-
-cases = []
-
-
-def case(fn):
-    cases.append(fn)
-    return fn
+CASES = Cases()
+case = CASES.case
 
 
 @case
@@ -995,24 +970,7 @@ def without_S_the_machine_runs_until_gdb_connects():
 
 
 def main():
-    print('1..%d' % len(cases))
-    print('# emulator: %s' % EMU)
-    failed = 0
-    for i, fn in enumerate(cases, 1):
-        try:
-            fn()
-            print('ok %d - %s' % (i, fn.__name__))
-        except Skip as e:
-            print('ok %d - %s # SKIP %s' % (i, fn.__name__, e))
-        except (AssertionError, ProtocolError, OSError, subprocess.SubprocessError) as e:
-            failed += 1
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            print('not ok %d - %s' % (i, fn.__name__))
-            for line in ('%s at line %d: %s' % (type(e).__name__, tb.lineno, e)).splitlines()[:40]:
-                print('# ' + line)
-        sys.stdout.flush()
-    shutil.rmtree(IMG, ignore_errors=True)
-    return 1 if failed else 0
+    return CASES.run(cleanup=IMG, header='emulator: %s' % EMU)
 
 
 if __name__ == '__main__':

@@ -20,35 +20,20 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gdbclient import ProtocolError, Stub  # noqa: E402
+from gdbclient import Stub  # noqa: E402
+from gdbtap import Cases, Skip, assemble, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
 GDB = shutil.which('gdb-multiarch')
 IMG = tempfile.mkdtemp(prefix='nxgdbrev')
 
 
-class Skip(Exception):
-    pass
-
-
-def assemble():
-    images = {}
-    for name in ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf', 'fault'):
-        out = os.path.join(IMG, name + '.elf')
-        target = ['-t', 'tpc'] if name == 'tpcst' else []
-        p = subprocess.run([NXEMU_AS] + target + [os.path.join(HERE, name + '.s'), '-o', out],
-                           capture_output=True, timeout=60)
-        if p.returncode != 0:
-            return None, 'nxemu-as cannot assemble %s.s' % name
-        images[name] = out
-    return images, None
-
-
-IMAGES, NO_IMAGES = (None, 'nxemu-as missing') if not os.access(NXEMU_AS, os.X_OK) else assemble()
+IMAGES, NO_IMAGES = assemble(
+    NXEMU_AS, HERE, IMG, ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf',
+                          'fault'), tpc=('tpcst',))
 
 
 def need(gdb=True):
@@ -89,16 +74,8 @@ def gdb_session(args, cmds, timeout=120):
     return out, rc
 
 
-def values(out):
-    return re.findall(r'^\$\d+ = (.*)$', out, re.M)
-
-
-cases = []
-
-
-def case(fn):
-    cases.append(fn)
-    return fn
+CASES = Cases()
+case = CASES.case
 
 
 @case
@@ -450,23 +427,7 @@ def bad_replay_budget_is_a_usage_error():
 
 
 def main():
-    print('1..%d' % len(cases))
-    failed = 0
-    for i, fn in enumerate(cases, 1):
-        try:
-            fn()
-            print('ok %d - %s' % (i, fn.__name__))
-        except Skip as e:
-            print('ok %d - %s # SKIP %s' % (i, fn.__name__, e))
-        except (AssertionError, ProtocolError, OSError, subprocess.SubprocessError) as e:
-            failed += 1
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            print('not ok %d - %s' % (i, fn.__name__))
-            for line in ('%s at line %d: %s' % (type(e).__name__, tb.lineno, e)).splitlines()[:40]:
-                print('# ' + line)
-        sys.stdout.flush()
-    shutil.rmtree(IMG, ignore_errors=True)
-    return 1 if failed else 0
+    return CASES.run(cleanup=IMG)
 
 
 if __name__ == '__main__':

@@ -12,16 +12,15 @@ retired; TPC: x0..x31, pc, S0..S35, SP0..SP15, I0..I31, AD0..AD7, then
 V0..V39 and VP0..VP15 outside 'g').
 """
 import os
-import shutil
 import socket
 import sys
 import tempfile
 import time
-import traceback
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gdbclient import Client, ProtocolError, Stub, frame  # noqa: E402
+from gdbclient import Client, Stub, frame  # noqa: E402
+from gdbtap import Cases  # noqa: E402
 
 NXEMU = os.path.abspath(sys.argv[1])
 # A one-instruction image: HALT (opcode 0xA1, header byte 1 = 0x10, the rest
@@ -38,12 +37,8 @@ SEQ_G_BYTES = 32 * 8 + 8 + 64 * 4 + 3 * 4 + 3 * 8          # 556
 TPC_G_BYTES = 32 * 4 + 4 + 36 * 4 + 16 * 1 + 32 * 20 + 8 * 8  # 996
 HBM = 0x01000000  # Neuron window 1, identity without a window table = HBM
 
-cases = []
-
-
-def case(fn):
-    cases.append(fn)
-    return fn
+CASES = Cases()
+case = CASES.case
 
 
 def session(args=(), noack=False):
@@ -536,27 +531,8 @@ def bad_device_is_a_usage_error():
     assert len(err) == 1 and err[0].startswith('nxemu: -gdb serial:/dev/null:'), err
 
 
-class Skip(Exception):
-    pass
-
-
 def main():
-    print('1..%d' % len(cases))
-    failed = 0
-    for i, fn in enumerate(cases, 1):
-        try:
-            fn()
-            print('ok %d - %s' % (i, fn.__name__))
-        except Skip as e:
-            print('ok %d - %s # SKIP %s' % (i, fn.__name__, e))
-        except (AssertionError, ProtocolError, OSError) as e:
-            failed += 1
-            print('not ok %d - %s' % (i, fn.__name__))
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            print('# %s: %r (line %d: %s)' % (type(e).__name__, e, tb.lineno, tb.line))
-        sys.stdout.flush()
-    shutil.rmtree(IMAGE_DIR, ignore_errors=True)
-    return 1 if failed else 0
+    return CASES.run(cleanup=IMAGE_DIR)
 
 
 if __name__ == '__main__':
