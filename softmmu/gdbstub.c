@@ -504,6 +504,8 @@ static bool session(GdbStub *s, bool restarted)
     gdb_rx_init(&s->rx);
     if (restarted)
         note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
+    else if (s->m->viewer && !ended(s->m))
+        viewer_debug_stop(s->m->viewer, true); /* gdb holds the machine from here */
 
     for (;;) {
         GdbAction a = next_action(s);
