@@ -288,8 +288,9 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     }
     vrender_fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
     /* The run's own end vtime and reason once it is over (as -d stats). */
-    if (vm->gdb_stopped || m->stop_reason == STOP_DEBUG) {
-        /* a debugger stop is not an end: the run goes on when gdb resumes */
+    if (m->stop_reason == STOP_DEBUG || (vm->gdb_stopped && m->stop_reason == STOP_NONE)) {
+        /* a debugger stop is not an end: the run goes on when gdb resumes
+         * (a fault gdb stopped at is one, and says so) */
         g_string_assign(head, "STOPPED (gdb)");
     } else if (m->stop_reason != STOP_NONE) {
         g_string_printf(head, "ENDED %s status=%d", stop_reason_name(m->stop_reason),

@@ -22,6 +22,10 @@ Offscreen SDL (SDL_VIDEODRIVER=offscreen), gdb-multiarch in batch mode over
   (the tool's own cycles= / 4) scaled to the strip (576 columns for the
   run's vtime=, from the tool's stderr), and the vtime is the one of the
   run without --display.
+* same timing: viewer-time.s (two sequencers, DMA, a TPC kernel) under gdb
+  with a breakpoint, two stepi and continue ends at the vtime of the run
+  without gdb, and its -screendump-at-exit timeline strip is the same
+  picture, pixel for pixel, as the one without gdb.
 Exit 77 (skip) without SDL or gdb-multiarch.
 """
 import os
@@ -161,8 +165,34 @@ def tpc_run(tool, kernel, tmp):
           % r.stderr)
 
 
+def same_timing(nxemu, elf, ko, tmp):
+    base = ["-smp", "seq=2", "-device", "loader,file=%s" % elf,
+            "-device", "loader,file=%s,cpu-num=1" % elf,
+            "-device", "loader,file=%s,addr=0x100000,tpc-num=0" % ko, "-display", "sdl"]
+    plain, dbg = os.path.join(tmp, "time-plain.png"), os.path.join(tmp, "time-gdb.png")
+    r = subprocess.run([nxemu] + base + ["-screendump-at-exit", plain], capture_output=True,
+                       text=True, timeout=60)
+    out, rc, err = gdb_batch(nxemu, base + ["-screendump-at-exit", dbg], [
+        "break *0x1000080", "continue", "stepi", "stepi", "continue"])
+    check(r.returncode == 0 and rc == 0 and "exited normally" in out,
+          "timing: both runs pass (%d, %d, %r)" % (r.returncode, rc, out[-200:]))
+    try:
+        a, b = read_png(plain)[2], read_png(dbg)[2]
+    except (OSError, ValueError) as e:
+        check(False, "timing: both screenshots readable (%s)" % e)
+        return
+    ha, hb = read_text(a, 8, 6, 80), read_text(b, 8, 6, 80)
+    va = re.search(r"vtime=(\d+) ", ha)
+    check(va and va.group(1) != "0" and ("vtime=%s " % va.group(1)) in hb
+          and "ENDED FINISHER" in hb,
+          "timing: the debugged run ends at the same vtime (%r / %r)" % (ha, hb))
+    strip = [row[:640] for row in a[TL_Y - 12:TL_Y + TL_ROW_H * TL_ROWS]]
+    check(strip == [row[:640] for row in b[TL_Y - 12:TL_Y + TL_ROW_H * TL_ROWS]],
+          "timing: the timeline strip is the same picture with and without gdb")
+
+
 def main(argv):
-    nxemu, image, tool, kernel = argv[1:5]
+    nxemu, image, tool, kernel, time_elf, time_ko = argv[1:7]
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-gdb-")
     lsan_suppress(tmp)
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
@@ -179,6 +209,7 @@ def main(argv):
         else:
             stepping(nxemu, image, tmp)
             to_the_end(nxemu, image, tmp)
+            same_timing(nxemu, time_elf, time_ko, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % test_viewer.checks)
