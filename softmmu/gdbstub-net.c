@@ -260,6 +260,18 @@ int gdb_listen_on(const char *dev, char **unix_path, GError **err)
 int gdb_accept_conn(GdbStub *s, bool blocking)
 {
     int c;
+    Viewer *v = s->m->viewer;
+    /* -S with the viewer: keep its window answering until gdb connects */
+    while (blocking && v) {
+        struct pollfd p = {.fd = s->listener, .events = POLLIN};
+        int n = poll(&p, 1, 100);
+        if (n > 0 || (n < 0 && errno != EINTR))
+            break;
+        if (n == 0 && !viewer_idle(v)) {
+            s->view_closed = true;
+            return -1;
+        }
+    }
     do {
         c = accept4(s->listener, NULL, NULL, SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK));
     } while (c < 0 && errno == EINTR);

@@ -657,6 +657,13 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
         /* gdb is waiting for the reply to its vRun */
     } else if (start_stopped) {
         s->conn = gdb_accept_conn(s, true);
+        if (s->conn < 0 && s->view_closed) {
+            fflush(stdout);
+            fprintf(stderr, "nxemu: viewer window closed: run stopped at vtime=%" PRIu64 "\n",
+                    m->sched.vtime);
+            stub_free(s);
+            return 0;
+        }
         if (s->conn < 0) {
             fflush(stdout);
             fprintf(stderr, "nxemu: -gdb %s: accept failed\n", dev);

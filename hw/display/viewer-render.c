@@ -251,9 +251,12 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
         vrender_fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
         x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
     }
+    /* under gdb the pause keys do nothing (viewer.rst "Under gdb") */
     vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
-                 "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a activity  q "
-                 "close");
+                 vm->gdb ? "keys: gdb runs the machine  Tab map  +/- wheel zoom  arrows pan  a "
+                           "activity  q close"
+                         : "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a "
+                           "activity  q close");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;

@@ -190,6 +190,7 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
     v->vm.data = data;
     v->vm.activity = v->opts.zoom_activity;
     v->vm.paused = v->opts.start_paused;
+    v->vm.gdb = v->opts.gdb;
     v->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
     if (!as_add_access_hook(m->as, viewer_hook, v)) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-display sdl: too many memory observers");
