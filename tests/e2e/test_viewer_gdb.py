@@ -11,6 +11,9 @@ Offscreen SDL (SDL_VIDEODRIVER=offscreen), gdb-multiarch in batch mode over
   redrew the window at the stop.  viewer-sbuf.s writes SBUF partition 3
   (first instruction), then 70 (second), then the test device: the three
   dumps show no partition, then 3, then 3 and 70.
+* a gdb memory write while stopped: the data view (data=sbuf:0+16, i32) of
+  SBUF partition 0 reads 0..0 before and 0..44 after `set {int}0x2000000000
+  = 44` (partition 0's PA, identity-mapped), without any step between.
 * a breakpoint at the second instruction, continue, continue to the end:
   -screendump-at-exit's PNG exists when gdb hears of the end (gdb's `shell`
   looks while nxemu still serves gdb) and shows the final state exactly as
@@ -97,6 +100,24 @@ def stepping(nxemu, image, tmp):
           "stepping: after stepi 1 partition 3 is marked, 70 not yet (%r)" % seen[1])
     check(set(seen[2]) == {3, 70} and min(seen[2].values()) >= 40,
           "stepping: after stepi 2 partitions 3 and 70 are marked (%r)" % seen[2])
+
+
+def debugger_write(nxemu, image, tmp):
+    a, b = os.path.join(tmp, "w0.png"), os.path.join(tmp, "w1.png")
+    out, rc, err = gdb_batch(nxemu, ["-display", "sdl,data=sbuf:0+16,dtype=i32",
+                                     "-kernel", image], [
+        "monitor screendump " + a, "set {int}0x2000000000 = 44",
+        "monitor screendump " + b, "kill"])
+    heads = []
+    for path in (a, b):
+        try:
+            heads.append(read_text(read_png(path)[2], 880, 470, 50))
+        except (OSError, ValueError) as e:
+            check(False, "write: dump readable (%s; %r)" % (e, out[-300:]))
+            return
+    check(heads == ["data sbuf p0-0 @0x00000 x4 i32 gray 0..0",
+                    "data sbuf p0-0 @0x00000 x4 i32 gray 0..44"],
+          "write: the data view shows gdb's write at once (%r)" % heads)
 
 
 def to_the_end(nxemu, image, tmp):
@@ -208,6 +229,7 @@ def main(argv):
             print("# gdb-multiarch not installed: the gdb cases are not run")
         else:
             stepping(nxemu, image, tmp)
+            debugger_write(nxemu, image, tmp)
             to_the_end(nxemu, image, tmp)
             same_timing(nxemu, time_elf, time_ko, tmp)
     finally:
