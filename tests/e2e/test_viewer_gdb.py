@@ -2,6 +2,7 @@
 """The SDL viewer while gdb drives the run, and in nxemu-tpc-run (docs/viewer.rst).
 
     test_viewer_gdb.py NXEMU VIEWER_SBUF_ELF NXEMU_TPC_RUN TPC4_KERNEL_O
+                       VIEWER_TIME_ELF VIEWER_TIME_KERNEL_O VIEWER_SPIN_ELF
 
 Offscreen SDL (SDL_VIDEODRIVER=offscreen), gdb-multiarch in batch mode over
 -gdb unix:PATH -S, as users run it:
@@ -29,14 +30,21 @@ Offscreen SDL (SDL_VIDEODRIVER=offscreen), gdb-multiarch in batch mode over
   with a breakpoint, two stepi and continue ends at the vtime of the run
   without gdb, and its -screendump-at-exit timeline strip is the same
   picture, pixel for pixel, as the one without gdb.
+* refresh while running, under Xvfb (-fbdir: the X screen as a file, read
+  live): viewer-spin.s writes partition 3 and spins; stopped at connect
+  the window shows no mark, and 1 s after gdb's continue (the machine
+  still running) the screen shows partition 3's mark, which only a
+  refresh between rounds can draw.
 Exit 77 (skip) without SDL or gdb-multiarch.
 """
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -212,8 +220,92 @@ def same_timing(nxemu, elf, ko, tmp):
           "timing: the timeline strip is the same picture with and without gdb")
 
 
+def xwd_screen(path):
+    """Xvfb's -fbdir screen file (XWD, 32 bits a pixel) -> pixel(x, y) -> (r, g, b)."""
+    d = open(path, "rb").read()
+    f = struct.unpack(">25I", d[:100])
+    hsize, order, bpl, ncolors = f[0], f[7], f[12], f[19]
+    data = d[hsize + 12 * ncolors:]
+
+    def pixel(x, y):
+        i = y * bpl + 4 * x
+        p = data[i:i + 4] if order == 0 else data[i:i + 4][::-1]
+        return (p[2], p[1], p[0])
+    return f[4], f[5], pixel
+
+
+def screen_marks(path):
+    """Partition -> write-tinted pixels of the window on the X screen, found
+    by the SBUF map's focus frame (0xA0A0FF at frame (7, 31))."""
+    w, h, pixel = xwd_screen(path)
+    for y in range(h):
+        xs = [x for x in range(0, w) if pixel(x, y) == (0xA0, 0xA0, 0xFF)]
+        if xs:
+            ox, oy = xs[0] - (SBUF_X - 1), y - (SBUF_Y - 1)
+            break
+    else:
+        return None
+    out = {}
+    for p in range(128):
+        n = sum(1 for dy in (0, 1) for x in range(SBUF_W)
+                if write_tinted(pixel(ox + SBUF_X + x, oy + SBUF_Y + PART_H * p + dy)))
+        if n:
+            out[p] = n
+    return out
+
+
+def running_refresh(nxemu, spin, tmp):
+    xvfb = shutil.which("Xvfb")
+    if not xvfb:
+        print("# Xvfb not installed: refresh while running not checked")
+        return
+    fbdir = os.path.join(tmp, "fb")
+    os.mkdir(fbdir)
+    rfd, wfd = os.pipe()
+    x = subprocess.Popen([xvfb, "-displayfd", str(wfd), "-screen", "0", "1600x900x24",
+                          "-fbdir", fbdir, "-nolisten", "tcp"], pass_fds=(wfd,),
+                         stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    st = None
+    try:
+        disp = os.read(rfd, 32).decode().strip()
+        env_save = dict(os.environ)
+        os.environ.pop("SDL_VIDEODRIVER", None)
+        os.environ["DISPLAY"] = ":" + disp
+        try:
+            st = Stub(nxemu, ["-display", "sdl", "-kernel", spin])
+            c = st.connect()
+        finally:
+            os.environ.clear()
+            os.environ.update(env_save)
+        screen = os.path.join(fbdir, "Xvfb_screen0")
+        time.sleep(0.5)
+        before = screen_marks(screen)
+        c.send(b"c")
+        time.sleep(1.0)
+        during = screen_marks(screen)
+        c.send_raw(b"\x03")
+        stop = c.reply()
+        c.send(b"k")
+        rc = st.wait(timeout=30)
+        st = None
+        check(before == {}, "running: stopped at connect, the X screen shows no mark (%r)"
+              % before)
+        check(during is not None and set(during) == {3} and during[3] >= 40,
+              "running: 1 s into gdb's continue the X screen shows partition 3's mark (%r)"
+              % during)
+        check(stop.startswith(b"T02") and rc == 0,
+              "running: Ctrl-C stops it (%r), kill ends nxemu (%d)" % (stop, rc))
+    finally:
+        if st:
+            st.kill()
+        x.terminate()
+        x.wait(timeout=10)
+        os.close(rfd)
+
+
 def main(argv):
-    nxemu, image, tool, kernel, time_elf, time_ko = argv[1:7]
+    nxemu, image, tool, kernel, time_elf, time_ko, spin = argv[1:8]
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-gdb-")
     lsan_suppress(tmp)
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
@@ -232,6 +324,7 @@ def main(argv):
             debugger_write(nxemu, image, tmp)
             to_the_end(nxemu, image, tmp)
             same_timing(nxemu, time_elf, time_ko, tmp)
+        running_refresh(nxemu, spin, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % test_viewer.checks)
