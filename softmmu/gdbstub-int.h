@@ -148,6 +148,10 @@ typedef struct GdbStub {
     char exit_pkt[32]; /* "W00;process:1" once the run ended */
     bool fault_shown;  /* the fault stop was reported; a resume reports the exit */
     bool killed;       /* vKill: the machine does not run again */
+    /* -display sdl (Machine.viewer): the user closed the window, which ends
+     * nxemu as without gdb; gdb changed memory or registers since the
+     * window was last drawn. */
+    bool view_closed, view_dirty;
     GByteArray *in;    /* received bytes not yet handled */
     int listener; /* listening socket, -1 when none */
     char *unix_path; /* removed at the end */

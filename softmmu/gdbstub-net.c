@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <arpa/inet.h>
 
+#include "hw/display/viewer.h"
 #include "nxemu/error.h"
 #include "softmmu/gdbstub-int.h"
 
@@ -123,12 +124,26 @@ void gdb_refuse_second(GdbStub *s)
  * false when it is gone. */
 bool gdb_wait_input(GdbStub *s)
 {
+    Viewer *v = s->m->viewer;
     for (;;) {
         struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
                               {.fd = s->listener, .events = POLLIN}};
-        int n = poll(p, 2, -1);
+        if (v && s->view_dirty) {
+            viewer_redraw(v); /* what gdb wrote shows before its next packet */
+            s->view_dirty = false;
+        }
+        /* with the viewer, wake up 10 times a second to keep its window
+         * answering (hover, keys, expose) while gdb holds the machine */
+        int n = poll(p, 2, v ? 100 : -1);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n == 0) {
+            if (!viewer_idle(v)) {
+                s->view_closed = true;
+                return false;
+            }
+            continue;
+        }
         if (n < 0 || p[0].revents)
             return gdb_receive(s, true); /* first: a gdb that left makes room */
         if (p[1].revents & POLLIN)
@@ -245,6 +260,18 @@ int gdb_listen_on(const char *dev, char **unix_path, GError **err)
 int gdb_accept_conn(GdbStub *s, bool blocking)
 {
     int c;
+    Viewer *v = s->m->viewer;
+    /* -S with the viewer: keep its window answering until gdb connects */
+    while (blocking && v) {
+        struct pollfd p = {.fd = s->listener, .events = POLLIN};
+        int n = poll(&p, 1, 100);
+        if (n > 0 || (n < 0 && errno != EINTR))
+            break;
+        if (n == 0 && !viewer_idle(v)) {
+            s->view_closed = true;
+            return -1;
+        }
+    }
     do {
         c = accept4(s->listener, NULL, NULL, SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK));
     } while (c < 0 && errno == EINTR);

@@ -10,6 +10,12 @@
  * instruction (sequencer) or bundle (TPC) of one core, the others frozen;
  * an instruction that blocks is stepped by running the machine until the
  * core retires it.
+ *
+ * With -display sdl every loop here that runs rounds refreshes the viewer
+ * between them as nxemu's own loop does (viewer_refresh: it only reads the
+ * machine, so a debugged run keeps its vtime), every stop reply draws the
+ * stopped machine, and the end of the run takes -screendump-at-exit's
+ * picture before gdb hears of it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +34,7 @@
 #include <sys/un.h>
 #include <arpa/inet.h>
 
+#include "hw/display/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"
@@ -49,6 +56,29 @@ static void note_stop(GdbStub *s, unsigned pid, int sig)
     gdb_stop_reply(s, r, pid, sig);
     gdb_send_packet(s, r->str, r->len);
     g_string_free(r, TRUE);
+    if (s->m->viewer)
+        viewer_debug_stop(s->m->viewer, true); /* the window shows this stop */
+}
+
+/* Between two rounds of a run: false once the user closed the window. */
+static bool view_refresh(GdbStub *s)
+{
+    if (s->m->viewer && !viewer_refresh(s->m->viewer)) {
+        s->view_closed = true;
+        return false;
+    }
+    return true;
+}
+
+/* The end of the run as without gdb: the final picture, -screendump-at-exit. */
+static void view_finish(Machine *m)
+{
+    GError *err = NULL;
+    if (m->viewer && !viewer_finish(m->viewer, &err)) {
+        fflush(stdout);
+        fprintf(stderr, "nxemu: %s\n", err->message); /* never changes the status */
+        g_error_free(err);
+    }
 }
 
 /* Console text to gdb (shown to the user as is). */
@@ -86,6 +116,7 @@ static void report_end(GdbStub *s)
             console(s, diag->str);
         g_string_free(diag, TRUE);
         sched_log_end(m); /* the -d machine line, as without gdb */
+        view_finish(m);   /* the PNG exists when gdb hears of the end */
         s->exited = true;
     }
     unsigned pid = report_pid(s, m->fault_cpu);
@@ -170,6 +201,8 @@ void gdb_prepare_resume(GdbStub *s)
     }
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->last_state[i] = s->proc[i]->state;
+    if (m->viewer)
+        viewer_debug_stop(m->viewer, false);
 }
 
 /* Scan unhandled bytes for Ctrl-C (gdb sends nothing else while the
@@ -244,6 +277,8 @@ static void run_rounds(GdbStub *s, unsigned pid)
     bool intr = false;
 
     for (;;) {
+        if (!view_refresh(s))
+            return; /* the session ends nxemu (view_closed) */
         r = sched_round(m);
         if (r != STOP_NONE)
             break;
@@ -367,6 +402,8 @@ static void handle_event(GdbStub *s, GdbEvent ev)
     case GDB_EV_PACKET: {
         if (!s->noack)
             gdb_send_raw(s, "+", 1);
+        if (strchr("MXPG", s->rx.buf->str[0]) && s->rx.buf->str[0])
+            s->view_dirty = true; /* a memory or register write: redraw */
         gdb_handle_packet(s, s->rx.buf->str, s->rx.buf->len);
         GdbAction a = s->action;
         if (a == GDB_ACT_CONT || a == GDB_ACT_STEP || a == GDB_ACT_RUN || a == GDB_ACT_REVERSE)
@@ -439,7 +476,7 @@ static void run_detached(GdbStub *s)
     unsigned rounds = 0;
     nx_debug_clear(s->dbg, NULL);
     gdb_prepare_resume(s);
-    while (!ended(m) && sched_round(m) == STOP_NONE) {
+    while (!ended(m) && view_refresh(s) && sched_round(m) == STOP_NONE) {
         if (++rounds % POLL_EVERY_ROUNDS == 0) {
             bool intr = false;
             if (!poll_interrupt(s, &intr) || intr || s->in->len)
@@ -476,11 +513,21 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
     }
     if (restarted && !reversed)
         note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
+    else if (s->m->viewer && !ended(s->m))
+        viewer_debug_stop(s->m->viewer, true); /* gdb holds the machine from here */
 
     for (;;) {
         GdbAction a = next_action(s);
         if (a != GDB_ACT_REVERSE)
             s->rev_watch_pending = false;
+        if (s->view_closed) {
+            /* as without gdb (viewer_run): the run stops, nxemu exits 0 */
+            fflush(stdout);
+            fprintf(stderr, "nxemu: viewer window closed: run stopped at vtime=%" PRIu64 "\n",
+                    s->m->sched.vtime);
+            gdb_disconnect(s);
+            return true;
+        }
         switch (a) {
         case GDB_ACT_RUN:
             if (!gdb_restart_exec(s)) {
@@ -518,6 +565,8 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
             gdb_disconnect(s);
             return false;
         }
+        if (s->view_closed)
+            continue; /* reported at the top */
         if (!s->connected)
             return false;
     }
@@ -555,6 +604,10 @@ static int run_to_end(Machine *m)
         m->stop = false;
         m->stop_reason = STOP_NONE;
     }
+    if (m->viewer) {
+        viewer_debug_stop(m->viewer, false);
+        return viewer_run(m, m->viewer); /* a closed window: its line, status 0 */
+    }
     return sched_run(m);
 }
 
@@ -569,7 +622,7 @@ static bool run_until_gdb(GdbStub *s)
         m->stop_reason = STOP_NONE;
     }
     while (m->stop_reason == STOP_NONE) {
-        if (sched_round(m) != STOP_NONE)
+        if (!view_refresh(s) || sched_round(m) != STOP_NONE)
             return false;
         if (++rounds % POLL_EVERY_ROUNDS == 0 && (s->conn = gdb_accept_conn(s, false)) >= 0)
             return true;
@@ -620,6 +673,13 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
         /* gdb is waiting for the reply to its vRun (or got its bs/bc reply) */
     } else if (start_stopped) {
         s->conn = gdb_accept_conn(s, true);
+        if (s->conn < 0 && s->view_closed) {
+            fflush(stdout);
+            fprintf(stderr, "nxemu: viewer window closed: run stopped at vtime=%" PRIu64 "\n",
+                    m->sched.vtime);
+            stub_free(s);
+            return 0;
+        }
         if (s->conn < 0) {
             fflush(stdout);
             fprintf(stderr, "nxemu: -gdb %s: accept failed\n", dev);

@@ -66,38 +66,6 @@ static bool refuse_unbuilt(const NxOptions *o, GError **err)
     return true;
 }
 
-/* sched_run with the viewer refreshed between rounds (hw/display/viewer.h):
- * viewer_refresh costs one clock read except ~60 times a second, and blocks
- * while the user has paused the machine (returning for each single step). */
-static int run_viewer(Machine *m, Viewer *v, const char *shot)
-{
-    StopReason r = STOP_NONE;
-    GError *err = NULL;
-    GString *out;
-    while (r == STOP_NONE) {
-        if (!viewer_refresh(v)) {
-            fflush(stdout);
-            fprintf(stderr, "nxemu: viewer window closed: run stopped at vtime=%" PRIu64 "\n",
-                    m->sched.vtime);
-            return 0;
-        }
-        r = sched_round(m);
-    }
-    out = g_string_new(NULL);
-    sched_report(m, out);
-    fflush(stdout);
-    fputs(out->str, stderr);
-    g_string_free(out, TRUE);
-    sched_log_end(m);
-    viewer_end(v);
-    if (shot && !viewer_screendump(v, shot, &err)) {
-        /* reported, but the viewer never changes a status (viewer.rst) */
-        fprintf(stderr, "nxemu: %s\n", err->message);
-        g_error_free(err);
-    }
-    return sched_exit_status(m);
-}
-
 /* Free the machine; the -D log is committed (a complete run) or discarded. */
 static bool end_machine(Machine *m, NxOutput *logout, bool commit, GError **err)
 {
@@ -183,7 +151,12 @@ static int run(NxOptions *o)
         return fail(err);
     }
     if (o->display_sdl) {
-        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL,
+        bool gdb = o->gdb || o->gdb_default;
+        /* Under gdb the window never holds the end: gdb decides when
+         * nxemu exits. */
+        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL && !gdb,
+                            .screendump_at_exit = o->screendump_at_exit,
+                            .gdb = gdb,
                             .zoom_activity = o->display_zoom_activity,
                             .data = o->display_data,
                             .dtype = o->display_dtype,
@@ -199,7 +172,7 @@ static int run(NxOptions *o)
     if (o->gdb || o->gdb_default)
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
     else if (m->viewer)
-        rc = run_viewer(m, m->viewer, o->screendump_at_exit);
+        rc = viewer_run(m, m->viewer);
     else
         rc = sched_run(m);
     if (trace) {

@@ -42,6 +42,9 @@ const char tr_usage[] =
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
     "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
+    "  --display sdl[,OPT,...]  the memory viewer, as nxemu -display (docs/viewer.rst)\n"
+    "  --screendump-at-exit FILE.png  with --display sdl: the viewer's picture of the\n"
+    "                           end, then exit (no window to close)\n"
     "  -h, --help               this text\n"
     "  --version                print the version (and git revision) and exit\n"
     "Long options take one dash or two (-cycle-limit, --cycle-limit), as in nxemu;\n"
@@ -190,6 +193,20 @@ static bool parse_arg(const char *opt, const char *val, bool is_float, TrOptions
     return true;
 }
 
+/* --display through nxemu's own -display parser (the same suboptions and
+ * messages); "none" leaves the viewer off.  The data region is checked when
+ * the viewer opens, as in nxemu. */
+static bool parse_display(TrOptions *o, const char *v, GError **err)
+{
+    NxOptions no;
+    char *argv[] = {"nxemu", "-display", (char *)v, NULL};
+    bool ok = nx_options_parse(&no, 3, argv, err);
+    g_free(o->display);
+    o->display = ok && no.display_sdl ? g_strdup(v) : NULL;
+    nx_options_free(&no);
+    return ok;
+}
+
 /* Long options take one or two dashes, as in nxemu (-machine, --machine,
  * -cycle-limit, --cycle-limit): a = the option as typed, canon = "--name". */
 static bool opt_is(const char *a, const char *canon)
@@ -241,7 +258,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
-            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile"};
+            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
+            "--display", "--screendump-at-exit"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -321,6 +339,11 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--gdb")) {
             g_free(o->gdb);
             o->gdb = g_strdup(v);
+        } else if (opt_is(a, "--display")) {
+            ok = parse_display(o, v, err);
+        } else if (opt_is(a, "--screendump-at-exit")) {
+            g_free(o->screendump_at_exit);
+            o->screendump_at_exit = g_strdup(v);
         } else if (opt_is(a, "--profile")) {
             g_free(o->profile);
             o->profile = g_strdup(v);
@@ -348,6 +371,9 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     if (o->freeze && !o->gdb && !o->gdb_default) {
         return usage(err, "-S: needs -s or -gdb");
     }
+    if (o->screendump_at_exit && !o->display) {
+        return usage(err, "--screendump-at-exit: needs --display sdl");
+    }
     if (!o->nspace) {
         return usage(err, "no index space given (--index-space S0[,S1,...])");
     }
@@ -371,6 +397,8 @@ void tr_options_free(TrOptions *o)
     g_free(o->logfile);
     g_free(o->gdb);
     g_free(o->profile);
+    g_free(o->display);
+    g_free(o->screendump_at_exit);
 }
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

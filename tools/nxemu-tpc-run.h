@@ -73,6 +73,8 @@ typedef struct TrOptions {
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
     char *profile;        /* --profile FILE, or NULL */
+    char *display;            /* --display sdl[,...] as nxemu's -display; NULL: none */
+    char *screendump_at_exit; /* --screendump-at-exit FILE.png (with --display sdl) */
 } TrOptions;
 
 extern const char tr_usage[];

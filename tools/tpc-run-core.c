@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hw/display/viewer.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
 #include "nxemu/gdbstub.h"
@@ -234,6 +235,29 @@ static bool save_outputs(Machine *m, const TrOptions *o, const TrIo *io, GError 
     return true;
 }
 
+/* The viewer of --display sdl[,...] (nxemu's -display, parsed again by
+ * nxemu's parser: tr_parse_args checked it already). */
+static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
+{
+    NxOptions no;
+    char *argv[] = {"nxemu", "-display", o->display, NULL};
+    bool ok = nx_options_parse(&no, 3, argv, err);
+    if (ok) {
+        bool gdb = o->gdb || o->gdb_default;
+        ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL && !gdb,
+                            .zoom_activity = no.display_zoom_activity,
+                            .data = no.display_data,
+                            .dtype = no.display_dtype,
+                            .cmap = no.display_cmap,
+                            .screendump_at_exit = o->screendump_at_exit,
+                            .gdb = gdb};
+        m->viewer = viewer_new(m, &vo, err);
+        ok = m->viewer != NULL;
+    }
+    nx_options_free(&no);
+    return ok;
+}
+
 int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err)
 {
     void *fdt = NULL;
@@ -320,6 +344,11 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     ok = ok && check_tensor_memory(m, o, err) &&
          write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
          load_inputs(m, o, io, err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, err);
+    /* --display sdl: opened after loading, as nxemu does, so the window
+     * shows what the run does (the loader's writes are not marks). */
+    if (ok && o->display) {
+        ok = open_viewer(m, o, err);
+    }
     if (!ok) {
         m->log.file = NULL;
         nx_output_discard(logout);
@@ -339,6 +368,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         /* the same stub as nxemu -s/-gdb: the launcher and the TPCs are
          * inferiors; with -S nothing has run yet */
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
+    } else if (m->viewer) {
+        rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */
     } else {
         rc = sched_run(m);
     }
@@ -394,6 +425,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         }
         rc = NX_EXIT_OUTPUT;
     }
+    viewer_free(m->viewer); /* its access hook leaves before the machine */
+    m->viewer = NULL;
     machine_free(m);
     return rc;
 }

@@ -188,6 +188,8 @@ typedef struct ViewerModel {
     int mouse_x, mouse_y;
     bool mouse_in;
     bool ended; /* the run is over */
+    bool gdb_stopped; /* gdb holds the machine stopped (viewer_debug_stop) */
+    bool gdb;         /* the gdb stub drives the run (ViewerOptions.gdb) */
 } ViewerModel;
 
 void vmodel_init(ViewerModel *vm, Machine *m);

@@ -251,9 +251,12 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
         vrender_fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
         x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
     }
+    /* under gdb the pause keys do nothing (viewer.rst "Under gdb") */
     vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
-                 "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a activity  q "
-                 "close");
+                 vm->gdb ? "keys: gdb runs the machine  Tab map  +/- wheel zoom  arrows pan  a "
+                           "activity  q close"
+                         : "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a "
+                           "activity  q close");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
@@ -288,7 +291,11 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     }
     vrender_fill(fb, 0, 0, VIEW_W, VIEW_H, VIEW_COL_BG);
     /* The run's own end vtime and reason once it is over (as -d stats). */
-    if (m->stop_reason != STOP_NONE) {
+    if (m->stop_reason == STOP_DEBUG || (vm->gdb_stopped && m->stop_reason == STOP_NONE)) {
+        /* a debugger stop is not an end: the run goes on when gdb resumes
+         * (a fault gdb stopped at is one, and says so) */
+        g_string_assign(head, "STOPPED (gdb)");
+    } else if (m->stop_reason != STOP_NONE) {
         g_string_printf(head, "ENDED %s status=%d", stop_reason_name(m->stop_reason),
                         sched_exit_status(m));
     } else {

@@ -19,6 +19,20 @@ bool viewer_refresh(Viewer *v)
 
 void viewer_end(Viewer *v) {}
 
+bool viewer_finish(Viewer *v, GError **err)
+{
+    return true;
+}
+
+void viewer_debug_stop(Viewer *v, bool stopped) {}
+
+bool viewer_idle(Viewer *v)
+{
+    return true;
+}
+
+void viewer_redraw(Viewer *v) {}
+
 bool viewer_paused(const Viewer *v)
 {
     return false;

@@ -30,6 +30,7 @@ struct Viewer {
     int64_t next_draw; /* monotonic time of the next redraw while running */
     bool hooked;
     bool closed;
+    bool finished; /* viewer_finish ran */
 };
 
 static const ViewerHostOps viewer_host_ops = {
@@ -110,7 +111,11 @@ static bool viewer_event(Viewer *v, const ViewerEvent *ev)
         v->vm.mouse_in = false;
         return true;
     case VIEWER_EV_KEY: {
-        bool changed = vmodel_key(&v->vm, ev->key);
+        bool changed;
+        if (v->opts.gdb && (ev->key == ' ' || ev->key == 's')) {
+            return false; /* gdb runs and stops the machine, not the window */
+        }
+        changed = vmodel_key(&v->vm, ev->key);
         if (v->vm.quit) {
             v->closed = true;
         }
@@ -166,6 +171,9 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
     v = g_new0(Viewer, 1);
     if (o) {
         v->opts = *o;
+        /* read above only; the caller may free them (screendump_at_exit
+         * must stay until viewer_finish) */
+        v->opts.data = v->opts.dtype = v->opts.cmap = NULL;
     }
     v->mod = viewer_module_open(&v->ops, err);
     if (!v->mod) {
@@ -182,6 +190,7 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
     v->vm.data = data;
     v->vm.activity = v->opts.zoom_activity;
     v->vm.paused = v->opts.start_paused;
+    v->vm.gdb = v->opts.gdb;
     v->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
     if (!as_add_access_hook(m->as, viewer_hook, v)) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-display sdl: too many memory observers");
@@ -240,6 +249,40 @@ void viewer_end(Viewer *v)
     }
 }
 
+bool viewer_finish(Viewer *v, GError **err)
+{
+    if (!v || v->finished) {
+        return true;
+    }
+    v->finished = true;
+    v->vm.gdb_stopped = false;
+    viewer_end(v);
+    return !v->opts.screendump_at_exit || viewer_screendump(v, v->opts.screendump_at_exit, err);
+}
+
+void viewer_debug_stop(Viewer *v, bool stopped)
+{
+    v->vm.gdb_stopped = stopped;
+    if (stopped && !v->closed) {
+        viewer_redraw(v);
+    }
+}
+
+bool viewer_idle(Viewer *v)
+{
+    if (!v->closed && viewer_pump(v) && !v->closed) {
+        viewer_show(v);
+    }
+    return !v->closed;
+}
+
+void viewer_redraw(Viewer *v)
+{
+    viewer_pump(v);
+    viewer_show(v);
+    v->next_draw = g_get_monotonic_time() + VIEW_FRAME_US;
+}
+
 bool viewer_paused(const Viewer *v)
 {
     return v && v->vm.paused;
@@ -260,11 +303,12 @@ void viewer_step(Viewer *v)
 bool viewer_screendump(Viewer *v, const char *path, GError **err)
 {
     bool ok;
-    /* Read the picture back from the window, so the file is what it shows;
-     * if the window was resized (or read-back is not supported) fall back
-     * to the frame we drew, which has the documented layout. */
+    /* Read the picture back from the window, so the file is what it shows
+     * (v->fb is the frame last presented: not drawn again here, so a run
+     * loop that stopped refreshing the window shows in the file); if the
+     * window was resized (or read-back is not supported) fall back to that
+     * frame, which has the documented layout. */
     g_autofree uint32_t *px = g_new(uint32_t, (size_t)VIEW_W * VIEW_H);
-    vrender_frame(&v->vm, v->fb);
     ok = v->ops->read_back(v->win, v->fb, px);
     return viewer_png_write(path, ok ? px : v->fb, VIEW_W, VIEW_H, err);
 }

@@ -641,6 +641,15 @@ static void test_sdl_window(Fx *f, gconstpointer data)
     /* PSUM now shows partitions 48-111 (64 - 192/6, then a quarter of 64
      * down), 6 rows each: partition 50 bank 0 is at rows 44-48, column 404 */
     wr32(f->m, PSUM_BASE + 50 * 0x8000, 7);
+    /* screendump is what the window shows: the write is not drawn yet */
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X, VIEW_PSUM_Y + 12), ==, VIEW_COL_IDLE);
+    }
+    viewer_redraw(vw); /* as the gdb stub does after a stop or a write */
+    g_assert_true(viewer_paused(vw));
     g_assert_true(viewer_screendump(vw, path, &err));
     g_assert_no_error(err);
     {

@@ -8,19 +8,24 @@
  * virtual times in fixed tables (no allocation per access); everything else
  * is read from the machine at display rate.
  *
- * Run-loop contract (softmmu/main.c):
+ * Run-loop contract (viewer_run, used by nxemu and nxemu-tpc-run):
  *     Viewer *v = viewer_new(m, &opts, &err);      before the run
  *     do {
  *         if (!viewer_refresh(v)) { the user closed the window: end the run }
  *         r = sched_round(m);
  *     } while (r == STOP_NONE);
- *     viewer_end(v);                               final frame (+ hold)
- *     viewer_screendump(v, "out.png", &err);        -screendump-at-exit
+ *     viewer_finish(v, &err);   final frame (+ hold), -screendump-at-exit
  *     viewer_free(v);
  * viewer_refresh redraws at most ~60 times a second (host time) and costs
  * one clock read otherwise; while the user has paused the machine it blocks
  * in it (handling the window) until resume, a single step (one scheduler
  * round) or close.
+ *
+ * Under gdb (opts.gdb, softmmu/gdbstub.c) the stub drives the run: it calls
+ * viewer_refresh between rounds as above (the space and s keys do nothing,
+ * gdb runs the machine, so it never blocks), viewer_debug_stop at every stop
+ * and resume, viewer_idle while it waits for gdb, viewer_redraw after gdb
+ * changed memory or registers, and viewer_finish when it reports the end.
  */
 #ifndef HW_DISPLAY_VIEWER_H
 #define HW_DISPLAY_VIEWER_H
@@ -43,6 +48,10 @@ typedef struct ViewerOptions {
     /* The data view (-display sdl,data=REGION,dtype=T,cmap=M; NULL: off,
      * f32, gray): docs/viewer.rst "Data view". */
     const char *data, *dtype, *cmap;
+    /* viewer_finish writes the final picture there (-screendump-at-exit). */
+    const char *screendump_at_exit;
+    /* The gdb stub drives the run: the pause keys are ignored. */
+    bool gdb;
 } ViewerOptions;
 
 /* Opens the window.  NULL + err (one line) if SDL is not built in or no
@@ -53,12 +62,28 @@ bool viewer_refresh(Viewer *v);
 /* The run ended: draw the final state now; with hold_at_end, keep the window
  * up until the user closes it (or presses q). */
 void viewer_end(Viewer *v);
+/* viewer_end, then the -screendump-at-exit picture if asked for; only the
+ * first call does anything.  false + err: the picture could not be written. */
+bool viewer_finish(Viewer *v, GError **err);
+/* sched_run with the window refreshed between rounds (the contract above):
+ * the diagnostics to stderr, viewer_finish, the run's exit status (0 if the
+ * user closed the window). */
+int viewer_run(Machine *m, Viewer *v);
+/* gdb stopped (true) or resumed the machine: the header says so, and a stop
+ * is drawn at once. */
+void viewer_debug_stop(Viewer *v, bool stopped);
+/* While gdb holds the machine: handle the window's events (redrawing when
+ * they change the picture).  false once the user closed the window. */
+bool viewer_idle(Viewer *v);
+/* Draw the machine as it is now (after a debugger write). */
+void viewer_redraw(Viewer *v);
 bool viewer_paused(const Viewer *v);
 void viewer_set_paused(Viewer *v, bool paused);
 /* Request one scheduler round while paused (as the 's' key does). */
 void viewer_step(Viewer *v);
-/* Write what the window shows (freshly drawn) as a PNG file (monitor
- * `screendump FILE.png`, -screendump-at-exit). */
+/* Write what the window shows (the frame last drawn, read back from it) as
+ * a PNG file (monitor `screendump FILE.png`, -screendump-at-exit): a window
+ * nobody refreshed gives a stale picture, as on the screen. */
 bool viewer_screendump(Viewer *v, const char *path, GError **err);
 void viewer_free(Viewer *v);
 
