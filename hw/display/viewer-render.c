@@ -254,9 +254,9 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     /* under gdb the pause keys do nothing (viewer.rst "Under gdb") */
     vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
                  vm->gdb ? "keys: gdb runs the machine  Tab map  +/- wheel zoom  arrows pan  a "
-                           "activity  q close"
+                           "activity  q close  [ ] { } Home End scrub"
                          : "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a "
-                           "activity  q close");
+                           "activity  q close  [ ] { } Home End scrub");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
