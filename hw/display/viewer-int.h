@@ -175,7 +175,7 @@ typedef struct ViewLogRec {
     uint64_t t;    /* vtime of the access */
     uint64_t addr; /* PA of its first byte */
     uint32_t size;
-    uint32_t wr;   /* 1: a write */
+    uint32_t wr; /* 1: a write */
 } ViewLogRec;
 /* The log's fixed budget: 262144 records, 6 MiB, allocated once. */
 #define VIEW_LOG_RECORDS (1u << 18)
@@ -186,7 +186,7 @@ typedef struct ViewLogRec {
 typedef struct ViewLog {
     ViewLogRec *rec;
     size_t cap;
-    uint64_t total; /* records ever appended; the next goes to rec[total % cap] */
+    uint64_t total;    /* records ever appended; the next goes to rec[total % cap] */
     ViewMarkSet *base; /* the folded records' marks (allocated when the ring first wraps) */
     uint64_t floor;    /* the newest folded vtime: no cursor before it */
 } ViewLog;
@@ -228,7 +228,7 @@ typedef struct ViewerModel {
     bool activity;
     int mouse_x, mouse_y;
     bool mouse_in;
-    bool ended; /* the run is over */
+    bool ended;       /* the run is over */
     bool gdb_stopped; /* gdb holds the machine stopped (viewer_debug_stop) */
     bool gdb;         /* the gdb stub drives the run (ViewerOptions.gdb) */
 } ViewerModel;
@@ -259,8 +259,8 @@ uint32_t vmodel_sbuf_span(const ViewerModel *vm);
 uint32_t vmodel_sbuf_offset_at(const ViewerModel *vm, int x);
 
 /* Mark access [addr, addr + size) at vtime t into s (t is stored + 1). */
-void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size,
-                 bool is_write, uint64_t t);
+void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size, bool is_write,
+                 uint64_t t);
 
 /* ---- time cursor (viewer-scrub.c) ---- */
 /* Allocate the log's ring of cap records (vmodel_init: VIEW_LOG_RECORDS;

@@ -109,8 +109,8 @@ static void mark_psum(ViewMarkSet *vm, uint64_t off, uint64_t last, bool is_writ
     }
 }
 
-void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size,
-                 bool is_write, uint64_t t)
+void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size, bool is_write,
+                 uint64_t t)
 {
     const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
     uint64_t last = addr + size - 1;

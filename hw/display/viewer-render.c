@@ -302,18 +302,18 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
         g_string_assign(head, vm->ended ? "ENDED" : vm->paused ? "PAUSED" : "RUNNING");
     }
     {
-        int x = vrender_textf(fb, 8, 6, 0xFFFFFFu,
-                              "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64
-                              "   accesses r=%" PRIu64 " w=%" PRIu64,
-                              machine_run_vtime(m), head->str, m->sched.icount, vm->reads,
-                              vm->writes);
+        int x =
+            vrender_textf(fb, 8, 6, 0xFFFFFFu,
+                          "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64
+                          "   accesses r=%" PRIu64 " w=%" PRIu64,
+                          machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
         if (vm->scrub) {
             vmodel_marks(vm); /* applies the log's floor to the cursor first */
             x = vrender_textf(fb, x + 18, 6, VIEW_COL_TL_CURSOR, "scrub vtime=%" PRIu64,
                               vm->scrub_t);
             if (vm->scrub_clamped) {
-                vrender_textf(fb, x + 6, 6, VIEW_COL_TL_FAULT, "(clamped: log from vtime %" PRIu64 ")",
-                              vm->log.floor);
+                vrender_textf(fb, x + 6, 6, VIEW_COL_TL_FAULT,
+                              "(clamped: log from vtime %" PRIu64 ")", vm->log.floor);
             }
         }
     }

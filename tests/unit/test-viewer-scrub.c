@@ -107,7 +107,7 @@ static void test_replay(Fx *f, gconstpointer data)
     g_assert_cmpuint(s->hbm[1].nwr, ==, 0);
 
     s = at(f, 30);
-    g_assert_cmpuint(s->sbuf_nwr[70], ==, 1); /* once for the partition, */
+    g_assert_cmpuint(s->sbuf_nwr[70], ==, 1);    /* once for the partition, */
     g_assert_cmpuint(s->sbuf[70][0].nwr, ==, 1); /* in both bins */
     g_assert_cmpuint(s->sbuf[70][1].wr, ==, 31);
     g_assert_cmpuint(s->hbm[1].nwr, ==, 1);
