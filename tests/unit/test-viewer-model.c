@@ -661,6 +661,27 @@ static void test_sdl_window(Fx *f, gconstpointer data)
         g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1), ==, VIEW_COL_FOCUS);
         g_assert_cmphex(rgb_at(rgb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1), ==, VIEW_COL_FRAME);
     }
+    /* The time cursor through the window's key mapping: shift-'[' is '{',
+     * a sixteenth of 5760 back from now (a plain '[' would be 10 back, at
+     * column 631); the line is at 56 + 5400 * 576 / 5760 (viewer.rst). */
+    f->m->sched.vtime = 5760;
+    g_assert_true(viewer_push_key(vw, '{'));
+    viewer_redraw(vw);
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, 596, VIEW_TL_Y + 8), ==, VIEW_COL_TL_CURSOR);
+        g_assert_cmphex(rgb_at(rgb, 631, VIEW_TL_Y + 8), !=, VIEW_COL_TL_CURSOR);
+    }
+    g_assert_true(viewer_push_key(vw, VIEW_KEY_END)); /* off again */
+    viewer_redraw(vw);
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, 596, VIEW_TL_Y + 8), !=, VIEW_COL_TL_CURSOR);
+    }
     g_assert_true(viewer_push_key(vw, 'q'));
     g_assert_false(viewer_refresh(vw)); /* q closes the window */
     g_assert_false(viewer_refresh(vw));
