@@ -135,6 +135,21 @@ static void test_replay(Fx *f, gconstpointer data)
     g_string_free(g, TRUE);
 }
 
+/* Pixels of colour c in the header line (rows 6 to 12) of a frame drawn now. */
+static unsigned header_pixels(Fx *f, uint32_t c)
+{
+    uint32_t *fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
+    unsigned n = 0;
+    vrender_frame(f->vm, fb);
+    for (int y = 6; y < 13; y++) {
+        for (int x = 0; x < VIEW_W; x++) {
+            n += fb[y * VIEW_W + x] == c;
+        }
+    }
+    g_free(fb);
+    return n;
+}
+
 /* A ring of 4: the 5th and 6th access fold the 1st and 2nd into base. */
 static void test_wrap(Fx *f, gconstpointer data)
 {
@@ -151,8 +166,10 @@ static void test_wrap(Fx *f, gconstpointer data)
     g_assert_cmpuint(s->sbuf_nwr[1], ==, 1);
     g_assert_cmpuint(s->sbuf_nwr[2], ==, 1);
     g_assert_cmpuint(s->sbuf_nwr[3], ==, 0);
+    g_assert_cmpuint(header_pixels(f, VIEW_COL_TL_FAULT), >, 0); /* "(clamped: ...)" in red */
     s = at(f, 4);
     g_assert_false(f->vm->scrub_clamped);
+    g_assert_cmpuint(header_pixels(f, VIEW_COL_TL_FAULT), ==, 0);
     g_assert_cmpuint(s->sbuf_nwr[4], ==, 1);
     g_assert_cmpuint(s->sbuf[4][0].wr, ==, 5);
     g_assert_cmpuint(s->sbuf_nwr[5], ==, 0);
