@@ -158,6 +158,8 @@ static int run(NxOptions *o)
                             .screendump_at_exit = o->screendump_at_exit,
                             .gdb = gdb,
                             .zoom_activity = o->display_zoom_activity,
+                            .scrub_set = o->display_scrub_set,
+                            .scrub = o->display_scrub,
                             .data = o->display_data,
                             .dtype = o->display_dtype,
                             .cmap = o->display_cmap};

@@ -42,7 +42,8 @@ static const OptDesc opt_table[] = {
      "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
     {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
-    {"display", 0, true, "none|sdl[,zoom=activity][,data=REGION,dtype=T,cmap=M]", "display backend"},
+    {"display", 0, true, "none|sdl[,zoom=activity][,data=REGION,dtype=T,cmap=M][,scrub=VTIME]",
+     "display backend"},
     {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
     {"freeze", 'S', false, NULL, "do not start the cores (wait for the debugger)"},
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
@@ -389,7 +390,7 @@ static bool opt_number(const char *opt, const char *value, bool *has, uint64_t *
 
 static void set_str(char **dst, const char *v);
 
-/* -display sdl[,zoom=activity|1][,data=REGION][,dtype=T][,cmap=M], QEMU's
+/* -display sdl[,zoom=activity|1][,data=REGION][,dtype=T][,cmap=M][,scrub=T], QEMU's
  * comma-separated suboptions.  The data region, dtype and colour map are
  * checked by the viewer when it opens (hw/display/viewer-panels.c). */
 static bool parse_display_sdl(NxOptions *o, const char *value, GError **err)
@@ -397,6 +398,7 @@ static bool parse_display_sdl(NxOptions *o, const char *value, GError **err)
     g_auto(GStrv) parts = g_strsplit(value, ",", -1);
     o->display_sdl = true;
     o->display_zoom_activity = false;
+    o->display_scrub_set = false;
     for (unsigned i = 1; parts[i]; i++) {
         const char *p = parts[i];
         if (!strcmp(p, "zoom=activity")) {
@@ -409,10 +411,16 @@ static bool parse_display_sdl(NxOptions *o, const char *value, GError **err)
             set_str(&o->display_dtype, p + 6);
         } else if (!strncmp(p, "cmap=", 5) && p[5]) {
             set_str(&o->display_cmap, p + 5);
+        } else if (!strncmp(p, "scrub=", 6)) {
+            if (!nx_parse_u64(p + 6, &o->display_scrub)) {
+                return usage_error(err, "-display sdl: scrub='%s': not a vtime (decimal or 0x hex)",
+                                   p + 6);
+            }
+            o->display_scrub_set = true;
         } else {
             return usage_error(err,
                                "-display sdl: unknown option '%s' (zoom=activity, zoom=1, "
-                               "data=REGION, dtype=T or cmap=M)",
+                               "data=REGION, dtype=T, cmap=M or scrub=VTIME)",
                                p);
         }
     }

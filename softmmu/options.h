@@ -43,6 +43,8 @@ typedef struct NxOptions {
     uint64_t replay_budget;   /* -replay-budget N (softmmu/gdbstub-reverse.c) */
     bool display_sdl;         /* -display sdl */
     bool display_zoom_activity; /* -display sdl,zoom=activity */
+    bool display_scrub_set;     /* -display sdl,scrub=VTIME */
+    uint64_t display_scrub;
     char *screendump_at_exit; /* -screendump-at-exit FILE.png (with -display sdl) */
     /* -display sdl,data=REGION,dtype=T,cmap=M: the data view (docs/viewer.rst) */
     char *display_data, *display_dtype, *display_cmap;

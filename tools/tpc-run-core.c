@@ -246,6 +246,8 @@ static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
         bool gdb = o->gdb || o->gdb_default;
         ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL && !gdb,
                             .zoom_activity = no.display_zoom_activity,
+                            .scrub_set = no.display_scrub_set,
+                            .scrub = no.display_scrub,
                             .data = no.display_data,
                             .dtype = no.display_dtype,
                             .cmap = no.display_cmap,

@@ -5,6 +5,7 @@
  *   viewer-render.c  drawing a frame into an XRGB8888 buffer
  *   viewer-panels.c  the access-count table and the data view (values as an image)
  *   viewer-timeline.c run events (include/nxemu/runev.h) and the timeline strip
+ *   viewer-scrub.c   the access log and the time cursor (marks as they were then)
  *   viewer-font.c    the built-in 5x7 bitmap font
  *   viewer-png.c     the screenshot writer
  *   viewer.c         viewer.h API: events, pacing, pause protocol; loads...
@@ -102,6 +103,7 @@ typedef struct ViewMarks {
 #define VIEW_COL_TL_WAIT   0xFFC040u
 #define VIEW_COL_TL_FAULT  0xFF2020u
 #define VIEW_COL_TL_TRACK  0x181818u
+#define VIEW_COL_TL_CURSOR 0xFFFFFFu /* the time cursor's line */
 
 typedef enum ViewArea {
     VIEW_AREA_NONE,
@@ -156,17 +158,56 @@ typedef struct ViewData {
     unsigned tensor_tpc, tensor_id;
 } ViewData;
 
-typedef struct ViewerModel {
-    Machine *m;
-
+/* The marks of every map: what the hook keeps up to date (ViewerModel.live)
+ * and what the time cursor rebuilds from the access log (ViewerModel.at). */
+typedef struct ViewMarkSet {
     ViewMarks sbuf[NC2_SBUF_PARTITIONS][VIEW_SBUF_BINS];
     ViewMarks psum[NC2_PSUM_PARTITIONS][NC2_PSUM_BANKS];
     ViewMarks hbm[VIEW_HBM_CELLS];
-    unsigned hbm_shift; /* log2 of the bytes per HBM cell */
-    uint64_t reads, writes;
     /* Accesses per SBUF partition (an access counts once per partition it
      * touches, however many bins); PSUM banks count in their marks. */
     uint32_t sbuf_nrd[NC2_SBUF_PARTITIONS], sbuf_nwr[NC2_SBUF_PARTITIONS];
+} ViewMarkSet;
+
+/* ---- access log (viewer-scrub.c, docs/viewer.rst "Time cursor") ---- */
+/* One access to SBUF, PSUM or HBM as the hook saw it: 24 bytes. */
+typedef struct ViewLogRec {
+    uint64_t t;    /* vtime of the access */
+    uint64_t addr; /* PA of its first byte */
+    uint32_t size;
+    uint32_t wr; /* 1: a write */
+} ViewLogRec;
+/* The log's fixed budget: 262144 records, 6 MiB, allocated once. */
+#define VIEW_LOG_RECORDS (1u << 18)
+
+/* A ring of the last cap accesses.  A record the ring overwrites is first
+ * folded into `base`, so that base + the records with t <= T are exactly
+ * the marks at T for any T >= floor (the newest vtime folded). */
+typedef struct ViewLog {
+    ViewLogRec *rec;
+    size_t cap;
+    uint64_t total;    /* records ever appended; the next goes to rec[total % cap] */
+    ViewMarkSet *base; /* the folded records' marks (allocated when the ring first wraps) */
+    uint64_t floor;    /* the newest folded vtime: no cursor before it */
+} ViewLog;
+
+typedef struct ViewerModel {
+    Machine *m;
+
+    ViewMarkSet live;   /* every access so far (the access hook) */
+    unsigned hbm_shift; /* log2 of the bytes per HBM cell */
+    uint64_t reads, writes;
+    ViewLog log;
+    /* The time cursor ('[', ']', '{', '}', Home, a click on the timeline,
+     * -display sdl,scrub=T): while scrub is on, the maps, table and hover
+     * read-out show `at`, the marks of the accesses made at vtime <= scrub_t.
+     * at_t / at_total say what `at` was built for (rebuilt when the cursor
+     * moves, topped up from the new records otherwise). */
+    bool scrub, scrub_clamped; /* clamped: asked for a vtime before log.floor */
+    uint64_t scrub_t;
+    ViewMarkSet *at;
+    bool at_valid;
+    uint64_t at_t, at_total;
     ViewTimeline tl;
     ViewData data;
 
@@ -187,7 +228,7 @@ typedef struct ViewerModel {
     bool activity;
     int mouse_x, mouse_y;
     bool mouse_in;
-    bool ended; /* the run is over */
+    bool ended;       /* the run is over */
     bool gdb_stopped; /* gdb holds the machine stopped (viewer_debug_stop) */
     bool gdb;         /* the gdb stub drives the run (ViewerOptions.gdb) */
 } ViewerModel;
@@ -217,9 +258,35 @@ uint32_t vmodel_sbuf_span(const ViewerModel *vm);
 /* SBUF offset shown at column x (0 <= x < VIEW_SBUF_W). */
 uint32_t vmodel_sbuf_offset_at(const ViewerModel *vm, int x);
 
+/* Mark access [addr, addr + size) at vtime t into s (t is stored + 1). */
+void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size, bool is_write,
+                 uint64_t t);
+
+/* ---- time cursor (viewer-scrub.c) ---- */
+/* Allocate the log's ring of cap records (vmodel_init: VIEW_LOG_RECORDS;
+ * tests ask for small rings before the first access). */
+void vscrub_log_init(ViewerModel *vm, size_t cap);
+void vscrub_destroy(ViewerModel *vm);
+/* The hook's part: append one record (folding the one it overwrites). */
+void vscrub_log(ViewerModel *vm, uint64_t addr, unsigned size, bool is_write, uint64_t t);
+/* Set the cursor to vtime t (clamped to log.floor, scrub_clamped says so). */
+void vscrub_set(ViewerModel *vm, uint64_t t);
+/* Cursor off: the maps show now again. */
+void vscrub_off(ViewerModel *vm);
+/* The marks the maps show: `live`, or with the cursor on the marks at
+ * scrub_t (rebuilt here when needed, so per frame only when it moved). */
+const ViewMarkSet *vmodel_marks(ViewerModel *vm);
+/* The cursor keys ('[' ']' one timeline column back / forward, '{' '}' a
+ * sixteenth of the run, VIEW_KEY_HOME vtime 0, VIEW_KEY_END off); false for
+ * other keys. */
+bool vscrub_key(ViewerModel *vm, int key);
+/* A mouse click at (x, y): on the timeline strip, the cursor goes to the
+ * vtime of that column.  Returns true if it did. */
+bool vscrub_click(ViewerModel *vm, int x, int y);
+
 /* What lies under pixel (x, y): the area, the PA of the first byte the cell or
  * column stands for, and the marks of its bin. */
-ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk);
+ViewArea vmodel_hit(ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk);
 /* The hover read-out line for pixel (x, y): "" outside the maps; else
  * "sbuf p3 +0x00000 pa=0x20000c0000 = 0x11111111 (last w@12 r@-)". */
 void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out);
@@ -228,6 +295,8 @@ void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out);
  * the same in viewer-module.h. */
 #define VIEW_KEY_UP   0x100
 #define VIEW_KEY_DOWN 0x101
+#define VIEW_KEY_HOME 0x102
+#define VIEW_KEY_END  0x103
 
 /* Keys: ' ' pause/resume, 's' single step, '\t' focus the next map (SBUF,
  * PSUM, HBM), '+'/'=' zoom the focused map in around its centre, '-' out,
@@ -250,8 +319,8 @@ unsigned vmodel_psum_part_at(const ViewerModel *vm, int ry);
 /* The busiest SBUF partitions / PSUM banks (partition * 8 + bank): up to n
  * indices, most accesses (reads + writes) first, ties by index; returns how
  * many had any access. */
-unsigned vpanel_busiest_sbuf(const ViewerModel *vm, unsigned *idx, unsigned n);
-unsigned vpanel_busiest_psum(const ViewerModel *vm, unsigned *idx, unsigned n);
+unsigned vpanel_busiest_sbuf(ViewerModel *vm, unsigned *idx, unsigned n);
+unsigned vpanel_busiest_psum(ViewerModel *vm, unsigned *idx, unsigned n);
 void vpanel_draw_table(ViewerModel *vm, uint32_t *fb);
 /* Parse the data view's options (docs/viewer.rst "Data view"): region
  * "sbuf:P0[-P1][@OFF][+LEN]", "psum:...", "hbm:ADDR+LEN[/COLS]" or

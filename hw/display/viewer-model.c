@@ -5,7 +5,8 @@
  * Marks are per bin, not per byte: 1 KiB columns of each SBUF partition, the
  * eight banks of each PSUM partition, and 4096 equal HBM cells (at least one
  * 4 KiB page each).  The hook only stores the current virtual time into fixed
- * tables, so an open viewer costs little and never allocates per access.
+ * tables and appends one record to the access log's ring (viewer-scrub.c),
+ * so an open viewer costs little and never allocates per access.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -43,6 +44,7 @@ void vmodel_init(ViewerModel *vm, Machine *m)
     for (unsigned i = 0; i < m->cfg.nr_tpc; i++) {
         vm->tl.open_kernel[i] = -1;
     }
+    vscrub_log_init(vm, VIEW_LOG_RECORDS);
 }
 
 void vmodel_destroy(ViewerModel *vm)
@@ -59,6 +61,7 @@ void vmodel_destroy(ViewerModel *vm)
     g_free(vm->tl.open_wait);
     g_free(vm->tl.open_kernel);
     vm->tl = (ViewTimeline){0};
+    vscrub_destroy(vm);
 }
 
 static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
@@ -72,7 +75,7 @@ static inline void mark(ViewMarks *mk, bool is_write, uint64_t t)
     }
 }
 
-static void mark_sbuf(ViewerModel *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
+static void mark_sbuf(ViewMarkSet *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
 {
     uint64_t cur = off, counted = UINT64_MAX;
     while (cur <= last) {
@@ -91,7 +94,7 @@ static void mark_sbuf(ViewerModel *vm, uint64_t off, uint64_t last, bool is_writ
     }
 }
 
-static void mark_psum(ViewerModel *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
+static void mark_psum(ViewMarkSet *vm, uint64_t off, uint64_t last, bool is_write, uint64_t t)
 {
     uint64_t cur = off;
     while (cur <= last) {
@@ -106,31 +109,49 @@ static void mark_psum(ViewerModel *vm, uint64_t off, uint64_t last, bool is_writ
     }
 }
 
+void vmodel_mark(const ViewerModel *vm, ViewMarkSet *s, uint64_t addr, uint64_t size, bool is_write,
+                 uint64_t t)
+{
+    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
+    uint64_t last = addr + size - 1;
+    if (addr < vm->m->cfg.hbm_size) {
+        uint64_t c = addr >> vm->hbm_shift;
+        uint64_t lc = MIN(last, vm->m->cfg.hbm_size - 1) >> vm->hbm_shift;
+        for (; c <= lc && c < VIEW_HBM_CELLS; c++) {
+            mark(&s->hbm[c], is_write, t);
+        }
+    } else if (addr >= sbuf->base && addr - sbuf->base < sbuf->size) {
+        mark_sbuf(s, addr - sbuf->base, MIN(last - sbuf->base, sbuf->size - 1), is_write, t);
+    } else if (addr >= psum->base && addr - psum->base < psum->size) {
+        mark_psum(s, addr - psum->base, MIN(last - psum->base, psum->size - 1), is_write, t);
+    }
+}
+
+/* Only accesses to the three maps are logged: the rest (MMIO, other RAM)
+ * would use up the log's budget for nothing the cursor shows. */
+static bool in_maps(const ViewerModel *vm, uint64_t addr)
+{
+    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
+    return addr < vm->m->cfg.hbm_size || (addr >= sbuf->base && addr - sbuf->base < sbuf->size) ||
+           (addr >= psum->base && addr - psum->base < psum->size);
+}
+
 void vmodel_access(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     ViewerModel *vm = opaque;
-    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
-    uint64_t t, last;
+    uint64_t t;
     if (attrs.kind == MEM_REQ_DEBUG || !size) {
         return; /* our own hover read-out, the gdb stub, the monitor */
     }
-    t = machine_vtime(vm->m) + 1;
-    last = addr + size - 1;
+    t = machine_vtime(vm->m);
     if (is_write) {
         vm->writes++;
     } else {
         vm->reads++;
     }
-    if (addr < vm->m->cfg.hbm_size) {
-        uint64_t c = addr >> vm->hbm_shift;
-        uint64_t lc = MIN(last, vm->m->cfg.hbm_size - 1) >> vm->hbm_shift;
-        for (; c <= lc && c < VIEW_HBM_CELLS; c++) {
-            mark(&vm->hbm[c], is_write, t);
-        }
-    } else if (addr >= sbuf->base && addr - sbuf->base < sbuf->size) {
-        mark_sbuf(vm, addr - sbuf->base, MIN(last - sbuf->base, sbuf->size - 1), is_write, t);
-    } else if (addr >= psum->base && addr - psum->base < psum->size) {
-        mark_psum(vm, addr - psum->base, MIN(last - psum->base, psum->size - 1), is_write, t);
+    if (in_maps(vm, addr)) {
+        vmodel_mark(vm, &vm->live, addr, size, is_write, t + 1);
+        vscrub_log(vm, addr, size, is_write, t);
     }
 }
 
@@ -175,15 +196,16 @@ unsigned vmodel_psum_part_at(const ViewerModel *vm, int ry)
     return vm->psum_pan + (unsigned)ry / (VIEW_PART_H * vm->psum_zoom);
 }
 
-ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk)
+ViewArea vmodel_hit(ViewerModel *vm, int x, int y, uint64_t *pa, const ViewMarks **mk)
 {
+    const ViewMarkSet *ms = vmodel_marks(vm); /* now, or at the time cursor */
     int rows = NC2_SBUF_PARTITIONS * VIEW_PART_H;
     if (x >= VIEW_SBUF_X && x < VIEW_SBUF_X + VIEW_SBUF_W && y >= VIEW_SBUF_Y &&
         y < VIEW_SBUF_Y + rows) {
         unsigned p = (unsigned)(y - VIEW_SBUF_Y) / VIEW_PART_H;
         uint32_t o = vmodel_sbuf_offset_at(vm, x - VIEW_SBUF_X) & ~3u;
         *pa = nc2_memmap[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH + o;
-        *mk = &vm->sbuf[p][o / VIEW_SBUF_BIN_BYTES];
+        *mk = &ms->sbuf[p][o / VIEW_SBUF_BIN_BYTES];
         return VIEW_AREA_SBUF;
     }
     if (x >= VIEW_PSUM_X && x < VIEW_PSUM_X + NC2_PSUM_BANKS * VIEW_BANK_W && y >= VIEW_PSUM_Y &&
@@ -192,7 +214,7 @@ ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const Vie
         unsigned b = (unsigned)(x - VIEW_PSUM_X) / VIEW_BANK_W;
         *pa = nc2_memmap[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH +
               (uint64_t)b * NC2_PSUM_BANK_BYTES;
-        *mk = &vm->psum[p][b];
+        *mk = &ms->psum[p][b];
         return VIEW_AREA_PSUM;
     }
     if (x >= VIEW_HBM_X && x < VIEW_HBM_X + VIEW_HBM_SIDE * VIEW_HBM_CELL && y >= VIEW_HBM_Y &&
@@ -204,7 +226,7 @@ ViewArea vmodel_hit(const ViewerModel *vm, int x, int y, uint64_t *pa, const Vie
             return VIEW_AREA_NONE;
         }
         *pa = nc2_memmap[NC2_HBM].base + a;
-        *mk = &vm->hbm[a >> vm->hbm_shift];
+        *mk = &ms->hbm[a >> vm->hbm_shift];
         return VIEW_AREA_HBM;
     }
     return VIEW_AREA_NONE;
@@ -260,8 +282,9 @@ void vmodel_hover_text(ViewerModel *vm, int x, int y, GString *out)
     /* the counts of the side table: the partition's, the bank's, the cell's */
     if (a == VIEW_AREA_SBUF) {
         unsigned p = (unsigned)((pa - nc2_memmap[NC2_SBUF].base) / NC2_SBUF_PITCH);
-        g_string_append_printf(out, " p%u w=%" PRIu32 " r=%" PRIu32, p, vm->sbuf_nwr[p],
-                               vm->sbuf_nrd[p]);
+        const ViewMarkSet *ms = vmodel_marks(vm);
+        g_string_append_printf(out, " p%u w=%" PRIu32 " r=%" PRIu32, p, ms->sbuf_nwr[p],
+                               ms->sbuf_nrd[p]);
     } else {
         g_string_append_printf(out, " w=%" PRIu32 " r=%" PRIu32, mk->nwr, mk->nrd);
     }
@@ -374,10 +397,11 @@ static unsigned fit_zoom(uint64_t total, uint64_t n)
 
 void vmodel_fit_activity(ViewerModel *vm)
 {
+    const ViewMarkSet *ms = vmodel_marks(vm);
     unsigned lo = UINT_MAX, hi = 0;
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
         for (unsigned b = 0; b < VIEW_SBUF_BINS; b++) {
-            if (touched(&vm->sbuf[p][b])) {
+            if (touched(&ms->sbuf[p][b])) {
                 lo = MIN(lo, b);
                 hi = MAX(hi, b);
             }
@@ -394,7 +418,7 @@ void vmodel_fit_activity(ViewerModel *vm)
     lo = UINT_MAX, hi = 0;
     for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
-            if (touched(&vm->psum[p][b])) {
+            if (touched(&ms->psum[p][b])) {
                 lo = MIN(lo, p);
                 hi = MAX(hi, p);
             }
@@ -405,7 +429,7 @@ void vmodel_fit_activity(ViewerModel *vm)
 
     lo = UINT_MAX, hi = 0;
     for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
-        if (touched(&vm->hbm[c])) {
+        if (touched(&ms->hbm[c])) {
             lo = MIN(lo, c);
             hi = MAX(hi, c);
         }
@@ -513,6 +537,6 @@ bool vmodel_key(ViewerModel *vm, int key)
         vm->quit = true;
         return true;
     default:
-        return false;
+        return vscrub_key(vm, key);
     }
 }

@@ -19,13 +19,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VIEWER_MODULE_ABI    1
+#define VIEWER_MODULE_ABI    2
 #define VIEWER_MODULE_SYMBOL "nxemu_display_sdl_init"
 #define VIEWER_MODULE_NAME   "nxemu-display-sdl"
 
 /* Key codes past ASCII for the up/down arrows (the same in viewer-int.h). */
 #define VIEW_KEY_UP   0x100
 #define VIEW_KEY_DOWN 0x101
+#define VIEW_KEY_HOME 0x102
+#define VIEW_KEY_END  0x103
 
 typedef enum ViewerEventType {
     VIEWER_EV_OTHER,  /* nothing the viewer reacts to */
@@ -34,9 +36,11 @@ typedef enum ViewerEventType {
     VIEWER_EV_WINDOW, /* exposed, resized, ...: redraw */
     VIEWER_EV_LEAVE,  /* the pointer left the window */
     VIEWER_EV_KEY,    /* key: vmodel_key code (' ', 's', '\t', '+', '-', '<', '>',
-                       * VIEW_KEY_UP/DOWN, 'a', 'q') or 0 */
+                       * VIEW_KEY_UP/DOWN, 'a', 'q', '[', ']', '{', '}',
+                       * VIEW_KEY_HOME/END) or 0 */
     VIEWER_EV_MOTION, /* x, y: pointer in frame coordinates */
     VIEWER_EV_WHEEL,  /* steps: > 0 away from the user */
+    VIEWER_EV_CLICK,  /* x, y: left button pressed there (frame coordinates) */
 } ViewerEventType;
 
 typedef struct ViewerEvent {

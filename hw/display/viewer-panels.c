@@ -17,19 +17,20 @@
 
 /* ---- access-count table ---- */
 
-static uint64_t sbuf_count(const ViewerModel *vm, unsigned p)
+/* Counts of the shown marks: now, or at the time cursor. */
+static uint64_t sbuf_count(const ViewMarkSet *ms, unsigned p)
 {
-    return (uint64_t)vm->sbuf_nrd[p] + vm->sbuf_nwr[p];
+    return (uint64_t)ms->sbuf_nrd[p] + ms->sbuf_nwr[p];
 }
 
-static uint64_t psum_count(const ViewerModel *vm, unsigned i)
+static uint64_t psum_count(const ViewMarkSet *ms, unsigned i)
 {
-    const ViewMarks *mk = &vm->psum[i / NC2_PSUM_BANKS][i % NC2_PSUM_BANKS];
+    const ViewMarks *mk = &ms->psum[i / NC2_PSUM_BANKS][i % NC2_PSUM_BANKS];
     return (uint64_t)mk->nrd + mk->nwr;
 }
 
 /* The n largest of count(0..total-1), largest first, ties by index. */
-static unsigned busiest(const ViewerModel *vm, uint64_t (*count)(const ViewerModel *, unsigned),
+static unsigned busiest(const ViewMarkSet *vm, uint64_t (*count)(const ViewMarkSet *, unsigned),
                         unsigned total, unsigned *idx, unsigned n)
 {
     unsigned k = 0;
@@ -49,27 +50,29 @@ static unsigned busiest(const ViewerModel *vm, uint64_t (*count)(const ViewerMod
     return k;
 }
 
-unsigned vpanel_busiest_sbuf(const ViewerModel *vm, unsigned *idx, unsigned n)
+unsigned vpanel_busiest_sbuf(ViewerModel *vm, unsigned *idx, unsigned n)
 {
-    return busiest(vm, sbuf_count, NC2_SBUF_PARTITIONS, idx, n);
+    return busiest(vmodel_marks(vm), sbuf_count, NC2_SBUF_PARTITIONS, idx, n);
 }
 
-unsigned vpanel_busiest_psum(const ViewerModel *vm, unsigned *idx, unsigned n)
+unsigned vpanel_busiest_psum(ViewerModel *vm, unsigned *idx, unsigned n)
 {
-    return busiest(vm, psum_count, NC2_PSUM_PARTITIONS * NC2_PSUM_BANKS, idx, n);
+    return busiest(vmodel_marks(vm), psum_count, NC2_PSUM_PARTITIONS * NC2_PSUM_BANKS, idx, n);
 }
 
 void vpanel_draw_table(ViewerModel *vm, uint32_t *fb)
 {
     unsigned idx[VIEW_TABLE_ROWS], n;
     int y = VIEW_TABLE_Y;
-    vrender_text(fb, VIEW_TABLE_X, y, VIEW_COL_LABEL, "busiest SBUF partitions");
+    const ViewMarkSet *ms = vmodel_marks(vm);
+    vrender_text(fb, VIEW_TABLE_X, y, VIEW_COL_LABEL,
+                 vm->scrub ? "busiest SBUF partitions (at cursor)" : "busiest SBUF partitions");
     y += 12;
     n = vpanel_busiest_sbuf(vm, idx, VIEW_TABLE_ROWS);
     for (unsigned i = 0; i < n; i++) {
         unsigned p = idx[i];
         vrender_textf(fb, VIEW_TABLE_X, y + (int)i * VIEW_LINE_H, VIEW_COL_TEXT,
-                      "p%-3u     w=%-9" PRIu32 " r=%" PRIu32, p, vm->sbuf_nwr[p], vm->sbuf_nrd[p]);
+                      "p%-3u     w=%-9" PRIu32 " r=%" PRIu32, p, ms->sbuf_nwr[p], ms->sbuf_nrd[p]);
     }
     if (!n) {
         vrender_text(fb, VIEW_TABLE_X, y, VIEW_COL_TEXT, "none accessed");
@@ -79,7 +82,7 @@ void vpanel_draw_table(ViewerModel *vm, uint32_t *fb)
     y += 12;
     n = vpanel_busiest_psum(vm, idx, VIEW_TABLE_ROWS);
     for (unsigned i = 0; i < n; i++) {
-        const ViewMarks *mk = &vm->psum[idx[i] / NC2_PSUM_BANKS][idx[i] % NC2_PSUM_BANKS];
+        const ViewMarks *mk = &ms->psum[idx[i] / NC2_PSUM_BANKS][idx[i] % NC2_PSUM_BANKS];
         vrender_textf(fb, VIEW_TABLE_X, y + (int)i * VIEW_LINE_H, VIEW_COL_TEXT,
                       "p%-3u b%u  w=%-9" PRIu32 " r=%" PRIu32, idx[i] / NC2_PSUM_BANKS,
                       idx[i] % NC2_PSUM_BANKS, mk->nwr, mk->nrd);

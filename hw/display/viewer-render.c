@@ -73,7 +73,7 @@ static void sbuf_row(ViewerModel *vm, unsigned p, const uint16_t *bin, uint32_t 
 {
     bool hit[VIEW_SBUF_W];
     for (int x = 0; x < VIEW_SBUF_W; x++) {
-        out[x] = vmodel_color(&vm->sbuf[p][bin[x]]);
+        out[x] = vmodel_color(&vmodel_marks(vm)->sbuf[p][bin[x]]);
         hit[x] = out[x] != VIEW_COL_IDLE;
     }
     for (int s = 0; s < VIEW_SBUF_W; s++) {
@@ -127,7 +127,7 @@ static void draw_psum(ViewerModel *vm, uint32_t *fb)
         unsigned p = vm->psum_pan + i;
         for (unsigned b = 0; b < NC2_PSUM_BANKS; b++) {
             vrender_fill(fb, VIEW_PSUM_X + (int)(b * VIEW_BANK_W), VIEW_PSUM_Y + (int)i * ph,
-                         VIEW_BANK_W - 1, ph - 1, vmodel_color(&vm->psum[p][b]));
+                         VIEW_BANK_W - 1, ph - 1, vmodel_color(&vmodel_marks(vm)->psum[p][b]));
         }
     }
     frame_rect(fb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1, NC2_PSUM_BANKS * VIEW_BANK_W + 1,
@@ -144,7 +144,7 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb)
         }
         vrender_fill(fb, VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL,
                      VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL, VIEW_HBM_CELL - 1,
-                     VIEW_HBM_CELL - 1, vmodel_color(&vm->hbm[a >> vm->hbm_shift]));
+                     VIEW_HBM_CELL - 1, vmodel_color(&vmodel_marks(vm)->hbm[a >> vm->hbm_shift]));
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
@@ -254,9 +254,9 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     /* under gdb the pause keys do nothing (viewer.rst "Under gdb") */
     vrender_text(fb, x + 16, y, VIEW_COL_TEXT,
                  vm->gdb ? "keys: gdb runs the machine  Tab map  +/- wheel zoom  arrows pan  a "
-                           "activity  q close"
+                           "activity  q close  [ ] { } Home End scrub"
                          : "keys: space pause  s step  Tab map  +/- wheel zoom  arrows pan  a "
-                           "activity  q close");
+                           "activity  q close  [ ] { } Home End scrub");
     y += 16;
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
@@ -301,10 +301,22 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     } else {
         g_string_assign(head, vm->ended ? "ENDED" : vm->paused ? "PAUSED" : "RUNNING");
     }
-    vrender_textf(fb, 8, 6, 0xFFFFFFu,
-                  "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64 "   accesses r=%" PRIu64
-                  " w=%" PRIu64,
-                  machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
+    {
+        int x =
+            vrender_textf(fb, 8, 6, 0xFFFFFFu,
+                          "nxemu viewer   vtime=%" PRIu64 "   %s   icount=%" PRIu64
+                          "   accesses r=%" PRIu64 " w=%" PRIu64,
+                          machine_run_vtime(m), head->str, m->sched.icount, vm->reads, vm->writes);
+        if (vm->scrub) {
+            vmodel_marks(vm); /* applies the log's floor to the cursor first */
+            x = vrender_textf(fb, x + 18, 6, VIEW_COL_TL_CURSOR, "scrub vtime=%" PRIu64,
+                              vm->scrub_t);
+            if (vm->scrub_clamped) {
+                vrender_textf(fb, x + 6, 6, VIEW_COL_TL_FAULT,
+                              "(clamped: log from vtime %" PRIu64 ")", vm->log.floor);
+            }
+        }
+    }
     g_string_truncate(head, 0);
     vmodel_sbuf_heading(vm, head);
     vrender_text(fb, VIEW_SBUF_X, VIEW_SBUF_Y - 12, VIEW_COL_LABEL, head->str);

@@ -85,9 +85,19 @@ static ViewerWindow *sdl_open(const char *title, int fw, int fh, char *err, size
     return w;
 }
 
-static int map_key(SDL_Keycode k)
+/* shift: '{' and '}' are shifted '[' and ']' on most layouts, where SDL
+ * reports the unshifted keycode. */
+static int map_key(SDL_Keycode k, bool shift)
 {
     switch (k) {
+    case SDLK_LEFTBRACKET:
+        return shift ? '{' : '[';
+    case SDLK_RIGHTBRACKET:
+        return shift ? '}' : ']';
+    case SDLK_HOME:
+        return VIEW_KEY_HOME;
+    case SDLK_END:
+        return VIEW_KEY_END;
     case SDLK_SPACE:
         return ' ';
     case SDLK_s:
@@ -130,6 +140,14 @@ static SDL_Keycode unmap_key(int key)
         return SDLK_UP;
     case VIEW_KEY_DOWN:
         return SDLK_DOWN;
+    case '{':
+        return SDLK_LEFTBRACKET; /* with KMOD_SHIFT (sdl_push_key) */
+    case '}':
+        return SDLK_RIGHTBRACKET;
+    case VIEW_KEY_HOME:
+        return SDLK_HOME;
+    case VIEW_KEY_END:
+        return SDLK_END;
     default:
         return (SDL_Keycode)key; /* SDL keycodes of printable keys are their ASCII codes */
     }
@@ -157,13 +175,20 @@ static bool sdl_next_event(ViewerWindow *w, int timeout_ms, ViewerEvent *out)
         break;
     case SDL_KEYDOWN:
         out->type = VIEWER_EV_KEY;
-        out->key = map_key(ev.key.keysym.sym);
+        out->key = map_key(ev.key.keysym.sym, (ev.key.keysym.mod & KMOD_SHIFT) != 0);
         break;
     case SDL_MOUSEMOTION:
         /* Logical coordinates: SDL_RenderSetLogicalSize maps them. */
         out->type = VIEWER_EV_MOTION;
         out->x = ev.motion.x;
         out->y = ev.motion.y;
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+        if (ev.button.button == SDL_BUTTON_LEFT) {
+            out->type = VIEWER_EV_CLICK;
+            out->x = ev.button.x;
+            out->y = ev.button.y;
+        }
         break;
     case SDL_MOUSEWHEEL:
         out->type = VIEWER_EV_WHEEL;
@@ -205,6 +230,7 @@ static bool sdl_push_key(ViewerWindow *w, int key)
     SDL_Event ev = {0};
     ev.type = SDL_KEYDOWN;
     ev.key.keysym.sym = unmap_key(key);
+    ev.key.keysym.mod = key == '{' || key == '}' ? KMOD_SHIFT : KMOD_NONE;
     return SDL_PushEvent(&ev) == 1;
 }
 

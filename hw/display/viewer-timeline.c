@@ -261,6 +261,11 @@ void vtl_draw(ViewerModel *vm, uint32_t *fb)
             }
         }
     }
+    if (vm->scrub) {
+        /* the time cursor: one column over every row, on top of the bars */
+        vrender_fill(fb, vtl_x(vm, vm->scrub_t), VIEW_TL_Y - 2, 1,
+                     (int)MAX(n, 1u) * VIEW_TL_ROW_H + 2, VIEW_COL_TL_CURSOR);
+    }
 }
 
 void vtl_hover_text(ViewerModel *vm, int x, int y, GString *out)

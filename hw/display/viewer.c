@@ -129,6 +129,8 @@ static bool viewer_event(Viewer *v, const ViewerEvent *ev)
     case VIEWER_EV_WHEEL:
         vmodel_wheel(&v->vm, ev->steps, v->vm.mouse_x, v->vm.mouse_y);
         return true;
+    case VIEWER_EV_CLICK:
+        return vscrub_click(&v->vm, ev->x, ev->y);
     default:
         return false;
     }
@@ -191,6 +193,9 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
     v->vm.activity = v->opts.zoom_activity;
     v->vm.paused = v->opts.start_paused;
     v->vm.gdb = v->opts.gdb;
+    if (v->opts.scrub_set) {
+        vscrub_set(&v->vm, v->opts.scrub);
+    }
     v->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
     if (!as_add_access_hook(m->as, viewer_hook, v)) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-display sdl: too many memory observers");

@@ -59,7 +59,7 @@ static unsigned marked_sbuf_bins(const ViewerModel *vm)
     unsigned n = 0;
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
         for (unsigned b = 0; b < VIEW_SBUF_BINS; b++) {
-            n += vm->sbuf[p][b].rd || vm->sbuf[p][b].wr;
+            n += vm->live.sbuf[p][b].rd || vm->live.sbuf[p][b].wr;
         }
     }
     return n;
@@ -72,9 +72,9 @@ static void test_hbm_cells(Fx *f, gconstpointer data)
     g_assert_cmpuint(f->vm->hbm_shift, ==, 14);
     f->m->sched.vtime = 7;
     g_assert_cmpint(as_read(f->m->as, 0x10000, 4, &v, MEMTXATTRS(MEM_REQ_SEQ, 0)), ==, MEMTX_OK);
-    g_assert_cmpuint(f->vm->hbm[4].rd, ==, 8); /* vtime + 1 */
-    g_assert_cmpuint(f->vm->hbm[4].wr, ==, 0);
-    g_assert_cmpuint(f->vm->hbm[3].rd, ==, 0);
+    g_assert_cmpuint(f->vm->live.hbm[4].rd, ==, 8); /* vtime + 1 */
+    g_assert_cmpuint(f->vm->live.hbm[4].wr, ==, 0);
+    g_assert_cmpuint(f->vm->live.hbm[3].rd, ==, 0);
     g_assert_cmpuint(f->vm->reads, ==, 1);
 }
 
@@ -85,21 +85,21 @@ static void test_sbuf_marks(Fx *f, gconstpointer data)
     uint64_t bad;
     f->m->sched.vtime = 100;
     wr32(f->m, SBUF_BASE + 3 * 0x40000 + 0x1400, 1);
-    g_assert_cmpuint(f->vm->sbuf[3][5].wr, ==, 101);
+    g_assert_cmpuint(f->vm->live.sbuf[3][5].wr, ==, 101);
     g_assert_cmpuint(marked_sbuf_bins(f->vm), ==, 1);
     /* Bytes 0x3FE..0x401 of partition 70: bins 0 and 1. */
     g_assert_cmpint(as_rw_bytes(f->m->as, SBUF_BASE + 70 * 0x40000 + 0x3FE, buf, 4, true,
                                 MEMTXATTRS(MEM_REQ_DMA, 0), &bad),
                     ==, MEMTX_OK);
-    g_assert_cmpuint(f->vm->sbuf[70][0].wr, ==, 101);
-    g_assert_cmpuint(f->vm->sbuf[70][1].wr, ==, 101);
+    g_assert_cmpuint(f->vm->live.sbuf[70][0].wr, ==, 101);
+    g_assert_cmpuint(f->vm->live.sbuf[70][1].wr, ==, 101);
     g_assert_cmpuint(marked_sbuf_bins(f->vm), ==, 3);
     /* The last bin of a partition (0x2FC00..0x2FFFF). */
     g_assert_cmpint(as_rw_bytes(f->m->as, SBUF_BASE + 127 * 0x40000 + 0x2FFF8, buf, 8, false,
                                 MEMTXATTRS(MEM_REQ_SEQ, 0), &bad),
                     ==, MEMTX_OK);
-    g_assert_cmpuint(f->vm->sbuf[127][191].rd, ==, 101);
-    g_assert_cmpuint(f->vm->sbuf[127][191].wr, ==, 0);
+    g_assert_cmpuint(f->vm->live.sbuf[127][191].rd, ==, 101);
+    g_assert_cmpuint(f->vm->live.sbuf[127][191].wr, ==, 0);
 }
 
 /* Debugger reads (the hover read-out itself) leave no mark. */
@@ -119,9 +119,9 @@ static void test_debug_unmarked(Fx *f, gconstpointer data)
 static void test_psum_banks(Fx *f, gconstpointer data)
 {
     wr32(f->m, PSUM_BASE + (1u << 20 | 8u << 15) + 0x900, 5);
-    g_assert_cmpuint(f->vm->psum[40][1].wr, ==, 1);
-    g_assert_cmpuint(f->vm->psum[40][0].wr, ==, 0);
-    g_assert_cmpuint(f->vm->psum[8][1].wr, ==, 0);
+    g_assert_cmpuint(f->vm->live.psum[40][1].wr, ==, 1);
+    g_assert_cmpuint(f->vm->live.psum[40][0].wr, ==, 0);
+    g_assert_cmpuint(f->vm->live.psum[8][1].wr, ==, 0);
 }
 
 /* Intensity: 0x80 for one access, +0x10 per doubling, 0xFF from 256 on. */
@@ -141,9 +141,9 @@ static void test_colors(Fx *f, gconstpointer data)
     f->m->sched.vtime = 5000;
     wr32(f->m, SBUF_BASE + 3 * 0x40000, 1);
     wr32(f->m, SBUF_BASE + 3 * 0x40000 + 4, 1);
-    g_assert_cmpuint(f->vm->sbuf[3][0].nwr, ==, 2);
-    g_assert_cmpuint(f->vm->sbuf[3][0].nrd, ==, 0);
-    g_assert_cmphex(vmodel_color(&f->vm->sbuf[3][0]), ==, 0x902020);
+    g_assert_cmpuint(f->vm->live.sbuf[3][0].nwr, ==, 2);
+    g_assert_cmpuint(f->vm->live.sbuf[3][0].nrd, ==, 0);
+    g_assert_cmphex(vmodel_color(&f->vm->live.sbuf[3][0]), ==, 0x902020);
 }
 
 static void test_hit(Fx *f, gconstpointer data)
@@ -154,7 +154,7 @@ static void test_hit(Fx *f, gconstpointer data)
     g_assert_cmpint(vmodel_hit(f->vm, VIEW_SBUF_X, VIEW_SBUF_Y + 3 * 3 + 1, &pa, &mk), ==,
                     VIEW_AREA_SBUF);
     g_assert_cmphex(pa, ==, 0x20000C0000);
-    g_assert_true(mk == &f->vm->sbuf[3][0]);
+    g_assert_true(mk == &f->vm->live.sbuf[3][0]);
     g_assert_cmpint(vmodel_hit(f->vm, VIEW_SBUF_X + 192, VIEW_SBUF_Y, &pa, &mk), ==,
                     VIEW_AREA_SBUF);
     g_assert_cmphex(pa, ==, SBUF_BASE + 0x18000);
@@ -181,7 +181,7 @@ static void test_hover(Fx *f, gconstpointer data)
     vmodel_hover_text(f->vm, 2, 2, s);
     g_assert_cmpstr(s->str, ==, "");
     /* the read-out is a debug read: it marked nothing */
-    g_assert_cmpuint(f->vm->sbuf[3][0].rd, ==, 0);
+    g_assert_cmpuint(f->vm->live.sbuf[3][0].rd, ==, 0);
     g_string_free(s, TRUE);
 }
 
@@ -278,7 +278,7 @@ static void test_psum_zoom(Fx *f, gconstpointer data)
     g_assert_cmpint(vmodel_hit(vm, VIEW_PSUM_X + 8 * 5 + 1, VIEW_PSUM_Y + 6 * 10 + 4, &pa, &mk), ==,
                     VIEW_AREA_PSUM);
     g_assert_cmphex(pa, ==, PSUM_BASE + 42 * 0x8000 + 5 * 0x800);
-    g_assert_true(mk == &vm->psum[42][5]);
+    g_assert_true(mk == &vm->live.psum[42][5]);
     /* pan by a quarter of the 64 partitions shown, clamped at 128 - 64 */
     vmodel_key(vm, '>');
     g_assert_cmpuint(vm->psum_pan, ==, 48);
@@ -338,7 +338,7 @@ static void test_hbm_zoom(Fx *f, gconstpointer data)
     g_assert_cmpint(vmodel_hit(vm, VIEW_HBM_X + 6 * 5, VIEW_HBM_Y + 6 * 1, &pa, &mk), ==,
                     VIEW_AREA_HBM);
     g_assert_cmphex(pa, ==, 2080ull * 8192 + 69 * 8192);
-    g_assert_true(mk == &vm->hbm[(2080 + 69) / 2]);
+    g_assert_true(mk == &vm->live.hbm[(2080 + 69) / 2]);
 
     /* the wheel over square 1290 (row 20, column 10) keeps its address */
     vmodel_wheel(vm, 5, VIEW_HBM_X + 6 * 10 + 2, VIEW_HBM_Y + 6 * 20 + 2);
@@ -347,7 +347,7 @@ static void test_hbm_zoom(Fx *f, gconstpointer data)
     g_assert_cmpint(vmodel_hit(vm, VIEW_HBM_X + 6 * 10, VIEW_HBM_Y + 6 * 20, &pa, &mk), ==,
                     VIEW_AREA_HBM);
     g_assert_cmphex(pa, ==, (2080ull + 1290) * 8192);
-    g_assert_true(mk == &vm->hbm[1685]);
+    g_assert_true(mk == &vm->live.hbm[1685]);
     /* the next square is 256 bytes on */
     vmodel_hit(vm, VIEW_HBM_X + 6 * 11, VIEW_HBM_Y + 6 * 20, &pa, &mk);
     g_assert_cmphex(pa, ==, (2080ull + 1290) * 8192 + 256);
@@ -660,6 +660,27 @@ static void test_sdl_window(Fx *f, gconstpointer data)
         /* the focused map's frame is highlighted, the others' are not */
         g_assert_cmphex(rgb_at(rgb, VIEW_PSUM_X - 1, VIEW_PSUM_Y - 1), ==, VIEW_COL_FOCUS);
         g_assert_cmphex(rgb_at(rgb, VIEW_SBUF_X - 1, VIEW_SBUF_Y - 1), ==, VIEW_COL_FRAME);
+    }
+    /* The time cursor through the window's key mapping: shift-'[' is '{',
+     * a sixteenth of 5760 back from now (a plain '[' would be 10 back, at
+     * column 631); the line is at 56 + 5400 * 576 / 5760 (viewer.rst). */
+    f->m->sched.vtime = 5760;
+    g_assert_true(viewer_push_key(vw, '{'));
+    viewer_redraw(vw);
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, 596, VIEW_TL_Y + 8), ==, VIEW_COL_TL_CURSOR);
+        g_assert_cmphex(rgb_at(rgb, 631, VIEW_TL_Y + 8), !=, VIEW_COL_TL_CURSOR);
+    }
+    g_assert_true(viewer_push_key(vw, VIEW_KEY_END)); /* off again */
+    viewer_redraw(vw);
+    g_assert_true(viewer_screendump(vw, path, &err));
+    g_assert_no_error(err);
+    {
+        g_autofree uint8_t *rgb = read_png_rgb(path);
+        g_assert_cmphex(rgb_at(rgb, 596, VIEW_TL_Y + 8), !=, VIEW_COL_TL_CURSOR);
     }
     g_assert_true(viewer_push_key(vw, 'q'));
     g_assert_false(viewer_refresh(vw)); /* q closes the window */

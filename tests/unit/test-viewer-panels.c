@@ -101,8 +101,8 @@ static void test_table(Fx *f, gconstpointer data)
     }
     wr(f->m, SBUF_BASE + 2 * 0x40000 + 0x3fe, buf, 4, false);  /* two bins, one read */
     wr(f->m, SBUF_BASE + 7 * 0x40000, buf, sizeof(buf), true); /* two bins, one write */
-    g_assert_cmpuint(f->vm->sbuf_nrd[2], ==, 1);
-    g_assert_cmpuint(f->vm->sbuf_nwr[7], ==, 1);
+    g_assert_cmpuint(f->vm->live.sbuf_nrd[2], ==, 1);
+    g_assert_cmpuint(f->vm->live.sbuf_nwr[7], ==, 1);
     n = vpanel_busiest_sbuf(f->vm, idx, 8);
     g_assert_cmpuint(n, ==, 4);
     /* 3, 3 (ties by partition), 1, 1 */
@@ -376,7 +376,7 @@ static void test_data_view(Fx *f, gconstpointer data)
     vmodel_hover_text(f->vm, VIEW_DATA_X + 98 * 3 + 5, VIEW_DATA_Y + 57 * 2 + 5, s);
     g_assert_cmpstr(s->str, ==, "data sbuf p2 +0x0000c [3] i32 = 11");
     /* the read-out and the picture are debug reads: no marks */
-    g_assert_cmpuint(f->vm->sbuf[1][0].nrd, ==, 0);
+    g_assert_cmpuint(f->vm->live.sbuf[1][0].nrd, ==, 0);
 
     /* f32, bf16 (the high half of the f32), u8 of the same bytes */
     memcpy(&u, &x, 4);

@@ -52,6 +52,9 @@ typedef struct ViewerOptions {
     const char *screendump_at_exit;
     /* The gdb stub drives the run: the pause keys are ignored. */
     bool gdb;
+    /* Start with the time cursor at vtime scrub (-display sdl,scrub=T). */
+    bool scrub_set;
+    uint64_t scrub;
 } ViewerOptions;
 
 /* Opens the window.  NULL + err (one line) if SDL is not built in or no
