@@ -10,6 +10,7 @@
 
 #include "config-host.h"
 #include "hw/display/viewer-int.h"
+#include "viewer-testlib.h"
 #include "hw/display/viewer.h"
 #include "nxemu/machine.h"
 
@@ -23,30 +24,13 @@ typedef struct Fx {
 
 static void fx_setup(Fx *f, gconstpointer data)
 {
-    MachineConfig cfg = {
-        .hbm_size = 64ull << 20,
-        .nr_seq = 1,
-        .tlb_entries = 4,
-        .quantum = 64,
-        .nr_dma = 1,
-        .dma_queue_depth = 4,
-        .dma_bytes_per_cycle = 64,
-        .dma_latency = 32,
-    };
-    GError *err = NULL;
-    f->m = machine_new(&cfg, NULL, 0, &err);
-    g_assert_no_error(err);
-    f->vm = g_new0(ViewerModel, 1);
-    vmodel_init(f->vm, f->m);
-    g_assert_true(as_add_access_hook(f->m->as, vmodel_access, f->vm));
+    f->m = vt_machine(1, 1);
+    f->vm = vt_model(f->m);
 }
 
 static void fx_teardown(Fx *f, gconstpointer data)
 {
-    as_remove_access_hook(f->m->as, vmodel_access, f->vm);
-    machine_free(f->m);
-    vmodel_destroy(f->vm);
-    g_free(f->vm);
+    vt_free(f->m, f->vm);
 }
 
 static void wr32(Machine *m, uint64_t pa, uint32_t v)

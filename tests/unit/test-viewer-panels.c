@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hw/display/viewer-int.h"
+#include "viewer-testlib.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "seq-testlib.h"
@@ -22,31 +23,14 @@ typedef struct Fx {
 
 static void fx_setup(Fx *f, gconstpointer data)
 {
-    MachineConfig cfg = {
-        .hbm_size = 64ull << 20,
-        .nr_seq = 2,
-        .tlb_entries = 4,
-        .quantum = 64,
-        .nr_dma = 2,
-        .dma_queue_depth = 4,
-        .dma_bytes_per_cycle = 64,
-        .dma_latency = 32,
-    };
-    GError *err = NULL;
-    f->m = machine_new(&cfg, NULL, 0, &err);
-    g_assert_no_error(err);
-    f->vm = g_new0(ViewerModel, 1);
-    vmodel_init(f->vm, f->m);
-    g_assert_true(as_add_access_hook(f->m->as, vmodel_access, f->vm));
+    f->m = vt_machine(2, 2);
+    f->vm = vt_model(f->m);
     f->fb = g_new0(uint32_t, (size_t)VIEW_W * VIEW_H);
 }
 
 static void fx_teardown(Fx *f, gconstpointer data)
 {
-    as_remove_access_hook(f->m->as, vmodel_access, f->vm);
-    machine_free(f->m);
-    vmodel_destroy(f->vm);
-    g_free(f->vm);
+    vt_free(f->m, f->vm);
     g_free(f->fb);
 }
 
