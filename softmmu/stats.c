@@ -51,6 +51,10 @@ void trace_stats(NxTrace *t, GString *out)
         if (c && c->tm)
             g_string_append_printf(out, " stall_cycles=%" PRIu64 " hazards=%" PRIu64,
                                    c->stall_sum, c->hazard_sum);
+        /* which path ran them (docs/architecture.rst, "TPC bundles") */
+        if (c)
+            g_string_append_printf(out, " direct=%" PRIu64 " staged=%" PRIu64,
+                                   c->x.direct_total, cpu->retired - c->x.direct_total);
         g_string_append_c(out, '\n');
     }
     /* Engines nobody used are summed up in the total line only. */

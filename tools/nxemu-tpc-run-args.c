@@ -34,6 +34,8 @@ const char tr_usage[] =
     "  -d, --log ITEM,...       log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
     "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
+    "  --stats                  also print per TPC the bundles by path (direct/staged)\n"
+    "                           and the host seconds spent running it\n"
     "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
     "                           (docs/timing.rst)\n"
     "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
@@ -240,6 +242,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         }
         if (!inline_val && opt_is(a, "--time")) {
             o->time = true;
+            continue;
+        }
+        if (!inline_val && opt_is(a, "--stats")) {
+            o->stats = true;
             continue;
         }
         if (!inline_val && opt_is(a, "--tpc-hazard-warn")) {

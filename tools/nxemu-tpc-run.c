@@ -186,6 +186,10 @@ static int run(TrOptions *o)
     if (o->time) {
         fprintf(stderr, "nxemu-tpc-run: run time %.6f s (host CPU)\n", res.run_seconds);
     }
+    if (res.paths) {
+        fputs(res.paths->str, stderr);
+        g_string_free(res.paths, TRUE);
+    }
     return rc;
 }
 

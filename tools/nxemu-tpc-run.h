@@ -67,6 +67,7 @@ typedef struct TrOptions {
     bool version; /* --version */
     bool help_shown; /* -d help printed the item list */
     bool time;       /* --time: report the host CPU time of the run */
+    bool stats;      /* --stats: bundles per TPC by path, host time per TPC */
     char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
     bool gdb_default; /* -s: -gdb tcp::1234 */
     bool freeze;      /* -S: start stopped, for the debugger */
@@ -106,6 +107,7 @@ typedef struct TrResult {
     uint64_t bundles, cycles, vtime;
     uint64_t stalls, hazards; /* timing model (timing.h): interlock stall cycles, early reads */
     double run_seconds; /* host CPU time of the run alone */
+    GString *paths;     /* --stats: one line per launched TPC (the caller frees) */
 } TrResult;
 
 /* Launch o's kernel through the launcher ELF at `launcher` (docs/tpc-run.rst).

@@ -359,6 +359,11 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         return NX_EXIT_USAGE;
     }
 
+    for (unsigned t = 0; o->stats && t < o->ntpc; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (c)
+            c->x.time_host = true; /* host time per TPC (cpu.c tpc_cpu_step) */
+    }
     /* the run alone: no start-up, tensor files or first-touch of the inputs */
     struct timespec t0, t1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
@@ -387,6 +392,21 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
             cycles += c->cycles;
             res->stalls += c->stall_cycles;
             res->hazards += c->hazards;
+        }
+    }
+    if (o->stats) {
+        /* which path ran each TPC's bundles, and how long (docs/tpc-run.rst) */
+        res->paths = g_string_new(NULL);
+        for (unsigned t = 0; t < o->ntpc; t++) {
+            TpcCpu *c = tpc_cpu_of(m, t);
+            if (!c || m->tpccfg[t].launcher == 0xFFFFFFFFu)
+                continue;
+            g_string_append_printf(res->paths,
+                                   "nxemu-tpc-run: tpc%u bundles=%" PRIu64 " direct=%" PRIu64
+                                   " staged=%" PRIu64 " host=%.6f s\n",
+                                   t, c->parent.retired, c->x.direct_total,
+                                   c->parent.retired - c->x.direct_total,
+                                   (double)c->x.host_ns * 1e-9);
         }
     }
     fflush(stdout);

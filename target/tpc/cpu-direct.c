@@ -465,6 +465,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         c->cycles += nd;
         c->bundles += nd;
         c->parent.retired += nd;
+        c->x.direct_total += nd;
         nd = 0;
         bool more = tpc_step_one(c);
         host = c->x.code_host;
@@ -483,5 +484,6 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     c->cycles += nd;
     c->bundles += nd;
     c->parent.retired += nd;
+    c->x.direct_total += nd;
     return n;
 }

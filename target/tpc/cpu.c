@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -529,7 +530,7 @@ static void fence_stores(TpcCpu *c)
 #endif
 }
 
-uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
+static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
     c->x.code_host = NULL; /* see TpcCpu.code_host */
@@ -568,6 +569,18 @@ uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
     if (G_UNLIKELY(c->m->trace))
         trace_insn_end(c->m, &c->parent);
     fence_stores(c);
+    return n;
+}
+
+uint64_t tpc_cpu_step(TpcCpu *c, uint64_t max_bundles)
+{
+    if (G_LIKELY(!c->x.time_host))
+        return cpu_step(c, max_bundles);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t n = cpu_step(c, max_bundles);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->x.host_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec));
     return n;
 }
 

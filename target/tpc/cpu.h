@@ -258,6 +258,13 @@ typedef struct TpcExec {
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
+
+    /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
+     * bundles since creation (staged ones: parent.retired - direct_total);
+     * host nanoseconds in tpc_cpu_step while time_host */
+    uint64_t direct_total;
+    bool time_host;
+    uint64_t host_ns;
 } TpcExec;
 
 struct TpcCpu {

@@ -207,6 +207,20 @@ def memory_port_in_the_profile_and_its_machine_keys():
 
 
 @t.test
+def stats_name_the_path_of_each_bundle():
+    # add-f32 on one row: the 6-bundle inner loop runs 4 times; its first
+    # pass decodes (staged), the other 3 run direct: 18 of the 37 bundles.
+    # The timing model puts every bundle on the staged path.
+    _, e = add_f32("s0.bin", "--stats")
+    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=18 staged=19 host=[0-9]+\.[0-9]{6} s$",
+                     e, re.M), e
+    _, e = add_f32("s1.bin", "--stats", "--tpc-timing", "interlocked")
+    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=0 staged=37 host=", e, re.M), e
+    _, e = add_f32("s2.bin")
+    assert "direct=" not in e, e
+
+
+@t.test
 def stats_show_tpc_stalls():
     k = kernel("tests/tpc/timing-vendor-nop.s")
     blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
@@ -218,10 +232,13 @@ def stats_show_tpc_stalls():
             f"loader,file={k},addr=0x02000000", "-d", "stats"]
     r = t.run(*base, "-tpc-timing", "interlocked")
     assert r.returncode == 0, r.stderr
+    # the timing model runs every bundle staged
     assert ("stats: tpc0 kernels=1 faults=0 bundles=27 cycles=28 state=DONE stall_cycles=1 "
-            "hazards=1\n") in r.stderr, r.stderr
+            "hazards=1 direct=0 staged=27\n") in r.stderr, r.stderr
     r = t.run(*base)
-    assert "stats: tpc0 kernels=1 faults=0 bundles=27 cycles=27 state=DONE\n" in r.stderr, r.stderr
+    # straight-line code: every bundle runs once, at its decode (staged)
+    assert ("stats: tpc0 kernels=1 faults=0 bundles=27 cycles=27 state=DONE direct=0 "
+            "staged=27\n") in r.stderr, r.stderr
     # -trace-json: the kernel span lasts its 28 cycles (stall included) and
     # the counter tracks end at the kernel's totals
     js = t.path("timing.json")
