@@ -21,18 +21,30 @@ static void stop_machine(Machine *m)
         m->stop_reason = STOP_DEBUG;
 }
 
-bool nx_debug_needs_steps(Machine *m, NxCpu *cpu)
+int nx_debug_cpu_breakpoints(Machine *m, NxCpu *cpu, uint64_t *pcs, int max)
 {
     NxDebug *d = m->debug;
     if (!d)
-        return false;
+        return 0;
     /* re-executing for reverse execution: every point counts (reverse.c) */
     if (d->rev || d->wps->len || d->step_cpu == cpu || d->skip_cpu == cpu)
-        return true;
-    for (unsigned i = 0; i < d->bps->len; i++)
-        if (g_array_index(d->bps, NxBreakpoint, i).cpu == cpu)
-            return true;
-    return false;
+        return -1;
+    int n = 0;
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        if (b->cpu != cpu)
+            continue;
+        if (n == max)
+            return -1;
+        pcs[n++] = b->addr;
+    }
+    return n;
+}
+
+bool nx_debug_needs_steps(Machine *m, NxCpu *cpu)
+{
+    uint64_t pcs[1];
+    return nx_debug_cpu_breakpoints(m, cpu, pcs, 0) != 0;
 }
 
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)

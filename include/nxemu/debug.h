@@ -124,6 +124,11 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
  * under gdb too (no per-instruction check is needed), so an attached gdb
  * runs the engine CI runs.  Per slice, not per instruction. */
 bool nx_debug_needs_steps(Machine *m, NxCpu *cpu);
+/* The same, finer: -1 when cpu needs every instruction checked (a step, a
+ * watchpoint, a re-execution, more than max breakpoints), else the number
+ * of breakpoints in its process, their pcs in pcs[] (a fast loop checks
+ * just those, then stops through nx_debug_should_stop). */
+int nx_debug_cpu_breakpoints(Machine *m, NxCpu *cpu, uint64_t *pcs, int max);
 bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, bool is_write);
 
 /* The first watchpoint of any process (cpu NULL) or of cpu's process

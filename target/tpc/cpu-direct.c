@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "nxemu/debug.h"
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/vlane.h"
@@ -414,6 +415,14 @@ static inline uint32_t loop_end(TpcCpu *c, uint32_t pc)
     return tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE);
 }
 
+static bool bp_at(const TpcCpu *c, uint32_t pc)
+{
+    for (int i = 0; i < c->x.nbp; i++)
+        if (c->x.bp_pc[i] == pc)
+            return true;
+    return false;
+}
+
 /* The loop while nothing observes single bundles (no debugger, trace or
  * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
  * anything else (and a direct bundle whose checks fail) in step_one. */
@@ -438,6 +447,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+        /* a gdb breakpoint of this TPC: the bundle at pc is not executed */
+        if (G_UNLIKELY(c->x.nbp) && bp_at(c, pc) && nx_debug_should_stop(c->m, &c->parent, pc))
+            break;
         n++;
         /* current: compared at this PC since the last write to the marked
          * kernel; else compare the bytes (the fetch window is needed then

@@ -535,9 +535,15 @@ static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
     uint64_t n = 0;
     c->x.code_host = NULL; /* see TpcCpu.code_host */
     /* the direct loop has no timing hook: the model runs the general path;
-     * an attached debugger with nothing set on this core does not need one,
-     * and -d exec and the trace observe the direct loop too */
-    if (!c->tm && !nx_debug_needs_steps(c->m, &c->parent)) {
+     * an attached debugger needs no per-bundle check beyond this core's
+     * breakpoints, which the direct loop compares itself, and -d exec and
+     * the trace observe the direct loop too */
+    uint64_t bps[G_N_ELEMENTS(c->x.bp_pc)];
+    int nbp = c->tm ? -1 : nx_debug_cpu_breakpoints(c->m, &c->parent, bps, G_N_ELEMENTS(bps));
+    if (nbp >= 0) {
+        c->x.nbp = nbp;
+        for (int i = 0; i < nbp; i++)
+            c->x.bp_pc[i] = (uint32_t)bps[i];
         n = tpc_run_quiet(c, max_bundles);
         if (G_UNLIKELY(c->m->trace))
             trace_insn_end(c->m, &c->parent); /* the slice's last staged bundle */

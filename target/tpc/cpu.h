@@ -265,6 +265,11 @@ typedef struct TpcExec {
     uint64_t direct_total;
     bool time_host;
     uint64_t host_ns;
+
+    /* gdb breakpoints of this TPC for the direct loop's per-bundle check
+     * (nx_debug_cpu_breakpoints, refreshed every slice) */
+    int nbp;
+    uint32_t bp_pc[8];
 } TpcExec;
 
 struct TpcCpu {

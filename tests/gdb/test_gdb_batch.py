@@ -969,6 +969,53 @@ def without_S_the_machine_runs_until_gdb_connects():
     assert 'code=INVALID_OPCODE(1)' in st.stderr.decode()
 
 
+@case
+def tpc_breakpoint_in_a_loop_the_direct_loop_runs():
+    """A TPC breakpoint inside a loop body stops every pass, also the passes
+    the direct loop runs (the body is decoded in the first): add-f32 on one
+    256-element row runs its inner loop 4 times; break on the second ld_tnsr
+    (0x1c0, docs/timing.rst lists the kernel): 4 stops, the loop iterator
+    S33 = 0, 1, 2, 3 at each (tpc.md 6.3: S32 + depth), then the right
+    output."""
+    need()
+    if not TPC_RUN:
+        raise Skip('nxemu-tpc-run not given')
+    import struct
+    k = os.path.join(IMG, 'add-f32.o')
+    p = subprocess.run([NXEMU_AS, '-t', 'tpc', os.path.join(SRCROOT, 'tests', 'tpc-run', 'add-f32.s'),
+                        '-o', k], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    a = [float(i) for i in range(256)]
+    ia, out = os.path.join(IMG, 'la.bin'), os.path.join(IMG, 'lout.bin')
+    with open(ia, 'wb') as f:
+        f.write(struct.pack('<256f', *a))
+    st = Stub(TPC_RUN, ['-k', k, '--index-space', '4,1', '-i', ia + ':256x1:f32',
+                        '-i', ia + ':256x1:f32', '-o', out + ':256x1:f32', '--stats'])
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
+            '-ex', 'target extended-remote %s' % st.path]
+    for c in ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + \
+            ['continue', 'p $S33'] * 4 + ['delete', 'continue', 'inferior 1', 'continue']:
+        argv += ['-ex', c]
+    try:
+        r = subprocess.run(argv, capture_output=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        st.kill()
+        raise AssertionError('gdb hung')
+    rc = st.wait(timeout=30)
+    txt = r.stdout.decode(errors='replace') + r.stderr.decode(errors='replace')
+    assert txt.count('hit Breakpoint 1, 0x000001c0') == 4, txt
+    assert values(txt)[:4] == ['0', '1', '2', '3'], txt
+    assert rc == 0, (rc, st.stderr.decode(errors='replace'))
+    with open(out, 'rb') as f:
+        got = struct.unpack('<256f', f.read())
+    assert list(got) == [x + x for x in a], got[:8]
+    # with the breakpoint set, the passes after the first still ran direct
+    # (--stats; a staged-only run would say direct=0)
+    m = re.search(r'tpc0 bundles=37 direct=(\d+) staged=(\d+)', st.stderr.decode(errors='replace'))
+    assert m and int(m.group(1)) > 0, st.stderr.decode(errors='replace')
+
+
 def main():
     return CASES.run(cleanup=IMG, header='emulator: %s' % EMU)
 

@@ -11,10 +11,10 @@
  *     bundles);
  *   - with an access observer installed (no host span may be used, every
  *     tensor access takes the general path);
- *   - with a debugger attached and nothing set (the same fast loop: gdb
- *     runs what CI runs);
- *   - with a breakpoint set on the TPC that is never reached (the
- *     debugger's bundle loop: every bundle staged, no fast tensor spans).
+ *   - with a debugger attached and a TPC breakpoint that is never reached
+ *     (the same fast loop, comparing each pc: gdb runs what CI runs);
+ *   - with a watchpoint set that nothing reaches (the debugger's bundle
+ *     loop: every bundle staged, no fast tensor spans).
  * tpc.md defines one result for a kernel whatever observes it, so the
  * final architectural state (STATUS, FAULT_PC/ADDR, SRF, SPRF, VRF, VPRF,
  * IRF, BUNDLES) and the memory the tensors cover must be identical.
@@ -260,9 +260,10 @@ typedef struct State {
     uint8_t mem[2][0x3000];
 } State;
 
-/* MODE_DEBUGGER: attached, nothing set (the core keeps its fast loop);
- * MODE_STAGED: a breakpoint on the TPC that is never reached, which puts
- * every bundle through the general (staged) path: the reference. */
+/* MODE_DEBUGGER: attached with a TPC breakpoint that is never reached
+ * (the core keeps its fast loop, which compares each pc with it);
+ * MODE_STAGED: a watchpoint on a word no kernel touches, which puts every
+ * bundle through the general (staged) path: the reference. */
 enum { MODE_PLAIN, MODE_OBSERVED, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
@@ -280,9 +281,15 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
         d = nx_debug_new(m);
         m->debug = d;
     }
-    if (mode == MODE_STAGED)
+    uint64_t pcs[8];
+    if (mode == MODE_DEBUGGER) {
         g_assert_true(nx_debug_bp_insert(d, m->tpc[0], 0xFFFFFFE0u));
-    g_assert_true(nx_debug_needs_steps(m, m->tpc[0]) == (mode == MODE_STAGED));
+        g_assert_cmpint(nx_debug_cpu_breakpoints(m, m->tpc[0], pcs, 8), ==, 1);
+    }
+    if (mode == MODE_STAGED)
+        g_assert_true(nx_debug_wp_insert(d, m->tpc[0], NX_HIT_WATCH, 0x3000000, 0x3000000, 4));
+    g_assert_true(nx_debug_needs_steps(m, m->tpc[0]) == (mode >= MODE_DEBUGGER));
+    g_assert_true((nx_debug_cpu_breakpoints(m, m->tpc[0], pcs, 8) < 0) == (mode == MODE_STAGED));
     tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     for (unsigned n = 0; n < 10000 && cpu->state == CPU_RUNNING; n++)
@@ -351,7 +358,7 @@ static void test_differential(void)
         run_mode(text, seed, MODE_DEBUGGER, b);
         compare(a, b, "the debugger's run", src);
         run_mode(text, seed, MODE_STAGED, b);
-        compare(a, b, "the staged run (a breakpoint set)", src);
+        compare(a, b, "the staged run (a watchpoint set)", src);
         g_byte_array_free(text, TRUE);
     }
     g_test_message("%u of %u kernels faulted", faults, nkern);
