@@ -11,6 +11,8 @@
  *     bundles);
  *   - with an access observer installed (no host span may be used, every
  *     tensor access takes the general path);
+ *   - with -d commit and -d exec on (the trace and the log hook around
+ *     each bundle of the same loops), one commit line per bundle;
  *   - with a debugger attached and a TPC breakpoint that is never reached
  *     (the same fast loop, comparing each pc: gdb runs what CI runs);
  *   - with a watchpoint set that nothing reaches (the debugger's bundle
@@ -30,6 +32,7 @@
 #include <glib.h>
 
 #include "nxemu/debug.h"
+#include "nxemu/trace.h"
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
@@ -264,7 +267,8 @@ typedef struct State {
  * (the core keeps its fast loop, which compares each pc with it);
  * MODE_STAGED: a watchpoint on a word no kernel touches, which puts every
  * bundle through the general (staged) path: the reference. */
-enum { MODE_PLAIN, MODE_OBSERVED, MODE_DEBUGGER, MODE_STAGED };
+/* MODE_TRACED: -d commit and -d exec on (both observe the direct loop). */
+enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
@@ -277,6 +281,21 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
     NxDebug *d = NULL;
     if (mode == MODE_OBSERVED)
         g_assert_true(as_add_access_hook(m->as, nop_hook, NULL));
+    NxTrace *tr = NULL;
+    GString *commits = NULL;
+    FILE *devnull = NULL;
+    if (mode == MODE_TRACED) {
+        GError *err = NULL;
+        NxTraceOptions o = {.commit = true};
+        tr = trace_new(m, &o, &err);
+        g_assert_no_error(err);
+        commits = g_string_new(NULL);
+        trace_set_commit_output(tr, commits);
+        devnull = fopen("/dev/null", "w");
+        g_assert_nonnull(devnull);
+        m->log.file = devnull;
+        m->log.mask |= NX_LOG_EXEC;
+    }
     if (mode == MODE_DEBUGGER || mode == MODE_STAGED) {
         d = nx_debug_new(m);
         m->debug = d;
@@ -310,6 +329,19 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
     if (d) {
         m->debug = NULL;
         nx_debug_free(d);
+    }
+    if (tr) {
+        /* one commit line per retired bundle (a faulting one adds an F line) */
+        unsigned lines = 0;
+        for (const char *q = commits->str; (q = strchr(q, '\n')); q++)
+            lines++;
+        g_assert_cmpuint(lines, >=, st->bundles);
+        g_assert_cmpuint(lines, <=, st->bundles + 1);
+        trace_free(tr);
+        g_string_free(commits, TRUE);
+        m->log.mask &= ~(uint32_t)NX_LOG_EXEC;
+        m->log.file = NULL;
+        fclose(devnull);
     }
     if (mode == MODE_OBSERVED)
         as_remove_access_hook(m->as, nop_hook, NULL);
@@ -355,6 +387,8 @@ static void test_differential(void)
         faults += (a->status & 3) == 3;
         run_mode(text, seed, MODE_OBSERVED, b);
         compare(a, b, "the observed run", src);
+        run_mode(text, seed, MODE_TRACED, b);
+        compare(a, b, "the traced run (-d commit, -d exec)", src);
         run_mode(text, seed, MODE_DEBUGGER, b);
         compare(a, b, "the debugger's run", src);
         run_mode(text, seed, MODE_STAGED, b);
