@@ -15,6 +15,7 @@ at 0x1000040 (INVALID_OPCODE = SIGILL, machine.md §9.1).
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -52,10 +53,11 @@ def loop_args(extra=()):
     return ['-device', 'loader,file=%s' % IMAGES['loop']] + list(extra)
 
 
-def gdb_session(args, cmds, load_script=False, timeout=90, elf=None):
-    """Run one gdb batch session (gdb given ELF as its program file when
-    set); returns (gdb output, status, stderr)."""
-    st = Stub(EMU, args)
+def gdb_session(args, cmds, load_script=False, timeout=90, elf=None, binary=None):
+    """Run one gdb batch session against nxemu (or binary, e.g. nxemu-tpc-run),
+    gdb given ELF as its program file when set; returns (gdb output, status,
+    stderr)."""
+    st = Stub(binary or EMU, args)
     st.wait_listening()
     argv = [GDB, '-nx', '-batch'] + ([elf] if elf else []) + [
         '-ex', 'set pagination off', '-ex', 'target extended-remote %s' % st.path]
@@ -909,44 +911,42 @@ def ctrl_c_interrupts_a_running_machine():
     assert st.wait() == 0
 
 
+def add_f32_kernel():
+    """tests/tpc-run/add-f32.s assembled (out = a + b), for nxemu-tpc-run."""
+    need()
+    if not TPC_RUN:
+        raise Skip('nxemu-tpc-run not given')
+    k = os.path.join(IMG, 'add-f32.o')
+    p = subprocess.run([NXEMU_AS, '-t', 'tpc', os.path.join(SRCROOT, 'tests', 'tpc-run', 'add-f32.s'),
+                        '-o', k], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return k
+
+
+def f32_file(name, values):
+    path = os.path.join(IMG, name)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('<%df' % len(values), *values))
+    return path
+
+
 @case
 def tpc_run_kernel_breaks_at_bundle_0():
     """nxemu-tpc-run -S -gdb: a kernel launched with real tensors, its TPC an
     inferior that stops at bundle 0 before anything ran; the run then
     finishes with the right output (add-f32: out = a + b, by hand)."""
-    need()
-    if not TPC_RUN:
-        raise Skip('nxemu-tpc-run not given')
-    import struct
-    k = os.path.join(IMG, 'add-f32.o')
-    p = subprocess.run([NXEMU_AS, '-t', 'tpc', os.path.join(SRCROOT, 'tests', 'tpc-run', 'add-f32.s'),
-                        '-o', k], capture_output=True, timeout=60)
-    assert p.returncode == 0, p.stderr
+    k = add_f32_kernel()
     a = [float(i) for i in range(64)]
-    b = [0.5] * 64
-    ia, ib, out = (os.path.join(IMG, n) for n in ('ta.bin', 'tb.bin', 'tout.bin'))
-    with open(ia, 'wb') as f:
-        f.write(struct.pack('<64f', *a))
-    with open(ib, 'wb') as f:
-        f.write(struct.pack('<64f', *b))
-    st = Stub(TPC_RUN, ['-k', k, '--index-space', '1,1', '-i', ia + ':64x1:f32',
-                        '-i', ib + ':64x1:f32', '-o', out + ':64x1:f32'])
-    st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'target extended-remote %s' % st.path]
-    for c in ['add-inferior', 'inferior 2', 'attach 2', 'break *0', 'continue', 'p/x $pc',
-              'p $S10', 'delete', 'continue', 'inferior 1', 'continue']:
-        argv += ['-ex', c]
-    try:
-        r = subprocess.run(argv, capture_output=True, timeout=90)
-    except subprocess.TimeoutExpired:
-        st.kill()
-        raise AssertionError('gdb hung')
-    rc = st.wait(timeout=30)
-    txt = r.stdout.decode(errors='replace') + r.stderr.decode(errors='replace')
+    ia, ib = f32_file('ta.bin', a), f32_file('tb.bin', [0.5] * 64)
+    out = os.path.join(IMG, 'tout.bin')
+    txt, rc, err = gdb_session(
+        ['-k', k, '--index-space', '1,1', '-i', ia + ':64x1:f32', '-i', ib + ':64x1:f32',
+         '-o', out + ':64x1:f32'],
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0', 'continue', 'p/x $pc', 'p $S10',
+         'delete', 'continue', 'inferior 1', 'continue'], binary=TPC_RUN)
     assert 'Thread 2.1 hit Breakpoint 1, 0x00000000' in txt, txt
     assert values(txt)[:2] == ['0x0', '0'], txt  # bundle 0 has not run: S10 still 0
-    assert rc == 0, (rc, st.stderr.decode(errors='replace'))
+    assert rc == 0, (rc, err)
     with open(out, 'rb') as f:
         got = struct.unpack('<64f', f.read())
     assert list(got) == [x + 0.5 for x in a], got
@@ -977,43 +977,24 @@ def tpc_breakpoint_in_a_loop_the_direct_loop_runs():
     (0x1c0, docs/timing.rst lists the kernel): 4 stops, the loop iterator
     S33 = 0, 1, 2, 3 at each (tpc.md 6.3: S32 + depth), then the right
     output."""
-    need()
-    if not TPC_RUN:
-        raise Skip('nxemu-tpc-run not given')
-    import struct
-    k = os.path.join(IMG, 'add-f32.o')
-    p = subprocess.run([NXEMU_AS, '-t', 'tpc', os.path.join(SRCROOT, 'tests', 'tpc-run', 'add-f32.s'),
-                        '-o', k], capture_output=True, timeout=60)
-    assert p.returncode == 0, p.stderr
+    k = add_f32_kernel()
     a = [float(i) for i in range(256)]
-    ia, out = os.path.join(IMG, 'la.bin'), os.path.join(IMG, 'lout.bin')
-    with open(ia, 'wb') as f:
-        f.write(struct.pack('<256f', *a))
-    st = Stub(TPC_RUN, ['-k', k, '--index-space', '4,1', '-i', ia + ':256x1:f32',
-                        '-i', ia + ':256x1:f32', '-o', out + ':256x1:f32', '--stats'])
-    st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'target extended-remote %s' % st.path]
-    for c in ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + \
-            ['continue', 'p $S33'] * 4 + ['delete', 'continue', 'inferior 1', 'continue']:
-        argv += ['-ex', c]
-    try:
-        r = subprocess.run(argv, capture_output=True, timeout=90)
-    except subprocess.TimeoutExpired:
-        st.kill()
-        raise AssertionError('gdb hung')
-    rc = st.wait(timeout=30)
-    txt = r.stdout.decode(errors='replace') + r.stderr.decode(errors='replace')
+    ia, out = f32_file('la.bin', a), os.path.join(IMG, 'lout.bin')
+    txt, rc, err = gdb_session(
+        ['-k', k, '--index-space', '4,1', '-i', ia + ':256x1:f32', '-i', ia + ':256x1:f32',
+         '-o', out + ':256x1:f32', '--stats'],
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + ['continue', 'p $S33'] * 4 +
+        ['delete', 'continue', 'inferior 1', 'continue'], binary=TPC_RUN)
     assert txt.count('hit Breakpoint 1, 0x000001c0') == 4, txt
     assert values(txt)[:4] == ['0', '1', '2', '3'], txt
-    assert rc == 0, (rc, st.stderr.decode(errors='replace'))
+    assert rc == 0, (rc, err)
     with open(out, 'rb') as f:
         got = struct.unpack('<256f', f.read())
     assert list(got) == [x + x for x in a], got[:8]
     # with the breakpoint set, the passes after the first still ran direct
     # (--stats; a staged-only run would say direct=0)
-    m = re.search(r'tpc0 bundles=37 direct=(\d+) staged=(\d+)', st.stderr.decode(errors='replace'))
-    assert m and int(m.group(1)) > 0, st.stderr.decode(errors='replace')
+    m = re.search(r'tpc0 bundles=37 direct=(\d+) staged=(\d+)', err)
+    assert m and int(m.group(1)) > 0, err
 
 
 def main():
