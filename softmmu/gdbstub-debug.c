@@ -26,8 +26,9 @@ int nx_debug_cpu_breakpoints(Machine *m, NxCpu *cpu, uint64_t *pcs, int max)
     NxDebug *d = m->debug;
     if (!d)
         return 0;
-    /* re-executing for reverse execution: every point counts (reverse.c) */
-    if (d->rev || d->wps->len || d->step_cpu == cpu || d->skip_cpu == cpu)
+    /* watching memory, or re-executing for reverse execution: every point
+     * counts (reverse.c) */
+    if (nx_debug_watches_memory(m) || d->step_cpu == cpu || d->skip_cpu == cpu)
         return -1;
     int n = 0;
     for (unsigned i = 0; i < d->bps->len; i++) {

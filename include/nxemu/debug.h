@@ -183,6 +183,13 @@ static inline bool nx_debug_watch_hit(Machine *m, NxCpu *cpu, uint64_t pa, uint6
 /* The Machine layout is needed for the inline fast path. */
 #include "nxemu/machine.h"
 
+/* A watchpoint is set or a reverse re-execution records accesses: every
+ * memory access must go through the memory API (no host-pointer fast path). */
+static inline bool nx_debug_watches_memory(Machine *m)
+{
+    return m->debug && (m->debug->wps->len || m->debug->rev);
+}
+
 static inline bool nx_debug_should_stop(Machine *m, NxCpu *cpu, uint64_t pc)
 {
     if (__builtin_expect(m->debug == NULL, 1))

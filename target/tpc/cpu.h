@@ -542,11 +542,13 @@ static inline void tpc_prefetch_stream(const uint8_t *span)
  * span, committed with the bundle's other effects (tensor.c). */
 void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
 
-/* The same where a debugger may have watchpoints set (they need the
- * general path): the staged path's quick executors. */
+/* The same where the debugger may watch memory (watchpoints and reverse
+ * re-execution need every access through the memory API): the staged
+ * path's quick executors. */
 static inline uint8_t *tpc_tensor_fast_span(TpcCpu *c, const TpcInsn *in, bool store)
 {
-    return G_UNLIKELY(c->m->debug) ? NULL : tpc_tensor_span_nodebug(c, in, store);
+    return G_UNLIKELY(nx_debug_watches_memory(c->m)) ? NULL
+                                                     : tpc_tensor_span_nodebug(c, in, store);
 }
 
 /* Read descriptor t from CFG storage; TENSOR_CONFIG fault on a bad type. */
