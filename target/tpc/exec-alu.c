@@ -48,7 +48,6 @@ static uint32_t bf16_mac(float a, float b, float d, bool neg)
 static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
                          unsigned sw)
 {
-    float a = fval(ra, t), b = fval(rb, t), d = fval(rd, t);
     if (t == TPC_T_F32) {
         switch (op) {
         case TPC_OPC_SPU_mac:
@@ -70,7 +69,7 @@ static uint32_t float_op(unsigned op, unsigned t, uint32_t ra, uint32_t rb, uint
     /* bf16: the exact result rounded once to bf16 */
     switch (op) {
     case TPC_OPC_SPU_mac: /* MAC: one rounding */
-        return bf16_mac(a, b, d, sw & 2u);
+        return bf16_mac(fval(ra, t), fval(rb, t), fval(rd, t), sw & 2u);
     case TPC_OPC_SPU_mul:
         return tpc_lane_bf16_mul(ra, rb);
     case TPC_OPC_SPU_add:
