@@ -234,11 +234,6 @@ static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, co
  * an opcode without one; never an LFSR source. */
 static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
 {
-    static const uint8_t int5_ops[] = {
-        TPC_OPC_SPU_mul, TPC_OPC_SPU_add, TPC_OPC_SPU_sub, TPC_OPC_SPU_max, TPC_OPC_SPU_min,
-        TPC_OPC_SPU_abs, TPC_OPC_SPU_mov, TPC_OPC_SPU_or,  TPC_OPC_SPU_and, TPC_OPC_SPU_xor,
-        TPC_OPC_SPU_not, TPC_OPC_SPU_shr, TPC_OPC_SPU_shl,
-    };
     unsigned f = in->desc->form;
     if (f != TPC_FORM_BINARY && f != TPC_FORM_UNARY && f != TPC_FORM_CMP && f != TPC_FORM_MOV)
         return false;
@@ -250,10 +245,7 @@ static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
             return false;
     }
     if (in->dst.kind == TPC_OP_I) {
-        bool ok = false;
-        for (unsigned i = 0; i < G_N_ELEMENTS(int5_ops); i++)
-            ok |= in->opc == int5_ops[i];
-        if (!ok)
+        if (!(in->desc->flags & TPC_F_INT5)) /* the table's int5 rows (insn-spu.def) */
             return false;
     } else if (in->dst.kind != TPC_OP_S && in->dst.kind != TPC_OP_SP) {
         return false;
