@@ -78,7 +78,11 @@ static void test_edits(void)
                    .has_quantum = true,
                    .quantum = 128,
                    .has_dma = true,
-                   .dma = 4};
+                   .dma = 4,
+                   .has_gmem_lat = true,
+                   .gmem_lat = 7,
+                   .has_gmem_bpc = true,
+                   .gmem_bpc = 32};
     MachineConfig cfg;
     void *fdt;
     GError *err = NULL;
@@ -91,6 +95,10 @@ static void test_edits(void)
     g_assert_cmpuint(cfg.tlb_entries, ==, 8);
     g_assert_cmpuint(cfg.quantum, ==, 128);
     g_assert_cmpuint(cfg.nr_dma, ==, 4);
+    /* -machine gmem-latency=7,gmem-bpc=32: properties of /tpcs */
+    g_assert_cmpuint(cfg.tpc_gmem_latency, ==, 7);
+    g_assert_cmpuint(cfg.tpc_gmem_bytes_per_cycle, ==, 32);
+    g_assert_cmpuint(prop_u32(fdt, "/tpcs", "nxemu,gmem-bytes-per-cycle"), ==, 32);
 
     /* Copies of the id-0 node, reindexed, unit addresses adjusted, in order. */
     i = 0;
@@ -162,6 +170,9 @@ static void test_bad_edits(void)
         {{.has_quantum = true, .quantum = 65537}, "-machine quantum=65537: must be 1..65536"},
         {{.has_dma = true, .dma = 0}, "-machine dma=0: must be 1..16"},
         {{.has_dma = true, .dma = 17}, "-machine dma=17: must be 1..16"},
+        {{.has_gmem_bpc = true, .gmem_bpc = 0}, "-machine gmem-bpc=0: must be 1..1048576"},
+        {{.has_gmem_lat = true, .gmem_lat = (1u << 20) + 1},
+         "-machine gmem-latency=1048577: must be 0..1048576"},
         /* HBM: a multiple of 16 MiB in 32 MiB..64 GiB */
         {{.has_hbm = true, .hbm = 40ull << 20},
          "-machine hbm: 0x2800000: HBM size must be a multiple of 16 MiB in 32 MiB..64 GiB"},

@@ -93,11 +93,6 @@ static const ArithCase arith[] = {
     {SHR, TPC_T_I16, 0, 0x8000, 15, 0, 0x0001, "shr is logical"},
 };
 
-static unsigned esize(unsigned t)
-{
-    return tpc_type_size(t);
-}
-
 static void fill(uint8_t *r, uint32_t v, unsigned e)
 {
     for (unsigned i = 0; i < TPC_VBYTES; i += e)
@@ -108,7 +103,7 @@ static void check_arith_vl(const char *variant)
 {
     for (size_t k = 0; k < G_N_ELEMENTS(arith); k++) {
         const ArithCase *c = &arith[k];
-        unsigned e = esize(c->t);
+        unsigned e = tpc_type_size(c->t);
         uint8_t a[TPC_VBYTES], b[TPC_VBYTES], d[TPC_VBYTES], out[TPC_VBYTES];
         fill(a, c->a, e);
         fill(b, c->b, e);
@@ -195,7 +190,7 @@ static void check_cmp_vl(const char *variant)
 {
     for (size_t k = 0; k < G_N_ELEMENTS(cmps); k++) {
         const CmpCase *c = &cmps[k];
-        unsigned e = esize(c->t);
+        unsigned e = tpc_type_size(c->t);
         uint8_t a[TPC_VBYTES], b[TPC_VBYTES], vp[TPC_VPBYTES];
         fill(a, c->a, e);
         fill(b, c->b, e);
