@@ -44,6 +44,8 @@ const char tr_usage[] =
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
     "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
+    "  --replay-budget N        most steps one gdb reverse command re-executes\n"
+    "                           (default 100000000; 0: no reverse execution), as nxemu\n"
     "  --display sdl[,OPT,...]  the memory viewer, as nxemu -display (docs/viewer.rst)\n"
     "  --screendump-at-exit FILE.png  with --display sdl: the viewer's picture of the\n"
     "                           end, then exit (no window to close)\n"
@@ -224,6 +226,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
 
     memset(o, 0, sizeof(*o));
     o->ntpc = 1;
+    o->replay_budget = NX_REPLAY_BUDGET_DEFAULT; /* as nxemu's -replay-budget */
     for (int i = 1; ok && i < argc; i++) {
         g_autofree char *name = g_strdup(argv[i]);
         const char *a = name, *inline_val = NULL;
@@ -265,7 +268,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
             "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
-            "--display", "--screendump-at-exit"};
+            "--display", "--screendump-at-exit", "--replay-budget"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -356,6 +359,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--tpc-timing")) {
             if (!tpc_timing_parse(v, &o->timing)) {
                 ok = usage(err, "%s: unknown mode '%s' (functional, interlocked or exposed)", a, v);
+            }
+        } else if (opt_is(a, "--replay-budget")) {
+            if (!nx_parse_u64(v, &o->replay_budget)) {
+                ok = usage(err, "%s: '%s' is not a number", a, v);
             }
         } else if (opt_is(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {

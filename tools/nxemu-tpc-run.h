@@ -71,6 +71,7 @@ typedef struct TrOptions {
     char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
     bool gdb_default; /* -s: -gdb tcp::1234 */
     bool freeze;      /* -S: start stopped, for the debugger */
+    uint64_t replay_budget; /* --replay-budget N: gdb reverse execution, 0 = off */
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
     char *profile;        /* --profile FILE, or NULL */

@@ -373,7 +373,11 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         rc = sched_run_report(m, res->report);
     } else if (o->gdb || o->gdb_default) {
         /* the same stub as nxemu -s/-gdb: the launcher and the TPCs are
-         * inferiors; with -S nothing has run yet */
+         * inferiors; with -S nothing has run yet.  Reverse execution
+         * re-executes this command line (softmmu/gdbstub-reverse.c): the
+         * tensors are read again from their files, the outputs written
+         * only at the end */
+        m->replay_budget = o->replay_budget;
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
     } else if (m->viewer) {
         rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */

@@ -997,6 +997,41 @@ def tpc_breakpoint_in_a_loop_the_direct_loop_runs():
     assert m and int(m.group(1)) > 0, err
 
 
+@case
+def tpc_run_reverse_continue_in_a_kernel():
+    """nxemu-tpc-run reverses as nxemu does: add-f32 on one 256-element row
+    passes 0x1c0 (the second ld_tnsr) with the loop iterator S33 = 0..3; after
+    three forward stops (S33 = 2) reverse-continue stops there with S33 = 1,
+    then 0; reverse-stepi goes to the bundle before it (0x1a0, 32-byte
+    bundles) and the run forward again writes the right output.  With
+    --replay-budget 0 the same reverse-continue is refused."""
+    k = add_f32_kernel()
+    a = [float(i) for i in range(256)]
+    ia, out = f32_file('ra.bin', a), os.path.join(IMG, 'rout.bin')
+    args = ['-k', k, '--index-space', '4,1', '-i', ia + ':256x1:f32', '-i', ia + ':256x1:f32',
+            '-o', out + ':256x1:f32']
+    txt, rc, err = gdb_session(
+        args,
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + ['continue'] * 3 +
+        ['p $S33', 'reverse-continue', 'p $S33', 'reverse-continue', 'p $S33', 'reverse-stepi',
+         'p/x $pc', 'delete', 'continue', 'inferior 1', 'continue'], binary=TPC_RUN)
+    assert values(txt)[:4] == ['2', '1', '0', '0x1a0'], txt
+    assert rc == 0, (rc, err)
+    with open(out, 'rb') as f:
+        got = struct.unpack('<256f', f.read())
+    assert list(got) == [x + x for x in a], got[:8]
+    txt, rc, err = gdb_session(
+        args + ['--replay-budget', '0'],
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0', 'continue', 'continue',
+         'reverse-continue', 'p $S33', 'kill'], binary=TPC_RUN)
+    assert "Target does not support this operation" in txt or 'not support' in txt, txt
+    assert values(txt)[:1] == ['1'], txt
+    p = subprocess.run([TPC_RUN] + args + ['--replay-budget', 'abc', '-s'], capture_output=True,
+                       timeout=30)
+    assert p.returncode == 125, p.returncode
+    assert p.stderr == b"nxemu-tpc-run: --replay-budget: 'abc' is not a number\n", p.stderr
+
+
 def main():
     return CASES.run(cleanup=IMG, header='emulator: %s' % EMU)
 
