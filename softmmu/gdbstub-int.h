@@ -217,6 +217,11 @@ bool gdb_receive(GdbStub *s, bool blocking);
 bool gdb_wait_input(GdbStub *s);
 /* A second gdb while one is connected: told why, then closed. */
 void gdb_refuse_second(GdbStub *s);
+/* While the machine runs (a resume, a reverse re-execution): every
+ * GDB_POLL_EVERY_ROUNDS rounds, read what gdb sent without blocking and
+ * take a Ctrl-C (0x03) out of it; false if gdb went away. */
+#define GDB_POLL_EVERY_ROUNDS 64
+bool gdb_poll_interrupt(GdbStub *s, bool *intr);
 /* A listening socket for -gdb DEV, or -1 + err. */
 int gdb_listen_on(const char *dev, char **unix_path, GError **err);
 /* The next client, or -1 (none waiting when not blocking, or an error). */

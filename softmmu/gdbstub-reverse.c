@@ -289,8 +289,9 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
 /* ---- the new process ---- */
 
 /* Run the rebuilt machine to where r stops it, its output discarded: the
- * run printed it the first time.  False when the run ended first. */
-static bool replay(GdbStub *s, NxRev *r)
+ * run printed it the first time.  False when the run ended first or gdb
+ * interrupted it (*intr: a Ctrl-C, or gdb went away). */
+static bool replay(GdbStub *s, NxRev *r, bool *intr)
 {
     Machine *m = s->m;
     fflush(stdout);
@@ -303,8 +304,15 @@ static bool replay(GdbStub *s, NxRev *r)
     }
     s->dbg->rev = r;
     nx_debug_rearm(s->dbg);
-    while (!m->stop && sched_round(m) == STOP_NONE)
-        ;
+    unsigned rounds = 0;
+    *intr = false;
+    while (!m->stop && sched_round(m) == STOP_NONE) {
+        /* between two rounds, as a forward Ctrl-C stops */
+        if (++rounds % GDB_POLL_EVERY_ROUNDS == 0 && (!gdb_poll_interrupt(s, intr) || *intr)) {
+            *intr = true;
+            break;
+        }
+    }
     s->dbg->rev = NULL;
     nx_debug_rearm(s->dbg);
     fflush(stdout);
@@ -326,6 +334,37 @@ static void lift_stop(Machine *m)
         m->stop = false;
         m->stop_reason = STOP_NONE;
     }
+}
+
+/* gdb interrupted the re-execution: the machine stays where it got to,
+ * which is earlier than the command's target (re-execution runs forward
+ * from the start), with gdb's breakpoints and watchpoints back. */
+static void interrupted(GdbStub *s, RevPlan *p, uint64_t target)
+{
+    if (p->scan)
+        nx_debug_clear(s->dbg, NULL); /* the scan's recording points */
+    plan_install(p, s);
+    s->dbg->catch_mask = p->catch_mask;
+    s->dbg->catch_sem = p->catch_sem;
+    s->dbg->catch_value = p->catch_value;
+    nx_debug_clear_hit(s->dbg);
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->last_state[i] = s->proc[i]->state;
+    char *msg = g_strdup_printf("nxemu: reverse: interrupted at position %" PRIu64 " of %" PRIu64
+                                ", earlier than the target; breakpoints and watchpoints in "
+                                "between were not reported\n",
+                                nx_rev_position(s->m), target);
+    GString *r = g_string_new("O");
+    gdb_hex_encode(r, (const uint8_t *)msg, strlen(msg));
+    gdb_send_packet(s, r->str, r->len);
+    g_free(msg);
+    g_string_truncate(r, 0);
+    unsigned pid = p->rpid ? p->rpid : 1;
+    gdb_stop_reply(s, r, pid, GDB_SIGINT);
+    s->last_pid = pid;
+    s->last_sig = GDB_SIGINT;
+    gdb_send_packet(s, r->str, r->len);
+    g_string_free(r, TRUE);
 }
 
 bool gdb_reverse_adopt(GdbStub *s)
@@ -352,7 +391,13 @@ bool gdb_reverse_adopt(GdbStub *s)
         plan_install(&p, s);
         r.step_cpu = gdb_cpu_of_pid(s, p.step_pid);
         r.want_hits = p.hits;
-        reached = replay(s, &r) && r.reached;
+        bool intr;
+        reached = replay(s, &r, &intr) && r.reached;
+        if (intr) {
+            interrupted(s, &p, p.target);
+            plan_free(&p);
+            return true;
+        }
         if (r.step_cpu && r.have_cp && r.step_cpu->retired != r.cp_retired) {
             r.found_step = true;
             r.step_pos = r.cp_pos;
@@ -394,7 +439,13 @@ bool gdb_reverse_adopt(GdbStub *s)
     /* phase 2: to the target, or nowhere for the start */
     if (!p.begin) {
         r.who = p.who ? gdb_cpu_of_pid(s, p.who) : NULL;
-        reached = replay(s, &r) && r.reached;
+        bool intr;
+        reached = replay(s, &r, &intr) && r.reached;
+        if (intr) {
+            interrupted(s, &p, p.target);
+            plan_free(&p);
+            return true;
+        }
     }
     plan_install(&p, s);
     /* catchpoints only from here on: they would stop the re-execution */

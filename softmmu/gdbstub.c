@@ -39,8 +39,6 @@
 #include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"
 
-#define POLL_EVERY_ROUNDS 64
-
 /* ---- run control ---- */
 
 static bool ended(const Machine *m)
@@ -208,7 +206,7 @@ void gdb_prepare_resume(GdbStub *s)
 /* Scan unhandled bytes for Ctrl-C (gdb sends nothing else while the
  * machine runs, so a 0x03 there is never inside a packet, and one that came
  * with the resume packet is not lost); false if gdb went away. */
-static bool poll_interrupt(GdbStub *s, bool *intr)
+bool gdb_poll_interrupt(GdbStub *s, bool *intr)
 {
     struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
                           {.fd = s->listener, .events = POLLIN}};
@@ -284,8 +282,8 @@ static void run_rounds(GdbStub *s, unsigned pid)
             break;
         if (halted_stop(s) || locked_stall(s))
             return;
-        if (rounds++ % POLL_EVERY_ROUNDS == 0) {
-            if (!poll_interrupt(s, &intr))
+        if (rounds++ % GDB_POLL_EVERY_ROUNDS == 0) {
+            if (!gdb_poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
             if (intr) {
                 note_stop(s, pid ? pid : report_pid(s, NULL), GDB_SIGINT);
@@ -477,9 +475,9 @@ static void run_detached(GdbStub *s)
     nx_debug_clear(s->dbg, NULL);
     gdb_prepare_resume(s);
     while (!ended(m) && view_refresh(s) && sched_round(m) == STOP_NONE) {
-        if (++rounds % POLL_EVERY_ROUNDS == 0) {
+        if (++rounds % GDB_POLL_EVERY_ROUNDS == 0) {
             bool intr = false;
-            if (!poll_interrupt(s, &intr) || intr || s->in->len)
+            if (!gdb_poll_interrupt(s, &intr) || intr || s->in->len)
                 break;
         }
     }
@@ -624,7 +622,7 @@ static bool run_until_gdb(GdbStub *s)
     while (m->stop_reason == STOP_NONE) {
         if (!view_refresh(s) || sched_round(m) != STOP_NONE)
             return false;
-        if (++rounds % POLL_EVERY_ROUNDS == 0 && (s->conn = gdb_accept_conn(s, false)) >= 0)
+        if (++rounds % GDB_POLL_EVERY_ROUNDS == 0 && (s->conn = gdb_accept_conn(s, false)) >= 0)
             return true;
     }
     return false;

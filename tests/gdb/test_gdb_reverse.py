@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -33,7 +34,7 @@ IMG = tempfile.mkdtemp(prefix='nxgdbrev')
 
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf',
-                          'fault'), tpc=('tpcst',))
+                          'fault', 'spin'), tpc=('tpcst',))
 
 
 def need(gdb=True):
@@ -424,6 +425,55 @@ def bad_replay_budget_is_a_usage_error():
     assert p.returncode == 125, p.returncode
     assert p.stderr == b"nxemu: -replay-budget: 'abc': not a number (decimal or 0x hex)\n", \
         p.stderr
+
+
+@case
+def ctrl_c_interrupts_a_reverse_command():
+    """spin.s runs until interrupted (r1 counts the passes, 2 instructions
+    each).  After 1.5 s forward, a bs must re-execute every retired
+    instruction from the start (tens of millions here, seconds of work);
+    a Ctrl-C 0.3 s into it stops the re-execution with SIGINT (T02, not the
+    T05 of a finished step) at an earlier position, says so on the console,
+    and the run goes forward and is interrupted again from there."""
+    need(gdb=False)
+    st, c = connect(['-device', 'loader,file=%s' % IMAGES['spin'], '-replay-budget',
+                     '1000000000000000'])
+    try:
+        c.cmd('qSupported:multiprocess+')
+        c.send(b'vCont;c')
+        time.sleep(1.5)
+        c.send_raw(b'\x03')
+        assert c.reply().startswith(b'T02')
+        before = int.from_bytes(bytes.fromhex(c.cmd('p66').decode()), 'little')
+        assert before > 10**6, before
+        c.console.clear()
+        t0 = time.time()
+        c.send(b'bs')
+        time.sleep(0.3)
+        c.send_raw(b'\x03')
+        r = c.reply()
+        took = time.time() - t0
+        assert r.startswith(b'T02') and b'thread:p1.1;' in r, r
+        after = int.from_bytes(bytes.fromhex(c.cmd('p66').decode()), 'little')
+        assert 0 < after < before - 1, (after, before)
+        assert any('nxemu: reverse: interrupted at position' in t for t in c.console), c.console
+        # the r1 of that point: one add per pass, so r1 = retired / 2 (+1
+        # when stopped between the add and the branch)
+        r1 = int.from_bytes(bytes.fromhex(c.cmd('p22').decode()), 'little')  # r1: 33 + 1
+        assert r1 in (after // 2, after // 2 + 1), (r1, after)
+        c.send(b'vCont;c')
+        time.sleep(0.2)
+        c.send_raw(b'\x03')
+        assert c.reply().startswith(b'T02')
+        later = int.from_bytes(bytes.fromhex(c.cmd('p66').decode()), 'little')
+        assert later > after, (later, after)
+        assert c.cmd('vKill;1') == b'OK'
+        c.close()
+    except BaseException:
+        st.kill()
+        raise
+    st.wait()
+    print('# bs interrupted after %.2f s at %d of %d instructions' % (took, after, before))
 
 
 def main():
