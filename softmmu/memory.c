@@ -649,6 +649,29 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
     return mr->host + off;
 }
 
+void as_hint_dense(AddressSpace *as, uint64_t addr, uint64_t len)
+{
+#if defined(MADV_HUGEPAGE)
+    const FlatRange *fr = as_find(as, addr);
+    if (!fr || len == 0 || len > fr->end - addr || fr->mr->kind != MR_RAM || !fr->mr->host)
+        return;
+    /* whole huge pages around the range, inside the region's mapping: the
+     * ends share a huge page with their neighbours at most */
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t base = (uintptr_t)fr->mr->host, end = base + mr_map_len(fr->mr->size);
+    uintptr_t p = base + (uintptr_t)(fr->mr_offset + (addr - fr->start));
+    uintptr_t lo = p & ~(huge - 1), hi = (p + (uintptr_t)len + huge - 1) & ~(huge - 1);
+    lo = lo < base ? base : lo;
+    hi = hi > end ? end : hi;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure is harmless */
+#else
+    (void)as;
+    (void)addr;
+    (void)len;
+#endif
+}
+
 bool as_host_span(AddressSpace *as, uint64_t addr, bool is_write, MemHostSpan *s)
 {
     s->len = 0;

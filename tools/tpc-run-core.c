@@ -196,6 +196,10 @@ static bool check_tensor_memory(Machine *m, const TrOptions *o, GError **err)
 
 static bool load_inputs(Machine *m, const TrOptions *o, const TrIo *io, GError **err)
 {
+    /* tensors are dense: huge pages make the first touch of an output (in
+     * the run) and the loading of an input cheaper (bench/tpc-kernels.sh) */
+    for (unsigned i = 0; i < o->ntensor; i++)
+        as_hint_dense(m->as, o->tensor[i].addr, o->tensor[i].bytes);
     for (unsigned i = 0; i < o->ninputs; i++) {
         const TrTensor *t = &o->tensor[i];
         void *data = NULL;

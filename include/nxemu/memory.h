@@ -209,6 +209,13 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
                      unsigned need_flags);
 /* True if every byte of [addr, addr+len) is RAM with all of `flags`. */
 bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
+/* Advice, no effect on contents: [addr, addr+len) of one RAM range will be
+ * used densely (a tensor a launcher fills or a kernel writes whole), so the
+ * host may back it with huge pages where it offers them (MADV_HUGEPAGE).
+ * Touching such a range first then costs one page fault per 2 MiB instead
+ * of one per 4 KiB.  Anything else (MMIO, several ranges, no host support)
+ * is ignored. */
+void as_hint_dense(AddressSpace *as, uint64_t addr, uint64_t len);
 /* A run of RAM (or ROM, for reads) around an address that callers may cache
  * as a software TLB entry: guest [lo, lo + len) is host [host, host + len),
  * for as long as *genp == gen (no new flat view, observer or code page since).

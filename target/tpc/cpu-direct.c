@@ -254,11 +254,29 @@ static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
     return true;
 }
 
+/* JMPR/JMPA through their own executor (exec-spu.c jump), whose only fault
+ * is a target that is not a multiple of a bundle: an immediate target is
+ * known at decode, and PCs are bundle-aligned, so an aligned immediate
+ * cannot fault (a register target could, and stays staged).  A jump writes
+ * no register; the loop applies the target it leaves in the slot's
+ * TpcSlotOut as the staged path does (tpc_jump_to). */
+static bool spu_jump_form(const TpcBundle *b, const TpcInsn *in)
+{
+    uint32_t t;
+    if (in->a.kind == TPC_OP_IMM)
+        t = b->imm;
+    else if (in->a.kind == TPC_OP_SIMM)
+        t = in->a.num;
+    else
+        return false;
+    return t % TPC_BUNDLE == 0;
+}
+
 /* ---- planning ---- */
 
 /* The direct form of slot s's instruction with its register sets, or false. */
-static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *prep, RegSet *rd,
-                        RegSet *wr)
+static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcDirectFn *fn,
+                        bool *prep, RegSet *rd, RegSet *wr)
 {
     add_reads(rd, s, in);
     *prep = false;
@@ -304,6 +322,8 @@ static bool direct_form(unsigned s, const TpcInsn *in, TpcDirectFn *fn, bool *pr
             *fn = run_set_indx_spu;
             return true;
         }
+        if (in->desc->form == TPC_FORM_JMP)
+            return spu_jump_form(bp, in); /* (fn NULL: the slot's executor) */
         if (tpc_spu_irf_add_form(in)) {
             add_op(wr, &in->dst);
             *fn = run_irf_add;
@@ -317,14 +337,14 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 {
     const TpcBundle *bp = &dc->b;
     dc->direct = false;
-    if (bp->is_loop || bp->halt || dc->spu_jmp)
+    if (bp->is_loop || bp->halt)
         return; /* (an all-NOP bundle is direct: nothing to run) */
     unsigned n = dc->nact;
     RegSet rd[4] = {{0}}, wr[4] = {{0}};
     TpcDirectFn fn[4];
     bool prep[4];
     for (unsigned k = 0; k < n; k++)
-        if (!direct_form(dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
+        if (!direct_form(bp, dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
             return;
     /* two slots writing one register: the general path applies its rule */
     for (unsigned a = 0; a < n; a++)
@@ -379,7 +399,9 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
         } else {
             TpcSlotOut *o = &c->x.out[s];
             o->nw = 0;
-            dc->dexec[k](c, bp, &bp->slot[s], o); /* cannot fail: vpu_staged_form */
+            o->jump = false;
+            /* cannot fail: vpu_staged_form, spu_staged_form, spu_jump_form */
+            dc->dexec[k](c, bp, &bp->slot[s], o);
             tpc_commit_slot(c, o);
         }
     }
@@ -461,8 +483,11 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
             nd++;
             if (G_UNLIKELY(log_exec))
                 tpc_log_bundle(c, dc->raw, "exec");
-            c->pc =
-                c->nloops && c->loops[c->nloops - 1].end == pc ? loop_end(c, pc) : pc + TPC_BUNDLE;
+            if (G_UNLIKELY(dc->spu_jmp) && c->x.out[TPC_SLOT_SPU].jump)
+                tpc_jump_to(c, c->x.out[TPC_SLOT_SPU].jump_pc);
+            else
+                c->pc = c->nloops && c->loops[c->nloops - 1].end == pc ? loop_end(c, pc)
+                                                                       : pc + TPC_BUNDLE;
             continue;
         }
         /* step_one may finish the core, which reports the counters */

@@ -326,11 +326,12 @@ uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next)
     return next;
 }
 
-static void pop_loops_outside(TpcCpu *c, uint32_t pc)
+void tpc_jump_to(TpcCpu *c, uint32_t target)
 {
+    c->pc = target;
     while (c->nloops) {
         const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-        if (pc >= f->body && pc <= f->end)
+        if (target >= f->body && target <= f->end)
             break;
         c->nloops--;
     }
@@ -492,8 +493,7 @@ bool tpc_step_one(TpcCpu *c)
     uint32_t e = c->pc, next = e + 32;
     const TpcSlotOut *spu = &c->x.out[TPC_SLOT_SPU];
     if (dc->spu_jmp && spu->jump) { /* only JMP executors set jump */
-        c->pc = spu->jump_pc;
-        pop_loops_outside(c, c->pc);
+        tpc_jump_to(c, spu->jump_pc);
         return true;
     }
     if (delay) {

@@ -364,6 +364,9 @@ static inline bool tpc_bundle_eq(const uint8_t *a, const uint8_t *b)
  * the loop bookkeeping after the bundle at e completed (cpu.c). */
 bool tpc_step_one(TpcCpu *c);
 uint32_t tpc_loop_end_checks(TpcCpu *c, uint32_t e, uint32_t next);
+/* A taken JMPR/JMPA (tpc.md §6.2): pc = target, and the loops whose body
+ * does not contain it are left (both paths). */
+void tpc_jump_to(TpcCpu *c, uint32_t target);
 
 /* Direct execution of plain bundles (cpu-direct.c): plan at decode, and run
  * (false: a check failed before any effect; use the general path). */

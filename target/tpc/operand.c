@@ -9,6 +9,8 @@
 #include "target/tpc/cpu.h"
 #include "target/tpc/vlane.h"
 
+typedef uint32_t tpc_v4u __attribute__((vector_size(16)));
+
 bool tpc_pred_mask(const TpcCpu *c, const TpcInsn *in, unsigned e, uint8_t m[TPC_VBYTES], bool *all)
 {
     *all = false;
@@ -64,8 +66,6 @@ void tpc_lane_id_init(TpcCpu *c)
         c->lane_id[2][i] = (uint8_t)i;
 }
 
-typedef uint32_t tpc_v4u __attribute__((vector_size(16)));
-
 /* 16 bytes at a time (a scalar operand of every vector op goes through
  * here); the pattern is the element replicated to 32 bits first. */
 static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
@@ -117,10 +117,19 @@ const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
     return tmp;
 }
 
+/* 16 bytes at a time: res may alias neither old nor m, which a byte loop
+ * cannot tell the compiler (it stayed a byte loop, the costliest part of a
+ * VP-predicated VPU op) */
 void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m)
 {
-    for (unsigned i = 0; i < TPC_VBYTES; i++)
-        res[i] = (uint8_t)((res[i] & m[i]) | (old[i] & ~m[i]));
+    for (unsigned i = 0; i < TPC_VBYTES; i += 16) {
+        tpc_v4u r, o, k;
+        memcpy(&r, res + i, 16);
+        memcpy(&o, old + i, 16);
+        memcpy(&k, m + i, 16);
+        r = (r & k) | (o & ~k);
+        memcpy(res + i, &r, 16);
+    }
 }
 
 bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op)

@@ -640,6 +640,39 @@ static void test_reset_zero(void)
     mr_destroy(&ram);
 }
 
+/* as_hint_dense is advice only: contents before and after, stores into the
+ * advised range, a reset and out-of-range, MMIO and empty hints behave as
+ * without it (whether the host has huge pages or not). */
+static void test_hint_dense(void)
+{
+    static const MemoryRegionOps ops = {.read = dev_read, .write = dev_write, .widths = MEM_W4};
+    Dev d = {0};
+    MemoryRegion sys, ram, io;
+    mr_init_container(&sys, "sys", 0x100000000ull);
+    mr_init_ram(&ram, "hbm", 16u << 20, 0);
+    mr_init_io(&io, "test", 0x1000, &ops, &d);
+    mr_add_subregion(&sys, 0x0, &ram, 0);
+    mr_add_subregion(&sys, 0x80000000ull, &io, 0);
+    AddressSpace *as = as_new("t", &sys);
+    wr(as, 0x123458, 8, 0x1122334455667788ull);
+    as_hint_dense(as, 0x100001, 5u << 20);    /* unaligned, across huge pages */
+    as_hint_dense(as, (16u << 20) - 8, 64);   /* past the end of the region */
+    as_hint_dense(as, 0x80000000ull, 0x1000); /* MMIO */
+    as_hint_dense(as, 0x200000, 0);           /* empty */
+    g_assert_cmphex(rd(as, 0x123458, 8), ==, 0x1122334455667788ull);
+    g_assert_cmphex(rd(as, 0x300000, 8), ==, 0);
+    wr(as, 0x400000, 4, 0xCAFEF00D);
+    g_assert_cmphex(rd(as, 0x400000, 4), ==, 0xCAFEF00D);
+    g_assert_cmphex(rd(as, 0x3FFFFC, 4), ==, 0);
+    mr_ram_zero(&ram);
+    g_assert_cmphex(rd(as, 0x400000, 4), ==, 0);
+    g_assert_cmphex(rd(as, 0x123458, 8), ==, 0);
+    as_free(as);
+    mr_destroy(&sys);
+    mr_destroy(&ram);
+    mr_destroy(&io);
+}
+
 /* A region tree that refers to itself must not hang or crash the flattener. */
 static void test_alias_cycle(void)
 {
@@ -736,6 +769,7 @@ int main(int argc, char **argv)
     g_test_add_func("/memory/access-hooks-any-order", test_access_hooks_any_order);
     g_test_add_func("/memory/dump-flat", test_dump_flat);
     g_test_add_func("/memory/reset-zero", test_reset_zero);
+    g_test_add_func("/memory/hint-dense", test_hint_dense);
     g_test_add_func("/memory/alias-cycle", test_alias_cycle);
     g_test_add_func("/memory/sparse-64g", test_sparse_64g);
     g_test_add_func("/memory/ram-ptr", test_ram_ptr);

@@ -3,7 +3,8 @@
  * the fast paths serve (ld_tnsr/st_tnsr of a full V register, the VPU
  * arithmetic and logic of the whole-register loops: f32 MAC/MUL/ADD/SUB/
  * MAX/MIN, integer SUB/MAX/MIN/shifts/logic of every width, int5 ADD,
- * compares into VPRFs, selects, VP-predicated forms, SET_INDX) mixed with
+ * compares into VPRFs, selects, VP-predicated forms, SET_INDX, forward
+ * JMPR with an immediate target) mixed with
  * forms they leave to the
  * general path (VPRF predicates, MOV, compares), run three times on fresh
  * machines:
@@ -119,8 +120,9 @@ static unsigned tens(GRand *r)
     return ids[pick(r, sizeof(ids))];
 }
 
-/* One bundle; wv/wi: registers written so far in it (no conflicts). */
-static void bundle(GString *k, GRand *r)
+/* One bundle, `left` more to come in the body; wv/wi: registers written
+ * so far in it (no conflicts). */
+static void bundle(GString *k, GRand *r, unsigned left)
 {
     uint64_t wv = 0;
     uint32_t wi = 0;
@@ -175,6 +177,12 @@ static void bundle(GString *k, GRand *r)
     } else if (f < 8) {
         g_string_append_printf(k, "mov.i32 S%u, S%u%s; ", 1 + pick(r, 7), pick(r, 8),
                                preds[pick(r, 6)]);
+    } else if (f < 9 && left >= 1) {
+        /* a forward jump over 0..2 bundles inside the body (direct: an
+         * aligned immediate target), predicated on SPRFs the compares set */
+        unsigned skip = 1 + pick(r, left < 3 ? left : 3);
+        imm = true; /* the target is the bundle's immediate */
+        g_string_append_printf(k, "jmpr 0x%x%s; ", 32 * skip, preds[pick(r, 7)]);
     } else {
         g_string_append(k, "nop; ");
     }
@@ -239,7 +247,7 @@ static GByteArray *kernel(GRand *r, GString *src)
     g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n"
                          "loop 0x0, 0x3, 1, <, End\nnop\n");
     for (unsigned b = 0; b < NBUNDLE; b++)
-        bundle(src, r);
+        bundle(src, r, NBUNDLE - 1 - b);
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
     TpcObject obj;
     tpc_object_init(&obj);

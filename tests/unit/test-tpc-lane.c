@@ -215,11 +215,44 @@ static void test_cmp(void)
         check_cmp_vl("widest");
 }
 
+/* The VP predicate images (tpc.md §5.0.1): pack, unpack, the lane gate of
+ * spread and the byte merge, checked bit by bit against their definitions
+ * on patterns that differ in every byte. */
+static void test_masks(void)
+{
+    uint8_t vp[TPC_VPBYTES], bytes[TPC_VBYTES], back[TPC_VPBYTES], g[TPC_VPBYTES];
+    for (unsigned j = 0; j < TPC_VPBYTES; j++)
+        vp[j] = (uint8_t)(j * 37u + 11u);
+    tpc_vl_unpack(bytes, vp);
+    for (unsigned i = 0; i < TPC_VBYTES; i++)
+        g_assert_cmphex(bytes[i], ==, (vp[i / 8] >> (i % 8)) & 1 ? 0xFF : 0x00);
+    tpc_vl_pack(back, bytes);
+    g_assert_cmpmem(back, sizeof(back), vp, sizeof(vp));
+    for (unsigned e = 1; e <= 4; e *= 2)
+        for (unsigned pol = 0; pol < 2; pol++) {
+            tpc_vl_spread(g, vp, e, pol);
+            for (unsigned i = 0; i < TPC_VBYTES; i++) {
+                unsigned l = i / e * e, want = ((vp[l / 8] >> (l % 8)) & 1) ^ pol;
+                if (((g[i / 8] >> (i % 8)) & 1) != want)
+                    g_error("spread e=%u pol=%u: bit %u", e, pol, i);
+            }
+        }
+    uint8_t res[TPC_VBYTES], old[TPC_VBYTES];
+    for (unsigned i = 0; i < TPC_VBYTES; i++) {
+        res[i] = (uint8_t)(i * 3u);
+        old[i] = (uint8_t)~i;
+    }
+    tpc_merge(res, old, bytes);
+    for (unsigned i = 0; i < TPC_VBYTES; i++)
+        g_assert_cmphex(res[i], ==, bytes[i] ? (uint8_t)(i * 3u) : (uint8_t)~i);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tpc-lane/arith", test_arith);
     g_test_add_func("/tpc-lane/carry", test_carry);
     g_test_add_func("/tpc-lane/cmp", test_cmp);
+    g_test_add_func("/tpc-lane/masks", test_masks);
     return g_test_run();
 }
