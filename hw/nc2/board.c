@@ -93,7 +93,9 @@ static void create_cores(Machine *m)
     }
     m->tpc = g_new0(NxCpu *, m->cfg.nr_tpc ? m->cfg.nr_tpc : 1);
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
-        m->tpc[t] = tpc_cpu_create(m, t);
+        TpcPort port;
+        tpccfg_port(&m->tpccfg[t], &port);
+        m->tpc[t] = tpc_cpu_create(m, t, &port);
     }
 }
 

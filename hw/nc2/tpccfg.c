@@ -345,3 +345,41 @@ void tpccfg_destroy(TpcCfg *tc)
 {
     mr_destroy(&tc->mmio);
 }
+
+/* The TPC core's port (include/nxemu/tpc-port.h): thin adapters so that the
+ * core needs no TpcCfg. */
+static uint32_t port_kv_read(void *opaque, uint32_t off)
+{
+    return tpccfg_kv_read(opaque, off);
+}
+
+static void port_kv_write(void *opaque, uint32_t off, uint32_t val)
+{
+    tpccfg_kv_write(opaque, off, val);
+}
+
+static void port_sem_add(void *opaque, uint32_t val)
+{
+    TpcCfg *tc = opaque;
+    tc->kv[TPC_KV_SEMAPHORE / 4] += val;
+}
+
+static void port_finish(void *opaque, uint32_t fault_code, uint32_t fault_pc, uint32_t fault_info,
+                        uint64_t fault_addr, uint64_t cycles, uint64_t bundles)
+{
+    tpccfg_finish(opaque, fault_code, fault_pc, fault_info, fault_addr, cycles, bundles);
+}
+
+void tpccfg_port(TpcCfg *tc, TpcPort *port)
+{
+    *port = (TpcPort){
+        .opaque = tc,
+        .kv = tc->kv,
+        .kv_gen = &tc->kv_gen,
+        .latched = &tc->latched,
+        .kv_read = port_kv_read,
+        .kv_write = port_kv_write,
+        .sem_add = port_sem_add,
+        .finish = port_finish,
+    };
+}
