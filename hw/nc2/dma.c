@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/dma.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
@@ -149,13 +150,13 @@ static void dma_complete_head(DmaEngine *e)
         }
     }
     if (req->sem_inc) {
-        evsem_sem_add(&m->evsem, req->sem, req->sem_inc);
+        evsem_sem_add(&m->board->evsem, req->sem, req->sem_inc);
     }
     if (req->upd_mode) {
-        evsem_update(&m->evsem, req->upd_mode, req->upd_idx, req->upd_value);
+        evsem_update(&m->board->evsem, req->upd_mode, req->upd_idx, req->upd_value);
     }
-    if (req->owner >= 0 && m->nx && (unsigned)req->owner < m->cfg.nr_seq) {
-        nx_work_done(&m->nx[req->owner], req->owner_gen);
+    if (req->owner >= 0 && m->board->nx && (unsigned)req->owner < m->cfg.nr_seq) {
+        nx_work_done(&m->board->nx[req->owner], req->owner_gen);
     }
     e->completed++;
     e->bytes += req->bytes;

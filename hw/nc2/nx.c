@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/tpccfg.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
@@ -111,10 +112,10 @@ static void tpccfg_latch(TpcCfg *tc)
 static NxBlock *tpccfg_launcher_nx(TpcCfg *tc)
 {
     Machine *m = tc->m;
-    if (tc->launcher == TPC_LAUNCHER_NONE || !m->nx || tc->launcher >= m->cfg.nr_seq) {
+    if (tc->launcher == TPC_LAUNCHER_NONE || !m->board->nx || tc->launcher >= m->cfg.nr_seq) {
         return NULL;
     }
-    return &m->nx[tc->launcher];
+    return &m->board->nx[tc->launcher];
 }
 
 static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
@@ -181,7 +182,7 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
     } else {
         tc->status = TPC_ST_DONE;
         if (tc->completion_sem & TPC_COMPLETION_EN) {
-            evsem_sem_add(&m->evsem, tc->completion_sem & 0xFF, tc->completion_inc);
+            evsem_sem_add(&m->board->evsem, tc->completion_sem & 0xFF, tc->completion_inc);
         }
     }
     NxBlock *nx = tpccfg_launcher_nx(tc);

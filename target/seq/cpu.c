@@ -701,7 +701,7 @@ NxCpu *seq_cpu_create(Machine *m, unsigned index)
     cpu->kind = CPU_KIND_SEQ;
     cpu->index = index;
     cpu->state = CPU_RESET;
-    s->nx = &m->nx[index];
+    s->nx = &m->board->nx[index];
     s->nx->cpu = cpu;
     s->as = m->as;
     s->attrs = MEMTXATTRS(MEM_REQ_SEQ, index);

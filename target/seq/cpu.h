@@ -31,6 +31,7 @@
 #include <glib.h>
 
 #include "nxemu/debug.h"
+#include "hw/nc2/board.h" /* until the sequencer has its ports (#13) */
 #include "nxemu/machine.h"
 #include "target/seq/alu-ops.h"
 #include "target/seq/insn.h"

@@ -396,7 +396,7 @@ static unsigned dtype_size(uint8_t dt)
 bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
                    DmaRequest **out, NxFault *f)
 {
-    SeqDmaReq *q = (SeqDmaReq *)dma_pool_get(&m->dma, sizeof(SeqDmaReq), seq_dma_slot_fini);
+    SeqDmaReq *q = (SeqDmaReq *)dma_pool_get(&m->board->dma, sizeof(SeqDmaReq), seq_dma_slot_fini);
     uint64_t bad;
 
     /* A reused slot: everything but the header (reset by the pool) and the
@@ -471,7 +471,7 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     }
     /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
     if (q->didx && !F(DMAI_NON_UNIQUE_DST)) {
-        int64_t k = dma_first_dup(&m->dma, q->didx, q->n);
+        int64_t k = dma_first_dup(&m->board->dma, q->didx, q->n);
         if (k >= 0) {
             nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
                          SBUF_BASE + F(DMAI_DST_IDX) + 4ull * (uint64_t)k);

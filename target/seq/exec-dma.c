@@ -13,7 +13,7 @@
 
 DmaEngine *seq_dma_engine(SeqCpu *s)
 {
-    DmaController *dc = &s->cpu.m->dma;
+    DmaController *dc = &s->cpu.m->board->dma;
     return &dc->e[s->nx->dma_engine % dc->nr];
 }
 
@@ -23,7 +23,7 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
     Machine *m = s->cpu.m;
     DmaRequest *req;
 
-    if (m->dma.nr == 0) /* no engine configured: nothing is DMA-able */
+    if (m->board->dma.nr == 0) /* no engine configured: nothing is DMA-able */
         return seq_fault(s, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, 0);
     uint64_t src = seq_addr8_resolve(s, r + src_off);
     uint64_t dst = seq_addr8_resolve(s, r + dst_off);

@@ -29,7 +29,7 @@ static inline bool upd_is_reg(uint8_t mode)
 
 bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 {
-    EvSem *es = &s->cpu.m->evsem;
+    EvSem *es = &s->cpu.m->board->evsem;
     if (mode == W_NONE)
         return true;
     if ((mode & 0x7F) >= W_SEM_EQ && (mode & 0x7F) <= W_SEM_GE) {
@@ -64,9 +64,9 @@ bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 void seq_wait_side_action(SeqCpu *s, uint8_t mode, uint8_t idx)
 {
     if (mode == W_EVT_SET_THEN_CLEAR)
-        evsem_evt_write(&s->cpu.m->evsem, idx, false);
+        evsem_evt_write(&s->cpu.m->board->evsem, idx, false);
     else if (mode == W_EVT_CLEAR_THEN_SET)
-        evsem_evt_write(&s->cpu.m->evsem, idx, true);
+        evsem_evt_write(&s->cpu.m->board->evsem, idx, true);
 }
 
 static void record_block_wait(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
@@ -105,14 +105,14 @@ void seq_u_pre_slow(SeqCpu *s, const SeqDecoded *d)
     if (d->wait_mode)
         seq_wait_side_action(s, d->wait_mode, d->wait_idx);
     if (upd_is_read(d->upd_mode))
-        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
+        evsem_update(&s->cpu.m->board->evsem, d->upd_mode, d->upd_idx,
                      seq_update_value(s, d->upd_mode, d->ev_value));
 }
 
 void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d)
 {
     if (upd_is_complete(d->upd_mode))
-        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
+        evsem_update(&s->cpu.m->board->evsem, d->upd_mode, d->upd_idx,
                      seq_update_value(s, d->upd_mode, d->ev_value));
 }
 
@@ -121,7 +121,7 @@ void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d)
 void seq_block_info(NxCpu *cpu, GString *out)
 {
     SeqCpu *s = seq_cpu(cpu);
-    EvSem *es = &cpu->m->evsem;
+    EvSem *es = &cpu->m->board->evsem;
     static const char *const rel[] = {"", "eq", "lt", "le", "gt", "ge"};
 
     switch (s->nx->block_reason) {
@@ -129,7 +129,7 @@ void seq_block_info(NxCpu *cpu, GString *out)
         g_string_append(out, "drain");
         return;
     case NX_BLOCK_DMAQ:
-        g_string_append_printf(out, "dmaq=%u", s->nx->dma_engine % MAX(cpu->m->dma.nr, 1u));
+        g_string_append_printf(out, "dmaq=%u", s->nx->dma_engine % MAX(cpu->m->board->dma.nr, 1u));
         return;
     case NX_BLOCK_WAIT:
         break;
@@ -175,7 +175,7 @@ SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
     seq_wait_side_action(s, wb, ib);
     /* No results: _READ and _COMPLETE forms both land here, in order. */
     if (um)
-        evsem_update(&s->cpu.m->evsem, um, ui, seq_update_value(s, um, uv));
+        evsem_update(&s->cpu.m->board->evsem, um, ui, seq_update_value(s, um, uv));
     return SEQ_OK;
 }
 
@@ -183,7 +183,7 @@ SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
 SeqStatus seq_exec_semclr(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    EvSem *es = &s->cpu.m->evsem;
+    EvSem *es = &s->cpu.m->board->evsem;
 
     seq_u_pre(s, d);
     if (F(GRST_MODE) == 1) {

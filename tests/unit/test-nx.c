@@ -3,6 +3,7 @@
  * ordering, own-core CONTROL deferral and the Neuron-address view. */
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
 
@@ -18,18 +19,19 @@ static Fix *fix_new(void)
 {
     Fix *f = g_new0(Fix, 1);
     Machine *m = f->m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     m->cfg.nr_seq = 2;
     m->cfg.nr_dma = 3;
     m->cfg.tlb_entries = 4;
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    mr_init_ram(&m->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
-    mr_add_subregion(&m->sysmem, 0, &m->hbm, 0);
-    m->nx = g_new0(NxBlock, 2);
+    mr_init_ram(&m->board->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
+    mr_add_subregion(&m->sysmem, 0, &m->board->hbm, 0);
+    m->board->nx = g_new0(NxBlock, 2);
     for (unsigned i = 0; i < 2; i++) {
-        nx_init(&m->nx[i], m, i, 4, 2);
+        nx_init(&m->board->nx[i], m, i, 4, 2);
         f->cpu[i] = (NxCpu){.m = m, .kind = CPU_KIND_SEQ, .index = i, .state = CPU_RESET};
-        m->nx[i].cpu = &f->cpu[i];
-        mr_add_subregion(&m->sysmem, NX_ALIAS(i), &m->nx[i].alias, 0);
+        m->board->nx[i].cpu = &f->cpu[i];
+        mr_add_subregion(&m->sysmem, NX_ALIAS(i), &m->board->nx[i].alias, 0);
     }
     m->as = as_new("pa", &m->sysmem);
     return f;
@@ -40,11 +42,12 @@ static void fix_free(Fix *f)
     Machine *m = f->m;
     as_free(m->as);
     for (unsigned i = 0; i < 2; i++) {
-        nx_destroy(&m->nx[i]);
+        nx_destroy(&m->board->nx[i]);
     }
-    g_free(m->nx);
-    mr_destroy(&m->hbm);
+    g_free(m->board->nx);
+    mr_destroy(&m->board->hbm);
     mr_destroy(&m->sysmem);
+    g_free(m->board);
     g_free(m);
     g_free(f);
 }
@@ -68,7 +71,7 @@ static void wr(NxBlock *nx, uint64_t off, unsigned size, uint64_t v, MemTxAttrs 
 static void test_widths(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint64_t v;
     g_assert_cmpint(nx_read(nx, 0x0, 1, &v, dbg), ==, MEMTX_BAD_WIDTH);
     g_assert_cmpint(nx_read(nx, 0x0, 2, &v, dbg), ==, MEMTX_BAD_WIDTH);
@@ -85,14 +88,14 @@ static void test_widths(void)
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x0, 2, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x104, 8, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_write(as, NX_ALIAS(1) + 0x8, 4, 0x1234, dbg), ==, MEMTX_OK);
-    g_assert_cmphex(f->m->nx[1].r[2], ==, 0x1234);
+    g_assert_cmphex(f->m->board->nx[1].r[2], ==, 0x1234);
     fix_free(f);
 }
 
 static void test_gprs_and_pairs(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     wr(nx, 0x0FC, 4, 0xCAFEF00D, dbg);
     g_assert_cmphex(nx->r[63], ==, 0xCAFEF00D);
     /* §12.3: 8 bytes over two u32 registers = R[n] | R[n+1] << 32. */
@@ -112,7 +115,7 @@ static void test_gprs_and_pairs(void)
 static void test_u64_halves(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     wr(nx, NX_ENTRY, 4, 0x89ABCDEF, dbg);
     wr(nx, NX_ENTRY + 4, 4, 0x01234567, dbg);
     g_assert_cmphex(rd(nx, NX_ENTRY, 8), ==, 0x0123456789ABCDEFull);
@@ -131,7 +134,7 @@ static void test_read_only(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[1];
+    NxBlock *nx = &m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     nx->dtb_addr = 0x3FF00000;
     cpu->retired = 0x100000007ull;
@@ -177,7 +180,7 @@ static void test_read_only(void)
 static void test_status(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_BLOCKED;
     nx->block_reason = NX_BLOCK_DMAQ;
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 0x302);
@@ -191,7 +194,7 @@ static void test_status(void)
 static void test_counters_cleared_by_any_write(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     nx->tlb.hits = 0x500000001ull;
     nx->tlb.misses = 7;
     nx->tlb.evictions = 3;
@@ -208,7 +211,7 @@ static void test_counters_cleared_by_any_write(void)
 static void test_notify_queue_regs(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint64_t q2 = NX_NQ + 2 * 0x20;
     wr(nx, q2, 8, 0x20000010ull, dbg);
     wr(nx, q2 + 0x08, 4, 16, dbg);
@@ -235,18 +238,18 @@ static void test_dma_engine(void)
 {
     Fix *f = fix_new();
     /* Reset value n % engines (3 engines configured). */
-    g_assert_cmpuint(rd(&f->m->nx[1], NX_DMA_ENGINE, 4), ==, 1);
-    wr(&f->m->nx[1], NX_DMA_ENGINE, 4, 7, dbg);
-    g_assert_cmpuint(nx_dma_engine(&f->m->nx[1]), ==, 1);
-    wr(&f->m->nx[1], NX_DMA_ENGINE, 4, 2, dbg);
-    g_assert_cmpuint(nx_dma_engine(&f->m->nx[1]), ==, 2);
+    g_assert_cmpuint(rd(&f->m->board->nx[1], NX_DMA_ENGINE, 4), ==, 1);
+    wr(&f->m->board->nx[1], NX_DMA_ENGINE, 4, 7, dbg);
+    g_assert_cmpuint(nx_dma_engine(&f->m->board->nx[1]), ==, 1);
+    wr(&f->m->board->nx[1], NX_DMA_ENGINE, 4, 2, dbg);
+    g_assert_cmpuint(nx_dma_engine(&f->m->board->nx[1]), ==, 2);
     fix_free(f);
 }
 
 static void test_pc_write_rule(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     NxCpu *cpu = &f->cpu[0];
     static const CpuState ok[] = {CPU_RESET, CPU_HALTED, CPU_FAULTED};
     for (unsigned i = 0; i < G_N_ELEMENTS(ok); i++) {
@@ -277,7 +280,7 @@ static void test_pc_write_rule(void)
 static void test_own_pc_through_alias(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_RUNNING;
     nx->pc = 0x01000080; /* the executing instruction */
     uint64_t v = 0;
@@ -291,7 +294,7 @@ static void test_own_pc_through_alias(void)
 static void test_control_run_stop(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[1];
+    NxBlock *nx = &f->m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     cpu->state = CPU_FAULTED;
     cpu->fault = (NxFault){NX_FAULT_MISALIGNED, 9, 0x41};
@@ -328,7 +331,7 @@ static void test_control_reset(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[1];
+    NxBlock *nx = &m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     nx->entry = 0x01000000;
     nx->dtb_addr = 0x3FF00000;
@@ -364,7 +367,7 @@ static void test_control_reset(void)
 static void test_control_order(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[1];
+    NxBlock *nx = &f->m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     /* STOP then RUN: a running core ends up running again (RUN first would
      * leave it halted). */
@@ -386,7 +389,7 @@ static void test_control_order(void)
 static void test_control_own_core_pending(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     NxCpu *cpu = &f->cpu[0];
     cpu->state = CPU_RUNNING;
     /* Core 0 writes its own CONTROL through the global alias. */
@@ -415,7 +418,7 @@ static void put_entry(Machine *m, uint64_t pa, uint64_t v)
 static void test_reset_drain_generation(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint32_t old_a = nx_work_begin(nx);
     uint32_t old_b = nx_work_begin(nx);
     g_assert_cmpuint(nx->outstanding, ==, 2);
@@ -435,7 +438,7 @@ static void test_translate_views(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[0];
+    NxBlock *nx = &m->board->nx[0];
     uint64_t pa;
     bool local;
     NxFault flt;

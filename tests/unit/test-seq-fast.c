@@ -311,8 +311,8 @@ static void load_loop(Machine *m, uint32_t n)
     le(r[4] + 24, 0x5555, 4);
     r_halt(r[5]);
     put(m, CODE, r, sizeof(r));
-    m->nx[0].entry = CODE;
-    m->nx[0].pc = CODE;
+    m->board->nx[0].entry = CODE;
+    m->board->nx[0].pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
 }
 
@@ -324,8 +324,8 @@ static void test_loop_counts(void)
     /* The PASS write ends the run at once (machine.md §7): halt never runs. */
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 3 * 1000 + 1);
     g_assert_cmpuint(m->sched.icount, ==, 1 + 3 * 1000 + 1);
-    g_assert_cmphex(m->nx[0].r[2], ==, 3000);
-    g_assert_cmphex(m->nx[0].r[1], ==, 0);
+    g_assert_cmphex(m->board->nx[0].r[2], ==, 3000);
+    g_assert_cmphex(m->board->nx[0].r[1], ==, 0);
     machine_free(m);
 }
 
@@ -345,8 +345,8 @@ static void test_icount_limit(void)
         g_assert_cmpuint(m->seq[0]->retired, ==, n);
         /* After the mov, each iteration is 3 instructions of 64 bytes. */
         uint64_t k = n - 1;
-        g_assert_cmphex(m->nx[0].pc, ==, CODE + 64 + 64 * (k % 3));
-        g_assert_cmphex(m->nx[0].r[2], ==, 3 * ((k + 2) / 3));
+        g_assert_cmphex(m->board->nx[0].pc, ==, CODE + 64 + 64 * (k % 3));
+        g_assert_cmphex(m->board->nx[0].r[2], ==, 3 * ((k + 2) / 3));
         /* Retirement time of the n-th instruction: one cycle each (§8). */
         g_assert_cmpuint(m->sched.limit_vtime, ==, n);
         machine_free(m);
@@ -365,7 +365,7 @@ static void test_fast_fault(void)
     hdr(r[2], 0xFF); /* not an opcode */
     r_halt(r[3]);
     put(m, CODE, r, sizeof(r));
-    m->nx[0].pc = CODE;
+    m->board->nx[0].pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
     g_assert_cmpint(sched_run(m), ==, 128 + nx_fault_signal(NX_FAULT_INVALID_OPCODE));
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_FAULTED);
@@ -373,7 +373,7 @@ static void test_fast_fault(void)
     g_assert_cmphex(m->seq[0]->fault_pc, ==, CODE + 128);
     g_assert_cmpuint(m->seq[0]->retired, ==, 2);
     g_assert_cmpuint(m->sched.icount, ==, 2);
-    g_assert_cmphex(m->nx[0].r[1], ==, 8);
+    g_assert_cmphex(m->board->nx[0].r[1], ==, 8);
     machine_free(m);
 }
 
@@ -416,13 +416,13 @@ static void test_self_modifying(void)
     for (unsigned i = 0; i < 16; i++) {
         uint32_t w;
         memcpy(&w, newrec + 4 * i, 4);
-        m->nx[0].r[10 + i] = GUINT32_FROM_LE(w);
+        m->board->nx[0].r[10 + i] = GUINT32_FROM_LE(w);
     }
-    m->nx[0].pc = CODE;
+    m->board->nx[0].pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
     g_assert_cmpint(sched_run(m), ==, 0);
     /* First pass adds 1, the second runs the rewritten record: 1 + 100. */
-    g_assert_cmphex(m->nx[0].r[2], ==, 101);
+    g_assert_cmphex(m->board->nx[0].r[2], ==, 101);
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 5 + 3 + 1);
     machine_free(m);
 }
