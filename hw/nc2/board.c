@@ -89,7 +89,9 @@ static void create_cores(Machine *m)
     m->seq = g_new0(NxCpu *, m->cfg.nr_seq);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         /* NULL until the sequencer target exists: tolerated everywhere. */
-        m->seq[i] = seq_cpu_create(m, i);
+        SeqPort port;
+        nx_seq_port(&m->board->nx[i], &port);
+        m->seq[i] = seq_cpu_create(m, i, &port);
         m->board->nx[i].cpu = m->seq[i];
     }
     m->tpc = g_new0(NxCpu *, m->cfg.nr_tpc ? m->cfg.nr_tpc : 1);

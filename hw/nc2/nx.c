@@ -444,3 +444,36 @@ void nx_work_done(NxBlock *nx, uint32_t generation)
         nx->outstanding--;
     }
 }
+
+/* ---- the sequencer core's port (include/nxemu/seq-port.h) ---------------- */
+
+static void port_sem_write(void *opaque, unsigned i, uint32_t v)
+{
+    NxBlock *nx = opaque;
+    evsem_sem_write(&nx->m->board->evsem, i, v);
+}
+
+static void port_evt_write(void *opaque, unsigned i, bool set)
+{
+    NxBlock *nx = opaque;
+    evsem_evt_write(&nx->m->board->evsem, i, set);
+}
+
+static void port_ev_update(void *opaque, uint8_t mode, uint8_t idx, uint32_t value)
+{
+    NxBlock *nx = opaque;
+    evsem_update(&nx->m->board->evsem, mode, idx, value);
+}
+
+void nx_seq_port(NxBlock *nx, SeqPort *port)
+{
+    EvSem *es = &nx->m->board->evsem;
+    *port = (SeqPort){
+        .opaque = nx,
+        .sem = es->sem,
+        .evt = es->evt,
+        .sem_write = port_sem_write,
+        .evt_write = port_evt_write,
+        .ev_update = port_ev_update,
+    };
+}

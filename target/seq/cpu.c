@@ -691,7 +691,7 @@ static const NxCpuOps seq_cpu_ops = {
     .destroy = seq_destroy,
 };
 
-NxCpu *seq_cpu_create(Machine *m, unsigned index)
+NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port)
 {
     SeqCpu *s = g_new0(SeqCpu, 1);
     NxCpu *cpu = &s->cpu;
@@ -703,6 +703,7 @@ NxCpu *seq_cpu_create(Machine *m, unsigned index)
     cpu->state = CPU_RESET;
     s->nx = &m->board->nx[index];
     s->nx->cpu = cpu;
+    s->port = *port;
     s->as = m->as;
     s->attrs = MEMTXATTRS(MEM_REQ_SEQ, index);
     seq_dcache_init(&s->dc);

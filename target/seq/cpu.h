@@ -33,6 +33,7 @@
 #include "nxemu/debug.h"
 #include "hw/nc2/board.h" /* until the sequencer has its ports (#13) */
 #include "nxemu/machine.h"
+#include "nxemu/seq-port.h"
 #include "target/seq/alu-ops.h"
 #include "target/seq/insn.h"
 
@@ -143,6 +144,7 @@ typedef struct SeqDCache {
 struct SeqCpu {
     NxCpu cpu; /* first: SeqCpu * and NxCpu * convert both ways */
     NxBlock *nx;
+    SeqPort port; /* the board's events (nxemu/seq-port.h), a copy */
     AddressSpace *as;
     MemTxAttrs attrs;
     SeqDCache dc;

@@ -10,6 +10,7 @@
 #include "hw/nc2/wtlb.h"
 #include "nxemu/cpu.h"
 #include "nxemu/memory.h"
+#include "nxemu/seq-port.h"
 
 typedef struct Machine Machine;
 
@@ -117,5 +118,8 @@ bool nx_local_peek(const NxBlock *nx, uint64_t a, uint64_t *pa, uint64_t *room);
 /* The DMA engine this core's DMA instructions use: DMA_ENGINE modulo the
  * number of engines (the register keeps the value as written). */
 unsigned nx_dma_engine(const NxBlock *nx);
+
+/* The port sequencer core nx->id works through (include/nxemu/seq-port.h). */
+void nx_seq_port(NxBlock *nx, SeqPort *port);
 
 #endif
