@@ -626,7 +626,7 @@ static bool lc_apply(LoadCtx *c, GError **err)
             continue;
         }
         m->board->nx[n].entry = entry[n];
-        m->board->nx[n].pc = entry[n];
+        m->board->nx[n].regs.pc = entry[n];
         if (m->seq && m->seq[n]) {
             m->seq[n]->state = CPU_RUNNING;
         }

@@ -98,7 +98,7 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
     g_string_append_printf(out,
                            "seq%u: wt_base=0x%016" PRIx64 " wt_len=%u entries=%u hits=%" PRIu64
                            " misses=%" PRIu64 " evictions=%" PRIu64 "\n",
-                           cpu->index, nx->wt_base, nx->wt_len, t->n, t->hits, t->misses,
+                           cpu->index, nx->regs.wt_base, nx->wt_len, t->n, t->hits, t->misses,
                            t->evictions);
     for (unsigned i = 0; i < t->n; i++) {
         if (t->e[i].valid)

@@ -295,7 +295,7 @@ static void snap_before(NxTrace *t, TraceCpu *tc)
 {
     NxCpu *cpu = tc->cpu;
     if (cpu->kind == CPU_KIND_SEQ) {
-        memcpy(tc->r, seq_cpu(cpu)->nx->r, sizeof(tc->r));
+        memcpy(tc->r, seq_cpu(cpu)->regs->r, sizeof(tc->r));
     } else if (tc->tsnap) {
         TpcCpu *c = tpc_cpu(cpu);
         TraceTpcSnap *s = tc->tsnap;
@@ -323,7 +323,7 @@ static void snap_before(NxTrace *t, TraceCpu *tc)
 
 static void seq_regs_changed(TraceCpu *tc, GString *g)
 {
-    const uint32_t *r = seq_cpu(tc->cpu)->nx->r;
+    const uint32_t *r = seq_cpu(tc->cpu)->regs->r;
     for (unsigned i = 0; i < 64; i++)
         if (r[i] != tc->r[i])
             g_string_append_printf(g, " ; r%u=0x%08" PRIx32, i, r[i]);
@@ -470,7 +470,7 @@ static void wait_begin(NxTrace *t, TraceCpu *tc)
     if (tc->waiting || tc->cpu->kind != CPU_KIND_SEQ)
         return;
     SeqCpu *s = seq_cpu(tc->cpu);
-    unsigned reason = s->nx->block_reason & 3;
+    unsigned reason = s->regs->block_reason & 3;
     GString *g = g_string_new(NULL);
     tc->waiting = true;
     tc->wait_start = tc->t;

@@ -193,7 +193,7 @@ static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
     const WTlb *t = &nx->tlb;
     vrender_textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
                   "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id,
-                  t->hits, t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
+                  t->hits, t->misses, t->evictions, nx->regs.wt_base ? "" : " (identity)");
     y += VIEW_LINE_H;
     for (unsigned k = 0; k < t->n && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; k++) {
         const WTlbEntry *e = &t->e[k];

@@ -1,6 +1,6 @@
 /*
- * The sequencer core (sequencer.md): state lives in the NX block (NxBlock,
- * hw/nc2/nx.h); this object adds what only the executor needs: the decode
+ * The sequencer core (sequencer.md): its registers live in the board's NX
+ * block, reached through the port (SeqRegs, nxemu/seq-port.h); this object adds what only the executor needs: the decode
  * cache, the kept record of a blocked instruction and per-attempt scratch.
  *
  * Execution of one attempt follows sequencer.md §2.2:
@@ -143,8 +143,8 @@ typedef struct SeqDCache {
 
 struct SeqCpu {
     NxCpu cpu; /* first: SeqCpu * and NxCpu * convert both ways */
-    NxBlock *nx;
-    SeqPort port; /* the board's events (nxemu/seq-port.h), a copy */
+    SeqRegs *regs; /* = port.regs: the registers the core executes on */
+    SeqPort port;  /* the board (nxemu/seq-port.h), a copy */
     AddressSpace *as;
     MemTxAttrs attrs;
     SeqDCache dc;
@@ -179,6 +179,23 @@ static inline uint64_t seq_cur_pc(const SeqCpu *s)
 static inline SeqCpu *seq_cpu(NxCpu *cpu)
 {
     return (SeqCpu *)cpu;
+}
+
+/* The Neuron-address view through the board (SeqPort.translate); on
+ * failure s->fault is filled. */
+static inline bool seq_translate(SeqCpu *s, uint64_t a, NxAccess acc, uint64_t *pa, bool *local)
+{
+    return s->port.translate(s->port.opaque, a, acc, pa, local, &s->fault);
+}
+
+/* Own NX block access through window 0 (a = Neuron address, seq_local_ok). */
+static inline MemTxResult seq_local_read(SeqCpu *s, uint64_t a, unsigned size, uint64_t *v)
+{
+    return s->port.local_read(s->port.opaque, a - SEQ_LOCAL_BASE, size, v, s->attrs);
+}
+static inline void seq_local_write(SeqCpu *s, uint64_t a, unsigned size, uint64_t v)
+{
+    s->port.local_write(s->port.opaque, a - SEQ_LOCAL_BASE, size, v, s->attrs);
 }
 
 /* gdb watchpoints, checked in phase E before any access is made: true =

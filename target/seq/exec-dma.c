@@ -14,7 +14,7 @@
 DmaEngine *seq_dma_engine(SeqCpu *s)
 {
     DmaController *dc = &s->cpu.m->board->dma;
-    return &dc->e[s->nx->dma_engine % dc->nr];
+    return &dc->e[s->regs->dma_engine % dc->nr];
 }
 
 static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, unsigned dst_off)
@@ -44,22 +44,22 @@ static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, uns
         /* Faults come first (sequencer.md); the slot goes back to the pool
          * and the retry builds again, allocating nothing. */
         dma_pool_put(req);
-        s->nx->block_reason = NX_BLOCK_DMAQ;
+        s->regs->block_reason = NX_BLOCK_DMAQ;
         return SEQ_BLOCK;
     }
 
     seq_u_pre(s, d); /* wait side action, _READ update: at issue */
-    req->owner = (int)s->nx->id;
+    req->owner = (int)s->cpu.index;
     if (d->upd_mode & 0x10) {
         /* _COMPLETE: the register of a *_REG form is read now, applied later. */
         req->upd_mode = d->upd_mode;
         req->upd_idx = d->upd_idx;
         req->upd_value = seq_update_value(s, d->upd_mode, d->ev_value);
     }
-    req->owner_gen = nx_work_begin(s->nx);
+    req->owner_gen = s->port.work_begin(s->port.opaque);
     nx_log_mask(&m->log, NX_LOG_DMA,
                 "dma: core=%u issue %s src=0x%016" PRIx64 " dst=0x%016" PRIx64 " engine=%u\n",
-                s->nx->id, F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? "memcpy" : "indirect", src, dst,
+                s->cpu.index, F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? "memcpy" : "indirect", src, dst,
                 e->index);
     dma_push(e, req);
     return SEQ_OK;

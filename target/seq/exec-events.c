@@ -33,7 +33,7 @@ bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
     if (mode == W_NONE)
         return true;
     if ((mode & 0x7F) >= W_SEM_EQ && (mode & 0x7F) <= W_SEM_GE) {
-        uint32_t v = (mode & W_REG) ? s->nx->r[value & 63] : value;
+        uint32_t v = (mode & W_REG) ? s->regs->r[value & 63] : value;
         uint32_t cur = pt->sem[idx];
         switch (mode & 0x7F) {
         case W_SEM_EQ:
@@ -71,7 +71,7 @@ void seq_wait_side_action(SeqCpu *s, uint8_t mode, uint8_t idx)
 
 static void record_block_wait(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 {
-    s->nx->block_reason = NX_BLOCK_WAIT;
+    s->regs->block_reason = NX_BLOCK_WAIT;
     s->blk_wait_mode = mode;
     s->blk_wait_idx = idx;
     s->blk_wait_value = value;
@@ -87,7 +87,7 @@ bool seq_wait_std(SeqCpu *s, const SeqDecoded *d)
 
 uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v)
 {
-    return upd_is_reg(mode) ? s->nx->r[v & 63] : v;
+    return upd_is_reg(mode) ? s->regs->r[v & 63] : v;
 }
 
 static inline bool upd_is_read(uint8_t mode)
@@ -124,12 +124,12 @@ void seq_block_info(NxCpu *cpu, GString *out)
     const SeqPort *pt = &s->port;
     static const char *const rel[] = {"", "eq", "lt", "le", "gt", "ge"};
 
-    switch (s->nx->block_reason) {
+    switch (s->regs->block_reason) {
     case NX_BLOCK_DRAIN:
         g_string_append(out, "drain");
         return;
     case NX_BLOCK_DMAQ:
-        g_string_append_printf(out, "dmaq=%u", s->nx->dma_engine % MAX(cpu->m->board->dma.nr, 1u));
+        g_string_append_printf(out, "dmaq=%u", s->regs->dma_engine % MAX(cpu->m->board->dma.nr, 1u));
         return;
     case NX_BLOCK_WAIT:
         break;
@@ -224,8 +224,8 @@ SeqStatus seq_exec_halt(SeqCpu *s, const SeqDecoded *d)
  * are complete (nx->outstanding counts both, zeroed by CONTROL.RESET). */
 SeqStatus seq_exec_drain(SeqCpu *s, const SeqDecoded *d)
 {
-    if (s->nx->outstanding != 0) {
-        s->nx->block_reason = NX_BLOCK_DRAIN;
+    if (s->regs->outstanding != 0) {
+        s->regs->block_reason = NX_BLOCK_DRAIN;
         return SEQ_BLOCK;
     }
     return seq_exec_nop(s, d);

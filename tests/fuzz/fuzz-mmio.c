@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t pc = 0x1000000 + 64 * fuzz_take(&in, 1);
             if (m->seq[core]->state == CPU_RESET) { /* as the loader starts a core */
                 m->board->nx[core].entry = pc;
-                m->board->nx[core].pc = pc;
+                m->board->nx[core].regs.pc = pc;
                 m->seq[core]->state = CPU_RUNNING;
             }
             break;

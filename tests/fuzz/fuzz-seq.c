@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             MEMTX_OK) {
             for (unsigned c = 0; c < ((flags & 1) ? 2u : 1u); c++) {
                 m->board->nx[c].entry = CODE;
-                m->board->nx[c].pc = CODE;
+                m->board->nx[c].regs.pc = CODE;
                 m->seq[c]->state = CPU_RUNNING;
             }
             fuzz_run(m, 64, 300, 20000);

@@ -59,7 +59,7 @@ void put32(Machine *m, uint64_t pa, uint32_t v)
 void start(Machine *m, unsigned core, uint64_t pc)
 {
     m->board->nx[core].entry = pc;
-    m->board->nx[core].pc = pc;
+    m->board->nx[core].regs.pc = pc;
     m->seq[core]->state = CPU_RUNNING;
 }
 

@@ -168,7 +168,7 @@ static void test_completion_order(void)
     Ctx c;
     ctx_init(&c, 1, 8);
     Machine *m = c.m;
-    m->board->nx[1].outstanding = 2;
+    m->board->nx[1].regs.outstanding = 2;
     DmaRequest *r = treq(&c, 0, 64, 1);
     r->sem = 0;
     r->sem_inc = 5;
@@ -191,18 +191,18 @@ static void test_completion_order(void)
     g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
     g_assert_cmpuint(c.seen[0], ==, 1); /* data moved before the increment */
     g_assert_cmpuint(m->board->evsem.sem[0], ==, 100);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 1);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
 
     g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
     g_assert_cmpuint(c.seen[1], ==, 100);
     g_assert_cmpuint(m->board->evsem.sem[0], ==, 102);
     g_assert_cmpuint(m->board->evsem.evt[9], ==, 1);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
 
     g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
     g_assert_cmpuint(m->board->evsem.sem[0], ==, 102); /* sem_inc 0: untouched */
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
     ctx_fini(&c);
 }
 
@@ -322,7 +322,7 @@ static void test_doorbell_accept_and_full(void)
     ctx_init(&c, 2, 2);
     Machine *m = c.m;
     m->board->dma.from_record = fake_from_record;
-    m->board->nx[1].outstanding = 0;
+    m->board->nx[1].regs.outstanding = 0;
     uint8_t rec[64] = {0xB8};
     uint64_t bad;
     rec[16] = 64;
@@ -353,7 +353,7 @@ static void test_doorbell_accept_and_full(void)
     g_assert_cmpuint(dma_advance(&m->board->dma, 66), ==, 2);
     g_assert_cmpuint(dma_pending(&m->board->dma), ==, 0);
     g_assert_cmpuint(m->board->evsem.sem[4], ==, 2);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 0); /* no core owns a doorbell request */
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0); /* no core owns a doorbell request */
     g_assert_cmpuint(rd(m, 1, 0x10, 8), ==, 128);
     ctx_fini(&c);
 }

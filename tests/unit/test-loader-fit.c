@@ -226,7 +226,7 @@ static void test_fit_good(void)
     g_assert_cmpmem(got, sizeof(blob), blob, sizeof(blob));
     /* the -kernel firmware without nxemu,cpu starts core 0 at `entry` */
     g_assert_cmphex(m->board->nx[0].entry, ==, 0x3000040);
-    g_assert_cmphex(m->board->nx[0].pc, ==, 0x3000040);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, 0x3000040);
     /* the ELF kernel image with nxemu,cpu = 1: ENTRY from e_entry */
     g_assert_cmphex(m->board->nx[1].entry, ==, ENTRY);
     g_assert_true(bind_table_lookup(&r.bt, 2, &a));

@@ -60,7 +60,7 @@ static void test_seq_elf_good(void)
         g_assert_cmpuint(got[i], ==, 0xEE); /* beyond p_memsz: untouched */
     }
     g_assert_cmphex(m->board->nx[0].entry, ==, ENTRY);
-    g_assert_cmphex(m->board->nx[0].pc, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, ENTRY);
     if (m->seq[0]) {
         g_assert_cmpint(m->seq[0]->state, ==, CPU_RUNNING);
     }
@@ -88,7 +88,7 @@ static void test_seq_elf_cpu_num(void)
     g_assert_true(run_load(&r, m, &err));
     g_assert_no_error(err);
     g_assert_cmphex(m->board->nx[1].entry, ==, ENTRY);
-    g_assert_cmphex(m->board->nx[1].pc, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[1].regs.pc, ==, ENTRY);
     g_assert_cmphex(m->board->nx[0].entry, ==, 0);
     if (m->seq[1]) {
         g_assert_cmpint(m->seq[1]->state, ==, CPU_RUNNING);
@@ -442,7 +442,7 @@ static void test_raw_and_data(void)
     const uint8_t q[8] = {8, 7, 6, 5, 4, 3, 2, 1};
     g_assert_cmpmem(got, 8, q, 8);
     g_assert_cmphex(m->board->nx[1].entry, ==, 0x2000000);
-    g_assert_cmphex(m->board->nx[1].pc, ==, 0x2000000);
+    g_assert_cmphex(m->board->nx[1].regs.pc, ==, 0x2000000);
     g_assert_cmphex(m->board->nx[0].entry, ==, 0);
     machine_free(m);
 

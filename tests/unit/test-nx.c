@@ -88,7 +88,7 @@ static void test_widths(void)
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x0, 2, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x104, 8, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_write(as, NX_ALIAS(1) + 0x8, 4, 0x1234, dbg), ==, MEMTX_OK);
-    g_assert_cmphex(f->m->board->nx[1].r[2], ==, 0x1234);
+    g_assert_cmphex(f->m->board->nx[1].regs.r[2], ==, 0x1234);
     fix_free(f);
 }
 
@@ -97,13 +97,13 @@ static void test_gprs_and_pairs(void)
     Fix *f = fix_new();
     NxBlock *nx = &f->m->board->nx[0];
     wr(nx, 0x0FC, 4, 0xCAFEF00D, dbg);
-    g_assert_cmphex(nx->r[63], ==, 0xCAFEF00D);
+    g_assert_cmphex(nx->regs.r[63], ==, 0xCAFEF00D);
     /* §12.3: 8 bytes over two u32 registers = R[n] | R[n+1] << 32. */
     wr(nx, 0x008, 8, 0x1111222233334444ull, dbg);
-    g_assert_cmphex(nx->r[2], ==, 0x33334444);
-    g_assert_cmphex(nx->r[3], ==, 0x11112222);
-    nx->r[4] = 5;
-    nx->r[5] = 6;
+    g_assert_cmphex(nx->regs.r[2], ==, 0x33334444);
+    g_assert_cmphex(nx->regs.r[3], ==, 0x11112222);
+    nx->regs.r[4] = 5;
+    nx->regs.r[5] = 6;
     g_assert_cmphex(rd(nx, 0x010, 8), ==, 0x0000000600000005ull);
     g_assert_cmphex(rd(nx, 0x014, 4), ==, 6);
     /* WT_LEN (0x138) and TLB_ENTRIES (0x13C) read as one u64. */
@@ -125,7 +125,7 @@ static void test_u64_halves(void)
 
     wr(nx, NX_ADDR_TABLE + 8 * 63 + 4, 4, 0x28, dbg);
     wr(nx, NX_ADDR_TABLE + 8 * 63, 4, 0x02700000, dbg);
-    g_assert_cmphex(nx->addr_table[63], ==, 0x2802700000ull);
+    g_assert_cmphex(nx->regs.addr_table[63], ==, 0x2802700000ull);
     g_assert_cmphex(rd(nx, NX_ADDR_TABLE + 8 * 63, 8), ==, 0x2802700000ull);
     fix_free(f);
 }
@@ -182,9 +182,9 @@ static void test_status(void)
     Fix *f = fix_new();
     NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_BLOCKED;
-    nx->block_reason = NX_BLOCK_DMAQ;
+    nx->regs.block_reason = NX_BLOCK_DMAQ;
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 0x302);
-    nx->block_reason = NX_BLOCK_WAIT;
+    nx->regs.block_reason = NX_BLOCK_WAIT;
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 0x102);
     f->cpu[0].state = CPU_FAULTED;
     g_assert_cmphex(rd(nx, NX_STATUS, 4) & 0xF, ==, 4);
@@ -217,8 +217,8 @@ static void test_notify_queue_regs(void)
     wr(nx, q2 + 0x08, 4, 16, dbg);
     wr(nx, q2 + 0x0C, 4, 3, dbg);
     wr(nx, q2 + 0x10, 4, 9, dbg); /* NQ_TAIL is read-only */
-    nx->nq[2].tail = 5;
-    nx->nq[2].overflow = 4;
+    nx->regs.nq[2].tail = 5;
+    nx->regs.nq[2].overflow = 4;
     g_assert_cmphex(rd(nx, q2, 8), ==, 0x20000010ull);
     g_assert_cmpuint(rd(nx, q2 + 0x08, 4), ==, 16);
     g_assert_cmpuint(rd(nx, q2 + 0x0C, 4), ==, 3);
@@ -230,7 +230,7 @@ static void test_notify_queue_regs(void)
     g_assert_cmpuint(rd(nx, q2 + 0x14, 4), ==, 0);
     wr(nx, q2 + 0x18, 8, ~0ull, dbg);
     g_assert_cmphex(rd(nx, q2 + 0x18, 8), ==, 0);
-    g_assert_cmphex(nx->nq[1].base | nx->nq[3].base, ==, 0);
+    g_assert_cmphex(nx->regs.nq[1].base | nx->regs.nq[3].base, ==, 0);
     fix_free(f);
 }
 
@@ -254,26 +254,26 @@ static void test_pc_write_rule(void)
     static const CpuState ok[] = {CPU_RESET, CPU_HALTED, CPU_FAULTED};
     for (unsigned i = 0; i < G_N_ELEMENTS(ok); i++) {
         cpu->state = ok[i];
-        nx->discard_kept = false;
+        nx->regs.discard_kept = false;
         wr(nx, NX_PC, 8, 0x01000040ull + 0x40 * i, dbg);
         g_assert_cmphex(rd(nx, NX_PC, 8), ==, 0x01000040ull + 0x40 * i);
-        g_assert_true(nx->discard_kept);
+        g_assert_true(nx->regs.discard_kept);
     }
     static const CpuState ignored[] = {CPU_RUNNING, CPU_BLOCKED};
     for (unsigned i = 0; i < G_N_ELEMENTS(ignored); i++) {
         cpu->state = ignored[i];
-        nx->pc = 0x02000000;
-        nx->discard_kept = false;
+        nx->regs.pc = 0x02000000;
+        nx->regs.discard_kept = false;
         wr(nx, NX_PC, 8, 0x03000000, seq1);
         wr(nx, NX_PC + 4, 4, 0x1, seq1);
         g_assert_cmphex(rd(nx, NX_PC, 8), ==, 0x02000000);
-        g_assert_false(nx->discard_kept);
+        g_assert_false(nx->regs.discard_kept);
     }
     /* Halves in a writable state. */
     cpu->state = CPU_HALTED;
     wr(nx, NX_PC + 4, 4, 0x1, dbg);
     wr(nx, NX_PC, 4, 0x80, dbg);
-    g_assert_cmphex(nx->pc, ==, 0x100000080ull);
+    g_assert_cmphex(nx->regs.pc, ==, 0x100000080ull);
     fix_free(f);
 }
 
@@ -282,7 +282,7 @@ static void test_own_pc_through_alias(void)
     Fix *f = fix_new();
     NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_RUNNING;
-    nx->pc = 0x01000080; /* the executing instruction */
+    nx->regs.pc = 0x01000080; /* the executing instruction */
     uint64_t v = 0;
     g_assert_cmpint(as_read(f->m->as, NX_ALIAS(0) + NX_PC, 8, &v, seq0), ==, MEMTX_OK);
     g_assert_cmphex(v, ==, 0x01000080);
@@ -299,10 +299,10 @@ static void test_control_run_stop(void)
     cpu->state = CPU_FAULTED;
     cpu->fault = (NxFault){NX_FAULT_MISALIGNED, 9, 0x41};
     cpu->fault_pc = 0x01000000;
-    nx->pc = 0x01000100;
+    nx->regs.pc = 0x01000100;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RUN, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
-    g_assert_cmphex(nx->pc, ==, 0x01000100);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000100);
     g_assert_cmphex(rd(nx, NX_FAULT_CODE, 4), ==, 0);
     g_assert_cmphex(rd(nx, NX_FAULT_INFO, 4), ==, 0);
     g_assert_cmphex(rd(nx, NX_FAULT_PC, 8), ==, 0);
@@ -313,12 +313,12 @@ static void test_control_run_stop(void)
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
 
     cpu->state = CPU_BLOCKED;
-    nx->block_reason = NX_BLOCK_WAIT;
-    nx->discard_kept = false;
+    nx->regs.block_reason = NX_BLOCK_WAIT;
+    nx->regs.discard_kept = false;
     wr(nx, NX_CONTROL, 4, NX_CTRL_STOP, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_HALTED);
-    g_assert_true(nx->discard_kept);
-    g_assert_cmphex(nx->pc, ==, 0x01000100); /* PC keeps the blocked instruction */
+    g_assert_true(nx->regs.discard_kept);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000100); /* PC keeps the blocked instruction */
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 3);
 
     /* STOP on a halted or reset core does nothing. */
@@ -337,13 +337,13 @@ static void test_control_reset(void)
     nx->dtb_addr = 0x3FF00000;
     cpu->state = CPU_RUNNING;
     cpu->retired = 12;
-    nx->pc = 0x01000400;
-    nx->r[7] = 7;
-    nx->addr_table[3] = 3;
-    nx->nq[0].size = 8;
-    nx->wt_base = 0x10000;
+    nx->regs.pc = 0x01000400;
+    nx->regs.r[7] = 7;
+    nx->regs.addr_table[3] = 3;
+    nx->regs.nq[0].size = 8;
+    nx->regs.wt_base = 0x10000;
     nx->wt_len = 4;
-    nx->dma_engine = 0;
+    nx->regs.dma_engine = 0;
     nx->tlb.hits = 5;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RESET);
@@ -360,7 +360,7 @@ static void test_control_reset(void)
     g_assert_cmpuint(rd(nx, NX_WT_LEN, 4), ==, 0);
     g_assert_cmpuint(rd(nx, NX_TLB_HITS, 8), ==, 0);
     g_assert_cmpuint(rd(nx, NX_DMA_ENGINE, 4), ==, 1);
-    g_assert_true(nx->discard_kept);
+    g_assert_true(nx->regs.discard_kept);
     fix_free(f);
 }
 
@@ -376,10 +376,10 @@ static void test_control_order(void)
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
     /* RESET then RUN: running at ENTRY. */
     nx->entry = 0x01000000;
-    nx->pc = 0x01000200;
+    nx->regs.pc = 0x01000200;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET | NX_CTRL_RUN, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
-    g_assert_cmphex(nx->pc, ==, 0x01000000);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000000);
     /* RESET then STOP: STOP finds the core in RESET and does nothing. */
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET | NX_CTRL_STOP, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RESET);
@@ -396,10 +396,10 @@ static void test_control_own_core_pending(void)
     g_assert_cmpint(as_write(f->m->as, NX_ALIAS(0) + NX_CONTROL, 4, NX_CTRL_STOP, seq0), ==,
                     MEMTX_OK);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING); /* not before the write retires */
-    g_assert_cmphex(nx->pending_control, ==, NX_CTRL_STOP);
+    g_assert_cmphex(nx->regs.pending_control, ==, NX_CTRL_STOP);
     nx_apply_pending_control(nx);
     g_assert_cmpint(cpu->state, ==, CPU_HALTED);
-    g_assert_cmphex(nx->pending_control, ==, 0);
+    g_assert_cmphex(nx->regs.pending_control, ==, 0);
 
     /* Another core's write (or the debugger's) acts at once. */
     cpu->state = CPU_RUNNING;
@@ -421,16 +421,16 @@ static void test_reset_drain_generation(void)
     NxBlock *nx = &f->m->board->nx[0];
     uint32_t old_a = nx_work_begin(nx);
     uint32_t old_b = nx_work_begin(nx);
-    g_assert_cmpuint(nx->outstanding, ==, 2);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 2);
     nx_control(nx, NX_CTRL_RESET);
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     uint32_t fresh = nx_work_begin(nx);
     nx_work_done(nx, old_a); /* pre-reset completion: ignored */
-    g_assert_cmpuint(nx->outstanding, ==, 1);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 1);
     nx_work_done(nx, fresh);
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     nx_work_done(nx, old_b); /* never underflows */
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     fix_free(f);
 }
 

@@ -69,9 +69,9 @@ static void test_dma_copy(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    g_assert_cmpuint(m->board->nx[0].r[1], ==, 1); /* _READ fired at issue */
-    g_assert_cmpuint(m->board->nx[0].r[2], ==, 0); /* _COMPLETE not yet */
-    g_assert_cmphex(m->board->nx[0].r[4], ==, 0xDEADBEEF);
+    g_assert_cmpuint(m->board->nx[0].regs.r[1], ==, 1); /* _READ fired at issue */
+    g_assert_cmpuint(m->board->nx[0].regs.r[2], ==, 0); /* _COMPLETE not yet */
+    g_assert_cmphex(m->board->nx[0].regs.r[4], ==, 0xDEADBEEF);
     g_assert_cmphex(get(m, SBUF + 0x10FC, 4), ==, 0xDEADBEEF);
     g_assert_cmpuint(m->board->evsem.sem[9], ==, 1);
     g_assert_cmpuint(m->board->evsem.sem[10], ==, 1);
@@ -141,7 +141,7 @@ static void test_dma_compute_drain(void)
     g_assert_cmpint(run(m), ==, 0);
     g_assert_cmphex(get(m, 0x03000000, 4), ==, 0x40400000);
     g_assert_cmphex(get(m, 0x03000004, 4), ==, 0x7FC00000);
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     machine_free(m);
 }
 
@@ -166,13 +166,13 @@ static void test_dma_queue_full_and_drain_block(void)
     /* round 1: four issued, the fifth finds the queue full */
     g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_BLOCKED);
-    g_assert_cmpuint(m->board->nx[0].block_reason, ==, NX_BLOCK_DMAQ);
-    g_assert_cmphex(m->board->nx[0].pc, ==, CODE + 4 * 64);
+    g_assert_cmpuint(m->board->nx[0].regs.block_reason, ==, NX_BLOCK_DMAQ);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, CODE + 4 * 64);
     m->seq[0]->ops->block_info(m->seq[0], g);
     g_assert_cmpstr(g->str, ==, "dmaq=0");
     /* round 2: the engine freed one slot in round 1: the fifth and sixth
      * issue (the sixth only if a slot is free), then DRAIN blocks */
-    while (m->board->nx[0].pc < CODE + 6 * 64)
+    while (m->board->nx[0].regs.pc < CODE + 6 * 64)
         g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     if (m->seq[0]->state == CPU_BLOCKED) {
@@ -341,7 +341,7 @@ static void test_dma_pool_full_queue(void)
         g_assert_cmpuint(m->board->dma.pool.in_use, <=, 4 + 1);
         if (stop != STOP_NONE)
             break; /* the halt */
-        if (m->seq[0]->state == CPU_BLOCKED && m->board->nx[0].block_reason == NX_BLOCK_DMAQ)
+        if (m->seq[0]->state == CPU_BLOCKED && m->board->nx[0].regs.block_reason == NX_BLOCK_DMAQ)
             blocked++;
     }
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_HALTED);
@@ -371,7 +371,7 @@ static void test_dma_pool_full_queue(void)
         g_assert_cmphex(get(m, 0x03000400 + 4 * k, 4), ==, 0x1000 + 0x100 + gidx[k]);
         g_assert_cmphex(get(m, 0x03000500 + 4 * sidx[k], 4), ==, 0x1000 + 0x140 + k);
     }
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     machine_free(m);
 }
 

@@ -96,7 +96,7 @@ static void test_events_order_and_dec(void)
     g_assert_cmphex(m->board->evsem.sem[1], ==, 0xFFFFFFFF);
     g_assert_cmpuint(m->board->evsem.sem[2], ==, 7);
     g_assert_cmpuint(m->board->evsem.sem[3], ==, 4);
-    g_assert_cmpuint(m->board->nx[0].r[6], ==, 9);
+    g_assert_cmpuint(m->board->nx[0].regs.r[6], ==, 9);
     g_assert_cmpuint(m->board->evsem.evt[4], ==, 0);
     g_assert_cmpuint(m->board->evsem.sem[6], ==, 1);
     machine_free(m);

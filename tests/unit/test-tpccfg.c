@@ -230,8 +230,8 @@ static void test_launch_latches(void)
     }
     g_assert_cmphex(rd(f, 1, TPC_W_STATUS, 4), ==, TPC_ST_RUNNING);
     g_assert_cmphex(rd(f, 1, TPC_W_LAUNCHER, 4), ==, 1);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 1);
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
 
     /* Later writes change only the next launch. */
     wr(f, 1, TPC_KV_KERNEL_BASE_LO, 4, 0x3000000);
@@ -245,7 +245,7 @@ static void test_launch_latches(void)
     wr_as(f, 1, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_SEQ, 0));
     g_assert_cmpuint(f->launches, ==, 1);
     g_assert_cmphex(rd(f, 1, TPC_W_LAUNCHER, 4), ==, 1);
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     fix_free(f);
 }
 
@@ -267,17 +267,17 @@ static void test_finish_done(void)
     g_assert_cmphex(rd(f, 0, TPC_W_CYCLES, 8), ==, 0x100000003ull);
     g_assert_cmphex(rd(f, 0, TPC_W_CYCLES + 4, 4), ==, 1);
     g_assert_cmpuint(rd(f, 0, TPC_W_BUNDLES, 8), ==, 42);
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     g_assert_cmpuint(m->sched.round_tpc_changed, >, changed);
 
     /* Relaunch after DONE; without the enable bit the semaphore is untouched. */
     wr(f, 0, TPC_W_COMPLETION_SEM, 4, 0x7);
     wr_as(f, 0, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_SEQ, 1));
     g_assert_cmpuint(f->launches, ==, 2);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 1);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
     tpccfg_finish(tc, 0, 0, 0, 0, 10, 9);
     g_assert_cmpuint(m->board->evsem.sem[7], ==, 7);
-    g_assert_cmpuint(m->board->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
     g_assert_cmphex(rd(f, 0, TPC_W_LAUNCHER, 4), ==, 1);
     fix_free(f);
 }
@@ -298,7 +298,7 @@ static void test_finish_fault(void)
     g_assert_cmphex(rd(f, 1, TPC_W_FAULT_ADDR, 8), ==, 0x2000000040ull);
     g_assert_cmpuint(rd(f, 1, TPC_KV_INTR_CAUSE, 4), ==, 11);
     g_assert_cmpuint(rd(f, 1, TPC_W_BUNDLES, 8), ==, 3);
-    g_assert_cmpuint(m->board->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     /* Read-only launch registers ignore writes. */
     wr(f, 1, TPC_W_STATUS, 4, 0);
     wr(f, 1, TPC_W_LAUNCHER, 4, 5);
@@ -317,9 +317,9 @@ static void test_non_sequencer_launcher(void)
     wr_as(f, 0, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_DEBUG, 0));
     g_assert_cmpuint(f->launches, ==, 1);
     g_assert_cmphex(rd(f, 0, TPC_W_LAUNCHER, 4), ==, 0xFFFFFFFF);
-    g_assert_cmpuint(m->board->nx[0].outstanding + m->board->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding + m->board->nx[1].regs.outstanding, ==, 0);
     tpccfg_finish(&m->board->tpccfg[0], 0, 0, 0, 0, 1, 1);
-    g_assert_cmpuint(m->board->nx[0].outstanding + m->board->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding + m->board->nx[1].regs.outstanding, ==, 0);
     g_assert_cmphex(rd(f, 0, TPC_W_STATUS, 4), ==, TPC_ST_DONE);
     fix_free(f);
 }
