@@ -526,6 +526,34 @@ static void port_detach(void *opaque, NxCpu *cpu)
     }
 }
 
+static unsigned port_dma_engines(void *opaque)
+{
+    NxBlock *nx = opaque;
+    return nx->m->board->dma.nr;
+}
+
+static unsigned port_dma_engine(void *opaque)
+{
+    return nx_dma_engine(opaque);
+}
+
+/* The engine this core's DMA instructions use (callers know there is one). */
+static DmaEngine *port_engine(NxBlock *nx)
+{
+    DmaController *dc = &nx->m->board->dma;
+    return &dc->e[nx->regs.dma_engine % dc->nr];
+}
+
+static bool port_dma_queue_full(void *opaque)
+{
+    return dma_queue_full(port_engine(opaque));
+}
+
+static void port_dma_push(void *opaque, DmaRequest *req)
+{
+    dma_push(port_engine(opaque), req);
+}
+
 G_STATIC_ASSERT(SEQ_LOCAL_BASE == NC2_NX_LOCAL_BASE && SEQ_LOCAL_BYTES == NC2_NX_BLOCK_BYTES);
 
 void nx_seq_port(NxBlock *nx, SeqPort *port)
@@ -549,5 +577,10 @@ void nx_seq_port(NxBlock *nx, SeqPort *port)
         .sem_write = port_sem_write,
         .evt_write = port_evt_write,
         .ev_update = port_ev_update,
+        .dma_pool = nx->m->board->dma.req_pool,
+        .dma_engines = port_dma_engines,
+        .dma_engine = port_dma_engine,
+        .dma_queue_full = port_dma_queue_full,
+        .dma_push = port_dma_push,
     };
 }

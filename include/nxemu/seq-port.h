@@ -1,8 +1,8 @@
 /*
  * What a sequencer core sees of the board (docs/architecture.rst, "Layers"):
  * its registers (SeqRegs, the part of the NX block it executes on), its
- * address translation and own-block window, and the semaphores and events it
- * waits on and updates, as a narrow port the board fills in (hw/nc2/nx.c
+ * address translation and own-block window, the semaphores and events it
+ * waits on and updates, and its DMA engine, as a narrow port the board fills in (hw/nc2/nx.c
  * nx_seq_port) and hands to seq_cpu_create.
  * target/seq never includes a board header; the board never includes a
  * target header.
@@ -20,6 +20,7 @@
 #include <glib.h>
 
 #include "nxemu/cpu.h"
+#include "nxemu/dma-req.h"
 #include "nxemu/fault.h"
 #include "nxemu/memory.h"
 
@@ -99,6 +100,14 @@ typedef struct SeqPort {
     /* An events-field update (sequencer.md §4.3) whose value is resolved. */
     void (*ev_update)(void *opaque, uint8_t mode, uint8_t idx, uint32_t value);
 
+    /* DMA (machine.md §5): request slots, and the engine DMA_ENGINE selects
+     * (the register modulo the number of engines; 0 engines: none). */
+    DmaReqPool dma_pool;
+    unsigned (*dma_engines)(void *opaque);
+    unsigned (*dma_engine)(void *opaque);
+    bool (*dma_queue_full)(void *opaque);
+    /* Queue req on that engine (dma_queue_full was false). */
+    void (*dma_push)(void *opaque, DmaRequest *req);
 } SeqPort;
 
 #endif

@@ -31,7 +31,6 @@
 #include <glib.h>
 
 #include "nxemu/debug.h"
-#include "hw/nc2/board.h" /* until the sequencer has its ports (#13) */
 #include "nxemu/machine.h"
 #include "nxemu/seq-port.h"
 #include "target/seq/alu-ops.h"
@@ -299,10 +298,11 @@ static inline uint32_t seq_u32(float f)
 /* Build (phase E of 0xB8/0xBB) a request from a record whose predicates
  * passed.  src/dst are the resolved start PAs.  Returns false with *f set
  * on an issue-time error (MISALIGNED, DMA_ERROR). */
-bool seq_dma_build(Machine *m, const uint8_t rec[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
-                   DmaRequest **out, NxFault *f);
-/* The core's engine for 0xB8/0xBB. */
-DmaEngine *seq_dma_engine(SeqCpu *s);
+bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t rec[SEQ_REC_BYTES], uint64_t src,
+                   uint64_t dst, DmaRequest **out, NxFault *f);
+/* SBUF partition 0: where DMA_INDIRECT's ADDR4 index arrays live (the
+ * sequencer's view of machine.md §1.1). */
+#define SEQ_SBUF_BASE 0x2000000000ull
 
 /* Execute functions named by insn.def. */
 SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d);

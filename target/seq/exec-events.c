@@ -129,7 +129,7 @@ void seq_block_info(NxCpu *cpu, GString *out)
         g_string_append(out, "drain");
         return;
     case NX_BLOCK_DMAQ:
-        g_string_append_printf(out, "dmaq=%u", s->regs->dma_engine % MAX(cpu->m->board->dma.nr, 1u));
+        g_string_append_printf(out, "dmaq=%u", s->port.dma_engine(s->port.opaque));
         return;
     case NX_BLOCK_WAIT:
         break;

@@ -298,7 +298,8 @@ static void test_doorbell_rejections(void)
 
 /* Stands in for the sequencer's record validator: 0xB8 builds a request of
  * rec[16] bytes, 0xBB fails predicate 7, anything else is kind 5. */
-static uint32_t fake_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req)
+static uint32_t fake_from_record(Machine *m, const DmaReqPool *pool, const uint8_t rec[64],
+                                 DmaRequest **req)
 {
     *req = NULL;
     if (rec[0] == 0xBB) {

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -196,25 +197,25 @@ static void test_doorbell_record(void)
     DmaRequest *req = (DmaRequest *)&r; /* must be overwritten */
 
     r_nop(r);
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 5u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 5u << 16);
     g_assert_null(req);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     r[6] = 0x03; /* events field nonzero */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 6u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 6u << 16);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     a8_reg(r + 40, 1, 2); /* register ADDR8 */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 7u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 7u << 16);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     r[60] = 8; /* byte counts differ: dma_byte_count (65) */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 1u << 16 | 65);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 1u << 16 | 65);
     r_dma(r, DATA, DATA + 8, 4, 4, 1, 1); /* overlap */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 2u << 16 | NX_DMA_OVERLAP);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 2u << 16 | NX_DMA_OVERLAP);
     r_dma(r, DATA + 2, 0x03000000, 4, 4, 1, 1);
     r[15] = 1; /* i32 add from a misaligned start: issue error with detail 0 */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 2u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 2u << 16);
     g_assert_null(req);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 0);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 0);
     g_assert_nonnull(req);
     g_assert_cmpuint(req->bytes, ==, 16);
     g_assert_cmpint(req->owner, ==, -1);

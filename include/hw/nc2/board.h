@@ -28,9 +28,4 @@ struct NxBoard {
     TestDev test;
 };
 
-/* Target entry point used by the DMA doorbell (implemented in target/seq).
- * Validate the record and build a request (machine.md §5.3).  Returns 0
- * with *req set, or the ERROR register value (kind << 16 | detail). */
-uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req);
-
 #endif
