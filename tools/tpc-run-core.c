@@ -346,7 +346,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     ok = ok && check_tensor_memory(m, o, err) &&
          write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
-         load_inputs(m, o, io, err) && check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
+         load_inputs(m, o, io, err) &&
+         check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
     /* --display sdl: opened after loading, as nxemu does, so the window
      * shows what the run does (the loader's writes are not marks). */
     if (ok && o->display) {

@@ -224,7 +224,8 @@ static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
     y += 6;
     vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "window TLBs");
     y += 12;
-    for (unsigned i = 0; m->board->nx && i < m->cfg.nr_seq && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; i++) {
+    for (unsigned i = 0; m->board->nx && i < m->cfg.nr_seq && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H;
+         i++) {
         y = draw_tlb(fb, y, &m->board->nx[i]);
     }
     g_string_free(tmp, TRUE);

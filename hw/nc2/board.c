@@ -31,8 +31,8 @@ static void map(Machine *m, uint64_t pa, MemoryRegion *mr)
 static bool map_memories(Machine *m, GError **err)
 {
     const MemMapEntry *mm = nc2_memmap;
-    if (!mr_init_backed(&m->board->local_ram, MR_RAM, "sbuf+psum", LOCAL_SBUF_BYTES + LOCAL_PSUM_BYTES,
-                        0, err)) {
+    if (!mr_init_backed(&m->board->local_ram, MR_RAM, "sbuf+psum",
+                        LOCAL_SBUF_BYTES + LOCAL_PSUM_BYTES, 0, err)) {
         return false;
     }
     uint8_t *host = m->board->local_ram.host;

@@ -384,8 +384,8 @@ bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa)
         return true;
     }
     if (w >= nx->wt_len ||
-        as_read(nx->m->as, (nx->regs.wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
-            MEMTX_OK ||
+        as_read(nx->m->as, (nx->regs.wt_base & ~7ull) + 8 * w, 8, &e,
+                MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK ||
         !(e & WT_V) || (e & WT_RESERVED))
         return false;
     *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);

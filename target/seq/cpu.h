@@ -1,7 +1,8 @@
 /*
  * The sequencer core (sequencer.md): its registers live in the board's NX
- * block, reached through the port (SeqRegs, nxemu/seq-port.h); this object adds what only the executor needs: the decode
- * cache, the kept record of a blocked instruction and per-attempt scratch.
+ * block, reached through the port (SeqRegs, nxemu/seq-port.h); this object adds what only the
+ * executor needs: the decode cache, the kept record of a blocked instruction and per-attempt
+ * scratch.
  *
  * Execution of one attempt follows sequencer.md §2.2:
  *   F fetch   seq_fetch()        one TLB lookup (none for a kept record)
@@ -141,7 +142,7 @@ typedef struct SeqDCache {
 } SeqDCache;
 
 struct SeqCpu {
-    NxCpu cpu; /* first: SeqCpu * and NxCpu * convert both ways */
+    NxCpu cpu;     /* first: SeqCpu * and NxCpu * convert both ways */
     SeqRegs *regs; /* = port.regs: the registers the core executes on */
     SeqPort port;  /* the board (nxemu/seq-port.h), a copy */
     AddressSpace *as;
@@ -298,8 +299,8 @@ static inline uint32_t seq_u32(float f)
 /* Build (phase E of 0xB8/0xBB) a request from a record whose predicates
  * passed.  src/dst are the resolved start PAs.  Returns false with *f set
  * on an issue-time error (MISALIGNED, DMA_ERROR). */
-bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t rec[SEQ_REC_BYTES], uint64_t src,
-                   uint64_t dst, DmaRequest **out, NxFault *f);
+bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t rec[SEQ_REC_BYTES],
+                   uint64_t src, uint64_t dst, DmaRequest **out, NxFault *f);
 /* SBUF partition 0: where DMA_INDIRECT's ADDR4 index arrays live (the
  * sequencer's view of machine.md §1.1). */
 #define SEQ_SBUF_BASE 0x2000000000ull

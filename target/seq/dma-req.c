@@ -13,7 +13,6 @@
 
 #define F(name) seq_field_get(r, SEQ_F_##name)
 
-
 /* Lives in a DmaPool slot (no allocation per instruction once warm). */
 typedef struct SeqDmaReq {
     DmaRequest req;

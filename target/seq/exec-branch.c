@@ -113,7 +113,7 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 #define BR32(name, cond)                                                                           \
     static SeqStatus br_##name(SeqCpu *s, const SeqDecoded *d)                                     \
     {                                                                                              \
-        const uint32_t *R = s->regs->r;                                                              \
+        const uint32_t *R = s->regs->r;                                                            \
         uint32_t x = R[d->ra];                                                                     \
         uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
         (void)x, (void)y;                                                                          \

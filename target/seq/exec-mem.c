@@ -119,8 +119,8 @@ SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
         as_write(s->as, pa + 8, 8, w1, s->attrs);
         nq->tail++;
         nx_log_mask(&s->cpu.m->log, NX_LOG_NOTIFY,
-                    "notify: core=%u q=%u pc=0x%016" G_GINT64_MODIFIER "x payload=0x%08x\n", s->cpu.index,
-                    q, nx->pc, payload);
+                    "notify: core=%u q=%u pc=0x%016" G_GINT64_MODIFIER "x payload=0x%08x\n",
+                    s->cpu.index, q, nx->pc, payload);
     }
     seq_u_post(s, d);
     return SEQ_OK;

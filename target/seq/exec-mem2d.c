@@ -195,8 +195,7 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
     /* All elements are read first (reads have no side effects). */
     if (w.local) {
         for (unsigned i = 0; i < w.n; i++)
-            if (seq_local_read(s, elem_addr(&w, i), w.size, &v[i]) !=
-                MEMTX_OK)
+            if (seq_local_read(s, elem_addr(&w, i), w.size, &v[i]) != MEMTX_OK)
                 return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
     } else {
         const uint8_t *h = mem2d_host(s, &w, false);

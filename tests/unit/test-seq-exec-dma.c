@@ -207,9 +207,11 @@ static void test_doorbell_record(void)
     g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 7u << 16);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     r[60] = 8; /* byte counts differ: dma_byte_count (65) */
-    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 1u << 16 | 65);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==,
+                    1u << 16 | 65);
     r_dma(r, DATA, DATA + 8, 4, 4, 1, 1); /* overlap */
-    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 2u << 16 | NX_DMA_OVERLAP);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==,
+                    2u << 16 | NX_DMA_OVERLAP);
     r_dma(r, DATA + 2, 0x03000000, 4, 4, 1, 1);
     r[15] = 1; /* i32 add from a misaligned start: issue error with detail 0 */
     g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 2u << 16);

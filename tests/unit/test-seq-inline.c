@@ -295,7 +295,8 @@ static void test_m2d_forms(void)
             want[case_reg(c, k)] = (uint32_t)(case_addr(c, k) * 2654435761u);
         for (unsigned r = 0; r < 64; r++)
             if (m->board->nx[0].regs.r[r] != want[r])
-                g_error("case %u tld: r%u = 0x%x, want 0x%x", ci, r, m->board->nx[0].regs.r[r], want[r]);
+                g_error("case %u tld: r%u = 0x%x, want 0x%x", ci, r, m->board->nx[0].regs.r[r],
+                        want[r]);
         machine_free(m);
 
         /* Store: memory gets the registers in walk order (the last element

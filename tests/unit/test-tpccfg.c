@@ -115,7 +115,8 @@ static void test_kernel_view_storage(void)
     }
     for (unsigned i = 0; i < G_N_ELEMENTS(storage); i++) {
         g_assert_cmphex(rd(f, 0, storage[i], 4), ==, 0xA5000000u | storage[i]);
-        g_assert_cmphex(tpccfg_kv_read(&f->m->board->tpccfg[0], storage[i]), ==, 0xA5000000u | storage[i]);
+        g_assert_cmphex(tpccfg_kv_read(&f->m->board->tpccfg[0], storage[i]), ==,
+                        0xA5000000u | storage[i]);
     }
     /* TPC 1 is separate storage. */
     g_assert_cmphex(rd(f, 1, 0x400, 4), ==, 0);

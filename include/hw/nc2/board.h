@@ -22,7 +22,7 @@ struct NxBoard {
     MemoryRegion psum[NC2_PSUM_PARTITIONS];
 
     EvSem evsem;
-    NxBlock *nx;    /* cfg.nr_seq */
+    NxBlock *nx; /* cfg.nr_seq */
     DmaController dma;
     TpcCfg *tpccfg; /* cfg.nr_tpc */
     TestDev test;

@@ -10,7 +10,6 @@
 #include "nxemu/memory.h"
 #include "nxemu/seq-port.h" /* NxAccess */
 
-
 #define WT_V        0x1ull
 #define WT_R        0x2ull
 #define WT_W        0x4ull
