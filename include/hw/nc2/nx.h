@@ -1,6 +1,7 @@
 /* The sequencer's NX register block (machine.md §3): the architectural state
  * of one sequencer core, visible at Neuron 0x100000 (own) and at PA
- * 0x28_0300_0000 + n*0x1000 (everyone).  target/seq executes on this state. */
+ * 0x28_0300_0000 + n*0x1000 (everyone).  target/seq executes on the SeqRegs
+ * part of it through the port nx_seq_port fills in (nxemu/seq-port.h). */
 #ifndef HW_NC2_NX_H
 #define HW_NC2_NX_H
 
