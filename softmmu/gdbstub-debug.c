@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
 
@@ -329,7 +330,7 @@ void nx_debug_clear_hit(NxDebug *d)
 bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64_t *room)
 {
     if (cpu->kind == CPU_KIND_TPC) {
-        const TpcCfg *tc = m->tpccfg ? &m->tpccfg[cpu->index] : NULL;
+        const TpcCfg *tc = m->board->tpccfg ? &m->board->tpccfg[cpu->index] : NULL;
         uint64_t base;
         if (!tc || a >= 0x80000000ull)
             return false;
@@ -343,7 +344,7 @@ bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64
         return true;
     }
     if ((a >> 24) == 0) /* window 0: the own NX block only */
-        return nx_local_peek(&m->nx[cpu->index], a, pa, room);
+        return nx_local_peek(&m->board->nx[cpu->index], a, pa, room);
     *room = 0x1000000ull - (a & 0xFFFFFF);
-    return nx_translate_peek(&m->nx[cpu->index], a, pa);
+    return nx_translate_peek(&m->board->nx[cpu->index], a, pa);
 }

@@ -34,6 +34,7 @@
 #include <sys/un.h>
 #include <arpa/inet.h>
 
+#include "hw/nc2/board.h"
 #include "hw/display/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
@@ -235,7 +236,7 @@ static bool locked_stall(GdbStub *s)
     Machine *m = s->m;
     const Sched *sc = &m->sched;
     if (!s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
-        (m->dma.nr && dma_pending(&m->dma)))
+        (m->board->dma.nr && dma_pending(&m->board->dma)))
         return false;
     for (unsigned i = 0; i < s->nr_proc; i++) {
         NxCpu *c = s->proc[i];

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/log.h"
@@ -603,7 +604,7 @@ static bool lc_apply(LoadCtx *c, GError **err)
             entry[op->index] = op->addr;
             break;
         case OP_TPC: {
-            TpcCfg *tc = &m->tpccfg[op->index];
+            TpcCfg *tc = &m->board->tpccfg[op->index];
             /* KERNEL_BASE first: writing it resets KERNEL_SIZE (tpc.md §2.1). */
             tpccfg_kv_write(tc, TPC_KV_KERNEL_BASE_LO, (uint32_t)op->addr);
             tpccfg_kv_write(tc, TPC_KV_KERNEL_BASE_HI, (uint32_t)(op->addr >> 32));
@@ -624,8 +625,8 @@ static bool lc_apply(LoadCtx *c, GError **err)
         if (!has_entry[n]) {
             continue;
         }
-        m->nx[n].entry = entry[n];
-        m->nx[n].pc = entry[n];
+        m->board->nx[n].entry = entry[n];
+        m->board->nx[n].regs.pc = entry[n];
         if (m->seq && m->seq[n]) {
             m->seq[n]->state = CPU_RUNNING;
         }

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/display/viewer.h"
 #include "nxemu/debug.h"
 #include "softmmu/monitor.h"
@@ -92,12 +93,12 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
         return false;
     if (cpu->kind != CPU_KIND_SEQ)
         return bad(out, "monitor: info tlb: %s is not a sequencer", name);
-    const NxBlock *nx = &m->nx[cpu->index];
+    const NxBlock *nx = &m->board->nx[cpu->index];
     const WTlb *t = &nx->tlb;
     g_string_append_printf(out,
                            "seq%u: wt_base=0x%016" PRIx64 " wt_len=%u entries=%u hits=%" PRIu64
                            " misses=%" PRIu64 " evictions=%" PRIu64 "\n",
-                           cpu->index, nx->wt_base, nx->wt_len, t->n, t->hits, t->misses,
+                           cpu->index, nx->regs.wt_base, nx->wt_len, t->n, t->hits, t->misses,
                            t->evictions);
     for (unsigned i = 0; i < t->n; i++) {
         if (t->e[i].valid)
@@ -110,7 +111,7 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
 
 static void info_semaphores(Machine *m, GString *out)
 {
-    const EvSem *es = &m->evsem;
+    const EvSem *es = &m->board->evsem;
     for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++) {
         g_string_append_printf(out, "%ssem[%3u]=0x%08" PRIx32, i % 4 ? "  " : "", i, es->sem[i]);
         if (i % 4 == 3 || i + 1 == NC2_NR_SEMAPHORES)
@@ -129,10 +130,10 @@ static void info_semaphores(Machine *m, GString *out)
 
 static void info_dma(Machine *m, GString *out)
 {
-    g_string_append_printf(out, "%u engines, %u requests queued\n", m->dma.nr,
-                           m->dma.nr ? dma_pending(&m->dma) : 0);
-    for (unsigned e = 0; e < m->dma.nr; e++) {
-        const DmaEngine *d = &m->dma.e[e];
+    g_string_append_printf(out, "%u engines, %u requests queued\n", m->board->dma.nr,
+                           m->board->dma.nr ? dma_pending(&m->board->dma) : 0);
+    for (unsigned e = 0; e < m->board->dma.nr; e++) {
+        const DmaEngine *d = &m->board->dma.e[e];
         g_string_append_printf(out,
                                "dma%u: queued=%u/%u completed=%" PRIu64 " bytes=%" PRIu64
                                " desc=0x%016" PRIx64 " error=0x%08" PRIx32 "\n",
@@ -144,7 +145,7 @@ static void info_dma(Machine *m, GString *out)
 static void tpc_line(Machine *m, unsigned t, GString *out)
 {
     const NxCpu *c = m->tpc[t];
-    const TpcCfg *tc = &m->tpccfg[t];
+    const TpcCfg *tc = &m->board->tpccfg[t];
     /* A running kernel's counts so far (one cycle per bundle, tpc.md §6);
      * the CYCLES/BUNDLES registers only latch them at its end. */
     uint64_t cycles = tc->cycles, bundles = tc->bundles;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/memmap.h"
 #include "nxemu/machine.h"
 #include "nxemu/poison.h"
@@ -195,8 +196,8 @@ NxPoison *poison_new(Machine *m)
     p->m = m;
     p->pages = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     /* The board copied the effective tree into HBM before we were there. */
-    if (m->cfg.dtb_in_memory && m->nx && m->cfg.nr_seq && m->fdt_size) {
-        poison_mark(p, m->nx[0].dtb_addr, m->fdt_size);
+    if (m->cfg.dtb_in_memory && m->board->nx && m->cfg.nr_seq && m->fdt_size) {
+        poison_mark(p, m->board->nx[0].dtb_addr, m->fdt_size);
     }
     as_add_access_hook(m->as, poison_access, p); /* the first observer: cannot be full */
     p->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;

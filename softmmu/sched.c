@@ -9,6 +9,7 @@
  */
 #include <inttypes.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/log.h"
 #include "nxemu/sched.h"
 #include "nxemu/signal.h"
@@ -32,7 +33,7 @@ static bool tpc_running(const Machine *m)
 
 static unsigned dma_queued(const Machine *m)
 {
-    return m->dma.nr ? dma_pending(&m->dma) : 0;
+    return m->board->dma.nr ? dma_pending(&m->board->dma) : 0;
 }
 
 static void icount_check(Sched *s, uint64_t vtime)
@@ -57,7 +58,7 @@ static void fast_forward(Machine *m)
 {
     Sched *s = &m->sched;
     uint64_t q = s->quantum, next, k;
-    if (!m->dma.nr || m->stop) {
+    if (!m->board->dma.nr || m->stop) {
         return;
     }
     if (s->round_dma_completed || s->round_tpc_changed || s->round_retired) {
@@ -69,10 +70,10 @@ static void fast_forward(Machine *m)
             return;
         }
     }
-    if (tpc_running(m) || !dma_pending(&m->dma)) {
+    if (tpc_running(m) || !dma_pending(&m->board->dma)) {
         return;
     }
-    next = dma_next_completion(&m->dma);
+    next = dma_next_completion(&m->board->dma);
     if (next == UINT64_MAX || next <= q) {
         return;
     }
@@ -86,7 +87,7 @@ static void fast_forward(Machine *m)
     if (k == 0) {
         return;
     }
-    dma_advance(&m->dma, k * q);
+    dma_advance(&m->board->dma, k * q);
     s->vtime += k * q;
 }
 
@@ -112,7 +113,7 @@ bool sched_solo_alone(const Machine *m)
 {
     const NxCpu *self = m->sched.current;
     /* No TPC ran when the slice began, and a launch counts as a change. */
-    if (m->sched.round_tpc_changed || m->dma.queued) {
+    if (m->sched.round_tpc_changed || m->board->dma.queued) {
         return false;
     }
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
@@ -306,11 +307,11 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         s->phase = SCHED_PH_TPC;
         s->next = 0;
         s->resume_slice = false;
-        if (m->dma.nr && dma_pending(&m->dma)) {
-            s->round_dma_completed += dma_advance(&m->dma, q);
-            s->round_used = MAX(s->round_used, m->dma.last_done);
+        if (m->board->dma.nr && dma_pending(&m->board->dma)) {
+            s->round_dma_completed += dma_advance(&m->board->dma, q);
+            s->round_used = MAX(s->round_used, m->board->dma.last_done);
             if (m->stop) {
-                return stopped(m, m->dma.last_done);
+                return stopped(m, m->board->dma.last_done);
             }
         }
     }

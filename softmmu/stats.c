@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 
+#include "hw/nc2/board.h"
 #include "softmmu/trace-int.h"
 #include "target/tpc/cpu.h"
 
@@ -21,7 +22,7 @@ void trace_stats(NxTrace *t, GString *out)
     for (unsigned i = 0; i < t->nr_seq; i++) {
         const TraceCpu *tc = &t->seq[i];
         const NxCpu *cpu = m->seq ? m->seq[i] : NULL;
-        const NxBlock *nx = &m->nx[i];
+        const NxBlock *nx = &m->board->nx[i];
         uint64_t stalls = 0, cycles = 0;
         for (unsigned r = 0; r < 4; r++) {
             stalls += tc->stalls[r];
@@ -59,8 +60,8 @@ void trace_stats(NxTrace *t, GString *out)
     }
     /* Engines nobody used are summed up in the total line only. */
     uint64_t dma_req = 0, dma_bytes = 0;
-    for (unsigned i = 0; i < m->dma.nr; i++) {
-        const DmaEngine *e = &m->dma.e[i];
+    for (unsigned i = 0; i < m->board->dma.nr; i++) {
+        const DmaEngine *e = &m->board->dma.e[i];
         dma_req += e->completed;
         dma_bytes += e->bytes;
         if (!e->completed && !e->count)
@@ -70,7 +71,7 @@ void trace_stats(NxTrace *t, GString *out)
                                e->completed, e->bytes, e->count);
     }
     g_string_append_printf(out, "stats: dma engines=%u requests=%" PRIu64 " bytes=%" PRIu64 "\n",
-                           m->dma.nr, dma_req, dma_bytes);
+                           m->board->dma.nr, dma_req, dma_bytes);
     for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
         sem_total += t->sem_waits[i];
     for (unsigned i = 0; i < NC2_NR_EVENTS; i++)

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"
@@ -88,7 +89,7 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
     t->line = g_string_new(NULL);
     t->nr_seq = m->cfg.nr_seq;
     t->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;
-    t->nr_dma = m->dma.nr;
+    t->nr_dma = m->board->dma.nr;
     t->seq = g_new0(TraceCpu, t->nr_seq ? t->nr_seq : 1);
     t->tpc = g_new0(TraceCpu, t->nr_tpc ? t->nr_tpc : 1);
     for (unsigned i = 0; i < t->nr_seq; i++)
@@ -99,9 +100,9 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
             t->tpc[i].tsnap = g_new0(TraceTpcSnap, 1);
     }
     t->mem = g_array_new(FALSE, FALSE, sizeof(TraceMemWrite));
-    memcpy(t->sem, m->evsem.sem, sizeof(t->sem));
-    memcpy(t->evt, m->evsem.evt, sizeof(t->evt));
-    t->sem_changes = m->evsem.changes;
+    memcpy(t->sem, m->board->evsem.sem, sizeof(t->sem));
+    memcpy(t->evt, m->board->evsem.evt, sizeof(t->evt));
+    t->sem_changes = m->board->evsem.changes;
     t->dma_push = g_new0(GQueue *, t->nr_dma ? t->nr_dma : 1);
     t->dma_last_end = g_new0(uint64_t, t->nr_dma ? t->nr_dma : 1);
     for (unsigned i = 0; i < t->nr_dma; i++)
@@ -247,7 +248,7 @@ static void commit_mem(NxTrace *t, GString *g)
 /* " ; sem[i]=v ; evt[j]=b" for what changed since the shadow copy. */
 static void commit_sem(NxTrace *t, GString *g)
 {
-    EvSem *es = &t->m->evsem;
+    EvSem *es = &t->m->board->evsem;
     if (es->changes == t->sem_changes)
         return;
     for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
@@ -262,7 +263,7 @@ static void commit_sem(NxTrace *t, GString *g)
  * becomes a counter sample at `at`. */
 static void sem_resync(NxTrace *t, uint64_t at)
 {
-    EvSem *es = &t->m->evsem;
+    EvSem *es = &t->m->board->evsem;
     char name[16];
     if (es->changes == t->sem_changes)
         return;
@@ -294,7 +295,7 @@ static void snap_before(NxTrace *t, TraceCpu *tc)
 {
     NxCpu *cpu = tc->cpu;
     if (cpu->kind == CPU_KIND_SEQ) {
-        memcpy(tc->r, seq_cpu(cpu)->nx->r, sizeof(tc->r));
+        memcpy(tc->r, seq_cpu(cpu)->regs->r, sizeof(tc->r));
     } else if (tc->tsnap) {
         TpcCpu *c = tpc_cpu(cpu);
         TraceTpcSnap *s = tc->tsnap;
@@ -322,7 +323,7 @@ static void snap_before(NxTrace *t, TraceCpu *tc)
 
 static void seq_regs_changed(TraceCpu *tc, GString *g)
 {
-    const uint32_t *r = seq_cpu(tc->cpu)->nx->r;
+    const uint32_t *r = seq_cpu(tc->cpu)->regs->r;
     for (unsigned i = 0; i < 64; i++)
         if (r[i] != tc->r[i])
             g_string_append_printf(g, " ; r%u=0x%08" PRIx32, i, r[i]);
@@ -469,7 +470,7 @@ static void wait_begin(NxTrace *t, TraceCpu *tc)
     if (tc->waiting || tc->cpu->kind != CPU_KIND_SEQ)
         return;
     SeqCpu *s = seq_cpu(tc->cpu);
-    unsigned reason = s->nx->block_reason & 3;
+    unsigned reason = s->regs->block_reason & 3;
     GString *g = g_string_new(NULL);
     tc->waiting = true;
     tc->wait_start = tc->t;
@@ -634,7 +635,7 @@ void trace_tpc_launch(Machine *m, unsigned tpc)
     if (t->tl) {
         GString *a = g_string_new(NULL);
         g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"",
-                               m->tpccfg[tpc].latched.kernel_base);
+                               m->board->tpccfg[tpc].latched.kernel_base);
         tl_instant(t, TL_PID_TPC, tpc, "launch", tc->launch_t, a->str);
         g_string_free(a, TRUE);
     }
@@ -657,7 +658,7 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
         g_string_append_printf(a,
                                "\"base\":\"0x%016" PRIx64 "\",\"bundles\":%" PRIu64
                                ",\"cycles\":%" PRIu64 ",\"fault\":%" PRIu32,
-                               m->tpccfg[tpc].latched.kernel_base, bundles, cycles, code);
+                               m->board->tpccfg[tpc].latched.kernel_base, bundles, cycles, code);
         tl_span(t, TL_PID_TPC, tpc, code ? "kernel (fault)" : "kernel", start, end - start, a->str);
         g_string_free(a, TRUE);
         tl_tpc_counters(t, tc, end);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hw/nc2/board.h"
 #include "hw/display/viewer.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
@@ -338,7 +339,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     uint8_t block[TR_BLOCK_LEN];
     if (ok) {
         /* the loader set TPC 0's KERNEL_SIZE from the .text size (tpc.md §7.1) */
-        uint32_t ksize = m->tpccfg[0].kernel_size;
+        uint32_t ksize = m->board->tpccfg[0].kernel_size;
         if (ksize == 0 || TR_KERNEL_BASE + ksize > TR_TENSOR_BASE) {
             g_set_error(err, NX_ERROR, NX_ERROR_LOAD,
                         "%s: .text of %u bytes (must be 32..%llu bytes)", o->kernel, ksize,
@@ -349,7 +350,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     ok = ok && check_tensor_memory(m, o, err) &&
          write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
-         load_inputs(m, o, io, err) && check_tensor_count(m, o, m->tpccfg[0].kernel_size, err);
+         load_inputs(m, o, io, err) &&
+         check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
     /* --display sdl: opened after loading, as nxemu does, so the window
      * shows what the run does (the loader's writes are not marks). */
     if (ok && o->display) {
@@ -395,7 +397,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     uint64_t bundles = 0, cycles = 0;
     for (unsigned t = 0; t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
-        if (m->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
+        if (m->board->tpccfg[t].launcher != 0xFFFFFFFFu && c) {
             bundles += c->bundles;
             cycles += c->cycles;
             res->stalls += c->stall_cycles;
@@ -407,7 +409,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         res->paths = g_string_new(NULL);
         for (unsigned t = 0; t < o->ntpc; t++) {
             TpcCpu *c = tpc_cpu_of(m, t);
-            if (!c || m->tpccfg[t].launcher == 0xFFFFFFFFu)
+            if (!c || m->board->tpccfg[t].launcher == 0xFFFFFFFFu)
                 continue;
             g_string_append_printf(res->paths,
                                    "nxemu-tpc-run: tpc%u bundles=%" PRIu64 " direct=%" PRIu64

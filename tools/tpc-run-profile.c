@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu-tpc-run.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
@@ -80,7 +81,7 @@ void tr_profile_text(GString *out, Machine *m, const TrOptions *o)
     for (unsigned t = 0; t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
         /* TPCs the split did not launch keep the launcher sentinel */
-        if (c && c->tm && m->tpccfg[t].launcher != 0xFFFFFFFFu)
+        if (c && c->tm && m->board->tpccfg[t].launcher != 0xFFFFFFFFu)
             profile_tpc(out, m, t, c);
     }
 }

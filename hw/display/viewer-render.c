@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/display/viewer-int.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
@@ -192,7 +193,7 @@ static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
     const WTlb *t = &nx->tlb;
     vrender_textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT,
                   "tlb%-2u hits=%" PRIu64 " misses=%" PRIu64 " evictions=%" PRIu64 "%s", nx->id,
-                  t->hits, t->misses, t->evictions, nx->wt_base ? "" : " (identity)");
+                  t->hits, t->misses, t->evictions, nx->regs.wt_base ? "" : " (identity)");
     y += VIEW_LINE_H;
     for (unsigned k = 0; k < t->n && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; k++) {
         const WTlbEntry *e = &t->e[k];
@@ -223,8 +224,9 @@ static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
     y += 6;
     vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "window TLBs");
     y += 12;
-    for (unsigned i = 0; m->nx && i < m->cfg.nr_seq && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H; i++) {
-        y = draw_tlb(fb, y, &m->nx[i]);
+    for (unsigned i = 0; m->board->nx && i < m->cfg.nr_seq && y < VIEW_TEXT_BOTTOM - VIEW_LINE_H;
+         i++) {
+        y = draw_tlb(fb, y, &m->board->nx[i]);
     }
     g_string_free(tmp, TRUE);
 }
@@ -261,10 +263,10 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_LABEL, "semaphores (non-zero)");
     y += 12;
     for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++) {
-        if (!vm->m->evsem.sem[i]) {
+        if (!vm->m->board->evsem.sem[i]) {
             continue;
         }
-        g_string_printf(s, "sem[%u]=%" PRIu32, i, vm->m->evsem.sem[i]);
+        g_string_printf(s, "sem[%u]=%" PRIu32, i, vm->m->board->evsem.sem[i]);
         /* left of the access-count table, above the timeline */
         x = VIEW_SBUF_X + (int)(shown % VIEW_SEM_PER_ROW) * 20 * VIEW_CHAR_W;
         if (shown < VIEW_SEM_PER_ROW * VIEW_SEM_ROWS) {

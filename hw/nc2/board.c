@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
@@ -20,7 +21,7 @@ static void map(Machine *m, uint64_t pa, MemoryRegion *mr)
     mr_add_subregion(&m->sysmem, pa, mr, 0);
 }
 
-/* All SBUF and PSUM partitions share one host reservation (m->local_ram,
+/* All SBUF and PSUM partitions share one host reservation (m->board->local_ram,
  * never mapped itself): one mmap and one munmap instead of 256 each, which
  * was a fifth of nxemu's start-up.  Each partition is its own RAM region at
  * its own PA as before (§1.2), over a page-aligned slice of it. */
@@ -30,26 +31,26 @@ static void map(Machine *m, uint64_t pa, MemoryRegion *mr)
 static bool map_memories(Machine *m, GError **err)
 {
     const MemMapEntry *mm = nc2_memmap;
-    if (!mr_init_backed(&m->local_ram, MR_RAM, "sbuf+psum", LOCAL_SBUF_BYTES + LOCAL_PSUM_BYTES,
-                        0, err)) {
+    if (!mr_init_backed(&m->board->local_ram, MR_RAM, "sbuf+psum",
+                        LOCAL_SBUF_BYTES + LOCAL_PSUM_BYTES, 0, err)) {
         return false;
     }
-    uint8_t *host = m->local_ram.host;
+    uint8_t *host = m->board->local_ram.host;
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
         char name[16];
         snprintf(name, sizeof(name), "sbuf%u", p);
-        mr_init_ram_ptr(&m->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA,
+        mr_init_ram_ptr(&m->board->sbuf[p], name, NC2_SBUF_PART_BYTES, MR_F_FETCH | MR_F_DMA,
                         host + (uint64_t)p * NC2_SBUF_PART_BYTES);
-        map(m, mm[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH, &m->sbuf[p]);
+        map(m, mm[NC2_SBUF].base + (uint64_t)p * NC2_SBUF_PITCH, &m->board->sbuf[p]);
     }
     host += LOCAL_SBUF_BYTES;
     /* Partition p = q*32 + i sits at q*1 MiB + i*32 KiB = p*32 KiB (§1.2). */
     for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
         char name[16];
         snprintf(name, sizeof(name), "psum%u", p);
-        mr_init_ram_ptr(&m->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA,
+        mr_init_ram_ptr(&m->board->psum[p], name, NC2_PSUM_PART_BYTES, MR_F_FETCH | MR_F_DMA,
                         host + (uint64_t)p * NC2_PSUM_PART_BYTES);
-        map(m, mm[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH, &m->psum[p]);
+        map(m, mm[NC2_PSUM].base + (uint64_t)p * NC2_PSUM_PITCH, &m->board->psum[p]);
     }
     return true;
 }
@@ -59,28 +60,28 @@ static void map_devices(Machine *m)
     const MachineConfig *cfg = &m->cfg;
     const MemMapEntry *mm = nc2_memmap;
 
-    evsem_init(&m->evsem, m);
-    map(m, mm[NC2_EVSEM].base, &m->evsem.mmio);
+    evsem_init(&m->board->evsem, m);
+    map(m, mm[NC2_EVSEM].base, &m->board->evsem.mmio);
 
     /* Aliases, engines and TPC windows exist only for configured units:
      * the others stay unmapped (§12.9). */
-    m->nx = g_new0(NxBlock, cfg->nr_seq);
+    m->board->nx = g_new0(NxBlock, cfg->nr_seq);
     for (unsigned i = 0; i < cfg->nr_seq; i++) {
-        nx_init(&m->nx[i], m, i, cfg->tlb_entries, cfg->nr_seq);
-        map(m, mm[NC2_NX].base + i * mm[NC2_NX].stride, &m->nx[i].alias);
+        nx_init(&m->board->nx[i], m, i, cfg->tlb_entries, cfg->nr_seq);
+        map(m, mm[NC2_NX].base + i * mm[NC2_NX].stride, &m->board->nx[i].alias);
     }
-    dma_init(&m->dma, m, cfg->nr_dma, cfg->dma_queue_depth, cfg->dma_bytes_per_cycle,
+    dma_init(&m->board->dma, m, cfg->nr_dma, cfg->dma_queue_depth, cfg->dma_bytes_per_cycle,
              cfg->dma_latency);
     for (unsigned e = 0; e < cfg->nr_dma; e++) {
-        map(m, mm[NC2_DMA].base + e * mm[NC2_DMA].stride, &m->dma.e[e].mmio);
+        map(m, mm[NC2_DMA].base + e * mm[NC2_DMA].stride, &m->board->dma.e[e].mmio);
     }
-    m->tpccfg = g_new0(TpcCfg, cfg->nr_tpc ? cfg->nr_tpc : 1);
+    m->board->tpccfg = g_new0(TpcCfg, cfg->nr_tpc ? cfg->nr_tpc : 1);
     for (unsigned t = 0; t < cfg->nr_tpc; t++) {
-        tpccfg_init(&m->tpccfg[t], m, t);
-        map(m, mm[NC2_TPC].base + t * mm[NC2_TPC].stride, &m->tpccfg[t].mmio);
+        tpccfg_init(&m->board->tpccfg[t], m, t);
+        map(m, mm[NC2_TPC].base + t * mm[NC2_TPC].stride, &m->board->tpccfg[t].mmio);
     }
-    testdev_init(&m->test, m);
-    map(m, mm[NC2_TEST].base, &m->test.mmio);
+    testdev_init(&m->board->test, m);
+    map(m, mm[NC2_TEST].base, &m->board->test.mmio);
 }
 
 static void create_cores(Machine *m)
@@ -88,12 +89,16 @@ static void create_cores(Machine *m)
     m->seq = g_new0(NxCpu *, m->cfg.nr_seq);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         /* NULL until the sequencer target exists: tolerated everywhere. */
-        m->seq[i] = seq_cpu_create(m, i);
-        m->nx[i].cpu = m->seq[i];
+        SeqPort port;
+        nx_seq_port(&m->board->nx[i], &port);
+        m->seq[i] = seq_cpu_create(m, i, &port);
+        m->board->nx[i].cpu = m->seq[i];
     }
     m->tpc = g_new0(NxCpu *, m->cfg.nr_tpc ? m->cfg.nr_tpc : 1);
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
-        m->tpc[t] = tpc_cpu_create(m, t);
+        TpcPort port;
+        tpccfg_port(&m->board->tpccfg[t], &port);
+        m->tpc[t] = tpc_cpu_create(m, t, &port);
     }
 }
 
@@ -120,7 +125,7 @@ static bool place_dtb(Machine *m, GError **err)
         return false;
     }
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        m->nx[i].dtb_addr = addr;
+        m->board->nx[i].dtb_addr = addr;
     }
     return true;
 }
@@ -128,6 +133,7 @@ static bool place_dtb(Machine *m, GError **err)
 Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size, GError **err)
 {
     Machine *m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     m->cfg = *cfg;
     m->fdt = fdt ? g_memdup2(fdt, fdt_size) : NULL;
     m->fdt_size = fdt ? fdt_size : 0;
@@ -136,11 +142,11 @@ Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size,
     sched_init(m, cfg->quantum);
 
     mr_init_container(&m->sysmem, "system", SYSMEM_SIZE);
-    if (!mr_init_backed(&m->hbm, MR_RAM, "hbm", cfg->hbm_size, MR_F_FETCH | MR_F_DMA, err)) {
+    if (!mr_init_backed(&m->board->hbm, MR_RAM, "hbm", cfg->hbm_size, MR_F_FETCH | MR_F_DMA, err)) {
         machine_free(m);
         return NULL;
     }
-    map(m, nc2_memmap[NC2_HBM].base, &m->hbm);
+    map(m, nc2_memmap[NC2_HBM].base, &m->board->hbm);
     if (!map_memories(m, err)) {
         machine_free(m);
         return NULL;
@@ -178,31 +184,32 @@ void machine_free(Machine *m)
     g_free(m->tpc);
     as_free(m->as);
     /* Devices exist only if the memories were built (map_devices ran). */
-    if (m->nx) {
+    if (m->board->nx) {
         for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-            nx_destroy(&m->nx[i]);
+            nx_destroy(&m->board->nx[i]);
         }
-        g_free(m->nx);
-        dma_destroy(&m->dma);
+        g_free(m->board->nx);
+        dma_destroy(&m->board->dma);
         for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
-            tpccfg_destroy(&m->tpccfg[t]);
+            tpccfg_destroy(&m->board->tpccfg[t]);
         }
-        g_free(m->tpccfg);
-        testdev_destroy(&m->test);
-        evsem_destroy(&m->evsem);
+        g_free(m->board->tpccfg);
+        testdev_destroy(&m->board->test);
+        evsem_destroy(&m->board->evsem);
         for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
-            mr_destroy(&m->sbuf[p]);
+            mr_destroy(&m->board->sbuf[p]);
         }
         for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
-            mr_destroy(&m->psum[p]);
+            mr_destroy(&m->board->psum[p]);
         }
     }
-    mr_destroy(&m->local_ram); /* after the partitions carved out of it */
-    mr_destroy(&m->hbm);
+    mr_destroy(&m->board->local_ram); /* after the partitions carved out of it */
+    mr_destroy(&m->board->hbm);
     mr_destroy(&m->sysmem);
     if (m->log.file && m->log.file != stderr && m->log.file != stdout) {
         fclose(m->log.file); /* -D FILE: the machine owns it */
     }
     g_free(m->fdt);
+    g_free(m->board);
     g_free(m);
 }

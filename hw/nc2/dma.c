@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/dma.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
@@ -149,13 +150,13 @@ static void dma_complete_head(DmaEngine *e)
         }
     }
     if (req->sem_inc) {
-        evsem_sem_add(&m->evsem, req->sem, req->sem_inc);
+        evsem_sem_add(&m->board->evsem, req->sem, req->sem_inc);
     }
     if (req->upd_mode) {
-        evsem_update(&m->evsem, req->upd_mode, req->upd_idx, req->upd_value);
+        evsem_update(&m->board->evsem, req->upd_mode, req->upd_idx, req->upd_value);
     }
-    if (req->owner >= 0 && m->nx && (unsigned)req->owner < m->cfg.nr_seq) {
-        nx_work_done(&m->nx[req->owner], req->owner_gen);
+    if (req->owner >= 0 && m->board->nx && (unsigned)req->owner < m->cfg.nr_seq) {
+        nx_work_done(&m->board->nx[req->owner], req->owner_gen);
     }
     e->completed++;
     e->bytes += req->bytes;
@@ -315,7 +316,7 @@ static void dma_doorbell(DmaEngine *e)
         return;
     }
     DmaRequest *req = NULL;
-    uint32_t err = e->dc->from_record(m, rec, &req);
+    uint32_t err = e->dc->from_record(m, &e->dc->req_pool, rec, &req);
     if (err) {
         if (req) {
             dma_pool_put(req);
@@ -431,6 +432,17 @@ static const MemoryRegionOps dma_ops = {
     .unaligned_ok = false,
 };
 
+/* Builders' view of the pool (nxemu/dma-req.h). */
+static DmaRequest *req_pool_get(void *opaque, size_t size, void (*fini)(DmaRequest *req))
+{
+    return dma_pool_get(opaque, size, fini);
+}
+
+static void *req_pool_scratch(void *opaque, size_t bytes)
+{
+    return dma_pool_scratch(opaque, bytes);
+}
+
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency)
 {
@@ -439,6 +451,7 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
     dc->bytes_per_cycle = bpc ? bpc : 1;
     dc->latency = latency;
     dc->from_record = seq_dma_request_from_record;
+    dc->req_pool = (DmaReqPool){.opaque = dc, .get = req_pool_get, .scratch = req_pool_scratch};
     dc->e = g_new0(DmaEngine, engines);
     for (unsigned i = 0; i < engines; i++) {
         DmaEngine *e = &dc->e[i];

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
 
@@ -46,7 +47,7 @@ static unsigned nx_engines(const NxBlock *nx)
 
 unsigned nx_dma_engine(const NxBlock *nx)
 {
-    return nx->dma_engine % nx_engines(nx);
+    return nx->regs.dma_engine % nx_engines(nx);
 }
 
 static CpuState nx_state(const NxBlock *nx)
@@ -108,20 +109,20 @@ static uint32_t nx_read32(NxBlock *nx, uint32_t off)
     bool hi = (off & 4) != 0;
 
     if (off < NX_PC) {
-        return nx->r[off / 4];
+        return nx->regs.r[off / 4];
     }
     if (off >= NX_ADDR_TABLE && off < NX_NQ) {
-        return get_half(nx->addr_table[(off - NX_ADDR_TABLE) / 8], hi);
+        return get_half(nx->regs.addr_table[(off - NX_ADDR_TABLE) / 8], hi);
     }
     if (off >= NX_NQ && off < NX_NQ_END) {
-        return nx_nq_read(&nx->nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE);
+        return nx_nq_read(&nx->regs.nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE);
     }
     switch (off & ~4u) {
     case NX_PC:
-        /* During the core's own instruction nx->pc is that instruction's
+        /* During the core's own instruction nx->regs.pc is that instruction's
          * address, which is what a core reading its own PC must see (also
          * through the alias, §12.10); otherwise it is the next instruction. */
-        return get_half(nx->pc, hi);
+        return get_half(nx->regs.pc, hi);
     case NX_FAULT_PC:
         return get_half(cpu ? cpu->fault_pc : 0, hi);
     case NX_FAULT_ADDR:
@@ -129,7 +130,7 @@ static uint32_t nx_read32(NxBlock *nx, uint32_t off)
     case NX_RETIRED:
         return get_half(cpu ? cpu->retired : 0, hi);
     case NX_WT_BASE:
-        return get_half(nx->wt_base, hi);
+        return get_half(nx->regs.wt_base, hi);
     case NX_TLB_HITS:
         return get_half(nx->tlb.hits, hi);
     case NX_TLB_MISSES:
@@ -148,7 +149,7 @@ static uint32_t nx_read32(NxBlock *nx, uint32_t off)
     switch (off) {
     case NX_STATUS: {
         CpuState s = nx_state(nx);
-        uint32_t reason = s == CPU_BLOCKED ? nx->block_reason & 0xF : 0;
+        uint32_t reason = s == CPU_BLOCKED ? nx->regs.block_reason & 0xF : 0;
         return (uint32_t)s | reason << 8;
     }
     case NX_FAULT_CODE:
@@ -164,7 +165,7 @@ static uint32_t nx_read32(NxBlock *nx, uint32_t off)
     case NX_NUM_CORES:
         return nx->num_cores;
     case NX_DMA_ENGINE:
-        return nx->dma_engine;
+        return nx->regs.dma_engine;
     default:
         return 0; /* CONTROL (write-only) and reserved offsets */
     }
@@ -175,26 +176,26 @@ static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
     bool hi = (off & 4) != 0;
 
     if (off < NX_PC) {
-        nx->r[off / 4] = v;
+        nx->regs.r[off / 4] = v;
         return;
     }
     if (off >= NX_ADDR_TABLE && off < NX_NQ) {
-        set_half(&nx->addr_table[(off - NX_ADDR_TABLE) / 8], hi, v);
+        set_half(&nx->regs.addr_table[(off - NX_ADDR_TABLE) / 8], hi, v);
         return;
     }
     if (off >= NX_NQ && off < NX_NQ_END) {
-        nx_nq_write(&nx->nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE, v);
+        nx_nq_write(&nx->regs.nq[(off - NX_NQ) / NX_NQ_STRIDE], off % NX_NQ_STRIDE, v);
         return;
     }
     switch (off & ~4u) {
     case NX_PC:
         if (nx_pc_writable(nx)) {
-            set_half(&nx->pc, hi, v);
-            nx->discard_kept = true;
+            set_half(&nx->regs.pc, hi, v);
+            nx->regs.discard_kept = true;
         }
         return;
     case NX_WT_BASE:
-        set_half(&nx->wt_base, hi, v);
+        set_half(&nx->regs.wt_base, hi, v);
         wtlb_flush(&nx->tlb);
         return;
     case NX_TLB_HITS:
@@ -217,7 +218,7 @@ static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
         v &= NX_CTRL_RUN | NX_CTRL_STOP | NX_CTRL_RESET | NX_CTRL_TLB_FLUSH;
         if (attrs.kind == MEM_REQ_SEQ && attrs.id == nx->id) {
             /* The writing instruction must retire first (§3). */
-            nx->pending_control |= v;
+            nx->regs.pending_control |= v;
         } else if (v) {
             nx_control(nx, v);
         }
@@ -227,7 +228,7 @@ static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
         wtlb_flush(&nx->tlb);
         return;
     case NX_DMA_ENGINE:
-        nx->dma_engine = v;
+        nx->regs.dma_engine = v;
         return;
     default:
         return; /* read-only or reserved: ignored */
@@ -285,19 +286,19 @@ static void nx_clear_fault(NxBlock *nx)
 
 void nx_reset(NxBlock *nx)
 {
-    memset(nx->r, 0, sizeof(nx->r));
-    nx->pc = nx->entry;
-    nx->block_reason = NX_BLOCK_NONE;
-    nx->wt_base = 0;
+    memset(nx->regs.r, 0, sizeof(nx->regs.r));
+    nx->regs.pc = nx->entry;
+    nx->regs.block_reason = NX_BLOCK_NONE;
+    nx->regs.wt_base = 0;
     nx->wt_len = 0;
     wtlb_flush(&nx->tlb);
     nx->tlb.hits = nx->tlb.misses = nx->tlb.evictions = 0;
-    nx->dma_engine = nx->id % nx_engines(nx);
-    memset(nx->addr_table, 0, sizeof(nx->addr_table));
-    memset(nx->nq, 0, sizeof(nx->nq));
-    nx->discard_kept = true;
+    nx->regs.dma_engine = nx->id % nx_engines(nx);
+    memset(nx->regs.addr_table, 0, sizeof(nx->regs.addr_table));
+    memset(nx->regs.nq, 0, sizeof(nx->regs.nq));
+    nx->regs.discard_kept = true;
     /* Requests in flight still complete, but no longer count for DRAIN. */
-    nx->outstanding = 0;
+    nx->regs.outstanding = 0;
     nx->generation++;
     if (nx->cpu) {
         nx->cpu->state = CPU_RESET;
@@ -318,18 +319,18 @@ void nx_control(NxBlock *nx, uint32_t bits)
         CpuState s = nx_state(nx);
         if (s == CPU_RUNNING || s == CPU_BLOCKED) {
             /* A pending wait is abandoned; PC keeps the blocked
-             * instruction's address, which the core leaves in nx->pc. */
+             * instruction's address, which the core leaves in nx->regs.pc. */
             nx->cpu->state = CPU_HALTED;
-            nx->block_reason = NX_BLOCK_NONE;
-            nx->discard_kept = true;
+            nx->regs.block_reason = NX_BLOCK_NONE;
+            nx->regs.discard_kept = true;
         }
     }
     if (bits & NX_CTRL_RUN) {
         CpuState s = nx_state(nx);
         if (nx->cpu && (s == CPU_RESET || s == CPU_HALTED || s == CPU_FAULTED)) {
             nx_clear_fault(nx);
-            nx->block_reason = NX_BLOCK_NONE;
-            nx->discard_kept = true; /* fetch again at PC, from phase F */
+            nx->regs.block_reason = NX_BLOCK_NONE;
+            nx->regs.discard_kept = true; /* fetch again at PC, from phase F */
             nx->cpu->state = CPU_RUNNING;
         }
     }
@@ -341,9 +342,9 @@ void nx_control(NxBlock *nx, uint32_t bits)
 
 void nx_apply_pending_control(NxBlock *nx)
 {
-    uint32_t bits = nx->pending_control;
+    uint32_t bits = nx->regs.pending_control;
     if (bits) {
-        nx->pending_control = 0;
+        nx->regs.pending_control = 0;
         nx_control(nx, bits);
     }
 }
@@ -356,11 +357,11 @@ bool nx_translate(NxBlock *nx, uint64_t a, NxAccess acc, uint64_t *pa, bool *loc
         return true;
     }
     *local = false;
-    if (nx->wt_base == 0) {
+    if (nx->regs.wt_base == 0) {
         *pa = a;
         return true;
     }
-    return wtlb_translate(&nx->tlb, nx->m->as, nx->wt_base, nx->wt_len, a, acc, pa, f);
+    return wtlb_translate(&nx->tlb, nx->m->as, nx->regs.wt_base, nx->wt_len, a, acc, pa, f);
 }
 
 bool nx_local_peek(const NxBlock *nx, uint64_t a, uint64_t *pa, uint64_t *room)
@@ -378,13 +379,13 @@ bool nx_translate_peek(const NxBlock *nx, uint64_t a, uint64_t *pa)
     uint64_t w = a >> 24, e;
     if (w == 0)
         return false;
-    if (nx->wt_base == 0) {
+    if (nx->regs.wt_base == 0) {
         *pa = a;
         return true;
     }
     if (w >= nx->wt_len ||
-        as_read(nx->m->as, (nx->wt_base & ~7ull) + 8 * w, 8, &e, MEMTXATTRS(MEM_REQ_DEBUG, 0)) !=
-            MEMTX_OK ||
+        as_read(nx->m->as, (nx->regs.wt_base & ~7ull) + 8 * w, 8, &e,
+                MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK ||
         !(e & WT_V) || (e & WT_RESERVED))
         return false;
     *pa = (e & ~0xFFFFFFull) | (a & 0xFFFFFF);
@@ -419,7 +420,7 @@ void nx_init(NxBlock *nx, Machine *m, unsigned id, unsigned tlb_entries, unsigne
     wtlb_init(&nx->tlb, tlb_entries);
     nx->tlb.core = id;
     nx->tlb.log = m ? &m->log : NULL;
-    nx->dma_engine = id % nx_engines(nx);
+    nx->regs.dma_engine = id % nx_engines(nx);
 
     g_autofree char *name = g_strdup_printf("nx%u", id);
     mr_init_io(&nx->alias, name, nc2_memmap[NC2_NX].size, &nx_alias_ops, nx);
@@ -433,13 +434,153 @@ void nx_destroy(NxBlock *nx)
 
 uint32_t nx_work_begin(NxBlock *nx)
 {
-    nx->outstanding++;
+    nx->regs.outstanding++;
     return nx->generation;
 }
 
 void nx_work_done(NxBlock *nx, uint32_t generation)
 {
-    if (generation == nx->generation && nx->outstanding) {
-        nx->outstanding--;
+    if (generation == nx->generation && nx->regs.outstanding) {
+        nx->regs.outstanding--;
     }
+}
+
+/* ---- the sequencer core's port (include/nxemu/seq-port.h) ---------------- */
+
+static void port_sem_write(void *opaque, unsigned i, uint32_t v)
+{
+    NxBlock *nx = opaque;
+    evsem_sem_write(&nx->m->board->evsem, i, v);
+}
+
+static void port_evt_write(void *opaque, unsigned i, bool set)
+{
+    NxBlock *nx = opaque;
+    evsem_evt_write(&nx->m->board->evsem, i, set);
+}
+
+static void port_ev_update(void *opaque, uint8_t mode, uint8_t idx, uint32_t value)
+{
+    NxBlock *nx = opaque;
+    evsem_update(&nx->m->board->evsem, mode, idx, value);
+}
+
+static bool port_translate(void *opaque, uint64_t a, NxAccess acc, uint64_t *pa, bool *local,
+                           NxFault *f)
+{
+    return nx_translate(opaque, a, acc, pa, local, f);
+}
+
+static bool port_translate_peek(void *opaque, uint64_t a, uint64_t *pa)
+{
+    return nx_translate_peek(opaque, a, pa);
+}
+
+static MemTxResult port_local_read(void *opaque, uint64_t off, unsigned size, uint64_t *val,
+                                   MemTxAttrs attrs)
+{
+    return nx_read(opaque, off, size, val, attrs);
+}
+
+static MemTxResult port_local_write(void *opaque, uint64_t off, unsigned size, uint64_t val,
+                                    MemTxAttrs attrs)
+{
+    return nx_write(opaque, off, size, val, attrs);
+}
+
+static uint32_t port_status(void *opaque)
+{
+    return nx_read32(opaque, NX_STATUS);
+}
+
+static void port_reset(void *opaque)
+{
+    nx_reset(opaque);
+}
+
+static void port_apply_pending_control(void *opaque)
+{
+    nx_apply_pending_control(opaque);
+}
+
+static uint32_t port_work_begin(void *opaque)
+{
+    return nx_work_begin(opaque);
+}
+
+static void port_dump(void *opaque, GString *out)
+{
+    NxBlock *nx = opaque;
+    g_string_append_printf(out,
+                           "wt_base=0x%016" PRIx64 " wt_len=%u tlb hits=%" PRIu64 " misses=%" PRIu64
+                           " evictions=%" PRIu64 "\n",
+                           nx->regs.wt_base, nx->wt_len, nx->tlb.hits, nx->tlb.misses,
+                           nx->tlb.evictions);
+}
+
+static void port_detach(void *opaque, NxCpu *cpu)
+{
+    NxBlock *nx = opaque;
+    if (nx->cpu == cpu) {
+        nx->cpu = NULL;
+    }
+}
+
+static unsigned port_dma_engines(void *opaque)
+{
+    NxBlock *nx = opaque;
+    return nx->m->board->dma.nr;
+}
+
+static unsigned port_dma_engine(void *opaque)
+{
+    return nx_dma_engine(opaque);
+}
+
+/* The engine this core's DMA instructions use (callers know there is one). */
+static DmaEngine *port_engine(NxBlock *nx)
+{
+    DmaController *dc = &nx->m->board->dma;
+    return &dc->e[nx->regs.dma_engine % dc->nr];
+}
+
+static bool port_dma_queue_full(void *opaque)
+{
+    return dma_queue_full(port_engine(opaque));
+}
+
+static void port_dma_push(void *opaque, DmaRequest *req)
+{
+    dma_push(port_engine(opaque), req);
+}
+
+G_STATIC_ASSERT(SEQ_LOCAL_BASE == NC2_NX_LOCAL_BASE && SEQ_LOCAL_BYTES == NC2_NX_BLOCK_BYTES);
+
+void nx_seq_port(NxBlock *nx, SeqPort *port)
+{
+    EvSem *es = &nx->m->board->evsem;
+    *port = (SeqPort){
+        .opaque = nx,
+        .regs = &nx->regs,
+        .translate = port_translate,
+        .translate_peek = port_translate_peek,
+        .local_read = port_local_read,
+        .local_write = port_local_write,
+        .status = port_status,
+        .reset = port_reset,
+        .apply_pending_control = port_apply_pending_control,
+        .work_begin = port_work_begin,
+        .dump = port_dump,
+        .detach = port_detach,
+        .sem = es->sem,
+        .evt = es->evt,
+        .sem_write = port_sem_write,
+        .evt_write = port_evt_write,
+        .ev_update = port_ev_update,
+        .dma_pool = nx->m->board->dma.req_pool,
+        .dma_engines = port_dma_engines,
+        .dma_engine = port_dma_engine,
+        .dma_queue_full = port_dma_queue_full,
+        .dma_push = port_dma_push,
+    };
 }

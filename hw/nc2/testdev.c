@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/testdev.h"
 #include "nxemu/machine.h"
 

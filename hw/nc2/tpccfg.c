@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/tpccfg.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
@@ -111,10 +112,10 @@ static void tpccfg_latch(TpcCfg *tc)
 static NxBlock *tpccfg_launcher_nx(TpcCfg *tc)
 {
     Machine *m = tc->m;
-    if (tc->launcher == TPC_LAUNCHER_NONE || !m->nx || tc->launcher >= m->cfg.nr_seq) {
+    if (tc->launcher == TPC_LAUNCHER_NONE || !m->board->nx || tc->launcher >= m->cfg.nr_seq) {
         return NULL;
     }
-    return &m->nx[tc->launcher];
+    return &m->board->nx[tc->launcher];
 }
 
 static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
@@ -181,7 +182,7 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
     } else {
         tc->status = TPC_ST_DONE;
         if (tc->completion_sem & TPC_COMPLETION_EN) {
-            evsem_sem_add(&m->evsem, tc->completion_sem & 0xFF, tc->completion_inc);
+            evsem_sem_add(&m->board->evsem, tc->completion_sem & 0xFF, tc->completion_inc);
         }
     }
     NxBlock *nx = tpccfg_launcher_nx(tc);
@@ -344,4 +345,42 @@ void tpccfg_init(TpcCfg *tc, Machine *m, unsigned index)
 void tpccfg_destroy(TpcCfg *tc)
 {
     mr_destroy(&tc->mmio);
+}
+
+/* The TPC core's port (include/nxemu/tpc-port.h): thin adapters so that the
+ * core needs no TpcCfg. */
+static uint32_t port_kv_read(void *opaque, uint32_t off)
+{
+    return tpccfg_kv_read(opaque, off);
+}
+
+static void port_kv_write(void *opaque, uint32_t off, uint32_t val)
+{
+    tpccfg_kv_write(opaque, off, val);
+}
+
+static void port_sem_add(void *opaque, uint32_t val)
+{
+    TpcCfg *tc = opaque;
+    tc->kv[TPC_KV_SEMAPHORE / 4] += val;
+}
+
+static void port_finish(void *opaque, uint32_t fault_code, uint32_t fault_pc, uint32_t fault_info,
+                        uint64_t fault_addr, uint64_t cycles, uint64_t bundles)
+{
+    tpccfg_finish(opaque, fault_code, fault_pc, fault_info, fault_addr, cycles, bundles);
+}
+
+void tpccfg_port(TpcCfg *tc, TpcPort *port)
+{
+    *port = (TpcPort){
+        .opaque = tc,
+        .kv = tc->kv,
+        .kv_gen = &tc->kv_gen,
+        .latched = &tc->latched,
+        .kv_read = port_kv_read,
+        .kv_write = port_kv_write,
+        .sem_add = port_sem_add,
+        .finish = port_finish,
+    };
 }

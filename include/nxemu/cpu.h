@@ -15,6 +15,8 @@
 
 typedef struct Machine Machine;
 typedef struct NxCpu NxCpu;
+typedef struct SeqPort SeqPort;
+typedef struct TpcPort TpcPort;
 
 /* Sequencer STATUS[3:0] values (machine.md §3); TPCs use RESET for IDLE and
  * HALTED for DONE. */
@@ -73,9 +75,11 @@ struct NxCpu {
     bool debug_frozen;
 };
 
-/* Constructors implemented by the targets; the board calls them. */
-NxCpu *seq_cpu_create(Machine *m, unsigned index);
-NxCpu *tpc_cpu_create(Machine *m, unsigned index);
+/* Constructors implemented by the targets; the board calls them.  Each core
+ * works through the port the board fills in (nxemu/seq-port.h,
+ * nxemu/tpc-port.h), which it copies. */
+NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port);
+NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port);
 
 static inline const char *cpu_state_name(CpuState s)
 {

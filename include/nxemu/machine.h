@@ -1,6 +1,9 @@
 /*
- * The machine: one object owns the memory map, devices, cores, scheduler and
- * log sink (no other global state, so a test can build two side by side).
+ * The generic machine: one object owns the address space, cores, scheduler,
+ * log sink and observers (no other global state, so a test can build two
+ * side by side).  The board's devices and memories hang off m->board, whose
+ * type only the board defines (hw/nc2/board.h): code under target/ sees
+ * this header, never a device struct (docs/architecture.rst, "Layers").
  */
 #ifndef NXEMU_MACHINE_H
 #define NXEMU_MACHINE_H
@@ -10,16 +13,13 @@
 
 #include <glib.h>
 
-#include "hw/nc2/dma.h"
-#include "hw/nc2/evsem.h"
-#include "hw/nc2/memmap.h"
-#include "hw/nc2/nx.h"
-#include "hw/nc2/testdev.h"
-#include "hw/nc2/tpccfg.h"
 #include "nxemu/cpu.h"
 #include "nxemu/log.h"
 #include "nxemu/memory.h"
 #include "nxemu/runev.h"
+
+/* The board's devices and memories (hw/nc2/board.h). */
+typedef struct NxBoard NxBoard;
 
 /* Everything the board needs, read from the (effective) device tree. */
 typedef struct MachineConfig {
@@ -83,16 +83,7 @@ typedef struct Machine {
 
     MemoryRegion sysmem; /* root container: the system PA map */
     AddressSpace *as;
-    MemoryRegion hbm;
-    MemoryRegion local_ram; /* one host reservation behind all of sbuf[] and psum[] */
-    MemoryRegion sbuf[NC2_SBUF_PARTITIONS];
-    MemoryRegion psum[NC2_PSUM_PARTITIONS];
-
-    EvSem evsem;
-    NxBlock *nx;     /* cfg.nr_seq */
-    DmaController dma;
-    TpcCfg *tpccfg;  /* cfg.nr_tpc */
-    TestDev test;
+    NxBoard *board; /* owned; opaque outside hw/ */
 
     NxCpu **seq; /* cfg.nr_seq */
     NxCpu **tpc; /* cfg.nr_tpc */
@@ -151,10 +142,7 @@ uint64_t machine_run_vtime(Machine *m);
 const char *machine_cpu_state_label(const Machine *m, const NxCpu *cpu);
 
 /* Target entry points used by devices (implemented in target/): a device
- * never includes a target header, it calls these. */
-/* DMA doorbell (machine.md §5.3): validate the record and build a request.
- * Returns 0 with *req set, or the ERROR register value (kind << 16 | detail). */
-uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req);
+ * never includes a target header, it calls these (more in hw/nc2/board.h). */
 /* EXECUTE on TPC t (machine.md §6); the launch registers are latched already. */
 void tpc_cpu_launch(Machine *m, unsigned t);
 

@@ -20,13 +20,13 @@ static void seq_take_fault(SeqCpu *s)
 {
     NxCpu *cpu = &s->cpu;
     cpu->fault = s->fault;
-    cpu->fault_pc = s->nx->pc;
+    cpu->fault_pc = s->regs->pc;
     cpu->state = CPU_FAULTED;
-    s->nx->block_reason = NX_BLOCK_NONE;
+    s->regs->block_reason = NX_BLOCK_NONE;
     s->kept = false;
     nx_log_mask(&cpu->m->log, NX_LOG_INT,
                 "seq: core=%u fault %s(%u) info=%u pc=0x%016" PRIx64 " addr=0x%016" PRIx64 "\n",
-                cpu->index, nx_fault_name(s->fault.code), s->fault.code, s->fault.info, s->nx->pc,
+                cpu->index, nx_fault_name(s->fault.code), s->fault.code, s->fault.info, s->regs->pc,
                 s->fault.addr);
     machine_fault(cpu->m, cpu);
 }
@@ -51,16 +51,16 @@ static void seq_block(SeqCpu *s, const SeqDecoded *d)
 static void seq_log_insn(SeqCpu *s, const SeqDecoded *d, uint32_t what)
 {
     GString *g = g_string_new(NULL);
-    seq_disas_insn(d->insn.rec, s->nx->pc, g);
+    seq_disas_insn(d->insn.rec, s->regs->pc, g);
     nx_log_printf(&s->cpu.m->log, "%s: core=%u 0x%016" PRIx64 ": %s\n",
-                  what == NX_LOG_IN_ASM ? "in_asm" : "exec", s->cpu.index, s->nx->pc, g->str);
+                  what == NX_LOG_IN_ASM ? "in_asm" : "exec", s->cpu.index, s->regs->pc, g->str);
     g_string_free(g, TRUE);
 }
 
 /* One TLB lookup per fetched instruction (machine.md §2.3). */
 static const SeqDecoded *seq_fetch_slow(SeqCpu *s)
 {
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     uint64_t pc = nx->pc, pa;
     bool local;
 
@@ -68,7 +68,7 @@ static const SeqDecoded *seq_fetch_slow(SeqCpu *s)
         nx_fault_set(&s->fault, NX_FAULT_MISALIGNED, 0, pc);
         return NULL;
     }
-    if (!nx_translate(nx, pc, NX_ACC_FETCH, &pa, &local, &s->fault))
+    if (!seq_translate(s, pc, NX_ACC_FETCH, &pa, &local))
         return NULL;
     if (local) {
         nx_fault_set(&s->fault, NX_FAULT_BUS_ERROR, 0, pc);
@@ -101,9 +101,9 @@ static const SeqDecoded *seq_fetch_slow(SeqCpu *s)
  * used last. */
 static inline const SeqDecoded *seq_fetch(SeqCpu *s)
 {
-    uint64_t pc = s->nx->pc;
+    uint64_t pc = s->regs->pc;
     const SeqDPage *p = s->dc.last;
-    if (G_LIKELY(s->nx->wt_base == 0 && (pc & 63) == 0 && (pc >> 24) != 0 && p &&
+    if (G_LIKELY(s->regs->wt_base == 0 && (pc & 63) == 0 && (pc >> 24) != 0 && p &&
                  p->page == pc >> 12 && (p->valid >> ((pc >> 6) & 63)) & 1))
         return &p->e[(pc >> 6) & 63];
     return seq_fetch_slow(s);
@@ -165,7 +165,7 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
 #undef L_BR
     };
     NxCpu *cpu = &s->cpu;
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     Machine *m = cpu->m;
     Sched *sc = &m->sched;
     uint32_t *R = nx->r;
@@ -309,7 +309,7 @@ k_exit:
     mark = rem;
     seq_icount_check(sc, cpu, end - rem, left);
     if (G_UNLIKELY(nx->pending_control))
-        nx_apply_pending_control(nx);
+        s->port.apply_pending_control(s->port.opaque);
     /* A solo slice that is no longer alone: the run loop ends it with the
      * round (nxemu/sched.h). */
     if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
@@ -366,7 +366,7 @@ fault_d:
 static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
 {
     SeqCpu *s = seq_cpu(cpu);
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     Machine *m = cpu->m;
     Sched *sc = &m->sched;
     NxLog *lg = &m->log;
@@ -490,7 +490,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         used++;
         seq_icount_check(sc, cpu, used, left);
         if (G_UNLIKELY(nx->pending_control))
-            nx_apply_pending_control(nx);
+            s->port.apply_pending_control(s->port.opaque);
     }
 out:
     sc->round_retired += used;
@@ -509,15 +509,15 @@ out:
 static void seq_reset(NxCpu *cpu)
 {
     SeqCpu *s = seq_cpu(cpu);
-    nx_reset(s->nx);
+    s->port.reset(s->port.opaque);
     s->kept = false;
-    s->nx->discard_kept = false;
+    s->regs->discard_kept = false;
     s->generation++;
 }
 
 static uint64_t seq_get_pc(NxCpu *cpu)
 {
-    return seq_cpu(cpu)->nx->pc;
+    return seq_cpu(cpu)->regs->pc;
 }
 
 static const char *dma_error_name(uint32_t info)
@@ -573,7 +573,7 @@ static int seq_fault_signal(NxCpu *cpu)
 static void seq_dump(NxCpu *cpu, GString *out)
 {
     SeqCpu *s = seq_cpu(cpu);
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
 
     g_string_append_printf(out, "core=%u pc=0x%016" PRIx64 " state=%s retired=%" PRIu64 "\n",
                            cpu->index, nx->pc, cpu_state_name(cpu->state), cpu->retired);
@@ -584,11 +584,7 @@ static void seq_dump(NxCpu *cpu, GString *out)
             out, "fault=%s(%u) info=%u fault_pc=0x%016" PRIx64 " fault_addr=0x%016" PRIx64 "\n",
             nx_fault_name(cpu->fault.code), cpu->fault.code, cpu->fault.info, cpu->fault_pc,
             cpu->fault.addr);
-    g_string_append_printf(out,
-                           "wt_base=0x%016" PRIx64 " wt_len=%u tlb hits=%" PRIu64 " misses=%" PRIu64
-                           " evictions=%" PRIu64 "\n",
-                           nx->wt_base, nx->wt_len, nx->tlb.hits, nx->tlb.misses,
-                           nx->tlb.evictions);
+    s->port.dump(s->port.opaque, out);
 }
 
 static unsigned seq_disas(NxCpu *cpu, uint64_t addr, GString *out)
@@ -597,7 +593,7 @@ static unsigned seq_disas(NxCpu *cpu, uint64_t addr, GString *out)
     uint8_t rec[SEQ_REC_BYTES];
     uint64_t pa, bad;
 
-    if (!nx_translate_peek(s->nx, addr, &pa) ||
+    if (!s->port.translate_peek(s->port.opaque, addr, &pa) ||
         as_rw_bytes(s->as, pa, rec, sizeof(rec), false, MEMTXATTRS(MEM_REQ_DEBUG, 0), &bad) !=
             MEMTX_OK)
         return 0;
@@ -617,18 +613,14 @@ static unsigned put_le(uint8_t *buf, size_t buflen, uint64_t v, unsigned n)
 static unsigned seq_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen)
 {
     SeqCpu *s = seq_cpu(cpu);
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     if (n < 64)
         return put_le(buf, buflen, nx->r[n], 4);
     switch (n) {
     case SEQ_GDB_PC:
         return put_le(buf, buflen, nx->pc, 8);
-    case SEQ_GDB_STATUS: {
-        uint64_t st;
-        if (nx_read(nx, NX_STATUS, 4, &st, MEMTXATTRS(MEM_REQ_DEBUG, 0)) != MEMTX_OK)
-            st = cpu->state;
-        return put_le(buf, buflen, st, 4);
-    }
+    case SEQ_GDB_STATUS:
+        return put_le(buf, buflen, s->port.status(s->port.opaque), 4);
     case SEQ_GDB_FAULT_CODE:
         return put_le(buf, buflen, cpu->fault.code, 4);
     case SEQ_GDB_FAULT_INFO:
@@ -654,14 +646,14 @@ static unsigned seq_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, si
     for (unsigned i = 0; i < width; i++)
         v |= (uint64_t)buf[i] << (8 * i);
     if (n < 64) {
-        s->nx->r[n] = (uint32_t)v;
+        s->regs->r[n] = (uint32_t)v;
     } else {
         /* A debugger moving PC drops the kept record (sequencer.md §2.2). */
-        s->nx->pc = v;
+        s->regs->pc = v;
         s->kept = false;
         if (cpu->state == CPU_BLOCKED) {
             cpu->state = CPU_RUNNING;
-            s->nx->block_reason = NX_BLOCK_NONE;
+            s->regs->block_reason = NX_BLOCK_NONE;
         }
     }
     return width;
@@ -671,8 +663,8 @@ static void seq_destroy(NxCpu *cpu)
 {
     SeqCpu *s = seq_cpu(cpu);
     seq_dcache_destroy(&s->dc);
-    if (s->nx && s->nx->cpu == cpu)
-        s->nx->cpu = NULL;
+    if (s->port.detach)
+        s->port.detach(s->port.opaque, cpu);
     g_free(s);
 }
 
@@ -691,7 +683,7 @@ static const NxCpuOps seq_cpu_ops = {
     .destroy = seq_destroy,
 };
 
-NxCpu *seq_cpu_create(Machine *m, unsigned index)
+NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port)
 {
     SeqCpu *s = g_new0(SeqCpu, 1);
     NxCpu *cpu = &s->cpu;
@@ -701,8 +693,8 @@ NxCpu *seq_cpu_create(Machine *m, unsigned index)
     cpu->kind = CPU_KIND_SEQ;
     cpu->index = index;
     cpu->state = CPU_RESET;
-    s->nx = &m->nx[index];
-    s->nx->cpu = cpu;
+    s->port = *port;
+    s->regs = port->regs;
     s->as = m->as;
     s->attrs = MEMTXATTRS(MEM_REQ_SEQ, index);
     seq_dcache_init(&s->dc);

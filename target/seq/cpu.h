@@ -1,7 +1,8 @@
 /*
- * The sequencer core (sequencer.md): state lives in the NX block (NxBlock,
- * hw/nc2/nx.h); this object adds what only the executor needs: the decode
- * cache, the kept record of a blocked instruction and per-attempt scratch.
+ * The sequencer core (sequencer.md): its registers live in the board's NX
+ * block, reached through the port (SeqRegs, nxemu/seq-port.h); this object adds what only the
+ * executor needs: the decode cache, the kept record of a blocked instruction and per-attempt
+ * scratch.
  *
  * Execution of one attempt follows sequencer.md §2.2:
  *   F fetch   seq_fetch()        one TLB lookup (none for a kept record)
@@ -32,6 +33,7 @@
 
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "nxemu/seq-port.h"
 #include "target/seq/alu-ops.h"
 #include "target/seq/insn.h"
 
@@ -140,8 +142,9 @@ typedef struct SeqDCache {
 } SeqDCache;
 
 struct SeqCpu {
-    NxCpu cpu; /* first: SeqCpu * and NxCpu * convert both ways */
-    NxBlock *nx;
+    NxCpu cpu;     /* first: SeqCpu * and NxCpu * convert both ways */
+    SeqRegs *regs; /* = port.regs: the registers the core executes on */
+    SeqPort port;  /* the board (nxemu/seq-port.h), a copy */
     AddressSpace *as;
     MemTxAttrs attrs;
     SeqDCache dc;
@@ -176,6 +179,23 @@ static inline uint64_t seq_cur_pc(const SeqCpu *s)
 static inline SeqCpu *seq_cpu(NxCpu *cpu)
 {
     return (SeqCpu *)cpu;
+}
+
+/* The Neuron-address view through the board (SeqPort.translate); on
+ * failure s->fault is filled. */
+static inline bool seq_translate(SeqCpu *s, uint64_t a, NxAccess acc, uint64_t *pa, bool *local)
+{
+    return s->port.translate(s->port.opaque, a, acc, pa, local, &s->fault);
+}
+
+/* Own NX block access through window 0 (a = Neuron address, seq_local_ok). */
+static inline MemTxResult seq_local_read(SeqCpu *s, uint64_t a, unsigned size, uint64_t *v)
+{
+    return s->port.local_read(s->port.opaque, a - SEQ_LOCAL_BASE, size, v, s->attrs);
+}
+static inline void seq_local_write(SeqCpu *s, uint64_t a, unsigned size, uint64_t v)
+{
+    s->port.local_write(s->port.opaque, a - SEQ_LOCAL_BASE, size, v, s->attrs);
 }
 
 /* gdb watchpoints, checked in phase E before any access is made: true =
@@ -279,10 +299,11 @@ static inline uint32_t seq_u32(float f)
 /* Build (phase E of 0xB8/0xBB) a request from a record whose predicates
  * passed.  src/dst are the resolved start PAs.  Returns false with *f set
  * on an issue-time error (MISALIGNED, DMA_ERROR). */
-bool seq_dma_build(Machine *m, const uint8_t rec[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
-                   DmaRequest **out, NxFault *f);
-/* The core's engine for 0xB8/0xBB. */
-DmaEngine *seq_dma_engine(SeqCpu *s);
+bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t rec[SEQ_REC_BYTES],
+                   uint64_t src, uint64_t dst, DmaRequest **out, NxFault *f);
+/* SBUF partition 0: where DMA_INDIRECT's ADDR4 index arrays live (the
+ * sequencer's view of machine.md §1.1). */
+#define SEQ_SBUF_BASE 0x2000000000ull
 
 /* Execute functions named by insn.def. */
 SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d);

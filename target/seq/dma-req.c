@@ -13,8 +13,6 @@
 
 #define F(name) seq_field_get(r, SEQ_F_##name)
 
-#define SBUF_BASE 0x2000000000ull
-
 /* Lives in a DmaPool slot (no allocation per instruction once warm). */
 typedef struct SeqDmaReq {
     DmaRequest req;
@@ -343,7 +341,7 @@ static void seq_dma_slot_fini(DmaRequest *req)
 static bool dma_read_index(Machine *m, SeqDmaReq *q, bool dst, uint32_t addr4, NxFault *f)
 {
     uint32_t n = q->n;
-    uint64_t pa = SBUF_BASE + addr4, bad;
+    uint64_t pa = SEQ_SBUF_BASE + addr4, bad;
     if (dma_first_bad(m->as, pa, (uint64_t)n * 4, &bad))
         return nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, bad);
     if (n > q->ixcap) {
@@ -368,13 +366,13 @@ static bool dma_read_index(Machine *m, SeqDmaReq *q, bool dst, uint32_t addr4, N
 /* First k whose didx[k] equals an earlier entry, or -1: an open-addressing
  * set of the values in the controller's scratch (entries are value + 1 in
  * 64 bits, 0 = empty), at most half full. */
-static int64_t dma_first_dup(DmaController *dc, const uint32_t *ix, uint32_t n)
+static int64_t dma_first_dup(const DmaReqPool *pool, const uint32_t *ix, uint32_t n)
 {
     unsigned bits = 4;
     while (((size_t)1 << bits) < 2 * (size_t)n)
         bits++;
     size_t size = (size_t)1 << bits;
-    uint64_t *set = dma_pool_scratch(dc, size * sizeof(uint64_t));
+    uint64_t *set = pool->scratch(pool->opaque, size * sizeof(uint64_t));
     memset(set, 0, size * sizeof(uint64_t));
     for (uint32_t k = 0; k < n; k++) {
         uint64_t key = (uint64_t)ix[k] + 1;
@@ -393,10 +391,10 @@ static unsigned dtype_size(uint8_t dt)
     return dt == SEQ_DT_BF16 || dt == SEQ_DT_F16 ? 2 : 4;
 }
 
-bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uint64_t dst,
-                   DmaRequest **out, NxFault *f)
+bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t r[SEQ_REC_BYTES], uint64_t src,
+                   uint64_t dst, DmaRequest **out, NxFault *f)
 {
-    SeqDmaReq *q = (SeqDmaReq *)dma_pool_get(&m->dma, sizeof(SeqDmaReq), seq_dma_slot_fini);
+    SeqDmaReq *q = (SeqDmaReq *)pool->get(pool->opaque, sizeof(SeqDmaReq), seq_dma_slot_fini);
     uint64_t bad;
 
     /* A reused slot: everything but the header (reset by the pool) and the
@@ -471,10 +469,10 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     }
     /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
     if (q->didx && !F(DMAI_NON_UNIQUE_DST)) {
-        int64_t k = dma_first_dup(&m->dma, q->didx, q->n);
+        int64_t k = dma_first_dup(pool, q->didx, q->n);
         if (k >= 0) {
             nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_DUP_INDEX,
-                         SBUF_BASE + F(DMAI_DST_IDX) + 4ull * (uint64_t)k);
+                         SEQ_SBUF_BASE + F(DMAI_DST_IDX) + 4ull * (uint64_t)k);
             goto fail;
         }
     }
@@ -482,14 +480,15 @@ bool seq_dma_build(Machine *m, const uint8_t r[SEQ_REC_BYTES], uint64_t src, uin
     return true;
 
 fail:
-    dma_pool_put(&q->req);
+    dma_req_put(&q->req);
     *out = NULL;
     return false;
 }
 
 /* ---- MMIO doorbell (machine.md §5.3) ------------------------------------- */
 
-uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req)
+uint32_t seq_dma_request_from_record(Machine *m, const DmaReqPool *pool, const uint8_t rec[64],
+                                     DmaRequest **req)
 {
     NxFault f = {0};
     SeqInsn insn;
@@ -511,7 +510,7 @@ uint32_t seq_dma_request_from_record(Machine *m, const uint8_t rec[64], DmaReque
         return 7u << 16;
     if (seq_decode(rec, &insn, &f) != SEQ_DECODE_OK)
         return 1u << 16 | (f.code == NX_FAULT_INVALID_INSTRUCTION ? (f.info & 0xFFFF) : 0);
-    if (!seq_dma_build(m, rec, seq_field_get(sa, SEQ_F_ADDR8_IMM),
+    if (!seq_dma_build(m, pool, rec, seq_field_get(sa, SEQ_F_ADDR8_IMM),
                        seq_field_get(da, SEQ_F_ADDR8_IMM), req, &f))
         return 2u << 16 | (f.code == NX_FAULT_DMA_ERROR ? (f.info & 0xFFFF) : 0);
     return 0;

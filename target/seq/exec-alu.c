@@ -259,7 +259,7 @@ bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t
 SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *rec = d->insn.rec;
-    uint32_t *R = s->nx->r;
+    uint32_t *R = s->regs->r;
     uint8_t op = F(ALU_OP), dtype = F(ALU_DTYPE);
     bool imm = F(ALU_DATASRC) == 1;
     bool wide = dtype == SEQ_DT_I64 || dtype == SEQ_DT_U64;
@@ -295,7 +295,7 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
 #define ALU32(name, expr)                                                                          \
     static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t *R = s->regs->r;                                                                  \
         uint32_t a = R[d->ra], b = R[d->rb];                                                       \
         (void)b;                                                                                   \
         R[d->rd] = (expr);                                                                         \
@@ -303,7 +303,7 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
     }                                                                                              \
     static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t *R = s->regs->r;                                                                  \
         uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
         (void)b;                                                                                   \
         R[d->rd] = (expr);                                                                         \
@@ -319,7 +319,7 @@ SEQ_ALU32_OPS(ALU32)
 #define ALU64(name, expr)                                                                          \
     static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t *R = s->regs->r;                                                                  \
         uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
         uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
         uint64_t r = (expr);                                                                       \
@@ -329,7 +329,7 @@ SEQ_ALU32_OPS(ALU32)
     }                                                                                              \
     static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
     {                                                                                              \
-        uint32_t *R = s->nx->r;                                                                    \
+        uint32_t *R = s->regs->r;                                                                  \
         uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
         uint64_t b = d->imm;                                                                       \
         uint64_t r = (expr);                                                                       \
@@ -460,7 +460,7 @@ void seq_alu_preresolve(SeqDecoded *d)
 SeqStatus seq_exec_move(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *rec = d->insn.rec;
-    uint32_t *R = s->nx->r;
+    uint32_t *R = s->regs->r;
     unsigned n = F(MV_NUM) > SEQ_F_MV_DST_N ? SEQ_F_MV_DST_N : F(MV_NUM);
     uint32_t v[8];
 

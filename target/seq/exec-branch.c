@@ -65,7 +65,7 @@ static bool branch_taken(uint8_t cmp, uint8_t dtype, uint32_t x, uint32_t y)
 SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    uint32_t *R = s->nx->r;
+    uint32_t *R = s->regs->r;
     uint64_t pc = seq_cur_pc(s);
     uint8_t cmp = F(BR_CMP_OP);
     uint32_t x = R[F(BR_LHS) & 63];
@@ -113,7 +113,7 @@ SeqStatus seq_exec_branch(SeqCpu *s, const SeqDecoded *d)
 #define BR32(name, cond)                                                                           \
     static SeqStatus br_##name(SeqCpu *s, const SeqDecoded *d)                                     \
     {                                                                                              \
-        const uint32_t *R = s->nx->r;                                                              \
+        const uint32_t *R = s->regs->r;                                                            \
         uint32_t x = R[d->ra];                                                                     \
         uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
         (void)x, (void)y;                                                                          \

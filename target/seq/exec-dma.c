@@ -11,57 +11,50 @@
 
 #define F(name) seq_field_get(r, SEQ_F_##name)
 
-DmaEngine *seq_dma_engine(SeqCpu *s)
-{
-    DmaController *dc = &s->cpu.m->dma;
-    return &dc->e[s->nx->dma_engine % dc->nr];
-}
-
 static SeqStatus dma_issue(SeqCpu *s, const SeqDecoded *d, unsigned src_off, unsigned dst_off)
 {
     const uint8_t *r = d->insn.rec;
     Machine *m = s->cpu.m;
     DmaRequest *req;
 
-    if (m->dma.nr == 0) /* no engine configured: nothing is DMA-able */
+    if (s->port.dma_engines(s->port.opaque) == 0) /* none configured: nothing is DMA-able */
         return seq_fault(s, NX_FAULT_DMA_ERROR, NX_DMA_BAD_ADDRESS, 0);
     uint64_t src = seq_addr8_resolve(s, r + src_off);
     uint64_t dst = seq_addr8_resolve(s, r + dst_off);
     if (G_UNLIKELY(m->debug) && F(HDR_OPCODE) == SEQ_OP_DMA_INDIRECT) {
         /* DMA_INDIRECT reads its index arrays now, at issue (sequencer.md
          * §8.12): a watchpoint on them stops before this instruction. */
-        uint64_t sbuf = nc2_memmap[NC2_SBUF].base, n4 = 4ull * F(DMAI_SRC_N);
+        uint64_t sbuf = SEQ_SBUF_BASE, n4 = 4ull * F(DMAI_SRC_N);
         uint8_t mode = F(DMAI_MODE);
         if ((mode == 0 || mode == 2) && seq_watch(s, sbuf + F(DMAI_SRC_IDX), n4, false))
             return SEQ_DEBUG;
         if ((mode == 1 || mode == 2) && seq_watch(s, sbuf + F(DMAI_DST_IDX), n4, false))
             return SEQ_DEBUG;
     }
-    if (!seq_dma_build(m, r, src, dst, &req, &s->fault))
+    if (!seq_dma_build(m, &s->port.dma_pool, r, src, dst, &req, &s->fault))
         return SEQ_FAULT;
-    DmaEngine *e = seq_dma_engine(s);
-    if (dma_queue_full(e)) {
+    if (s->port.dma_queue_full(s->port.opaque)) {
         /* Faults come first (sequencer.md); the slot goes back to the pool
          * and the retry builds again, allocating nothing. */
-        dma_pool_put(req);
-        s->nx->block_reason = NX_BLOCK_DMAQ;
+        dma_req_put(req);
+        s->regs->block_reason = NX_BLOCK_DMAQ;
         return SEQ_BLOCK;
     }
 
     seq_u_pre(s, d); /* wait side action, _READ update: at issue */
-    req->owner = (int)s->nx->id;
+    req->owner = (int)s->cpu.index;
     if (d->upd_mode & 0x10) {
         /* _COMPLETE: the register of a *_REG form is read now, applied later. */
         req->upd_mode = d->upd_mode;
         req->upd_idx = d->upd_idx;
         req->upd_value = seq_update_value(s, d->upd_mode, d->ev_value);
     }
-    req->owner_gen = nx_work_begin(s->nx);
+    req->owner_gen = s->port.work_begin(s->port.opaque);
     nx_log_mask(&m->log, NX_LOG_DMA,
                 "dma: core=%u issue %s src=0x%016" PRIx64 " dst=0x%016" PRIx64 " engine=%u\n",
-                s->nx->id, F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? "memcpy" : "indirect", src, dst,
-                e->index);
-    dma_push(e, req);
+                s->cpu.index, F(HDR_OPCODE) == SEQ_OP_DMA_MEMCPY ? "memcpy" : "indirect", src, dst,
+                s->port.dma_engine(s->port.opaque));
+    s->port.dma_push(s->port.opaque, req);
     return SEQ_OK;
 }
 

@@ -29,12 +29,12 @@ static inline bool upd_is_reg(uint8_t mode)
 
 bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 {
-    EvSem *es = &s->cpu.m->evsem;
+    const SeqPort *pt = &s->port;
     if (mode == W_NONE)
         return true;
     if ((mode & 0x7F) >= W_SEM_EQ && (mode & 0x7F) <= W_SEM_GE) {
-        uint32_t v = (mode & W_REG) ? s->nx->r[value & 63] : value;
-        uint32_t cur = es->sem[idx];
+        uint32_t v = (mode & W_REG) ? s->regs->r[value & 63] : value;
+        uint32_t cur = pt->sem[idx];
         switch (mode & 0x7F) {
         case W_SEM_EQ:
             return cur == v;
@@ -51,10 +51,10 @@ bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
     switch (mode) {
     case W_EVT_SET:
     case W_EVT_SET_THEN_CLEAR:
-        return es->evt[idx] != 0;
+        return pt->evt[idx] != 0;
     case W_EVT_CLEAR:
     case W_EVT_CLEAR_THEN_SET:
-        return es->evt[idx] == 0;
+        return pt->evt[idx] == 0;
     default:
         /* The decoder rejects other codes (events_wait_mode); be inert. */
         return true;
@@ -64,14 +64,14 @@ bool seq_wait_holds(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 void seq_wait_side_action(SeqCpu *s, uint8_t mode, uint8_t idx)
 {
     if (mode == W_EVT_SET_THEN_CLEAR)
-        evsem_evt_write(&s->cpu.m->evsem, idx, false);
+        s->port.evt_write(s->port.opaque, idx, false);
     else if (mode == W_EVT_CLEAR_THEN_SET)
-        evsem_evt_write(&s->cpu.m->evsem, idx, true);
+        s->port.evt_write(s->port.opaque, idx, true);
 }
 
 static void record_block_wait(SeqCpu *s, uint8_t mode, uint8_t idx, uint32_t value)
 {
-    s->nx->block_reason = NX_BLOCK_WAIT;
+    s->regs->block_reason = NX_BLOCK_WAIT;
     s->blk_wait_mode = mode;
     s->blk_wait_idx = idx;
     s->blk_wait_value = value;
@@ -87,7 +87,7 @@ bool seq_wait_std(SeqCpu *s, const SeqDecoded *d)
 
 uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v)
 {
-    return upd_is_reg(mode) ? s->nx->r[v & 63] : v;
+    return upd_is_reg(mode) ? s->regs->r[v & 63] : v;
 }
 
 static inline bool upd_is_read(uint8_t mode)
@@ -105,15 +105,15 @@ void seq_u_pre_slow(SeqCpu *s, const SeqDecoded *d)
     if (d->wait_mode)
         seq_wait_side_action(s, d->wait_mode, d->wait_idx);
     if (upd_is_read(d->upd_mode))
-        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
-                     seq_update_value(s, d->upd_mode, d->ev_value));
+        s->port.ev_update(s->port.opaque, d->upd_mode, d->upd_idx,
+                          seq_update_value(s, d->upd_mode, d->ev_value));
 }
 
 void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d)
 {
     if (upd_is_complete(d->upd_mode))
-        evsem_update(&s->cpu.m->evsem, d->upd_mode, d->upd_idx,
-                     seq_update_value(s, d->upd_mode, d->ev_value));
+        s->port.ev_update(s->port.opaque, d->upd_mode, d->upd_idx,
+                          seq_update_value(s, d->upd_mode, d->ev_value));
 }
 
 /* machine.md §12.6: "wait=sem[3] ge 1 current=0", "wait=sem[3] ge R5
@@ -121,15 +121,15 @@ void seq_u_post_slow(SeqCpu *s, const SeqDecoded *d)
 void seq_block_info(NxCpu *cpu, GString *out)
 {
     SeqCpu *s = seq_cpu(cpu);
-    EvSem *es = &cpu->m->evsem;
+    const SeqPort *pt = &s->port;
     static const char *const rel[] = {"", "eq", "lt", "le", "gt", "ge"};
 
-    switch (s->nx->block_reason) {
+    switch (s->regs->block_reason) {
     case NX_BLOCK_DRAIN:
         g_string_append(out, "drain");
         return;
     case NX_BLOCK_DMAQ:
-        g_string_append_printf(out, "dmaq=%u", s->nx->dma_engine % MAX(cpu->m->dma.nr, 1u));
+        g_string_append_printf(out, "dmaq=%u", s->port.dma_engine(s->port.opaque));
         return;
     case NX_BLOCK_WAIT:
         break;
@@ -141,14 +141,14 @@ void seq_block_info(NxCpu *cpu, GString *out)
     if (base >= W_SEM_EQ && base <= W_SEM_GE) {
         if (mode & W_REG)
             g_string_append_printf(out, "wait=sem[%u] %s R%u current=%u", idx, rel[base],
-                                   s->blk_wait_value & 63, es->sem[idx]);
+                                   s->blk_wait_value & 63, pt->sem[idx]);
         else
             g_string_append_printf(out, "wait=sem[%u] %s %u current=%u", idx, rel[base],
-                                   s->blk_wait_value, es->sem[idx]);
+                                   s->blk_wait_value, pt->sem[idx]);
     } else {
         bool want_set = mode == W_EVT_SET || mode == W_EVT_SET_THEN_CLEAR;
         g_string_append_printf(out, "wait=evt[%u] %s current=%u", idx,
-                               want_set ? "evt-set" : "evt-clear", es->evt[idx] ? 1u : 0u);
+                               want_set ? "evt-set" : "evt-clear", pt->evt[idx] ? 1u : 0u);
     }
 }
 
@@ -175,7 +175,7 @@ SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
     seq_wait_side_action(s, wb, ib);
     /* No results: _READ and _COMPLETE forms both land here, in order. */
     if (um)
-        evsem_update(&s->cpu.m->evsem, um, ui, seq_update_value(s, um, uv));
+        s->port.ev_update(s->port.opaque, um, ui, seq_update_value(s, um, uv));
     return SEQ_OK;
 }
 
@@ -183,16 +183,16 @@ SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
 SeqStatus seq_exec_semclr(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    EvSem *es = &s->cpu.m->evsem;
+    const SeqPort *pt = &s->port;
 
     seq_u_pre(s, d);
     if (F(GRST_MODE) == 1) {
         for (unsigned i = F(GRST_FIRST); i <= F(GRST_LAST); i++)
-            evsem_sem_write(es, i, 0);
+            pt->sem_write(pt->opaque, i, 0);
     } else {
         for (unsigned i = 0; i < 256; i++)
             if (seq_field_get_at(r, SEQ_F_GRST_MASK, i >> 5) & (1u << (i & 31)))
-                evsem_sem_write(es, i, 0);
+                pt->sem_write(pt->opaque, i, 0);
     }
     seq_u_post(s, d);
     return SEQ_OK;
@@ -224,8 +224,8 @@ SeqStatus seq_exec_halt(SeqCpu *s, const SeqDecoded *d)
  * are complete (nx->outstanding counts both, zeroed by CONTROL.RESET). */
 SeqStatus seq_exec_drain(SeqCpu *s, const SeqDecoded *d)
 {
-    if (s->nx->outstanding != 0) {
-        s->nx->block_reason = NX_BLOCK_DRAIN;
+    if (s->regs->outstanding != 0) {
+        s->regs->block_reason = NX_BLOCK_DRAIN;
         return SEQ_BLOCK;
     }
     return seq_exec_nop(s, d);

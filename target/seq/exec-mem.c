@@ -9,8 +9,8 @@
 
 uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8)
 {
-    const uint32_t *R = s->nx->r;
-    const uint64_t *T = s->nx->addr_table;
+    const uint32_t *R = s->regs->r;
+    const uint64_t *T = s->regs->addr_table;
 
 #define A8(name) seq_field_get(a8, SEQ_F_ADDR8_##name)
     switch (A8(MARKER) & 0xFC) {
@@ -32,8 +32,8 @@ uint64_t seq_addr8_resolve(SeqCpu *s, const uint8_t *a8)
 
 bool seq_local_ok(uint64_t a, unsigned size)
 {
-    return a >= NC2_NX_LOCAL_BASE && a - NC2_NX_LOCAL_BASE < NC2_NX_BLOCK_BYTES &&
-           a - NC2_NX_LOCAL_BASE + size <= NC2_NX_BLOCK_BYTES && (size == 4 || size == 8) &&
+    return a >= SEQ_LOCAL_BASE && a - SEQ_LOCAL_BASE < SEQ_LOCAL_BYTES &&
+           a - SEQ_LOCAL_BASE + size <= SEQ_LOCAL_BYTES && (size == 4 || size == 8) &&
            (a & (size - 1)) == 0;
 }
 
@@ -63,14 +63,14 @@ bool seq_pa_access_ok(SeqCpu *s, uint64_t pa, unsigned size)
 SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     uint64_t a = seq_addr8_resolve(s, seq_field_ptr(r, SEQ_F_WR_ADDR));
     uint64_t pa;
     bool local;
 
     if (!seq_addr8_is_imm(seq_field_ptr(r, SEQ_F_WR_ADDR)) && (a & 3))
         return seq_fault(s, NX_FAULT_MISALIGNED, 0, a);
-    if (!nx_translate(nx, a, NX_ACC_WRITE, &pa, &local, &s->fault))
+    if (!seq_translate(s, a, NX_ACC_WRITE, &pa, &local))
         return SEQ_FAULT;
     if (local ? !seq_local_ok(a, 4) : !seq_pa_access_ok(s, pa, 4))
         return seq_fault(s, NX_FAULT_BUS_ERROR, 0, a);
@@ -80,7 +80,7 @@ SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
 
     seq_u_pre(s, d);
     if (local)
-        nx_write(nx, a - NC2_NX_LOCAL_BASE, 4, v, s->attrs);
+        seq_local_write(s, a, 4, v);
     else
         as_write(s->as, pa, 4, v, s->attrs);
     seq_u_post(s, d);
@@ -92,7 +92,7 @@ SeqStatus seq_exec_write(SeqCpu *s, const SeqDecoded *d)
 SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
 {
     const uint8_t *r = d->insn.rec;
-    NxBlock *nx = s->nx;
+    SeqRegs *nx = s->regs;
     unsigned q = F(NTF_QUEUE) & 3;
     NxQueue *nq = &nx->nq[q];
     uint32_t payload = F(NTF_DATASRC) == 0 ? nx->r[F(NTF_SRC_REG) & 63] : F(NTF_IMM);
@@ -114,13 +114,13 @@ SeqStatus seq_exec_notify(SeqCpu *s, const SeqDecoded *d)
     if (drop) {
         nq->overflow++;
     } else {
-        uint64_t w1 = payload | (uint64_t)nx->id << 32 | (uint64_t)q << 48 | 1ull << 56;
+        uint64_t w1 = payload | (uint64_t)s->cpu.index << 32 | (uint64_t)q << 48 | 1ull << 56;
         as_write(s->as, pa, 8, nx->pc, s->attrs);
         as_write(s->as, pa + 8, 8, w1, s->attrs);
         nq->tail++;
         nx_log_mask(&s->cpu.m->log, NX_LOG_NOTIFY,
-                    "notify: core=%u q=%u pc=0x%016" G_GINT64_MODIFIER "x payload=0x%08x\n", nx->id,
-                    q, nx->pc, payload);
+                    "notify: core=%u q=%u pc=0x%016" G_GINT64_MODIFIER "x payload=0x%08x\n",
+                    s->cpu.index, q, nx->pc, payload);
     }
     seq_u_post(s, d);
     return SEQ_OK;

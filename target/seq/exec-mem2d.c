@@ -69,7 +69,7 @@ static bool mem2d_window_ok(uint64_t start, int64_t minoff, int64_t maxoff, unsi
 /* The one TLB lookup and, for window 0, the per-element checks. */
 static SeqStatus mem2d_translate(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
 {
-    if (!nx_translate(s->nx, w->start, acc, &w->pa, &w->local, &s->fault))
+    if (!seq_translate(s, w->start, acc, &w->pa, &w->local))
         return SEQ_FAULT;
     if (w->local) {
         for (unsigned k = 0; k < w->n; k++)
@@ -182,7 +182,7 @@ static inline void st_host(uint8_t *p, unsigned size, uint64_t v)
 static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 {
     const uint8_t *r = d->insn.rec;
-    uint32_t *R = s->nx->r;
+    uint32_t *R = s->regs->r;
     uint8_t dtype = F(M2D_DTYPE);
     Mem2dWalk w = *pw;
     uint64_t v[MEM2D_MAX];
@@ -195,8 +195,7 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
     /* All elements are read first (reads have no side effects). */
     if (w.local) {
         for (unsigned i = 0; i < w.n; i++)
-            if (nx_read(s->nx, elem_addr(&w, i) - NC2_NX_LOCAL_BASE, w.size, &v[i], s->attrs) !=
-                MEMTX_OK)
+            if (seq_local_read(s, elem_addr(&w, i), w.size, &v[i]) != MEMTX_OK)
                 return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
     } else {
         const uint8_t *h = mem2d_host(s, &w, false);
@@ -254,7 +253,7 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 {
     const uint8_t *r = d->insn.rec;
-    const uint32_t *R = s->nx->r;
+    const uint32_t *R = s->regs->r;
     Mem2dWalk w = *pw;
     uint64_t v[MEM2D_MAX];
 
@@ -297,7 +296,7 @@ static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
         if (w.local)
-            nx_write(s->nx, elem_addr(&w, i) - NC2_NX_LOCAL_BASE, w.size, v[i], s->attrs);
+            seq_local_write(s, elem_addr(&w, i), w.size, v[i]);
         else if (h)
             st_host(h + (elem_off(&w, i) - w.minoff), w.size, v[i]);
         else
@@ -345,7 +344,7 @@ static inline void m2d_walk_pre(const SeqM2dPre *q, Mem2dWalk *w)
  * nothing to count), where the PA is the address. */
 static inline SeqStatus m2d_translate_pre(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
 {
-    if (G_LIKELY(s->nx->wt_base == 0 && (w->start >> 24) != 0)) {
+    if (G_LIKELY(s->regs->wt_base == 0 && (w->start >> 24) != 0)) {
         w->pa = w->start;
         w->local = false;
         return SEQ_OK;
@@ -392,7 +391,7 @@ static SeqStatus tld32(SeqCpu *s, const SeqDecoded *d)
     if (G_UNLIKELY(!h))
         return tld_body(s, d, &w);
 
-    uint32_t *R = s->nx->r;
+    uint32_t *R = s->regs->r;
     const uint8_t *row = h - w.minoff;
     if (q->regs_seq && w.s0 == 4 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
         /* Distinct consecutive registers: a row is one copy. */
@@ -430,7 +429,7 @@ static SeqStatus tst32(SeqCpu *s, const SeqDecoded *d)
 
     /* Registers to RAM in walk order (later elements win where they
      * overlap); the stores cannot change the registers. */
-    const uint32_t *R = s->nx->r;
+    const uint32_t *R = s->regs->r;
     uint8_t *row = h - w.minoff;
     if (q->regs_seq && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
         const uint32_t *src = R + q->reg0;

@@ -92,7 +92,7 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     c->nloops = 0;
     c->loop_pending.active = false;
     c->in_delay_slot = false;
-    tpccfg_finish(c->cfg, code, c->pc, info, addr, c->cycles, c->bundles);
+    c->port.finish(c->port.opaque, code, c->pc, info, addr, c->cycles, c->bundles);
     c->stall_sum += c->stall_cycles;
     c->hazard_sum += c->hazards;
     if (code) {
@@ -184,7 +184,7 @@ static void commit_mem(TpcCpu *c)
         memcpy(c->slm + mw->off, &mw->val, 4);
         break;
     case TPC_MW_CFG:
-        tpccfg_kv_write(c->cfg, mw->off, mw->val);
+        c->port.kv_write(c->port.opaque, mw->off, mw->val);
         break;
     case TPC_MW_VLM:
         for (unsigned i = 0; i < mw->len; i++)
@@ -200,7 +200,7 @@ static void commit_mem(TpcCpu *c)
         tpc_tensor_store_commit(c, mw);
         break;
     case TPC_MW_ASO:
-        c->cfg->kv[TPC_KV_SEMAPHORE / 4] += mw->val;
+        c->port.sem_add(c->port.opaque, mw->val);
         break;
     default:
         break;
@@ -599,7 +599,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
         nx_warn("TPC %u: EXECUTE ignored: no such TPC core", t);
         return;
     }
-    const TpcLaunch *l = &c->cfg->latched;
+    const TpcLaunch *l = c->port.latched;
     unsigned nv = (l->config >> 2) & 0x3Fu;
     if (nv == 0 || nv > 32)
         nv = 32;
@@ -705,7 +705,7 @@ static const NxCpuOps tpc_ops = {
     .destroy = tpc_destroy,
 };
 
-NxCpu *tpc_cpu_create(Machine *m, unsigned index)
+NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port)
 {
     /* SLM/VLM are zero at power-on and persist across launches.  Aligned to
      * the aligned(64) vector members: g_malloc0 gives 16 bytes, and a
@@ -724,7 +724,7 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index)
     c->parent.state = CPU_RESET;
     c->m = m;
     c->t = index;
-    c->cfg = m->tpccfg ? &m->tpccfg[index] : NULL;
+    c->port = *port;
     c->vlm_size = TPC_VLM_SIZE;
     for (unsigned i = 0; i < TPC_NR_V; i++)
         c->v[i] = c->vstore[i];

@@ -32,6 +32,7 @@
 #include "nxemu/cpu.h"
 #include "nxemu/machine.h"
 #include "nxemu/debug.h"
+#include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
 #include "target/tpc/timing.h"
 
@@ -238,7 +239,7 @@ typedef struct TpcExec {
     uint64_t code_gen;
     bool code_hooked, code_marked;
 
-    /* Parsed tensor descriptors, valid while tdesc_gen[t] == cfg->kv_gen + 1
+    /* Parsed tensor descriptors, valid while tdesc_gen[t] == *port.kv_gen + 1
      * (every CFG write bumps kv_gen, so a stale one is never used). */
     TpcTensor tdesc[16];
     uint64_t tdesc_gen[16];
@@ -275,7 +276,7 @@ typedef struct TpcExec {
 struct TpcCpu {
     NxCpu parent;
     Machine *m;
-    TpcCfg *cfg;
+    TpcPort port; /* the configuration space (nxemu/tpc-port.h), a copy */
     unsigned t;
 
     uint32_t pc;
@@ -494,7 +495,7 @@ static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, boo
     if (!tpc_pred_sp(c, in))
         return NULL;
     unsigned t = in->b.raw & 15u;
-    if (c->x.tdesc_gen[t] != c->cfg->kv_gen + 1)
+    if (c->x.tdesc_gen[t] != *c->port.kv_gen + 1)
         return NULL;
     const int32_t *coord = c->irf[in->a.num & 31];
     const __typeof__(c->x.tfast[0]) *f = &c->x.tfast[t];

@@ -221,7 +221,7 @@ bool tpc_exec_ld_ld_l(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         return false;
     uint32_t v;
     if (mmio)
-        v = tpccfg_kv_read(c->cfg, a);
+        v = c->port.kv_read(c->port.opaque, a);
     else
         memcpy(&v, c->slm + a, 4);
     put_scalar(o, &in->dst, v);

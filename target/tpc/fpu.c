@@ -220,7 +220,7 @@ unsigned tpc_resolve_rm(TpcCpu *c, unsigned rm)
 {
     if (rm != TPC_RM_DEFAULT)
         return rm;
-    unsigned csr = tpccfg_kv_read(c->cfg, TPC_KV_ROUND_CSR) & 7u;
+    unsigned csr = c->port.kv[TPC_KV_ROUND_CSR / 4] & 7u;
     return (csr == 5 || csr == 7) ? TPC_RM_RHNE : csr;
 }
 

@@ -52,11 +52,11 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
 {
     t &= 15;
-    if (G_LIKELY(c->x.tdesc_gen[t] == c->cfg->kv_gen + 1)) {
+    if (G_LIKELY(c->x.tdesc_gen[t] == *c->port.kv_gen + 1)) {
         *td = c->x.tdesc[t];
         return true;
     }
-    const uint32_t *w = &c->cfg->kv[TPC_KV_TENSOR(t) / 4];
+    const uint32_t *w = &c->port.kv[TPC_KV_TENSOR(t) / 4];
     td->base = (uint64_t)w[0] | (uint64_t)w[1] << 32;
     td->padding = w[2];
     td->config = w[3];
@@ -70,7 +70,7 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         td->stride[d] = (int32_t)w[5 + 2 * d];
     }
     c->x.tdesc[t] = *td;
-    c->x.tdesc_gen[t] = c->cfg->kv_gen + 1;
+    c->x.tdesc_gen[t] = *c->port.kv_gen + 1;
     for (unsigned d = 0; d < 5; d++) {
         bool on = td->valid_mask & (1u << d);
         c->x.tfast[t].bstride[d] = on ? (int64_t)td->stride[d] * td->esize : 0;

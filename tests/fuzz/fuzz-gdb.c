@@ -8,6 +8,7 @@
  * instruction; kill and detach end the session (extended-remote: the
  * machine runs on a few rounds and gdb may attach again).
  */
+#include "hw/nc2/board.h"
 #include "fuzz.h"
 
 #include <string.h>
@@ -90,8 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t bad;
     as_rw_bytes(m->as, CODE, prog, sizeof(prog), true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad);
-    m->nx[0].entry = CODE;
-    m->nx[0].pc = CODE;
+    m->board->nx[0].entry = CODE;
+    m->board->nx[0].regs.pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
 
     /* gdb_serve() and session() without the transport */

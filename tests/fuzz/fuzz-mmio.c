@@ -13,6 +13,7 @@
  *             3  HBM    offset:u16 (x 64) bytes[64]
  *             4  start  core:u8 (pc 0x1000000 + 64 * u8)
  */
+#include "hw/nc2/board.h"
 #include "fuzz.h"
 
 #include "hw/nc2/memmap.h"
@@ -110,8 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             unsigned core = (unsigned)fuzz_take(&in, 1) % m->cfg.nr_seq;
             uint64_t pc = 0x1000000 + 64 * fuzz_take(&in, 1);
             if (m->seq[core]->state == CPU_RESET) { /* as the loader starts a core */
-                m->nx[core].entry = pc;
-                m->nx[core].pc = pc;
+                m->board->nx[core].entry = pc;
+                m->board->nx[core].regs.pc = pc;
                 m->seq[core]->state = CPU_RUNNING;
             }
             break;

@@ -6,6 +6,7 @@
  * ask for.  Flag 2 lowers pseudo instructions first, as the loader does.
  * Every record is also disassembled (seq_disas_insn).
  */
+#include "hw/nc2/board.h"
 #include "fuzz.h"
 
 #include <string.h>
@@ -54,8 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (as_rw_bytes(m->as, CODE, code, len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad) ==
             MEMTX_OK) {
             for (unsigned c = 0; c < ((flags & 1) ? 2u : 1u); c++) {
-                m->nx[c].entry = CODE;
-                m->nx[c].pc = CODE;
+                m->board->nx[c].entry = CODE;
+                m->board->nx[c].regs.pc = CODE;
                 m->seq[c]->state = CPU_RUNNING;
             }
             fuzz_run(m, 64, 300, 20000);

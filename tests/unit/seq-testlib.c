@@ -1,4 +1,5 @@
 /* Helpers shared by the sequencer unit tests (see seq-testlib.h). */
+#include "hw/nc2/board.h"
 #include "seq-testlib.h"
 
 #include <stdlib.h>
@@ -57,8 +58,8 @@ void put32(Machine *m, uint64_t pa, uint32_t v)
 
 void start(Machine *m, unsigned core, uint64_t pc)
 {
-    m->nx[core].entry = pc;
-    m->nx[core].pc = pc;
+    m->board->nx[core].entry = pc;
+    m->board->nx[core].regs.pc = pc;
     m->seq[core]->state = CPU_RUNNING;
 }
 

@@ -4,6 +4,7 @@
  * register file and the doorbell's memory check. */
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/dma.h"
 #include "nxemu/machine.h"
 
@@ -26,7 +27,7 @@ static void treq_complete(Machine *m, DmaRequest *req)
 {
     TReq *t = (TReq *)req;
     g_array_append_val(t->ctx->order, t->id);
-    t->ctx->seen[t->id] = m->evsem.sem[0];
+    t->ctx->seen[t->id] = m->board->evsem.sem[0];
 }
 
 static void treq_release(DmaRequest *req)
@@ -50,19 +51,20 @@ static void ctx_init(Ctx *c, unsigned engines, unsigned depth)
 {
     *c = (Ctx){0};
     Machine *m = c->m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     m->cfg.nr_seq = 2;
     m->cfg.nr_dma = engines;
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    mr_init_ram(&m->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
-    mr_add_subregion(&m->sysmem, 0, &m->hbm, 0);
-    evsem_init(&m->evsem, m);
-    m->nx = g_new0(NxBlock, 2);
+    mr_init_ram(&m->board->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
+    mr_add_subregion(&m->sysmem, 0, &m->board->hbm, 0);
+    evsem_init(&m->board->evsem, m);
+    m->board->nx = g_new0(NxBlock, 2);
     for (unsigned i = 0; i < 2; i++) {
-        nx_init(&m->nx[i], m, i, 16, 2);
+        nx_init(&m->board->nx[i], m, i, 16, 2);
     }
-    dma_init(&m->dma, m, engines, depth, 64, 32);
+    dma_init(&m->board->dma, m, engines, depth, 64, 32);
     for (unsigned e = 0; e < engines; e++) {
-        mr_add_subregion(&m->sysmem, DMA_PA(e), &m->dma.e[e].mmio, 0);
+        mr_add_subregion(&m->sysmem, DMA_PA(e), &m->board->dma.e[e].mmio, 0);
     }
     m->as = as_new("pa", &m->sysmem);
     c->order = g_array_new(FALSE, FALSE, sizeof(int));
@@ -72,14 +74,15 @@ static void ctx_fini(Ctx *c)
 {
     Machine *m = c->m;
     as_free(m->as);
-    dma_destroy(&m->dma);
+    dma_destroy(&m->board->dma);
     for (unsigned i = 0; i < 2; i++) {
-        nx_destroy(&m->nx[i]);
+        nx_destroy(&m->board->nx[i]);
     }
-    g_free(m->nx);
-    evsem_destroy(&m->evsem);
-    mr_destroy(&m->hbm);
+    g_free(m->board->nx);
+    evsem_destroy(&m->board->evsem);
+    mr_destroy(&m->board->hbm);
     mr_destroy(&m->sysmem);
+    g_free(m->board);
     g_free(m);
     g_array_free(c->order, TRUE);
 }
@@ -93,7 +96,7 @@ static void test_cost_formula(void)
 {
     Ctx c;
     ctx_init(&c, 1, 8);
-    DmaEngine *e = &c.m->dma.e[0];
+    DmaEngine *e = &c.m->board->dma.e[0];
     /* 32 + ceil(100/64) = 34; 32 + ceil(0/64) = 32; 32 + 64/64 = 33; 32 + ceil(65/64) = 34 */
     static const uint64_t bytes[] = {100, 0, 64, 65, 4096};
     static const uint64_t cost[] = {34, 32, 33, 34, 96};
@@ -101,11 +104,11 @@ static void test_cost_formula(void)
         DmaRequest *r = treq(&c, 0, bytes[i], -1);
         dma_push(e, r);
         g_assert_cmpuint(r->cost, ==, cost[i]);
-        g_assert_cmpuint(dma_next_completion(&c.m->dma), ==, cost[i]);
-        g_assert_cmpuint(dma_advance(&c.m->dma, cost[i] - 1), ==, 0);
-        g_assert_cmpuint(dma_next_completion(&c.m->dma), ==, 1);
-        g_assert_cmpuint(dma_advance(&c.m->dma, 1), ==, 1);
-        g_assert_cmpuint(dma_pending(&c.m->dma), ==, 0);
+        g_assert_cmpuint(dma_next_completion(&c.m->board->dma), ==, cost[i]);
+        g_assert_cmpuint(dma_advance(&c.m->board->dma, cost[i] - 1), ==, 0);
+        g_assert_cmpuint(dma_next_completion(&c.m->board->dma), ==, 1);
+        g_assert_cmpuint(dma_advance(&c.m->board->dma, 1), ==, 1);
+        g_assert_cmpuint(dma_pending(&c.m->board->dma), ==, 0);
     }
     g_assert_cmpuint(e->completed, ==, 5);
     g_assert_cmpuint(e->bytes, ==, 100 + 64 + 65 + 4096);
@@ -116,24 +119,24 @@ static void test_budget_carry_over(void)
 {
     Ctx c;
     ctx_init(&c, 1, 8);
-    DmaEngine *e = &c.m->dma.e[0];
+    DmaEngine *e = &c.m->board->dma.e[0];
     dma_push(e, treq(&c, 0, 100, -1)); /* 34 */
     dma_push(e, treq(&c, 1, 64, -1));  /* 33 */
     dma_push(e, treq(&c, 2, 1, -1));   /* 33 */
     /* Round of 64: request 0 takes 34, request 1 gets the other 30. */
-    g_assert_cmpuint(dma_advance(&c.m->dma, 64), ==, 1);
-    g_assert_cmpuint(dma_next_completion(&c.m->dma), ==, 3);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 64), ==, 1);
+    g_assert_cmpuint(dma_next_completion(&c.m->board->dma), ==, 3);
     /* Next round: 3 finish request 1, 33 finish request 2, 28 are left over. */
-    g_assert_cmpuint(dma_advance(&c.m->dma, 64), ==, 2);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 64), ==, 2);
     g_assert_cmpuint(c.order->len, ==, 3);
     g_assert_cmpint(order_at(&c, 0), ==, 0);
     g_assert_cmpint(order_at(&c, 1), ==, 1);
     g_assert_cmpint(order_at(&c, 2), ==, 2);
-    g_assert_cmpuint(dma_next_completion(&c.m->dma), ==, UINT64_MAX);
+    g_assert_cmpuint(dma_next_completion(&c.m->board->dma), ==, UINT64_MAX);
     /* Budget is not banked across rounds on an idle engine. */
     dma_push(e, treq(&c, 3, 64, -1)); /* 33 */
-    g_assert_cmpuint(dma_advance(&c.m->dma, 32), ==, 0);
-    g_assert_cmpuint(dma_advance(&c.m->dma, 1), ==, 1);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 32), ==, 0);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 1), ==, 1);
     ctx_fini(&c);
 }
 
@@ -143,17 +146,17 @@ static void test_fifo_and_independent_engines(void)
     ctx_init(&c, 2, 8);
     /* Engine 1 gets a short request after engine 0's long one: engines run
      * in parallel, each with the full budget. */
-    dma_push(&c.m->dma.e[0], treq(&c, 0, 64 * 40, -1)); /* 72 */
-    dma_push(&c.m->dma.e[0], treq(&c, 1, 1, -1));       /* 33 */
-    dma_push(&c.m->dma.e[1], treq(&c, 2, 64 * 8, -1));  /* 40 */
-    dma_push(&c.m->dma.e[1], treq(&c, 3, 64 * 8, -1));  /* 40 */
-    g_assert_cmpuint(dma_pending(&c.m->dma), ==, 4);
-    g_assert_cmpuint(dma_next_completion(&c.m->dma), ==, 40);
-    g_assert_cmpuint(dma_advance(&c.m->dma, 64), ==, 1); /* engine 1's first */
+    dma_push(&c.m->board->dma.e[0], treq(&c, 0, 64 * 40, -1)); /* 72 */
+    dma_push(&c.m->board->dma.e[0], treq(&c, 1, 1, -1));       /* 33 */
+    dma_push(&c.m->board->dma.e[1], treq(&c, 2, 64 * 8, -1));  /* 40 */
+    dma_push(&c.m->board->dma.e[1], treq(&c, 3, 64 * 8, -1));  /* 40 */
+    g_assert_cmpuint(dma_pending(&c.m->board->dma), ==, 4);
+    g_assert_cmpuint(dma_next_completion(&c.m->board->dma), ==, 40);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 64), ==, 1); /* engine 1's first */
     g_assert_cmpint(order_at(&c, 0), ==, 2);
     /* Next round: engines in ascending order: engine 0 finishes 0 (8 left)
      * and then 1 (33 more = 41 <= 64); engine 1 finishes 3 (16 left). */
-    g_assert_cmpuint(dma_advance(&c.m->dma, 64), ==, 3);
+    g_assert_cmpuint(dma_advance(&c.m->board->dma, 64), ==, 3);
     g_assert_cmpint(order_at(&c, 1), ==, 0);
     g_assert_cmpint(order_at(&c, 2), ==, 1);
     g_assert_cmpint(order_at(&c, 3), ==, 3);
@@ -165,7 +168,7 @@ static void test_completion_order(void)
     Ctx c;
     ctx_init(&c, 1, 8);
     Machine *m = c.m;
-    m->nx[1].outstanding = 2;
+    m->board->nx[1].regs.outstanding = 2;
     DmaRequest *r = treq(&c, 0, 64, 1);
     r->sem = 0;
     r->sem_inc = 5;
@@ -174,32 +177,32 @@ static void test_completion_order(void)
     r->upd_mode = 0x19;
     r->upd_idx = 0;
     r->upd_value = 100;
-    m->evsem.sem[0] = 1;
-    dma_push(&m->dma.e[0], r);
+    m->board->evsem.sem[0] = 1;
+    dma_push(&m->board->dma.e[0], r);
     DmaRequest *r2 = treq(&c, 1, 64, 1);
     r2->sem = 0;
     r2->sem_inc = 2;
     r2->upd_mode = 0x11; /* _COMPLETE EVT_SET */
     r2->upd_idx = 9;
-    dma_push(&m->dma.e[0], r2);
+    dma_push(&m->board->dma.e[0], r2);
     DmaRequest *r3 = treq(&c, 2, 64, -1); /* doorbell-style: no owner */
-    dma_push(&m->dma.e[0], r3);
+    dma_push(&m->board->dma.e[0], r3);
 
-    g_assert_cmpuint(dma_advance(&m->dma, 33), ==, 1);
+    g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
     g_assert_cmpuint(c.seen[0], ==, 1); /* data moved before the increment */
-    g_assert_cmpuint(m->evsem.sem[0], ==, 100);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 1);
+    g_assert_cmpuint(m->board->evsem.sem[0], ==, 100);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
 
-    g_assert_cmpuint(dma_advance(&m->dma, 33), ==, 1);
+    g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
     g_assert_cmpuint(c.seen[1], ==, 100);
-    g_assert_cmpuint(m->evsem.sem[0], ==, 102);
-    g_assert_cmpuint(m->evsem.evt[9], ==, 1);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[0], ==, 102);
+    g_assert_cmpuint(m->board->evsem.evt[9], ==, 1);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
 
-    g_assert_cmpuint(dma_advance(&m->dma, 33), ==, 1);
-    g_assert_cmpuint(m->evsem.sem[0], ==, 102); /* sem_inc 0: untouched */
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(dma_advance(&m->board->dma, 33), ==, 1);
+    g_assert_cmpuint(m->board->evsem.sem[0], ==, 102); /* sem_inc 0: untouched */
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
     ctx_fini(&c);
 }
 
@@ -222,7 +225,7 @@ static void test_registers(void)
     Ctx c;
     ctx_init(&c, 2, 3);
     Machine *m = c.m;
-    DmaEngine *e = &m->dma.e[1];
+    DmaEngine *e = &m->board->dma.e[1];
     g_assert_cmphex(rd(m, 1, 0x00, 4), ==, 0);
     g_assert_cmpuint(rd(m, 1, 0x28, 4), ==, 3);
     dma_push(e, treq(&c, 0, 1000, -1));
@@ -233,7 +236,7 @@ static void test_registers(void)
     g_assert_true(dma_queue_full(e));
     g_assert_cmphex(rd(m, 1, 0x00, 4), ==, 0x301);
     g_assert_cmphex(rd(m, 0, 0x00, 4), ==, 0); /* the other engine */
-    dma_advance(&m->dma, 1000);
+    dma_advance(&m->board->dma, 1000);
     g_assert_cmphex(rd(m, 1, 0x00, 4), ==, 0);
     g_assert_cmpuint(rd(m, 1, 0x08, 8), ==, 3);
     g_assert_cmpuint(rd(m, 1, 0x10, 8), ==, 1032);
@@ -274,7 +277,7 @@ static void test_doorbell_rejections(void)
     wr(m, 0, 0x18, 8, 0x2800000000ull);
     wr(m, 0, 0x20, 4, 1);
     g_assert_cmphex(rd(m, 0, 0x24, 4), ==, 4u << 16);
-    g_assert_cmpuint(dma_pending(&m->dma), ==, 0);
+    g_assert_cmpuint(dma_pending(&m->board->dma), ==, 0);
 
     /* An all-zero record in HBM: opcode 0x00 is not 0xB8/0xBB, kind 5. */
     wr(m, 0, 0x18, 8, 0x1000);
@@ -289,13 +292,14 @@ static void test_doorbell_rejections(void)
     wr(m, 0, 0x18, 8, 0x1000);
     wr(m, 0, 0x20, 4, 2);
     g_assert_cmphex(rd(m, 0, 0x24, 4), ==, 4u << 16);
-    g_assert_cmpuint(dma_pending(&m->dma), ==, 0);
+    g_assert_cmpuint(dma_pending(&m->board->dma), ==, 0);
     ctx_fini(&c);
 }
 
 /* Stands in for the sequencer's record validator: 0xB8 builds a request of
  * rec[16] bytes, 0xBB fails predicate 7, anything else is kind 5. */
-static uint32_t fake_from_record(Machine *m, const uint8_t rec[64], DmaRequest **req)
+static uint32_t fake_from_record(Machine *m, const DmaReqPool *pool, const uint8_t rec[64],
+                                 DmaRequest **req)
 {
     *req = NULL;
     if (rec[0] == 0xBB) {
@@ -318,8 +322,8 @@ static void test_doorbell_accept_and_full(void)
     Ctx c;
     ctx_init(&c, 2, 2);
     Machine *m = c.m;
-    m->dma.from_record = fake_from_record;
-    m->nx[1].outstanding = 0;
+    m->board->dma.from_record = fake_from_record;
+    m->board->nx[1].regs.outstanding = 0;
     uint8_t rec[64] = {0xB8};
     uint64_t bad;
     rec[16] = 64;
@@ -336,21 +340,21 @@ static void test_doorbell_accept_and_full(void)
     wr(m, 1, 0x18, 8, 0x4000);
     wr(m, 1, 0x20, 4, 1);
     wr(m, 1, 0x20, 8, 1); /* an 8-byte write at DOORBELL rings too */
-    g_assert_cmpuint(m->dma.e[1].count, ==, 2);
-    g_assert_cmpuint(m->dma.e[0].count, ==, 0);
-    g_assert_cmpint(m->dma.e[1].ring[0]->owner, ==, -1);
+    g_assert_cmpuint(m->board->dma.e[1].count, ==, 2);
+    g_assert_cmpuint(m->board->dma.e[0].count, ==, 0);
+    g_assert_cmpint(m->board->dma.e[1].ring[0]->owner, ==, -1);
     g_assert_cmphex(rd(m, 1, 0x24, 4), ==, 0x10007); /* success does not clear ERROR */
     g_assert_cmphex(rd(m, 1, 0x00, 4), ==, 0x201);
 
     wr(m, 1, 0x20, 4, 1); /* queue full: kind 3, request dropped */
     g_assert_cmphex(rd(m, 1, 0x24, 4), ==, 3u << 16);
-    g_assert_cmpuint(m->dma.e[1].count, ==, 2);
-    g_assert_cmpuint(dma_pending(&m->dma), ==, 2); /* the dropped one is not counted */
+    g_assert_cmpuint(m->board->dma.e[1].count, ==, 2);
+    g_assert_cmpuint(dma_pending(&m->board->dma), ==, 2); /* the dropped one is not counted */
 
-    g_assert_cmpuint(dma_advance(&m->dma, 66), ==, 2);
-    g_assert_cmpuint(dma_pending(&m->dma), ==, 0);
-    g_assert_cmpuint(m->evsem.sem[4], ==, 2);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 0); /* no core owns a doorbell request */
+    g_assert_cmpuint(dma_advance(&m->board->dma, 66), ==, 2);
+    g_assert_cmpuint(dma_pending(&m->board->dma), ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[4], ==, 2);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0); /* no core owns a doorbell request */
     g_assert_cmpuint(rd(m, 1, 0x10, 8), ==, 128);
     ctx_fini(&c);
 }
@@ -359,8 +363,8 @@ static void test_destroy_releases_queued(void)
 {
     Ctx c;
     ctx_init(&c, 1, 4);
-    dma_push(&c.m->dma.e[0], treq(&c, 0, 64, -1));
-    dma_push(&c.m->dma.e[0], treq(&c, 1, 64, -1));
+    dma_push(&c.m->board->dma.e[0], treq(&c, 0, 64, -1));
+    dma_push(&c.m->board->dma.e[0], treq(&c, 1, 64, -1));
     ctx_fini(&c); /* the sanitizer build checks nothing leaks */
 }
 

@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/evsem.h"
 #include "nxemu/machine.h"
 
@@ -17,18 +18,20 @@ typedef struct Fix {
 static void fix_init(Fix *f)
 {
     Machine *m = f->m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    evsem_init(&m->evsem, m);
-    mr_add_subregion(&m->sysmem, EVSEM_PA, &m->evsem.mmio, 0);
+    evsem_init(&m->board->evsem, m);
+    mr_add_subregion(&m->sysmem, EVSEM_PA, &m->board->evsem.mmio, 0);
     m->as = as_new("pa", &m->sysmem);
-    f->es = &m->evsem;
+    f->es = &m->board->evsem;
 }
 
 static void fix_fini(Fix *f)
 {
     as_free(f->m->as);
-    evsem_destroy(&f->m->evsem);
+    evsem_destroy(&f->m->board->evsem);
     mr_destroy(&f->m->sysmem);
+    g_free(f->m->board);
     g_free(f->m);
 }
 

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <libfdt.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/error.h"
 
@@ -538,7 +539,7 @@ static void test_board_dtb_in_memory(void)
     uint64_t v, addr = (1ull << 30) - (1u << 20);
     uint8_t *copy = g_malloc(m->fdt_size);
     /* Effective tree at HBM_end - 1 MiB; DTB_ADDR of every core points there. */
-    g_assert_cmpuint(m->nx[0].dtb_addr, ==, addr);
+    g_assert_cmpuint(m->board->nx[0].dtb_addr, ==, addr);
     g_assert_cmpint(
         as_rw_bytes(m->as, addr, copy, m->fdt_size, false, MEMTXATTRS(MEM_REQ_DEBUG, 0), NULL), ==,
         MEMTX_OK);
@@ -551,8 +552,8 @@ static void test_board_dtb_in_memory(void)
     /* Two machines side by side, different sizes: no shared state. */
     Nc2Edits ed = {.has_hbm = true, .hbm = 32ull << 20};
     Machine *a = board(&ed), *b = board(NULL);
-    g_assert_cmpuint(a->nx[0].dtb_addr, ==, (32ull << 20) - (1u << 20));
-    g_assert_cmpuint(b->nx[0].dtb_addr, ==, addr);
+    g_assert_cmpuint(a->board->nx[0].dtb_addr, ==, (32ull << 20) - (1u << 20));
+    g_assert_cmpuint(b->board->nx[0].dtb_addr, ==, addr);
     machine_free(a);
     machine_free(b);
 }

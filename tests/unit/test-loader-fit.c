@@ -8,6 +8,7 @@
 
 #include <libfdt.h>
 
+#include "hw/nc2/board.h"
 #include "loader-testlib.h"
 #include "nxemu/error.h"
 
@@ -224,10 +225,10 @@ static void test_fit_good(void)
     rd(m, 0x2000000100ull, got, sizeof(blob));
     g_assert_cmpmem(got, sizeof(blob), blob, sizeof(blob));
     /* the -kernel firmware without nxemu,cpu starts core 0 at `entry` */
-    g_assert_cmphex(m->nx[0].entry, ==, 0x3000040);
-    g_assert_cmphex(m->nx[0].pc, ==, 0x3000040);
+    g_assert_cmphex(m->board->nx[0].entry, ==, 0x3000040);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, 0x3000040);
     /* the ELF kernel image with nxemu,cpu = 1: ENTRY from e_entry */
-    g_assert_cmphex(m->nx[1].entry, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[1].entry, ==, ENTRY);
     g_assert_true(bind_table_lookup(&r.bt, 2, &a));
     g_assert_cmphex(a, ==, 0x2400100);
     /* TPC kernels: raw bundles and a kernel ELF's .text, with presets */
@@ -235,10 +236,10 @@ static void test_fit_good(void)
     g_assert_cmpmem(got, 64, tpc_text, 64);
     rd(m, 0x2300100, got, 96);
     g_assert_cmpmem(got, 96, tpc_text, 96);
-    g_assert_cmphex(tpccfg_kv_read(&m->tpccfg[0], TPC_KV_KERNEL_BASE_LO), ==, 0x2300000);
-    g_assert_cmpuint(m->tpccfg[0].kernel_size, ==, 64);
-    g_assert_cmphex(tpccfg_kv_read(&m->tpccfg[1], TPC_KV_KERNEL_BASE_LO), ==, 0x2300100);
-    g_assert_cmpuint(m->tpccfg[1].kernel_size, ==, 96);
+    g_assert_cmphex(tpccfg_kv_read(&m->board->tpccfg[0], TPC_KV_KERNEL_BASE_LO), ==, 0x2300000);
+    g_assert_cmpuint(m->board->tpccfg[0].kernel_size, ==, 64);
+    g_assert_cmphex(tpccfg_kv_read(&m->board->tpccfg[1], TPC_KV_KERNEL_BASE_LO), ==, 0x2300100);
+    g_assert_cmpuint(m->board->tpccfg[1].kernel_size, ==, 96);
     bind_table_destroy(&r.bt);
     machine_free(m);
 
@@ -252,7 +253,7 @@ static void test_fit_good(void)
     rd(m, 0x3000000, got, 128);
     g_assert_cmpmem(got, 4, blob, 4);
     g_assert_cmpmem(got + 4, 124, fw_raw + 4, 124);
-    g_assert_cmphex(m->nx[1].entry, ==, 0); /* no kernel image in conf-2 */
+    g_assert_cmphex(m->board->nx[1].entry, ==, 0); /* no kernel image in conf-2 */
     machine_free(m);
 
     /* the same FIT through -device loader: firmware starts no core */

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "loader-testlib.h"
 #include "nxemu/error.h"
 #include "softmmu/elf.h"
@@ -58,13 +59,13 @@ static void test_seq_elf_good(void)
     for (unsigned i = 64; i < 128; i++) {
         g_assert_cmpuint(got[i], ==, 0xEE); /* beyond p_memsz: untouched */
     }
-    g_assert_cmphex(m->nx[0].entry, ==, ENTRY);
-    g_assert_cmphex(m->nx[0].pc, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[0].entry, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, ENTRY);
     if (m->seq[0]) {
         g_assert_cmpint(m->seq[0]->state, ==, CPU_RUNNING);
     }
     /* core 1 got no entry: stays in RESET with ENTRY 0 */
-    g_assert_cmphex(m->nx[1].entry, ==, 0);
+    g_assert_cmphex(m->board->nx[1].entry, ==, 0);
     if (m->seq[1]) {
         g_assert_cmpint(m->seq[1]->state, ==, CPU_RESET);
     }
@@ -86,9 +87,9 @@ static void test_seq_elf_cpu_num(void)
     it->cpu_num = 1;
     g_assert_true(run_load(&r, m, &err));
     g_assert_no_error(err);
-    g_assert_cmphex(m->nx[1].entry, ==, ENTRY);
-    g_assert_cmphex(m->nx[1].pc, ==, ENTRY);
-    g_assert_cmphex(m->nx[0].entry, ==, 0);
+    g_assert_cmphex(m->board->nx[1].entry, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[1].regs.pc, ==, ENTRY);
+    g_assert_cmphex(m->board->nx[0].entry, ==, 0);
     if (m->seq[1]) {
         g_assert_cmpint(m->seq[1]->state, ==, CPU_RUNNING);
         g_assert_cmpint(m->seq[0]->state, ==, CPU_RESET);
@@ -440,9 +441,9 @@ static void test_raw_and_data(void)
     rd(m, 0x2000040000ull, got, 8);
     const uint8_t q[8] = {8, 7, 6, 5, 4, 3, 2, 1};
     g_assert_cmpmem(got, 8, q, 8);
-    g_assert_cmphex(m->nx[1].entry, ==, 0x2000000);
-    g_assert_cmphex(m->nx[1].pc, ==, 0x2000000);
-    g_assert_cmphex(m->nx[0].entry, ==, 0);
+    g_assert_cmphex(m->board->nx[1].entry, ==, 0x2000000);
+    g_assert_cmphex(m->board->nx[1].regs.pc, ==, 0x2000000);
+    g_assert_cmphex(m->board->nx[0].entry, ==, 0);
     machine_free(m);
 
     /* raw image with cpu-num is a stream: 64-byte rule */
@@ -510,12 +511,12 @@ static void test_tpc_elf(void)
     g_assert_no_error(err);
     rd(m, kaddr, got, 64);
     g_assert_cmpmem(got, 64, tpc_text, 64);
-    g_assert_cmphex(tpccfg_kv_read(&m->tpccfg[1], TPC_KV_KERNEL_BASE_LO), ==, kaddr);
-    g_assert_cmphex(tpccfg_kv_read(&m->tpccfg[1], TPC_KV_KERNEL_BASE_HI), ==, 0);
-    g_assert_cmpuint(m->tpccfg[1].kernel_size, ==, 64);
+    g_assert_cmphex(tpccfg_kv_read(&m->board->tpccfg[1], TPC_KV_KERNEL_BASE_LO), ==, kaddr);
+    g_assert_cmphex(tpccfg_kv_read(&m->board->tpccfg[1], TPC_KV_KERNEL_BASE_HI), ==, 0);
+    g_assert_cmpuint(m->board->tpccfg[1].kernel_size, ==, 64);
     /* TPC 0 untouched */
-    g_assert_cmphex(tpccfg_kv_read(&m->tpccfg[0], TPC_KV_KERNEL_BASE_LO), ==, 0);
-    g_assert_cmpuint(m->tpccfg[0].kernel_size, ==, 0);
+    g_assert_cmphex(tpccfg_kv_read(&m->board->tpccfg[0], TPC_KV_KERNEL_BASE_LO), ==, 0);
+    g_assert_cmpuint(m->board->tpccfg[0].kernel_size, ==, 0);
     machine_free(m);
     g_byte_array_unref(s);
 

@@ -1,6 +1,7 @@
 /* The system map table and the SBUF/PSUM decode (machine.md §1, §1.1, §1.2). */
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/memmap.h"
 #include "nxemu/machine.h"
 
@@ -150,16 +151,16 @@ static void test_one_reservation(void)
     GError *err = NULL;
     Machine *m = machine_new(&cfg, NULL, 0, &err);
     g_assert_no_error(err);
-    uint8_t *base = m->local_ram.host;
+    uint8_t *base = m->board->local_ram.host;
     g_assert_nonnull(base);
     for (unsigned p = 0; p < NC2_SBUF_PARTITIONS; p++) {
-        g_assert_true(m->sbuf[p].host == base + (uint64_t)p * NC2_SBUF_PART_BYTES);
+        g_assert_true(m->board->sbuf[p].host == base + (uint64_t)p * NC2_SBUF_PART_BYTES);
     }
     uint8_t *psum = base + (uint64_t)NC2_SBUF_PARTITIONS * NC2_SBUF_PART_BYTES;
     for (unsigned p = 0; p < NC2_PSUM_PARTITIONS; p++) {
-        g_assert_true(m->psum[p].host == psum + (uint64_t)p * NC2_PSUM_PART_BYTES);
+        g_assert_true(m->board->psum[p].host == psum + (uint64_t)p * NC2_PSUM_PART_BYTES);
     }
-    g_assert_cmpuint(m->local_ram.size, ==,
+    g_assert_cmpuint(m->board->local_ram.size, ==,
                      (uint64_t)NC2_SBUF_PARTITIONS * NC2_SBUF_PART_BYTES +
                          (uint64_t)NC2_PSUM_PARTITIONS * NC2_PSUM_PART_BYTES);
     /* neighbours in the reservation do not alias: last byte of SBUF 127,
@@ -168,8 +169,8 @@ static void test_one_reservation(void)
     uint64_t last_sbuf = 0x2000000000ull + 127ull * NC2_SBUF_PITCH + NC2_SBUF_PART_BYTES - 1;
     g_assert_cmpint(as_write(m->as, last_sbuf, 1, 0xa5, a), ==, MEMTX_OK);
     g_assert_cmpint(as_write(m->as, 0x2802000000ull, 1, 0x5a, a), ==, MEMTX_OK);
-    g_assert_cmphex(m->sbuf[127].host[NC2_SBUF_PART_BYTES - 1], ==, 0xa5);
-    g_assert_cmphex(m->psum[0].host[0], ==, 0x5a);
+    g_assert_cmphex(m->board->sbuf[127].host[NC2_SBUF_PART_BYTES - 1], ==, 0xa5);
+    g_assert_cmphex(m->board->psum[0].host[0], ==, 0x5a);
     uint64_t v = 0;
     g_assert_cmpint(as_read(m->as, last_sbuf, 1, &v, a), ==, MEMTX_OK);
     g_assert_cmphex(v, ==, 0xa5);

@@ -3,6 +3,7 @@
  * ordering, own-core CONTROL deferral and the Neuron-address view. */
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
 
@@ -18,18 +19,19 @@ static Fix *fix_new(void)
 {
     Fix *f = g_new0(Fix, 1);
     Machine *m = f->m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     m->cfg.nr_seq = 2;
     m->cfg.nr_dma = 3;
     m->cfg.tlb_entries = 4;
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    mr_init_ram(&m->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
-    mr_add_subregion(&m->sysmem, 0, &m->hbm, 0);
-    m->nx = g_new0(NxBlock, 2);
+    mr_init_ram(&m->board->hbm, "hbm", HBM_SIZE, MR_F_FETCH | MR_F_DMA);
+    mr_add_subregion(&m->sysmem, 0, &m->board->hbm, 0);
+    m->board->nx = g_new0(NxBlock, 2);
     for (unsigned i = 0; i < 2; i++) {
-        nx_init(&m->nx[i], m, i, 4, 2);
+        nx_init(&m->board->nx[i], m, i, 4, 2);
         f->cpu[i] = (NxCpu){.m = m, .kind = CPU_KIND_SEQ, .index = i, .state = CPU_RESET};
-        m->nx[i].cpu = &f->cpu[i];
-        mr_add_subregion(&m->sysmem, NX_ALIAS(i), &m->nx[i].alias, 0);
+        m->board->nx[i].cpu = &f->cpu[i];
+        mr_add_subregion(&m->sysmem, NX_ALIAS(i), &m->board->nx[i].alias, 0);
     }
     m->as = as_new("pa", &m->sysmem);
     return f;
@@ -40,11 +42,12 @@ static void fix_free(Fix *f)
     Machine *m = f->m;
     as_free(m->as);
     for (unsigned i = 0; i < 2; i++) {
-        nx_destroy(&m->nx[i]);
+        nx_destroy(&m->board->nx[i]);
     }
-    g_free(m->nx);
-    mr_destroy(&m->hbm);
+    g_free(m->board->nx);
+    mr_destroy(&m->board->hbm);
     mr_destroy(&m->sysmem);
+    g_free(m->board);
     g_free(m);
     g_free(f);
 }
@@ -68,7 +71,7 @@ static void wr(NxBlock *nx, uint64_t off, unsigned size, uint64_t v, MemTxAttrs 
 static void test_widths(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint64_t v;
     g_assert_cmpint(nx_read(nx, 0x0, 1, &v, dbg), ==, MEMTX_BAD_WIDTH);
     g_assert_cmpint(nx_read(nx, 0x0, 2, &v, dbg), ==, MEMTX_BAD_WIDTH);
@@ -85,22 +88,22 @@ static void test_widths(void)
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x0, 2, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_read(as, NX_ALIAS(0) + 0x104, 8, &v, dbg), !=, MEMTX_OK);
     g_assert_cmpint(as_write(as, NX_ALIAS(1) + 0x8, 4, 0x1234, dbg), ==, MEMTX_OK);
-    g_assert_cmphex(f->m->nx[1].r[2], ==, 0x1234);
+    g_assert_cmphex(f->m->board->nx[1].regs.r[2], ==, 0x1234);
     fix_free(f);
 }
 
 static void test_gprs_and_pairs(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     wr(nx, 0x0FC, 4, 0xCAFEF00D, dbg);
-    g_assert_cmphex(nx->r[63], ==, 0xCAFEF00D);
+    g_assert_cmphex(nx->regs.r[63], ==, 0xCAFEF00D);
     /* §12.3: 8 bytes over two u32 registers = R[n] | R[n+1] << 32. */
     wr(nx, 0x008, 8, 0x1111222233334444ull, dbg);
-    g_assert_cmphex(nx->r[2], ==, 0x33334444);
-    g_assert_cmphex(nx->r[3], ==, 0x11112222);
-    nx->r[4] = 5;
-    nx->r[5] = 6;
+    g_assert_cmphex(nx->regs.r[2], ==, 0x33334444);
+    g_assert_cmphex(nx->regs.r[3], ==, 0x11112222);
+    nx->regs.r[4] = 5;
+    nx->regs.r[5] = 6;
     g_assert_cmphex(rd(nx, 0x010, 8), ==, 0x0000000600000005ull);
     g_assert_cmphex(rd(nx, 0x014, 4), ==, 6);
     /* WT_LEN (0x138) and TLB_ENTRIES (0x13C) read as one u64. */
@@ -112,7 +115,7 @@ static void test_gprs_and_pairs(void)
 static void test_u64_halves(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     wr(nx, NX_ENTRY, 4, 0x89ABCDEF, dbg);
     wr(nx, NX_ENTRY + 4, 4, 0x01234567, dbg);
     g_assert_cmphex(rd(nx, NX_ENTRY, 8), ==, 0x0123456789ABCDEFull);
@@ -122,7 +125,7 @@ static void test_u64_halves(void)
 
     wr(nx, NX_ADDR_TABLE + 8 * 63 + 4, 4, 0x28, dbg);
     wr(nx, NX_ADDR_TABLE + 8 * 63, 4, 0x02700000, dbg);
-    g_assert_cmphex(nx->addr_table[63], ==, 0x2802700000ull);
+    g_assert_cmphex(nx->regs.addr_table[63], ==, 0x2802700000ull);
     g_assert_cmphex(rd(nx, NX_ADDR_TABLE + 8 * 63, 8), ==, 0x2802700000ull);
     fix_free(f);
 }
@@ -131,7 +134,7 @@ static void test_read_only(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[1];
+    NxBlock *nx = &m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     nx->dtb_addr = 0x3FF00000;
     cpu->retired = 0x100000007ull;
@@ -177,11 +180,11 @@ static void test_read_only(void)
 static void test_status(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_BLOCKED;
-    nx->block_reason = NX_BLOCK_DMAQ;
+    nx->regs.block_reason = NX_BLOCK_DMAQ;
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 0x302);
-    nx->block_reason = NX_BLOCK_WAIT;
+    nx->regs.block_reason = NX_BLOCK_WAIT;
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 0x102);
     f->cpu[0].state = CPU_FAULTED;
     g_assert_cmphex(rd(nx, NX_STATUS, 4) & 0xF, ==, 4);
@@ -191,7 +194,7 @@ static void test_status(void)
 static void test_counters_cleared_by_any_write(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     nx->tlb.hits = 0x500000001ull;
     nx->tlb.misses = 7;
     nx->tlb.evictions = 3;
@@ -208,14 +211,14 @@ static void test_counters_cleared_by_any_write(void)
 static void test_notify_queue_regs(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint64_t q2 = NX_NQ + 2 * 0x20;
     wr(nx, q2, 8, 0x20000010ull, dbg);
     wr(nx, q2 + 0x08, 4, 16, dbg);
     wr(nx, q2 + 0x0C, 4, 3, dbg);
     wr(nx, q2 + 0x10, 4, 9, dbg); /* NQ_TAIL is read-only */
-    nx->nq[2].tail = 5;
-    nx->nq[2].overflow = 4;
+    nx->regs.nq[2].tail = 5;
+    nx->regs.nq[2].overflow = 4;
     g_assert_cmphex(rd(nx, q2, 8), ==, 0x20000010ull);
     g_assert_cmpuint(rd(nx, q2 + 0x08, 4), ==, 16);
     g_assert_cmpuint(rd(nx, q2 + 0x0C, 4), ==, 3);
@@ -227,7 +230,7 @@ static void test_notify_queue_regs(void)
     g_assert_cmpuint(rd(nx, q2 + 0x14, 4), ==, 0);
     wr(nx, q2 + 0x18, 8, ~0ull, dbg);
     g_assert_cmphex(rd(nx, q2 + 0x18, 8), ==, 0);
-    g_assert_cmphex(nx->nq[1].base | nx->nq[3].base, ==, 0);
+    g_assert_cmphex(nx->regs.nq[1].base | nx->regs.nq[3].base, ==, 0);
     fix_free(f);
 }
 
@@ -235,51 +238,51 @@ static void test_dma_engine(void)
 {
     Fix *f = fix_new();
     /* Reset value n % engines (3 engines configured). */
-    g_assert_cmpuint(rd(&f->m->nx[1], NX_DMA_ENGINE, 4), ==, 1);
-    wr(&f->m->nx[1], NX_DMA_ENGINE, 4, 7, dbg);
-    g_assert_cmpuint(nx_dma_engine(&f->m->nx[1]), ==, 1);
-    wr(&f->m->nx[1], NX_DMA_ENGINE, 4, 2, dbg);
-    g_assert_cmpuint(nx_dma_engine(&f->m->nx[1]), ==, 2);
+    g_assert_cmpuint(rd(&f->m->board->nx[1], NX_DMA_ENGINE, 4), ==, 1);
+    wr(&f->m->board->nx[1], NX_DMA_ENGINE, 4, 7, dbg);
+    g_assert_cmpuint(nx_dma_engine(&f->m->board->nx[1]), ==, 1);
+    wr(&f->m->board->nx[1], NX_DMA_ENGINE, 4, 2, dbg);
+    g_assert_cmpuint(nx_dma_engine(&f->m->board->nx[1]), ==, 2);
     fix_free(f);
 }
 
 static void test_pc_write_rule(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     NxCpu *cpu = &f->cpu[0];
     static const CpuState ok[] = {CPU_RESET, CPU_HALTED, CPU_FAULTED};
     for (unsigned i = 0; i < G_N_ELEMENTS(ok); i++) {
         cpu->state = ok[i];
-        nx->discard_kept = false;
+        nx->regs.discard_kept = false;
         wr(nx, NX_PC, 8, 0x01000040ull + 0x40 * i, dbg);
         g_assert_cmphex(rd(nx, NX_PC, 8), ==, 0x01000040ull + 0x40 * i);
-        g_assert_true(nx->discard_kept);
+        g_assert_true(nx->regs.discard_kept);
     }
     static const CpuState ignored[] = {CPU_RUNNING, CPU_BLOCKED};
     for (unsigned i = 0; i < G_N_ELEMENTS(ignored); i++) {
         cpu->state = ignored[i];
-        nx->pc = 0x02000000;
-        nx->discard_kept = false;
+        nx->regs.pc = 0x02000000;
+        nx->regs.discard_kept = false;
         wr(nx, NX_PC, 8, 0x03000000, seq1);
         wr(nx, NX_PC + 4, 4, 0x1, seq1);
         g_assert_cmphex(rd(nx, NX_PC, 8), ==, 0x02000000);
-        g_assert_false(nx->discard_kept);
+        g_assert_false(nx->regs.discard_kept);
     }
     /* Halves in a writable state. */
     cpu->state = CPU_HALTED;
     wr(nx, NX_PC + 4, 4, 0x1, dbg);
     wr(nx, NX_PC, 4, 0x80, dbg);
-    g_assert_cmphex(nx->pc, ==, 0x100000080ull);
+    g_assert_cmphex(nx->regs.pc, ==, 0x100000080ull);
     fix_free(f);
 }
 
 static void test_own_pc_through_alias(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     f->cpu[0].state = CPU_RUNNING;
-    nx->pc = 0x01000080; /* the executing instruction */
+    nx->regs.pc = 0x01000080; /* the executing instruction */
     uint64_t v = 0;
     g_assert_cmpint(as_read(f->m->as, NX_ALIAS(0) + NX_PC, 8, &v, seq0), ==, MEMTX_OK);
     g_assert_cmphex(v, ==, 0x01000080);
@@ -291,15 +294,15 @@ static void test_own_pc_through_alias(void)
 static void test_control_run_stop(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[1];
+    NxBlock *nx = &f->m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     cpu->state = CPU_FAULTED;
     cpu->fault = (NxFault){NX_FAULT_MISALIGNED, 9, 0x41};
     cpu->fault_pc = 0x01000000;
-    nx->pc = 0x01000100;
+    nx->regs.pc = 0x01000100;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RUN, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
-    g_assert_cmphex(nx->pc, ==, 0x01000100);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000100);
     g_assert_cmphex(rd(nx, NX_FAULT_CODE, 4), ==, 0);
     g_assert_cmphex(rd(nx, NX_FAULT_INFO, 4), ==, 0);
     g_assert_cmphex(rd(nx, NX_FAULT_PC, 8), ==, 0);
@@ -310,12 +313,12 @@ static void test_control_run_stop(void)
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
 
     cpu->state = CPU_BLOCKED;
-    nx->block_reason = NX_BLOCK_WAIT;
-    nx->discard_kept = false;
+    nx->regs.block_reason = NX_BLOCK_WAIT;
+    nx->regs.discard_kept = false;
     wr(nx, NX_CONTROL, 4, NX_CTRL_STOP, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_HALTED);
-    g_assert_true(nx->discard_kept);
-    g_assert_cmphex(nx->pc, ==, 0x01000100); /* PC keeps the blocked instruction */
+    g_assert_true(nx->regs.discard_kept);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000100); /* PC keeps the blocked instruction */
     g_assert_cmphex(rd(nx, NX_STATUS, 4), ==, 3);
 
     /* STOP on a halted or reset core does nothing. */
@@ -328,19 +331,19 @@ static void test_control_reset(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[1];
+    NxBlock *nx = &m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     nx->entry = 0x01000000;
     nx->dtb_addr = 0x3FF00000;
     cpu->state = CPU_RUNNING;
     cpu->retired = 12;
-    nx->pc = 0x01000400;
-    nx->r[7] = 7;
-    nx->addr_table[3] = 3;
-    nx->nq[0].size = 8;
-    nx->wt_base = 0x10000;
+    nx->regs.pc = 0x01000400;
+    nx->regs.r[7] = 7;
+    nx->regs.addr_table[3] = 3;
+    nx->regs.nq[0].size = 8;
+    nx->regs.wt_base = 0x10000;
     nx->wt_len = 4;
-    nx->dma_engine = 0;
+    nx->regs.dma_engine = 0;
     nx->tlb.hits = 5;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RESET);
@@ -357,14 +360,14 @@ static void test_control_reset(void)
     g_assert_cmpuint(rd(nx, NX_WT_LEN, 4), ==, 0);
     g_assert_cmpuint(rd(nx, NX_TLB_HITS, 8), ==, 0);
     g_assert_cmpuint(rd(nx, NX_DMA_ENGINE, 4), ==, 1);
-    g_assert_true(nx->discard_kept);
+    g_assert_true(nx->regs.discard_kept);
     fix_free(f);
 }
 
 static void test_control_order(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[1];
+    NxBlock *nx = &f->m->board->nx[1];
     NxCpu *cpu = &f->cpu[1];
     /* STOP then RUN: a running core ends up running again (RUN first would
      * leave it halted). */
@@ -373,10 +376,10 @@ static void test_control_order(void)
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
     /* RESET then RUN: running at ENTRY. */
     nx->entry = 0x01000000;
-    nx->pc = 0x01000200;
+    nx->regs.pc = 0x01000200;
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET | NX_CTRL_RUN, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING);
-    g_assert_cmphex(nx->pc, ==, 0x01000000);
+    g_assert_cmphex(nx->regs.pc, ==, 0x01000000);
     /* RESET then STOP: STOP finds the core in RESET and does nothing. */
     wr(nx, NX_CONTROL, 4, NX_CTRL_RESET | NX_CTRL_STOP, seq0);
     g_assert_cmpint(cpu->state, ==, CPU_RESET);
@@ -386,17 +389,17 @@ static void test_control_order(void)
 static void test_control_own_core_pending(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     NxCpu *cpu = &f->cpu[0];
     cpu->state = CPU_RUNNING;
     /* Core 0 writes its own CONTROL through the global alias. */
     g_assert_cmpint(as_write(f->m->as, NX_ALIAS(0) + NX_CONTROL, 4, NX_CTRL_STOP, seq0), ==,
                     MEMTX_OK);
     g_assert_cmpint(cpu->state, ==, CPU_RUNNING); /* not before the write retires */
-    g_assert_cmphex(nx->pending_control, ==, NX_CTRL_STOP);
+    g_assert_cmphex(nx->regs.pending_control, ==, NX_CTRL_STOP);
     nx_apply_pending_control(nx);
     g_assert_cmpint(cpu->state, ==, CPU_HALTED);
-    g_assert_cmphex(nx->pending_control, ==, 0);
+    g_assert_cmphex(nx->regs.pending_control, ==, 0);
 
     /* Another core's write (or the debugger's) acts at once. */
     cpu->state = CPU_RUNNING;
@@ -415,19 +418,19 @@ static void put_entry(Machine *m, uint64_t pa, uint64_t v)
 static void test_reset_drain_generation(void)
 {
     Fix *f = fix_new();
-    NxBlock *nx = &f->m->nx[0];
+    NxBlock *nx = &f->m->board->nx[0];
     uint32_t old_a = nx_work_begin(nx);
     uint32_t old_b = nx_work_begin(nx);
-    g_assert_cmpuint(nx->outstanding, ==, 2);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 2);
     nx_control(nx, NX_CTRL_RESET);
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     uint32_t fresh = nx_work_begin(nx);
     nx_work_done(nx, old_a); /* pre-reset completion: ignored */
-    g_assert_cmpuint(nx->outstanding, ==, 1);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 1);
     nx_work_done(nx, fresh);
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     nx_work_done(nx, old_b); /* never underflows */
-    g_assert_cmpuint(nx->outstanding, ==, 0);
+    g_assert_cmpuint(nx->regs.outstanding, ==, 0);
     fix_free(f);
 }
 
@@ -435,7 +438,7 @@ static void test_translate_views(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    NxBlock *nx = &m->nx[0];
+    NxBlock *nx = &m->board->nx[0];
     uint64_t pa;
     bool local;
     NxFault flt;

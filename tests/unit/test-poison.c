@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/poison.h"
 
@@ -53,7 +54,7 @@ static uint64_t rd(Fx *f, uint64_t pa, unsigned size, MemTxAttrs a)
 
 static void test_read_before_write(Fx *f, gconstpointer data)
 {
-    f->m->nx[1].pc = 0x1000040;
+    f->m->board->nx[1].regs.pc = 0x1000040;
     g_assert_cmpint(as_write(f->m->as, SBUF_BASE + 2 * 0x40000, 4, 7, MEMTXATTRS(MEM_REQ_SEQ, 1)),
                     ==, MEMTX_OK);
     g_assert_cmpuint(rd(f, SBUF_BASE + 2 * 0x40000, 4, MEMTXATTRS(MEM_REQ_SEQ, 1)), ==, 7);

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 
@@ -137,6 +138,7 @@ static Rig *rig_new(unsigned ncores, uint64_t quantum)
 {
     Rig *r = g_new0(Rig, 1);
     Machine *m = g_new0(Machine, 1);
+    m->board = g_new0(NxBoard, 1);
     r->m = m;
     m->cfg.nr_seq = ncores;
     m->cfg.quantum = (unsigned)quantum;
@@ -158,7 +160,7 @@ static Rig *rig_new(unsigned ncores, uint64_t quantum)
 
 static void rig_dma(Rig *r, unsigned depth, uint32_t bpc, uint32_t latency)
 {
-    dma_init(&r->m->dma, r->m, 1, depth, bpc, latency);
+    dma_init(&r->m->board->dma, r->m, 1, depth, bpc, latency);
     r->m->cfg.nr_dma = 1;
     r->dma = true;
 }
@@ -166,12 +168,13 @@ static void rig_dma(Rig *r, unsigned depth, uint32_t bpc, uint32_t latency)
 static void rig_free(Rig *r)
 {
     if (r->dma) {
-        dma_destroy(&r->m->dma);
+        dma_destroy(&r->m->board->dma);
     }
     for (unsigned i = 0; i < r->m->cfg.nr_seq; i++) {
         g_free(r->cpu[i]);
     }
     g_free(r->m->seq);
+    g_free(r->m->board);
     g_free(r->m);
     g_free(r);
 }
@@ -438,7 +441,7 @@ static void push_dma(Rig *r, uint64_t bytes, void (*cb)(Machine *, DmaRequest *)
     req->owner = -1;
     req->complete = cb;
     req->priv = &r->flags[0];
-    dma_push(&r->m->dma.e[0], req);
+    dma_push(&r->m->board->dma.e[0], req);
 }
 
 static void test_dma_wakeup(void)
@@ -456,7 +459,7 @@ static void test_dma_wakeup(void)
     r->cpu[0]->cpu.state = CPU_RUNNING;
     g_assert_cmpint(run(r, &rep), ==, 0);
     g_assert_cmpuint(r->cpu[0]->vtime[0], ==, 1040);
-    g_assert_cmpuint(r->m->dma.e[0].completed, ==, 1);
+    g_assert_cmpuint(r->m->board->dma.e[0].completed, ==, 1);
     g_free(rep);
     rig_free(r);
 }

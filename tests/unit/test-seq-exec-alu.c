@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -105,15 +106,15 @@ static void test_alu_exec(void)
     r_halt(p[7]);
     Machine *m = run_single(p, 8, &st);
     g_assert_cmpint(st, ==, 0);
-    NxBlock *nx = &m->nx[0];
-    g_assert_cmphex(nx->r[3], ==, 0xFFFFFFFF);
-    g_assert_cmphex(nx->r[4], ==, 0x8000000F);
-    g_assert_cmphex(nx->r[20], ==, 0);
-    g_assert_cmphex(nx->r[21], ==, 2);
+    NxBlock *nx = &m->board->nx[0];
+    g_assert_cmphex(nx->regs.r[3], ==, 0xFFFFFFFF);
+    g_assert_cmphex(nx->regs.r[4], ==, 0x8000000F);
+    g_assert_cmphex(nx->regs.r[20], ==, 0);
+    g_assert_cmphex(nx->regs.r[21], ==, 2);
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_HALTED);
     g_assert_cmpuint(m->seq[0]->retired, ==, 8);
     /* HALT leaves PC at the HALT's address + 64 */
-    g_assert_cmphex(nx->pc, ==, CODE + 8 * 64);
+    g_assert_cmphex(nx->regs.pc, ==, CODE + 8 * 64);
     machine_free(m);
 }
 
@@ -139,11 +140,11 @@ static void test_move(void)
     r_halt(p[4]);
     Machine *m = run_single(p, 5, &st);
     g_assert_cmpint(st, ==, 0);
-    g_assert_cmpuint(m->nx[0].r[3], ==, 222);
-    g_assert_cmpuint(m->nx[0].r[4], ==, 111);
-    g_assert_cmphex(m->nx[0].r[5], ==, (uint32_t)(CODE + 128));
-    g_assert_cmphex(m->nx[0].r[6], ==, 0);
-    g_assert_cmphex(m->nx[0].r[7], ==, (uint32_t)(CODE + 192));
+    g_assert_cmpuint(m->board->nx[0].regs.r[3], ==, 222);
+    g_assert_cmpuint(m->board->nx[0].regs.r[4], ==, 111);
+    g_assert_cmphex(m->board->nx[0].regs.r[5], ==, (uint32_t)(CODE + 128));
+    g_assert_cmphex(m->board->nx[0].regs.r[6], ==, 0);
+    g_assert_cmphex(m->board->nx[0].regs.r[7], ==, (uint32_t)(CODE + 192));
     machine_free(m);
 }
 
@@ -161,7 +162,7 @@ static void test_branch_loop(void)
     r_halt(p[4]);
     Machine *m = run_single(p, 5, &st);
     g_assert_cmpint(st, ==, 0);
-    g_assert_cmpuint(m->nx[0].r[2], ==, 15);
+    g_assert_cmpuint(m->board->nx[0].regs.r[2], ==, 15);
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 5 * 3 + 1);
     machine_free(m);
 }
@@ -224,8 +225,8 @@ static void test_branch_link_and_misaligned(void)
     g_assert_cmpuint(cpu->fault.code, ==, NX_FAULT_MISALIGNED);
     g_assert_cmphex(cpu->fault.addr, ==, CODE + 256 + 0x20);
     g_assert_cmphex(cpu->fault_pc, ==, CODE + 256);
-    g_assert_cmphex(m->nx[0].r[62], ==, (uint32_t)(CODE + 64));
-    g_assert_cmphex(m->nx[0].r[63], ==, 0);
+    g_assert_cmphex(m->board->nx[0].regs.r[62], ==, (uint32_t)(CODE + 64));
+    g_assert_cmphex(m->board->nx[0].regs.r[63], ==, 0);
     machine_free(m);
 
     /* not taken: no fault */

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -69,13 +70,13 @@ static void test_dma_copy(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    g_assert_cmpuint(m->nx[0].r[1], ==, 1); /* _READ fired at issue */
-    g_assert_cmpuint(m->nx[0].r[2], ==, 0); /* _COMPLETE not yet */
-    g_assert_cmphex(m->nx[0].r[4], ==, 0xDEADBEEF);
+    g_assert_cmpuint(m->board->nx[0].regs.r[1], ==, 1); /* _READ fired at issue */
+    g_assert_cmpuint(m->board->nx[0].regs.r[2], ==, 0); /* _COMPLETE not yet */
+    g_assert_cmphex(m->board->nx[0].regs.r[4], ==, 0xDEADBEEF);
     g_assert_cmphex(get(m, SBUF + 0x10FC, 4), ==, 0xDEADBEEF);
-    g_assert_cmpuint(m->evsem.sem[9], ==, 1);
-    g_assert_cmpuint(m->evsem.sem[10], ==, 1);
-    g_assert_cmpuint(m->evsem.sem[21], ==, 1);
+    g_assert_cmpuint(m->board->evsem.sem[9], ==, 1);
+    g_assert_cmpuint(m->board->evsem.sem[10], ==, 1);
+    g_assert_cmpuint(m->board->evsem.sem[21], ==, 1);
     machine_free(m);
 }
 
@@ -99,7 +100,7 @@ static void test_dma_errors(void)
     m = run_fault(NULL, r, &st);
     g_assert_cmpuint(m->seq[0]->fault.info, ==, NX_DMA_BAD_ADDRESS);
     g_assert_cmphex(m->seq[0]->fault.addr, ==, 0x04000000);
-    g_assert_cmpuint(m->dma.e[0].count, ==, 0);
+    g_assert_cmpuint(m->board->dma.e[0].count, ==, 0);
     machine_free(m);
     /* element size 0 = 64 KiB: one element copies 65536 bytes */
     m = mk(1);
@@ -141,7 +142,7 @@ static void test_dma_compute_drain(void)
     g_assert_cmpint(run(m), ==, 0);
     g_assert_cmphex(get(m, 0x03000000, 4), ==, 0x40400000);
     g_assert_cmphex(get(m, 0x03000004, 4), ==, 0x7FC00000);
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     machine_free(m);
 }
 
@@ -166,13 +167,13 @@ static void test_dma_queue_full_and_drain_block(void)
     /* round 1: four issued, the fifth finds the queue full */
     g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_BLOCKED);
-    g_assert_cmpuint(m->nx[0].block_reason, ==, NX_BLOCK_DMAQ);
-    g_assert_cmphex(m->nx[0].pc, ==, CODE + 4 * 64);
+    g_assert_cmpuint(m->board->nx[0].regs.block_reason, ==, NX_BLOCK_DMAQ);
+    g_assert_cmphex(m->board->nx[0].regs.pc, ==, CODE + 4 * 64);
     m->seq[0]->ops->block_info(m->seq[0], g);
     g_assert_cmpstr(g->str, ==, "dmaq=0");
     /* round 2: the engine freed one slot in round 1: the fifth and sixth
      * issue (the sixth only if a slot is free), then DRAIN blocks */
-    while (m->nx[0].pc < CODE + 6 * 64)
+    while (m->board->nx[0].regs.pc < CODE + 6 * 64)
         g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     g_assert_cmpint(sched_round(m), ==, STOP_NONE);
     if (m->seq[0]->state == CPU_BLOCKED) {
@@ -182,7 +183,7 @@ static void test_dma_queue_full_and_drain_block(void)
     }
     g_string_free(g, TRUE);
     g_assert_cmpint(run(m), ==, 0);
-    g_assert_cmpuint(m->evsem.sem[2], ==, 6);
+    g_assert_cmpuint(m->board->evsem.sem[2], ==, 6);
     g_assert_cmpuint(m->seq[0]->retired, ==, 8);
     machine_free(m);
 }
@@ -196,25 +197,27 @@ static void test_doorbell_record(void)
     DmaRequest *req = (DmaRequest *)&r; /* must be overwritten */
 
     r_nop(r);
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 5u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 5u << 16);
     g_assert_null(req);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     r[6] = 0x03; /* events field nonzero */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 6u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 6u << 16);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     a8_reg(r + 40, 1, 2); /* register ADDR8 */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 7u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 7u << 16);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
     r[60] = 8; /* byte counts differ: dma_byte_count (65) */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 1u << 16 | 65);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==,
+                    1u << 16 | 65);
     r_dma(r, DATA, DATA + 8, 4, 4, 1, 1); /* overlap */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 2u << 16 | NX_DMA_OVERLAP);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==,
+                    2u << 16 | NX_DMA_OVERLAP);
     r_dma(r, DATA + 2, 0x03000000, 4, 4, 1, 1);
     r[15] = 1; /* i32 add from a misaligned start: issue error with detail 0 */
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 2u << 16);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 2u << 16);
     g_assert_null(req);
     r_dma(r, DATA, 0x03000000, 4, 4, 1, 1);
-    g_assert_cmphex(seq_dma_request_from_record(m, r, &req), ==, 0);
+    g_assert_cmphex(seq_dma_request_from_record(m, &m->board->dma.req_pool, r, &req), ==, 0);
     g_assert_nonnull(req);
     g_assert_cmpuint(req->bytes, ==, 16);
     g_assert_cmpint(req->owner, ==, -1);
@@ -338,29 +341,29 @@ static void test_dma_pool_full_queue(void)
     unsigned blocked = 0;
     while (m->seq[0]->state == CPU_RUNNING || m->seq[0]->state == CPU_BLOCKED) {
         int stop = sched_round(m);
-        g_assert_cmpuint(m->dma.pool.in_use, <=, 4 + 1);
+        g_assert_cmpuint(m->board->dma.pool.in_use, <=, 4 + 1);
         if (stop != STOP_NONE)
             break; /* the halt */
-        if (m->seq[0]->state == CPU_BLOCKED && m->nx[0].block_reason == NX_BLOCK_DMAQ)
+        if (m->seq[0]->state == CPU_BLOCKED && m->board->nx[0].regs.block_reason == NX_BLOCK_DMAQ)
             blocked++;
     }
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_HALTED);
     g_assert_cmpuint(blocked, >, ITER); /* the queue really was full, often */
 
     /* the pool: depth + 1 slots, all back once the queue drained */
-    g_assert_cmpuint(m->dma.pool.capacity, ==, 2 * 4 + 1);
-    g_assert_cmpuint(m->dma.pool.slots, ==, 4 + 1);
-    g_assert_cmpuint(m->dma.pool.peak, ==, 4 + 1);
-    g_assert_cmpuint(m->dma.pool.in_use, ==, 0);
-    g_assert_cmpuint(dma_pending(&m->dma), ==, 0);
+    g_assert_cmpuint(m->board->dma.pool.capacity, ==, 2 * 4 + 1);
+    g_assert_cmpuint(m->board->dma.pool.slots, ==, 4 + 1);
+    g_assert_cmpuint(m->board->dma.pool.peak, ==, 4 + 1);
+    g_assert_cmpuint(m->board->dma.pool.in_use, ==, 0);
+    g_assert_cmpuint(dma_pending(&m->board->dma), ==, 0);
 
     /* the results */
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 7 * ITER + 2);
-    g_assert_cmpuint(m->dma.e[0].completed, ==, 5 * ITER);
-    g_assert_cmpuint(m->dma.e[0].bytes, ==, ITER * (3 * 64 + 2 * 16));
-    g_assert_cmpuint(m->dma.e[1].completed, ==, 0);
-    g_assert_cmpuint(m->evsem.sem[2], ==, 3 * ITER);
-    g_assert_cmpuint(m->evsem.sem[3], ==, 2 * ITER);
+    g_assert_cmpuint(m->board->dma.e[0].completed, ==, 5 * ITER);
+    g_assert_cmpuint(m->board->dma.e[0].bytes, ==, ITER * (3 * 64 + 2 * 16));
+    g_assert_cmpuint(m->board->dma.e[1].completed, ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[2], ==, 3 * ITER);
+    g_assert_cmpuint(m->board->evsem.sem[3], ==, 2 * ITER);
     for (unsigned i = 0; i < 3; i++) { /* 16 words per 0x100 block, the rest untouched */
         for (unsigned w = 0; w < 16; w++)
             g_assert_cmphex(get(m, 0x03000000 + 0x100 * i + 4 * w, 4), ==, 0x1000 + 0x40 * i + w);
@@ -371,7 +374,7 @@ static void test_dma_pool_full_queue(void)
         g_assert_cmphex(get(m, 0x03000400 + 4 * k, 4), ==, 0x1000 + 0x100 + gidx[k]);
         g_assert_cmphex(get(m, 0x03000500 + 4 * sidx[k], 4), ==, 0x1000 + 0x140 + k);
     }
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     machine_free(m);
 }
 
@@ -413,9 +416,9 @@ static void test_dma_dup_index_large(void)
             g_assert_cmphex(m->seq[0]->fault.addr, ==, SBUF + 0x1000 + 4 * 3000);
         } else {
             g_assert_cmpint(st, ==, 0);
-            g_assert_cmpuint(m->dma.e[0].completed, ==, 1);
+            g_assert_cmpuint(m->board->dma.e[0].completed, ==, 1);
         }
-        g_assert_cmpuint(m->dma.pool.in_use, ==, 0);
+        g_assert_cmpuint(m->board->dma.pool.in_use, ==, 0);
         machine_free(m);
     }
 }

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -93,12 +94,12 @@ static void test_events_order_and_dec(void)
     memcpy(q[1], p, 6 * 64);
     Machine *m = run_single(q, 7, &st);
     g_assert_cmpint(st, ==, 0);
-    g_assert_cmphex(m->evsem.sem[1], ==, 0xFFFFFFFF);
-    g_assert_cmpuint(m->evsem.sem[2], ==, 7);
-    g_assert_cmpuint(m->evsem.sem[3], ==, 4);
-    g_assert_cmpuint(m->nx[0].r[6], ==, 9);
-    g_assert_cmpuint(m->evsem.evt[4], ==, 0);
-    g_assert_cmpuint(m->evsem.sem[6], ==, 1);
+    g_assert_cmphex(m->board->evsem.sem[1], ==, 0xFFFFFFFF);
+    g_assert_cmpuint(m->board->evsem.sem[2], ==, 7);
+    g_assert_cmpuint(m->board->evsem.sem[3], ==, 4);
+    g_assert_cmpuint(m->board->nx[0].regs.r[6], ==, 9);
+    g_assert_cmpuint(m->board->evsem.evt[4], ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[6], ==, 1);
     machine_free(m);
 }
 
@@ -112,8 +113,8 @@ static void test_events_fault_applies_nothing(void)
     ev(r, 0x0F, 3, 0x03, 2, 0); /* wait(evt3 clear then set) post.r(sem2++) */
     Machine *m = run_fault(NULL, r, &st);
     g_assert_cmpuint(m->seq[0]->fault.code, ==, NX_FAULT_WINDOW_CROSSING);
-    g_assert_cmpuint(m->evsem.sem[2], ==, 0);
-    g_assert_cmpuint(m->evsem.evt[3], ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[2], ==, 0);
+    g_assert_cmpuint(m->board->evsem.evt[3], ==, 0);
     machine_free(m);
 }
 
@@ -134,7 +135,7 @@ static void test_deadlock_and_block_info(void)
     g_string_free(g, TRUE);
     /* STATUS: BLOCKED, reason 1 */
     uint64_t v;
-    g_assert_cmpint(nx_read(&m->nx[0], NX_STATUS, 4, &v, MEMTXATTRS(MEM_REQ_DEBUG, 0)), ==,
+    g_assert_cmpint(nx_read(&m->board->nx[0], NX_STATUS, 4, &v, MEMTXATTRS(MEM_REQ_DEBUG, 0)), ==,
                     MEMTX_OK);
     g_assert_cmphex(v & 0xF0F, ==, 0x102);
     machine_free(m);
@@ -175,7 +176,7 @@ static void test_two_cores(void)
     start(m, 0, CODE);
     start(m, 1, CODE + 0x10000);
     g_assert_cmpint(run(m), ==, 0);
-    g_assert_cmpuint(m->evsem.sem[6], ==, 4);
+    g_assert_cmpuint(m->board->evsem.sem[6], ==, 4);
     g_assert_cmpuint(m->seq[1]->retired, ==, 2);
     machine_free(m);
 }
@@ -226,8 +227,8 @@ static void test_random_records(void)
             g_assert_cmpuint(s, ==, CPU_BLOCKED);
         outcomes[st]++;
         /* drain anything still queued so the next record starts clean */
-        while (m->dma.nr && dma_pending(&m->dma))
-            dma_advance(&m->dma, 1u << 20);
+        while (m->board->dma.nr && dma_pending(&m->board->dma))
+            dma_advance(&m->board->dma, 1u << 20);
     }
     g_assert_cmpuint(outcomes[0], >, 0);
     g_assert_cmpuint(outcomes[132], >, 0);

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -49,7 +50,7 @@ static void test_tld_extension(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    uint32_t *R = m->nx[0].r;
+    uint32_t *R = m->board->nx[0].regs.r;
     g_assert_cmphex(R[1], ==, 0xFFFFFF80);
     g_assert_cmphex(R[2], ==, 0x00000080);
     g_assert_cmphex(R[3], ==, 0xFFFF8000);
@@ -81,7 +82,7 @@ static void test_tld_negative_stride_2d(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    uint32_t *R = m->nx[0].r;
+    uint32_t *R = m->board->nx[0].regs.r;
     g_assert_cmphex(R[1], ==, 0x104);
     g_assert_cmphex(R[2], ==, 0x103);
     g_assert_cmphex(R[3], ==, 0x102);
@@ -231,8 +232,8 @@ static void test_local_window(void)
     a8_imm(p[1] + 16, NX_LOCAL);
     r_halt(p[2]);
     Machine *m = run_single(p, 3, &st);
-    g_assert_cmphex(m->nx[0].r[1], ==, (uint32_t)CODE);
-    g_assert_cmphex(m->nx[0].r[2], ==, 0);
+    g_assert_cmphex(m->board->nx[0].regs.r[1], ==, (uint32_t)CODE);
+    g_assert_cmphex(m->board->nx[0].regs.r[2], ==, 0);
     g_assert_cmpint(st, ==, 135);
     g_assert_cmpuint(m->seq[0]->fault.code, ==, NX_FAULT_BUS_ERROR);
     g_assert_cmphex(m->seq[0]->fault.addr, ==, NX_LOCAL);
@@ -244,13 +245,13 @@ static void test_local_window(void)
 static void test_tlb_counts(void)
 {
     Machine *m = mk(1);
-    NxBlock *nx = &m->nx[0];
+    NxBlock *nx = &m->board->nx[0];
     uint64_t wt = 0x03000000;
     /* window 1 -> PA 0x01000000 RWX; window 5 -> PA 0x02000000 R only */
     uint64_t e1 = 0x01000000 | 0xF, e5 = 0x02000000 | 0x3;
     put(m, wt + 8, &e1, 8);
     put(m, wt + 40, &e5, 8);
-    nx->wt_base = wt;
+    nx->regs.wt_base = wt;
     nx->wt_len = 8;
     Prog p = {m, CODE};
     uint8_t r[64];
@@ -266,7 +267,7 @@ static void test_tlb_counts(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 139);
-    g_assert_cmphex(nx->r[1], ==, 0xABCD);
+    g_assert_cmphex(nx->regs.r[1], ==, 0xABCD);
     g_assert_cmpuint(m->seq[0]->fault.code, ==, NX_FAULT_PERMISSION_FAULT);
     g_assert_cmphex(m->seq[0]->fault.addr, ==, 0x05000020);
     g_assert_cmpuint(nx->tlb.misses, ==, 2);
@@ -347,7 +348,7 @@ static void test_self_modifying(void)
     emit(&p, r);
     start(m, 0, CODE);
     g_assert_cmpint(run(m), ==, 0);
-    g_assert_cmpuint(m->nx[0].r[4], ==, 1 + 2);
+    g_assert_cmpuint(m->board->nx[0].regs.r[4], ==, 1 + 2);
     machine_free(m);
 }
 

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "target/seq/cpu.h"
@@ -131,12 +132,12 @@ static SeqStatus exec1(Machine *m, const uint8_t rec[64], bool fast, const uint3
                 d.dfault.code, d.dfault.info);
     if (!fast)
         d.fn = rec[0] == 0xA8 ? seq_exec_alu : seq_exec_branch;
-    memset(s->nx->r, 0, sizeof(s->nx->r));
-    memcpy(s->nx->r, regs, 10 * sizeof(uint32_t));
-    s->nx->pc = CODE + 0x400;
-    s->next_pc = s->nx->pc + 64;
+    memset(s->regs->r, 0, sizeof(s->regs->r));
+    memcpy(s->regs->r, regs, 10 * sizeof(uint32_t));
+    s->regs->pc = CODE + 0x400;
+    s->next_pc = s->regs->pc + 64;
     SeqStatus st = d.fn(s, &d);
-    memcpy(out, s->nx->r, 10 * sizeof(uint32_t));
+    memcpy(out, s->regs->r, 10 * sizeof(uint32_t));
     *next_pc = s->next_pc;
     return st;
 }
@@ -311,8 +312,8 @@ static void load_loop(Machine *m, uint32_t n)
     le(r[4] + 24, 0x5555, 4);
     r_halt(r[5]);
     put(m, CODE, r, sizeof(r));
-    m->nx[0].entry = CODE;
-    m->nx[0].pc = CODE;
+    m->board->nx[0].entry = CODE;
+    m->board->nx[0].regs.pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
 }
 
@@ -324,8 +325,8 @@ static void test_loop_counts(void)
     /* The PASS write ends the run at once (machine.md §7): halt never runs. */
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 3 * 1000 + 1);
     g_assert_cmpuint(m->sched.icount, ==, 1 + 3 * 1000 + 1);
-    g_assert_cmphex(m->nx[0].r[2], ==, 3000);
-    g_assert_cmphex(m->nx[0].r[1], ==, 0);
+    g_assert_cmphex(m->board->nx[0].regs.r[2], ==, 3000);
+    g_assert_cmphex(m->board->nx[0].regs.r[1], ==, 0);
     machine_free(m);
 }
 
@@ -345,8 +346,8 @@ static void test_icount_limit(void)
         g_assert_cmpuint(m->seq[0]->retired, ==, n);
         /* After the mov, each iteration is 3 instructions of 64 bytes. */
         uint64_t k = n - 1;
-        g_assert_cmphex(m->nx[0].pc, ==, CODE + 64 + 64 * (k % 3));
-        g_assert_cmphex(m->nx[0].r[2], ==, 3 * ((k + 2) / 3));
+        g_assert_cmphex(m->board->nx[0].regs.pc, ==, CODE + 64 + 64 * (k % 3));
+        g_assert_cmphex(m->board->nx[0].regs.r[2], ==, 3 * ((k + 2) / 3));
         /* Retirement time of the n-th instruction: one cycle each (§8). */
         g_assert_cmpuint(m->sched.limit_vtime, ==, n);
         machine_free(m);
@@ -365,7 +366,7 @@ static void test_fast_fault(void)
     hdr(r[2], 0xFF); /* not an opcode */
     r_halt(r[3]);
     put(m, CODE, r, sizeof(r));
-    m->nx[0].pc = CODE;
+    m->board->nx[0].regs.pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
     g_assert_cmpint(sched_run(m), ==, 128 + nx_fault_signal(NX_FAULT_INVALID_OPCODE));
     g_assert_cmpuint(m->seq[0]->state, ==, CPU_FAULTED);
@@ -373,7 +374,7 @@ static void test_fast_fault(void)
     g_assert_cmphex(m->seq[0]->fault_pc, ==, CODE + 128);
     g_assert_cmpuint(m->seq[0]->retired, ==, 2);
     g_assert_cmpuint(m->sched.icount, ==, 2);
-    g_assert_cmphex(m->nx[0].r[1], ==, 8);
+    g_assert_cmphex(m->board->nx[0].regs.r[1], ==, 8);
     machine_free(m);
 }
 
@@ -416,13 +417,13 @@ static void test_self_modifying(void)
     for (unsigned i = 0; i < 16; i++) {
         uint32_t w;
         memcpy(&w, newrec + 4 * i, 4);
-        m->nx[0].r[10 + i] = GUINT32_FROM_LE(w);
+        m->board->nx[0].regs.r[10 + i] = GUINT32_FROM_LE(w);
     }
-    m->nx[0].pc = CODE;
+    m->board->nx[0].regs.pc = CODE;
     m->seq[0]->state = CPU_RUNNING;
     g_assert_cmpint(sched_run(m), ==, 0);
     /* First pass adds 1, the second runs the rewritten record: 1 + 100. */
-    g_assert_cmphex(m->nx[0].r[2], ==, 101);
+    g_assert_cmphex(m->board->nx[0].regs.r[2], ==, 101);
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 5 + 3 + 1);
     machine_free(m);
 }

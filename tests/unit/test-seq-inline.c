@@ -20,6 +20,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "seq-testlib.h"
@@ -39,14 +40,14 @@ static uint64_t run_one(Machine *m, const uint32_t regs[64], uint32_t out[64], u
     NxCpu *cpu = m->seq[0];
     uint64_t n = 0;
     for (int pass = 0; pass < 2; pass++) {
-        memcpy(m->nx[0].r, regs, 64 * sizeof(uint32_t));
-        m->nx[0].pc = CODE;
+        memcpy(m->board->nx[0].regs.r, regs, 64 * sizeof(uint32_t));
+        m->board->nx[0].regs.pc = CODE;
         cpu->state = CPU_RUNNING;
         cpu->slice_used = 0;
         n = cpu->ops->run(cpu, 1);
     }
-    memcpy(out, m->nx[0].r, 64 * sizeof(uint32_t));
-    *pc = m->nx[0].pc;
+    memcpy(out, m->board->nx[0].regs.r, 64 * sizeof(uint32_t));
+    *pc = m->board->nx[0].regs.pc;
     return n;
 }
 
@@ -206,9 +207,9 @@ static void test_loop_across_pages(void)
     g_assert_cmpint(run(m), ==, 0);
     g_assert_cmpuint(m->seq[0]->retired, ==, 1 + 4 * n + 1);
     g_assert_cmpuint(m->sched.icount, ==, 1 + 4 * n + 1);
-    g_assert_cmphex(m->nx[0].r[1], ==, 0);
-    g_assert_cmphex(m->nx[0].r[2], ==, n);
-    g_assert_cmphex(m->nx[0].r[3], ==, 2 * n);
+    g_assert_cmphex(m->board->nx[0].regs.r[1], ==, 0);
+    g_assert_cmphex(m->board->nx[0].regs.r[2], ==, n);
+    g_assert_cmphex(m->board->nx[0].regs.r[3], ==, 2 * n);
     machine_free(m);
 }
 
@@ -270,7 +271,7 @@ static Machine *m2d_run(const M2dCase *c, uint8_t opc, const uint32_t regs[64])
     for (uint64_t a = DATA; a < DATA + 0x7000; a += 4)
         put32(m, a, (uint32_t)(a * 2654435761u));
     start(m, 0, CODE);
-    memcpy(m->nx[0].r, regs, 64 * sizeof(uint32_t));
+    memcpy(m->board->nx[0].regs.r, regs, 64 * sizeof(uint32_t));
     g_assert_cmpint(run(m), ==, 0);
     g_assert_cmpuint(m->seq[0]->retired, ==, 2);
     return m;
@@ -293,8 +294,9 @@ static void test_m2d_forms(void)
         for (unsigned k = 0; k < n; k++)
             want[case_reg(c, k)] = (uint32_t)(case_addr(c, k) * 2654435761u);
         for (unsigned r = 0; r < 64; r++)
-            if (m->nx[0].r[r] != want[r])
-                g_error("case %u tld: r%u = 0x%x, want 0x%x", ci, r, m->nx[0].r[r], want[r]);
+            if (m->board->nx[0].regs.r[r] != want[r])
+                g_error("case %u tld: r%u = 0x%x, want 0x%x", ci, r, m->board->nx[0].regs.r[r],
+                        want[r]);
         machine_free(m);
 
         /* Store: memory gets the registers in walk order (the last element

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/testdev.h"
 #include "nxemu/machine.h"
 
@@ -12,15 +13,17 @@
 
 typedef struct Fix {
     Machine m;
+    NxBoard board;
 } Fix;
 
 static Fix *fix_new(void)
 {
     Fix *f = g_new0(Fix, 1);
     Machine *m = &f->m;
+    m->board = &f->board;
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    testdev_init(&m->test, m);
-    mr_add_subregion(&m->sysmem, TEST_PA, &m->test.mmio, 0);
+    testdev_init(&m->board->test, m);
+    mr_add_subregion(&m->sysmem, TEST_PA, &m->board->test.mmio, 0);
     m->as = as_new("pa", &m->sysmem);
     return f;
 }
@@ -28,7 +31,7 @@ static Fix *fix_new(void)
 static void fix_free(Fix *f)
 {
     as_free(f->m.as);
-    testdev_destroy(&f->m.test);
+    testdev_destroy(&f->m.board->test);
     mr_destroy(&f->m.sysmem);
     g_free(f);
 }

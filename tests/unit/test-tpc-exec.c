@@ -6,6 +6,7 @@
  * sets the launch registers through the TPC's machine window, writes
  * EXECUTE and runs the core.  Expected values are worked out from the spec.
  */
+#include "hw/nc2/board.h"
 #include "tpc-harness.h"
 
 /* ---- tests ---- */
@@ -26,7 +27,7 @@ static void test_halt(void)
     assert_done(m, 0);
     g_assert_cmpuint(rd32(m, TPC_PA(0) + 0x1018), ==, 2); /* CYCLES */
     g_assert_cmpuint(rd32(m, TPC_PA(0) + 0x1038), ==, 2); /* BUNDLES */
-    g_assert_cmpuint(m->evsem.sem[7], ==, 5);
+    g_assert_cmpuint(m->board->evsem.sem[7], ==, 5);
     g_assert_cmpuint(c->s[3], ==, 0); /* SLM is zero at power-on */
     machine_free(m);
 }

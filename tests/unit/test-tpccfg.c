@@ -3,6 +3,7 @@
  * LAUNCHER, completion semaphore and the DRAIN bookkeeping. */
 #include <glib.h>
 
+#include "hw/nc2/board.h"
 #include "hw/nc2/tpccfg.h"
 #include "nxemu/machine.h"
 
@@ -10,6 +11,7 @@
 
 typedef struct Fix {
     Machine machine; /* first: fake_launch gets back to the fixture from m */
+    NxBoard board;
     Machine *m;
     unsigned launches, last_launched;
     TpcLaunch at_launch; /* what the core would see when it starts */
@@ -22,27 +24,28 @@ static void fake_launch(Machine *m, unsigned t)
     Fix *current = (Fix *)m;
     current->launches++;
     current->last_launched = t;
-    current->at_launch = m->tpccfg[t].latched;
-    current->status_at_launch = m->tpccfg[t].status;
+    current->at_launch = m->board->tpccfg[t].latched;
+    current->status_at_launch = m->board->tpccfg[t].status;
 }
 
 static Fix *fix_new(void)
 {
     Fix *f = g_new0(Fix, 1);
     Machine *m = f->m = &f->machine;
+    m->board = &f->board;
     m->cfg.nr_seq = 2;
     m->cfg.nr_tpc = 2;
     mr_init_container(&m->sysmem, "system", 1ull << 40);
-    evsem_init(&m->evsem, m);
-    m->nx = g_new0(NxBlock, 2);
+    evsem_init(&m->board->evsem, m);
+    m->board->nx = g_new0(NxBlock, 2);
     for (unsigned i = 0; i < 2; i++) {
-        nx_init(&m->nx[i], m, i, 16, 2);
+        nx_init(&m->board->nx[i], m, i, 16, 2);
     }
-    m->tpccfg = g_new0(TpcCfg, 2);
+    m->board->tpccfg = g_new0(TpcCfg, 2);
     for (unsigned t = 0; t < 2; t++) {
-        tpccfg_init(&m->tpccfg[t], m, t);
-        m->tpccfg[t].launch = fake_launch;
-        mr_add_subregion(&m->sysmem, TPC_PA(t), &m->tpccfg[t].mmio, 0);
+        tpccfg_init(&m->board->tpccfg[t], m, t);
+        m->board->tpccfg[t].launch = fake_launch;
+        mr_add_subregion(&m->sysmem, TPC_PA(t), &m->board->tpccfg[t].mmio, 0);
     }
     m->as = as_new("pa", &m->sysmem);
     return f;
@@ -53,14 +56,14 @@ static void fix_free(Fix *f)
     Machine *m = f->m;
     as_free(m->as);
     for (unsigned t = 0; t < 2; t++) {
-        tpccfg_destroy(&m->tpccfg[t]);
+        tpccfg_destroy(&m->board->tpccfg[t]);
     }
-    g_free(m->tpccfg);
+    g_free(m->board->tpccfg);
     for (unsigned i = 0; i < 2; i++) {
-        nx_destroy(&m->nx[i]);
+        nx_destroy(&m->board->nx[i]);
     }
-    g_free(m->nx);
-    evsem_destroy(&m->evsem);
+    g_free(m->board->nx);
+    evsem_destroy(&m->board->evsem);
     mr_destroy(&m->sysmem);
     g_free(f);
 }
@@ -112,7 +115,8 @@ static void test_kernel_view_storage(void)
     }
     for (unsigned i = 0; i < G_N_ELEMENTS(storage); i++) {
         g_assert_cmphex(rd(f, 0, storage[i], 4), ==, 0xA5000000u | storage[i]);
-        g_assert_cmphex(tpccfg_kv_read(&f->m->tpccfg[0], storage[i]), ==, 0xA5000000u | storage[i]);
+        g_assert_cmphex(tpccfg_kv_read(&f->m->board->tpccfg[0], storage[i]), ==,
+                        0xA5000000u | storage[i]);
     }
     /* TPC 1 is separate storage. */
     g_assert_cmphex(rd(f, 1, 0x400, 4), ==, 0);
@@ -122,7 +126,7 @@ static void test_kernel_view_storage(void)
     g_assert_cmphex(rd(f, 0, 0x90C, 4), ==, 0xF);
     g_assert_cmphex(rd(f, 0, 0x910, 4), ==, 0xA);
     /* The kernel's own path (st_l mmio / ld_l mmio) is the same storage. */
-    tpccfg_kv_write(&f->m->tpccfg[0], 0x7C4, 77);
+    tpccfg_kv_write(&f->m->board->tpccfg[0], 0x7C4, 77);
     g_assert_cmpuint(rd(f, 0, 0x7C4, 4), ==, 77);
     /* 8-byte accesses are two words, low first. */
     wr(f, 0, 0x410, 8, 0x0000000200000001ull);
@@ -134,7 +138,7 @@ static void test_kernel_view_storage(void)
 static void test_constants_and_reserved(void)
 {
     Fix *f = fix_new();
-    TpcCfg *tc = &f->m->tpccfg[0];
+    TpcCfg *tc = &f->m->board->tpccfg[0];
     g_assert_cmphex(rd(f, 0, 0x91C, 4), ==, 0x2E);
     g_assert_cmphex(rd(f, 0, 0x954, 4), ==, 0x400);
     wr(f, 0, 0x91C, 4, 0);
@@ -165,7 +169,7 @@ static void test_constants_and_reserved(void)
 static void test_kernel_size_reset(void)
 {
     Fix *f = fix_new();
-    TpcCfg *tc = &f->m->tpccfg[0];
+    TpcCfg *tc = &f->m->board->tpccfg[0];
     wr(f, 0, TPC_W_KERNEL_SIZE, 4, 0x200);
     g_assert_cmphex(rd(f, 0, TPC_W_KERNEL_SIZE, 4), ==, 0x200);
     wr(f, 0, TPC_KV_KERNEL_BASE_LO, 4, 0x100000);
@@ -203,7 +207,7 @@ static void test_launch_latches(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    TpcCfg *tc = &m->tpccfg[1];
+    TpcCfg *tc = &m->board->tpccfg[1];
     g_assert_cmphex(rd(f, 1, TPC_W_STATUS, 4), ==, TPC_ST_IDLE);
     g_assert_cmphex(rd(f, 1, TPC_W_LAUNCHER, 4), ==, 0xFFFFFFFF);
     g_assert_cmphex(rd(f, 1, TPC_W_COMPLETION_INC, 4), ==, 1);
@@ -227,8 +231,8 @@ static void test_launch_latches(void)
     }
     g_assert_cmphex(rd(f, 1, TPC_W_STATUS, 4), ==, TPC_ST_RUNNING);
     g_assert_cmphex(rd(f, 1, TPC_W_LAUNCHER, 4), ==, 1);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 1);
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
 
     /* Later writes change only the next launch. */
     wr(f, 1, TPC_KV_KERNEL_BASE_LO, 4, 0x3000000);
@@ -242,7 +246,7 @@ static void test_launch_latches(void)
     wr_as(f, 1, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_SEQ, 0));
     g_assert_cmpuint(f->launches, ==, 1);
     g_assert_cmphex(rd(f, 1, TPC_W_LAUNCHER, 4), ==, 1);
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     fix_free(f);
 }
 
@@ -250,8 +254,8 @@ static void test_finish_done(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    TpcCfg *tc = &m->tpccfg[0];
-    m->evsem.sem[7] = 2;
+    TpcCfg *tc = &m->board->tpccfg[0];
+    m->board->evsem.sem[7] = 2;
     wr(f, 0, TPC_W_COMPLETION_SEM, 4, 0x80000107); /* bit 31 enable, index = [7:0] = 7 */
     wr(f, 0, TPC_W_COMPLETION_INC, 4, 5);
     g_assert_cmphex(rd(f, 0, TPC_W_COMPLETION_SEM, 8), ==, 0x0000000580000107ull);
@@ -260,21 +264,21 @@ static void test_finish_done(void)
     unsigned changed = m->sched.round_tpc_changed;
     tpccfg_finish(tc, 0, 0, 0, 0, 0x100000003ull, 42);
     g_assert_cmphex(rd(f, 0, TPC_W_STATUS, 4), ==, TPC_ST_DONE);
-    g_assert_cmpuint(m->evsem.sem[7], ==, 7);
+    g_assert_cmpuint(m->board->evsem.sem[7], ==, 7);
     g_assert_cmphex(rd(f, 0, TPC_W_CYCLES, 8), ==, 0x100000003ull);
     g_assert_cmphex(rd(f, 0, TPC_W_CYCLES + 4, 4), ==, 1);
     g_assert_cmpuint(rd(f, 0, TPC_W_BUNDLES, 8), ==, 42);
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     g_assert_cmpuint(m->sched.round_tpc_changed, >, changed);
 
     /* Relaunch after DONE; without the enable bit the semaphore is untouched. */
     wr(f, 0, TPC_W_COMPLETION_SEM, 4, 0x7);
     wr_as(f, 0, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_SEQ, 1));
     g_assert_cmpuint(f->launches, ==, 2);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 1);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 1);
     tpccfg_finish(tc, 0, 0, 0, 0, 10, 9);
-    g_assert_cmpuint(m->evsem.sem[7], ==, 7);
-    g_assert_cmpuint(m->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[7], ==, 7);
+    g_assert_cmpuint(m->board->nx[1].regs.outstanding, ==, 0);
     g_assert_cmphex(rd(f, 0, TPC_W_LAUNCHER, 4), ==, 1);
     fix_free(f);
 }
@@ -283,19 +287,19 @@ static void test_finish_fault(void)
 {
     Fix *f = fix_new();
     Machine *m = f->m;
-    TpcCfg *tc = &m->tpccfg[1];
+    TpcCfg *tc = &m->board->tpccfg[1];
     wr(f, 1, TPC_W_COMPLETION_SEM, 4, 0x80000003);
     setup_kernel(f, 1);
     wr_as(f, 1, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_SEQ, 0));
     tpccfg_finish(tc, 11, 0x40, 0x1234, 0x2000000040ull, 5, 3);
     g_assert_cmphex(rd(f, 1, TPC_W_STATUS, 4), ==, 0x0B03); /* FAULT, code 11 in [15:8] */
-    g_assert_cmpuint(m->evsem.sem[3], ==, 0);
+    g_assert_cmpuint(m->board->evsem.sem[3], ==, 0);
     g_assert_cmphex(rd(f, 1, TPC_W_FAULT_PC, 4), ==, 0x40);
     g_assert_cmphex(rd(f, 1, TPC_W_FAULT_INFO, 4), ==, 0x1234);
     g_assert_cmphex(rd(f, 1, TPC_W_FAULT_ADDR, 8), ==, 0x2000000040ull);
     g_assert_cmpuint(rd(f, 1, TPC_KV_INTR_CAUSE, 4), ==, 11);
     g_assert_cmpuint(rd(f, 1, TPC_W_BUNDLES, 8), ==, 3);
-    g_assert_cmpuint(m->nx[0].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding, ==, 0);
     /* Read-only launch registers ignore writes. */
     wr(f, 1, TPC_W_STATUS, 4, 0);
     wr(f, 1, TPC_W_LAUNCHER, 4, 5);
@@ -314,9 +318,9 @@ static void test_non_sequencer_launcher(void)
     wr_as(f, 0, TPC_W_EXECUTE, 4, 1, MEMTXATTRS(MEM_REQ_DEBUG, 0));
     g_assert_cmpuint(f->launches, ==, 1);
     g_assert_cmphex(rd(f, 0, TPC_W_LAUNCHER, 4), ==, 0xFFFFFFFF);
-    g_assert_cmpuint(m->nx[0].outstanding + m->nx[1].outstanding, ==, 0);
-    tpccfg_finish(&m->tpccfg[0], 0, 0, 0, 0, 1, 1);
-    g_assert_cmpuint(m->nx[0].outstanding + m->nx[1].outstanding, ==, 0);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding + m->board->nx[1].regs.outstanding, ==, 0);
+    tpccfg_finish(&m->board->tpccfg[0], 0, 0, 0, 0, 1, 1);
+    g_assert_cmpuint(m->board->nx[0].regs.outstanding + m->board->nx[1].regs.outstanding, ==, 0);
     g_assert_cmphex(rd(f, 0, TPC_W_STATUS, 4), ==, TPC_ST_DONE);
     fix_free(f);
 }

@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 #include "nxemu/trace.h"
 #include "target/seq/asm.h"
@@ -112,15 +113,15 @@ static void test_commit_results(Fx *f, gconstpointer data)
     assemble("write.u32 [0x02000000], 0x1234", ENTRY, rec);
     seq_running(f, 0, 0, 0);
     /* changed before the instruction (a DMA completion): not its result */
-    evsem_sem_add(&f->m->evsem, 7, 1);
+    evsem_sem_add(&f->m->board->evsem, 7, 1);
 
     trace_insn_begin(f->m, cpu, ENTRY, rec, 64);
     g_assert_cmpint(as_write(f->m->as, 0x02000000, 4, 0x1234, MEMTXATTRS(MEM_REQ_SEQ, 0)), ==,
                     MEMTX_OK);
-    f->m->nx[0].r[9] = 0xdeadbeef;
-    f->m->nx[0].r[2] = 0; /* unchanged: not listed */
-    evsem_sem_add(&f->m->evsem, 3, 2);
-    evsem_evt_write(&f->m->evsem, 4, true);
+    f->m->board->nx[0].regs.r[9] = 0xdeadbeef;
+    f->m->board->nx[0].regs.r[2] = 0; /* unchanged: not listed */
+    evsem_sem_add(&f->m->board->evsem, 3, 2);
+    evsem_evt_write(&f->m->board->evsem, 4, true);
     cpu->retired++;
     trace_insn_end(f->m, cpu);
     trace_insn_end(f->m, cpu); /* nothing pending: no second line */
@@ -167,7 +168,7 @@ static void test_blocked_then_retired(Fx *f, gconstpointer data)
     seq_running(f, 0, 64, 5);
     trace_insn_begin(f->m, cpu, ENTRY, rec, 64); /* t = 69 */
     cpu->state = CPU_BLOCKED;
-    f->m->nx[0].block_reason = NX_BLOCK_WAIT;
+    f->m->board->nx[0].regs.block_reason = NX_BLOCK_WAIT;
     trace_insn_end(f->m, cpu);
     g_assert_cmpstr(f->out->str, ==, "");
 
@@ -200,7 +201,7 @@ static void test_fault_line(Fx *f, gconstpointer data)
     assemble("tld.u32 {r1}, [0x7000000], shape=(1,1), step=(0,0)", ENTRY, rec);
     seq_running(f, 0, 0, 0);
     trace_insn_begin(f->m, cpu, ENTRY, rec, 64);
-    f->m->nx[0].r[1] = 5; /* a core never does this on a fault; must not show */
+    f->m->board->nx[0].regs.r[1] = 5; /* a core never does this on a fault; must not show */
     cpu->state = CPU_FAULTED;
     nx_fault_set(&cpu->fault, NX_FAULT_BUS_ERROR, 0, 0x7000000);
     trace_insn_end(f->m, cpu);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hw/nc2/board.h"
 #include "hw/display/viewer-int.h"
 #include "viewer-testlib.h"
 #include "nxemu/machine.h"
@@ -231,7 +232,7 @@ static void test_timeline_wait(Fx *f, gconstpointer data)
     req->owner = -1;
     req->sem = 5;
     req->sem_inc = 1;
-    dma_push(&f->m->dma.e[1], req);
+    dma_push(&f->m->board->dma.e[1], req);
     sched_round(f->m);
     g_assert_cmpuint(f->vm->tl.ev->len, >=, 1);
     e = &g_array_index(f->vm->tl.ev, ViewTlEvent, 0);
@@ -262,9 +263,9 @@ static void test_timeline_hooks(Fx *f, gconstpointer data)
     f->m->runev_opaque = f->vm;
     req->bytes = 4096;
     req->owner = -1;
-    dma_push(&f->m->dma.e[0], req);
+    dma_push(&f->m->board->dma.e[0], req);
     for (int i = 0; i < 4 && f->vm->tl.ev->len == 0; i++) {
-        dma_advance(&f->m->dma, 64);
+        dma_advance(&f->m->board->dma, 64);
         f->m->sched.vtime += 64;
     }
     g_assert_cmpuint(f->vm->tl.ev->len, ==, 1);

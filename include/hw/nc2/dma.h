@@ -8,41 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nxemu/dma-req.h"
 #include "nxemu/memory.h"
 
-typedef struct Machine Machine;
-typedef struct DmaRequest DmaRequest;
-typedef struct DmaPool DmaPool;
-
-struct DmaRequest {
-    uint64_t bytes;     /* total bytes moved; cost = latency + ceil(bytes / bpc) */
-    int owner;          /* issuing sequencer core, -1 for a doorbell request */
-    uint32_t owner_gen; /* the owner's NxBlock.generation at issue */
-    uint8_t sem;        /* completion: sem[sem] += sem_inc if sem_inc != 0 */
-    uint8_t sem_inc;
-    /* The issuing instruction's _COMPLETE events update, resolved at issue
-     * (mode 0 = none); applied after the semaphore increment. */
-    uint8_t upd_mode, upd_idx;
-    uint32_t upd_value;
-    /* Moves the data, atomically, at the completion instant. */
-    void (*complete)(Machine *m, DmaRequest *req);
-    /* The engine is done with req: frees it (NULL = g_free(req)); for a pool
-     * slot dma_pool_put, which gives it back. */
-    void (*release)(DmaRequest *req);
-    /* gdb watchpoints (only called while m->debug has watchpoints): check
-     * every byte range complete() will read or write with nx_debug_wp_find
-     * and, on a match, nx_debug_watch_stop(m, w, true) and return true; the
-     * engine then holds the request at the head of its queue, its cost paid,
-     * and completes it on the next advance without checking again.  NULL:
-     * the request's accesses are only seen by the access hook (after). */
-    bool (*watch)(Machine *m, DmaRequest *req);
-    bool watch_passed; /* reported before its completion: not again */
-    void *priv;
-    DmaPool *pool; /* the pool this slot belongs to, NULL = not pooled */
-    /* engine bookkeeping */
-    uint64_t cost, done;
-    uint64_t issued; /* vtime queued: the engine cannot start it earlier */
-};
+/* struct DmaRequest, DmaReqPool: nxemu/dma-req.h */
 
 typedef struct DmaController DmaController;
 
@@ -89,8 +58,10 @@ struct DmaController {
     unsigned queued;
     /* Doorbell record validation: seq_dma_request_from_record, replaceable
      * by unit tests. */
-    uint32_t (*from_record)(Machine *m, const uint8_t rec[64], DmaRequest **req);
+    uint32_t (*from_record)(Machine *m, const DmaReqPool *pool, const uint8_t rec[64],
+                            DmaRequest **req);
     DmaPool pool;
+    DmaReqPool req_pool; /* pool's get and scratch for builders (dma_init) */
 };
 
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,

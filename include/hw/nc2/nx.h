@@ -1,6 +1,7 @@
 /* The sequencer's NX register block (machine.md §3): the architectural state
  * of one sequencer core, visible at Neuron 0x100000 (own) and at PA
- * 0x28_0300_0000 + n*0x1000 (everyone).  target/seq executes on this state. */
+ * 0x28_0300_0000 + n*0x1000 (everyone).  target/seq executes on the SeqRegs
+ * part of it through the port nx_seq_port fills in (nxemu/seq-port.h). */
 #ifndef HW_NC2_NX_H
 #define HW_NC2_NX_H
 
@@ -10,6 +11,7 @@
 #include "hw/nc2/wtlb.h"
 #include "nxemu/cpu.h"
 #include "nxemu/memory.h"
+#include "nxemu/seq-port.h"
 
 typedef struct Machine Machine;
 
@@ -43,41 +45,26 @@ typedef struct Machine Machine;
 #define NX_CTRL_RESET     0x4u
 #define NX_CTRL_TLB_FLUSH 0x8u
 
-/* STATUS[11:8] block reasons */
-enum { NX_BLOCK_NONE = 0, NX_BLOCK_WAIT = 1, NX_BLOCK_DRAIN = 2, NX_BLOCK_DMAQ = 3 };
-
-typedef struct NxQueue {
-    uint64_t base;
-    uint32_t size, head, tail, overflow;
-} NxQueue;
+/* NX_BLOCK_* reasons, NxQueue and the registers the core executes on
+ * (SeqRegs): nxemu/seq-port.h. */
 
 typedef struct NxBlock {
     Machine *m;
     NxCpu *cpu; /* state, retired count, fault record live in the core */
     unsigned id;
 
-    uint32_t r[64];
-    uint64_t pc; /* during execution: the executing instruction's address */
-    uint32_t block_reason;
-    uint64_t wt_base;
+    /* r[], pc, block reason, WT_BASE, DMA_ENGINE, the address table, the
+     * queues, pending CONTROL, discard_kept and the DRAIN count: the words
+     * the core executes on, handed to it as SeqPort.regs. */
+    SeqRegs regs;
     uint32_t wt_len;
     WTlb tlb;
     uint32_t num_cores;
     uint64_t entry;
     uint64_t dtb_addr;
-    uint32_t dma_engine;
-    uint64_t addr_table[64];
-    NxQueue nq[4];
-
-    /* A core writing its own CONTROL: applied after the instruction retires. */
-    uint32_t pending_control;
-    /* Set by STOP/RESET/PC writes: the core drops its kept (blocked) record. */
-    bool discard_kept;
-    /* DMA requests and TPC launches of this core not yet complete (DRAIN).
-     * CONTROL.RESET zeroes it and bumps `generation`; work issued before
-     * the reset carries the old generation and no longer counts
-     * (sequencer.md §8.3). */
-    unsigned outstanding;
+    /* CONTROL.RESET zeroes regs.outstanding and bumps `generation`; work
+     * issued before the reset carries the old generation and no longer
+     * counts (sequencer.md §8.3). */
     uint32_t generation;
 
     MemoryRegion alias; /* the global alias window */
@@ -117,5 +104,8 @@ bool nx_local_peek(const NxBlock *nx, uint64_t a, uint64_t *pa, uint64_t *room);
 /* The DMA engine this core's DMA instructions use: DMA_ENGINE modulo the
  * number of engines (the register keeps the value as written). */
 unsigned nx_dma_engine(const NxBlock *nx);
+
+/* The port sequencer core nx->id works through (include/nxemu/seq-port.h). */
+void nx_seq_port(NxBlock *nx, SeqPort *port);
 
 #endif

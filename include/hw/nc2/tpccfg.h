@@ -7,23 +7,9 @@
 #include <stdint.h>
 
 #include "nxemu/memory.h"
+#include "nxemu/tpc-port.h"
 
 typedef struct Machine Machine;
-
-/* kernel-view offsets */
-#define TPC_KV_TENSOR(t)      (0x400u + 0x38u * (t))
-#define TPC_KV_SYNC_MSG       0x780u
-#define TPC_KV_SYNC_ADDR      0x784u
-#define TPC_KV_KERNEL_BASE_LO 0x788u
-#define TPC_KV_KERNEL_BASE_HI 0x78Cu
-#define TPC_KV_TID_BASE(d)    (0x790u + 8u * (d))
-#define TPC_KV_TID_SIZE(d)    (0x794u + 8u * (d))
-#define TPC_KV_KERNEL_CONFIG  0x7B8u
-#define TPC_KV_KERNEL_ID      0x7BCu
-#define TPC_KV_SRF(i)         (0x7C0u + 4u * (i))
-#define TPC_KV_ROUND_CSR      0x8FCu
-#define TPC_KV_SEMAPHORE      0x908u
-#define TPC_KV_INTR_CAUSE     0x958u
 
 /* window offsets of the launch block */
 #define TPC_W_COMPLETION_SEM 0x1000u
@@ -39,14 +25,6 @@ typedef struct Machine Machine;
 #define TPC_W_BUNDLES        0x1038u
 
 enum { TPC_ST_IDLE = 0, TPC_ST_RUNNING = 1, TPC_ST_DONE = 2, TPC_ST_FAULT = 3 };
-
-typedef struct TpcLaunch {
-    uint64_t kernel_base;
-    uint32_t kernel_size;
-    uint32_t config;
-    uint32_t tid_base[5], tid_size[5];
-    uint32_t srf[32];
-} TpcLaunch;
 
 typedef struct TpcCfg {
     Machine *m;
@@ -77,5 +55,7 @@ void tpccfg_kv_write(TpcCfg *tc, uint32_t off, uint32_t val);
 /* Called by the TPC core when the kernel ends (fault_code 0 = success). */
 void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t fault_info,
                    uint64_t fault_addr, uint64_t cycles, uint64_t bundles);
+/* The port the TPC core t works through (include/nxemu/tpc-port.h). */
+void tpccfg_port(TpcCfg *tc, TpcPort *port);
 
 #endif

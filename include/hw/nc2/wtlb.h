@@ -8,8 +8,7 @@
 #include "nxemu/fault.h"
 #include "nxemu/log.h"
 #include "nxemu/memory.h"
-
-typedef enum NxAccess { NX_ACC_FETCH, NX_ACC_READ, NX_ACC_WRITE } NxAccess;
+#include "nxemu/seq-port.h" /* NxAccess */
 
 #define WT_V        0x1ull
 #define WT_R        0x2ull
