@@ -476,18 +476,6 @@ static bool port_translate_peek(void *opaque, uint64_t a, uint64_t *pa)
     return nx_translate_peek(opaque, a, pa);
 }
 
-static MemTxResult port_local_read(void *opaque, uint64_t off, unsigned size, uint64_t *val,
-                                   MemTxAttrs attrs)
-{
-    return nx_read(opaque, off, size, val, attrs);
-}
-
-static MemTxResult port_local_write(void *opaque, uint64_t off, unsigned size, uint64_t val,
-                                    MemTxAttrs attrs)
-{
-    return nx_write(opaque, off, size, val, attrs);
-}
-
 static uint32_t port_status(void *opaque)
 {
     return nx_read32(opaque, NX_STATUS);
@@ -564,8 +552,8 @@ void nx_seq_port(NxBlock *nx, SeqPort *port)
         .regs = &nx->regs,
         .translate = port_translate,
         .translate_peek = port_translate_peek,
-        .local_read = port_local_read,
-        .local_write = port_local_write,
+        .local_read = nx_alias_read, /* the same forwarding as the alias window */
+        .local_write = nx_alias_write,
         .status = port_status,
         .reset = port_reset,
         .apply_pending_control = port_apply_pending_control,
