@@ -191,6 +191,7 @@ struct NxOutput {
     int error; /* first write/close errno */
     FILE *f;
     NxOutput *next_live; /* live_tmp list */
+    off_t mark;          /* nx_output_mark_all: the file's length then */
 };
 
 /* The stream writes through these, so the first error's errno is kept. */
@@ -235,6 +236,26 @@ void nx_output_unlink_temporaries(void)
 {
     for (NxOutput *o = live_tmp; o; o = o->next_live) {
         unlink(o->tmp);
+    }
+}
+
+void nx_output_mark_all(void)
+{
+    for (NxOutput *o = live_tmp; o; o = o->next_live) {
+        fflush(o->f);
+        o->mark = lseek(o->fd, 0, SEEK_CUR);
+    }
+}
+
+void nx_output_rewind_all(void)
+{
+    for (NxOutput *o = live_tmp; o; o = o->next_live) {
+        /* the stream's buffer was empty at the mark (flushed) */
+        if (o->mark >= 0 && o->fd >= 0 &&
+            (ftruncate(o->fd, o->mark) != 0 || lseek(o->fd, o->mark, SEEK_SET) < 0) &&
+            !o->error) {
+            o->error = errno;
+        }
     }
 }
 

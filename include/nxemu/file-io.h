@@ -86,6 +86,13 @@ void nx_output_discard(NxOutput *o);
  * reverse execution, softmmu/gdbstub-restart.c), whose new image opens its
  * own and never renames these. */
 void nx_output_unlink_temporaries(void);
+/* Snapshots of a run (gdb reverse execution, softmmu/gdbstub-snap.c): mark
+ * flushes every output with a temporary file and remembers its length; in
+ * a process forked at the mark, rewind cuts each one back to it, so that
+ * what the process writes from there replaces what the run wrote after the
+ * mark (the temporary files are shared with the process it was forked from). */
+void nx_output_mark_all(void);
+void nx_output_rewind_all(void);
 
 /* Open + write + commit. */
 bool nx_file_write(const char *what, const char *path, const void *data, size_t len,
