@@ -17,6 +17,8 @@ void nx_options_apply(Machine *m, const NxOptions *o)
     m->sched.has_cycle_limit = o->has_cycle_limit;
     m->sched.cycle_limit = o->cycle_limit;
     m->replay_budget = o->replay_budget;
+    m->replay_memory = o->replay_memory;
+    m->replay_every = o->replay_every;
     if (o->tpc_strict) {
         tpc_cpu_set_strict(m, true);
     }

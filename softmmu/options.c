@@ -50,6 +50,9 @@ static const OptDesc opt_table[] = {
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
     {"replay-budget", 0, true, "N",
      "gdb reverse execution re-executes at most N steps (0: off; docs/gdb.rst)"},
+    {"replay-memory", 0, true, "SIZE",
+     "memory the snapshots for gdb reverse execution may hold (default 512M; 0: none)"},
+    {"replay-every", 0, true, "N", "steps between two such snapshots at first (default 8388608)"},
     {"tpc-strict", 0, false, NULL, "TPC: two slots writing one register fault (BUNDLE_CONFLICT)"},
     {"tpc-timing", 0, true, "functional|interlocked|exposed",
      "TPC pipeline model (docs/timing.rst; default functional: 1 cycle per bundle)"},
@@ -505,6 +508,15 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     } else if (!strcmp(n, "replay-budget")) {
         bool has;
         return opt_number("-replay-budget", value, &has, &o->replay_budget, err);
+    } else if (!strcmp(n, "replay-memory")) {
+        if (!nx_parse_size(value, &o->replay_memory))
+            return usage_error(err, "-replay-memory: '%s': not a size (e.g. 512M, 0: none)", value);
+    } else if (!strcmp(n, "replay-every")) {
+        bool has;
+        if (!opt_number("-replay-every", value, &has, &o->replay_every, err))
+            return false;
+        if (!o->replay_every)
+            return usage_error(err, "-replay-every: must be at least 1%s", "");
     } else if (!strcmp(n, "icount-limit")) {
         return opt_number("-icount-limit", value, &o->has_icount_limit, &o->icount_limit, err);
     } else if (!strcmp(n, "cycle-limit")) {
@@ -599,6 +611,8 @@ bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
 
     memset(o, 0, sizeof(*o));
     o->replay_budget = NX_REPLAY_BUDGET_DEFAULT;
+    o->replay_memory = NX_REPLAY_MEMORY_DEFAULT;
+    o->replay_every = NX_REPLAY_EVERY_DEFAULT;
     o->items = g_array_new(FALSE, TRUE, sizeof(LoaderItem));
     o->binds = g_array_new(FALSE, TRUE, sizeof(NxBindOpt));
 

@@ -41,6 +41,8 @@ typedef struct NxOptions {
     bool gdb_default;         /* -s */
     char *gdb;                /* -gdb DEV */
     uint64_t replay_budget;   /* -replay-budget N (softmmu/gdbstub-reverse.c) */
+    uint64_t replay_memory;   /* -replay-memory SIZE (softmmu/gdbstub-snap.c) */
+    uint64_t replay_every;    /* -replay-every N */
     bool display_sdl;         /* -display sdl */
     bool display_zoom_activity; /* -display sdl,zoom=activity */
     bool display_scrub_set;     /* -display sdl,scrub=VTIME */
@@ -56,6 +58,8 @@ typedef struct NxOptions {
 
 /* -replay-budget when not given: steps re-executed per reverse command. */
 #define NX_REPLAY_BUDGET_DEFAULT 100000000ull
+#define NX_REPLAY_MEMORY_DEFAULT (512ull << 20)
+#define NX_REPLAY_EVERY_DEFAULT  (8ull << 20)
 
 /* Parse argv (not modified).  On error: false, a one-line message in err
  * (main prints "nxemu: <message>" and exits 125). */

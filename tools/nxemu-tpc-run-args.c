@@ -46,6 +46,9 @@ const char tr_usage[] =
     "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
     "  --replay-budget N        most steps one gdb reverse command re-executes\n"
     "                           (default 100000000; 0: no reverse execution), as nxemu\n"
+    "  --replay-memory SIZE     memory of the snapshots reverse commands re-execute from\n"
+    "                           (default 512M; 0: none), as nxemu -replay-memory\n"
+    "  --replay-every N         steps between two snapshots at first (default 8388608)\n"
     "  --display sdl[,OPT,...]  the memory viewer, as nxemu -display (docs/viewer.rst)\n"
     "  --screendump-at-exit FILE.png  with --display sdl: the viewer's picture of the\n"
     "                           end, then exit (no window to close)\n"
@@ -227,6 +230,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     memset(o, 0, sizeof(*o));
     o->ntpc = 1;
     o->replay_budget = NX_REPLAY_BUDGET_DEFAULT; /* as nxemu's -replay-budget */
+    o->replay_memory = NX_REPLAY_MEMORY_DEFAULT;
+    o->replay_every = NX_REPLAY_EVERY_DEFAULT;
     for (int i = 1; ok && i < argc; i++) {
         g_autofree char *name = g_strdup(argv[i]);
         const char *a = name, *inline_val = NULL;
@@ -268,7 +273,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
             "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
-            "--display", "--screendump-at-exit", "--replay-budget"};
+            "--display", "--screendump-at-exit", "--replay-budget", "--replay-memory",
+            "--replay-every"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -363,6 +369,14 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--replay-budget")) {
             if (!nx_parse_u64(v, &o->replay_budget)) {
                 ok = usage(err, "%s: '%s' is not a number", a, v);
+            }
+        } else if (opt_is(a, "--replay-memory")) {
+            if (!nx_parse_size(v, &o->replay_memory)) {
+                ok = usage(err, "%s: '%s' is not a size (e.g. 512M, 0: none)", a, v);
+            }
+        } else if (opt_is(a, "--replay-every")) {
+            if (!nx_parse_u64(v, &o->replay_every) || !o->replay_every) {
+                ok = usage(err, "%s: '%s' is not a number of steps (at least 1)", a, v);
             }
         } else if (opt_is(a, "--cycle-limit")) {
             if (!nx_parse_u64(v, &o->cycle_limit)) {

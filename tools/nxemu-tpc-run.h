@@ -72,6 +72,8 @@ typedef struct TrOptions {
     bool gdb_default; /* -s: -gdb tcp::1234 */
     bool freeze;      /* -S: start stopped, for the debugger */
     uint64_t replay_budget; /* --replay-budget N: gdb reverse execution, 0 = off */
+    uint64_t replay_memory; /* --replay-memory SIZE: its snapshots, 0 = none */
+    uint64_t replay_every;  /* --replay-every N */
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
     char *profile;        /* --profile FILE, or NULL */

@@ -384,6 +384,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
          * tensors are read again from their files, the outputs written
          * only at the end */
         m->replay_budget = o->replay_budget;
+        m->replay_memory = o->replay_memory;
+        m->replay_every = o->replay_every;
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
     } else if (m->viewer) {
         rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */

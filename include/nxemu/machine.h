@@ -103,6 +103,11 @@ typedef struct Machine {
     /* gdb reverse execution: most steps (nx_rev_position) one reverse
      * command may re-execute; 0 = no reverse execution (-replay-budget). */
     uint64_t replay_budget;
+    /* Snapshots of the debugged run that reverse commands re-execute from
+     * (softmmu/gdbstub-snap.c): the memory they may hold, in bytes (0: none,
+     * every reverse command re-executes from the start; -replay-memory),
+     * and the steps between two of them at first (-replay-every). */
+    uint64_t replay_memory, replay_every;
     /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
     struct NxTrace *trace;
     /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
