@@ -248,7 +248,10 @@ static void h_rcmd(GdbStub *s, const char *hex)
     }
     GString *out = g_string_new(NULL);
     MonAction act = MON_NONE;
-    monitor_exec(s->m, cmd, out, &act);
+    if (!strcmp(g_strstrip(cmd), "info replay"))
+        gdb_snap_info(s, out); /* the stub's, not the machine's */
+    else
+        monitor_exec(s->m, cmd, out, &act);
     g_free(cmd);
     /* console output: O<hex> packets of bounded size */
     for (size_t off = 0; off < out->len; off += 1024) {

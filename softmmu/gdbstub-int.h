@@ -6,6 +6,7 @@
  *   gdbstub-cmds.c    packet handlers
  *   gdbstub-restart.c vRun: nxemu executes itself again, keeping the connection
  *   gdbstub-reverse.c bs/bc: reverse execution by the same re-execution
+ *   gdbstub-snap.c    ... from forked snapshots of the run
  *                     (the checks while re-executing: reverse.c, reverse.h)
  *   gdbstub-net.c     transport (POSIX sockets, one client)
  *   gdbstub.c         run control and the session
@@ -202,6 +203,24 @@ bool gdb_restart_adopt(GdbStub *s);
  * process is such a re-execution and gdb got its stop reply). */
 void gdb_reverse_start(GdbStub *s, bool step, unsigned pid);
 bool gdb_reverse_adopt(GdbStub *s);
+/* The same for a plan given as text, by a process at position `from` (a
+ * snapshot's, gdbstub-snap.c; 0: a re-execution from the start). */
+bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from);
+
+/* gdbstub-snap.c: snapshots of the run for reverse execution.  Between two
+ * rounds of a continue: take one when due (true: this process is one that
+ * was just given a plan, carried it out and answered gdb).  The position of
+ * the last snapshot before `before` (0: none).  Hand a plan to that
+ * snapshot (never returns then; false: none could take it).  Drop them
+ * all (before an exec, a detach).  monitor info replay. */
+bool gdb_snap_maybe(GdbStub *s);
+uint64_t gdb_snap_base(uint64_t before);
+bool gdb_snap_handover(GdbStub *s, const char *plan, uint64_t before);
+void gdb_snap_drop_all(void);
+void gdb_snap_info(GdbStub *s, GString *out);
+/* What the reverse command that brought this process here re-executed:
+ * from position `from` (a snapshot's, or 0), `steps` in all. */
+void gdb_snap_note(uint64_t from, uint64_t steps);
 /* A debugger action that changes the run (see GdbStub.rev_changed). */
 void gdb_reverse_note_change(GdbStub *s, const char *what);
 

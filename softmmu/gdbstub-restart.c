@@ -50,6 +50,7 @@ bool gdb_restart_exec(GdbStub *s)
         fflush(stdout);
         fflush(stderr);
         nx_output_unlink_temporaries();
+        gdb_snap_drop_all(); /* the new image takes its own */
         execv("/proc/self/exe", (char **)argv->pdata);
         /* only returns on failure: the old run is still there */
         unsetenv(RESTART_ENV);

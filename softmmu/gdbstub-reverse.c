@@ -60,6 +60,7 @@ typedef struct RevPlan {
     GString *bpwp; /* " b=pid:addr" and " w=pid:type:gaddr:pa:len" items */
     uint32_t catch_mask, catch_value; /* monitor catch (kept, never hit backwards) */
     unsigned catch_sem;
+    uint64_t spent; /* steps this command's scans re-executed so far */
 } RevPlan;
 
 static void plan_init(RevPlan *p)
@@ -104,10 +105,11 @@ static char *plan_format(const RevPlan *p)
     GString *o = g_string_new(p->scan ? "scan" : "go");
     g_string_append_printf(o,
                            " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
-                           " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " att=%s msg=",
+                           " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " spent=%" PRIu64
+                           " att=%s msg=",
                            p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
                            p->gaddr, p->begin, p->extended, p->catch_mask, p->catch_sem,
-                           p->catch_value, p->att->len ? p->att->str : "-");
+                           p->catch_value, p->spent, p->att->len ? p->att->str : "-");
     gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
     if (!p->msg->len)
         g_string_append_c(o, '-');
@@ -128,7 +130,8 @@ static bool plan_parse(RevPlan *p, const char *text)
         uint64_t x = 0, y = 0, z = 0;
         if (sscanf(t, "pos=%" SCNu64, &p->target) == 1 || sscanf(t, "who=%u", &p->who) == 1 ||
             sscanf(t, "step=%u", &p->step_pid) == 1 || sscanf(t, "rpid=%u", &p->rpid) == 1 ||
-            sscanf(t, "gaddr=%" SCNx64, &p->gaddr) == 1)
+            sscanf(t, "gaddr=%" SCNx64, &p->gaddr) == 1 ||
+            sscanf(t, "spent=%" SCNu64, &p->spent) == 1)
             continue;
         if (sscanf(t, "hits=%d", &k) == 1) {
             p->hits = k != 0;
@@ -179,10 +182,14 @@ static void plan_install(const RevPlan *p, GdbStub *s)
     g_strfreev(tok);
 }
 
-/* Execute nxemu again with the plan (returns only on failure). */
-static bool plan_exec(GdbStub *s, const RevPlan *p)
+/* Hand the plan to the last snapshot before position `before`
+ * (gdbstub-snap.c), else execute nxemu again with it, which re-executes
+ * from the start.  Returns only on failure. */
+static bool plan_handover(GdbStub *s, const RevPlan *p, uint64_t before)
 {
     char *text = plan_format(p);
+    gdb_snap_handover(s, text, before); /* returns if there is none */
+    gdb_snap_drop_all();
     bool ok = setenv(REVERSE_ENV, text, 1) == 0;
     g_free(text);
     if (ok)
@@ -251,8 +258,9 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
                s->rev_changed, s->rev_changed_pos);
         return;
     }
-    if (pos > m->replay_budget) {
-        refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64, pos,
+    uint64_t base = gdb_snap_base(pos);
+    if (pos - base > m->replay_budget) {
+        refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64, pos - base,
                m->replay_budget);
         return;
     }
@@ -279,7 +287,7 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
     p.hits = !step;
     p.rpid = pid;
     plan_take_debug(&p, s);
-    plan_exec(s, &p);
+    plan_handover(s, &p, pos);
     fflush(stdout);
     fprintf(stderr, "nxemu: gdb: cannot execute nxemu again for reverse execution\n");
     refuse(s, "cannot execute nxemu again");
@@ -336,6 +344,21 @@ static void lift_stop(Machine *m)
     }
 }
 
+/* A scan that cannot go on: this process, at the position the command
+ * started from, carries on the session with gdb's points back. */
+static void stay(GdbStub *s, const RevPlan *p)
+{
+    lift_stop(s->m);
+    nx_debug_clear(s->dbg, NULL);
+    plan_install(p, s);
+    s->dbg->catch_mask = p->catch_mask;
+    s->dbg->catch_sem = p->catch_sem;
+    s->dbg->catch_value = p->catch_value;
+    nx_debug_clear_hit(s->dbg);
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->last_state[i] = s->proc[i]->state;
+}
+
 /* gdb interrupted the re-execution: the machine stays where it got to,
  * which is earlier than the command's target (re-execution runs forward
  * from the start), with gdb's breakpoints and watchpoints back. */
@@ -370,14 +393,21 @@ static void interrupted(GdbStub *s, RevPlan *p, uint64_t target)
 bool gdb_reverse_adopt(GdbStub *s)
 {
     const char *env = getenv(REVERSE_ENV);
-    RevPlan p;
     if (!env)
         return false;
     s->connected = true; /* the connection handed over (gdb_restart_adopt) */
-    plan_init(&p);
-    bool ok = plan_parse(&p, env);
+    char *text = g_strdup(env);
     unsetenv(REVERSE_ENV);
-    if (!ok) {
+    bool ok = gdb_reverse_adopt_text(s, text, 0);
+    g_free(text);
+    return ok;
+}
+
+bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
+{
+    RevPlan p;
+    plan_init(&p);
+    if (!plan_parse(&p, text)) {
         plan_free(&p);
         return false;
     }
@@ -402,7 +432,22 @@ bool gdb_reverse_adopt(GdbStub *s)
             r.found_step = true;
             r.step_pos = r.cp_pos;
         }
-        if (reached) {
+        bool none = r.step_cpu ? !r.found_step : !r.found;
+        if (reached && none && from > 0) {
+            /* nothing since the snapshot this process started from: the
+             * answer is earlier, scan again from the snapshot before it (or
+             * from the start), within the budget */
+            p.spent += p.target - from;
+            uint64_t more = p.target - gdb_snap_base(from);
+            if (p.spent + more > s->m->replay_budget) {
+                stay(s, &p);
+                refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64,
+                       p.spent + more, s->m->replay_budget);
+                plan_free(&p);
+                return true;
+            }
+            plan_handover(s, &p, from); /* only returns on failure */
+        } else if (reached) {
             RevPlan g;
             plan_init(&g);
             plan_take_debug(&g, s);
@@ -423,15 +468,14 @@ bool gdb_reverse_adopt(GdbStub *s)
             } else {
                 g.begin = true;
             }
-            plan_exec(s, &g); /* only returns on failure */
+            g.spent = p.spent + (p.target - from); /* this scan too */
+            plan_handover(s, &g, g.begin ? 0 : g.target); /* only returns on failure */
             plan_free(&g);
         }
         fflush(stdout);
         fprintf(stderr, "nxemu: gdb: reverse execution: %s\n",
                 reached ? "cannot execute nxemu again" : "the re-execution did not reach the position");
-        lift_stop(s->m);
-        nx_debug_clear(s->dbg, NULL);
-        plan_install(&p, s);
+        stay(s, &p);
         send_stop(s, p.rpid, false);
         plan_free(&p);
         return true;
@@ -472,6 +516,7 @@ bool gdb_reverse_adopt(GdbStub *s)
         gdb_send_packet(s, o->str, o->len);
         g_string_free(o, TRUE);
     }
+    gdb_snap_note(from, p.spent + (nx_rev_position(s->m) - from));
     send_stop(s, p.rpid ? p.rpid : 1, p.begin);
     plan_free(&p);
     return true;

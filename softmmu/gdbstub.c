@@ -283,6 +283,8 @@ static void run_rounds(GdbStub *s, unsigned pid)
             break;
         if (halted_stop(s) || locked_stall(s))
             return;
+        if (gdb_snap_maybe(s))
+            return; /* a snapshot given a plan: it answered gdb */
         if (rounds++ % GDB_POLL_EVERY_ROUNDS == 0) {
             if (!gdb_poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
@@ -701,6 +703,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
             return 0;
         }
         restarted = reversed = false;
+        gdb_snap_drop_all(); /* no reverse execution without a debugger */
         /* detached or disconnected: no debugger any more, run on, and serve
          * the next gdb that connects (as QEMU does) */
         nx_debug_clear(s->dbg, NULL);

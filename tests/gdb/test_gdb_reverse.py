@@ -2,7 +2,12 @@
 """Reverse execution (bs/bc) with the stock gdb-multiarch and at the protocol
 level (TAP output).
 
-usage: test_gdb_reverse.py NXEMU NXEMU_AS SRCROOT
+usage: test_gdb_reverse.py NXEMU NXEMU_AS SRCROOT [--snapshots]
+
+With --snapshots every case runs again with a snapshot taken as often as
+nxemu can (-replay-every 1, softmmu/gdbstub-snap.c), so that the reverse
+commands re-execute from snapshots instead of from the start: the expected
+values are the same.
 
 Expected values come from the images' comments (tests/gdb/*.s), not from a
 run: loop.s sets r1 = 0 at 0x1000000, then per pass adds 1 at 0x1000040,
@@ -28,13 +33,15 @@ from gdbclient import Stub  # noqa: E402
 from gdbtap import Cases, Skip, assemble, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
+SNAPSHOTS = '--snapshots' in sys.argv[4:]
+SNAP_ARGS = ['-replay-every', '1'] if SNAPSHOTS else []
 GDB = shutil.which('gdb-multiarch')
 IMG = tempfile.mkdtemp(prefix='nxgdbrev')
 
 
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf',
-                          'fault', 'spin'), tpc=('tpcst',))
+                          'fault', 'spin', 'longloop'), tpc=('tpcst',))
 
 
 def need(gdb=True):
@@ -59,7 +66,7 @@ def tpc_store_args():
 
 def gdb_session(args, cmds, timeout=120):
     """One gdb batch session; returns (gdb output, nxemu status, nxemu stdout)."""
-    st = Stub(NXEMU, args)
+    st = Stub(NXEMU, list(args) + SNAP_ARGS)
     st.wait_listening()
     argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
             '-ex', 'target extended-remote %s' % st.path]
@@ -264,7 +271,7 @@ def reverse_finish_returns_to_the_call():
     # r2 = 4, r3 = 1; reverse-finish goes back to that call, before it
     # (r2 = 2); reverse-nexti then to the add of r1 of that pass (r1 = 1).
     need()
-    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['callf']])
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['callf']] + SNAP_ARGS)
     st.wait_listening()
     argv = [GDB, '-nx', '-batch', IMAGES['callf'], '-ex', 'set pagination off',
             '-ex', 'target extended-remote %s' % st.path]
@@ -319,10 +326,99 @@ def reverse_after_a_register_write_is_refused():
     assert values(out) == ['0x1000080'], out
 
 
+LONG_CMDS = ['break *0x1000100', 'continue', 'p $r1',
+             'reverse-stepi', 'p/x $pc', 'p $r1',
+             'delete', 'watch *(int*)0x2000000', 'reverse-continue', 'p/x $pc', 'p $r1',
+             'reverse-continue', 'p $r1', 'monitor info replay', 'delete', 'continue']
+# longloop.s: at 0x1000100 r1 = 300000 (position 900001); one step back is
+# the blt of the last pass; the last write of the word is the store of pass
+# 300000 (old 299999, r1 300000), the one before it that of pass 299999
+LONG_VALUES = ['300000', '0x10000c0', '300000', '0x1000080', '300000', '299999']
+
+
+def long_pids():
+    """nxemu processes still running longloop.elf."""
+    pids = []
+    for d in os.listdir('/proc'):
+        try:
+            with open('/proc/%s/cmdline' % d, 'rb') as f:
+                if IMAGES['longloop'].encode() in f.read():
+                    pids.append(int(d))
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def replayed(out):
+    m = re.search(r'last reverse command: re-executed (\d+) steps, from (the start|the snapshot)',
+                  out)
+    assert m, out
+    return int(m.group(1)), m.group(2)
+
+
+@case
+def reverse_from_snapshots_gives_the_same_answers():
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    img = ['-device', 'loader,file=%s' % IMAGES['longloop']]
+    out0, rc0 = gdb_session(img + ['-replay-memory', '0'], LONG_CMDS)
+    out1, rc1 = gdb_session(img + ['-replay-every', '20000'], LONG_CMDS)
+    assert values(out0) == LONG_VALUES, (values(out0), out0)
+    assert values(out1) == LONG_VALUES, (values(out1), out1)
+    for out in (out0, out1):
+        assert 'seq0 at pc=0x1000080 writes PA 0x2000000+4 (position 899999)' in out, out
+        assert 'exited with code 03' in out, out
+    # without snapshots the last command re-executed everything from the
+    # start (scan to 899999 and go to 899996); from a snapshot at most two
+    # spacings (the spacing doubles as they are thinned out: 20000 to 40000)
+    steps0, from0 = replayed(out0)
+    steps1, from1 = replayed(out1)
+    assert from0 == 'the start' and steps0 == 899999 + 899996, out0
+    assert from1 == 'the snapshot' and steps1 <= 4 * 40000, out1
+    assert re.search(r'\d+ snapshots of \d+ bytes \(-replay-memory 536870912\)', out1), out1
+    # the root handed the session over and waited: the run's own status
+    assert rc0 == 3 and rc1 == 3, (rc0, rc1)
+    time.sleep(0.2)
+    assert long_pids() == [], 'snapshots left behind: %r' % long_pids()
+
+
+@case
+def a_signal_to_nxemu_reaches_the_process_gdb_talks_to():
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000'])
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+            '-ex', 'break *0x1000100', '-ex', 'continue', '-ex', 'reverse-stepi',
+            '-ex', 'p $r1', '-ex', 'shell sleep 30']
+    g = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        # wait until the reverse step is answered (a snapshot runs the session)
+        deadline = time.time() + 60
+        line = b''
+        while time.time() < deadline and not line.startswith(b'$1 = '):
+            line = g.stdout.readline()
+            if not line and g.poll() is not None:
+                break
+        assert line.startswith(b'$1 = 300000'), line
+        assert len(long_pids()) > 2, 'no snapshots'
+        st.proc.send_signal(15)
+        rc = st.wait(timeout=30)
+    finally:
+        g.kill()
+        g.wait()
+    # as without gdb: the orderly end on SIGTERM (128 + 15)
+    assert rc == 143, rc
+    time.sleep(0.5)
+    assert long_pids() == [], 'left behind: %r' % long_pids()
+
+
 # ---- protocol level ----
 
 def connect(args):
-    st = Stub(NXEMU, args)
+    st = Stub(NXEMU, list(args) + SNAP_ARGS)
     c = st.connect()
     return st, c
 
@@ -436,8 +532,9 @@ def ctrl_c_interrupts_a_reverse_command():
     T05 of a finished step) at an earlier position, says so on the console,
     and the run goes forward and is interrupted again from there."""
     need(gdb=False)
+    # no snapshots: the re-execution runs from the start
     st, c = connect(['-device', 'loader,file=%s' % IMAGES['spin'], '-replay-budget',
-                     '1000000000000000'])
+                     '1000000000000000', '-replay-memory', '0'])
     try:
         c.cmd('qSupported:multiprocess+')
         c.send(b'vCont;c')
