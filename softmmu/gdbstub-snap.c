@@ -591,8 +591,9 @@ void gdb_snap_info(GdbStub *s, GString *out)
                            m->replay_memory, snap.init ? snap.every : m->replay_every, why);
     for (guint i = 0; i < n; i++) {
         const SnapEntry *e = &g_array_index(snap.list, SnapEntry, i);
-        g_string_append_printf(out, "  snapshot %u at position %" PRIu64 " (%" PRIu64 " KiB)\n", i,
-                               e->pos, e->cost >> 10);
+        g_string_append_printf(out,
+                               "  snapshot %u at position %" PRIu64 " (%" PRIu64 " KiB, pid %d)\n",
+                               i, e->pos, e->cost >> 10, (int)e->pid);
     }
     if (last_cmd.have)
         g_string_append_printf(

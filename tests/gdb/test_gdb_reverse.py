@@ -415,6 +415,76 @@ def a_signal_to_nxemu_reaches_the_process_gdb_talks_to():
     assert long_pids() == [], 'left behind: %r' % long_pids()
 
 
+@case
+def a_lost_snapshot_is_skipped():
+    """Killing the two latest snapshots (pids from monitor info replay): the
+    reverse-stepi re-executes from the one before them, same answer."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    script = os.path.join(IMG, 'lost.gdb')
+    with open(script, 'w') as f:
+        f.write("python import gdb, os, re, signal\n"
+                "break *0x1000100\n"
+                "continue\n"
+                "python info = gdb.execute('monitor info replay', to_string=True)\n"
+                "python snaps = [(int(a), int(b)) for a, b in "
+                "re.findall(r'at position (\\d+) \\(\\d+ KiB, pid (\\d+)\\)', info)]\n"
+                "python [os.kill(pid, signal.SIGKILL) for pos, pid in snaps[-2:]]\n"
+                "python print('EXPECT-FROM %d' % snaps[-3][0])\n"
+                "reverse-stepi\n"
+                "p/x $pc\n"
+                "p $r1\n"
+                "monitor info replay\n"
+                "delete\n"
+                "continue\n")
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000'])
+    st.wait_listening()
+    p = subprocess.run([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+                        '-x', script], capture_output=True, timeout=120)
+    rc = st.wait(timeout=30)
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    assert values(out) == ['0x10000c0', '300000'], (values(out), out)
+    want = re.search(r'EXPECT-FROM (\d+)', out)
+    assert want, out
+    assert 'from the snapshot at position %s\n' % want.group(1) in out, out
+    assert rc == 3, rc
+
+
+@case
+def killing_nxemu_leaves_no_process_behind():
+    """SIGKILL (no handler runs) to the nxemu that was started, after a
+    reverse command made a snapshot's copy the active process: the copy
+    and every snapshot end with it."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000'])
+    st.wait_listening()
+    argv = [GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+            '-ex', 'break *0x1000100', '-ex', 'continue', '-ex', 'reverse-stepi',
+            '-ex', 'p $r1', '-ex', 'shell sleep 30']
+    g = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 60
+        line = b''
+        while time.time() < deadline and not line.startswith(b'$1 = '):
+            line = g.stdout.readline()
+            if not line and g.poll() is not None:
+                break
+        assert line.startswith(b'$1 = 300000'), line
+        assert len(long_pids()) > 2, 'no snapshots'
+        st.proc.kill()
+        st.wait(timeout=30)
+        deadline = time.time() + 10
+        while long_pids() and time.time() < deadline:
+            time.sleep(0.05)
+        assert long_pids() == [], 'left behind: %r' % long_pids()
+    finally:
+        g.kill()
+        g.wait()
+
+
 # ---- protocol level ----
 
 def connect(args):
