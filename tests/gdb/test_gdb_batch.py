@@ -1010,16 +1010,23 @@ def tpc_run_reverse_continue_in_a_kernel():
     ia, out = f32_file('ra.bin', a), os.path.join(IMG, 'rout.bin')
     args = ['-k', k, '--index-space', '4,1', '-i', ia + ':256x1:f32', '-i', ia + ':256x1:f32',
             '-o', out + ':256x1:f32']
-    txt, rc, err = gdb_session(
-        args,
-        ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + ['continue'] * 3 +
-        ['p $S33', 'reverse-continue', 'p $S33', 'reverse-continue', 'p $S33', 'reverse-stepi',
-         'p/x $pc', 'delete', 'continue', 'inferior 1', 'continue'], binary=TPC_RUN)
-    assert values(txt)[:4] == ['2', '1', '0', '0x1a0'], txt
-    assert rc == 0, (rc, err)
-    with open(out, 'rb') as f:
-        got = struct.unpack('<256f', f.read())
-    assert list(got) == [x + x for x in a], got[:8]
+    # from the start (no snapshots at these few steps), then from a snapshot
+    # taken as often as it can be (--replay-every 1): the same answers
+    for extra, source in (([], 'the start'), (['--replay-every', '1'], 'the snapshot')):
+        if os.path.exists(out):
+            os.unlink(out)
+        txt, rc, err = gdb_session(
+            args + extra,
+            ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0'] + ['continue'] * 3 +
+            ['p $S33', 'reverse-continue', 'p $S33', 'reverse-continue', 'p $S33',
+             'reverse-stepi', 'p/x $pc', 'monitor info replay', 'delete', 'continue',
+             'inferior 1', 'continue'], binary=TPC_RUN)
+        assert values(txt)[:4] == ['2', '1', '0', '0x1a0'], txt
+        assert 'last reverse command: re-executed' in txt and 'from ' + source in txt, txt
+        assert rc == 0, (rc, err)
+        with open(out, 'rb') as f:
+            got = struct.unpack('<256f', f.read())
+        assert list(got) == [x + x for x in a], got[:8]
     txt, rc, err = gdb_session(
         args + ['--replay-budget', '0'],
         ['add-inferior', 'inferior 2', 'attach 2', 'break *0x1c0', 'continue', 'continue',
