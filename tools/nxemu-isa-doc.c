@@ -36,6 +36,17 @@ static const struct {
 #include "target/tpc/insn-doc.def"
 };
 
+/* Prose from the .def files into reStructuredText: "|a|" would be a
+ * substitution reference, so '|' is escaped. */
+static void rst_text(GString *o, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            g_string_append_c(o, '\\');
+        g_string_append_c(o, *s);
+    }
+}
+
 static const char *summary(const char *mnemonic)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(docs); i++)
@@ -193,7 +204,9 @@ static bool page(unsigned slot, GString *o)
             ok = false;
         }
         g_string_append_printf(o, "``%s`` (0x%02x)\n", d->mnemonic, opc);
-        g_string_append_printf(o, "   %s.\n\n", sum ? sum : "?");
+        g_string_append(o, "   ");
+        rst_text(o, sum ? sum : "?");
+        g_string_append(o, ".\n\n");
         g_string_append_printf(o, "   - status: %s\n",
                                d->kind == TPC_KIND_NOP      ? "executes as no operation"
                                : d->kind == TPC_KIND_UNIMPL ? "decoded and printed; UNIMPLEMENTED"
@@ -363,7 +376,9 @@ static void seq_insn_entry(GString *o, unsigned opc, const SeqInsnDesc *d, bool 
     }
     g_string_append_printf(o, "``%s`` (0x%02X, %s)\n", d->mnemonic, opc, d->name);
     const char *sum = k >= 0 ? seq_docs[k].text : "?";
-    g_string_append_printf(o, "   %c%s.\n\n", g_ascii_toupper(sum[0]), sum + 1);
+    g_string_append_printf(o, "   %c", g_ascii_toupper(sum[0]));
+    rst_text(o, sum + 1);
+    g_string_append(o, ".\n\n");
     g_string_append(o, "   ::\n\n");
     const char *s = k >= 0 ? seq_docs[k].syntax : "?";
     while (*s) {
