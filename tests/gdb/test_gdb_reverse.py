@@ -383,27 +383,37 @@ def reverse_from_snapshots_gives_the_same_answers():
     assert long_pids() == [], 'snapshots left behind: %r' % long_pids()
 
 
-@case
-def a_signal_to_nxemu_reaches_the_process_gdb_talks_to():
-    need()
-    if SNAPSHOTS:
-        raise Skip('sets its own snapshot options')
+def reversed_by_a_snapshot():
+    """longloop.s under a gdb that goes to the end, steps back once (a
+    snapshot's copy then runs the session) and sleeps: (stub, gdb)."""
     st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000'])
     st.wait_listening()
     argv = [GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
             '-ex', 'break *0x1000100', '-ex', 'continue', '-ex', 'reverse-stepi',
             '-ex', 'p $r1', '-ex', 'shell sleep 30']
     g = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    line = b''
+    while time.time() < deadline and not line.startswith(b'$1 = '):
+        line = g.stdout.readline()
+        if not line and g.poll() is not None:
+            break
+    if not line.startswith(b'$1 = 300000') or len(long_pids()) <= 2:
+        g.kill()
+        g.wait()
+        st.kill()
+        raise AssertionError('no reverse step from a snapshot: %r, %d processes' %
+                             (line, len(long_pids())))
+    return st, g
+
+
+@case
+def a_signal_to_nxemu_reaches_the_process_gdb_talks_to():
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    st, g = reversed_by_a_snapshot()
     try:
-        # wait until the reverse step is answered (a snapshot runs the session)
-        deadline = time.time() + 60
-        line = b''
-        while time.time() < deadline and not line.startswith(b'$1 = '):
-            line = g.stdout.readline()
-            if not line and g.poll() is not None:
-                break
-        assert line.startswith(b'$1 = 300000'), line
-        assert len(long_pids()) > 2, 'no snapshots'
         st.proc.send_signal(15)
         rc = st.wait(timeout=30)
     finally:
@@ -459,21 +469,8 @@ def killing_nxemu_leaves_no_process_behind():
     need()
     if SNAPSHOTS:
         raise Skip('sets its own snapshot options')
-    st = Stub(NXEMU, ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000'])
-    st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
-            '-ex', 'break *0x1000100', '-ex', 'continue', '-ex', 'reverse-stepi',
-            '-ex', 'p $r1', '-ex', 'shell sleep 30']
-    g = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    st, g = reversed_by_a_snapshot()
     try:
-        deadline = time.time() + 60
-        line = b''
-        while time.time() < deadline and not line.startswith(b'$1 = '):
-            line = g.stdout.readline()
-            if not line and g.poll() is not None:
-                break
-        assert line.startswith(b'$1 = 300000'), line
-        assert len(long_pids()) > 2, 'no snapshots'
         st.proc.kill()
         st.wait(timeout=30)
         deadline = time.time() + 10
