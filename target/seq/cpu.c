@@ -156,12 +156,11 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
 {
     static const void *const lbl[SEQ_K_COUNT] = {[SEQ_K_EXIT] = &&k_exit,
                                                  [SEQ_K_CALL] = &&k_call,
-#define L_ALU(name, expr)                                                                          \
-    [SEQ_K_##name##_RR] = &&k_##name##_rr, [SEQ_K_##name##_RI] = &&k_##name##_ri,
-                                                 SEQ_ALU32_OPS(L_ALU) SEQ_ALU64_OPS(L_ALU)
+#define L_ALU(K, OP, W, SG) [SEQ_K_##K##_RR] = &&k_##K##_rr, [SEQ_K_##K##_RI] = &&k_##K##_ri,
+                                                 SEQ_ALU_FORMS(L_ALU)
 #undef L_ALU
-#define L_BR(name, cond) [SEQ_K_BR_##name] = &&k_br_##name,
-                                                     SEQ_BR32_OPS(L_BR)
+#define L_BR(K, COND, DT) [SEQ_K_BR_##K] = &&k_br_##K,
+                                                     SEQ_BR_FORMS(L_BR)
 #undef L_BR
     };
     NxCpu *cpu = &s->cpu;
@@ -202,64 +201,34 @@ reload:
     d = &p->e[(pc - base) >> 6];
     DISPATCH();
 
-#define SA ((int32_t)a)
-#define SB ((int32_t)b)
-#define K_ALU32(name, expr)                                                                        \
-    k_##name##_rr:                                                                                 \
+    /* The forms of alu-ops.h, instantiated from the same semantics as their
+     * execute functions (seq_alu_form, seq_br_form_taken). */
+#define K_ALU(K, OP, W, SG)                                                                        \
+    k_##K##_rr:                                                                                    \
     {                                                                                              \
-        uint32_t a = R[d->ra], b = R[d->rb];                                                       \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(R, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, false);                                   \
         NEXT();                                                                                    \
     }                                                                                              \
-    k_##name##_ri:                                                                                 \
+    k_##K##_ri:                                                                                    \
     {                                                                                              \
-        uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(R, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, true);                                    \
         NEXT();                                                                                    \
     }
-    SEQ_ALU32_OPS(K_ALU32)
-#undef K_ALU32
-#undef SA
-#undef SB
-#define K_ALU64(name, expr)                                                                        \
-    k_##name##_rr:                                                                                 \
+    SEQ_ALU_FORMS(K_ALU)
+#undef K_ALU
+#define K_BR(K, COND, DT)                                                                          \
+    k_br_##K:                                                                                      \
     {                                                                                              \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        NEXT();                                                                                    \
-    }                                                                                              \
-    k_##name##_ri:                                                                                 \
-    {                                                                                              \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = d->imm;                                                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        NEXT();                                                                                    \
-    }
-    SEQ_ALU64_OPS(K_ALU64)
-#undef K_ALU64
-#define K_BR(name, cond)                                                                           \
-    k_br_##name:                                                                                   \
-    {                                                                                              \
-        uint32_t x = R[d->ra];                                                                     \
-        uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
-        (void)x, (void)y;                                                                          \
-        if (!(cond))                                                                               \
+        if (!seq_br_form_taken(R, d, SEQ_BR_##COND, SEQ_DT_##DT))                                  \
             NEXT();                                                                                \
-        t = d->tgt_rel ? base + d->off + d->imm : d->imm;                                          \
+        t = seq_br_form_target(d, base + d->off);                                                  \
         if (G_UNLIKELY(t & 63)) {                                                                  \
             nx_fault_set(&s->fault, NX_FAULT_MISALIGNED, 0, t);                                    \
             goto fault_d;                                                                          \
         }                                                                                          \
         goto jump;                                                                                 \
     }
-    SEQ_BR32_OPS(K_BR)
+    SEQ_BR_FORMS(K_BR)
 #undef K_BR
 
 k_call:

@@ -122,6 +122,40 @@ struct SeqDecoded {
     SeqInsn insn; /* seq_decode() output; insn.rec = the record bytes */
 };
 
+/* One specialised ALU_OP form (alu-ops.h) on the pre-resolved operands of
+ * d: seq_alu_int with the form's constant operation, width and signedness.
+ * 64-bit operands are register pairs; the low half is written first, as
+ * seq_exec_alu does, so dst_lo == dst_hi keeps the high half. */
+SEQ_SEM_INLINE void seq_alu_form(uint32_t *R, const SeqDecoded *d, uint8_t op, unsigned W, bool sgn,
+                                 bool imm)
+{
+    if (W == 64) {
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra], r = 0;
+        uint64_t b = imm ? d->imm : (uint64_t)R[d->rb_hi] << 32 | R[d->rb];
+        (void)seq_alu_int64(op, sgn, a, b, &r);
+        R[d->rd] = (uint32_t)r;
+        R[d->rd_hi] = (uint32_t)(r >> 32);
+    } else {
+        uint32_t r = 0;
+        (void)seq_alu_int32(op, sgn, R[d->ra], imm ? (uint32_t)d->imm : R[d->rb], &r);
+        R[d->rd] = r;
+    }
+}
+
+/* Is the specialised COMPARE_BRANCH form (cond, dtype) of d taken:
+ * seq_br_taken with constant arguments on the pre-resolved operands. */
+SEQ_SEM_INLINE bool seq_br_form_taken(const uint32_t *R, const SeqDecoded *d, uint8_t cond,
+                                      uint8_t dtype)
+{
+    return seq_br_taken(cond, dtype, R[d->ra], d->rhs_reg ? R[d->rb] : d->imm32);
+}
+
+/* Its target when executing at pc (seq_branch_preresolve). */
+static inline uint64_t seq_br_form_target(const SeqDecoded *d, uint64_t pc)
+{
+    return seq_br_imm_target(d->tgt_rel, pc, d->imm);
+}
+
 /* Decode cache: one page of 64 records per 4 KiB PA page. */
 typedef struct SeqDPage {
     uint64_t page;  /* PA >> 12 */
