@@ -122,6 +122,83 @@ static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, 
     }
 }
 
+/* ---- observers ---------------------------------------------------------- */
+
+/* Is anyone watching instructions one by one (gdb, -trace-json, -d exec,
+ * -d cpu)?  Read once per slice: observers come and go between runs. */
+static inline bool seq_observed(const Machine *m)
+{
+    return (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) || m->debug || m->trace;
+}
+
+/* The per-instruction observer hook, the same for both paths of the run
+ * loop: called once the record of an attempt at nx->pc is known, before it
+ * executes, with nx->pc and the counters up to date (the debugger's
+ * breakpoint check, nx_debug_should_stop, comes before the fetch). */
+static G_GNUC_NO_INLINE void seq_observe_insn(SeqCpu *s, const SeqDecoded *d)
+{
+    NxCpu *cpu = &s->cpu;
+    Machine *m = cpu->m;
+    NxLog *lg = &m->log;
+
+    if (m->trace)
+        trace_insn_begin(m, cpu, s->regs->pc, d->insn.rec, SEQ_REC_BYTES);
+    if (nx_log_enabled(lg, NX_LOG_CPU)) {
+        GString *g = g_string_new(NULL);
+        cpu->ops->dump(cpu, g);
+        nx_log_printf(lg, "%s", g->str);
+        g_string_free(g, TRUE);
+    }
+    if (nx_log_enabled(lg, NX_LOG_EXEC))
+        seq_log_insn(s, d, NX_LOG_EXEC);
+}
+
+/* ---- the end of an attempt ---------------------------------------------- */
+
+/*
+ * Phases E and U returned st: the same bookkeeping for both paths.  A
+ * status other than SEQ_OK ends the slice (blocked: the record is kept;
+ * fault: taken, precise; a watchpoint stop: nothing changed).  SEQ_OK
+ * retires the instruction; `used` counts the slice's instructions with it.
+ * Returns false when the slice ends.  `threaded` (a constant): the caller
+ * is seq_run_fast, which runs only unblocked cores without a kept record.
+ */
+static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, const SeqDecoded *d,
+                                                                  SeqStatus st, uint64_t used,
+                                                                  uint64_t left, bool threaded)
+{
+    NxCpu *cpu = &s->cpu;
+    SeqRegs *nx = s->regs;
+    Machine *m = cpu->m;
+
+    if (G_UNLIKELY(st != SEQ_OK)) {
+        if (st == SEQ_BLOCK)
+            seq_block(s, d);
+        else if (st == SEQ_FAULT)
+            seq_take_fault(s);
+        return false;
+    }
+    if (!threaded) {
+        s->kept = false;
+        if (G_UNLIKELY(cpu->state == CPU_BLOCKED)) {
+            cpu->state = CPU_RUNNING;
+            if (G_UNLIKELY(m->runev)) {
+                NxRunEvent ev = {
+                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
+                machine_runev(m, &ev);
+            }
+        }
+        nx->block_reason = NX_BLOCK_NONE;
+    }
+    nx->pc = s->next_pc;
+    cpu->retired++;
+    cpu->slice_used++;
+    seq_icount_check(&m->sched, cpu, used, left);
+    if (G_UNLIKELY(nx->pending_control))
+        s->port.apply_pending_control(s->port.opaque);
+    return true;
+}
+
 /* Why seq_run_fast returned. */
 typedef enum SeqFastExit {
     SEQ_FX_CHECK,   /* look at the loop conditions again */
@@ -152,7 +229,7 @@ typedef enum SeqFastExit {
  * form rather than one for all.
  */
 static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, uint64_t *used,
-                                                 uint64_t end, uint64_t left)
+                                                 uint64_t end, uint64_t left, bool observed)
 {
     static const void *const lbl[SEQ_K_COUNT] = {[SEQ_K_EXIT] = &&k_exit,
                                                  [SEQ_K_CALL] = &&k_call,
@@ -163,6 +240,9 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
                                                      SEQ_BR_FORMS(L_BR)
 #undef L_BR
     };
+    /* Observed: every entry goes through k_observe first. */
+    static const void *const obs[SEQ_K_COUNT] = {[0 ... SEQ_K_COUNT - 1] = &&k_observe};
+    const void *const *const tbl = observed ? obs : lbl;
     NxCpu *cpu = &s->cpu;
     SeqRegs *nx = s->regs;
     Machine *m = cpu->m;
@@ -183,7 +263,7 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
         cpu->slice_used += mark - rem;                                                             \
         mark = rem;                                                                                \
     } while (0)
-#define DISPATCH() goto *lbl[d->kind]
+#define DISPATCH() goto *tbl[d->kind]
     /* The record at d retired and the next one is d + 1. */
 #define NEXT()                                                                                     \
     do {                                                                                           \
@@ -249,6 +329,21 @@ jump:
         goto leave;
     goto reload;
 
+k_observe:
+    /* Observed (seq_observed): the same code with the observer hook before
+     * each record.  A record left to the general path is observed there. */
+    pc = base + d->off;
+    if (d->kind == SEQ_K_EXIT &&
+        (((pc - base) & ~0xFC0ull) != 0 || !((p->fast >> ((pc - base) >> 6)) & 1)))
+        goto k_exit;
+    SEQ_FLUSH();
+    if (nx_debug_should_stop(m, cpu, pc)) {
+        *used = end - rem;
+        return SEQ_FX_OUT;
+    }
+    seq_observe_insn(s, d);
+    goto *lbl[d->kind];
+
 k_exit:
     /* Not a pure record of this page: a fast one, or one for the general
      * path (also the sentinel: the straight line ran off the page). */
@@ -261,24 +356,13 @@ k_exit:
      * counters up to date first.  rem > 0: no icount limit reached yet. */
     SEQ_FLUSH();
     s->next_pc = pc + SEQ_REC_BYTES;
-    SeqStatus st = d->fn(s, d);
-    if (st != SEQ_OK) {
-        if (st == SEQ_BLOCK)
-            seq_block(s, d);
-        else if (st == SEQ_FAULT)
-            seq_take_fault(s);
-        /* SEQ_DEBUG needs a debugger, which keeps this path off. */
+    if (!seq_end_attempt(s, d, d->fn(s, d), end - rem + 1, left, true)) {
         *used = end - rem;
         return SEQ_FX_OUT;
     }
-    pc = nx->pc = s->next_pc;
-    cpu->retired++;
-    cpu->slice_used++;
+    pc = nx->pc;
     rem--;
     mark = rem;
-    seq_icount_check(sc, cpu, end - rem, left);
-    if (G_UNLIKELY(nx->pending_control))
-        s->port.apply_pending_control(s->port.opaque);
     /* A solo slice that is no longer alone: the run loop ends it with the
      * round (nxemu/sched.h). */
     if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
@@ -318,14 +402,19 @@ fault_d:
 }
 
 /*
- * Two paths.  The general one does everything sequencer.md §2.2 asks of an
- * attempt (kept records, logging, phase D faults, waits, blocking, pending
- * CONTROL writes, the machine stop flag) and is where debugger and trace
- * hooks belong.  The fast one takes records without waits or debug fields
- * (SeqDecoded.fast) from the decode page used last, with translation off,
- * and is only used without a debugger, trace or per-instruction logging
- * (seq_run_fast): runs of pure records go back to back with no checks
+ * One run loop, two paths, the same observers and the same end of an
+ * attempt (seq_end_attempt).  The general path does everything
+ * sequencer.md §2.2 asks of an attempt (kept records, phase D faults,
+ * waits, blocking, translation, a PC outside the decode page used last);
+ * the threaded one (seq_run_fast) takes the records without waits or debug
+ * fields (SeqDecoded.fast) from the decode page used last, with
+ * translation off: runs of pure records go back to back with no checks
  * between them, any other record is followed by the general path's checks.
+ * Observers (gdb, -trace-json, -d exec, -d cpu) do not choose the path: both
+ * call the same hook before each attempt (nx_debug_should_stop,
+ * seq_observe_insn), which costs one predictable branch per record in the
+ * general path and nothing in the threaded one when nobody observes (the
+ * dispatch table is chosen once per slice), so gdb runs what CI runs.
  *
  * sched.round_retired and sched.icount are only read between slices, so they
  * are added once at the end; cpu->retired and cpu->slice_used are brought up
@@ -346,8 +435,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         left = sc->icount_limit > sc->icount ? sc->icount_limit - sc->icount : 0;
         end = MIN(budget, left);
     }
-    const bool fast_ok =
-        !(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU)) && m->debug == NULL && m->trace == NULL;
+    const bool observed = seq_observed(m);
 
     while (used < budget && !m->stop) {
         if (G_UNLIKELY(sc->solo) && used && !sched_solo_alone(m)) {
@@ -370,13 +458,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
             break;
         }
 
-        if (fast_ok && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 && s->dc.last &&
-            (s->dc.last->page >> 12) != 0) {
+        if (!s->threaded_off && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 &&
+            s->dc.last && (s->dc.last->page >> 12) != 0) {
             /* Records without waits or debug fields in the decode page used
-             * last (SeqDPage.fast), in seq_run_fast.  A PC outside the page or a record not
-             * in the bitmap leaves the instruction to the general path. */
+             * last (SeqDPage.fast), in seq_run_fast.  A PC outside the page
+             * or a record not in the bitmap leaves the instruction to the
+             * general path. */
             nx->block_reason = NX_BLOCK_NONE;
-            SeqFastExit ex = seq_run_fast(s, s->dc.last, &used, end, left);
+            SeqFastExit ex = seq_run_fast(s, s->dc.last, &used, end, left, observed);
             if (ex == SEQ_FX_OUT)
                 goto out;
             if (ex == SEQ_FX_GENERAL && used < end)
@@ -400,18 +489,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
                 break;
             }
         }
-        if (G_UNLIKELY(m->trace))
-            trace_insn_begin(m, cpu, nx->pc, d->insn.rec, SEQ_REC_BYTES);
-        if (G_UNLIKELY(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
-            if (nx_log_enabled(lg, NX_LOG_CPU)) {
-                GString *g = g_string_new(NULL);
-                cpu->ops->dump(cpu, g);
-                nx_log_printf(lg, "%s", g->str);
-                g_string_free(g, TRUE);
-            }
-            if (nx_log_enabled(lg, NX_LOG_EXEC))
-                seq_log_insn(s, d, NX_LOG_EXEC);
-        }
+        if (G_UNLIKELY(observed))
+            seq_observe_insn(s, d);
         if (G_UNLIKELY(d->has_debug) && nx_log_enabled(lg, NX_LOG_DEBUG_CMD))
             nx_log_printf(lg, "debug: core=%u pc=0x%016" PRIx64 " cmd=%u hint=%u\n", cpu->index,
                           nx->pc, (unsigned)seq_field_get(d->insn.rec, SEQ_F_HDR_DEBUG_CMD),
@@ -430,36 +509,9 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
         /* Phases E and U. */
         s->next_pc = nx->pc + SEQ_REC_BYTES;
-        SeqStatus st = d->fn(s, d);
-        if (st == SEQ_BLOCK) {
-            seq_block(s, d);
+        if (!seq_end_attempt(s, d, d->fn(s, d), used + 1, left, false))
             break;
-        }
-        if (st == SEQ_FAULT) {
-            seq_take_fault(s);
-            break;
-        }
-        if (st == SEQ_DEBUG)
-            break; /* stopped before a watched access; nothing changed */
-
-        /* Retired. */
-        s->kept = false;
-        if (cpu->state == CPU_BLOCKED) {
-            cpu->state = CPU_RUNNING;
-            if (G_UNLIKELY(m->runev)) {
-                NxRunEvent ev = {
-                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
-                machine_runev(m, &ev);
-            }
-        }
-        nx->block_reason = NX_BLOCK_NONE;
-        nx->pc = s->next_pc;
-        cpu->retired++;
-        cpu->slice_used++;
         used++;
-        seq_icount_check(sc, cpu, used, left);
-        if (G_UNLIKELY(nx->pending_control))
-            s->port.apply_pending_control(s->port.opaque);
     }
 out:
     sc->round_retired += used;

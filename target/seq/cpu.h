@@ -194,6 +194,10 @@ struct SeqCpu {
      * while the address space's generation is unchanged. */
     MemHostSpan rd_span, wr_span;
 
+    /* Tests only: every record through the run loop's general path, the
+     * reference the threaded path is compared with (test-seq-observe.c). */
+    bool threaded_off;
+
     /* DRAIN accounting generation; bumped by reset (sequencer.md §8.3). */
     uint32_t generation;
 

@@ -11,8 +11,9 @@ Directives in SOURCE (comment lines, any number of each):
   ; stderr-contains: TEXT some stderr line must contain TEXT
   ; stdout: TEXT          stdout must equal TEXT (\\n escapes allowed)
 Every image runs twice, the second time observed (`-trace-json /dev/null`,
-which turns the fast paths and solo slices off: nxemu/sched.h); both runs
-must agree exactly.  The image is loaded with `-device loader,file=IMAGE`
+which turns solo slices off, nxemu/sched.h, and puts the observer hook
+before every sequencer instruction, target/seq/cpu.c); both runs must agree
+exactly.  The image is loaded with `-device loader,file=IMAGE`
 unless an args line mentions @IMAGE@.
 """
 import shlex
@@ -49,7 +50,7 @@ def main():
     cmd = [nxemu] + args
     p = subprocess.run(cmd, capture_output=True, timeout=60)
     # Determinism: a second run gives identical results, also when observed
-    # (the observed engine is the reference for the fast one).
+    # (observers must not change what a program does).
     p2 = subprocess.run(cmd + ["-trace-json", "/dev/null"], capture_output=True, timeout=60)
     err = p.stderr.decode(errors="replace")
     out = p.stdout.decode(errors="replace")
