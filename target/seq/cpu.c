@@ -162,14 +162,15 @@ static G_GNUC_NO_INLINE void seq_observe_insn(SeqCpu *s, const SeqDecoded *d)
  * retires the instruction; `used` counts the slice's instructions with it.
  * Returns false when the slice ends.  `threaded` (a constant): the caller
  * is seq_run_fast, which runs only unblocked cores without a kept record.
+ * nx and sc are s->regs and the scheduler, passed in so that the caller's
+ * copies serve (the handler's call would make the compiler read them again).
  */
-static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, const SeqDecoded *d,
-                                                                  SeqStatus st, uint64_t used,
-                                                                  uint64_t left, bool threaded)
+static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, SeqRegs *nx, Sched *sc,
+                                                                  const SeqDecoded *d, SeqStatus st,
+                                                                  uint64_t used, uint64_t left,
+                                                                  bool threaded)
 {
     NxCpu *cpu = &s->cpu;
-    SeqRegs *nx = s->regs;
-    Machine *m = cpu->m;
 
     if (G_UNLIKELY(st != SEQ_OK)) {
         if (st == SEQ_BLOCK)
@@ -182,6 +183,7 @@ static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, con
         s->kept = false;
         if (G_UNLIKELY(cpu->state == CPU_BLOCKED)) {
             cpu->state = CPU_RUNNING;
+            Machine *m = cpu->m;
             if (G_UNLIKELY(m->runev)) {
                 NxRunEvent ev = {
                     .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
@@ -193,7 +195,7 @@ static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, con
     nx->pc = s->next_pc;
     cpu->retired++;
     cpu->slice_used++;
-    seq_icount_check(&m->sched, cpu, used, left);
+    seq_icount_check(sc, cpu, used, left);
     if (G_UNLIKELY(nx->pending_control))
         s->port.apply_pending_control(s->port.opaque);
     return true;
@@ -356,7 +358,7 @@ k_exit:
      * counters up to date first.  rem > 0: no icount limit reached yet. */
     SEQ_FLUSH();
     s->next_pc = pc + SEQ_REC_BYTES;
-    if (!seq_end_attempt(s, d, d->fn(s, d), end - rem + 1, left, true)) {
+    if (!seq_end_attempt(s, nx, sc, d, d->fn(s, d), end - rem + 1, left, true)) {
         *used = end - rem;
         return SEQ_FX_OUT;
     }
@@ -509,7 +511,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
         /* Phases E and U. */
         s->next_pc = nx->pc + SEQ_REC_BYTES;
-        if (!seq_end_attempt(s, d, d->fn(s, d), used + 1, left, false))
+        if (!seq_end_attempt(s, nx, sc, d, d->fn(s, d), used + 1, left, false))
             break;
         used++;
     }
