@@ -1,8 +1,9 @@
 /*
- * The semantics of ALU_OP's integer operations (sequencer.md §8.7: the
- * body in alu-int.inc, instantiated per width) and of COMPARE_BRANCH's
- * condition (§8.8), each written once, as inline functions of the
- * operation, the width and the signedness.
+ * The semantics of ALU_OP's operations (sequencer.md §8.7: integer, the
+ * body in alu-int.inc, instantiated per width; f32, seq_alu_f32), which
+ * DMA compute (§8.11) applies too, and of COMPARE_BRANCH's condition
+ * (§8.8), each written once, as inline functions of the operation, the
+ * width and the signedness.
  *
  * Every executor is an instantiation of them, in the manner of Spike's
  * insn_template.cc: seq_alu_compute and seq_exec_branch (exec-alu.c,
@@ -15,8 +16,10 @@
 #ifndef TARGET_SEQ_ALU_OPS_H
 #define TARGET_SEQ_ALU_OPS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "target/seq/insn.h"
 
@@ -42,6 +45,82 @@ SEQ_SEM_INLINE bool seq_alu_int(uint8_t op, unsigned W, bool sgn, uint64_t a, ui
     return ok;
 }
 
+/* Float helpers shared by ALU and DMA compute (defined in exec-alu.c). */
+uint32_t seq_f32_max(uint32_t a, uint32_t b);
+uint32_t seq_f32_min(uint32_t a, uint32_t b);
+uint32_t seq_f32_canon(float f);
+static inline float seq_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t seq_u32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* The f32 ALU_OP semantics (sequencer.md §8.7, float rules of machine.md
+ * §12.13), written once: seq_alu_compute and DMA compute (dma-req.c) use
+ * them.  False for an operation with no f32 form. */
+SEQ_SEM_INLINE bool seq_alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
+{
+    float fa = seq_f32(a), fb = seq_f32(b);
+    const uint32_t one = 0x3F800000u;
+
+    switch (op) {
+    case SEQ_ALU_BYPASS:
+        *res = a;
+        return true;
+    case SEQ_ALU_ADD:
+        *res = seq_f32_canon(fa + fb);
+        return true;
+    case SEQ_ALU_SUBTRACT:
+        *res = seq_f32_canon(fa - fb);
+        return true;
+    case SEQ_ALU_MULT:
+        *res = seq_f32_canon(fa * fb);
+        return true;
+    case SEQ_ALU_DIVIDE:
+        *res = seq_f32_canon(fa / fb);
+        return true;
+    case SEQ_ALU_MAX:
+        *res = seq_f32_max(a, b);
+        return true;
+    case SEQ_ALU_MIN:
+        *res = seq_f32_min(a, b);
+        return true;
+    case SEQ_ALU_IS_EQ:
+        *res = fa == fb ? one : 0;
+        return true;
+    case SEQ_ALU_IS_GT:
+        *res = fa > fb ? one : 0;
+        return true;
+    case SEQ_ALU_IS_GE:
+        *res = fa >= fb ? one : 0;
+        return true;
+    case SEQ_ALU_IS_LE:
+        *res = fa <= fb ? one : 0;
+        return true;
+    case SEQ_ALU_IS_LT:
+        *res = fa < fb ? one : 0;
+        return true;
+    case SEQ_ALU_ABSOLUTE_DIFF:
+        *res = seq_f32_canon(fabsf(fa - fb));
+        return true;
+    case SEQ_ALU_IS_NE:
+        *res = fa != fb ? one : 0; /* true with a NaN, as IEEE says */
+        return true;
+    case SEQ_ALU_ABSOLUTE_VALUE:
+        *res = a & 0x7FFFFFFFu;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The comparison value of a 32-bit register for an integer dtype, as a
  * signed 64-bit number (sequencer.md §8.8: the low bits of the dtype's
  * width, extended as its signedness says). */
@@ -63,15 +142,6 @@ SEQ_SEM_INLINE int64_t seq_br_reduce(uint8_t dtype, uint32_t x)
     }
 }
 
-static inline float seq_br_f32(uint32_t u)
-{
-    union {
-        uint32_t u;
-        float f;
-    } v = {.u = u};
-    return v.f;
-}
-
 /* Is COMPARE_BRANCH with condition `cond` (SeqBranchCond, cmp_op & 7) of x
  * and y in `dtype` taken?  Floats compare as IEEE says (ne is true with a
  * NaN, the others false). */
@@ -80,7 +150,7 @@ SEQ_SEM_INLINE bool seq_br_taken(uint8_t cond, uint8_t dtype, uint32_t x, uint32
     if (cond == SEQ_BR_ALWAYS)
         return true;
     if (dtype == SEQ_DT_F32) {
-        float fx = seq_br_f32(x), fy = seq_br_f32(y);
+        float fx = seq_f32(x), fy = seq_f32(y);
         switch (cond) {
         case SEQ_BR_LT:
             return fx < fy;

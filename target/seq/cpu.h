@@ -316,23 +316,6 @@ static inline SeqStatus seq_fault(SeqCpu *s, uint32_t code, uint32_t info, uint6
     return SEQ_FAULT;
 }
 
-/* Float helpers shared by ALU and DMA compute (exec-alu.c). */
-uint32_t seq_f32_max(uint32_t a, uint32_t b);
-uint32_t seq_f32_min(uint32_t a, uint32_t b);
-uint32_t seq_f32_canon(float f);
-static inline float seq_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t seq_u32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* DMA requests (dma-req.c). */
 /* Build (phase E of 0xB8/0xBB) a request from a record whose predicates
  * passed.  src/dst are the resolved start PAs.  Returns false with *f set

@@ -53,67 +53,11 @@ uint32_t seq_f32_min(uint32_t a, uint32_t b)
     return fa < fb ? a : b;
 }
 
-static bool alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
-{
-    float fa = seq_f32(a), fb = seq_f32(b);
-    const uint32_t one = 0x3F800000u;
-
-    switch (op) {
-    case SEQ_ALU_BYPASS:
-        *res = a;
-        return true;
-    case SEQ_ALU_ADD:
-        *res = seq_f32_canon(fa + fb);
-        return true;
-    case SEQ_ALU_SUBTRACT:
-        *res = seq_f32_canon(fa - fb);
-        return true;
-    case SEQ_ALU_MULT:
-        *res = seq_f32_canon(fa * fb);
-        return true;
-    case SEQ_ALU_DIVIDE:
-        *res = seq_f32_canon(fa / fb);
-        return true;
-    case SEQ_ALU_MAX:
-        *res = seq_f32_max(a, b);
-        return true;
-    case SEQ_ALU_MIN:
-        *res = seq_f32_min(a, b);
-        return true;
-    case SEQ_ALU_IS_EQ:
-        *res = fa == fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_GT:
-        *res = fa > fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_GE:
-        *res = fa >= fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_LE:
-        *res = fa <= fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_LT:
-        *res = fa < fb ? one : 0;
-        return true;
-    case SEQ_ALU_ABSOLUTE_DIFF:
-        *res = seq_f32_canon(fabsf(fa - fb));
-        return true;
-    case SEQ_ALU_IS_NE:
-        *res = fa != fb ? one : 0; /* true with a NaN, as IEEE says */
-        return true;
-    case SEQ_ALU_ABSOLUTE_VALUE:
-        *res = a & 0x7FFFFFFFu;
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res)
 {
     if (dtype == SEQ_DT_F32) {
         uint32_t r32;
-        if (!alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
+        if (!seq_alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
             return false;
         *res = r32;
         return true;

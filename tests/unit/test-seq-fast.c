@@ -294,7 +294,7 @@ static void test_branch_fast_matches_general(void)
 
 /* The semantics are complete and the form lists are live: every ALU_OP
  * the decoder accepts computes (a SEQ_ALU_OP row without its case in
- * alu-int.inc or alu_f32 would not), and every form of SEQ_ALU_FORMS and
+ * alu-int.inc or seq_alu_f32 would not), and every form of SEQ_ALU_FORMS and
  * SEQ_BR_FORMS is what some record decodes to. */
 static void test_forms_complete(void)
 {
