@@ -228,7 +228,11 @@ typedef enum SeqFastExit {
  * Dispatch is threaded through a table of label addresses (a GNU C
  * extension, as in QEMU's interpreter): each form jumps straight to the
  * next one, which gives the host's branch predictor one indirect jump per
- * form rather than one for all.
+ * form rather than one for all.  When someone observes (`observed`, fixed
+ * for the slice), the table is one whose every entry is k_observe: it
+ * brings the PC and counters up to date, runs the observer hook and jumps
+ * to the record's own label, so observed and unobserved runs execute the
+ * same forms.
  */
 static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, uint64_t *used,
                                                  uint64_t end, uint64_t left, bool observed)
