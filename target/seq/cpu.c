@@ -122,6 +122,85 @@ static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, 
     }
 }
 
+/* ---- observers ---------------------------------------------------------- */
+
+/* Is anyone watching instructions one by one (gdb, -trace-json, -d exec,
+ * -d cpu)?  Read once per slice: observers come and go between runs. */
+static inline bool seq_observed(const Machine *m)
+{
+    return (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) || m->debug || m->trace;
+}
+
+/* The per-instruction observer hook, the same for both paths of the run
+ * loop: called once the record of an attempt at nx->pc is known, before it
+ * executes, with nx->pc and the counters up to date (the debugger's
+ * breakpoint check, nx_debug_should_stop, comes before the fetch). */
+static G_GNUC_NO_INLINE void seq_observe_insn(SeqCpu *s, const SeqDecoded *d)
+{
+    NxCpu *cpu = &s->cpu;
+    Machine *m = cpu->m;
+    NxLog *lg = &m->log;
+
+    if (m->trace)
+        trace_insn_begin(m, cpu, s->regs->pc, d->insn.rec, SEQ_REC_BYTES);
+    if (nx_log_enabled(lg, NX_LOG_CPU)) {
+        GString *g = g_string_new(NULL);
+        cpu->ops->dump(cpu, g);
+        nx_log_printf(lg, "%s", g->str);
+        g_string_free(g, TRUE);
+    }
+    if (nx_log_enabled(lg, NX_LOG_EXEC))
+        seq_log_insn(s, d, NX_LOG_EXEC);
+}
+
+/* ---- the end of an attempt ---------------------------------------------- */
+
+/*
+ * Phases E and U returned st: the same bookkeeping for both paths.  A
+ * status other than SEQ_OK ends the slice (blocked: the record is kept;
+ * fault: taken, precise; a watchpoint stop: nothing changed).  SEQ_OK
+ * retires the instruction; `used` counts the slice's instructions with it.
+ * Returns false when the slice ends.  `threaded` (a constant): the caller
+ * is seq_run_fast, which runs only unblocked cores without a kept record.
+ * nx and sc are s->regs and the scheduler, passed in so that the caller's
+ * copies serve (the handler's call would make the compiler read them again).
+ */
+static inline __attribute__((always_inline)) bool seq_end_attempt(SeqCpu *s, SeqRegs *nx, Sched *sc,
+                                                                  const SeqDecoded *d, SeqStatus st,
+                                                                  uint64_t used, uint64_t left,
+                                                                  bool threaded)
+{
+    NxCpu *cpu = &s->cpu;
+
+    if (G_UNLIKELY(st != SEQ_OK)) {
+        if (st == SEQ_BLOCK)
+            seq_block(s, d);
+        else if (st == SEQ_FAULT)
+            seq_take_fault(s);
+        return false;
+    }
+    if (!threaded) {
+        s->kept = false;
+        if (G_UNLIKELY(cpu->state == CPU_BLOCKED)) {
+            cpu->state = CPU_RUNNING;
+            Machine *m = cpu->m;
+            if (G_UNLIKELY(m->runev)) {
+                NxRunEvent ev = {
+                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
+                machine_runev(m, &ev);
+            }
+        }
+        nx->block_reason = NX_BLOCK_NONE;
+    }
+    nx->pc = s->next_pc;
+    cpu->retired++;
+    cpu->slice_used++;
+    seq_icount_check(sc, cpu, used, left);
+    if (G_UNLIKELY(nx->pending_control))
+        s->port.apply_pending_control(s->port.opaque);
+    return true;
+}
+
 /* Why seq_run_fast returned. */
 typedef enum SeqFastExit {
     SEQ_FX_CHECK,   /* look at the loop conditions again */
@@ -149,21 +228,27 @@ typedef enum SeqFastExit {
  * Dispatch is threaded through a table of label addresses (a GNU C
  * extension, as in QEMU's interpreter): each form jumps straight to the
  * next one, which gives the host's branch predictor one indirect jump per
- * form rather than one for all.
+ * form rather than one for all.  When someone observes (`observed`, fixed
+ * for the slice), the table is one whose every entry is k_observe: it
+ * brings the PC and counters up to date, runs the observer hook and jumps
+ * to the record's own label, so observed and unobserved runs execute the
+ * same forms.
  */
 static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, uint64_t *used,
-                                                 uint64_t end, uint64_t left)
+                                                 uint64_t end, uint64_t left, bool observed)
 {
     static const void *const lbl[SEQ_K_COUNT] = {[SEQ_K_EXIT] = &&k_exit,
                                                  [SEQ_K_CALL] = &&k_call,
-#define L_ALU(name, expr)                                                                          \
-    [SEQ_K_##name##_RR] = &&k_##name##_rr, [SEQ_K_##name##_RI] = &&k_##name##_ri,
-                                                 SEQ_ALU32_OPS(L_ALU) SEQ_ALU64_OPS(L_ALU)
+#define L_ALU(K, OP, W, SG) [SEQ_K_##K##_RR] = &&k_##K##_rr, [SEQ_K_##K##_RI] = &&k_##K##_ri,
+                                                 SEQ_ALU_FORMS(L_ALU)
 #undef L_ALU
-#define L_BR(name, cond) [SEQ_K_BR_##name] = &&k_br_##name,
-                                                     SEQ_BR32_OPS(L_BR)
+#define L_BR(K, COND, DT) [SEQ_K_BR_##K] = &&k_br_##K,
+                                                     SEQ_BR_FORMS(L_BR)
 #undef L_BR
     };
+    /* Observed: every entry goes through k_observe first. */
+    static const void *const obs[SEQ_K_COUNT] = {[0 ... SEQ_K_COUNT - 1] = &&k_observe};
+    const void *const *const tbl = observed ? obs : lbl;
     NxCpu *cpu = &s->cpu;
     SeqRegs *nx = s->regs;
     Machine *m = cpu->m;
@@ -184,7 +269,7 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
         cpu->slice_used += mark - rem;                                                             \
         mark = rem;                                                                                \
     } while (0)
-#define DISPATCH() goto *lbl[d->kind]
+#define DISPATCH() goto *tbl[d->kind]
     /* The record at d retired and the next one is d + 1. */
 #define NEXT()                                                                                     \
     do {                                                                                           \
@@ -202,64 +287,34 @@ reload:
     d = &p->e[(pc - base) >> 6];
     DISPATCH();
 
-#define SA ((int32_t)a)
-#define SB ((int32_t)b)
-#define K_ALU32(name, expr)                                                                        \
-    k_##name##_rr:                                                                                 \
+    /* The forms of alu-ops.h, instantiated from the same semantics as their
+     * execute functions (seq_alu_form, seq_br_form_taken). */
+#define K_ALU(K, OP, W, SG)                                                                        \
+    k_##K##_rr:                                                                                    \
     {                                                                                              \
-        uint32_t a = R[d->ra], b = R[d->rb];                                                       \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(R, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, false);                                   \
         NEXT();                                                                                    \
     }                                                                                              \
-    k_##name##_ri:                                                                                 \
+    k_##K##_ri:                                                                                    \
     {                                                                                              \
-        uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(R, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, true);                                    \
         NEXT();                                                                                    \
     }
-    SEQ_ALU32_OPS(K_ALU32)
-#undef K_ALU32
-#undef SA
-#undef SB
-#define K_ALU64(name, expr)                                                                        \
-    k_##name##_rr:                                                                                 \
+    SEQ_ALU_FORMS(K_ALU)
+#undef K_ALU
+#define K_BR(K, COND, DT)                                                                          \
+    k_br_##K:                                                                                      \
     {                                                                                              \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        NEXT();                                                                                    \
-    }                                                                                              \
-    k_##name##_ri:                                                                                 \
-    {                                                                                              \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = d->imm;                                                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        NEXT();                                                                                    \
-    }
-    SEQ_ALU64_OPS(K_ALU64)
-#undef K_ALU64
-#define K_BR(name, cond)                                                                           \
-    k_br_##name:                                                                                   \
-    {                                                                                              \
-        uint32_t x = R[d->ra];                                                                     \
-        uint32_t y = d->rhs_reg ? R[d->rb] : d->imm32;                                             \
-        (void)x, (void)y;                                                                          \
-        if (!(cond))                                                                               \
+        if (!seq_br_form_taken(R, d, SEQ_BR_##COND, SEQ_DT_##DT))                                  \
             NEXT();                                                                                \
-        t = d->tgt_rel ? base + d->off + d->imm : d->imm;                                          \
+        t = seq_br_form_target(d, base + d->off);                                                  \
         if (G_UNLIKELY(t & 63)) {                                                                  \
             nx_fault_set(&s->fault, NX_FAULT_MISALIGNED, 0, t);                                    \
             goto fault_d;                                                                          \
         }                                                                                          \
         goto jump;                                                                                 \
     }
-    SEQ_BR32_OPS(K_BR)
+    SEQ_BR_FORMS(K_BR)
 #undef K_BR
 
 k_call:
@@ -280,6 +335,21 @@ jump:
         goto leave;
     goto reload;
 
+k_observe:
+    /* Observed (seq_observed): the same code with the observer hook before
+     * each record.  A record left to the general path is observed there. */
+    pc = base + d->off;
+    if (d->kind == SEQ_K_EXIT &&
+        (((pc - base) & ~0xFC0ull) != 0 || !((p->fast >> ((pc - base) >> 6)) & 1)))
+        goto k_exit;
+    SEQ_FLUSH();
+    if (nx_debug_should_stop(m, cpu, pc)) {
+        *used = end - rem;
+        return SEQ_FX_OUT;
+    }
+    seq_observe_insn(s, d);
+    goto *lbl[d->kind];
+
 k_exit:
     /* Not a pure record of this page: a fast one, or one for the general
      * path (also the sentinel: the straight line ran off the page). */
@@ -292,24 +362,13 @@ k_exit:
      * counters up to date first.  rem > 0: no icount limit reached yet. */
     SEQ_FLUSH();
     s->next_pc = pc + SEQ_REC_BYTES;
-    SeqStatus st = d->fn(s, d);
-    if (st != SEQ_OK) {
-        if (st == SEQ_BLOCK)
-            seq_block(s, d);
-        else if (st == SEQ_FAULT)
-            seq_take_fault(s);
-        /* SEQ_DEBUG needs a debugger, which keeps this path off. */
+    if (!seq_end_attempt(s, nx, sc, d, d->fn(s, d), end - rem + 1, left, true)) {
         *used = end - rem;
         return SEQ_FX_OUT;
     }
-    pc = nx->pc = s->next_pc;
-    cpu->retired++;
-    cpu->slice_used++;
+    pc = nx->pc;
     rem--;
     mark = rem;
-    seq_icount_check(sc, cpu, end - rem, left);
-    if (G_UNLIKELY(nx->pending_control))
-        s->port.apply_pending_control(s->port.opaque);
     /* A solo slice that is no longer alone: the run loop ends it with the
      * round (nxemu/sched.h). */
     if (G_UNLIKELY(m->stop || nx->discard_kept || cpu->state != CPU_RUNNING || nx->wt_base != 0 ||
@@ -349,14 +408,19 @@ fault_d:
 }
 
 /*
- * Two paths.  The general one does everything sequencer.md §2.2 asks of an
- * attempt (kept records, logging, phase D faults, waits, blocking, pending
- * CONTROL writes, the machine stop flag) and is where debugger and trace
- * hooks belong.  The fast one takes records without waits or debug fields
- * (SeqDecoded.fast) from the decode page used last, with translation off,
- * and is only used without a debugger, trace or per-instruction logging
- * (seq_run_fast): runs of pure records go back to back with no checks
+ * One run loop, two paths, the same observers and the same end of an
+ * attempt (seq_end_attempt).  The general path does everything
+ * sequencer.md §2.2 asks of an attempt (kept records, phase D faults,
+ * waits, blocking, translation, a PC outside the decode page used last);
+ * the threaded one (seq_run_fast) takes the records without waits or debug
+ * fields (SeqDecoded.fast) from the decode page used last, with
+ * translation off: runs of pure records go back to back with no checks
  * between them, any other record is followed by the general path's checks.
+ * Observers (gdb, -trace-json, -d exec, -d cpu) do not choose the path: both
+ * call the same hook before each attempt (nx_debug_should_stop,
+ * seq_observe_insn), which costs one predictable branch per record in the
+ * general path and nothing in the threaded one when nobody observes (the
+ * dispatch table is chosen once per slice), so gdb runs what CI runs.
  *
  * sched.round_retired and sched.icount are only read between slices, so they
  * are added once at the end; cpu->retired and cpu->slice_used are brought up
@@ -377,8 +441,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         left = sc->icount_limit > sc->icount ? sc->icount_limit - sc->icount : 0;
         end = MIN(budget, left);
     }
-    const bool fast_ok =
-        !(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU)) && m->debug == NULL && m->trace == NULL;
+    const bool observed = seq_observed(m);
 
     while (used < budget && !m->stop) {
         if (G_UNLIKELY(sc->solo) && used && !sched_solo_alone(m)) {
@@ -401,13 +464,14 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
             break;
         }
 
-        if (fast_ok && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 && s->dc.last &&
-            (s->dc.last->page >> 12) != 0) {
+        if (!s->threaded_off && cpu->state == CPU_RUNNING && !s->kept && nx->wt_base == 0 &&
+            s->dc.last && (s->dc.last->page >> 12) != 0) {
             /* Records without waits or debug fields in the decode page used
-             * last (SeqDPage.fast), in seq_run_fast.  A PC outside the page or a record not
-             * in the bitmap leaves the instruction to the general path. */
+             * last (SeqDPage.fast), in seq_run_fast.  A PC outside the page
+             * or a record not in the bitmap leaves the instruction to the
+             * general path. */
             nx->block_reason = NX_BLOCK_NONE;
-            SeqFastExit ex = seq_run_fast(s, s->dc.last, &used, end, left);
+            SeqFastExit ex = seq_run_fast(s, s->dc.last, &used, end, left, observed);
             if (ex == SEQ_FX_OUT)
                 goto out;
             if (ex == SEQ_FX_GENERAL && used < end)
@@ -431,18 +495,8 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
                 break;
             }
         }
-        if (G_UNLIKELY(m->trace))
-            trace_insn_begin(m, cpu, nx->pc, d->insn.rec, SEQ_REC_BYTES);
-        if (G_UNLIKELY(lg->mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
-            if (nx_log_enabled(lg, NX_LOG_CPU)) {
-                GString *g = g_string_new(NULL);
-                cpu->ops->dump(cpu, g);
-                nx_log_printf(lg, "%s", g->str);
-                g_string_free(g, TRUE);
-            }
-            if (nx_log_enabled(lg, NX_LOG_EXEC))
-                seq_log_insn(s, d, NX_LOG_EXEC);
-        }
+        if (G_UNLIKELY(observed))
+            seq_observe_insn(s, d);
         if (G_UNLIKELY(d->has_debug) && nx_log_enabled(lg, NX_LOG_DEBUG_CMD))
             nx_log_printf(lg, "debug: core=%u pc=0x%016" PRIx64 " cmd=%u hint=%u\n", cpu->index,
                           nx->pc, (unsigned)seq_field_get(d->insn.rec, SEQ_F_HDR_DEBUG_CMD),
@@ -461,36 +515,9 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         }
         /* Phases E and U. */
         s->next_pc = nx->pc + SEQ_REC_BYTES;
-        SeqStatus st = d->fn(s, d);
-        if (st == SEQ_BLOCK) {
-            seq_block(s, d);
+        if (!seq_end_attempt(s, nx, sc, d, d->fn(s, d), used + 1, left, false))
             break;
-        }
-        if (st == SEQ_FAULT) {
-            seq_take_fault(s);
-            break;
-        }
-        if (st == SEQ_DEBUG)
-            break; /* stopped before a watched access; nothing changed */
-
-        /* Retired. */
-        s->kept = false;
-        if (cpu->state == CPU_BLOCKED) {
-            cpu->state = CPU_RUNNING;
-            if (G_UNLIKELY(m->runev)) {
-                NxRunEvent ev = {
-                    .kind = NX_RUNEV_WAIT_END, .unit = cpu->index, .t0 = machine_vtime(m)};
-                machine_runev(m, &ev);
-            }
-        }
-        nx->block_reason = NX_BLOCK_NONE;
-        nx->pc = s->next_pc;
-        cpu->retired++;
-        cpu->slice_used++;
         used++;
-        seq_icount_check(sc, cpu, used, left);
-        if (G_UNLIKELY(nx->pending_control))
-            s->port.apply_pending_control(s->port.opaque);
     }
 out:
     sc->round_retired += used;

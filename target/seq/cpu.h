@@ -122,6 +122,40 @@ struct SeqDecoded {
     SeqInsn insn; /* seq_decode() output; insn.rec = the record bytes */
 };
 
+/* One specialised ALU_OP form (alu-ops.h) on the pre-resolved operands of
+ * d: seq_alu_int with the form's constant operation, width and signedness.
+ * 64-bit operands are register pairs; the low half is written first, as
+ * seq_exec_alu does, so dst_lo == dst_hi keeps the high half. */
+SEQ_SEM_INLINE void seq_alu_form(uint32_t *R, const SeqDecoded *d, uint8_t op, unsigned W, bool sgn,
+                                 bool imm)
+{
+    if (W == 64) {
+        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra], r = 0;
+        uint64_t b = imm ? d->imm : (uint64_t)R[d->rb_hi] << 32 | R[d->rb];
+        (void)seq_alu_int64(op, sgn, a, b, &r);
+        R[d->rd] = (uint32_t)r;
+        R[d->rd_hi] = (uint32_t)(r >> 32);
+    } else {
+        uint32_t r = 0;
+        (void)seq_alu_int32(op, sgn, R[d->ra], imm ? (uint32_t)d->imm : R[d->rb], &r);
+        R[d->rd] = r;
+    }
+}
+
+/* Is the specialised COMPARE_BRANCH form (cond, dtype) of d taken:
+ * seq_br_taken with constant arguments on the pre-resolved operands. */
+SEQ_SEM_INLINE bool seq_br_form_taken(const uint32_t *R, const SeqDecoded *d, uint8_t cond,
+                                      uint8_t dtype)
+{
+    return seq_br_taken(cond, dtype, R[d->ra], d->rhs_reg ? R[d->rb] : d->imm32);
+}
+
+/* Its target when executing at pc (seq_branch_preresolve). */
+static inline uint64_t seq_br_form_target(const SeqDecoded *d, uint64_t pc)
+{
+    return seq_br_imm_target(d->tgt_rel, pc, d->imm);
+}
+
 /* Decode cache: one page of 64 records per 4 KiB PA page. */
 typedef struct SeqDPage {
     uint64_t page;  /* PA >> 12 */
@@ -159,6 +193,10 @@ struct SeqCpu {
     /* Cached host spans for the mem_2d fast path (exec-mem2d.c), valid
      * while the address space's generation is unchanged. */
     MemHostSpan rd_span, wr_span;
+
+    /* Tests only: every record through the run loop's general path, the
+     * reference the threaded path is compared with (test-seq-observe.c). */
+    bool threaded_off;
 
     /* DRAIN accounting generation; bumped by reset (sequencer.md §8.3). */
     uint32_t generation;
@@ -276,23 +314,6 @@ static inline SeqStatus seq_fault(SeqCpu *s, uint32_t code, uint32_t info, uint6
 {
     nx_fault_set(&s->fault, code, info, addr);
     return SEQ_FAULT;
-}
-
-/* Float helpers shared by ALU and DMA compute (exec-alu.c). */
-uint32_t seq_f32_max(uint32_t a, uint32_t b);
-uint32_t seq_f32_min(uint32_t a, uint32_t b);
-uint32_t seq_f32_canon(float f);
-static inline float seq_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t seq_u32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
 }
 
 /* DMA requests (dma-req.c). */

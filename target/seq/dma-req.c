@@ -188,43 +188,29 @@ static uint16_t f32_to_f16(uint32_t x)
     return (uint16_t)(sign | h);
 }
 
-static uint32_t f32_op(uint8_t op, uint32_t a, uint32_t b)
+/* compute_op (sequencer.md §8.11: 1 ADD, 2 MULTIPLY, 3 MAX, 4 MIN) as the
+ * ALU_OP operation it applies: the semantics are ALU_OP's (alu-int.inc,
+ * seq_alu_f32).  The predicates reject other values; they act as MIN. */
+static const uint8_t dma_alu_op[8] = {SEQ_ALU_BYPASS, SEQ_ALU_ADD, SEQ_ALU_MULT, SEQ_ALU_MAX,
+                                      SEQ_ALU_MIN,    SEQ_ALU_MIN, SEQ_ALU_MIN,  SEQ_ALU_MIN};
+
+static inline uint32_t f32_op(uint8_t alu_op, uint32_t a, uint32_t b)
 {
-    switch (op) {
-    case 1:
-        return seq_f32_canon(seq_f32(a) + seq_f32(b));
-    case 2:
-        return seq_f32_canon(seq_f32(a) * seq_f32(b));
-    case 3:
-        return seq_f32_max(a, b);
-    default:
-        return seq_f32_min(a, b);
-    }
+    uint32_t r = 0;
+    (void)seq_alu_f32(alu_op, a, b, &r);
+    return r;
 }
 
 /* dst = op(dst, src) over `len` bytes of in_dtype values. */
 static void dma_combine(uint8_t op, uint8_t dtype, uint8_t *d, const uint8_t *s, uint64_t len)
 {
+    op = dma_alu_op[op & 7];
     switch (dtype) {
     case SEQ_DT_I32:
     case SEQ_DT_U32:
         for (uint64_t i = 0; i + 4 <= len; i += 4) {
-            uint32_t a = seq_le32(d + i), b = seq_le32(s + i), r;
-            bool sg = dtype == SEQ_DT_I32;
-            switch (op) {
-            case 1:
-                r = a + b;
-                break;
-            case 2:
-                r = a * b;
-                break;
-            case 3:
-                r = (sg ? (int32_t)a > (int32_t)b : a > b) ? a : b;
-                break;
-            default:
-                r = (sg ? (int32_t)a < (int32_t)b : a < b) ? a : b;
-                break;
-            }
+            uint32_t r = 0;
+            (void)seq_alu_int32(op, dtype == SEQ_DT_I32, seq_le32(d + i), seq_le32(s + i), &r);
             r = GUINT32_TO_LE(r);
             memcpy(d + i, &r, 4);
         }

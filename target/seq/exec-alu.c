@@ -53,207 +53,28 @@ uint32_t seq_f32_min(uint32_t a, uint32_t b)
     return fa < fb ? a : b;
 }
 
-static bool alu_f32(uint8_t op, uint32_t a, uint32_t b, uint32_t *res)
-{
-    float fa = seq_f32(a), fb = seq_f32(b);
-    const uint32_t one = 0x3F800000u;
-
-    switch (op) {
-    case SEQ_ALU_BYPASS:
-        *res = a;
-        return true;
-    case SEQ_ALU_ADD:
-        *res = seq_f32_canon(fa + fb);
-        return true;
-    case SEQ_ALU_SUBTRACT:
-        *res = seq_f32_canon(fa - fb);
-        return true;
-    case SEQ_ALU_MULT:
-        *res = seq_f32_canon(fa * fb);
-        return true;
-    case SEQ_ALU_DIVIDE:
-        *res = seq_f32_canon(fa / fb);
-        return true;
-    case SEQ_ALU_MAX:
-        *res = seq_f32_max(a, b);
-        return true;
-    case SEQ_ALU_MIN:
-        *res = seq_f32_min(a, b);
-        return true;
-    case SEQ_ALU_IS_EQ:
-        *res = fa == fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_GT:
-        *res = fa > fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_GE:
-        *res = fa >= fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_LE:
-        *res = fa <= fb ? one : 0;
-        return true;
-    case SEQ_ALU_IS_LT:
-        *res = fa < fb ? one : 0;
-        return true;
-    case SEQ_ALU_ABSOLUTE_DIFF:
-        *res = seq_f32_canon(fabsf(fa - fb));
-        return true;
-    case SEQ_ALU_IS_NE:
-        *res = fa != fb ? one : 0; /* true with a NaN, as IEEE says */
-        return true;
-    case SEQ_ALU_ABSOLUTE_VALUE:
-        *res = a & 0x7FFFFFFFu;
-        return true;
-    default:
-        return false;
-    }
-}
-
 bool seq_alu_compute(uint8_t op, uint8_t dtype, uint64_t a, uint64_t b, uint64_t *res)
 {
     if (dtype == SEQ_DT_F32) {
         uint32_t r32;
-        if (!alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
+        if (!seq_alu_f32(op, (uint32_t)a, (uint32_t)b, &r32))
             return false;
         *res = r32;
         return true;
     }
 
-    unsigned W;
-    bool sgn;
     switch (dtype) {
     case SEQ_DT_I32:
-        W = 32, sgn = true;
-        break;
+        return seq_alu_int(op, 32, true, a, b, res);
     case SEQ_DT_U32:
-        W = 32, sgn = false;
-        break;
+        return seq_alu_int(op, 32, false, a, b, res);
     case SEQ_DT_I64:
-        W = 64, sgn = true;
-        break;
+        return seq_alu_int(op, 64, true, a, b, res);
     case SEQ_DT_U64:
-        W = 64, sgn = false;
-        break;
+        return seq_alu_int(op, 64, false, a, b, res);
     default:
         return false;
     }
-    const uint64_t mask = W == 64 ? ~0ull : 0xFFFFFFFFull;
-    const uint64_t smin = 1ull << (W - 1);
-    a &= mask;
-    b &= mask;
-    /* Signed views, sign-extended to 64 bits. */
-    int64_t sa = W == 64 ? (int64_t)a : (int64_t)(int32_t)(uint32_t)a;
-    int64_t sb = W == 64 ? (int64_t)b : (int64_t)(int32_t)(uint32_t)b;
-    unsigned sh = (unsigned)(b & (W - 1));
-#define LT (sgn ? sa < sb : a < b)
-#define GT (sgn ? sa > sb : a > b)
-    uint64_t r;
-
-    switch (op) {
-    case SEQ_ALU_BYPASS:
-        r = a;
-        break;
-    case SEQ_ALU_BITWISE_NOT:
-        r = ~a;
-        break;
-    case SEQ_ALU_ARITH_SHIFT_LEFT:
-    case SEQ_ALU_LOGICAL_SHIFT_LEFT:
-        r = a << sh;
-        break;
-    case SEQ_ALU_ARITH_SHIFT_RIGHT:
-        /* Arithmetic: sign bit replicated for every dtype (sequencer.md §8.7). */
-        r = (uint64_t)(sa >> sh);
-        break;
-    case SEQ_ALU_LOGICAL_SHIFT_RIGHT:
-        r = a >> sh;
-        break;
-    case SEQ_ALU_ADD:
-    case SEQ_ALU_ADD_INT:
-        r = a + b;
-        break;
-    case SEQ_ALU_SUBTRACT:
-    case SEQ_ALU_SUBTRACT_INT:
-        r = a - b;
-        break;
-    case SEQ_ALU_MULT:
-    case SEQ_ALU_MULT_INT:
-        r = a * b;
-        break;
-    case SEQ_ALU_DIVIDE:
-        if (b == 0)
-            r = mask;
-        else if (sgn && a == smin && sb == -1)
-            r = smin;
-        else if (sgn)
-            r = (uint64_t)(sa / sb);
-        else
-            r = a / b;
-        break;
-    case SEQ_ALU_MOD:
-        if (b == 0)
-            r = a;
-        else if (sgn && a == smin && sb == -1)
-            r = 0;
-        else if (sgn)
-            r = (uint64_t)(sa % sb);
-        else
-            r = a % b;
-        break;
-    case SEQ_ALU_MAX:
-        r = GT ? a : b;
-        break;
-    case SEQ_ALU_MIN:
-        r = LT ? a : b;
-        break;
-    case SEQ_ALU_BITWISE_AND:
-        r = a & b;
-        break;
-    case SEQ_ALU_BITWISE_OR:
-        r = a | b;
-        break;
-    case SEQ_ALU_BITWISE_XOR:
-        r = a ^ b;
-        break;
-    case SEQ_ALU_LOGICAL_AND:
-        r = (a != 0 && b != 0);
-        break;
-    case SEQ_ALU_LOGICAL_OR:
-        r = (a != 0 || b != 0);
-        break;
-    case SEQ_ALU_LOGICAL_XOR:
-        r = ((a != 0) != (b != 0));
-        break;
-    case SEQ_ALU_IS_EQ:
-        r = a == b;
-        break;
-    case SEQ_ALU_IS_GT:
-        r = GT;
-        break;
-    case SEQ_ALU_IS_GE:
-        r = !LT;
-        break;
-    case SEQ_ALU_IS_LE:
-        r = !GT;
-        break;
-    case SEQ_ALU_IS_LT:
-        r = LT;
-        break;
-    case SEQ_ALU_IS_NE:
-        r = a != b;
-        break;
-    case SEQ_ALU_ABSOLUTE_DIFF:
-        r = GT ? a - b : b - a;
-        break;
-    case SEQ_ALU_ABSOLUTE_VALUE:
-        r = (sgn && sa < 0) ? (uint64_t)0 - a : a; /* INT_MIN stays INT_MIN */
-        break;
-    default:
-        return false;
-    }
-#undef LT
-#undef GT
-    *res = r & mask;
-    return true;
 }
 
 SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
@@ -283,159 +104,64 @@ SeqStatus seq_exec_alu(SeqCpu *s, const SeqDecoded *d)
     return SEQ_OK;
 }
 
-/* Straight-line handlers for the 32-bit integer operations and the 64-bit
- * add/sub/logic ops, installed by the decode cache for records without
- * events (alu-ops.h lists them; the run loop executes the same expressions
- * inline).  They give the results of seq_alu_compute
- * (tests/unit/test-seq-fast.c checks them against it); the ops whose result
- * depends on signedness have one handler per signedness.  Operands come
- * pre-resolved from the decoded entry (SeqDecoded.ra, rb, rd, imm). */
-#define SA ((int32_t)a)
-#define SB ((int32_t)b)
-#define ALU32(name, expr)                                                                          \
-    static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
+/* The specialised execute functions, one per form of alu-ops.h, installed
+ * by the decode cache for records without events: seq_alu_form with
+ * constant arguments (the run loop instantiates the same forms inline). */
+#define ALU_FORM(K, OP, W, SG)                                                                     \
+    static SeqStatus alu_##K##_rr(SeqCpu *s, const SeqDecoded *d)                                  \
     {                                                                                              \
-        uint32_t *R = s->regs->r;                                                                  \
-        uint32_t a = R[d->ra], b = R[d->rb];                                                       \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(s->regs->r, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, false);                          \
         return SEQ_OK;                                                                             \
     }                                                                                              \
-    static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
+    static SeqStatus alu_##K##_ri(SeqCpu *s, const SeqDecoded *d)                                  \
     {                                                                                              \
-        uint32_t *R = s->regs->r;                                                                  \
-        uint32_t a = R[d->ra], b = (uint32_t)d->imm;                                               \
-        (void)b;                                                                                   \
-        R[d->rd] = (expr);                                                                         \
+        seq_alu_form(s->regs->r, d, SEQ_ALU_##OP, W, SEQ_SG_##SG, true);                           \
         return SEQ_OK;                                                                             \
     }
-SEQ_ALU32_OPS(ALU32)
-#undef ALU32
-#undef SA
-#undef SB
-
-/* 64-bit operands are register pairs; the low half is written first, as in
- * seq_exec_alu, so dst_lo == dst_hi keeps the high half. */
-#define ALU64(name, expr)                                                                          \
-    static SeqStatus alu_##name##_rr(SeqCpu *s, const SeqDecoded *d)                               \
-    {                                                                                              \
-        uint32_t *R = s->regs->r;                                                                  \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = (uint64_t)R[d->rb_hi] << 32 | R[d->rb];                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        return SEQ_OK;                                                                             \
-    }                                                                                              \
-    static SeqStatus alu_##name##_ri(SeqCpu *s, const SeqDecoded *d)                               \
-    {                                                                                              \
-        uint32_t *R = s->regs->r;                                                                  \
-        uint64_t a = (uint64_t)R[d->ra_hi] << 32 | R[d->ra];                                       \
-        uint64_t b = d->imm;                                                                       \
-        uint64_t r = (expr);                                                                       \
-        R[d->rd] = (uint32_t)r;                                                                    \
-        R[d->rd_hi] = (uint32_t)(r >> 32);                                                         \
-        return SEQ_OK;                                                                             \
-    }
-SEQ_ALU64_OPS(ALU64)
-#undef ALU64
+SEQ_ALU_FORMS(ALU_FORM)
+#undef ALU_FORM
 
 static const SeqExecFn alu_kind_fn[SEQ_K_COUNT] = {
-#define ALU_FN(name, expr)                                                                         \
-    [SEQ_K_##name##_RR] = alu_##name##_rr, [SEQ_K_##name##_RI] = alu_##name##_ri,
-    SEQ_ALU32_OPS(ALU_FN) SEQ_ALU64_OPS(ALU_FN)
+#define ALU_FN(K, OP, W, SG) [SEQ_K_##K##_RR] = alu_##K##_rr, [SEQ_K_##K##_RI] = alu_##K##_ri,
+    SEQ_ALU_FORMS(ALU_FN)
 #undef ALU_FN
 };
 
+/* The form of a decoded ALU_OP (alu-ops.h), or SEQ_K_CALL. */
 SeqKind seq_alu_kind(const SeqInsn *in)
 {
     const SeqAlu *x = &in->u.alu;
-#define PICK(name) return x->src_imm ? SEQ_K_##name##_RI : SEQ_K_##name##_RR
-    if (x->dtype == SEQ_DT_I64 || x->dtype == SEQ_DT_U64) {
-        switch (x->op) {
-        case SEQ_ALU_ADD:
-        case SEQ_ALU_ADD_INT:
-            PICK(ADD64);
-        case SEQ_ALU_SUBTRACT:
-        case SEQ_ALU_SUBTRACT_INT:
-            PICK(SUB64);
-        case SEQ_ALU_BITWISE_AND:
-            PICK(AND64);
-        case SEQ_ALU_BITWISE_OR:
-            PICK(OR64);
-        case SEQ_ALU_BITWISE_XOR:
-            PICK(XOR64);
-        default:
-            return SEQ_K_CALL;
-        }
-    }
-    if (x->dtype != SEQ_DT_I32 && x->dtype != SEQ_DT_U32)
-        return SEQ_K_CALL;
-    bool sgn = x->dtype == SEQ_DT_I32;
-#define PICK_SU(name)                                                                              \
-    if (sgn)                                                                                       \
-        PICK(name##_S);                                                                            \
-    PICK(name##_U)
-    switch (x->op) {
-    case SEQ_ALU_BYPASS:
-        PICK(BYP);
-    case SEQ_ALU_BITWISE_NOT:
-        PICK(NOT);
-    case SEQ_ALU_ARITH_SHIFT_LEFT:
-    case SEQ_ALU_LOGICAL_SHIFT_LEFT:
-        PICK(LSHL);
-    case SEQ_ALU_ARITH_SHIFT_RIGHT:
-        PICK(ASHR);
-    case SEQ_ALU_ADD:
-    case SEQ_ALU_ADD_INT:
-        PICK(ADD);
-    case SEQ_ALU_SUBTRACT:
-    case SEQ_ALU_SUBTRACT_INT:
-        PICK(SUB);
-    case SEQ_ALU_MULT:
-    case SEQ_ALU_MULT_INT:
-        PICK(MUL);
-    case SEQ_ALU_MAX:
-        PICK_SU(MAX);
-    case SEQ_ALU_MIN:
-        PICK_SU(MIN);
-    case SEQ_ALU_BITWISE_AND:
-        PICK(AND);
-    case SEQ_ALU_BITWISE_OR:
-        PICK(OR);
-    case SEQ_ALU_BITWISE_XOR:
-        PICK(XOR);
-    case SEQ_ALU_LOGICAL_AND:
-        PICK(LAND);
-    case SEQ_ALU_LOGICAL_OR:
-        PICK(LOR);
-    case SEQ_ALU_LOGICAL_XOR:
-        PICK(LXOR);
-    case SEQ_ALU_LOGICAL_SHIFT_RIGHT:
-        PICK(LSHR);
-    case SEQ_ALU_IS_EQ:
-        PICK(EQ);
-    case SEQ_ALU_IS_GT:
-        PICK_SU(GT);
-    case SEQ_ALU_IS_GE:
-        PICK_SU(GE);
-    case SEQ_ALU_IS_LE:
-        PICK_SU(LE);
-    case SEQ_ALU_IS_LT:
-        PICK_SU(LT);
-    case SEQ_ALU_ABSOLUTE_DIFF:
-        PICK_SU(ABSDIFF);
-    case SEQ_ALU_IS_NE:
-        PICK(NE);
-    case SEQ_ALU_ABSOLUTE_VALUE:
-        if (sgn)
-            PICK(ABS_S);
-        PICK(BYP);
+    unsigned w;
+    bool sgn;
+    switch (x->dtype) {
+    case SEQ_DT_I32:
+        w = 32, sgn = true;
+        break;
+    case SEQ_DT_U32:
+        w = 32, sgn = false;
+        break;
+    case SEQ_DT_I64:
+        w = 64, sgn = true;
+        break;
+    case SEQ_DT_U64:
+        w = 64, sgn = false;
+        break;
     default:
         return SEQ_K_CALL;
     }
-#undef PICK_SU
+    (void)sgn;
+#define SEQ_SGOK_S   sgn
+#define SEQ_SGOK_U   !sgn
+#define SEQ_SGOK_ANY true
+#define PICK(K, OP, W, SG)                                                                         \
+    if (x->op == SEQ_ALU_##OP && w == W && (SEQ_SGOK_##SG))                                        \
+        return x->src_imm ? SEQ_K_##K##_RI : SEQ_K_##K##_RR;
+    SEQ_ALU_FORMS(PICK)
 #undef PICK
+#undef SEQ_SGOK_S
+#undef SEQ_SGOK_U
+#undef SEQ_SGOK_ANY
+    return SEQ_K_CALL;
 }
 
 SeqExecFn seq_alu_fast(const SeqInsn *in)

@@ -79,8 +79,8 @@ static SeqStatus mem2d_translate(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
     return SEQ_OK;
 }
 
-/* Resolve and check the walk; acc is NX_ACC_READ or NX_ACC_WRITE. */
-static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk *w)
+/* Resolve and check the walk from the record (no translation yet). */
+static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, Mem2dWalk *w)
 {
     w->n0 = F(M2D_N0);
     w->n1 = F(M2D_N1);
@@ -102,7 +102,7 @@ static SeqStatus mem2d_walk(SeqCpu *s, const uint8_t *r, NxAccess acc, Mem2dWalk
 
     if (!mem2d_window_ok(w->start, w->minoff, w->maxoff, w->size))
         return seq_fault(s, NX_FAULT_WINDOW_CROSSING, 0, w->start);
-    return mem2d_translate(s, acc, w);
+    return SEQ_OK;
 }
 
 /* Host bytes of [lo, lo + len) from the core's cached span, refreshed on a
@@ -178,54 +178,143 @@ static inline void st_host(uint8_t *p, unsigned size, uint64_t v)
     }
 }
 
-/* Phases E and U of TENSOR_LOAD after the walk. */
-static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
+/* ---- the walk of a pre-resolved record ---------------------------------- */
+
+/* The walk of a qualifying record (seq_mem2d_fast) from its decoded entry:
+ * what mem2d_walk computes for it, without re-reading the record. */
+static inline void m2d_walk_pre(const SeqM2dPre *q, Mem2dWalk *w)
+{
+    w->n0 = q->n0;
+    w->n1 = q->n1;
+    w->n = q->n;
+    w->size = 4;
+    w->s0 = q->s0;
+    w->s1 = q->s1;
+    w->minoff = q->minoff;
+    w->maxoff = q->maxoff;
+    w->start = q->start;
+}
+
+/* mem2d_translate with the common case inline: translation off and not
+ * window 0 (no TLB lookup, so nothing to count), where the PA is the
+ * address. */
+static inline SeqStatus m2d_translate(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
+{
+    if (G_LIKELY(s->regs->wt_base == 0 && (w->start >> 24) != 0)) {
+        w->pa = w->start;
+        w->local = false;
+        return SEQ_OK;
+    }
+    return mem2d_translate(s, acc, w);
+}
+
+/* mem2d_host with the cached span inline. */
+static inline uint8_t *m2d_host(SeqCpu *s, const Mem2dWalk *w, bool is_write)
+{
+    const MemHostSpan *sp = is_write ? &s->wr_span : &s->rd_span;
+    uint8_t *h =
+        mem_span_ptr(sp, w->pa + (uint64_t)w->minoff, (uint64_t)(w->maxoff - w->minoff) + w->size);
+    return G_LIKELY(h) ? h : mem2d_host(s, w, is_write);
+}
+
+/* Copy n 4-byte words (no overlap): fixed-size pieces the compiler turns
+ * into plain moves, rather than a library call per short row. */
+static inline void m2d_copy_words(void *dst, const void *src, unsigned n)
+{
+    uint8_t *dp = dst;
+    const uint8_t *sp = src;
+    for (; n >= 4; n -= 4, dp += 16, sp += 16)
+        memcpy(dp, sp, 16);
+    for (; n; n--, dp += 4, sp += 4)
+        memcpy(dp, sp, 4);
+}
+
+/*
+ * The walk, checked and translated: from the record (pre false) or from
+ * the decoded entry of a record seq_mem2d_fast accepted (pre true: 4-byte
+ * elements, immediate address, valid shape, no events), which gives the
+ * same walk and the same faults in the same order.
+ */
+SEQ_SEM_INLINE SeqStatus m2d_begin(SeqCpu *s, const SeqDecoded *d, NxAccess acc, bool pre,
+                                   Mem2dWalk *w)
+{
+    if (pre) {
+        m2d_walk_pre(&d->m2d, w);
+        if (G_UNLIKELY(!d->m2d.window_ok))
+            return seq_fault(s, NX_FAULT_WINDOW_CROSSING, 0, w->start);
+    } else if (mem2d_walk(s, d->insn.rec, w) != SEQ_OK) {
+        return SEQ_FAULT;
+    }
+    return m2d_translate(s, acc, w);
+}
+
+/* ---- TENSOR_LOAD -------------------------------------------------------- */
+
+/*
+ * Phases E and U of TENSOR_LOAD, written once.  seq_exec_tensor_load runs
+ * it on any record (pre false); tld32 is its instantiation for the records
+ * of seq_mem2d_fast (pre true), where the element size is a constant 4 and
+ * there are no events, so the compiler keeps only the direct path.
+ */
+SEQ_SEM_INLINE SeqStatus tld_exec(SeqCpu *s, const SeqDecoded *d, bool pre)
 {
     const uint8_t *r = d->insn.rec;
     uint32_t *R = s->regs->r;
-    uint8_t dtype = F(M2D_DTYPE);
-    Mem2dWalk w = *pw;
+    Mem2dWalk w;
     uint64_t v[MEM2D_MAX];
+
+    if (m2d_begin(s, d, NX_ACC_READ, pre, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    const unsigned size = pre ? 4 : w.size;
+    const bool events = pre ? false : d->has_events;
 
     if (G_UNLIKELY(s->cpu.m->debug) && !w.local)
         for (unsigned i = 0; i < w.n; i++)
-            if (seq_watch(s, elem_pa(&w, i), w.size, false))
+            if (seq_watch(s, elem_pa(&w, i), size, false))
                 return SEQ_DEBUG;
 
     /* All elements are read first (reads have no side effects). */
-    if (w.local) {
-        for (unsigned i = 0; i < w.n; i++)
-            if (seq_local_read(s, elem_addr(&w, i), w.size, &v[i]) != MEMTX_OK)
-                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
-    } else {
-        const uint8_t *h = mem2d_host(s, &w, false);
-        if (h && w.size == 4 && !d->has_events) {
-            /* The common case straight into the registers: RAM reads cannot
-             * fail, and without events nothing comes between the reads and
-             * the register writes, which keep walk order. */
-            unsigned k = 0;
-            for (unsigned i1 = 0; i1 < w.n1; i1++) {
-                const uint8_t *row = h + (i1 * w.s1 - w.minoff);
-                for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
-                    R[FA(M2D_DATA, k) & 63] = seq_le32(row + i0 * w.s0);
-            }
+    const uint8_t *h = w.local ? NULL : m2d_host(s, &w, false);
+    if (G_LIKELY(h) && size == 4 && !events) {
+        /* The common case straight into the registers: RAM reads cannot
+         * fail, and without events nothing comes between the reads and the
+         * register writes, which keep walk order (a register named twice
+         * gets its last element). */
+        const uint8_t *row = h - w.minoff;
+        if (pre && d->m2d.regs_seq && w.s0 == 4 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+            /* Distinct consecutive registers: a row is one copy. */
+            uint32_t *dst = R + d->m2d.reg0;
+            for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, dst += w.n0)
+                m2d_copy_words(dst, row, w.n0);
             return SEQ_OK;
         }
-        if (h) {
-            unsigned k = 0;
-            for (unsigned i1 = 0; i1 < w.n1; i1++) {
-                const uint8_t *row = h + (i1 * w.s1 - w.minoff);
-                for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
-                    v[k] = ld_host(row + i0 * w.s0, w.size);
-            }
-        } else {
-            for (unsigned i = 0; i < w.n; i++)
-                if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size) ||
-                    as_read(s->as, elem_pa(&w, i), w.size, &v[i], s->attrs) != MEMTX_OK)
-                    return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
+        unsigned k = 0;
+        for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
+            const uint8_t *e = row;
+            for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0)
+                R[FA(M2D_DATA, k) & 63] = seq_le32(e);
         }
+        return SEQ_OK;
+    }
+    if (w.local) {
+        for (unsigned i = 0; i < w.n; i++)
+            if (seq_local_read(s, elem_addr(&w, i), size, &v[i]) != MEMTX_OK)
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
+    } else if (h) {
+        unsigned k = 0;
+        for (unsigned i1 = 0; i1 < w.n1; i1++) {
+            const uint8_t *row = h + (i1 * w.s1 - w.minoff);
+            for (unsigned i0 = 0; i0 < w.n0; i0++, k++)
+                v[k] = ld_host(row + i0 * w.s0, size);
+        }
+    } else {
+        for (unsigned i = 0; i < w.n; i++)
+            if (!seq_pa_access_ok(s, elem_pa(&w, i), size) ||
+                as_read(s->as, elem_pa(&w, i), size, &v[i], s->attrs) != MEMTX_OK)
+                return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
     }
 
+    const uint8_t dtype = pre ? SEQ_DT_U32 : F(M2D_DTYPE);
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
         unsigned reg = FA(M2D_DATA, i) & 63;
@@ -249,24 +338,70 @@ static SeqStatus tld_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
     return SEQ_OK;
 }
 
-/* Phases E and U of TENSOR_STORE after the walk. */
-static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
+SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
+{
+    return tld_exec(s, d, false);
+}
+
+static SeqStatus tld32(SeqCpu *s, const SeqDecoded *d)
+{
+    return tld_exec(s, d, true);
+}
+
+/* ---- TENSOR_STORE ------------------------------------------------------- */
+
+/* Phases E and U of TENSOR_STORE, written once; instantiated as
+ * tld_exec is (tst32: from registers, 4-byte elements, no events). */
+SEQ_SEM_INLINE SeqStatus tst_exec(SeqCpu *s, const SeqDecoded *d, bool pre)
 {
     const uint8_t *r = d->insn.rec;
     const uint32_t *R = s->regs->r;
-    Mem2dWalk w = *pw;
+    Mem2dWalk w;
     uint64_t v[MEM2D_MAX];
 
-    uint8_t *h = w.local ? NULL : mem2d_host(s, &w, true);
-    if (h && w.size == 4 && F(M2D_DATASRC) != 1 && !d->has_events) {
-        /* Registers straight to RAM, in walk order: the sources are
-         * registers, which the writes cannot change. */
+    if (m2d_begin(s, d, NX_ACC_WRITE, pre, &w) != SEQ_OK)
+        return SEQ_FAULT;
+    const unsigned size = pre ? 4 : w.size;
+    const bool events = pre ? false : d->has_events;
+    const bool imm = pre ? false : F(M2D_DATASRC) == 1;
+
+    uint8_t *h = w.local ? NULL : m2d_host(s, &w, true);
+    if (G_LIKELY(h) && size == 4 && !imm && !events) {
+        /* Registers straight to RAM in walk order (later elements win where
+         * they overlap): the sources are registers, which the writes cannot
+         * change.  No watchpoint is set (else there is no host pointer). */
+        uint8_t *row = h - w.minoff;
+        if (pre && d->m2d.regs_seq && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+            const uint32_t *src = R + d->m2d.reg0;
+            if (w.s0 == 4) {
+                for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0)
+                    m2d_copy_words(row, src, w.n0);
+                return SEQ_OK;
+            }
+            if (w.s0 == -4) {
+                /* A reversed row: element i0 at row - 4*i0; four at a time
+                 * as two 8-byte stores of swapped pairs. */
+                for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0) {
+                    uint8_t *e = row;
+                    unsigned i0 = 0;
+                    for (; i0 + 4 <= w.n0; i0 += 4, e -= 16) {
+                        uint64_t lo = (uint64_t)src[i0 + 2] << 32 | src[i0 + 3];
+                        uint64_t hi = (uint64_t)src[i0] << 32 | src[i0 + 1];
+                        memcpy(e - 12, &lo, 8);
+                        memcpy(e - 4, &hi, 8);
+                    }
+                    for (; i0 < w.n0; i0++, e -= 4)
+                        memcpy(e, &src[i0], 4);
+                }
+                return SEQ_OK;
+            }
+        }
         unsigned k = 0;
-        for (unsigned i1 = 0; i1 < w.n1; i1++) {
-            uint8_t *row = h + (i1 * w.s1 - w.minoff);
-            for (unsigned i0 = 0; i0 < w.n0; i0++, k++) {
+        for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
+            uint8_t *e = row;
+            for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0) {
                 uint32_t x = GUINT32_TO_LE(R[FA(M2D_DATA, k) & 63]);
-                memcpy(row + i0 * w.s0, &x, 4);
+                memcpy(e, &x, 4);
             }
         }
         return SEQ_OK;
@@ -274,198 +409,46 @@ static SeqStatus tst_body(SeqCpu *s, const SeqDecoded *d, const Mem2dWalk *pw)
 
     /* Source values, all read before any memory is written. */
     for (unsigned i = 0; i < w.n; i++) {
-        if (F(M2D_DATASRC) == 1) {
-            v[i] = ld_host(seq_field_ptr(r, SEQ_F_M2D_DATA) + w.size * i, w.size);
+        if (imm) {
+            v[i] = ld_host(seq_field_ptr(r, SEQ_F_M2D_DATA) + size * i, size);
         } else {
             unsigned reg = FA(M2D_DATA, i) & 63;
             v[i] = R[reg];
-            if (w.size == 8)
+            if (size == 8)
                 v[i] |= (uint64_t)R[(reg + 1) & 63] << 32;
         }
     }
 
     if (!w.local && !h)
         for (unsigned i = 0; i < w.n; i++)
-            if (!seq_pa_access_ok(s, elem_pa(&w, i), w.size))
+            if (!seq_pa_access_ok(s, elem_pa(&w, i), size))
                 return seq_fault(s, NX_FAULT_BUS_ERROR, 0, elem_addr(&w, i));
     if (G_UNLIKELY(s->cpu.m->debug) && !w.local)
         for (unsigned i = 0; i < w.n; i++)
-            if (seq_watch(s, elem_pa(&w, i), w.size, true))
+            if (seq_watch(s, elem_pa(&w, i), size, true))
                 return SEQ_DEBUG;
 
     seq_u_pre(s, d);
     for (unsigned i = 0; i < w.n; i++) {
         if (w.local)
-            seq_local_write(s, elem_addr(&w, i), w.size, v[i]);
+            seq_local_write(s, elem_addr(&w, i), size, v[i]);
         else if (h)
-            st_host(h + (elem_off(&w, i) - w.minoff), w.size, v[i]);
+            st_host(h + (elem_off(&w, i) - w.minoff), size, v[i]);
         else
-            as_write(s->as, elem_pa(&w, i), w.size, v[i], s->attrs);
+            as_write(s->as, elem_pa(&w, i), size, v[i], s->attrs);
     }
     seq_u_post(s, d);
     return SEQ_OK;
 }
 
-SeqStatus seq_exec_tensor_load(SeqCpu *s, const SeqDecoded *d)
-{
-    Mem2dWalk w;
-    if (mem2d_walk(s, d->insn.rec, NX_ACC_READ, &w) != SEQ_OK)
-        return SEQ_FAULT;
-    return tld_body(s, d, &w);
-}
-
 SeqStatus seq_exec_tensor_store(SeqCpu *s, const SeqDecoded *d)
 {
-    Mem2dWalk w;
-    if (mem2d_walk(s, d->insn.rec, NX_ACC_WRITE, &w) != SEQ_OK)
-        return SEQ_FAULT;
-    return tst_body(s, d, &w);
+    return tst_exec(s, d, false);
 }
 
-/* ---- pre-resolved forms ------------------------------------------------- */
-
-/* The walk of a qualifying record (seq_mem2d_fast) from its decoded entry:
- * what mem2d_walk computes for it, without re-reading the record. */
-static inline void m2d_walk_pre(const SeqM2dPre *q, Mem2dWalk *w)
-{
-    w->n0 = q->n0;
-    w->n1 = q->n1;
-    w->n = q->n;
-    w->size = 4;
-    w->s0 = q->s0;
-    w->s1 = q->s1;
-    w->minoff = q->minoff;
-    w->maxoff = q->maxoff;
-    w->start = q->start;
-}
-
-/* The translation of mem2d_translate for a pre-resolved walk: inline for
- * the common case, translation off and not window 0 (no TLB lookup, so
- * nothing to count), where the PA is the address. */
-static inline SeqStatus m2d_translate_pre(SeqCpu *s, NxAccess acc, Mem2dWalk *w)
-{
-    if (G_LIKELY(s->regs->wt_base == 0 && (w->start >> 24) != 0)) {
-        w->pa = w->start;
-        w->local = false;
-        return SEQ_OK;
-    }
-    return mem2d_translate(s, acc, w);
-}
-
-/* mem2d_host for a pre-resolved walk: the cached span inline. */
-static inline uint8_t *m2d_host_pre(SeqCpu *s, const Mem2dWalk *w, bool is_write)
-{
-    const MemHostSpan *sp = is_write ? &s->wr_span : &s->rd_span;
-    uint8_t *h =
-        mem_span_ptr(sp, w->pa + (uint64_t)w->minoff, (uint64_t)(w->maxoff - w->minoff) + w->size);
-    return G_LIKELY(h) ? h : mem2d_host(s, w, is_write);
-}
-
-/* Copy n 4-byte words (no overlap): fixed-size pieces the compiler turns
- * into plain moves, rather than a library call per short row. */
-static inline void m2d_copy_words(void *dst, const void *src, unsigned n)
-{
-    uint8_t *dp = dst;
-    const uint8_t *sp = src;
-    for (; n >= 4; n -= 4, dp += 16, sp += 16)
-        memcpy(dp, sp, 16);
-    for (; n; n--, dp += 4, sp += 4)
-        memcpy(dp, sp, 4);
-}
-
-/* TENSOR_LOAD, 4-byte elements, immediate address, no events.  Without a
- * debugger and with the elements in directly accessible RAM, rows go
- * straight into the registers; anything else takes the general code from
- * the same point, so faults, watchpoints and TLB statistics are unchanged. */
-static SeqStatus tld32(SeqCpu *s, const SeqDecoded *d)
-{
-    const SeqM2dPre *q = &d->m2d;
-    Mem2dWalk w;
-
-    if (G_UNLIKELY(!q->window_ok || s->cpu.m->debug))
-        return seq_exec_tensor_load(s, d);
-    m2d_walk_pre(q, &w);
-    if (m2d_translate_pre(s, NX_ACC_READ, &w) != SEQ_OK)
-        return SEQ_FAULT;
-    const uint8_t *h = w.local ? NULL : m2d_host_pre(s, &w, false);
-    if (G_UNLIKELY(!h))
-        return tld_body(s, d, &w);
-
-    uint32_t *R = s->regs->r;
-    const uint8_t *row = h - w.minoff;
-    if (q->regs_seq && w.s0 == 4 && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
-        /* Distinct consecutive registers: a row is one copy. */
-        uint32_t *dst = R + q->reg0;
-        for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, dst += w.n0)
-            m2d_copy_words(dst, row, w.n0);
-        return SEQ_OK;
-    }
-    /* Walk order: a register named twice gets its last element. */
-    const uint8_t *regs = seq_field_ptr(d->insn.rec, SEQ_F_M2D_DATA);
-    unsigned k = 0;
-    for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
-        const uint8_t *e = row;
-        for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0)
-            R[regs[k] & 63] = seq_le32(e);
-    }
-    return SEQ_OK;
-}
-
-/* TENSOR_STORE from registers, 4-byte elements, immediate address, no
- * events; as tld32. */
 static SeqStatus tst32(SeqCpu *s, const SeqDecoded *d)
 {
-    const SeqM2dPre *q = &d->m2d;
-    Mem2dWalk w;
-
-    if (G_UNLIKELY(!q->window_ok || s->cpu.m->debug))
-        return seq_exec_tensor_store(s, d);
-    m2d_walk_pre(q, &w);
-    if (m2d_translate_pre(s, NX_ACC_WRITE, &w) != SEQ_OK)
-        return SEQ_FAULT;
-    uint8_t *h = w.local ? NULL : m2d_host_pre(s, &w, true);
-    if (G_UNLIKELY(!h))
-        return tst_body(s, d, &w);
-
-    /* Registers to RAM in walk order (later elements win where they
-     * overlap); the stores cannot change the registers. */
-    const uint32_t *R = s->regs->r;
-    uint8_t *row = h - w.minoff;
-    if (q->regs_seq && G_BYTE_ORDER == G_LITTLE_ENDIAN) {
-        const uint32_t *src = R + q->reg0;
-        if (w.s0 == 4) {
-            for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0)
-                m2d_copy_words(row, src, w.n0);
-            return SEQ_OK;
-        }
-        if (w.s0 == -4) {
-            /* A reversed row: element i0 at row - 4*i0; four at a time as
-             * two 8-byte stores of swapped pairs. */
-            for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1, src += w.n0) {
-                uint8_t *e = row;
-                unsigned i0 = 0;
-                for (; i0 + 4 <= w.n0; i0 += 4, e -= 16) {
-                    uint64_t lo = (uint64_t)src[i0 + 2] << 32 | src[i0 + 3];
-                    uint64_t hi = (uint64_t)src[i0] << 32 | src[i0 + 1];
-                    memcpy(e - 12, &lo, 8);
-                    memcpy(e - 4, &hi, 8);
-                }
-                for (; i0 < w.n0; i0++, e -= 4)
-                    memcpy(e, &src[i0], 4);
-            }
-            return SEQ_OK;
-        }
-    }
-    const uint8_t *regs = seq_field_ptr(d->insn.rec, SEQ_F_M2D_DATA);
-    unsigned k = 0;
-    for (unsigned i1 = 0; i1 < w.n1; i1++, row += w.s1) {
-        uint8_t *e = row;
-        for (unsigned i0 = 0; i0 < w.n0; i0++, k++, e += w.s0) {
-            uint32_t x = GUINT32_TO_LE(R[regs[k] & 63]);
-            memcpy(e, &x, 4);
-        }
-    }
-    return SEQ_OK;
+    return tst_exec(s, d, true);
 }
 
 SeqExecFn seq_mem2d_fast(SeqDecoded *d)

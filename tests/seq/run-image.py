@@ -11,13 +11,19 @@ Directives in SOURCE (comment lines, any number of each):
   ; stderr-contains: TEXT some stderr line must contain TEXT
   ; stdout: TEXT          stdout must equal TEXT (\\n escapes allowed)
 Every image runs twice, the second time observed (`-trace-json /dev/null`,
-which turns the fast paths and solo slices off: nxemu/sched.h); both runs
-must agree exactly.  The image is loaded with `-device loader,file=IMAGE`
+which turns solo slices off, nxemu/sched.h, and puts the observer hook
+before every sequencer instruction, target/seq/cpu.c); both runs must agree
+exactly.  An image without log options of its own runs with `-d machine`
+(the run's end: reason, status, icount, vtime) and a third time with
+`-d exec` logging to a file, which must give the same exit status, output
+and log lines but the exec ones.  The image is loaded with `-device loader,file=IMAGE`
 unless an args line mentions @IMAGE@.
 """
+import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 
 def main():
@@ -46,10 +52,14 @@ def main():
                 want_stdout = val.encode().decode("unicode_escape")
     if not any(image in a for a in args):
         args += ["-device", "loader,file=" + image]
-    cmd = [nxemu] + args
+    # Without log options of its own, an image runs with -d machine, which
+    # observes nothing but prints the run's end (reason, status, icount,
+    # vtime), so that the runs below compare those too.
+    own_log = any(a in ("-d", "-D") for a in args)
+    cmd = [nxemu] + args + ([] if own_log else ["-d", "machine"])
     p = subprocess.run(cmd, capture_output=True, timeout=60)
     # Determinism: a second run gives identical results, also when observed
-    # (the observed engine is the reference for the fast one).
+    # (observers must not change what a program does).
     p2 = subprocess.run(cmd + ["-trace-json", "/dev/null"], capture_output=True, timeout=60)
     err = p.stderr.decode(errors="replace")
     out = p.stdout.decode(errors="replace")
@@ -58,6 +68,21 @@ def main():
     if (p2.returncode, p2.stdout, p2.stderr) != (p.returncode, p.stdout, p.stderr):
         problems.append("the observed run (-trace-json) gave a different exit status or output: "
                         f"{p2.returncode} {p2.stdout!r} {p2.stderr!r}")
+    if not own_log:
+        # Observed by -d exec (one log line per instruction, to a file): the
+        # same exit status, output and log lines but the exec ones.
+        with tempfile.TemporaryDirectory() as tmp:
+            logf = os.path.join(tmp, "log")
+            p3 = subprocess.run([nxemu] + args + ["-d", "machine,exec", "-D", logf],
+                                capture_output=True, timeout=60)
+            log3 = []
+            if os.path.exists(logf):  # not when nxemu stops before it runs
+                with open(logf, encoding="utf-8", errors="replace") as f:
+                    log3 = [ln for ln in f.read().splitlines() if not ln.startswith("exec: ")]
+        lines3 = sorted(p3.stderr.decode(errors="replace").splitlines() + log3)
+        if (p3.returncode, p3.stdout) != (p.returncode, p.stdout) or lines3 != sorted(errlines):
+            problems.append("the run observed by -d exec gave a different exit status, output "
+                            f"or end: {p3.returncode} {p3.stdout!r} {lines3!r}")
     if p.returncode != want_exit:
         problems.append(f"exit status {p.returncode}, expected {want_exit}")
     for ln in lines:

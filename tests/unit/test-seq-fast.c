@@ -22,7 +22,7 @@
 #define DATA    0x02000000ull
 #define TESTDEV 0x2805000000ull
 
-enum { U64 = 0x1, I32 = 0x8, U32 = 0x9, I64 = 0xC, I8 = 0x2, U16 = 0x5 };
+enum { U64 = 0x1, I32 = 0x8, U32 = 0x9, I64 = 0xC, I8 = 0x2, U16 = 0x5, F32 = 0xA };
 
 static Machine *mk(void)
 {
@@ -292,6 +292,55 @@ static void test_branch_fast_matches_general(void)
     machine_free(m);
 }
 
+/* The semantics are complete and the form lists are live: every ALU_OP
+ * the decoder accepts computes (a SEQ_ALU_OP row without its case in
+ * alu-int.inc or seq_alu_f32 would not), and every form of SEQ_ALU_FORMS and
+ * SEQ_BR_FORMS is what some record decodes to. */
+static void test_forms_complete(void)
+{
+    static const uint8_t dts[] = {I32, U32, I64, U64, F32};
+    static const uint8_t br_dts[] = {I32, U32, I8, U16, F32};
+    bool seen[SEQ_K_COUNT] = {false};
+    for (unsigned op = 0; op < 256; op++) {
+        if (!seq_alu_mnemonic(op))
+            continue;
+        for (unsigned t = 0; t < G_N_ELEMENTS(dts); t++)
+            for (int imm = 0; imm < 2; imm++) {
+                uint8_t rec[64];
+                SeqDecoded d;
+                uint64_t res;
+                r_alu(rec, (uint8_t)op, dts[t], imm, 5);
+                seq_decode_record(&d, rec);
+                if (!d.fn)
+                    continue;
+                if (!seq_alu_compute((uint8_t)op, dts[t], 7, 5, &res))
+                    g_error("ALU op 0x%02x dtype 0x%x: accepted by the decoder, no semantics", op,
+                            dts[t]);
+                seen[d.kind] = true;
+            }
+    }
+    for (uint8_t cmp = 0; cmp <= 6; cmp++)
+        for (unsigned t = 0; t < G_N_ELEMENTS(br_dts); t++)
+            for (uint8_t mode = 0; mode <= 3; mode += 3) {
+                uint8_t rec[64];
+                SeqDecoded d;
+                r_branch(rec, cmp, br_dts[t], 1, mode, CODE + 0x1000);
+                seq_decode_record(&d, rec);
+                if (d.fn)
+                    seen[d.kind] = true;
+            }
+#define ALU_SEEN(K, OP, W, SG)                                                                     \
+    if (!seen[SEQ_K_##K##_RR] || !seen[SEQ_K_##K##_RI])                                            \
+        g_error("ALU form " #K " (" #OP ", " #W ", " #SG "): no record decodes to it");
+    SEQ_ALU_FORMS(ALU_SEEN)
+#undef ALU_SEEN
+#define BR_SEEN(K, COND, DT)                                                                       \
+    if (!seen[SEQ_K_BR_##K])                                                                       \
+        g_error("branch form " #K " (" #COND ", " #DT "): no record decodes to it");
+    SEQ_BR_FORMS(BR_SEEN)
+#undef BR_SEEN
+}
+
 /* ---- the run loop ------------------------------------------------------- */
 
 /* CODE: mov r1, N; loop: add r2, r2, 3; sub r1, r1, 1; bne r1, 0, loop;
@@ -434,6 +483,7 @@ int main(int argc, char **argv)
     g_test_add_func("/seq-fast/alu/spec-values", test_alu_spec_values);
     g_test_add_func("/seq-fast/alu/matches-general", test_alu_fast_matches_general);
     g_test_add_func("/seq-fast/branch/matches-general", test_branch_fast_matches_general);
+    g_test_add_func("/seq-fast/forms/complete", test_forms_complete);
     g_test_add_func("/seq-fast/run/loop-counts", test_loop_counts);
     g_test_add_func("/seq-fast/run/icount-limit", test_icount_limit);
     g_test_add_func("/seq-fast/run/fault", test_fast_fault);
