@@ -435,7 +435,7 @@ def kernels(W, H, passes=1):
         "stream": ((W // 64, H), [1.5, passes]),
     }
 KERNELS = ("mac8", "softmax", "gemm", "lrelu", "stream")
-STREAM_PASSES = 5
+STREAM_PASSES = 10
 def shape(k, W, H):
     """the stream kernel's rows are 4096 floats (64 vectors) wide, as in
     bench/tpc-stream.sh, so the per-row bundles do not weigh on it"""
