@@ -88,7 +88,7 @@ static bool scalar_src(const TpcOperand *op)
 /* ---- direct executors: run after every prep succeeded, cannot fail ---- */
 /* (plans take only SPRF predicates, hence tpc_pred_sp) */
 
-static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_ld_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_LD].vbuf[0];
     uint8_t *t = *r;
@@ -98,51 +98,54 @@ static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     *buf = t;
 }
 
-static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
 }
 
 /* A VPU arithmetic/logic instruction with a V result, run by the same
- * whole-register loop the staged executor (exec-vpu.c vpu_arith) uses. */
-static void run_vpu_vl(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+ * whole-register loop the staged executor (exec-vpu.c vpu_arith) reaches
+ * through tpc_vl_arith, chosen once at planning (dc->vfn). */
+static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
-    uint8_t tb[TPC_VBYTES];
-    const uint8_t *pa = c->v[in->a.num];
-    const uint8_t *pb =
-        in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, tpc_type_size(in->type), tb, NULL) : pa;
-    tpc_vl_arith(in->opc, in->type, in->sw, *buf, pa, pb, *r, NULL, NULL);
+    const uint8_t *pa = c->v[in->a.num], *pb = pa;
+    if (in->b.kind == TPC_OP_V) {
+        pb = c->v[in->b.num];
+    } else if (in->b.kind != TPC_OP_NONE) {
+        tpc_vl_broadcast(c->x.vbcast, tpc_rd_scalar(c, &dc->b, &in->b, NULL),
+                         tpc_type_size(in->type));
+        pb = c->x.vbcast;
+    }
+    dc->vfn(*buf, pa, pb, *r);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
 }
 
-/* The forms vpu_arith hands whole to tpc_vl_arith: a V result from a V
- * source A and a V, scalar or immediate (or no, for NOT) B, SP predicate.
- * Not: integer ADD (it also writes V_CARRY), 32-bit integer MUL (its own
- * double_and_round32 loop), register-pair results, VPRF logic.  Whether the
- * loops take the (op, type, switches) is asked of them, on scratch images,
- * so this list cannot drift from vlane.c. */
-static bool vpu_vl_form(const TpcInsn *in)
+/* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V
+ * result from a V source A and a V, scalar or immediate (or no, for NOT)
+ * B, SP predicate.  Not: integer ADD (it also writes V_CARRY), 32-bit
+ * integer MUL (its own double_and_round32 loop), register-pair results,
+ * VPRF logic.  The loop is the one tpc_vl_arith would run
+ * (tpc_vl_arith_fn), so this list cannot drift from vlane.c. */
+static TpcVlFn vpu_vl_form(const TpcInsn *in)
 {
     unsigned op = in->opc, t = in->type;
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
     if (in->desc->form != TPC_FORM_BINARY || in->pred_vp || in->dst.kind != TPC_OP_V ||
         in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
-        return false;
+        return NULL;
     if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t))
-        return false;
+        return NULL;
     if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32))
-        return false;
+        return NULL;
     if (tpc_vpu_pair_dest(op, t, in->sw))
-        return false;
-    static const uint8_t zero[TPC_VBYTES];
-    uint8_t out[TPC_VBYTES];
-    return tpc_vl_arith(op, t, in->sw, out, zero, zero, zero, NULL, NULL);
+        return NULL;
+    return tpc_vl_arith_fn(op, t, in->sw);
 }
 
 /* VPU instructions that run through their own (staged) executor, committed
@@ -190,12 +193,12 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
     return true;
 }
 
-static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     if (!tpc_pred_sp(c, in))
         return;
     bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, NULL);
+    uint32_t v = tpc_rd_scalar(c, &dc->b, a_irf ? &in->b : &in->a, NULL);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
     for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
@@ -203,29 +206,30 @@ static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
 }
 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
-static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned dst, unsigned mask)
+static void set_indx(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, unsigned dst,
+                     unsigned mask)
 {
     if (!tpc_pred_sp(c, in))
         return;
-    uint32_t v = tpc_rd_scalar(c, b, &in->a, NULL);
+    uint32_t v = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
     int32_t *r = c->irf[dst & 31];
     for (unsigned mk = mask & 0x1Fu; mk; mk &= mk - 1)
         r[__builtin_ctz(mk)] = (int32_t)v;
 }
 
-static void run_set_indx_ld(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_ld(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->dst.num, in->b.raw >> 2);
+    set_indx(c, dc, in, in->dst.num, in->b.raw >> 2);
 }
 
-static void run_set_indx_spu(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_spu(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->dst.num, in->sw >> 2);
+    set_indx(c, dc, in, in->dst.num, in->sw >> 2);
 }
 
-static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_st(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->c.num, in->b.raw >> 2);
+    set_indx(c, dc, in, in->c.num, in->b.raw >> 2);
 }
 
 /* SPU instructions through their own executor, as vpu_staged_form: the
@@ -275,17 +279,18 @@ static bool spu_jump_form(const TpcBundle *b, const TpcInsn *in)
 /* ---- planning ---- */
 
 /* The direct form of slot s's instruction with its register sets, or false. */
-static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcDirectFn *fn,
+static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDirectFn *fn,
                         bool *prep, RegSet *rd, RegSet *wr)
 {
     add_reads(rd, s, in);
     *prep = false;
     *fn = NULL;
     if (s == TPC_SLOT_VPU) {
-        /* the hand-instantiated loop where it measured faster (mac8: 330
-         * host instructions per bundle against 476 through vpu_arith,
-         * bench/tpc-kernels.sh CALLGRIND=1), the slot's executor otherwise */
-        if (vpu_vl_form(in)) {
+        /* the lane loop itself, chosen here, where tpc_vl_arith has one
+         * (mac8: 225 host instructions per bundle, against 343 through
+         * tpc_vl_arith at every call, bench/tpc-kernels.sh CALLGRIND=1),
+         * the slot's executor otherwise */
+        if ((dc->vfn = vpu_vl_form(in)) != NULL) {
             add_op(wr, &in->dst);
             *fn = run_vpu_vl;
             return true;
@@ -323,7 +328,7 @@ static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcD
             return true;
         }
         if (in->desc->form == TPC_FORM_JMP)
-            return spu_jump_form(bp, in); /* (fn NULL: the slot's executor) */
+            return spu_jump_form(&dc->b, in); /* (fn NULL: the slot's executor) */
         if (tpc_spu_irf_add_form(in)) {
             add_op(wr, &in->dst);
             *fn = run_irf_add;
@@ -344,7 +349,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     TpcDirectFn fn[4];
     bool prep[4];
     for (unsigned k = 0; k < n; k++)
-        if (!direct_form(bp, dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
+        if (!direct_form(dc, dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
             return;
     /* two slots writing one register: the general path applies its rule */
     for (unsigned a = 0; a < n; a++)
@@ -395,7 +400,7 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
     for (unsigned k = 0; k < n; k++) {
         unsigned s = dc->dslot[k];
         if (dc->dfn[k]) {
-            dc->dfn[k](c, bp, &bp->slot[s], span[k]);
+            dc->dfn[k](c, dc, &bp->slot[s], span[k]);
         } else {
             TpcSlotOut *o = &c->x.out[s];
             o->nw = 0;

@@ -35,6 +35,7 @@
 #include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
 #include "target/tpc/timing.h"
+#include "target/tpc/vlane.h"
 
 #define TPC_NR_S        36
 #define TPC_NR_SP       16
@@ -180,10 +181,13 @@ struct TpcSlotOut {
     uint32_t jump_pc;
 };
 
-/* Direct executor of one slot (cpu-direct.c); span: its prepared tensor span. */
-typedef void (*TpcDirectFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span);
+typedef struct TpcDCacheEntry TpcDCacheEntry;
+/* Direct executor of one slot of dc's bundle (cpu-direct.c); span: its
+ * prepared tensor span. */
+typedef void (*TpcDirectFn)(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                            const uint8_t *span);
 
-typedef struct TpcDCacheEntry {
+struct TpcDCacheEntry {
     bool valid;
     uint64_t gen; /* TpcCpu.code_gen when the bytes were last compared */
     /* ... with the bytes at this PC: entries are shared by every PC of one
@@ -196,6 +200,7 @@ typedef struct TpcDCacheEntry {
     uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
     TpcDirectFn dfn[4];
     TpcExecFn dexec[4]; /* or the slot's own executor, committed at once (dfn NULL) */
+    TpcVlFn vfn;        /* the VPU slot's lane loop (run_vpu_vl) */
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -209,7 +214,7 @@ typedef struct TpcDCacheEntry {
      * no more than these cannot conflict and skips the check. */
     uint8_t clean_nw[4];
     TpcExecFn fn[4];
-} TpcDCacheEntry;
+};
 
 /* What a TPC keeps to run fast, apart from its architectural state
  * (TpcCpu): the decode cache, the fetch window and code generation, the
@@ -259,6 +264,7 @@ typedef struct TpcExec {
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
+    uint8_t vbcast[TPC_VBYTES]; /* a scalar operand broadcast (cpu-direct.c) */
 
     /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
      * bundles since creation (staged ones: parent.retired - direct_total);
