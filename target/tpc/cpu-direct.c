@@ -103,6 +103,26 @@ static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, 
     tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
 }
 
+/* Operand B of a direct VPU instruction as a register image (A when
+ * there is none, NOT). */
+static inline const uint8_t *vl_src_b(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                                      const uint8_t *pa)
+{
+    if (in->b.kind == TPC_OP_V)
+        return c->v[in->b.num];
+    if (in->b.kind == TPC_OP_NONE)
+        return pa;
+    /* a loop's bundles broadcast the same scalar again and again */
+    uint32_t v = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    unsigned e = tpc_type_size(in->type);
+    if (G_UNLIKELY(v != c->x.vbcast_val || e != c->x.vbcast_e)) {
+        tpc_vl_broadcast(c->x.vbcast, v, e);
+        c->x.vbcast_val = v;
+        c->x.vbcast_e = e;
+    }
+    return c->x.vbcast;
+}
+
 /* A VPU arithmetic/logic instruction with a V result, run by the same
  * whole-register loop the staged executor (exec-vpu.c vpu_arith) reaches
  * through tpc_vl_arith, chosen once at planning (dc->vfn). */
@@ -111,15 +131,27 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
-    const uint8_t *pa = c->v[in->a.num], *pb = pa;
-    if (in->b.kind == TPC_OP_V) {
-        pb = c->v[in->b.num];
-    } else if (in->b.kind != TPC_OP_NONE) {
-        tpc_vl_broadcast(c->x.vbcast, tpc_rd_scalar(c, &dc->b, &in->b, NULL),
-                         tpc_type_size(in->type));
-        pb = c->x.vbcast;
-    }
-    dc->vfn(*buf, pa, pb, *r);
+    const uint8_t *pa = c->v[in->a.num];
+    dc->vfn(*buf, pa, vl_src_b(c, dc, in, pa), *r);
+    uint8_t *t = *r;
+    *r = *buf;
+    *buf = t;
+}
+
+/* The same under a VPRF predicate: the result blended into the old value
+ * over the lane mask, as vpu_arith does (tpc_pred_mask, tpc_merge). */
+static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                          const uint8_t *span)
+{
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
+        return;
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
+    const uint8_t *pa = c->v[in->a.num];
+    dc->vfn(*buf, pa, vl_src_b(c, dc, in, pa), *r);
+    if (!all)
+        tpc_merge(*buf, *r, m);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
@@ -127,7 +159,7 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
 
 /* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V
  * result from a V source A and a V, scalar or immediate (or no, for NOT)
- * B, SP predicate.  Not: integer ADD (it also writes V_CARRY), 32-bit
+ * B, SP or VP predicate.  Not: integer ADD (it also writes V_CARRY), 32-bit
  * integer MUL (its own double_and_round32 loop), register-pair results,
  * VPRF logic.  The loop is the one tpc_vl_arith would run
  * (tpc_vl_arith_fn), so this list cannot drift from vlane.c. */
@@ -136,7 +168,7 @@ static TpcVlFn vpu_vl_form(const TpcInsn *in)
     unsigned op = in->opc, t = in->type;
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
-    if (in->desc->form != TPC_FORM_BINARY || in->pred_vp || in->dst.kind != TPC_OP_V ||
+    if (in->desc->form != TPC_FORM_BINARY || in->dst.kind != TPC_OP_V ||
         in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
         return NULL;
     if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t))
@@ -276,6 +308,18 @@ static bool spu_jump_form(const TpcBundle *b, const TpcInsn *in)
     return t % TPC_BUNDLE == 0;
 }
 
+/* A slot through its own executor (dc->dexec), committed at once; cannot
+ * fail: vpu_staged_form, spu_staged_form, spu_jump_form. */
+static void run_staged(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    unsigned s = (unsigned)(in - dc->b.slot);
+    TpcSlotOut *o = &c->x.out[s];
+    o->nw = 0;
+    o->jump = false;
+    dc->dexec[s](c, &dc->b, in, o);
+    tpc_commit_slot(c, o);
+}
+
 /* ---- planning ---- */
 
 /* The direct form of slot s's instruction with its register sets, or false. */
@@ -292,7 +336,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
          * the slot's executor otherwise */
         if ((dc->vfn = vpu_vl_form(in)) != NULL) {
             add_op(wr, &in->dst);
-            *fn = run_vpu_vl;
+            *fn = in->pred_vp ? run_vpu_vl_vp : run_vpu_vl;
             return true;
         }
         return vpu_staged_form(in, wr); /* (fn NULL: the slot's executor) */
@@ -375,9 +419,10 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
         if (pick == n)
             return; /* a cycle (e.g. two slots swapping registers) */
         done |= 1u << pick;
-        dc->dslot[m] = dc->act[pick];
-        dc->dfn[m] = fn[pick];
-        dc->dexec[m] = dc->fn[pick];
+        unsigned s = dc->act[pick];
+        dc->din[m] = &bp->slot[s];
+        dc->dfn[m] = fn[pick] ? fn[pick] : run_staged;
+        dc->dexec[s] = dc->fn[pick];
         if (prep[pick])
             dc->dprep[dc->nprep++] = (uint8_t)m;
         m++;
@@ -387,29 +432,18 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 
 static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
 {
-    const TpcBundle *bp = &dc->b;
     const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
     unsigned n = dc->nact;
     for (unsigned p = 0; p < dc->nprep; p++) {
-        unsigned k = dc->dprep[p], s = dc->dslot[k];
-        span[k] = tpc_tensor_span_nodebug(c, &bp->slot[s], s == TPC_SLOT_ST);
+        unsigned k = dc->dprep[p];
+        const TpcInsn *in = dc->din[k];
+        span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
         if (!span[k])
             return false; /* the general path takes the whole bundle */
     }
     c->x.mw.kind = TPC_MW_NONE;
-    for (unsigned k = 0; k < n; k++) {
-        unsigned s = dc->dslot[k];
-        if (dc->dfn[k]) {
-            dc->dfn[k](c, dc, &bp->slot[s], span[k]);
-        } else {
-            TpcSlotOut *o = &c->x.out[s];
-            o->nw = 0;
-            o->jump = false;
-            /* cannot fail: vpu_staged_form, spu_staged_form, spu_jump_form */
-            dc->dexec[k](c, bp, &bp->slot[s], o);
-            tpc_commit_slot(c, o);
-        }
-    }
+    for (unsigned k = 0; k < n; k++)
+        dc->dfn[k](c, dc, dc->din[k], span[k]);
     if (c->x.mw.kind != TPC_MW_NONE) {
         tpc_tensor_store_commit(c, &c->x.mw);
         c->x.mw.kind = TPC_MW_NONE;

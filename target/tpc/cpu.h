@@ -196,11 +196,11 @@ struct TpcDCacheEntry {
     uint32_t gen_pc;
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
-    uint8_t dslot[4];
     uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
-    TpcDirectFn dfn[4];
-    TpcExecFn dexec[4]; /* or the slot's own executor, committed at once (dfn NULL) */
-    TpcVlFn vfn;        /* the VPU slot's lane loop (run_vpu_vl) */
+    TpcDirectFn dfn[4];      /* per step: a direct executor or run_staged */
+    const TpcInsn *din[4];   /* per step: its slot's instruction (in b) */
+    TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
+    TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -264,7 +264,11 @@ typedef struct TpcExec {
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
-    uint8_t vbcast[TPC_VBYTES]; /* a scalar operand broadcast (cpu-direct.c) */
+    /* a scalar operand broadcast to every lane (cpu-direct.c), of the
+     * element vbcast_val of vbcast_e bytes (0: none yet) */
+    uint8_t vbcast[TPC_VBYTES];
+    uint32_t vbcast_val;
+    unsigned vbcast_e;
 
     /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
      * bundles since creation (staged ones: parent.retired - direct_total);
