@@ -131,11 +131,14 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
-    const uint8_t *pa = c->v[in->a.num];
-    dc->vfn(*buf, pa, vl_src_b(c, dc, in, pa), *r);
-    uint8_t *t = *r;
-    *r = *buf;
-    *buf = t;
+    const uint8_t *pa = c->v[in->a.num], *pb = vl_src_b(c, dc, in, pa);
+    /* the result buffer becomes the register before the loop fills it:
+     * the sources and the old value are read through pointers taken
+     * before, and the loop's last act is then a tail call */
+    uint8_t *out = *buf, *old = *r;
+    *r = out;
+    *buf = old;
+    dc->vfn(out, pa, pb, old);
 }
 
 /* The same under a VPRF predicate: the result blended into the old value
@@ -432,8 +435,14 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 
 static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
 {
-    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
     unsigned n = dc->nact;
+    if (G_LIKELY(dc->nprep == 0)) {
+        /* no tensor access: nothing to check, no store to commit */
+        for (unsigned k = 0; k < n; k++)
+            dc->dfn[k](c, dc, dc->din[k], NULL);
+        return true;
+    }
+    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
     for (unsigned p = 0; p < dc->nprep; p++) {
         unsigned k = dc->dprep[p];
         const TpcInsn *in = dc->din[k];
