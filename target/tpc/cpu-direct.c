@@ -22,6 +22,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
 /* Registers a slot reads or writes, one bit per register of each file
@@ -236,8 +237,12 @@ static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, 
     uint32_t v = tpc_rd_scalar(c, &dc->b, a_irf ? &in->b : &in->a, NULL);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
-    for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
-        dst[__builtin_ctz(mk)] = (int32_t)((uint32_t)src[__builtin_ctz(mk)] + v);
+    bool ok; /* (ADD has an int5 form) */
+    for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1) {
+        uint32_t x = (uint32_t)src[__builtin_ctz(mk)];
+        dst[__builtin_ctz(mk)] = (int32_t)(a_irf ? tpc_lane_int5(TPC_OPC_SPU_add, x, v, &ok)
+                                                 : tpc_lane_int5(TPC_OPC_SPU_add, v, x, &ok));
+    }
 }
 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
