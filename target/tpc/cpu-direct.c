@@ -435,35 +435,76 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
             dc->dprep[dc->nprep++] = (uint8_t)m;
         m++;
     }
+    if (dc->nprep > 2)
+        return; /* (only the LD and ST slots prepare spans: direct_run takes two) */
     dc->direct = true;
 }
 
+/* Plan step k of dc with span sp, for direct_run's unrolled step lists. */
+#define DIRECT_STEP(k, sp) dc->dfn[k](c, dc, dc->din[k], sp)
+
+/* Step k's tensor span into span[k], or false when its checks fail. */
+static inline __attribute__((always_inline)) bool direct_prep(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                              unsigned k, const uint8_t **span)
+{
+    const TpcInsn *in = dc->din[k];
+    span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
+    return span[k] != NULL;
+}
+
+/* The steps of a plan in order, unrolled by their number (1 to 4: the
+ * loop over them cost a tenth of a one-slot bundle, mac8). */
 static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
 {
     unsigned n = dc->nact;
     if (G_LIKELY(dc->nprep == 0)) {
         /* no tensor access: nothing to check, no store to commit */
-        for (unsigned k = 0; k < n; k++)
-            dc->dfn[k](c, dc, dc->din[k], NULL);
+        switch (n) {
+        case 4:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL), DIRECT_STEP(3, NULL);
+            break;
+        case 3:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL);
+            break;
+        case 2:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL);
+            break;
+        case 1:
+            DIRECT_STEP(0, NULL);
+            break;
+        default: /* (all NOPs) */
+            break;
+        }
         return true;
     }
     const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
-    for (unsigned p = 0; p < dc->nprep; p++) {
-        unsigned k = dc->dprep[p];
-        const TpcInsn *in = dc->din[k];
-        span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
-        if (!span[k])
-            return false; /* the general path takes the whole bundle */
-    }
+    /* at most two: the LD and the ST slot */
+    if (!direct_prep(c, dc, dc->dprep[0], span) ||
+        (dc->nprep > 1 && !direct_prep(c, dc, dc->dprep[1], span)))
+        return false; /* the general path takes the whole bundle */
     c->x.mw.kind = TPC_MW_NONE;
-    for (unsigned k = 0; k < n; k++)
-        dc->dfn[k](c, dc, dc->din[k], span[k]);
+    switch (n) {
+    case 4:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        DIRECT_STEP(3, span[3]);
+        break;
+    case 3:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        break;
+    case 2:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]);
+        break;
+    default:
+        DIRECT_STEP(0, span[0]);
+        break;
+    }
     if (c->x.mw.kind != TPC_MW_NONE) {
         tpc_tensor_store_commit(c, &c->x.mw);
         c->x.mw.kind = TPC_MW_NONE;
     }
     return true;
 }
+#undef DIRECT_STEP
 
 /* The bundle at pc ended the innermost loop's body: the common case, an
  * ascending '<' loop going round again, without a call; anything else as
