@@ -12,8 +12,9 @@
  * checked first ("prep": the fast tensor spans, which need the predicate,
  * descriptor, bounds and RAM); if any check fails, nothing has happened yet
  * and the bundle runs through the general path, which handles every case
- * and reports faults precisely.  Memory stores stay planned in c->x.mw and are
- * committed last (a load in the bundle reads the old data).  V results go
+ * and reports faults precisely.  A plan's one memory store (st_tnsr) is kept
+ * in c->x.st_host/st_src and committed last, by the same routine as a
+ * planned store (a load in the bundle reads the old data).  V results go
  * to a slot buffer swapped with the register (TpcCpu.v), so a store planned
  * from a V register keeps seeing the old value.
  */
@@ -101,7 +102,9 @@ static void run_ld_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, 
 
 static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
-    tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
+    /* committed after the bundle's steps (a load in it reads old data) */
+    c->x.st_host = (uint8_t *)span;
+    c->x.st_src = c->v[in->c.num];
 }
 
 /* Operand B of a direct VPU instruction as a register image (A when
@@ -372,6 +375,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
             return false;
         *fn = run_st_tnsr;
         *prep = true;
+        dc->dstore = true;
         return true;
     default: /* SPU */
         if (in->opc == TPC_OPC_SPU_set_indx && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
@@ -394,6 +398,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 {
     const TpcBundle *bp = &dc->b;
     dc->direct = false;
+    dc->dstore = false; /* (direct_form sets it for a st_tnsr) */
     if (bp->is_loop || bp->halt)
         return; /* (an all-NOP bundle is direct: nothing to run) */
     unsigned n = dc->nact;
@@ -482,7 +487,6 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
     if (!direct_prep(c, dc, dc->dprep[0], span) ||
         (dc->nprep > 1 && !direct_prep(c, dc, dc->dprep[1], span)))
         return false; /* the general path takes the whole bundle */
-    c->x.mw.kind = TPC_MW_NONE;
     switch (n) {
     case 4:
         DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
@@ -498,10 +502,8 @@ static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const Tp
         DIRECT_STEP(0, span[0]);
         break;
     }
-    if (c->x.mw.kind != TPC_MW_NONE) {
-        tpc_tensor_store_commit(c, &c->x.mw);
-        c->x.mw.kind = TPC_MW_NONE;
-    }
+    if (dc->dstore)
+        tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
     return true;
 }
 #undef DIRECT_STEP

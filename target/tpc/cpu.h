@@ -197,6 +197,7 @@ struct TpcDCacheEntry {
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
     uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
+    bool dstore;             /* the plan stores (st_tnsr: TpcExec.st_host) */
     TpcDirectFn dfn[4];      /* per step: a direct executor or run_staged */
     const TpcInsn *din[4];   /* per step: its slot's instruction (in b) */
     TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
@@ -266,6 +267,10 @@ typedef struct TpcExec {
     TpcMemWrite mw;
     /* a scalar operand broadcast to every lane (cpu-direct.c), of the
      * element vbcast_val of vbcast_e bytes (0: none yet) */
+    /* the store of a direct bundle (cpu-direct.c run_st_tnsr): a fast
+     * span and the V image it gets, committed after the bundle's steps */
+    uint8_t *st_host;
+    const uint8_t *st_src;
     uint8_t vbcast[TPC_VBYTES];
     uint32_t vbcast_val;
     unsigned vbcast_e;
@@ -555,6 +560,9 @@ static inline void tpc_prefetch_stream(const uint8_t *span)
 /* Plan a whole-register store of src (a V register's buffer) into a fast
  * span, committed with the bundle's other effects (tensor.c). */
 void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
+/* What committing that plan does (the direct path, which keeps its one
+ * store's span and source itself: TpcExec.st_host, st_src). */
+void tpc_tensor_store_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
 
 /* The same where the debugger may watch memory (watchpoints and reverse
  * re-execution need every access through the memory API): the staged
