@@ -8,6 +8,13 @@
 #  - gemm:    4x4 tile: out[4y+i] = sum_k A[i][k] * B[4y+k], A in S0..S15
 #  - lrelu:   leaky ReLU with a VP-predicated mul, sel clamping to S1 on odd
 #             rows, and a jmpr on the row's parity skipping the clamp
+#  - stream:  out = a + S0 by ld_tnsr -> add.f32 -> st_tnsr, software-pipelined
+#             as bench/tpc-stream.sh's "pipelined" schedule (2 bundles per
+#             vector), on the same bytes laid out 4096 floats wide; S1 passes.
+#             Its figure is one pass over memory already touched: (run with
+#             1+P passes - run with 1 pass) / P, median of REPEAT pairs, and
+#             besides the native C twin it is set against memcpy of the same
+#             bytes (best of REPEAT, warm) in this invocation (goal >= 0.8x)
 # Every output is compared bit for bit with the native one (the same
 # operations in the same order: fused MACs, so the results are identical).
 # Prints per kernel: bundles, bundles/s, host cycles per bundle (CPU time x
@@ -211,9 +218,46 @@ End1:
 ASM
 echo "$EPI"
 } > "$T/lrelu.s"
+cat > "$T/stream.s" <<'ASM'
+// stream: S1 passes of out[x, y] = a[x, y] + S0; per 64-lane vector one
+// bundle with ld_tnsr, the index step, add.f32 and st_tnsr (each on another
+// vector) and one moving the store index.  Needs >= 2 vectors per row.
+nop; mov_irf_dim 0x0 S10, I0; nop; nop
+nop; mov_irf_dim 0x0 S11, I1; nop; nop
+nop; mov_irf_dim 0x1 S12, I0; nop; nop
+nop; mov_irf_dim 0x1 S13, I1; nop; nop
+nop; add.i32 S11, S11, S10; nop; nop
+nop; add.i32 S13, S13, S12; nop; nop
+nop; mul.i32 S10, S10, 0x40; nop; nop
+nop; mul.i32 S11, S11, 0x40; nop; nop
+nop; add.i32 S14, S10, 0x40; nop; nop
+nop; sub.i32 S15, S11, 0x40; nop; nop
+loop 0x0, S1, 1, <, End2
+nop
+loop S12, S13, 1, <, End1
+nop
+nop; set_indx I2, b00010, S33; nop; nop
+nop; set_indx I2, b00001, S10; nop; nop
+nop; set_indx I3, b00010, S33; nop; nop
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; nop; set_indx I3, b00001, S10
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; nop
+loop S14, S15, 0x40, <, End0
+nop
+ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
+set_indx I3, b00001, S34; nop; nop; nop
+End0:
+nop; nop; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
+nop; add.i32 b00001 I3, 0x40, I3; nop; nop
+nop; nop; nop; st_tnsr 0x1, I3, V2
+End1:
+nop
+End2:
+ASM
+echo "$EPI" >> "$T/stream.s"
 cat > "$T/native.c" <<'C'
 /* The bench kernels in C, the same operations in the same order as the TPC
- * kernels; usage: native KERNEL W H IN OUT REPEAT ARGS... (f32 args);
+ * kernels (and "memcpy": the input copied to the output); usage: native
+ * KERNEL W H IN OUT REPEAT ARGS... (f32 args);
  * prints the best CPU seconds of the compute over REPEAT runs, or with
  * KERNEL "clock" the clock of a dependent add chain (Hz). */
 #include <math.h>
@@ -311,6 +355,12 @@ static void lrelu(const float *a, float *o, long W, long H, const float *s)
         }
 }
 
+static void stream(const float *a, float *o, long W, long H, const float *s)
+{
+    for (long i = 0; i < W * H; i++)
+        o[i] = a[i] + s[0];
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "clock")) {
@@ -343,6 +393,10 @@ int main(int argc, char **argv)
             softmax(a, o, W, H, s);
         else if (!strcmp(argv[1], "gemm"))
             gemm(a, o, W, H, s);
+        else if (!strcmp(argv[1], "stream"))
+            stream(a, o, W, H, s);
+        else if (!strcmp(argv[1], "memcpy"))
+            memcpy(o, a, n * 4);
         else
             lrelu(a, o, W, H, s);
         double t = now() - t0;
@@ -359,7 +413,7 @@ int main(int argc, char **argv)
 }
 C
 "$CC" -O2 -march=native -o "$T/native" "$T/native.c" -lm
-for k in mac8 softmax gemm lrelu; do
+for k in mac8 softmax gemm lrelu stream; do
     "$B/tools/nxemu-as" -t tpc "$T/$k.s" -o "$T/$k.o"
 done
 python3 - "$B/tools/nxemu-tpc-run" "$T" "${W:-1024}" "${H:-4096}" "${REPEAT:-3}" \
@@ -372,13 +426,22 @@ native = os.path.join(tmp, "native")
 A = [0.5, -0.25, 0.125, 1.0, 0.75, 0.5, -1.5, 0.25, -0.5, 2.0, 0.375, -0.125, 1.25, 0.0625, -0.75, 1.5]
 MAC_K = 16
 # kernel: index space from W, H; scalar args (float: --farg, int: --arg)
-def kernels(W, H):
+def kernels(W, H, passes=1):
     return {
         "mac8": ((W // 64, H), [0.5, -0.75, MAC_K]),
         "softmax": ((W // 64, 1), [1.0 / H, H]),
         "gemm": ((W // 64, H // 4), A),
         "lrelu": ((W // 64, H), [0.125, 0.75]),
+        "stream": ((W // 64, H), [1.5, passes]),
     }
+KERNELS = ("mac8", "softmax", "gemm", "lrelu", "stream")
+STREAM_PASSES = 10
+def shape(k, W, H):
+    """the stream kernel's rows are 4096 floats (64 vectors) wide, as in
+    bench/tpc-stream.sh, so the per-row bundles do not weigh on it"""
+    if k == "stream" and W * H % 4096 == 0:
+        return 4096, W * H // 4096
+    return W, H
 def inputs(W, H):
     import random
     rnd = random.Random(12)
@@ -389,8 +452,9 @@ def inputs(W, H):
         for _ in range(W * H // 4096):
             f.write(data)
     return fin
-def emu(k, W, H, prefix=(), extra=()):
-    space, fargs = kernels(W, H)[k]
+def emu(k, W, H, prefix=(), extra=(), passes=1):
+    W, H = shape(k, W, H)
+    space, fargs = kernels(W, H, passes)[k]
     fin = inputs(W, H)
     out = os.path.join(tmp, f"{k}.emu")
     args = list(prefix) + [run, "--time", "-k", os.path.join(tmp, k + ".o"), "-n", "1",
@@ -409,7 +473,7 @@ def emu(k, W, H, prefix=(), extra=()):
             ir = int(re.search(r"^summary: (\d+)", f.read(), re.M).group(1))
     return b, float(t.group(1)) if t else 0.0, out, fin, ir
 if prof:
-    for k in ("mac8", "softmax", "gemm", "lrelu"):
+    for k in KERNELS:
         pf = os.path.join(tmp, f"{k}.prof")
         emu(k, W, H, extra=("--tpc-timing", "interlocked", "--profile", pf))
         lines = open(pf).read().splitlines()
@@ -421,7 +485,7 @@ if prof:
             print("    " + ln)
     sys.exit(0)
 if cg:
-    for k in ("mac8", "softmax", "gemm", "lrelu"):
+    for k in KERNELS:
         res = []
         for h in (64, 128):
             cgo = os.path.join(tmp, f"cg.{k}.{h}")
@@ -434,17 +498,38 @@ if cg:
 hz = float(subprocess.run([native, "clock"], capture_output=True, text=True, check=True).stdout)
 print(f"tpc-kernels: host clock {hz / 1e9:.2f} GHz (dependent add chain); tensors {W}x{H} f32")
 bad = 0
-for k in ("mac8", "softmax", "gemm", "lrelu"):
+def native_run(k, fin, nout):
+    sw, sh = shape(k, W, H)
+    nargs = [repr(v) for v in kernels(sw, sh)[k][1]] if k != "memcpy" else []
+    return float(subprocess.run([native, k, str(sw), str(sh), fin, nout, str(rep)] + nargs,
+                                capture_output=True, text=True, check=True).stdout)
+for k in KERNELS:
     b, t, out, fin, _ = emu(k, W, H)
-    nargs = [repr(v) for v in kernels(W, H)[k][1]]
     nout = os.path.join(tmp, f"{k}.native")
-    tn = float(subprocess.run([native, k, str(W), str(H), fin, nout, str(rep)] + nargs,
-                              capture_output=True, text=True, check=True).stdout)
+    tn = native_run(k, fin, nout)
     with open(out, "rb") as f1, open(nout, "rb") as f2:
         same = f1.read() == f2.read()
     bad += not same
+    differs = '' if same else '  OUTPUT DIFFERS from native C'
+    if k == "stream":
+        import statistics
+        steadies, nbs = [], []
+        for _ in range(rep):
+            b1, t1, _, _, _ = emu(k, W, H, passes=1)
+            bp, tp, _, _, _ = emu(k, W, H, passes=1 + STREAM_PASSES)
+            steadies.append(max((tp - t1) / STREAM_PASSES, 1e-9))
+            nbs.append((bp - b1) // STREAM_PASSES)
+        ts, nb = statistics.median(steadies), nbs[-1]
+        tm = native_run("memcpy", fin, os.path.join(tmp, "memcpy.native"))
+        nbytes = W * H * 4
+        print(f"tpc-kernels: stream: {nb} bundles per pass over {nbytes >> 20} MiB in {ts:.4f} s "
+              f"= {nb / ts / 1e6:.1f} M bundles/s, {ts * hz / nb:.0f} host cycles/bundle, "
+              f"{nbytes / ts / 1e9:.2f} GB/s; native C {tn:.4f} s; ratio {ts / tn:.1f}x; "
+              f"memcpy {tm:.4f} s = {nbytes / tm / 1e9:.2f} GB/s; {tm / ts:.2f}x memcpy"
+              f" (goal >= 0.8x){differs}")
+        continue
     print(f"tpc-kernels: {k}: {b} bundles in {t:.3f} s = {b / t / 1e6:.1f} M bundles/s, "
           f"{t * hz / b:.0f} host cycles/bundle; native C {tn:.4f} s; ratio {t / tn:.1f}x"
-          f"{'' if same else '  OUTPUT DIFFERS from native C'}")
+          f"{differs}")
 sys.exit(1 if bad else 0)
 PY

@@ -12,8 +12,9 @@
  * checked first ("prep": the fast tensor spans, which need the predicate,
  * descriptor, bounds and RAM); if any check fails, nothing has happened yet
  * and the bundle runs through the general path, which handles every case
- * and reports faults precisely.  Memory stores stay planned in c->x.mw and are
- * committed last (a load in the bundle reads the old data).  V results go
+ * and reports faults precisely.  A plan's one memory store (st_tnsr) is kept
+ * in c->x.st_host/st_src and committed last, by the same routine as a
+ * planned store (a load in the bundle reads the old data).  V results go
  * to a slot buffer swapped with the register (TpcCpu.v), so a store planned
  * from a V register keeps seeing the old value.
  */
@@ -22,6 +23,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
 /* Registers a slot reads or writes, one bit per register of each file
@@ -88,7 +90,7 @@ static bool scalar_src(const TpcOperand *op)
 /* ---- direct executors: run after every prep succeeded, cannot fail ---- */
 /* (plans take only SPRF predicates, hence tpc_pred_sp) */
 
-static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_ld_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_LD].vbuf[0];
     uint8_t *t = *r;
@@ -98,51 +100,91 @@ static void run_ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const 
     *buf = t;
 }
 
-static void run_st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
-    tpc_tensor_plan_span(c, (uint8_t *)span, c->v[in->c.num]);
+    /* committed after the bundle's steps (a load in it reads old data) */
+    c->x.st_host = (uint8_t *)span;
+    c->x.st_src = c->v[in->c.num];
+}
+
+/* Operand B of a direct VPU instruction as a register image (A when
+ * there is none, NOT). */
+static inline const uint8_t *vl_src_b(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                                      const uint8_t *pa)
+{
+    if (in->b.kind == TPC_OP_V)
+        return c->v[in->b.num];
+    if (in->b.kind == TPC_OP_NONE)
+        return pa;
+    /* a loop's bundles broadcast the same scalar again and again */
+    uint32_t v = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    unsigned e = tpc_type_size(in->type);
+    if (G_UNLIKELY(v != c->x.vbcast_val || e != c->x.vbcast_e)) {
+        tpc_vl_broadcast(c->x.vbcast, v, e);
+        c->x.vbcast_val = v;
+        c->x.vbcast_e = e;
+    }
+    return c->x.vbcast;
 }
 
 /* A VPU arithmetic/logic instruction with a V result, run by the same
- * whole-register loop the staged executor (exec-vpu.c vpu_arith) uses. */
-static void run_vpu_vl(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+ * whole-register loop the staged executor (exec-vpu.c vpu_arith) reaches
+ * through tpc_vl_arith, chosen once at planning (dc->vfn). */
+static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     if (!tpc_pred_sp(c, in))
         return;
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
-    uint8_t tb[TPC_VBYTES];
+    const uint8_t *pa = c->v[in->a.num], *pb = vl_src_b(c, dc, in, pa);
+    /* the result buffer becomes the register before the loop fills it:
+     * the sources and the old value are read through pointers taken
+     * before, and the loop's last act is then a tail call */
+    uint8_t *out = *buf, *old = *r;
+    *r = out;
+    *buf = old;
+    dc->vfn(out, pa, pb, old);
+}
+
+/* The same under a VPRF predicate: the result blended into the old value
+ * over the lane mask, as vpu_arith does (tpc_pred_mask, tpc_merge). */
+static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                          const uint8_t *span)
+{
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
+        return;
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
     const uint8_t *pa = c->v[in->a.num];
-    const uint8_t *pb =
-        in->b.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->b, tpc_type_size(in->type), tb, NULL) : pa;
-    tpc_vl_arith(in->opc, in->type, in->sw, *buf, pa, pb, *r, NULL, NULL);
+    dc->vfn(*buf, pa, vl_src_b(c, dc, in, pa), *r);
+    if (!all)
+        tpc_merge(*buf, *r, m);
     uint8_t *t = *r;
     *r = *buf;
     *buf = t;
 }
 
-/* The forms vpu_arith hands whole to tpc_vl_arith: a V result from a V
- * source A and a V, scalar or immediate (or no, for NOT) B, SP predicate.
- * Not: integer ADD (it also writes V_CARRY), 32-bit integer MUL (its own
- * double_and_round32 loop), register-pair results, VPRF logic.  Whether the
- * loops take the (op, type, switches) is asked of them, on scratch images,
- * so this list cannot drift from vlane.c. */
-static bool vpu_vl_form(const TpcInsn *in)
+/* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V
+ * result from a V source A and a V, scalar or immediate (or no, for NOT)
+ * B, SP or VP predicate.  Not: integer ADD (it also writes V_CARRY), 32-bit
+ * integer MUL (its own double_and_round32 loop), register-pair results,
+ * VPRF logic.  The loop is the one tpc_vl_arith would run
+ * (tpc_vl_arith_fn), so this list cannot drift from vlane.c. */
+static TpcVlFn vpu_vl_form(const TpcInsn *in)
 {
     unsigned op = in->opc, t = in->type;
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
-    if (in->desc->form != TPC_FORM_BINARY || in->pred_vp || in->dst.kind != TPC_OP_V ||
+    if (in->desc->form != TPC_FORM_BINARY || in->dst.kind != TPC_OP_V ||
         in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
-        return false;
+        return NULL;
     if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t))
-        return false;
+        return NULL;
     if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32))
-        return false;
+        return NULL;
     if (tpc_vpu_pair_dest(op, t, in->sw))
-        return false;
-    static const uint8_t zero[TPC_VBYTES];
-    uint8_t out[TPC_VBYTES];
-    return tpc_vl_arith(op, t, in->sw, out, zero, zero, zero, NULL, NULL);
+        return NULL;
+    return tpc_vl_arith_fn(op, t, in->sw);
 }
 
 /* VPU instructions that run through their own (staged) executor, committed
@@ -190,42 +232,47 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
     return true;
 }
 
-static void run_irf_add(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span)
+static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     if (!tpc_pred_sp(c, in))
         return;
     bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = tpc_rd_scalar(c, b, a_irf ? &in->b : &in->a, NULL);
+    uint32_t v = tpc_rd_scalar(c, &dc->b, a_irf ? &in->b : &in->a, NULL);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
-    for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1)
-        dst[__builtin_ctz(mk)] = (int32_t)((uint32_t)src[__builtin_ctz(mk)] + v);
+    bool ok; /* (ADD has an int5 form) */
+    for (unsigned mk = (in->sw >> 2) & 0x1Fu; mk; mk &= mk - 1) {
+        uint32_t x = (uint32_t)src[__builtin_ctz(mk)];
+        dst[__builtin_ctz(mk)] = (int32_t)(a_irf ? tpc_lane_int5(TPC_OPC_SPU_add, x, v, &ok)
+                                                 : tpc_lane_int5(TPC_OPC_SPU_add, v, x, &ok));
+    }
 }
 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
-static void set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, unsigned dst, unsigned mask)
+static void set_indx(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, unsigned dst,
+                     unsigned mask)
 {
     if (!tpc_pred_sp(c, in))
         return;
-    uint32_t v = tpc_rd_scalar(c, b, &in->a, NULL);
+    uint32_t v = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
     int32_t *r = c->irf[dst & 31];
     for (unsigned mk = mask & 0x1Fu; mk; mk &= mk - 1)
         r[__builtin_ctz(mk)] = (int32_t)v;
 }
 
-static void run_set_indx_ld(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_ld(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->dst.num, in->b.raw >> 2);
+    set_indx(c, dc, in, in->dst.num, in->b.raw >> 2);
 }
 
-static void run_set_indx_spu(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_spu(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->dst.num, in->sw >> 2);
+    set_indx(c, dc, in, in->dst.num, in->sw >> 2);
 }
 
-static void run_set_indx_st(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *s)
+static void run_set_indx_st(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
-    set_indx(c, b, in, in->c.num, in->b.raw >> 2);
+    set_indx(c, dc, in, in->c.num, in->b.raw >> 2);
 }
 
 /* SPU instructions through their own executor, as vpu_staged_form: the
@@ -272,22 +319,35 @@ static bool spu_jump_form(const TpcBundle *b, const TpcInsn *in)
     return t % TPC_BUNDLE == 0;
 }
 
+/* A slot through its own executor (dc->dexec), committed at once; cannot
+ * fail: vpu_staged_form, spu_staged_form, spu_jump_form. */
+static void run_staged(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    unsigned s = (unsigned)(in - dc->b.slot);
+    TpcSlotOut *o = &c->x.out[s];
+    o->nw = 0;
+    o->jump = false;
+    dc->dexec[s](c, &dc->b, in, o);
+    tpc_commit_slot(c, o);
+}
+
 /* ---- planning ---- */
 
 /* The direct form of slot s's instruction with its register sets, or false. */
-static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcDirectFn *fn,
+static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDirectFn *fn,
                         bool *prep, RegSet *rd, RegSet *wr)
 {
     add_reads(rd, s, in);
     *prep = false;
     *fn = NULL;
     if (s == TPC_SLOT_VPU) {
-        /* the hand-instantiated loop where it measured faster (mac8: 330
-         * host instructions per bundle against 476 through vpu_arith,
-         * bench/tpc-kernels.sh CALLGRIND=1), the slot's executor otherwise */
-        if (vpu_vl_form(in)) {
+        /* the lane loop itself, chosen here, where tpc_vl_arith has one
+         * (mac8: 225 host instructions per bundle, against 343 through
+         * tpc_vl_arith at every call, bench/tpc-kernels.sh CALLGRIND=1),
+         * the slot's executor otherwise */
+        if ((dc->vfn = vpu_vl_form(in)) != NULL) {
             add_op(wr, &in->dst);
-            *fn = run_vpu_vl;
+            *fn = in->pred_vp ? run_vpu_vl_vp : run_vpu_vl;
             return true;
         }
         return vpu_staged_form(in, wr); /* (fn NULL: the slot's executor) */
@@ -315,6 +375,7 @@ static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcD
             return false;
         *fn = run_st_tnsr;
         *prep = true;
+        dc->dstore = true;
         return true;
     default: /* SPU */
         if (in->opc == TPC_OPC_SPU_set_indx && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
@@ -323,7 +384,7 @@ static bool direct_form(const TpcBundle *bp, unsigned s, const TpcInsn *in, TpcD
             return true;
         }
         if (in->desc->form == TPC_FORM_JMP)
-            return spu_jump_form(bp, in); /* (fn NULL: the slot's executor) */
+            return spu_jump_form(&dc->b, in); /* (fn NULL: the slot's executor) */
         if (tpc_spu_irf_add_form(in)) {
             add_op(wr, &in->dst);
             *fn = run_irf_add;
@@ -337,6 +398,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 {
     const TpcBundle *bp = &dc->b;
     dc->direct = false;
+    dc->dstore = false; /* (direct_form sets it for a st_tnsr) */
     if (bp->is_loop || bp->halt)
         return; /* (an all-NOP bundle is direct: nothing to run) */
     unsigned n = dc->nact;
@@ -344,7 +406,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     TpcDirectFn fn[4];
     bool prep[4];
     for (unsigned k = 0; k < n; k++)
-        if (!direct_form(bp, dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
+        if (!direct_form(dc, dc->act[k], &bp->slot[dc->act[k]], &fn[k], &prep[k], &rd[k], &wr[k]))
             return;
     /* two slots writing one register: the general path applies its rule */
     for (unsigned a = 0; a < n; a++)
@@ -370,47 +432,81 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
         if (pick == n)
             return; /* a cycle (e.g. two slots swapping registers) */
         done |= 1u << pick;
-        dc->dslot[m] = dc->act[pick];
-        dc->dfn[m] = fn[pick];
-        dc->dexec[m] = dc->fn[pick];
+        unsigned s = dc->act[pick];
+        dc->din[m] = &bp->slot[s];
+        dc->dfn[m] = fn[pick] ? fn[pick] : run_staged;
+        dc->dexec[s] = dc->fn[pick];
         if (prep[pick])
             dc->dprep[dc->nprep++] = (uint8_t)m;
         m++;
     }
+    if (dc->nprep > 2)
+        return; /* (only the LD and ST slots prepare spans: direct_run takes two) */
     dc->direct = true;
 }
 
+/* Plan step k of dc with span sp, for direct_run's unrolled step lists. */
+#define DIRECT_STEP(k, sp) dc->dfn[k](c, dc, dc->din[k], sp)
+
+/* Step k's tensor span into span[k], or false when its checks fail. */
+static inline __attribute__((always_inline)) bool direct_prep(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                              unsigned k, const uint8_t **span)
+{
+    const TpcInsn *in = dc->din[k];
+    span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
+    return span[k] != NULL;
+}
+
+/* The steps of a plan in order, unrolled by their number (1 to 4: the
+ * loop over them cost a tenth of a one-slot bundle, mac8). */
 static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
 {
-    const TpcBundle *bp = &dc->b;
-    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
     unsigned n = dc->nact;
-    for (unsigned p = 0; p < dc->nprep; p++) {
-        unsigned k = dc->dprep[p], s = dc->dslot[k];
-        span[k] = tpc_tensor_span_nodebug(c, &bp->slot[s], s == TPC_SLOT_ST);
-        if (!span[k])
-            return false; /* the general path takes the whole bundle */
-    }
-    c->x.mw.kind = TPC_MW_NONE;
-    for (unsigned k = 0; k < n; k++) {
-        unsigned s = dc->dslot[k];
-        if (dc->dfn[k]) {
-            dc->dfn[k](c, bp, &bp->slot[s], span[k]);
-        } else {
-            TpcSlotOut *o = &c->x.out[s];
-            o->nw = 0;
-            o->jump = false;
-            /* cannot fail: vpu_staged_form, spu_staged_form, spu_jump_form */
-            dc->dexec[k](c, bp, &bp->slot[s], o);
-            tpc_commit_slot(c, o);
+    if (G_LIKELY(dc->nprep == 0)) {
+        /* no tensor access: nothing to check, no store to commit */
+        switch (n) {
+        case 4:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL), DIRECT_STEP(3, NULL);
+            break;
+        case 3:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL);
+            break;
+        case 2:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL);
+            break;
+        case 1:
+            DIRECT_STEP(0, NULL);
+            break;
+        default: /* (all NOPs) */
+            break;
         }
+        return true;
     }
-    if (c->x.mw.kind != TPC_MW_NONE) {
-        tpc_tensor_store_commit(c, &c->x.mw);
-        c->x.mw.kind = TPC_MW_NONE;
+    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
+    /* at most two: the LD and the ST slot */
+    if (!direct_prep(c, dc, dc->dprep[0], span) ||
+        (dc->nprep > 1 && !direct_prep(c, dc, dc->dprep[1], span)))
+        return false; /* the general path takes the whole bundle */
+    switch (n) {
+    case 4:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        DIRECT_STEP(3, span[3]);
+        break;
+    case 3:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        break;
+    case 2:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]);
+        break;
+    default:
+        DIRECT_STEP(0, span[0]);
+        break;
     }
+    if (dc->dstore)
+        tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
     return true;
 }
+#undef DIRECT_STEP
 
 /* The bundle at pc ended the innermost loop's body: the common case, an
  * ascending '<' loop going round again, without a call; anything else as

@@ -35,6 +35,7 @@
 #include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
 #include "target/tpc/timing.h"
+#include "target/tpc/vlane.h"
 
 #define TPC_NR_S        36
 #define TPC_NR_SP       16
@@ -180,10 +181,13 @@ struct TpcSlotOut {
     uint32_t jump_pc;
 };
 
-/* Direct executor of one slot (cpu-direct.c); span: its prepared tensor span. */
-typedef void (*TpcDirectFn)(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const uint8_t *span);
+typedef struct TpcDCacheEntry TpcDCacheEntry;
+/* Direct executor of one slot of dc's bundle (cpu-direct.c); span: its
+ * prepared tensor span. */
+typedef void (*TpcDirectFn)(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                            const uint8_t *span);
 
-typedef struct TpcDCacheEntry {
+struct TpcDCacheEntry {
     bool valid;
     uint64_t gen; /* TpcCpu.code_gen when the bytes were last compared */
     /* ... with the bytes at this PC: entries are shared by every PC of one
@@ -192,10 +196,12 @@ typedef struct TpcDCacheEntry {
     uint32_t gen_pc;
     /* direct plan (cpu-direct.c): slots in a read-before-write-safe order */
     bool direct;
-    uint8_t dslot[4];
     uint8_t nprep, dprep[4]; /* plan steps with a tensor span to prepare */
-    TpcDirectFn dfn[4];
-    TpcExecFn dexec[4]; /* or the slot's own executor, committed at once (dfn NULL) */
+    bool dstore;             /* the plan stores (st_tnsr: TpcExec.st_host) */
+    TpcDirectFn dfn[4];      /* per step: a direct executor or run_staged */
+    const TpcInsn *din[4];   /* per step: its slot's instruction (in b) */
+    TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
+    TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -209,7 +215,7 @@ typedef struct TpcDCacheEntry {
      * no more than these cannot conflict and skips the check. */
     uint8_t clean_nw[4];
     TpcExecFn fn[4];
-} TpcDCacheEntry;
+};
 
 /* What a TPC keeps to run fast, apart from its architectural state
  * (TpcCpu): the decode cache, the fetch window and code generation, the
@@ -259,6 +265,15 @@ typedef struct TpcExec {
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
+    /* a scalar operand broadcast to every lane (cpu-direct.c), of the
+     * element vbcast_val of vbcast_e bytes (0: none yet) */
+    /* the store of a direct bundle (cpu-direct.c run_st_tnsr): a fast
+     * span and the V image it gets, committed after the bundle's steps */
+    uint8_t *st_host;
+    const uint8_t *st_src;
+    uint8_t vbcast[TPC_VBYTES];
+    uint32_t vbcast_val;
+    unsigned vbcast_e;
 
     /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
      * bundles since creation (staged ones: parent.retired - direct_total);
@@ -545,6 +560,9 @@ static inline void tpc_prefetch_stream(const uint8_t *span)
 /* Plan a whole-register store of src (a V register's buffer) into a fast
  * span, committed with the bundle's other effects (tensor.c). */
 void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
+/* What committing that plan does (the direct path, which keeps its one
+ * store's span and source itself: TpcExec.st_host, st_src). */
+void tpc_tensor_store_span(TpcCpu *c, uint8_t *span, const uint8_t *src);
 
 /* The same where the debugger may watch memory (watchpoints and reverse
  * re-execution need every access through the memory API): the staged

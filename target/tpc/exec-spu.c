@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 
 /* int5 form: Id[d] = A[d] op B[d] for the dims of SW[6:2]. */
 static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
@@ -25,45 +26,13 @@ static bool spu_int5(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
         for (unsigned d = 0; d < 5; d++)
             bv[d] = (int32_t)v;
     }
-    uint32_t r[5];
-#define INT5(expr)                                                                                 \
-    for (unsigned d = 0; d < 5; d++) {                                                             \
-        uint32_t a = (uint32_t)av[d], bb = (uint32_t)bv[d];                                        \
-        (void)a, (void)bb;                                                                         \
-        r[d] = (expr);                                                                             \
-    }                                                                                              \
-    break
-    switch (op) {
-    case TPC_OPC_SPU_mul:
-        INT5(a * bb);
-    case TPC_OPC_SPU_add:
-        INT5(a + bb);
-    case TPC_OPC_SPU_sub:
-        INT5(a - bb);
-    case TPC_OPC_SPU_max:
-        INT5((uint32_t)(av[d] > bv[d] ? av[d] : bv[d]));
-    case TPC_OPC_SPU_min:
-        INT5((uint32_t)(av[d] < bv[d] ? av[d] : bv[d]));
-    case TPC_OPC_SPU_abs:
-        INT5(av[d] < 0 ? 0u - a : a);
-    case TPC_OPC_SPU_mov:
-        INT5(a);
-    case TPC_OPC_SPU_or:
-        INT5(a | bb);
-    case TPC_OPC_SPU_and:
-        INT5(a & bb);
-    case TPC_OPC_SPU_xor:
-        INT5(a ^ bb);
-    case TPC_OPC_SPU_not:
-        INT5(~a);
-    case TPC_OPC_SPU_shr: /* the index register shifted by the low byte of B (tpc.md §5.0.5) */
-        INT5((bb & 0xFFu) >= 32 ? 0u : a >> (bb & 0xFFu));
-    case TPC_OPC_SPU_shl:
-        INT5((bb & 0xFFu) >= 32 ? 0u : a << (bb & 0xFFu));
-    default:
+    bool ok;
+    (void)tpc_lane_int5(op, 0, 0, &ok);
+    if (!ok)
         return tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | op << 8, 0);
-    }
-#undef INT5
+    uint32_t r[5];
+    for (unsigned d = 0; d < 5; d++)
+        r[d] = tpc_lane_int5(op, (uint32_t)av[d], (uint32_t)bv[d], &ok);
     /* only the masked dims are committed (tpc.md §5.2.2) */
     TpcWrite *w = tpc_out_w(o, TPC_WR_I, in->dst.num & 31);
     w->mask = (uint8_t)((in->sw >> 2) & 0x1F);
@@ -98,11 +67,10 @@ static bool spu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     uint32_t d = c->s[in->dst.num % TPC_NR_S];
     uint32_t r;
     if (op == 0x00 && t == TPC_T_BF16 && (in->sw & 4u)) {
-        /* acc_fp32: f32 accumulator */
-        float x = tpc_bf16_to_f32((uint16_t)a), y = tpc_bf16_to_f32((uint16_t)bb);
-        r = tpc_f32_canon(fmaf((in->sw & 2u) ? -x : x, y, tpc_f32(d)));
+        /* acc_fp32: f32 MAC of the widened bf16 values into an f32 accumulator */
+        r = tpc_lane_f32_mac((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16, d, in->sw & 2u);
     } else if (op == 0x01 && t == TPC_T_BF16 && (in->sw & 4u)) {
-        r = tpc_f32_canon(tpc_bf16_to_f32((uint16_t)a) * tpc_bf16_to_f32((uint16_t)bb));
+        r = tpc_lane_f32_mul((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16);
     } else if (op == 0x01 && (in->sw & 4u) && (t == TPC_T_I32 || t == TPC_T_U32)) {
         uint64_t p =
             t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)a * (int32_t)bb) : (uint64_t)a * bb;

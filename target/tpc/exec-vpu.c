@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
 /* Finish a VRF result held in o->vbuf[buf]: merge with the old value of V
@@ -64,11 +65,12 @@ static bool vpu_wide(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
                 uint32_t x = tpc_ld_e(a, 2 * i + e, 2), y = tpc_ld_e(bb, 2 * i + e, 2);
                 uint32_t d = tpc_ld_e(acc, i, 4), r;
                 if (t == TPC_T_BF16) {
-                    float fx = tpc_bf16_to_f32((uint16_t)x), fy = tpc_bf16_to_f32((uint16_t)y);
+                    /* f32 MAC/MUL of the widened bf16 values */
+                    uint32_t fx = (x & 0xFFFFu) << 16, fy = (y & 0xFFFFu) << 16;
                     if (op == 0x00)
-                        r = tpc_f32_canon(fmaf((in->sw & 2u) ? -fx : fx, fy, tpc_f32(d)));
+                        r = tpc_lane_f32_mac(fx, fy, d, in->sw & 2u);
                     else
-                        r = tpc_f32_canon(fx * fy);
+                        r = tpc_lane_f32_mul(fx, fy);
                 } else {
                     bool s = t == TPC_T_I16;
                     int64_t px = s ? (int16_t)x : (uint16_t)x, py = s ? (int16_t)y : (uint16_t)y;

@@ -223,6 +223,42 @@ static inline uint32_t tpc_lane_shift(bool left, unsigned t, uint32_t ra, uint32
     return n >= tpc_lane_bitsof(t) ? 0 : r & wm;
 }
 
+/* An int5 (IRF) form's operation on one dimension (tpc.md §5.0.5): 32-bit
+ * wrap-around, signed MAX/MIN/ABS, SHR (logical) / SHL by the low byte of
+ * B, 0 from 32 on.  *ok false (and 0) for an opcode without an int5 form. */
+static inline uint32_t tpc_lane_int5(unsigned op, uint32_t a, uint32_t b, bool *ok)
+{
+    *ok = true;
+    switch (op) {
+    case TPC_OPC_SPU_mul:
+        return a * b;
+    case TPC_OPC_SPU_add:
+        return a + b;
+    case TPC_OPC_SPU_sub:
+        return a - b;
+    case TPC_OPC_SPU_max:
+        return (int32_t)a > (int32_t)b ? a : b;
+    case TPC_OPC_SPU_min:
+        return (int32_t)a < (int32_t)b ? a : b;
+    case TPC_OPC_SPU_abs:
+        return (int32_t)a < 0 ? 0u - a : a;
+    case TPC_OPC_SPU_mov:
+        return a;
+    case TPC_OPC_SPU_or:
+    case TPC_OPC_SPU_and:
+    case TPC_OPC_SPU_xor:
+    case TPC_OPC_SPU_not:
+        return tpc_lane_logic(op, TPC_T_U32, a, b);
+    case TPC_OPC_SPU_shr:
+        return (b & 0xFFu) >= 32 ? 0u : a >> (b & 0xFFu);
+    case TPC_OPC_SPU_shl:
+        return (b & 0xFFu) >= 32 ? 0u : a << (b & 0xFFu);
+    default:
+        *ok = false;
+        return 0;
+    }
+}
+
 /* ---- comparisons (CMP_EQ 0x09 .. CMP_GEQ 0x0E; SEL maps onto them) ---- */
 
 static inline bool tpc_lane_rel(unsigned op, bool lt, bool eq, bool gt)

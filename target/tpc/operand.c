@@ -66,16 +66,6 @@ void tpc_lane_id_init(TpcCpu *c)
         c->lane_id[2][i] = (uint8_t)i;
 }
 
-/* 16 bytes at a time (a scalar operand of every vector op goes through
- * here); the pattern is the element replicated to 32 bits first. */
-static void broadcast(uint8_t *dst, uint32_t v, unsigned e)
-{
-    uint32_t w = e == 4 ? v : e == 2 ? (v & 0xFFFFu) * 0x10001u : (v & 0xFFu) * 0x01010101u;
-    const tpc_v4u q = {w, w, w, w};
-    for (unsigned i = 0; i < TPC_VBYTES; i += 16)
-        memcpy(dst + i, &q, 16);
-}
-
 const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, unsigned e,
                           uint8_t *tmp, TpcSlotOut *o)
 {
@@ -98,7 +88,7 @@ const uint8_t *tpc_rd_vec(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, u
             return c->lane_id[2];
         }
     default:
-        broadcast(tmp, tpc_rd_scalar(c, b, op, o), e);
+        tpc_vl_broadcast(tmp, tpc_rd_scalar(c, b, op, o), e);
         return tmp;
     }
 }

@@ -461,6 +461,11 @@ static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len
     memcpy(p, src, len);
 }
 
+void tpc_tensor_store_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
+{
+    store_stream(c, span, src, TPC_VBYTES);
+}
+
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
 {
     unsigned e = mw->esize;

@@ -9,45 +9,140 @@
 
 #define VL_N(E) (TPC_VBYTES / (E))
 
-/* one loop over the lanes of element size E: x, y, z are lanes of a, b, d */
-#define VL_LOOP(E, expr)                                                                           \
-    for (unsigned i = 0; i < VL_N(E); i++) {                                                       \
-        uint32_t x = vl_ld##E(a, i), y = vl_ld##E(b, i), z = vl_ld##E(d, i);                       \
-        (void)x, (void)y, (void)z;                                                                 \
-        vl_st##E(out, i, (expr));                                                                  \
-    }                                                                                              \
-    return true
+/* One loop over the lanes of element size E as a function (a TpcVlFn):
+ * x, y, z are lanes of a, b, d.  Unrolled by 8: with AVX2 that is the
+ * whole register (8 vectors of 32 bytes), so no loop counter per vector. */
+#define VL_FN(name, E, expr)                                                                       \
+    VL_ATTR static void VL(name)(uint8_t *restrict out, const uint8_t *restrict a,                 \
+                                 const uint8_t *restrict b, const uint8_t *restrict d)             \
+    {                                                                                              \
+        _Pragma("GCC unroll 8") for (unsigned i = 0; i < VL_N(E); i++)                             \
+        {                                                                                          \
+            uint32_t x = vl_ld##E(a, i), y = vl_ld##E(b, i), z = vl_ld##E(d, i);                   \
+            (void)x, (void)y, (void)z;                                                             \
+            vl_st##E(out, i, (expr));                                                              \
+        }                                                                                          \
+    }
 
-/* the integer ops of one type T (element size E) */
-#define VL_INT_CASES(T, E)                                                                         \
+/* bitwise: the element size does not matter */
+VL_FN(or, 1, tpc_lane_logic(TPC_OPC_SPU_or, TPC_T_U8, x, y))
+VL_FN(and, 1, tpc_lane_logic(TPC_OPC_SPU_and, TPC_T_U8, x, y))
+VL_FN(xor, 1, tpc_lane_logic(TPC_OPC_SPU_xor, TPC_T_U8, x, y))
+VL_FN(not, 1, tpc_lane_logic(TPC_OPC_SPU_not, TPC_T_U8, x, y))
+
+VL_FN(f32_mac, 4, tpc_lane_f32_mac(x, y, z, false))
+VL_FN(f32_macn, 4, tpc_lane_f32_mac(x, y, z, true))
+VL_FN(f32_mul, 4, tpc_lane_f32_mul(x, y))
+VL_FN(f32_add, 4, tpc_lane_f32_add(x, y))
+VL_FN(f32_sub, 4, tpc_lane_f32_sub(x, y, false))
+VL_FN(f32_subr, 4, tpc_lane_f32_sub(x, y, true))
+VL_FN(f32_max, 4, tpc_lane_f32_max(x, y))
+VL_FN(f32_min, 4, tpc_lane_f32_min(x, y))
+
+VL_FN(bf16_mul, 2, tpc_lane_bf16_mul(x, y))
+VL_FN(bf16_add, 2, tpc_lane_bf16_add(x, y))
+VL_FN(bf16_sub, 2, tpc_lane_bf16_sub(x, y, false))
+VL_FN(bf16_subr, 2, tpc_lane_bf16_sub(x, y, true))
+VL_FN(bf16_max, 2, tpc_lane_bf16_max(x, y))
+VL_FN(bf16_min, 2, tpc_lane_bf16_min(x, y))
+
+/* the integer loops of one type T (element size E), named N_... */
+#define VL_INT_FNS(T, E, N)                                                                        \
+    VL_FN(N##_sub, E, tpc_lane_int_sub(T, x, y, false, false))                                     \
+    VL_FN(N##_subs, E, tpc_lane_int_sub(T, x, y, false, true))                                     \
+    VL_FN(N##_subr, E, tpc_lane_int_sub(T, x, y, true, false))                                     \
+    VL_FN(N##_subrs, E, tpc_lane_int_sub(T, x, y, true, true))                                     \
+    VL_FN(N##_max, E, tpc_lane_int_max(T, x, y))                                                   \
+    VL_FN(N##_min, E, tpc_lane_int_min(T, x, y))                                                   \
+    VL_FN(N##_shr, E, tpc_lane_shift(false, T, x, y))                                              \
+    VL_FN(N##_shl, E, tpc_lane_shift(true, T, x, y))
+VL_INT_FNS(TPC_T_I32, 4, i32)
+VL_INT_FNS(TPC_T_U32, 4, u32)
+VL_INT_FNS(TPC_T_I16, 2, i16)
+VL_INT_FNS(TPC_T_U16, 2, u16)
+VL_INT_FNS(TPC_T_I8, 1, i8)
+VL_INT_FNS(TPC_T_U8, 1, u8)
+
+#define VL_INT_CASES(T, N)                                                                         \
     case T:                                                                                        \
         switch (op) {                                                                              \
-        case TPC_OPC_SPU_add:                                                                      \
-            if (sat)                                                                               \
-                VL_ADD(T, E, true);                                                                \
-            else                                                                                   \
-                VL_ADD(T, E, false);                                                               \
         case TPC_OPC_SPU_sub:                                                                      \
-            if (sat && rev) {                                                                      \
-                VL_LOOP(E, tpc_lane_int_sub(T, x, y, true, true));                                 \
-            } else if (sat) {                                                                      \
-                VL_LOOP(E, tpc_lane_int_sub(T, x, y, false, true));                                \
-            } else if (rev) {                                                                      \
-                VL_LOOP(E, tpc_lane_int_sub(T, x, y, true, false));                                \
-            } else {                                                                               \
-                VL_LOOP(E, tpc_lane_int_sub(T, x, y, false, false));                               \
-            }                                                                                      \
+            return sat && rev ? VL(N##_subrs) : sat ? VL(N##_subs) : rev ? VL(N##_subr) : VL(N##_sub); \
         case TPC_OPC_SPU_max:                                                                      \
-            VL_LOOP(E, tpc_lane_int_max(T, x, y));                                                 \
+            return VL(N##_max);                                                                    \
         case TPC_OPC_SPU_min:                                                                      \
-            VL_LOOP(E, tpc_lane_int_min(T, x, y));                                                 \
+            return VL(N##_min);                                                                    \
         case TPC_OPC_SPU_shr:                                                                      \
-            VL_LOOP(E, tpc_lane_shift(false, T, x, y));                                            \
+            return VL(N##_shr);                                                                    \
         case TPC_OPC_SPU_shl:                                                                      \
-            VL_LOOP(E, tpc_lane_shift(true, T, x, y));                                             \
+            return VL(N##_shl);                                                                    \
         default:                                                                                   \
-            return false;                                                                          \
+            return NULL;                                                                           \
         }
+
+/* The loop of (op, t, sw) that needs no carries, or NULL (integer ADD is
+ * VL(arith)'s; the rest lane by lane, tpc_alu). */
+static TpcVlFn VL(resolve)(unsigned op, unsigned t, unsigned sw)
+{
+    bool sat = sw & 1u, rev = sw & 2u;
+    switch (op) {
+    case TPC_OPC_SPU_or:
+        return VL(or);
+    case TPC_OPC_SPU_and:
+        return VL(and);
+    case TPC_OPC_SPU_xor:
+        return VL(xor);
+    case TPC_OPC_SPU_not:
+        return VL(not);
+    default:
+        break;
+    }
+    switch (t) {
+    case TPC_T_F32:
+        switch (op) {
+        case TPC_OPC_SPU_mac:
+            return rev ? VL(f32_macn) : VL(f32_mac);
+        case TPC_OPC_SPU_mul:
+            return VL(f32_mul);
+        case TPC_OPC_SPU_add:
+            return VL(f32_add);
+        case TPC_OPC_SPU_sub:
+            return rev ? VL(f32_subr) : VL(f32_sub);
+        case TPC_OPC_SPU_max:
+            return VL(f32_max);
+        case TPC_OPC_SPU_min:
+            return VL(f32_min);
+        default:
+            return NULL;
+        }
+    case TPC_T_BF16:
+        /* (MAC, and the acc_fp32 forms of switch bit 2, lane by lane) */
+        if (sw & 4u)
+            return NULL;
+        switch (op) {
+        case TPC_OPC_SPU_mul:
+            return VL(bf16_mul);
+        case TPC_OPC_SPU_add:
+            return VL(bf16_add);
+        case TPC_OPC_SPU_sub:
+            return rev ? VL(bf16_subr) : VL(bf16_sub);
+        case TPC_OPC_SPU_max:
+            return VL(bf16_max);
+        case TPC_OPC_SPU_min:
+            return VL(bf16_min);
+        default:
+            return NULL;
+        }
+        VL_INT_CASES(TPC_T_I32, i32)
+        VL_INT_CASES(TPC_T_U32, u32)
+        VL_INT_CASES(TPC_T_I16, i16)
+        VL_INT_CASES(TPC_T_U16, u16)
+        VL_INT_CASES(TPC_T_I8, i8)
+        VL_INT_CASES(TPC_T_U8, u8)
+    default:
+        return NULL;
+    }
+}
 
 /* ADD also produces V_CARRY: lane-wide all-ones bytes in cb, packed after */
 #define VL_ADD(T, E, SAT)                                                                          \
@@ -64,79 +159,33 @@
         return true;                                                                               \
     } while (0)
 
+#define VL_ADD_CASE(T, E)                                                                          \
+    case T:                                                                                        \
+        if (sat)                                                                                   \
+            VL_ADD(T, E, true);                                                                    \
+        else                                                                                       \
+            VL_ADD(T, E, false);
+
 VL_ATTR static bool VL(arith)(unsigned op, unsigned t, unsigned sw, uint8_t *restrict out,
                               const uint8_t *restrict a, const uint8_t *restrict b,
                               const uint8_t *restrict d, const uint8_t *restrict ci,
                               uint8_t *restrict cout)
 {
-    bool sat = sw & 1u, rev = sw & 2u;
-    if (op >= TPC_OPC_SPU_or && op <= TPC_OPC_SPU_not) {
-        /* bitwise: the element size does not matter */
-        switch (op) {
-        case TPC_OPC_SPU_or:
-            VL_LOOP(1, x | y);
-        case TPC_OPC_SPU_and:
-            VL_LOOP(1, x & y);
-        case TPC_OPC_SPU_xor:
-            VL_LOOP(1, x ^ y);
-        default:
-            VL_LOOP(1, ~x);
-        }
+    TpcVlFn f = VL(resolve)(op, t, sw);
+    if (f) {
+        f(out, a, b, d);
+        return true;
     }
+    bool sat = sw & 1u;
+    if (op != TPC_OPC_SPU_add)
+        return false;
     switch (t) {
-    case TPC_T_F32:
-        switch (op) {
-        case TPC_OPC_SPU_mac:
-            if (rev) {
-                VL_LOOP(4, tpc_lane_f32_mac(x, y, z, true));
-            } else {
-                VL_LOOP(4, tpc_lane_f32_mac(x, y, z, false));
-            }
-        case TPC_OPC_SPU_mul:
-            VL_LOOP(4, tpc_lane_f32_mul(x, y));
-        case TPC_OPC_SPU_add:
-            VL_LOOP(4, tpc_lane_f32_add(x, y));
-        case TPC_OPC_SPU_sub:
-            if (rev) {
-                VL_LOOP(4, tpc_lane_f32_sub(x, y, true));
-            } else {
-                VL_LOOP(4, tpc_lane_f32_sub(x, y, false));
-            }
-        case TPC_OPC_SPU_max:
-            VL_LOOP(4, tpc_lane_f32_max(x, y));
-        case TPC_OPC_SPU_min:
-            VL_LOOP(4, tpc_lane_f32_min(x, y));
-        default:
-            return false;
-        }
-    case TPC_T_BF16:
-        /* (MAC, and the acc_fp32 forms of switch bit 2, lane by lane) */
-        if (sw & 4u)
-            return false;
-        switch (op) {
-        case TPC_OPC_SPU_mul:
-            VL_LOOP(2, tpc_lane_bf16_mul(x, y));
-        case TPC_OPC_SPU_add:
-            VL_LOOP(2, tpc_lane_bf16_add(x, y));
-        case TPC_OPC_SPU_sub:
-            if (rev) {
-                VL_LOOP(2, tpc_lane_bf16_sub(x, y, true));
-            } else {
-                VL_LOOP(2, tpc_lane_bf16_sub(x, y, false));
-            }
-        case TPC_OPC_SPU_max:
-            VL_LOOP(2, tpc_lane_bf16_max(x, y));
-        case TPC_OPC_SPU_min:
-            VL_LOOP(2, tpc_lane_bf16_min(x, y));
-        default:
-            return false;
-        }
-        VL_INT_CASES(TPC_T_I32, 4)
-        VL_INT_CASES(TPC_T_U32, 4)
-        VL_INT_CASES(TPC_T_I16, 2)
-        VL_INT_CASES(TPC_T_U16, 2)
-        VL_INT_CASES(TPC_T_I8, 1)
-        VL_INT_CASES(TPC_T_U8, 1)
+        VL_ADD_CASE(TPC_T_I32, 4)
+        VL_ADD_CASE(TPC_T_U32, 4)
+        VL_ADD_CASE(TPC_T_I16, 2)
+        VL_ADD_CASE(TPC_T_U16, 2)
+        VL_ADD_CASE(TPC_T_I8, 1)
+        VL_ADD_CASE(TPC_T_U8, 1)
     default:
         return false;
     }
@@ -217,8 +266,10 @@ VL_ATTR static void VL(sel)(unsigned op, unsigned t, bool mez, uint8_t *restrict
 }
 
 #undef VL_N
-#undef VL_LOOP
+#undef VL_FN
+#undef VL_INT_FNS
 #undef VL_INT_CASES
 #undef VL_ADD
+#undef VL_ADD_CASE
 #undef VL_CMP_LOOP
 #undef VL_CMP_OPS

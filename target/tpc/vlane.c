@@ -140,6 +140,7 @@ void tpc_vl_spread(uint8_t g[TPC_VPBYTES], const uint8_t vp[TPC_VPBYTES], unsign
 #undef VL_ATTR
 
 typedef struct VlImpl {
+    TpcVlFn (*resolve)(unsigned, unsigned, unsigned);
     bool (*arith)(unsigned, unsigned, unsigned, uint8_t *restrict, const uint8_t *restrict,
                   const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
                   uint8_t *restrict);
@@ -150,7 +151,7 @@ typedef struct VlImpl {
                 const uint8_t *restrict);
 } VlImpl;
 
-static const VlImpl vl_base = {vl_base_arith, vl_base_cmp, vl_base_sel};
+static const VlImpl vl_base = {vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -161,7 +162,7 @@ static const VlImpl vl_base = {vl_base_arith, vl_base_cmp, vl_base_sel};
 #undef VL
 #undef VL_ATTR
 
-static const VlImpl vl_avx2 = {vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
+static const VlImpl vl_avx2 = {vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
 
 /* AVX2 and FMA need the CPU features and the OS saving YMM state (XCR0
  * bits 1-2). */
@@ -213,6 +214,11 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
     uint8_t dummy[TPC_VPBYTES];
     return impl()->arith(op, t, sw, out, a, b, d ? d : vl_zero, cin ? cin : vl_zero,
                          cout ? cout : dummy);
+}
+
+TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw)
+{
+    return impl()->resolve(op, t, sw);
 }
 
 void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[TPC_VPBYTES], const uint8_t *a,

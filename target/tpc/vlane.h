@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Vectorised here: f32 MAC/MUL/ADD/SUB/MAX/MIN, bf16 MUL/ADD/SUB/MAX/MIN,
  * the integer types' ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any
@@ -23,6 +24,16 @@
 bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint8_t *a,
                   const uint8_t *b, const uint8_t *d, const uint8_t *cin, uint8_t *cout);
 
+/* The loop tpc_vl_arith runs for (op, t, sw) when that needs no carry
+ * (all but integer ADD), for callers that choose it once (the direct
+ * path's plans): out = op(a, b) with d the old destination (MAC; must be
+ * a readable image otherwise too, e.g. the destination), or NULL where
+ * tpc_vl_arith would return false or needs carries.  The host ISA's loop
+ * at the time of the call (tpc_vl_select). */
+typedef void (*TpcVlFn)(uint8_t *restrict out, const uint8_t *restrict a,
+                        const uint8_t *restrict b, const uint8_t *restrict d);
+TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw);
+
 /* CMP: VPRF image vp (bit j = byte j) of a op b per lane of type t, every
  * bit of a lane equal; mez: CMP_EQ's mask_eq_zero. */
 void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[32], const uint8_t *a,
@@ -32,6 +43,17 @@ void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[32], const uint8_t
  * out2 = (a op b) ? a : b. */
 void tpc_vl_sel(unsigned op, unsigned t, bool mez, uint8_t *out, uint8_t *out2, const uint8_t *a,
                 const uint8_t *b, const uint8_t *c, const uint8_t *d);
+
+/* dst = element v (of e bytes) in every lane, 16 bytes at a time (a
+ * scalar operand of a vector op). */
+static inline void tpc_vl_broadcast(uint8_t *dst, uint32_t v, unsigned e)
+{
+    typedef uint32_t v4u __attribute__((vector_size(16)));
+    uint32_t w = e == 4 ? v : e == 2 ? (v & 0xFFFFu) * 0x10001u : (v & 0xFFu) * 0x01010101u;
+    const v4u q = {w, w, w, w};
+    for (unsigned i = 0; i < 256; i += 16)
+        memcpy(dst + i, &q, 16);
+}
 
 /* VPRF image <-> byte mask: vp bit j = top bit of bytes[j]; bytes[j] =
  * 0xFF or 0 from bit j. */
