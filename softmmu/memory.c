@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -649,22 +650,44 @@ uint8_t *as_host_ptr(AddressSpace *as, uint64_t addr, uint64_t len, bool is_writ
     return mr->host + off;
 }
 
+/* The host pages under [addr, addr + len) of one RAM range, widened to
+ * `align` inside the region's mapping: false if it is not such a range. */
+static bool ram_host_pages(AddressSpace *as, uint64_t addr, uint64_t len, uintptr_t align,
+                           uintptr_t *lo, uintptr_t *hi)
+{
+    const FlatRange *fr = as_find(as, addr);
+    if (!fr || len == 0 || len > fr->end - addr || fr->mr->kind != MR_RAM || !fr->mr->host)
+        return false;
+    uintptr_t base = (uintptr_t)fr->mr->host, end = base + mr_map_len(fr->mr->size);
+    uintptr_t p = base + (uintptr_t)(fr->mr_offset + (addr - fr->start));
+    *lo = p & ~(align - 1);
+    *hi = (p + (uintptr_t)len + align - 1) & ~(align - 1);
+    *lo = *lo < base ? base : *lo;
+    *hi = *hi > end ? end : *hi;
+    return *hi > *lo;
+}
+
 void as_hint_dense(AddressSpace *as, uint64_t addr, uint64_t len)
 {
 #if defined(MADV_HUGEPAGE)
-    const FlatRange *fr = as_find(as, addr);
-    if (!fr || len == 0 || len > fr->end - addr || fr->mr->kind != MR_RAM || !fr->mr->host)
-        return;
     /* whole huge pages around the range, inside the region's mapping: the
      * ends share a huge page with their neighbours at most */
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t base = (uintptr_t)fr->mr->host, end = base + mr_map_len(fr->mr->size);
-    uintptr_t p = base + (uintptr_t)(fr->mr_offset + (addr - fr->start));
-    uintptr_t lo = p & ~(huge - 1), hi = (p + (uintptr_t)len + huge - 1) & ~(huge - 1);
-    lo = lo < base ? base : lo;
-    hi = hi > end ? end : hi;
-    if (hi > lo)
+    uintptr_t lo, hi;
+    if (ram_host_pages(as, addr, len, (uintptr_t)2 << 20, &lo, &hi))
         (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure is harmless */
+#else
+    (void)as;
+    (void)addr;
+    (void)len;
+#endif
+}
+
+void as_populate(AddressSpace *as, uint64_t addr, uint64_t len)
+{
+#if defined(MADV_POPULATE_WRITE)
+    uintptr_t lo, hi;
+    if (ram_host_pages(as, addr, len, (uintptr_t)sysconf(_SC_PAGESIZE), &lo, &hi))
+        (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE); /* Linux >= 5.14 */
 #else
     (void)as;
     (void)addr;

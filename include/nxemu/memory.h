@@ -216,6 +216,12 @@ bool as_is_ram(AddressSpace *as, uint64_t addr, uint64_t len, unsigned flags);
  * of one per 4 KiB.  Anything else (MMIO, several ranges, no host support)
  * is ignored. */
 void as_hint_dense(AddressSpace *as, uint64_t addr, uint64_t len);
+/* Also advice, no effect on contents: back [addr, addr+len) of one RAM
+ * range with host memory now (MADV_POPULATE_WRITE), so that the run that
+ * writes it later takes none of its page faults (first touches are slow
+ * and uneven in a VM, whose host backs guest memory on demand).  Ignored
+ * where the host lacks it or the range is not one RAM range. */
+void as_populate(AddressSpace *as, uint64_t addr, uint64_t len);
 /* A run of RAM (or ROM, for reads) around an address that callers may cache
  * as a software TLB entry: guest [lo, lo + len) is host [host, host + len),
  * for as long as *genp == gen (no new flat view, observer or code page since).

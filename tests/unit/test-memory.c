@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <glib.h>
 
@@ -659,6 +660,11 @@ static void test_hint_dense(void)
     as_hint_dense(as, (16u << 20) - 8, 64);   /* past the end of the region */
     as_hint_dense(as, 0x80000000ull, 0x1000); /* MMIO */
     as_hint_dense(as, 0x200000, 0);           /* empty */
+    /* as_populate likewise, on the same ranges and over the stored word */
+    as_populate(as, 0x100001, 5u << 20);
+    as_populate(as, (16u << 20) - 8, 64);
+    as_populate(as, 0x80000000ull, 0x1000);
+    as_populate(as, 0x200000, 0);
     g_assert_cmphex(rd(as, 0x123458, 8), ==, 0x1122334455667788ull);
     g_assert_cmphex(rd(as, 0x300000, 8), ==, 0);
     wr(as, 0x400000, 4, 0xCAFEF00D);
@@ -671,6 +677,49 @@ static void test_hint_dense(void)
     mr_destroy(&sys);
     mr_destroy(&ram);
     mr_destroy(&io);
+}
+
+/* as_populate backs the range with host memory before anything touches it
+ * (where the host kernel has MADV_POPULATE_WRITE, Linux >= 5.14): every host
+ * page of a never-touched range is resident afterwards (mincore). */
+static void test_populate(void)
+{
+#if defined(MADV_POPULATE_WRITE)
+    const size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = 64 * pg;
+    void *probe = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    g_assert(probe != MAP_FAILED);
+    bool have = madvise(probe, pg, MADV_POPULATE_WRITE) == 0;
+    munmap(probe, pg);
+    if (!have) {
+        g_test_skip("the host kernel has no MADV_POPULATE_WRITE");
+        return;
+    }
+    MemoryRegion sys, ram;
+    mr_init_container(&sys, "sys", 0x100000000ull);
+    mr_init_ram(&ram, "hbm", 16u << 20, 0);
+    mr_add_subregion(&sys, 0x0, &ram, 0);
+    AddressSpace *as = as_new("t", &sys);
+    const uint64_t at = 0x800000;
+    uint8_t *h = as_host_ptr(as, at, len, false, 0);
+    g_assert_nonnull(h);
+    unsigned char vec[64];
+    g_assert_cmpint(mincore(h, len, vec), ==, 0);
+    unsigned before = 0, after = 0;
+    for (unsigned i = 0; i < 64; i++)
+        before += vec[i] & 1;
+    as_populate(as, at, len);
+    g_assert_cmpint(mincore(h, len, vec), ==, 0);
+    for (unsigned i = 0; i < 64; i++)
+        after += vec[i] & 1;
+    g_assert_cmpuint(before, <, 64); /* else the test shows nothing */
+    g_assert_cmpuint(after, ==, 64);
+    g_assert_cmphex(rd(as, at, 8), ==, 0);
+    as_free(as);
+    mr_destroy(&sys);
+    mr_destroy(&ram);
+#else
+    g_test_skip("built without MADV_POPULATE_WRITE");
+#endif
 }
 
 /* A region tree that refers to itself must not hang or crash the flattener. */
@@ -770,6 +819,7 @@ int main(int argc, char **argv)
     g_test_add_func("/memory/dump-flat", test_dump_flat);
     g_test_add_func("/memory/reset-zero", test_reset_zero);
     g_test_add_func("/memory/hint-dense", test_hint_dense);
+    g_test_add_func("/memory/populate", test_populate);
     g_test_add_func("/memory/alias-cycle", test_alias_cycle);
     g_test_add_func("/memory/sparse-64g", test_sparse_64g);
     g_test_add_func("/memory/ram-ptr", test_ram_ptr);
