@@ -19,7 +19,10 @@
 # operations in the same order: fused MACs, so the results are identical).
 # Prints per kernel: bundles, bundles/s, host cycles per bundle (CPU time x
 # the clock of a dependent add chain timed in this run) and the ratio of
-# the emulated run's CPU time to the native one's.
+# the emulated run's CPU time to the native one's.  Both are warm in the
+# same way: the native twin is the best of REPEAT runs over the same output
+# buffer, and nxemu-tpc-run backs its output tensors before the run
+# (as_populate), so neither counts the host's first touches of the output.
 # With CALLGRIND=1 it instead prints host instructions per bundle under
 # valgrind (repeatable on a loaded machine): the difference of two runs of
 # different sizes over the difference of their bundles, so start-up cancels.
