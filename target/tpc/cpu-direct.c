@@ -602,9 +602,13 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
  * plans run). */
 static void enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
 {
-    uint64_t before = *nd;
-    loop_plan_iterate(c, n, max_bundles, nd);
-    c->x.loop_total += *nd - before;
+    /* (counters of its own, which the direct executors cannot alias, stay
+     * in registers: through the caller's, 13 host instructions a bundle) */
+    uint64_t ln = *n, lnd = 0;
+    loop_plan_iterate(c, &ln, max_bundles, &lnd);
+    *n = ln;
+    *nd += lnd;
+    c->x.loop_total += lnd;
 }
 
 /* The loop while nothing observes single bundles (no debugger, trace or

@@ -510,7 +510,9 @@ static inline bool tpc_pred_sp(const TpcCpu *c, const TpcInsn *in)
  * the elements are contiguous RAM; else NULL, and the general path decides
  * (and reports any fault).  The caller knows no watchpoint is set (the
  * direct loop runs only then, nx_debug_needs_steps). */
-static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, bool store)
+static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(TpcCpu *c,
+                                                                           const TpcInsn *in,
+                                                                           bool store)
 {
     if (!tpc_pred_sp(c, in))
         return NULL;
