@@ -450,8 +450,9 @@ static void compare(const State *a, const State *b, const char *what, const GStr
 
 /* Every kernel of one generator in every mode, against the plain run.
  * loops: the loop-plan kernels, run in slices of 1, 7 or 1000 bundles (a
- * plan stops at a slice's end), which must use the plans in the plain and
- * debugger's runs and not in the others. */
+ * plan stops at a slice's end); the plain run must use the plans, the
+ * traced and staged runs must not (the observed one may, for bodies
+ * without tensor accesses). */
 static void differential(bool loops, guint32 seed0)
 {
     /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
