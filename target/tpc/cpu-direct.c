@@ -533,6 +533,84 @@ static bool bp_at(const TpcCpu *c, uint32_t pc)
     return false;
 }
 
+/* ---- loop plans: a LOOP body of direct bundles run as one ---- */
+
+/* Bundles a loop plan takes: compiled inner loops are a few bundles long
+ * (bench/tpc-stream: two per vector), and a longer body spends little of
+ * its time at the loop top anyway. */
+#define TPC_LOOP_PLAN_MAX 8
+
+/* Go round the innermost loop, whose body is about to start again at
+ * c->pc, without the per-bundle loop top of tpc_run_quiet: when every body
+ * bundle has a current direct plan (decoded and compared at this code
+ * generation, so no bundle of it changed), none is a jump or carries a gdb
+ * breakpoint, and the caller knows nothing observes single bundles, the
+ * body's plans run one after the other by the same direct_run, and the
+ * loop end is the same loop_end.  What that skips per bundle: the decode
+ * cache lookup, the code-current and breakpoint checks and the loop-end
+ * test (bench/tpc-stream, CALLGRIND=1).  Anything unusual (a plan's checks
+ * failing, code written, the slice's budget spent, the loop leaving) stops
+ * at a bundle boundary with c->pc at the next bundle, which the caller
+ * then runs as it would have.  *n and *nd count the bundles as the
+ * caller's loop does (a bundle that did not run is not counted). */
+static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    uint32_t body = f->body, end = f->end;
+    unsigned depth = c->nloops;
+    if (c->pc != body || end < body || (end - body) / TPC_BUNDLE >= TPC_LOOP_PLAN_MAX ||
+        !c->x.code_marked || c->in_delay_slot)
+        return;
+    unsigned nb = (end - body) / TPC_BUNDLE + 1;
+    const TpcDCacheEntry *plan[TPC_LOOP_PLAN_MAX];
+    uint64_t gen = c->x.code_gen;
+    /* (a body with a jump or a bundle without a plan keeps them in this
+     * generation: lrelu's would cost 18 host instructions per bundle) */
+    if (body == c->x.lp_fail_body && end == c->x.lp_fail_end && gen == c->x.lp_fail_gen)
+        return;
+    for (unsigned k = 0; k < nb; k++) {
+        uint32_t pc = body + k * TPC_BUNDLE;
+        const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+        if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && bp_at(c, pc)))
+            return; /* (not yet decoded here, or a breakpoint: this slice) */
+        if (!dc->direct || dc->spu_jmp) {
+            c->x.lp_fail_body = body;
+            c->x.lp_fail_end = end;
+            c->x.lp_fail_gen = gen;
+            return;
+        }
+        plan[k] = dc;
+    }
+    for (;;) {
+        for (unsigned k = 0; k < nb; k++) {
+            c->pc = body + k * TPC_BUNDLE;
+            /* (a store into the kernel's pages clears code_marked) */
+            if (*n >= max_bundles || !c->x.code_marked || c->x.code_gen != gen ||
+                !direct_run(c, plan[k]))
+                return;
+            (*n)++;
+            (*nd)++;
+        }
+        uint32_t next = loop_end(c, end);
+        c->pc = next;
+        if (next != body || c->nloops != depth)
+            return;
+    }
+}
+
+/* The same, counting its bundles (TpcExec.loop_total: the tests see the
+ * plans run). */
+static void enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    /* (counters of its own, which the direct executors cannot alias, stay
+     * in registers: through the caller's, 13 host instructions a bundle) */
+    uint64_t ln = *n, lnd = 0;
+    loop_plan_iterate(c, &ln, max_bundles, &lnd);
+    *n = ln;
+    *nd += lnd;
+    c->x.loop_total += lnd;
+}
+
 /* The loop while nothing observes single bundles (no debugger, trace or
  * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
  * anything else (and a direct bundle whose checks fail) in step_one. */
@@ -554,6 +632,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
      * cannot fall back once the record is open (and whose memory effects
      * the trace's access hook must see, not a host span). */
     bool traced = c->m->trace != NULL;
+    /* loop plans: only while nothing observes (a record or a line per
+     * bundle would need the loop top) */
+    bool fuse = !traced && !log_exec;
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -581,9 +662,13 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
                 tpc_log_bundle(c, dc->raw, "exec");
             if (G_UNLIKELY(dc->spu_jmp) && c->x.out[TPC_SLOT_SPU].jump)
                 tpc_jump_to(c, c->x.out[TPC_SLOT_SPU].jump_pc);
-            else
-                c->pc = c->nloops && c->loops[c->nloops - 1].end == pc ? loop_end(c, pc)
-                                                                       : pc + TPC_BUNDLE;
+            else if (c->nloops && c->loops[c->nloops - 1].end == pc) {
+                c->pc = loop_end(c, pc);
+                if (fuse && c->nloops && c->pc == c->loops[c->nloops - 1].body)
+                    enter_loop_plan(c, &n, max_bundles, &nd);
+            } else {
+                c->pc = pc + TPC_BUNDLE;
+            }
             continue;
         }
         /* step_one may finish the core, which reports the counters */

@@ -279,6 +279,11 @@ typedef struct TpcExec {
      * bundles since creation (staged ones: parent.retired - direct_total);
      * host nanoseconds in tpc_cpu_step while time_host */
     uint64_t direct_total;
+    uint64_t loop_total; /* of them, run by loop plans (cpu-direct.c) */
+    /* the last loop body found without a plan, not looked at again in
+     * this code generation (cpu-direct.c enter_loop_plan) */
+    uint32_t lp_fail_body, lp_fail_end;
+    uint64_t lp_fail_gen;
     bool time_host;
     uint64_t host_ns;
 
@@ -505,7 +510,9 @@ static inline bool tpc_pred_sp(const TpcCpu *c, const TpcInsn *in)
  * the elements are contiguous RAM; else NULL, and the general path decides
  * (and reports any fault).  The caller knows no watchpoint is set (the
  * direct loop runs only then, nx_debug_needs_steps). */
-static inline uint8_t *tpc_tensor_span_nodebug(TpcCpu *c, const TpcInsn *in, bool store)
+static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(TpcCpu *c,
+                                                                           const TpcInsn *in,
+                                                                           bool store)
 {
     if (!tpc_pred_sp(c, in))
         return NULL;

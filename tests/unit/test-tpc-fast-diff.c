@@ -27,7 +27,13 @@
  * below 0 to past the end; the body runs three times in a LOOP and may
  * rewrite descriptor words with `st_l mmio`.  Bundles never have two slots writing one
  * register (that is tpc-fast/conflict-*).
+ * A second generator makes short LOOP bodies of direct forms that go round
+ * up to 41 times (cpu-direct.c's loop plans), in slices of 1, 7 or 1000
+ * bundles, whose spans leave their tensors, fault or lose their predicate
+ * mid-loop; the plain and debugger's runs use the plans, the traced and
+ * staged ones must not.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib.h>
@@ -113,33 +119,47 @@ static unsigned pick(GRand *r, unsigned n)
     return (unsigned)g_rand_int_range(r, 0, (gint32)n);
 }
 
-/* A tensor id; t4 (whose end is not memory) rarely, or most kernels fault */
-static unsigned tens(GRand *r)
+/* A tensor id; t4 (whose end is not memory) rarely, or most kernels fault;
+ * direct (loop plan bodies): t5 (strided, never a span) rarely, or few
+ * bodies have plans, t4 more often (a body's span reaches its end after
+ * some trips) */
+static unsigned tens(GRand *r, bool direct)
 {
     static const uint8_t ids[] = {0, 1, 2, 3, 5, 6, 0, 1, 2, 3, 5, 6, 0, 2, 4};
-    return ids[pick(r, sizeof(ids))];
+    static const uint8_t dids[] = {0, 1, 2, 3, 6, 0, 1, 2, 3, 6, 4, 4, 5};
+    return direct ? dids[pick(r, sizeof(dids))] : ids[pick(r, sizeof(ids))];
+}
+
+/* An SRF register for SET_INDX; direct: an even one (S0..S7 hold small
+ * integers at even numbers, f32 values, far out of any tensor, at odd) */
+static unsigned sidx(GRand *r, bool direct)
+{
+    return direct ? 2 * pick(r, 4) : pick(r, 8);
 }
 
 /* One bundle, `left` more to come in the body; wv/wi: registers written
- * so far in it (no conflicts). */
-static void bundle(GString *k, GRand *r, unsigned left)
+ * so far in it (no conflicts).  direct: only forms with a direct plan
+ * (no VPRF predicate on the LD/ST slots, no st_l, no jump: pass left 0),
+ * for the loop plans' bodies. */
+static void bundle(GString *k, GRand *r, unsigned left, bool direct)
 {
     uint64_t wv = 0;
     uint32_t wi = 0;
     bool imm = false, ld_nop = false, sel = false;
-    const char *p = preds[pick(r, G_N_ELEMENTS(preds))];
+    /* (a predicate that is off has no span: a plan's fallback) */
+    const char *p = preds[direct ? (pick(r, 3) ? 0 : pick(r, 7)) : pick(r, G_N_ELEMENTS(preds))];
     /* LD */
     unsigned f = pick(r, 10);
     if (f < 6) {
         unsigned v = pick(r, 8);
         wv |= 1ull << v;
-        g_string_append_printf(k, "ld_tnsr V%u, 0x%x, I%u%s; ", v, tens(r), 2 + pick(r, 4), p);
+        g_string_append_printf(k, "ld_tnsr V%u, 0x%x, I%u%s; ", v, tens(r, direct), 2 + pick(r, 4), p);
     } else if (f < 8) {
         static const unsigned dim1[] = {1, 10, 100, 1000, 10000}; /* one dim, as binary digits */
         unsigned i = 2 + pick(r, 4);
         wi |= 1u << i;
-        g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s; ", i, dim1[pick(r, 5)], pick(r, 8),
-                               p);
+        g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s; ", i, dim1[pick(r, 5)],
+                               sidx(r, direct), p);
     } else {
         g_string_append(k, "nop; ");
         p = ""; /* a NOP has no predicate */
@@ -229,13 +249,13 @@ static void bundle(GString *k, GRand *r, unsigned left)
     /* ST: same predicate as the LD slot (tpc.md §4.1 shares the field) */
     f = sel ? 12 : pick(r, 12);
     if (f < 5)
-        g_string_append_printf(k, "st_tnsr 0x%x, I%u, V%u%s\n", tens(r), 2 + pick(r, 4), pick(r, 8),
+        g_string_append_printf(k, "st_tnsr 0x%x, I%u, V%u%s\n", tens(r, direct), 2 + pick(r, 4), pick(r, 8),
                                p);
-    else if (f < 6) /* a descriptor word rewritten by the kernel (see program) */
+    else if (f < 6 && !direct) /* a descriptor word rewritten by the kernel (see program) */
         g_string_append_printf(k, "st_l mmio S%u, S%u%s\n", 8 + pick(r, 4), 12 + pick(r, 5), p);
     else if (f < 8 && !(wi & (1u << (i = 2 + pick(r, 4)))))
         g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s\n", i, 10 * pick(r, 2) + 1,
-                               pick(r, 8), p);
+                               sidx(r, direct), p);
     else
         g_string_append(k, "nop\n");
 }
@@ -247,8 +267,42 @@ static GByteArray *kernel(GRand *r, GString *src)
     g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n"
                          "loop 0x0, 0x3, 1, <, End\nnop\n");
     for (unsigned b = 0; b < NBUNDLE; b++)
-        bundle(src, r, NBUNDLE - 1 - b);
+        bundle(src, r, NBUNDLE - 1 - b, false);
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    TpcObject obj;
+    tpc_object_init(&obj);
+    if (!tpc_assemble_text("random", src->str, &obj, stderr))
+        g_error("random kernel did not assemble:\n%s", src->str);
+    GByteArray *text = g_byte_array_new();
+    g_byte_array_append(text, obj.text->data, obj.text->len);
+    tpc_object_free(&obj);
+    return text;
+}
+
+/* A short LOOP body of direct forms going round many times, alone or
+ * nested in an outer loop, for the loop plans (cpu-direct.c
+ * enter_loop_plan): the coordinates the SPU steps move the spans until
+ * they leave the tensor, fault (t4) or a compare switches a predicate
+ * off, mid-loop. */
+static GByteArray *loop_kernel(GRand *r, GString *src)
+{
+    unsigned nb = 1 + pick(r, 4), trips = 2 + pick(r, 40);
+    bool nest = pick(r, 3) == 0;
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
+    if (nest)
+        g_string_append(src, "loop 0x0, 0x3, 1, <, End2\nnop\n"
+                             "nop; add.i32 b00001 I2, 0x1, I2; nop; nop\n");
+    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+    /* now and then a load walking t4 (16 lanes a trip) until it faults past
+     * the end of HBM, at the 6th trip */
+    unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
+    for (unsigned b = 0; b < nb; b++) {
+        if (b == walk)
+            g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
+        bundle(src, r, 0, pick(r, 8) != 0); /* now and then one without a plan */
+    }
+    g_string_append(src, nest ? "End:\nnop\nEnd2:\nhalt\nnop\nnop\nnop\n"
+                              : "End:\nhalt\nnop\nnop\nnop\n");
     TpcObject obj;
     tpc_object_init(&obj);
     if (!tpc_assemble_text("random", src->str, &obj, stderr))
@@ -263,6 +317,10 @@ static GByteArray *kernel(GRand *r, GString *src)
 
 typedef struct State {
     uint32_t status, fault_pc, fault_addr, bundles;
+    /* the bundles each slice ran and the pc it stopped at, hashed: every
+     * path ends a slice at the same bundle (vtime and the other cores'
+     * interleaving depend on it) */
+    uint64_t slices;
     uint32_t s[TPC_NR_S];
     uint8_t sp[TPC_NR_SP];
     uint8_t v[TPC_NR_V][TPC_VBYTES];
@@ -280,7 +338,11 @@ enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
-static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
+/* bundles the last run_mode ran by loop plans (TpcExec.loop_total) */
+static uint64_t last_loop_bundles;
+
+/* slice: bundles per cpu->ops->run call */
+static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned slice, State *st)
 {
     Machine *m = tt_machine();
     GRand *r = g_rand_new_with_seed(seed);
@@ -319,11 +381,17 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, State *st)
     g_assert_true((nx_debug_cpu_breakpoints(m, m->tpc[0], pcs, 8) < 0) == (mode == MODE_STAGED));
     tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
-    for (unsigned n = 0; n < 10000 && cpu->state == CPU_RUNNING; n++)
-        cpu->ops->run(cpu, 7); /* odd slices: bundles straddle slice ends */
-    g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
     TpcCpu *c = tpc_cpu(cpu);
+    uint64_t slices = 0;
+    for (unsigned n = 0; n < 100000 && cpu->state == CPU_RUNNING; n++) {
+        uint64_t used = cpu->ops->run(cpu, slice); /* odd slices: bundles straddle slice ends */
+        g_assert_cmpuint(used, <=, slice);
+        slices = slices * 1000003u + used * 65537u + c->pc;
+    }
+    g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
+    last_loop_bundles = c->x.loop_total;
     memset(st, 0, sizeof(*st));
+    st->slices = slices;
     st->status = tt_rd32(m, TPC0 + 0x100C);
     st->fault_pc = tt_rd32(m, TPC0 + 0x1020);
     st->fault_addr = tt_rd32(m, TPC0 + 0x1030);
@@ -369,6 +437,7 @@ static void compare(const State *a, const State *b, const char *what, const GStr
                        : a->fault_pc != b->fault_pc             ? "FAULT_PC"
                        : a->fault_addr != b->fault_addr         ? "FAULT_ADDR"
                        : a->bundles != b->bundles               ? "BUNDLES"
+                       : a->slices != b->slices                 ? "slice ends"
                        : memcmp(a->s, b->s, sizeof(a->s))       ? "SRF"
                        : memcmp(a->sp, b->sp, sizeof(a->sp))    ? "SPRF"
                        : memcmp(a->v, b->v, sizeof(a->v))       ? "VRF"
@@ -379,31 +448,50 @@ static void compare(const State *a, const State *b, const char *what, const GStr
             b->status, src->str);
 }
 
-static void test_differential(void)
+/* Every kernel of one generator in every mode, against the plain run.
+ * loops: the loop-plan kernels, run in slices of 1, 7 or 1000 bundles (a
+ * plan stops at a slice's end); the plain run must use the plans, the
+ * traced and staged runs must not (the observed one may, for bodies
+ * without tensor accesses). */
+static void differential(bool loops, guint32 seed0)
 {
     /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
     const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
     unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0) : NKERN;
-    GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : 20261130);
+    GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : seed0);
     GString *src = g_string_new(NULL);
     State *a = g_new(State, 1), *b = g_new(State, 1);
-    unsigned faults = 0;
+    unsigned faults = 0, fused = 0;
+    uint64_t fused_bundles = 0;
+    static const unsigned slices[] = {7, 1, 1000, 7};
     for (unsigned n = 0; n < nkern; n++) {
-        GByteArray *text = kernel(r, src);
+        GByteArray *text = loops ? loop_kernel(r, src) : kernel(r, src);
         guint32 seed = g_rand_int(r);
-        run_mode(text, seed, MODE_PLAIN, a);
+        unsigned sl = loops ? slices[n % G_N_ELEMENTS(slices)] : 7;
+        run_mode(text, seed, MODE_PLAIN, sl, a);
         faults += (a->status & 3) == 3;
-        run_mode(text, seed, MODE_OBSERVED, b);
+        fused += last_loop_bundles != 0;
+        fused_bundles += last_loop_bundles;
+        if (loops && !last_loop_bundles && g_getenv("SHOWNF"))
+            g_printerr("slice %u status %x:\n%s\n", sl, a->status, src->str);
+        run_mode(text, seed, MODE_OBSERVED, sl, b);
         compare(a, b, "the observed run", src);
-        run_mode(text, seed, MODE_TRACED, b);
+        run_mode(text, seed, MODE_TRACED, sl, b);
         compare(a, b, "the traced run (-d commit, -d exec)", src);
-        run_mode(text, seed, MODE_DEBUGGER, b);
+        g_assert_cmpuint(last_loop_bundles, ==, 0);
+        run_mode(text, seed, MODE_DEBUGGER, sl, b);
         compare(a, b, "the debugger's run", src);
-        run_mode(text, seed, MODE_STAGED, b);
+        run_mode(text, seed, MODE_STAGED, sl, b);
         compare(a, b, "the staged run (a watchpoint set)", src);
+        g_assert_cmpuint(last_loop_bundles, ==, 0);
         g_byte_array_free(text, TRUE);
     }
-    g_test_message("%u of %u kernels faulted", faults, nkern);
+    g_test_message("%u of %u kernels faulted, %u ran %" PRIu64 " bundles by loop plans", faults,
+                   nkern, fused, fused_bundles);
+    /* many bodies have plans that go round more than once (others leave
+     * at once: a span off its tensor or a predicate off, every trip) */
+    if (loops && !en)
+        g_assert_cmpuint(fused, >, nkern / 5);
     /* the generator must reach both outcomes */
     g_assert_cmpuint(faults, >, 0);
     g_assert_cmpuint(faults, <, nkern);
@@ -413,9 +501,20 @@ static void test_differential(void)
     g_rand_free(r);
 }
 
+static void test_differential(void)
+{
+    differential(false, 20261130);
+}
+
+static void test_loop_plans(void)
+{
+    differential(true, 20261204);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tpc-fast-diff/random-kernels", test_differential);
+    g_test_add_func("/tpc-fast-diff/loop-plans", test_loop_plans);
     return g_test_run();
 }
