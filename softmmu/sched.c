@@ -109,21 +109,6 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
     return r;
 }
 
-bool sched_solo_alone(const Machine *m)
-{
-    const NxCpu *self = m->sched.current;
-    /* No TPC ran when the slice began, and a launch counts as a change. */
-    if (m->sched.round_tpc_changed || m->board->dma.queued) {
-        return false;
-    }
-    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (m->seq[i] != self && sched_seq_active(m->seq[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The rounds a solo slice may cover from here (0: run a normal round): a
  * lone RUNNING sequencer, nothing that looks at the machine per round or
  * per instruction, and never past the round that reaches the cycle limit. */
@@ -174,6 +159,7 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
     uint64_t icount_before = s->icount, before = s->round_retired;
     s->current = cpu;
     s->solo = true;
+    s->solo_wakes = s->wakes;
     cpu->slice_used = 0;
     uint64_t used = cpu->ops->run(cpu, k * q);
     s->solo = false;

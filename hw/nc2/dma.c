@@ -11,6 +11,7 @@
 #include "hw/nc2/dma.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 #include "nxemu/trace.h"
 
 #define DMA_STATUS      0x00u
@@ -120,6 +121,7 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
     dc->queued++;
+    sched_note_wake(e->m);
     if (G_UNLIKELY(e->m->trace)) {
         trace_dma_push(e->m, e->index, req);
     }

@@ -10,6 +10,7 @@
 #include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 
 #define NX_NQ_STRIDE 0x20u
 #define NX_NQ_END    (NX_NQ + 4 * NX_NQ_STRIDE)
@@ -332,6 +333,9 @@ void nx_control(NxBlock *nx, uint32_t bits)
             nx->regs.block_reason = NX_BLOCK_NONE;
             nx->regs.discard_kept = true; /* fetch again at PC, from phase F */
             nx->cpu->state = CPU_RUNNING;
+            if (nx->m) {
+                sched_note_wake(nx->m);
+            }
         }
     }
     if (nx->m) {

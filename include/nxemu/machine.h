@@ -64,6 +64,10 @@ typedef struct Sched {
     unsigned round_tpc_changed;
     NxCpu *current; /* core in its slice, for VTIME reads */
     bool solo;      /* current runs a solo slice (nxemu/sched.h) */
+    /* Agents made able to act (a sequencer started, a DMA request queued:
+     * sched_note_wake), and the count when the solo slice began: a solo
+     * core is still alone while they are equal (sched_solo_alone). */
+    uint64_t wakes, solo_wakes;
     uint64_t round_used; /* most cycles any core or engine used in this round */
     uint64_t end_vtime;  /* VTIME at which the run ended (set with stop_reason) */
     /* A round a debugger stop (STOP_DEBUG) interrupted: the next

@@ -51,8 +51,19 @@ static inline bool sched_seq_active(const NxCpu *cpu)
 }
 
 /* Still the only agent that can act: asked after every instruction with
- * effects in a solo slice. */
-bool sched_solo_alone(const Machine *m);
+ * effects in a solo slice, so it is two compares.  In a solo slice only the
+ * solo core acts, so only its own effects can make another agent able to
+ * act: starting a sequencer (CONTROL.RUN) or queueing a DMA request, which
+ * call sched_note_wake, or launching a TPC (round_tpc_changed). */
+static inline bool sched_solo_alone(const Machine *m)
+{
+    return m->sched.wakes == m->sched.solo_wakes && m->sched.round_tpc_changed == 0;
+}
+/* An agent other than the running core may now act (see sched_solo_alone). */
+static inline void sched_note_wake(Machine *m)
+{
+    m->sched.wakes++;
+}
 /* The end of the round that the cycle `used` of a slice belongs to (used
  * cycles already run: the round of the last one), as a slice budget. */
 static inline uint64_t sched_round_end(const Machine *m, uint64_t used)
