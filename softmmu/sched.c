@@ -19,6 +19,14 @@ void sched_init(Machine *m, uint64_t quantum)
     Sched *s = &m->sched;
     *s = (Sched){0};
     s->quantum = quantum ? quantum : 1;
+    /* 1024 rounds at most per sched_rounds call: a signal is seen within
+     * ~65k instructions at the default quantum */
+    s->slice_rounds = 1024;
+    const char *env = g_getenv("NXEMU_SLICE_ROUNDS");
+    if (env && *env) {
+        guint64 n = g_ascii_strtoull(env, NULL, 0);
+        s->slice_rounds = n ? MIN(n, 1024) : 1;
+    }
 }
 
 static bool tpc_running(const Machine *m)
@@ -514,9 +522,7 @@ void sched_report(Machine *m, GString *out)
 
 int sched_run_report(Machine *m, GString *report)
 {
-    /* 1024 rounds at most per call: a signal is seen within ~65k
-     * instructions at the default quantum */
-    while (sched_rounds(m, 1024) == STOP_NONE) {
+    while (sched_rounds(m, m->sched.slice_rounds) == STOP_NONE) {
     }
     fflush(stdout); /* guest console bytes first, then the diagnostic */
     sched_report(m, report);

@@ -10,11 +10,13 @@ Directives in SOURCE (comment lines, any number of each):
   ; stderr-prefix: TEXT   some stderr line must start with TEXT
   ; stderr-contains: TEXT some stderr line must contain TEXT
   ; stdout: TEXT          stdout must equal TEXT (\\n escapes allowed)
-Every image runs twice, the second time observed (`-trace-json /dev/null`,
-which turns the fast paths and solo slices off: nxemu/sched.h); both runs
-must agree exactly.  The image is loaded with `-device loader,file=IMAGE`
+Every image runs three times: as given; observed (`-trace-json /dev/null`,
+which turns the fast paths and solo slices off: nxemu/sched.h); and with
+NXEMU_SLICE_ROUNDS=1 (fast paths on, but every round a slice of its own,
+the reference for the multi-round slices).  All three must agree exactly.  The image is loaded with `-device loader,file=IMAGE`
 unless an args line mentions @IMAGE@.
 """
+import os
 import shlex
 import subprocess
 import sys
@@ -51,6 +53,9 @@ def main():
     # Determinism: a second run gives identical results, also when observed
     # (the observed engine is the reference for the fast one).
     p2 = subprocess.run(cmd + ["-trace-json", "/dev/null"], capture_output=True, timeout=60)
+    # Multi-round slices give the result of running every round.
+    p3 = subprocess.run(cmd, capture_output=True, timeout=60,
+                        env=dict(os.environ, NXEMU_SLICE_ROUNDS="1"))
     err = p.stderr.decode(errors="replace")
     out = p.stdout.decode(errors="replace")
     errlines = err.splitlines()
@@ -58,6 +63,9 @@ def main():
     if (p2.returncode, p2.stdout, p2.stderr) != (p.returncode, p.stdout, p.stderr):
         problems.append("the observed run (-trace-json) gave a different exit status or output: "
                         f"{p2.returncode} {p2.stdout!r} {p2.stderr!r}")
+    if (p3.returncode, p3.stdout, p3.stderr) != (p.returncode, p.stdout, p.stderr):
+        problems.append("the run with one-round slices (NXEMU_SLICE_ROUNDS=1) gave a different "
+                        f"exit status or output: {p3.returncode} {p3.stdout!r} {p3.stderr!r}")
     if p.returncode != want_exit:
         problems.append(f"exit status {p.returncode}, expected {want_exit}")
     for ln in lines:
