@@ -117,9 +117,21 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
     return r;
 }
 
-/* The rounds a solo slice may cover from here (0: run a normal round): a
- * lone RUNNING sequencer, nothing that looks at the machine per round or
- * per instruction, and never past the round that reaches the cycle limit. */
+/*
+ * The rounds a solo slice may cover from here (0: run a normal round): a
+ * lone RUNNING sequencer, no TPC running, nothing that looks at the machine
+ * per round or per instruction, and never past the round that reaches the
+ * cycle limit.
+ *
+ * DMA requests may be in flight: until one completes, an engine's progress
+ * is invisible (a request moves its bytes, updates its semaphore and events
+ * and leaves the queue only at completion; STATUS, COMPLETED and BYTES
+ * change only then), so the engines may lag behind the core and catch up
+ * after the slice (solo_slice).  The slice then ends no later than the
+ * round of the next completion, which must come after the core's part of
+ * that round as it does in a normal round.  A request the core queues
+ * wakes the scheduler (sched_note_wake): the slice ends with that round.
+ */
 static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
 {
     Sched *s = &m->sched;
@@ -135,10 +147,19 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
             cpu = m->seq[i];
         }
     }
-    if (!cpu || dma_queued(m) || tpc_running(m)) {
+    if (!cpu || tpc_running(m)) {
         return 0;
     }
     uint64_t k = max_rounds;
+    if (dma_queued(m)) {
+        /* cycles to the next completion at the earliest (an engine that
+         * waits for a request's issue time only finishes later) */
+        uint64_t next = dma_next_completion(&m->board->dma);
+        if (next == 0 || next == UINT64_MAX) {
+            return 0;
+        }
+        k = MIN(k, (next - 1) / s->quantum + 1); /* rounds up to the completion's */
+    }
     if (s->has_cycle_limit) {
         /* the round whose end reaches the limit is the slice's last */
         uint64_t left = s->cycle_limit > s->vtime ? s->cycle_limit - s->vtime : 0;
@@ -154,11 +175,12 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
 /*
  * Phase 1 of up to k rounds as one slice of the lone sequencer.  Afterwards
  * the machine is where the last of those rounds would have left it after its
- * phase 1: T advanced over the rounds before it, the core's slice_used and
- * the round's retirement counted within it.  That round is the one of the
- * last cycle used, except after a block: a wait attempted at a round's start
- * belongs to that round, with nothing retired in it.  One sequencer
- * instruction takes one cycle, so cycles are instructions.
+ * phase 1: T advanced over the rounds before it, the DMA engines advanced
+ * over those rounds (no request completes in them: solo_rounds), the core's
+ * slice_used and the round's retirement counted within it.  That round is
+ * the one of the last cycle used, except after a block: a wait attempted at
+ * a round's start belongs to that round, with nothing retired in it.  One
+ * sequencer instruction takes one cycle, so cycles are instructions.
  */
 static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
 {
@@ -174,6 +196,12 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
     s->current = NULL;
     s->icount = icount_before + (s->round_retired - before);
     uint64_t last = cpu->state == CPU_BLOCKED ? used / q : (used ? (used - 1) / q : 0);
+    if (last && dma_queued(m)) {
+        /* the engines' phase 2 of the rounds before the last: requests the
+         * core queued in its last round wait for their issue time */
+        unsigned done = dma_advance(&m->board->dma, last * q);
+        g_assert(done == 0);
+    }
     s->vtime += last * q;
     cpu->slice_used = used - last * q;
     s->round_retired = cpu->slice_used;

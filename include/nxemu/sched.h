@@ -30,11 +30,14 @@ bool sched_step_in_slice(const Machine *m, const NxCpu *cpu);
  * Run up to max_rounds rounds (at least one), with the same result as
  * calling sched_round that many times: stops at the first round that ends
  * the run.  When one sequencer is the only agent that can act (every other
- * sequencer idle, no DMA queued, no TPC running, no debugger, trace or
- * per-instruction log), the rounds are one "solo" slice of the whole budget
- * instead of a slice per round: nobody else could have observed the round
- * boundaries in between.  sched_run uses it; loops that look at the machine
- * between rounds (gdb, the viewer) keep sched_round.
+ * sequencer idle, no TPC running, no debugger, trace or per-instruction
+ * log), the rounds are one "solo" slice of the whole budget instead of a
+ * slice per round: nobody else could have observed the round boundaries in
+ * between.  DMA requests in flight do not act until they complete, so the
+ * slice then goes up to the round of the next completion, and the engines
+ * catch up on the rounds before it afterwards.  sched_run uses it; loops
+ * that look at the machine between rounds (gdb, the viewer) keep
+ * sched_round.
  *
  * The contract for a core's run() in a solo slice (sched.solo is set): after
  * every instruction with effects beyond its own registers, it asks
