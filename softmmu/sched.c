@@ -118,10 +118,30 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
 }
 
 /*
+ * Sequencer i is blocked in a wait on semaphores or events (not DRAIN or a
+ * full DMA queue, whose retries build the request again) and nothing its
+ * wait reads changed since it last tried: its retries fail until something
+ * does, and a retry that fails changes nothing, so they may be left out.
+ * What it reads are semaphore and event values and its own registers; all
+ * changes to them count in sched.changes (sched_note_change), and its
+ * wait_mark is that count after its last slice.  (-d debug logs every
+ * attempt of a record with debug fields.)
+ */
+static bool blocked_waiting(const Machine *m, unsigned i)
+{
+    const NxCpu *c = m->seq[i];
+    return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
+           m->board->nx[i].regs.block_reason == NX_BLOCK_WAIT &&
+           !(m->log.mask & NX_LOG_DEBUG_CMD);
+}
+
+/*
  * The rounds a solo slice may cover from here (0: run a normal round): a
- * lone RUNNING sequencer, no TPC running, nothing that looks at the machine
- * per round or per instruction, and never past the round that reaches the
- * cycle limit.
+ * lone RUNNING sequencer, the other sequencers idle or blocked in waits
+ * (blocked_waiting: the slice then ends with the round of any change their
+ * waits may see, sched_note_change), no TPC running, nothing that looks at
+ * the machine per round or per instruction, and never past the round that
+ * reaches the cycle limit.
  *
  * DMA requests may be in flight: until one completes, an engine's progress
  * is invisible (a request moves its bytes, updates its semaphore and events
@@ -132,19 +152,28 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
  * that round as it does in a normal round.  A request the core queues
  * wakes the scheduler (sched_note_wake): the slice ends with that round.
  */
-static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
+static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only, bool *watch)
 {
     Sched *s = &m->sched;
     NxCpu *cpu = NULL;
     if (max_rounds < 2 || m->debug || m->trace || (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
         return 0;
     }
+    *watch = false;
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (sched_seq_active(m->seq[i])) {
-            if (cpu || m->seq[i]->state != CPU_RUNNING) {
+        NxCpu *c = m->seq[i];
+        if (!sched_seq_active(c)) {
+            continue;
+        }
+        if (c->state == CPU_RUNNING) {
+            if (cpu) {
                 return 0;
             }
-            cpu = m->seq[i];
+            cpu = c;
+        } else if (blocked_waiting(m, i)) {
+            *watch = true;
+        } else {
+            return 0;
         }
     }
     if (!cpu || tpc_running(m)) {
@@ -182,7 +211,7 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
  * a round's start belongs to that round, with nothing retired in it.  One
  * sequencer instruction takes one cycle, so cycles are instructions.
  */
-static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
+static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k, bool watch)
 {
     Sched *s = &m->sched;
     const uint64_t q = s->quantum;
@@ -190,9 +219,12 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
     s->current = cpu;
     s->solo = true;
     s->solo_wakes = s->wakes;
+    s->solo_watch = watch;
     cpu->slice_used = 0;
     uint64_t used = cpu->ops->run(cpu, k * q);
     s->solo = false;
+    s->solo_watch = false;
+    cpu->wait_mark = s->changes;
     s->current = NULL;
     s->icount = icount_before + (s->round_retired - before);
     uint64_t last = cpu->state == CPU_BLOCKED ? used / q : (used ? (used - 1) / q : 0);
@@ -258,6 +290,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     bool blocked = false;
     NxCpu *only = NULL;
     uint64_t solo;
+    bool watch;
 
     if (m->stop_reason != STOP_NONE) {
         return m->stop_reason;
@@ -282,8 +315,8 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         /* 1. (start) After a solo slice, the cores after it in id order
          * still run in its last round: one it started there would have.
          * Never with a debugger, so never inside an interrupted round. */
-        if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
-            solo_slice(m, only, solo);
+        if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only, &watch))) {
+            solo_slice(m, only, solo, watch);
             s->round_seq_retired = s->round_retired;
             if (m->stop) {
                 return stopped(m, only->slice_used);
@@ -309,6 +342,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
              * core that resets itself (CONTROL.RESET) zeroes its RETIRED. */
             before = s->round_retired;
             run_slice(m, cpu, budget);
+            cpu->wait_mark = s->changes;
             s->round_seq_retired += s->round_retired - before;
             s->icount = icount_before + (s->round_retired - before);
             icount_check(s, s->vtime + cpu->slice_used);

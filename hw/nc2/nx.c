@@ -176,6 +176,11 @@ static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
 {
     bool hi = (off & 4) != 0;
 
+    if (nx->m && !(attrs.kind == MEM_REQ_SEQ && attrs.id == nx->id)) {
+        /* another core's registers, PC or CONTROL: its wait may differ */
+        sched_note_change(nx->m);
+    }
+
     if (off < NX_PC) {
         nx->regs.r[off / 4] = v;
         return;

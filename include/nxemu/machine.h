@@ -68,6 +68,11 @@ typedef struct Sched {
      * sched_note_wake), and the count when the solo slice began: a solo
      * core is still alone while they are equal (sched_solo_alone). */
     uint64_t wakes, solo_wakes;
+    /* Changes a blocked sequencer's wait may see (sched_note_change), and
+     * whether the solo slice runs beside blocked sequencers, so must end
+     * with the round of the next one. */
+    uint64_t changes;
+    bool solo_watch;
     /* Most rounds sched_run gives one sched_rounds call, hence one solo
      * slice: 1024, or $NXEMU_SLICE_ROUNDS (1 runs every round on its own,
      * the reference the multi-round slices must equal: tests/seq). */
