@@ -118,21 +118,22 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
 }
 
 /*
- * Sequencer i is blocked in a wait on semaphores or events (not DRAIN or a
- * full DMA queue, whose retries build the request again) and nothing its
- * wait reads changed since it last tried: its retries fail until something
- * does, and a retry that fails changes nothing, so they may be left out.
- * What it reads are semaphore and event values and its own registers; all
- * changes to them count in sched.changes (sched_note_change), and its
- * wait_mark is that count after its last slice.  (-d debug logs every
- * attempt of a record with debug fields.)
+ * Sequencer i is blocked in a wait on semaphores or events or in a DRAIN
+ * (not on a full DMA queue, whose retries build the request again, reading
+ * memory) and nothing its wait reads changed since it last tried: its
+ * retries fail until something does, and a retry that fails changes
+ * nothing, so they may be left out.  What it reads are semaphore and event
+ * values, its own registers and its count of outstanding work; all changes
+ * to them count in sched.changes (sched_note_change), and its wait_mark is
+ * that count after its last slice.  (-d debug logs every attempt of a
+ * record with debug fields.)
  */
 static bool blocked_waiting(const Machine *m, unsigned i)
 {
     const NxCpu *c = m->seq[i];
+    uint32_t why = m->board->nx[i].regs.block_reason;
     return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
-           m->board->nx[i].regs.block_reason == NX_BLOCK_WAIT &&
-           !(m->log.mask & NX_LOG_DEBUG_CMD);
+           (why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN) && !(m->log.mask & NX_LOG_DEBUG_CMD);
 }
 
 /*

@@ -451,6 +451,9 @@ void nx_work_done(NxBlock *nx, uint32_t generation)
 {
     if (generation == nx->generation && nx->regs.outstanding) {
         nx->regs.outstanding--;
+        if (nx->m) {
+            sched_note_change(nx->m); /* what its DRAIN waits for */
+        }
     }
 }
 

@@ -70,7 +70,8 @@ static inline void sched_note_wake(Machine *m)
     m->sched.wakes++;
 }
 /* A change a blocked sequencer's wait may depend on: a semaphore or event
- * value, or a write into another core's NX block.  While a solo slice runs
+ * value, a write into another core's NX block, or a core's outstanding work
+ * (DRAIN) done.  While a solo slice runs
  * beside blocked cores (sched.solo_watch) it ends with the round of the
  * change, so that they re-attempt their waits when they would have. */
 static inline void sched_note_change(Machine *m)
