@@ -125,15 +125,22 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
  * nothing, so they may be left out.  What it reads are semaphore and event
  * values, its own registers and its count of outstanding work; all changes
  * to them count in sched.changes (sched_note_change), and its wait_mark is
- * that count after its last slice.  (-d debug logs every attempt of a
- * record with debug fields.)
+ * that count after its last slice.  Only when nobody watches attempts: the
+ * debugger, a trace (stall counts), -d exec, cpu and debug (a line per
+ * attempt); and not in the reference mode NXEMU_SLICE_ROUNDS=1, which runs
+ * every round as machine.md §8 writes it.
  */
 static bool blocked_waiting(const Machine *m, unsigned i)
 {
     const NxCpu *c = m->seq[i];
+    if (!m->board->nx) {
+        return false; /* not the board's sequencers (unit tests' fake cores) */
+    }
     uint32_t why = m->board->nx[i].regs.block_reason;
     return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
-           (why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN) && !(m->log.mask & NX_LOG_DEBUG_CMD);
+           (why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN) && !m->debug && !m->trace &&
+           !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU | NX_LOG_DEBUG_CMD)) &&
+           m->sched.slice_rounds > 1;
 }
 
 /*
@@ -333,6 +340,11 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
             uint64_t budget = q, before, icount_before = s->icount;
             if (!sched_seq_active(cpu) || cpu->debug_frozen) {
                 s->resume_slice = false;
+                continue;
+            }
+            if (!s->resume_slice && blocked_waiting(m, s->next)) {
+                /* its retry would fail and change nothing: no slice */
+                cpu->slice_used = 0;
                 continue;
             }
             if (s->has_icount_limit) {
