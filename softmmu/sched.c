@@ -342,7 +342,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
                 s->resume_slice = false;
                 continue;
             }
-            if (!s->resume_slice && blocked_waiting(m, s->next)) {
+            if (cpu->state == CPU_BLOCKED && !s->resume_slice && blocked_waiting(m, s->next)) {
                 /* its retry would fail and change nothing: no slice */
                 cpu->slice_used = 0;
                 continue;

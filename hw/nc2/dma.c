@@ -253,11 +253,6 @@ unsigned dma_advance(DmaController *dc, uint64_t q)
     return n;
 }
 
-unsigned dma_pending(const DmaController *dc)
-{
-    return dc->queued;
-}
-
 uint64_t dma_next_completion(const DmaController *dc)
 {
     uint64_t best = UINT64_MAX;
