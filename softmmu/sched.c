@@ -19,6 +19,14 @@ void sched_init(Machine *m, uint64_t quantum)
     Sched *s = &m->sched;
     *s = (Sched){0};
     s->quantum = quantum ? quantum : 1;
+    /* 1024 rounds at most per sched_rounds call: a signal is seen within
+     * ~65k instructions at the default quantum */
+    s->slice_rounds = 1024;
+    const char *env = g_getenv("NXEMU_SLICE_ROUNDS");
+    if (env && *env) {
+        guint64 n = g_ascii_strtoull(env, NULL, 0);
+        s->slice_rounds = n ? MIN(n, 1024) : 1;
+    }
 }
 
 static bool tpc_running(const Machine *m)
@@ -109,43 +117,86 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
     return r;
 }
 
-bool sched_solo_alone(const Machine *m)
+/*
+ * Sequencer i is blocked in a wait on semaphores or events or in a DRAIN
+ * (not on a full DMA queue, whose retries build the request again, reading
+ * memory) and nothing its wait reads changed since it last tried: its
+ * retries fail until something does, and a retry that fails changes
+ * nothing, so they may be left out.  What it reads are semaphore and event
+ * values, its own registers and its count of outstanding work; all changes
+ * to them count in sched.changes (sched_note_change), and its wait_mark is
+ * that count after its last slice.  Only when nobody watches attempts: the
+ * debugger, a trace (stall counts), -d exec, cpu and debug (a line per
+ * attempt); and not in the reference mode NXEMU_SLICE_ROUNDS=1, which runs
+ * every round as machine.md §8 writes it.
+ */
+static bool blocked_waiting(const Machine *m, unsigned i)
 {
-    const NxCpu *self = m->sched.current;
-    /* No TPC ran when the slice began, and a launch counts as a change. */
-    if (m->sched.round_tpc_changed || m->board->dma.queued) {
-        return false;
+    const NxCpu *c = m->seq[i];
+    if (!m->board->nx) {
+        return false; /* not the board's sequencers (unit tests' fake cores) */
     }
-    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (m->seq[i] != self && sched_seq_active(m->seq[i])) {
-            return false;
-        }
-    }
-    return true;
+    uint32_t why = m->board->nx[i].regs.block_reason;
+    return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
+           (why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN) && !m->debug && !m->trace &&
+           !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU | NX_LOG_DEBUG_CMD)) &&
+           m->sched.slice_rounds > 1;
 }
 
-/* The rounds a solo slice may cover from here (0: run a normal round): a
- * lone RUNNING sequencer, nothing that looks at the machine per round or
- * per instruction, and never past the round that reaches the cycle limit. */
-static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
+/*
+ * The rounds a solo slice may cover from here (0: run a normal round): a
+ * lone RUNNING sequencer, the other sequencers idle or blocked in waits
+ * (blocked_waiting: the slice then ends with the round of any change their
+ * waits may see, sched_note_change), no TPC running, nothing that looks at
+ * the machine per round or per instruction, and never past the round that
+ * reaches the cycle limit.
+ *
+ * DMA requests may be in flight: until one completes, an engine's progress
+ * is invisible (a request moves its bytes, updates its semaphore and events
+ * and leaves the queue only at completion; STATUS, COMPLETED and BYTES
+ * change only then), so the engines may lag behind the core and catch up
+ * after the slice (solo_slice).  The slice then ends no later than the
+ * round of the next completion, which must come after the core's part of
+ * that round as it does in a normal round.  A request the core queues
+ * wakes the scheduler (sched_note_wake): the slice ends with that round.
+ */
+static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only, bool *watch)
 {
     Sched *s = &m->sched;
     NxCpu *cpu = NULL;
     if (max_rounds < 2 || m->debug || m->trace || (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
         return 0;
     }
+    *watch = false;
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
-        if (sched_seq_active(m->seq[i])) {
-            if (cpu || m->seq[i]->state != CPU_RUNNING) {
+        NxCpu *c = m->seq[i];
+        if (!sched_seq_active(c)) {
+            continue;
+        }
+        if (c->state == CPU_RUNNING) {
+            if (cpu) {
                 return 0;
             }
-            cpu = m->seq[i];
+            cpu = c;
+        } else if (blocked_waiting(m, i)) {
+            *watch = true;
+        } else {
+            return 0;
         }
     }
-    if (!cpu || dma_queued(m) || tpc_running(m)) {
+    if (!cpu || tpc_running(m)) {
         return 0;
     }
     uint64_t k = max_rounds;
+    if (dma_queued(m)) {
+        /* cycles to the next completion at the earliest (an engine that
+         * waits for a request's issue time only finishes later) */
+        uint64_t next = dma_next_completion(&m->board->dma);
+        if (next == 0 || next == UINT64_MAX) {
+            return 0;
+        }
+        k = MIN(k, (next - 1) / s->quantum + 1); /* rounds up to the completion's */
+    }
     if (s->has_cycle_limit) {
         /* the round whose end reaches the limit is the slice's last */
         uint64_t left = s->cycle_limit > s->vtime ? s->cycle_limit - s->vtime : 0;
@@ -161,25 +212,36 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only)
 /*
  * Phase 1 of up to k rounds as one slice of the lone sequencer.  Afterwards
  * the machine is where the last of those rounds would have left it after its
- * phase 1: T advanced over the rounds before it, the core's slice_used and
- * the round's retirement counted within it.  That round is the one of the
- * last cycle used, except after a block: a wait attempted at a round's start
- * belongs to that round, with nothing retired in it.  One sequencer
- * instruction takes one cycle, so cycles are instructions.
+ * phase 1: T advanced over the rounds before it, the DMA engines advanced
+ * over those rounds (no request completes in them: solo_rounds), the core's
+ * slice_used and the round's retirement counted within it.  That round is
+ * the one of the last cycle used, except after a block: a wait attempted at
+ * a round's start belongs to that round, with nothing retired in it.  One
+ * sequencer instruction takes one cycle, so cycles are instructions.
  */
-static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k)
+static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k, bool watch)
 {
     Sched *s = &m->sched;
     const uint64_t q = s->quantum;
     uint64_t icount_before = s->icount, before = s->round_retired;
     s->current = cpu;
     s->solo = true;
+    s->solo_wakes = s->wakes;
+    s->solo_watch = watch;
     cpu->slice_used = 0;
     uint64_t used = cpu->ops->run(cpu, k * q);
     s->solo = false;
+    s->solo_watch = false;
+    cpu->wait_mark = s->changes;
     s->current = NULL;
     s->icount = icount_before + (s->round_retired - before);
     uint64_t last = cpu->state == CPU_BLOCKED ? used / q : (used ? (used - 1) / q : 0);
+    if (last && dma_queued(m)) {
+        /* the engines' phase 2 of the rounds before the last: requests the
+         * core queued in its last round wait for their issue time */
+        unsigned done = dma_advance(&m->board->dma, last * q);
+        g_assert(done == 0);
+    }
     s->vtime += last * q;
     cpu->slice_used = used - last * q;
     s->round_retired = cpu->slice_used;
@@ -236,6 +298,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
     bool blocked = false;
     NxCpu *only = NULL;
     uint64_t solo;
+    bool watch;
 
     if (m->stop_reason != STOP_NONE) {
         return m->stop_reason;
@@ -260,8 +323,8 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         /* 1. (start) After a solo slice, the cores after it in id order
          * still run in its last round: one it started there would have.
          * Never with a debugger, so never inside an interrupted round. */
-        if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only))) {
-            solo_slice(m, only, solo);
+        if (!s->icount_reached && (solo = solo_rounds(m, max_rounds, &only, &watch))) {
+            solo_slice(m, only, solo, watch);
             s->round_seq_retired = s->round_retired;
             if (m->stop) {
                 return stopped(m, only->slice_used);
@@ -279,6 +342,11 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
                 s->resume_slice = false;
                 continue;
             }
+            if (cpu->state == CPU_BLOCKED && !s->resume_slice && blocked_waiting(m, s->next)) {
+                /* its retry would fail and change nothing: no slice */
+                cpu->slice_used = 0;
+                continue;
+            }
             if (s->has_icount_limit) {
                 uint64_t prev = s->resume_slice ? cpu->slice_used : 0;
                 budget = MIN(budget, prev + (s->icount_limit - s->icount));
@@ -287,6 +355,7 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
              * core that resets itself (CONTROL.RESET) zeroes its RETIRED. */
             before = s->round_retired;
             run_slice(m, cpu, budget);
+            cpu->wait_mark = s->changes;
             s->round_seq_retired += s->round_retired - before;
             s->icount = icount_before + (s->round_retired - before);
             icount_check(s, s->vtime + cpu->slice_used);
@@ -528,9 +597,7 @@ void sched_report(Machine *m, GString *out)
 
 int sched_run_report(Machine *m, GString *report)
 {
-    /* 1024 rounds at most per call: a signal is seen within ~65k
-     * instructions at the default quantum */
-    while (sched_rounds(m, 1024) == STOP_NONE) {
+    while (sched_rounds(m, m->sched.slice_rounds) == STOP_NONE) {
     }
     fflush(stdout); /* guest console bytes first, then the diagnostic */
     sched_report(m, report);

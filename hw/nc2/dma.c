@@ -11,6 +11,7 @@
 #include "hw/nc2/dma.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 #include "nxemu/trace.h"
 
 #define DMA_STATUS      0x00u
@@ -120,6 +121,7 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
     dc->queued++;
+    sched_note_wake(e->m);
     if (G_UNLIKELY(e->m->trace)) {
         trace_dma_push(e->m, e->index, req);
     }
@@ -249,11 +251,6 @@ unsigned dma_advance(DmaController *dc, uint64_t q)
         n += dma_engine_advance(&dc->e[i], q, &dc->last_done);
     }
     return n;
-}
-
-unsigned dma_pending(const DmaController *dc)
-{
-    return dc->queued;
 }
 
 uint64_t dma_next_completion(const DmaController *dc)

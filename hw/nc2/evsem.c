@@ -6,6 +6,7 @@
 #include "hw/nc2/evsem.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 
 #define EVSEM_EVENT    0x0000u
 #define EVSEM_SEM_READ 0x1000u
@@ -20,6 +21,9 @@ static void evsem_set_sem(EvSem *es, unsigned i, uint32_t v, const char *op)
     if (old != v) {
         es->sem[i] = v;
         es->changes++;
+        if (es->m) {
+            sched_note_change(es->m);
+        }
     }
     if (es->m) {
         nx_log_mask(&es->m->log, NX_LOG_SEM, "sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n", i, op, old,
@@ -57,6 +61,9 @@ void evsem_evt_write(EvSem *es, unsigned i, bool set)
     if (old != set) {
         es->evt[i] = set;
         es->changes++;
+        if (es->m) {
+            sched_note_change(es->m);
+        }
     }
     if (es->m) {
         nx_log_mask(&es->m->log, NX_LOG_SEM, "evt[%u] %s: %u -> %u\n", i, set ? "set" : "clear",

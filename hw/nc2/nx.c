@@ -10,6 +10,7 @@
 #include "hw/nc2/board.h"
 #include "hw/nc2/nx.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 
 #define NX_NQ_STRIDE 0x20u
 #define NX_NQ_END    (NX_NQ + 4 * NX_NQ_STRIDE)
@@ -175,6 +176,11 @@ static void nx_write32(NxBlock *nx, uint32_t off, uint32_t v, MemTxAttrs attrs)
 {
     bool hi = (off & 4) != 0;
 
+    if (nx->m && !(attrs.kind == MEM_REQ_SEQ && attrs.id == nx->id)) {
+        /* another core's registers, PC or CONTROL: its wait may differ */
+        sched_note_change(nx->m);
+    }
+
     if (off < NX_PC) {
         nx->regs.r[off / 4] = v;
         return;
@@ -332,6 +338,9 @@ void nx_control(NxBlock *nx, uint32_t bits)
             nx->regs.block_reason = NX_BLOCK_NONE;
             nx->regs.discard_kept = true; /* fetch again at PC, from phase F */
             nx->cpu->state = CPU_RUNNING;
+            if (nx->m) {
+                sched_note_wake(nx->m);
+            }
         }
     }
     if (nx->m) {
@@ -442,6 +451,9 @@ void nx_work_done(NxBlock *nx, uint32_t generation)
 {
     if (generation == nx->generation && nx->regs.outstanding) {
         nx->regs.outstanding--;
+        if (nx->m) {
+            sched_note_change(nx->m); /* what its DRAIN waits for */
+        }
     }
 }
 

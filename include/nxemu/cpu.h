@@ -67,6 +67,7 @@ struct NxCpu {
     CpuState state;
     uint64_t retired;    /* instructions (sequencer) or bundles (TPC) */
     uint64_t slice_used; /* cycles used in the current slice (VTIME) */
+    uint64_t wait_mark;  /* sched.changes after its last slice (softmmu/sched.c) */
     NxFault fault;       /* valid in CPU_FAULTED */
     uint64_t fault_pc;
     /* Held by the debugger (gdb's scheduler-locking resumes other cores

@@ -64,6 +64,19 @@ typedef struct Sched {
     unsigned round_tpc_changed;
     NxCpu *current; /* core in its slice, for VTIME reads */
     bool solo;      /* current runs a solo slice (nxemu/sched.h) */
+    /* Agents made able to act (a sequencer started, a DMA request queued:
+     * sched_note_wake), and the count when the solo slice began: a solo
+     * core is still alone while they are equal (sched_solo_alone). */
+    uint64_t wakes, solo_wakes;
+    /* Changes a blocked sequencer's wait may see (sched_note_change), and
+     * whether the solo slice runs beside blocked sequencers, so must end
+     * with the round of the next one. */
+    uint64_t changes;
+    bool solo_watch;
+    /* Most rounds sched_run gives one sched_rounds call, hence one solo
+     * slice: 1024, or $NXEMU_SLICE_ROUNDS (1 runs every round on its own,
+     * the reference the multi-round slices must equal: tests/seq). */
+    uint64_t slice_rounds;
     uint64_t round_used; /* most cycles any core or engine used in this round */
     uint64_t end_vtime;  /* VTIME at which the run ended (set with stop_reason) */
     /* A round a debugger stop (STOP_DEBUG) interrupted: the next

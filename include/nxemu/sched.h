@@ -30,11 +30,15 @@ bool sched_step_in_slice(const Machine *m, const NxCpu *cpu);
  * Run up to max_rounds rounds (at least one), with the same result as
  * calling sched_round that many times: stops at the first round that ends
  * the run.  When one sequencer is the only agent that can act (every other
- * sequencer idle, no DMA queued, no TPC running, no debugger, trace or
- * per-instruction log), the rounds are one "solo" slice of the whole budget
- * instead of a slice per round: nobody else could have observed the round
- * boundaries in between.  sched_run uses it; loops that look at the machine
- * between rounds (gdb, the viewer) keep sched_round.
+ * sequencer idle or blocked in a wait that nothing changed for since its
+ * last attempt, no TPC running, no debugger, trace or per-instruction
+ * log), the rounds are one "solo" slice of the whole budget instead of a
+ * slice per round: nobody else could have observed the round boundaries in
+ * between.  DMA requests in flight do not act until they complete, so the
+ * slice then goes up to the round of the next completion, and the engines
+ * catch up on the rounds before it afterwards.  sched_run uses it; loops
+ * that look at the machine between rounds (gdb, the viewer) keep
+ * sched_round.
  *
  * The contract for a core's run() in a solo slice (sched.solo is set): after
  * every instruction with effects beyond its own registers, it asks
@@ -51,8 +55,31 @@ static inline bool sched_seq_active(const NxCpu *cpu)
 }
 
 /* Still the only agent that can act: asked after every instruction with
- * effects in a solo slice. */
-bool sched_solo_alone(const Machine *m);
+ * effects in a solo slice, so it is two compares.  In a solo slice only the
+ * solo core acts, so only its own effects can make another agent able to
+ * act: starting a sequencer (CONTROL.RUN) or queueing a DMA request, which
+ * call sched_note_wake, launching a TPC (round_tpc_changed), or, with other
+ * cores blocked, a change their waits may see (sched_note_change). */
+static inline bool sched_solo_alone(const Machine *m)
+{
+    return m->sched.wakes == m->sched.solo_wakes && m->sched.round_tpc_changed == 0;
+}
+/* An agent other than the running core may now act (see sched_solo_alone). */
+static inline void sched_note_wake(Machine *m)
+{
+    m->sched.wakes++;
+}
+/* A change a blocked sequencer's wait may depend on: a semaphore or event
+ * value, a write into another core's NX block, or a core's outstanding work
+ * (DRAIN) done.  While a solo slice runs
+ * beside blocked cores (sched.solo_watch) it ends with the round of the
+ * change, so that they re-attempt their waits when they would have. */
+static inline void sched_note_change(Machine *m)
+{
+    m->sched.changes++;
+    if (m->sched.solo_watch)
+        m->sched.wakes++;
+}
 /* The end of the round that the cycle `used` of a slice belongs to (used
  * cycles already run: the round of the last one), as a slice budget. */
 static inline uint64_t sched_round_end(const Machine *m, uint64_t used)

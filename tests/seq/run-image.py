@@ -10,13 +10,15 @@ Directives in SOURCE (comment lines, any number of each):
   ; stderr-prefix: TEXT   some stderr line must start with TEXT
   ; stderr-contains: TEXT some stderr line must contain TEXT
   ; stdout: TEXT          stdout must equal TEXT (\\n escapes allowed)
-Every image runs twice, the second time observed (`-trace-json /dev/null`,
-which turns solo slices off, nxemu/sched.h, and puts the observer hook
-before every sequencer instruction, target/seq/cpu.c); both runs must agree
-exactly.  An image without log options of its own runs with `-d machine`
-(the run's end: reason, status, icount, vtime) and a third time with
-`-d exec` logging to a file, which must give the same exit status, output
-and log lines but the exec ones.  The image is loaded with `-device loader,file=IMAGE`
+Every image runs as given; observed (`-trace-json /dev/null`, which turns
+solo slices off, nxemu/sched.h, and puts the observer hook before every
+sequencer instruction, target/seq/cpu.c); and with NXEMU_SLICE_ROUNDS=1
+(fast paths on, but every round a slice of its own, the reference for the
+multi-round slices).  All three must agree exactly.  An image without log
+options of its own runs with `-d machine` (the run's end: reason, status,
+icount, vtime) and a fourth time with `-d exec` logging to a file, which
+must give the same exit status, output and log lines but the exec ones.
+The image is loaded with `-device loader,file=IMAGE`
 unless an args line mentions @IMAGE@.
 """
 import os
@@ -61,6 +63,9 @@ def main():
     # Determinism: a second run gives identical results, also when observed
     # (observers must not change what a program does).
     p2 = subprocess.run(cmd + ["-trace-json", "/dev/null"], capture_output=True, timeout=60)
+    # Multi-round slices give the result of running every round.
+    p3 = subprocess.run(cmd, capture_output=True, timeout=60,
+                        env=dict(os.environ, NXEMU_SLICE_ROUNDS="1"))
     err = p.stderr.decode(errors="replace")
     out = p.stdout.decode(errors="replace")
     errlines = err.splitlines()
@@ -68,21 +73,24 @@ def main():
     if (p2.returncode, p2.stdout, p2.stderr) != (p.returncode, p.stdout, p.stderr):
         problems.append("the observed run (-trace-json) gave a different exit status or output: "
                         f"{p2.returncode} {p2.stdout!r} {p2.stderr!r}")
+    if (p3.returncode, p3.stdout, p3.stderr) != (p.returncode, p.stdout, p.stderr):
+        problems.append("the run with one-round slices (NXEMU_SLICE_ROUNDS=1) gave a different "
+                        f"exit status or output: {p3.returncode} {p3.stdout!r} {p3.stderr!r}")
     if not own_log:
         # Observed by -d exec (one log line per instruction, to a file): the
         # same exit status, output and log lines but the exec ones.
         with tempfile.TemporaryDirectory() as tmp:
             logf = os.path.join(tmp, "log")
-            p3 = subprocess.run([nxemu] + args + ["-d", "machine,exec", "-D", logf],
+            p4 = subprocess.run([nxemu] + args + ["-d", "machine,exec", "-D", logf],
                                 capture_output=True, timeout=60)
-            log3 = []
+            log4 = []
             if os.path.exists(logf):  # not when nxemu stops before it runs
                 with open(logf, encoding="utf-8", errors="replace") as f:
-                    log3 = [ln for ln in f.read().splitlines() if not ln.startswith("exec: ")]
-        lines3 = sorted(p3.stderr.decode(errors="replace").splitlines() + log3)
-        if (p3.returncode, p3.stdout) != (p.returncode, p.stdout) or lines3 != sorted(errlines):
+                    log4 = [ln for ln in f.read().splitlines() if not ln.startswith("exec: ")]
+        lines4 = sorted(p4.stderr.decode(errors="replace").splitlines() + log4)
+        if (p4.returncode, p4.stdout) != (p.returncode, p.stdout) or lines4 != sorted(errlines):
             problems.append("the run observed by -d exec gave a different exit status, output "
-                            f"or end: {p3.returncode} {p3.stdout!r} {lines3!r}")
+                            f"or end: {p4.returncode} {p4.stdout!r} {lines4!r}")
     if p.returncode != want_exit:
         problems.append(f"exit status {p.returncode}, expected {want_exit}")
     for ln in lines:
