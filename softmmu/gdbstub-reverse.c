@@ -344,12 +344,11 @@ static void lift_stop(Machine *m)
     }
 }
 
-/* A scan that cannot go on: this process, at the position the command
- * started from, carries on the session with gdb's points back. */
-static void stay(GdbStub *s, const RevPlan *p)
+/* gdb's breakpoints, watchpoints and catchpoints back (catchpoints only
+ * once the re-execution is over: they would stop it), no hit pending, and
+ * the cores' states as the last stop saw them. */
+static void points_back(GdbStub *s, const RevPlan *p)
 {
-    lift_stop(s->m);
-    nx_debug_clear(s->dbg, NULL);
     plan_install(p, s);
     s->dbg->catch_mask = p->catch_mask;
     s->dbg->catch_sem = p->catch_sem;
@@ -359,6 +358,15 @@ static void stay(GdbStub *s, const RevPlan *p)
         s->last_state[i] = s->proc[i]->state;
 }
 
+/* A scan that cannot go on: this process, at the position the command
+ * started from, carries on the session with gdb's points back. */
+static void stay(GdbStub *s, const RevPlan *p)
+{
+    lift_stop(s->m);
+    nx_debug_clear(s->dbg, NULL);
+    points_back(s, p);
+}
+
 /* gdb interrupted the re-execution: the machine stays where it got to,
  * which is earlier than the command's target (re-execution runs forward
  * from the start), with gdb's breakpoints and watchpoints back. */
@@ -366,13 +374,7 @@ static void interrupted(GdbStub *s, RevPlan *p, uint64_t target)
 {
     if (p->scan)
         nx_debug_clear(s->dbg, NULL); /* the scan's recording points */
-    plan_install(p, s);
-    s->dbg->catch_mask = p->catch_mask;
-    s->dbg->catch_sem = p->catch_sem;
-    s->dbg->catch_value = p->catch_value;
-    nx_debug_clear_hit(s->dbg);
-    for (unsigned i = 0; i < s->nr_proc; i++)
-        s->last_state[i] = s->proc[i]->state;
+    points_back(s, p);
     char *msg = g_strdup_printf("nxemu: reverse: interrupted at position %" PRIu64 " of %" PRIu64
                                 ", earlier than the target; breakpoints and watchpoints in "
                                 "between were not reported\n",
@@ -491,12 +493,7 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
             return true;
         }
     }
-    plan_install(&p, s);
-    /* catchpoints only from here on: they would stop the re-execution */
-    s->dbg->catch_mask = p.catch_mask;
-    s->dbg->catch_sem = p.catch_sem;
-    s->dbg->catch_value = p.catch_value;
-    nx_debug_clear_hit(s->dbg);
+    points_back(s, &p);
     if (!reached) {
         lift_stop(s->m);
         g_string_assign(p.msg, "nxemu: reverse: the re-execution did not reach the position\n");
@@ -508,8 +505,6 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
         d->hit_precise = true;
         s->rev_watch_pending = p.hit != NX_HIT_BREAK;
     }
-    for (unsigned i = 0; i < s->nr_proc; i++)
-        s->last_state[i] = s->proc[i]->state;
     if (p.msg->len) {
         GString *o = g_string_new("O");
         gdb_hex_encode(o, (const uint8_t *)p.msg->str, p.msg->len);
