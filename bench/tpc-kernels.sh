@@ -221,42 +221,8 @@ End1:
 ASM
 echo "$EPI"
 } > "$T/lrelu.s"
-cat > "$T/stream.s" <<'ASM'
-// stream: S1 passes of out[x, y] = a[x, y] + S0; per 64-lane vector one
-// bundle with ld_tnsr, the index step, add.f32 and st_tnsr (each on another
-// vector) and one moving the store index.  Needs >= 2 vectors per row.
-nop; mov_irf_dim 0x0 S10, I0; nop; nop
-nop; mov_irf_dim 0x0 S11, I1; nop; nop
-nop; mov_irf_dim 0x1 S12, I0; nop; nop
-nop; mov_irf_dim 0x1 S13, I1; nop; nop
-nop; add.i32 S11, S11, S10; nop; nop
-nop; add.i32 S13, S13, S12; nop; nop
-nop; mul.i32 S10, S10, 0x40; nop; nop
-nop; mul.i32 S11, S11, 0x40; nop; nop
-nop; add.i32 S14, S10, 0x40; nop; nop
-nop; sub.i32 S15, S11, 0x40; nop; nop
-loop 0x0, S1, 1, <, End2
-nop
-loop S12, S13, 1, <, End1
-nop
-nop; set_indx I2, b00010, S33; nop; nop
-nop; set_indx I2, b00001, S10; nop; nop
-nop; set_indx I3, b00010, S33; nop; nop
-ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; nop; set_indx I3, b00001, S10
-ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; nop
-loop S14, S15, 0x40, <, End0
-nop
-ld_tnsr V1, 0x0, I2; add.i32 b00001 I2, 0x40, I2; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
-set_indx I3, b00001, S34; nop; nop; nop
-End0:
-nop; nop; add.f32 V2, V1, S0; st_tnsr 0x1, I3, V2
-nop; add.i32 b00001 I3, 0x40, I3; nop; nop
-nop; nop; nop; st_tnsr 0x1, I3, V2
-End1:
-nop
-End2:
-ASM
-echo "$EPI" >> "$T/stream.s"
+# stream: the schedule of bench/tpc-stream.sh (needs >= 2 vectors per row)
+cp "$(dirname "$0")/stream-pipelined.s" "$T/stream.s"
 cat > "$T/native.c" <<'C'
 /* The bench kernels in C, the same operations in the same order as the TPC
  * kernels (and "memcpy": the input copied to the output); usage: native
