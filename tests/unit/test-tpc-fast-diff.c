@@ -260,6 +260,19 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
         g_string_append(k, "nop\n");
 }
 
+/* The kernel's text, assembled by nxemu-as's assembler. */
+static GByteArray *assemble(const GString *src)
+{
+    TpcObject obj;
+    tpc_object_init(&obj);
+    if (!tpc_assemble_text("random", src->str, &obj, stderr))
+        g_error("random kernel did not assemble:\n%s", src->str);
+    GByteArray *text = g_byte_array_new();
+    g_byte_array_append(text, obj.text->data, obj.text->len);
+    tpc_object_free(&obj);
+    return text;
+}
+
 static GByteArray *kernel(GRand *r, GString *src)
 {
     /* a LOOP runs the body 3 times: each decoded bundle meets new register,
@@ -269,14 +282,7 @@ static GByteArray *kernel(GRand *r, GString *src)
     for (unsigned b = 0; b < NBUNDLE; b++)
         bundle(src, r, NBUNDLE - 1 - b, false);
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
-    TpcObject obj;
-    tpc_object_init(&obj);
-    if (!tpc_assemble_text("random", src->str, &obj, stderr))
-        g_error("random kernel did not assemble:\n%s", src->str);
-    GByteArray *text = g_byte_array_new();
-    g_byte_array_append(text, obj.text->data, obj.text->len);
-    tpc_object_free(&obj);
-    return text;
+    return assemble(src);
 }
 
 /* A short LOOP body of direct forms going round many times, alone or
@@ -303,14 +309,7 @@ static GByteArray *loop_kernel(GRand *r, GString *src)
     }
     g_string_append(src, nest ? "End:\nnop\nEnd2:\nhalt\nnop\nnop\nnop\n"
                               : "End:\nhalt\nnop\nnop\nnop\n");
-    TpcObject obj;
-    tpc_object_init(&obj);
-    if (!tpc_assemble_text("random", src->str, &obj, stderr))
-        g_error("random kernel did not assemble:\n%s", src->str);
-    GByteArray *text = g_byte_array_new();
-    g_byte_array_append(text, obj.text->data, obj.text->len);
-    tpc_object_free(&obj);
-    return text;
+    return assemble(src);
 }
 
 /* ---- one run and its final state ---- */
