@@ -272,6 +272,13 @@ int gdb_accept_conn(GdbStub *s, bool blocking)
             return -1;
         }
     }
+    if (!blocking) {
+        /* SOCK_NONBLOCK below is the accepted socket's flag: the listening
+         * socket blocks, so ask first whether anyone is waiting */
+        struct pollfd p = {.fd = s->listener, .events = POLLIN};
+        if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
+            return -1;
+    }
     do {
         c = accept4(s->listener, NULL, NULL, SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK));
     } while (c < 0 && errno == EINTR);

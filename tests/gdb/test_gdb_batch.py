@@ -35,7 +35,8 @@ IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
 
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
-                          'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1'),
+                          'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1',
+                          'longloop'),
     tpc=('tpck', 'tpcst'))
 
 
@@ -1037,6 +1038,40 @@ def tpc_run_reverse_continue_in_a_kernel():
                        timeout=30)
     assert p.returncode == 125, p.returncode
     assert p.stderr == b"nxemu-tpc-run: --replay-budget: 'abc' is not a number\n", p.stderr
+
+
+
+@case
+def without_gdb_the_machine_runs_on():
+    """longloop.s (900,000 instructions, far more than the rounds between two
+    looks at the listening socket) ends with its FAIL status 3 under -gdb
+    when no gdb ever connects, after gdb detaches, and after gdb is killed
+    in the middle of a continue: the stub's look for a new gdb must not wait
+    for one (it did: a run under -gdb only ended if it ended in its first
+    rounds)."""
+    need()
+    img = ['-device', 'loader,file=%s' % IMAGES['longloop']]
+    st = Stub(EMU, img, start_stopped=False)
+    assert st.wait(timeout=60) == 3, st.stderr
+    out, rc, _ = gdb_session(img, ['stepi', 'detach'])
+    assert rc == 3, (rc, out)
+    # the same loop 100 times longer (90M instructions, about 1 s under gdb)
+    with open(os.path.join(HERE, 'longloop.s')) as f:
+        src = f.read().replace('blt.u32 r1, 300000, loop', 'blt.u32 r1, 30000000, loop')
+    assert '30000000' in src
+    big_s, big = os.path.join(IMG, 'bigloop.s'), os.path.join(IMG, 'bigloop.elf')
+    with open(big_s, 'w') as f:
+        f.write(src)
+    subprocess.run([NXEMU_AS, big_s, '-o', big], check=True, timeout=60)
+    st = Stub(EMU, ['-device', 'loader,file=%s' % big])
+    st.wait_listening()
+    g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+                          '-ex', 'continue'], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    time.sleep(0.3)
+    g.kill()
+    g.wait()
+    assert st.wait(timeout=60) == 3, st.stderr
 
 
 def main():
