@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "nxemu/file-io.h"
@@ -60,6 +61,20 @@ bool gdb_restart_exec(GdbStub *s)
     return false;
 }
 
+/* execv("/proc/self/exe") names the process "exe" (ps, top, pgrep -x):
+ * give it back the name of the program the user ran. */
+static void keep_process_name(void)
+{
+    gchar *cmdline = NULL;
+    gsize len = 0;
+    if (g_file_get_contents("/proc/self/cmdline", &cmdline, &len, NULL) && len) {
+        gchar *base = g_path_get_basename(cmdline); /* argv[0], NUL-terminated */
+        prctl(PR_SET_NAME, base, 0, 0, 0);          /* the first 15 bytes */
+        g_free(base);
+    }
+    g_free(cmdline);
+}
+
 bool gdb_restart_adopt(GdbStub *s)
 {
     const char *env = getenv(RESTART_ENV);
@@ -70,6 +85,7 @@ bool gdb_restart_adopt(GdbStub *s)
         return false;
     }
     unsetenv(RESTART_ENV); /* a later nxemu started from the guest's run is not a restart */
+    keep_process_name();
     fcntl(conn, F_SETFD, FD_CLOEXEC);
     fcntl(listener, F_SETFD, FD_CLOEXEC);
     s->conn = conn;
