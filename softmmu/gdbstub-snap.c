@@ -113,8 +113,14 @@ static void drop(guint i)
 
 void gdb_snap_drop_all(void)
 {
-    while (snap.list && snap.list->len)
+    while (snap.list && snap.list->len) {
+        pid_t pid = g_array_index(snap.list, SnapEntry, snap.list->len - 1).pid;
         drop(snap.list->len - 1);
+        /* gone before this returns, so that no snapshot outlives the run
+         * (one this process did not fork is the root's to wait for) */
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+    }
     reap();
 }
 
@@ -527,6 +533,13 @@ G_GNUC_NORETURN static void anchor(GdbStub *s)
         }
         if (p != (pid_t)anchor_active)
             continue;
+        /* the run is over: the snapshots see the end of the lifetime pipe;
+         * wait for every one of them (all are children of this subreaper
+         * by now), so that none outlives this process */
+        close(snap.life_w);
+        snap.life_w = -1;
+        while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+        }
         if (WIFEXITED(st))
             _exit(WEXITSTATUS(st));
         if (WIFSIGNALED(st)) {

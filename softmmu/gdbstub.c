@@ -575,6 +575,7 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
 
 static void stub_free(GdbStub *s)
 {
+    gdb_snap_drop_all(); /* none outlives the run */
     gdb_disconnect(s);
     if (s->listener >= 0)
         close(s->listener);

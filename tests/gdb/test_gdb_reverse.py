@@ -379,7 +379,7 @@ def reverse_from_snapshots_gives_the_same_answers():
     assert re.search(r'\d+ snapshots of \d+ bytes \(-replay-memory 536870912\)', out1), out1
     # the root handed the session over and waited: the run's own status
     assert rc0 == 3 and rc1 == 3, (rc0, rc1)
-    time.sleep(0.2)
+    # none outlives nxemu: gone by the time its status is known
     assert long_pids() == [], 'snapshots left behind: %r' % long_pids()
 
 
@@ -423,6 +423,23 @@ def a_signal_to_nxemu_reaches_the_process_gdb_talks_to():
     assert rc == 143, rc
     time.sleep(0.5)
     assert long_pids() == [], 'left behind: %r' % long_pids()
+
+
+@case
+def a_re_executed_nxemu_keeps_its_name():
+    """Going back from the start executes nxemu again (/proc/self/exe): ps,
+    top and pgrep -x must still see "nxemu", not "exe"."""
+    need()
+    st = Stub(NXEMU, loop_args(['-replay-memory', '0']))
+    st.wait_listening()
+    p = subprocess.run([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+                        '-ex', 'stepi', '-ex', 'stepi', '-ex', 'reverse-stepi',
+                        '-ex', 'shell cat /proc/%d/comm' % st.proc.pid, '-ex', 'continue'],
+                       capture_output=True, timeout=120)
+    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+    rc = st.wait(timeout=30)
+    assert re.search(r'^nxemu$', out, re.M), out
+    assert rc == 0, rc
 
 
 @case
