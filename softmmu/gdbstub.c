@@ -490,7 +490,11 @@ static void run_detached(GdbStub *s)
  * new run of a vRun (gdbstub-restart.c), whose stop reply it owes gdb. */
 static bool session(GdbStub *s, bool restarted, bool reversed)
 {
-    s->connected = true;
+    /* a re-execution (gdbstub-reverse.c) may have seen gdb go away already:
+     * then there is no session, the machine runs on */
+    s->connected = s->conn >= 0;
+    if (!s->connected)
+        return false;
     if (!restarted)
         s->noack = false;
     s->exited = false;

@@ -443,6 +443,41 @@ def a_re_executed_nxemu_keeps_its_name():
 
 
 @case
+def gdb_killed_during_a_reverse_command():
+    """gdb killed while nxemu re-executes for a reverse-continue (from the
+    start, 90M instructions of longloop.s made 100 times longer): the
+    re-executed nxemu notices, runs on without a debugger and ends with the
+    program's status, 3 (it waited for a new gdb forever)."""
+    need()
+    with open(os.path.join(HERE, 'longloop.s')) as f:
+        src = f.read().replace('blt.u32 r1, 300000, loop', 'blt.u32 r1, 30000000, loop')
+    big_s, big = os.path.join(IMG, 'bigloop.s'), os.path.join(IMG, 'bigloop.elf')
+    with open(big_s, 'w') as f:
+        f.write(src)
+    subprocess.run([NXEMU_AS, big_s, '-o', big], check=True, timeout=60)
+    st = Stub(NXEMU, ['-device', 'loader,file=%s' % big, '-replay-memory', '0'])
+    st.wait_listening()
+    g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
+                          '-ex', 'break *0x1000100', '-ex', 'continue', '-ex', 'delete',
+                          '-ex', 'watch *(int*)0x2000000', '-ex', 'reverse-continue'],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        line = b''
+        while time.time() < deadline and not line.startswith(b'Hardware watchpoint 2'):
+            line = g.stdout.readline()
+            if not line and g.poll() is not None:
+                break
+        assert line.startswith(b'Hardware watchpoint 2'), line
+        time.sleep(0.5)  # inside the re-execution (seconds long)
+    finally:
+        g.kill()
+        g.wait()
+    assert st.wait(timeout=120) == 3, st.stderr
+
+
+@case
 def a_lost_snapshot_is_skipped():
     """Killing the two latest snapshots (pids from monitor info replay): the
     reverse-stepi re-executes from the one before them, same answer."""
