@@ -68,6 +68,19 @@ def assemble(nxemu_as, src_dir, out_dir, names, tpc=()):
     return images, None
 
 
+def bigloop(nxemu_as, src_dir, out_dir):
+    """tests/gdb/longloop.s with 100 times the passes (90M instructions,
+    about a second under gdb), assembled into out_dir; its path."""
+    with open(os.path.join(src_dir, 'longloop.s')) as f:
+        src = f.read().replace('blt.u32 r1, 300000, loop', 'blt.u32 r1, 30000000, loop')
+    assert '30000000' in src
+    path_s, path = os.path.join(out_dir, 'bigloop.s'), os.path.join(out_dir, 'bigloop.elf')
+    with open(path_s, 'w') as f:
+        f.write(src)
+    subprocess.run([nxemu_as, path_s, '-o', path], check=True, timeout=60)
+    return path
+
+
 def values(out):
     """gdb's $N = V lines, in order."""
     return re.findall(r'^\$\d+ = (.*)$', out, re.M)

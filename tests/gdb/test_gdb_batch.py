@@ -24,7 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gdbclient import ProtocolError, Stub  # noqa: E402
-from gdbtap import Cases, Skip, assemble, values  # noqa: E402
+from gdbtap import Cases, Skip, assemble, bigloop, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
 TPC_RUN = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
@@ -1055,15 +1055,8 @@ def without_gdb_the_machine_runs_on():
     assert st.wait(timeout=60) == 3, st.stderr
     out, rc, _ = gdb_session(img, ['stepi', 'detach'])
     assert rc == 3, (rc, out)
-    # the same loop 100 times longer (90M instructions, about 1 s under gdb)
-    with open(os.path.join(HERE, 'longloop.s')) as f:
-        src = f.read().replace('blt.u32 r1, 300000, loop', 'blt.u32 r1, 30000000, loop')
-    assert '30000000' in src
-    big_s, big = os.path.join(IMG, 'bigloop.s'), os.path.join(IMG, 'bigloop.elf')
-    with open(big_s, 'w') as f:
-        f.write(src)
-    subprocess.run([NXEMU_AS, big_s, '-o', big], check=True, timeout=60)
-    st = Stub(EMU, ['-device', 'loader,file=%s' % big])
+    # the same loop 100 times longer
+    st = Stub(EMU, ['-device', 'loader,file=%s' % bigloop(NXEMU_AS, HERE, IMG)])
     st.wait_listening()
     g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
                           '-ex', 'continue'], stdout=subprocess.DEVNULL,

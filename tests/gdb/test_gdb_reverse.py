@@ -30,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from gdbclient import Stub  # noqa: E402
-from gdbtap import Cases, Skip, assemble, values  # noqa: E402
+from gdbtap import Cases, Skip, assemble, bigloop, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
 SNAPSHOTS = '--snapshots' in sys.argv[4:]
@@ -449,12 +449,7 @@ def gdb_killed_during_a_reverse_command():
     re-executed nxemu notices, runs on without a debugger and ends with the
     program's status, 3 (it waited for a new gdb forever)."""
     need()
-    with open(os.path.join(HERE, 'longloop.s')) as f:
-        src = f.read().replace('blt.u32 r1, 300000, loop', 'blt.u32 r1, 30000000, loop')
-    big_s, big = os.path.join(IMG, 'bigloop.s'), os.path.join(IMG, 'bigloop.elf')
-    with open(big_s, 'w') as f:
-        f.write(src)
-    subprocess.run([NXEMU_AS, big_s, '-o', big], check=True, timeout=60)
+    big = bigloop(NXEMU_AS, HERE, IMG)
     st = Stub(NXEMU, ['-device', 'loader,file=%s' % big, '-replay-memory', '0'])
     st.wait_listening()
     g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
