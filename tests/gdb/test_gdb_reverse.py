@@ -473,6 +473,29 @@ def gdb_killed_during_a_reverse_command():
 
 
 @case
+def rescans_from_earlier_snapshots_stay_within_the_budget():
+    """reverse-continue to a breakpoint on the first instruction (position
+    0) from the end of longloop.s: each scan from a snapshot finds nothing
+    and the next starts from the snapshot before it, so the steps add up
+    (about 39,000, then 79,000 more, then 119,000 more, with snapshots every
+    40,000 steps after thinning).  With -replay-budget 150000 the third scan
+    is refused, with the sum in the message, and the session stays where it
+    was (r1 = 300000, the run then ends with its status 3)."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    out, rc = gdb_session(['-device', 'loader,file=%s' % IMAGES['longloop'],
+                           '-replay-every', '20000', '-replay-budget', '150000'], [
+        'break *0x1000100', 'continue', 'delete', 'break *0x1000000', 'reverse-continue',
+        'p $r1', 'p/x $pc', 'delete', 'continue'])
+    m = re.search(r'E\.nxemu: reverse: (\d+) steps to re-execute exceed -replay-budget 150000',
+                  out)
+    assert m and 150000 < int(m.group(1)) <= 3 * 120000, out
+    assert values(out) == ['300000', '0x1000100'], (values(out), out)
+    assert 'exited with code 03' in out and rc == 3, (rc, out)
+
+
+@case
 def a_lost_snapshot_is_skipped():
     """Killing the two latest snapshots (pids from monitor info replay): the
     reverse-stepi re-executes from the one before them, same answer."""
