@@ -690,6 +690,7 @@ static void seq_destroy(NxCpu *cpu)
 {
     SeqCpu *s = seq_cpu(cpu);
     seq_dcache_destroy(&s->dc);
+    seq_jit_destroy(&s->jit);
     if (s->port.detach)
         s->port.detach(s->port.opaque, cpu);
     g_free(s);
@@ -725,6 +726,7 @@ NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port)
     s->as = m->as;
     s->attrs = MEMTXATTRS(MEM_REQ_SEQ, index);
     seq_dcache_init(&s->dc);
+    seq_jit_init(&s->jit);
     /* One hook for all sequencer cores: it walks m->seq. */
     as_set_code_write_hook(m->as, seq_code_write_hook, m);
     return cpu;

@@ -36,6 +36,7 @@
 #include "nxemu/seq-port.h"
 #include "target/seq/alu-ops.h"
 #include "target/seq/insn.h"
+#include "target/seq/jit.h"
 
 #define SEQ_GDB_R0         0
 #define SEQ_GDB_PC         64
@@ -164,6 +165,7 @@ typedef struct SeqDPage {
     uint64_t fast;  /* bit i: valid and e[i].fast (the run loop's fast path) */
     uint64_t pure;  /* bit i: valid and e[i].pure (a subset of fast) */
     bool marked;    /* as_mark_code done since the last invalidation */
+    SeqJitPage jit; /* compiled blocks of these records (jit.h) */
     /* e[64] is a sentinel (kind SEQ_K_EXIT, off 4096) that ends straight
      * runs at the page end. */
     SeqDecoded e[65];
@@ -182,6 +184,7 @@ struct SeqCpu {
     AddressSpace *as;
     MemTxAttrs attrs;
     SeqDCache dc;
+    SeqJit jit; /* the block compiler's arena (jit.h), a cache like dc */
 
     /* A blocked instruction keeps its fetched record (sequencer.md §2.2). */
     bool kept;

@@ -112,6 +112,8 @@ static SeqDPage *dcache_page(SeqDCache *dc, uint64_t page, bool create)
         p->fast = 0;
         p->pure = 0;
         p->marked = false;
+        /* No arena epoch matches: reset on first use (jit.h). */
+        seq_jit_page_reset(&p->jit, UINT32_MAX);
         for (unsigned i = 0; i <= 64; i++) {
             p->e[i].kind = SEQ_K_EXIT;
             p->e[i].off = (uint16_t)(i * SEQ_REC_BYTES);
@@ -142,6 +144,8 @@ const SeqDecoded *seq_dcache_get(SeqCpu *s, uint64_t pa, const uint8_t *bytes)
     p->valid |= 1ull << slot;
     p->fast = (p->fast & ~(1ull << slot)) | (uint64_t)p->e[slot].fast << slot;
     p->pure = (p->pure & ~(1ull << slot)) | (uint64_t)p->e[slot].pure << slot;
+    /* A block may start here now (the compiler had seen no record). */
+    p->jit.none &= ~(1ull << slot);
     s->dc.fills++;
     return &p->e[slot];
 }
@@ -154,6 +158,8 @@ static void dcache_drop(SeqDPage *p)
     p->marked = false;
     for (unsigned i = 0; i < 64; i++)
         p->e[i].kind = SEQ_K_EXIT;
+    /* Compiled code is a cache of these records: it goes with them. */
+    seq_jit_page_reset(&p->jit, p->jit.epoch);
 }
 
 void seq_dcache_invalidate(SeqDCache *dc, uint64_t addr, uint64_t len)
