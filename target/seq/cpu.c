@@ -234,7 +234,7 @@ typedef enum SeqFastExit {
  * to the record's own label, so observed and unobserved runs execute the
  * same forms.
  */
-static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, uint64_t *used,
+static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, SeqDPage *p, uint64_t *used,
                                                  uint64_t end, uint64_t left, bool observed)
 {
     static const void *const lbl[SEQ_K_COUNT] = {[SEQ_K_EXIT] = &&k_exit,
@@ -261,6 +261,10 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, const SeqDPage *p, u
     uint64_t rem = end - *used, mark = rem;
     SeqFastExit ex = SEQ_FX_CHECK;
     const SeqDecoded *d;
+    /* Compiled blocks (jit.h) when nobody observes: observers hook per
+     * record, which the compiled code has no place for. */
+    const unsigned jit_heat = observed ? 0 : s->jit.threshold;
+    SeqJitCtx jc;
 
 #define SEQ_FLUSH()                                                                                \
     do {                                                                                           \
@@ -285,6 +289,29 @@ reload:
         goto leave;
     }
     d = &p->e[(pc - base) >> 6];
+    if (jit_heat) {
+        const unsigned slot = (unsigned)(pc - base) >> 6;
+        SeqJitPage *jp = &p->jit;
+        if (G_UNLIKELY(jp->epoch != s->jit.epoch))
+            seq_jit_page_reset(jp, s->jit.epoch);
+        const uint8_t *code = jp->entry[slot];
+        if (!code && !((jp->none >> slot) & 1) && ++jp->heat[slot] >= jit_heat)
+            code = seq_jit_compile(&s->jit, p, slot);
+        if (code) {
+            /* The same records as the threaded code below would run, with
+             * the counters brought up to date the same way on the way out.
+             * A block that did not fit the slice returns rem unchanged: the
+             * records go one by one below. */
+            const uint64_t r = seq_jit_run(code, R, &jc, rem);
+            if (r != rem) {
+                rem = r;
+                pc = jc.pc;
+                if (rem == 0)
+                    goto leave;
+                goto reload;
+            }
+        }
+    }
     DISPATCH();
 
     /* The forms of alu-ops.h, instantiated from the same semantics as their
