@@ -27,11 +27,18 @@ enum {
     MODE_DEBUGGER,    /* gdb attached with a breakpoint that is never reached */
     MODE_WATCH,       /* gdb with a watchpoint never hit: no host pointers */
     MODE_GENERAL_OBS, /* the general path, observed (what -trace-json used to force) */
+    MODE_JIT_EAGER,   /* the block compiler (target/seq/jit.c) at a record's first entry */
+    MODE_JIT_TINY,    /* ... with a 600-byte arena: emptied again and again, or too small */
+    MODE_JIT_OFF,     /* the threaded path alone (NXEMU_SEQ_JIT=off) */
     MODE_COUNT
 };
 
-static const char *const mode_name[MODE_COUNT] = {"plain",    "general", "traced",
-                                                  "debugger", "watch",   "general+traced"};
+static const char *const mode_name[MODE_COUNT] = {
+    "plain", "general", "traced", "debugger", "watch", "general+traced", "jit-eager", "jit-tiny",
+    "jit-off"};
+
+/* Programs of ALU records and branches only (long compiled blocks). */
+static bool pure_only;
 
 #define NOWHERE 0x03F00000ull /* in HBM, never executed nor accessed */
 #define MEM_LEN 0x1000u
@@ -44,6 +51,7 @@ typedef struct End {
     NxFault fault;
     uint64_t fault_pc;
     uint8_t mem[MEM_LEN];
+    uint64_t jit_blocks, jit_flushes; /* not compared: how the run went */
 } End;
 
 /* ---- random programs ---------------------------------------------------- */
@@ -79,7 +87,9 @@ static void rand_insn(GRand *g, uint8_t r[64], bool may_branch)
     static const uint8_t m2d_dt[] = {U32, I32, F32, U64, I8, U8, I16, U16};
     static const uint8_t br_dt[] = {I32, U32, I8, U8, I16, U16, F32};
     for (;;) {
-        unsigned kind = (unsigned)g_rand_int_range(g, 0, 100);
+        unsigned kind = (unsigned)g_rand_int_range(g, 0, pure_only ? 70 : 100);
+        if (pure_only && kind >= 50 && kind < 60)
+            kind -= 10; /* no moves either: they end a compiled block */
         if (kind < 50) {
             uint8_t op = (uint8_t)g_rand_int_range(g, 0, 0x1C);
             if (g_rand_int_range(g, 0, 10) == 0)
@@ -106,6 +116,12 @@ static void rand_insn(GRand *g, uint8_t r[64], bool may_branch)
             uint8_t cmp = (uint8_t)g_rand_int_range(g, 0, 7);
             r_bimm(r, cmp, br_dt[g_rand_int_range(g, 0, G_N_ELEMENTS(br_dt))], reg(g),
                    g_rand_int(g) >> g_rand_int_range(g, 0, 32), 128);
+            if (pure_only && cmp && g_rand_boolean(g)) {
+                /* rhs register (sequencer.md §8.8: compare ops 9..14) */
+                r[12] = (uint8_t)(cmp + 8);
+                memset(r + 16, 0, 4);
+                r[33] = reg(g);
+            }
         } else if (kind < 90) {
             uint8_t dt = m2d_dt[g_rand_int_range(g, 0, G_N_ELEMENTS(m2d_dt))];
             unsigned size = dt == U64                ? 8
@@ -179,6 +195,12 @@ static void run_mode(guint32 seed, bool fault, uint64_t limit, int mode, End *e)
     start(m, 0, CODE);
     SeqCpu *s = seq_cpu(m->seq[0]);
     s->threaded_off = mode == MODE_GENERAL || mode == MODE_GENERAL_OBS;
+    if (mode == MODE_JIT_EAGER || mode == MODE_JIT_TINY)
+        s->jit.threshold = seq_jit_available() ? 1 : 0;
+    if (mode == MODE_JIT_TINY)
+        s->jit.cap = 600;
+    if (mode == MODE_JIT_OFF)
+        s->jit.threshold = 0;
     if (limit) {
         m->sched.has_icount_limit = true;
         m->sched.icount_limit = limit;
@@ -221,6 +243,8 @@ static void run_mode(guint32 seed, bool fault, uint64_t limit, int mode, End *e)
     e->state = m->seq[0]->state;
     e->fault = m->seq[0]->fault;
     e->fault_pc = m->seq[0]->fault_pc;
+    e->jit_blocks = s->jit.blocks;
+    e->jit_flushes = s->jit.flushes;
 
     if (d) {
         m->debug = NULL;
@@ -246,12 +270,20 @@ static void run_mode(guint32 seed, bool fault, uint64_t limit, int mode, End *e)
     machine_free(m);
 }
 
+/* Blocks compiled in the eager mode and arenas emptied in the tiny one,
+ * over the compare() calls so far. */
+static uint64_t eager_blocks, tiny_flushes;
+
 static void compare(guint32 seed, bool fault, uint64_t limit)
 {
     static End ref, got;
     run_mode(seed, fault, limit, MODE_PLAIN, &ref);
     for (int mode = 1; mode < MODE_COUNT; mode++) {
         run_mode(seed, fault, limit, mode, &got);
+        if (mode == MODE_JIT_EAGER)
+            eager_blocks += got.jit_blocks;
+        if (mode == MODE_JIT_TINY)
+            tiny_flushes += got.jit_flushes;
         const char *what = NULL;
         if (got.status != ref.status)
             what = "exit status";
@@ -298,10 +330,35 @@ static void test_limits(void)
     }
 }
 
+/* ALU records and branches only, so that the block compiler takes long
+ * runs, with branches inside a page and across pages, with and without an
+ * icount limit; on a host with stencils, blocks are compiled and the tiny
+ * arena is emptied (else this tests nothing of the compiler). */
+static void test_pure_programs(void)
+{
+    pure_only = true;
+    eager_blocks = tiny_flushes = 0;
+    for (guint32 seed = 200; seed < 230; seed++) {
+        compare(seed, false, 0);
+        End e;
+        run_mode(seed, false, 0, MODE_PLAIN, &e);
+        GRand *g = g_rand_new_with_seed(seed);
+        for (unsigned k = 0; k < 3; k++)
+            compare(seed, false, (uint64_t)g_rand_int_range(g, 1, (gint32)e.retired + 1));
+        g_rand_free(g);
+    }
+    pure_only = false;
+    if (seq_jit_available()) {
+        g_assert_cmpuint(eager_blocks, >, 100);
+        g_assert_cmpuint(tiny_flushes, >, 0);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/seq-observe/programs", test_programs);
     g_test_add_func("/seq-observe/icount-limits", test_limits);
+    g_test_add_func("/seq-observe/pure-programs", test_pure_programs);
     return g_test_run();
 }
