@@ -78,6 +78,21 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     return false;
 }
 
+bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi)
+{
+    NxDebug *d = m->debug;
+    if (!d || !d->armed)
+        return true; /* nx_debug_should_stop is false */
+    if (d->rev || d->step_cpu == cpu || d->skip_cpu == cpu)
+        return false;
+    for (unsigned i = 0; i < d->bps->len; i++) {
+        const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+        if (b->cpu == cpu && b->addr >= lo && b->addr < hi)
+            return false;
+    }
+    return true;
+}
+
 /* Does watchpoint w cover an access of [pa, pa+len)? */
 static bool wp_hits(const NxWatchpoint *w, uint64_t pa, uint64_t len, bool is_write)
 {

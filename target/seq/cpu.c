@@ -261,9 +261,15 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, SeqDPage *p, uint64_
     uint64_t rem = end - *used, mark = rem;
     SeqFastExit ex = SEQ_FX_CHECK;
     const SeqDecoded *d;
-    /* Compiled blocks (jit.h) when nobody observes: observers hook per
-     * record, which the compiled code has no place for. */
-    const unsigned jit_heat = observed ? 0 : s->jit.threshold;
+    /* Compiled blocks (jit.h) run when the per-record hook would do
+     * nothing for this page's records: nobody observes, or only a debugger
+     * that can stop at none of them (its state changes only between
+     * slices).  A trace or -d exec/cpu hooks every record: the threaded
+     * code below, the same semantics. */
+    const bool jit_ok =
+        !observed || (!m->trace && !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
+                      nx_debug_quiet_range(m, cpu, base, base + 4096));
+    const unsigned jit_heat = jit_ok ? s->jit.threshold : 0;
     SeqJitCtx jc;
 
 #define SEQ_FLUSH()                                                                                \

@@ -10,7 +10,9 @@
 
 #include <glib.h>
 
+#include "nxemu/debug.h"
 #include "nxemu/machine.h"
+#include "nxemu/sched.h"
 #include "seq-testlib.h"
 #include "target/seq/cpu.h"
 
@@ -119,6 +121,48 @@ static void test_self_modifying(void)
     }
 }
 
+/* With a debugger attached the loop is compiled (no breakpoint in its
+ * page); a breakpoint inserted between rounds, as the gdb stub does, stops
+ * the core at its first arrival there, compiled code or not. */
+static void test_breakpoint_after_compile(void)
+{
+    Machine *m = machine(1);
+    Prog p = {m, CODE};
+    uint8_t r[64];
+    r_movi(r, 1, 1000000), emit(&p, r);
+    r_movi(r, 2, 0), emit(&p, r);
+    r_alu(r, 0x04, U32, 2, 2, 1, false, 0), emit(&p, r); /* 2: add */
+    r_alu(r, 0x05, U32, 1, 1, 0, true, 1), emit(&p, r);  /* 3: sub */
+    r_bimm(r, 4, U32, 1, 0, -128), emit(&p, r);          /* 4: bne 2 */
+    r_write(r, TESTDEV, 0x5555), emit(&p, r);
+    r_halt(r), emit(&p, r);
+    start(m, 0, CODE);
+    NxDebug *d = nx_debug_new(m);
+    m->debug = d;
+    for (unsigned i = 0; i < 50; i++)
+        g_assert_cmpint(sched_round(m), ==, STOP_NONE);
+    SeqCpu *s = seq_cpu(m->seq[0]);
+    if (seq_jit_available())
+        g_assert_cmpuint(s->jit.blocks, >=, 1);
+    const uint64_t r0 = m->seq[0]->retired;
+    g_assert_cmpuint(r0, >=, 2);
+    g_assert_true(nx_debug_bp_insert(d, m->seq[0], CODE + 3 * 64));
+    StopReason st;
+    while ((st = sched_round(m)) == STOP_NONE) {
+    }
+    g_assert_cmpint(st, ==, STOP_DEBUG);
+    g_assert_cmpuint(s->regs->pc, ==, CODE + 3 * 64);
+    /* After R retired (R >= 2) the next record is 2 + (R - 2) % 3: the sub
+     * comes next first at the least R >= r0 with (R - 2) % 3 == 1. */
+    uint64_t want = r0;
+    while ((want - 2) % 3 != 1)
+        want++;
+    g_assert_cmpuint(m->seq[0]->retired, ==, want);
+    m->debug = NULL;
+    nx_debug_free(d);
+    machine_free(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -126,5 +170,6 @@ int main(int argc, char **argv)
     g_test_add_func("/seq-jit/env", test_env);
     g_test_add_func("/seq-jit/sum-loop", test_sum_loop);
     g_test_add_func("/seq-jit/self-modifying", test_self_modifying);
+    g_test_add_func("/seq-jit/breakpoint-after-compile", test_breakpoint_after_compile);
     return g_test_run();
 }

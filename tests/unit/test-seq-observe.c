@@ -272,7 +272,7 @@ static void run_mode(guint32 seed, bool fault, uint64_t limit, int mode, End *e)
 
 /* Blocks compiled in the eager mode and arenas emptied in the tiny one,
  * over the compare() calls so far. */
-static uint64_t eager_blocks, tiny_flushes;
+static uint64_t eager_blocks, tiny_flushes, debugger_blocks;
 
 static void compare(guint32 seed, bool fault, uint64_t limit)
 {
@@ -284,6 +284,8 @@ static void compare(guint32 seed, bool fault, uint64_t limit)
             eager_blocks += got.jit_blocks;
         if (mode == MODE_JIT_TINY)
             tiny_flushes += got.jit_flushes;
+        if (mode == MODE_DEBUGGER || mode == MODE_WATCH)
+            debugger_blocks += got.jit_blocks; /* no breakpoint in these pages */
         const char *what = NULL;
         if (got.status != ref.status)
             what = "exit status";
@@ -332,12 +334,12 @@ static void test_limits(void)
 
 /* ALU records and branches only, so that the block compiler takes long
  * runs, with branches inside a page and across pages, with and without an
- * icount limit; on a host with stencils, blocks are compiled and the tiny
- * arena is emptied (else this tests nothing of the compiler). */
+ * icount limit; on a host with stencils, blocks are compiled (also with a
+ * debugger attached) and the tiny arena is emptied (else this tests nothing of the compiler). */
 static void test_pure_programs(void)
 {
     pure_only = true;
-    eager_blocks = tiny_flushes = 0;
+    eager_blocks = tiny_flushes = debugger_blocks = 0;
     for (guint32 seed = 200; seed < 230; seed++) {
         compare(seed, false, 0);
         End e;
@@ -351,6 +353,7 @@ static void test_pure_programs(void)
     if (seq_jit_available()) {
         g_assert_cmpuint(eager_blocks, >, 100);
         g_assert_cmpuint(tiny_flushes, >, 0);
+        g_assert_cmpuint(debugger_blocks, >, 0);
     }
 }
 
