@@ -7,6 +7,7 @@
 
 #include "hw/nc2/board.h"
 #include "softmmu/trace-int.h"
+#include "target/seq/cpu.h"
 #include "target/tpc/cpu.h"
 
 static const char *const stall_names[4] = {"other", "wait", "drain", "dmaq"};
@@ -34,9 +35,12 @@ void trace_stats(NxTrace *t, GString *out)
         for (unsigned r = 1; r < 4; r++)
             g_string_append_printf(out, " %s=%" PRIu64 "/%" PRIu64, stall_names[r], tc->stalls[r],
                                    tc->stall_cycles[r]);
-        g_string_append_printf(
-            out, " tlb_hits=%" PRIu64 " tlb_misses=%" PRIu64 " tlb_evictions=%" PRIu64 "\n",
-            nx->tlb.hits, nx->tlb.misses, nx->tlb.evictions);
+        g_string_append_printf(out,
+                               " tlb_hits=%" PRIu64 " tlb_misses=%" PRIu64 " tlb_evictions=%" PRIu64,
+                               nx->tlb.hits, nx->tlb.misses, nx->tlb.evictions);
+        /* which path ran them: records in compiled blocks (docs/architecture.rst) */
+        g_string_append_printf(out, " compiled=%" PRIu64 "\n",
+                               cpu ? seq_cpu((NxCpu *)cpu)->jit.insns : 0);
     }
     for (unsigned i = 0; i < t->nr_tpc; i++) {
         const TraceCpu *tc = &t->tpc[i];

@@ -580,6 +580,15 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
     }
 }
 
+bool trace_needs_every_insn(const Machine *m)
+{
+    const NxTrace *t = m->trace;
+    /* (a pure record skipped between two hooked ones changes no stall,
+     * wait or semaphore figure: wait_end and sem_resync see the same state
+     * at the next hooked attempt) */
+    return t && (t->commit || t->tl || t->cov);
+}
+
 void trace_insn_end(Machine *m, NxCpu *cpu)
 {
     NxTrace *t = m->trace;

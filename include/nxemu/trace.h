@@ -54,6 +54,12 @@ void trace_free(NxTrace *t);
 /* cpu is about to execute the len bytes at pc (sequencer: the 64-byte record
  * at its Neuron PC; TPC: the 32-byte bundle at its PC offset). */
 void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len);
+/* Does the trace need trace_insn_begin for every instruction, or only for
+ * those that can block, fault or touch semaphores?  Only -d stats asked: its
+ * counters come from attempts that block and from the cores' own counters,
+ * so a core may run pure ALU/branch records without the hook (the
+ * sequencer's compiled blocks).  NULL: false. */
+bool trace_needs_every_insn(const Machine *m);
 /* Close cpu's pending attempt, if any (no-op otherwise). */
 void trace_insn_end(Machine *m, NxCpu *cpu);
 /* A DMA request was queued on engine e (at machine_vtime). */

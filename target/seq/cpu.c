@@ -264,10 +264,11 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, SeqDPage *p, uint64_
     /* Compiled blocks (jit.h) run when the per-record hook would do
      * nothing for this page's records: nobody observes, or only a debugger
      * that can stop at none of them (its state changes only between
-     * slices).  A trace or -d exec/cpu hooks every record: the threaded
-     * code below, the same semantics. */
+     * slices) or a trace that needs no pure record (-d stats alone).  A
+     * trace or -d exec/cpu hooks every record: the threaded code below, the
+     * same semantics. */
     const bool jit_ok =
-        !observed || (!m->trace && !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
+        !observed || (!trace_needs_every_insn(m) && !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
                       nx_debug_quiet_range(m, cpu, base, base + 4096));
     const unsigned jit_heat = jit_ok ? s->jit.threshold : 0;
     SeqJitCtx jc;
@@ -310,6 +311,7 @@ reload:
              * records go one by one below. */
             const uint64_t r = seq_jit_run(code, R, &jc, rem);
             if (r != rem) {
+                s->jit.insns += rem - r;
                 rem = r;
                 pc = jc.pc;
                 if (rem == 0)

@@ -94,6 +94,7 @@ typedef struct SeqJit {
     uint32_t epoch;     /* bumped when the arena is emptied */
     uint8_t threshold;  /* entries before a slot is compiled; 0: compiler off */
     uint64_t blocks, flushes; /* blocks compiled, arenas emptied (for tests) */
+    uint64_t insns;           /* records retired in compiled code (-d stats) */
 } SeqJit;
 
 typedef struct SeqDPage SeqDPage;

@@ -356,6 +356,47 @@ def test_end_state(nxemu, nxemu_as, tmp):
           st.get("seq0", {}).get("state") == "STOPPED", r.stderr)
 
 
+# A counted loop: mov, then 100000 x (add, sub, bne), then the PASS write
+# that ends the run: 1 + 3 * 100000 + 1 instructions retire.
+LOOP = """        .org 0x01000000
+        mov.u32 {r1}, {100000}
+loop:   add.u32 r2, r2, 3
+        sub.u32 r1, r1, 1
+        bne.u32 r1, 0, loop
+        write.u32 [0x2805000000], 0x5555
+        halt
+"""
+
+
+def test_compiled(nxemu, nxemu_as, tmp):
+    """-d stats keeps the block compiler on and says how much it ran."""
+    src = os.path.join(tmp, "loop.s")
+    elf = os.path.join(tmp, "loop.elf")
+    with open(src, "w") as f:
+        f.write(LOOP)
+    r = run([nxemu_as, src, "-o", elf])
+    check("compiled: image assembles", r.returncode == 0, r.stderr)
+    on = run([nxemu, "-kernel", elf, "-d", "stats"])
+    off = run([nxemu, "-kernel", elf, "-d", "stats"], env=dict(os.environ, NXEMU_SEQ_JIT="off"))
+    a, b = stats_of(on.stderr), stats_of(off.stderr)
+    seq_on, seq_off = a.get("seq0", {}), b.get("seq0", {})
+    check("compiled: the loop retires 300002 instructions either way",
+          on.returncode == 0 and off.returncode == 0 and
+          seq_on.get("insns") == "300002" and seq_off.get("insns") == "300002",
+          on.stderr + off.stderr)
+    check("compiled: NXEMU_SEQ_JIT=off runs none compiled", seq_off.get("compiled") == "0",
+          off.stderr)
+    host = sys.platform.startswith("linux") and os.uname().machine == "x86_64"
+    n = int(seq_on.get("compiled", "0"))
+    check("compiled: under -d stats nearly all of the loop runs compiled",
+          n >= 270000 and n <= 300002, on.stderr,
+          skip=None if host else "no block compiler on this host")
+    strip = lambda t: "\n".join(" ".join(w for w in l.split() if not w.startswith("compiled="))
+                                 for l in t.splitlines())
+    check("compiled: every other statistic is the same with the compiler off",
+          strip(on.stderr) == strip(off.stderr), on.stderr + off.stderr)
+
+
 def test_diff(nxemu, tmp, tl_elf, tl_ko):
     outs = []
     for i in range(2):
@@ -414,6 +455,7 @@ def main():
         if r is not None:
             test_stats(r, hooked)
         test_end_state(nxemu, nxemu_as, tmp)
+        test_compiled(nxemu, nxemu_as, tmp)
         test_diff(nxemu, tmp, imgs["timeline"], tl_ko)
         dk = os.path.join(tmp, "direct.o")
         r = run([nxemu_as, "-t", "tpc", "-o", dk, os.path.join(src, "direct.tpc.s")])
