@@ -93,11 +93,12 @@ static bool scalar_src(const TpcOperand *op)
 static void run_ld_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
 {
     uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_LD].vbuf[0];
-    uint8_t *t = *r;
+    uint8_t *out = *buf;
     tpc_prefetch_stream(span);
-    memcpy(*buf, span, TPC_VBYTES);
-    *r = *buf;
-    *buf = t;
+    /* the buffer becomes the register, then the copy (a tail call) */
+    *buf = *r;
+    *r = out;
+    dc->lfn(out, span, span, span);
 }
 
 static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
@@ -367,6 +368,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(wr, &in->dst);
+        dc->lfn = tpc_vl_mov_fn();
         *fn = run_ld_tnsr;
         *prep = true;
         return true;

@@ -202,6 +202,7 @@ struct TpcDCacheEntry {
     const TpcInsn *din[4];   /* per step: its slot's instruction (in b) */
     TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
     TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
+    TpcVlFn lfn;             /* the LD slot's register fill (run_ld_tnsr) */
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute

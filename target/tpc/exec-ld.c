@@ -365,7 +365,7 @@ static bool ld_tnsr_quick(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
     if (G_UNLIKELY(!span))
         return ld_tnsr(c, b, in, o, 0);
     tpc_prefetch_stream(span);
-    memcpy(o->vbuf[0], span, TPC_VBYTES);
+    tpc_vl_mov_fn()(o->vbuf[0], span, span, span);
     tpc_out_v(o, in->dst.num, 0);
     return true;
 }

@@ -24,6 +24,23 @@
         }                                                                                          \
     }
 
+/* a whole register moved: a tensor load's span into its register image.
+ * With the same vector width as the loops that read the image next, so a
+ * load of the image is served by one store (with 16-byte stores under
+ * 32-byte AVX2 loads, each of those waited for the stores to retire:
+ * half of the add's time in bench/tpc-stream) */
+VL_ATTR static void VL(mov)(uint8_t *restrict out, const uint8_t *restrict a,
+                            const uint8_t *restrict b, const uint8_t *restrict d)
+{
+    /* (as a lane loop GCC sees a memcpy and moves 16 bytes at a time) */
+    typedef uint32_t vlw __attribute__((vector_size(32), aligned(1), may_alias));
+    (void)b, (void)d;
+    _Pragma("GCC unroll 8") for (unsigned i = 0; i < TPC_VBYTES; i += sizeof(vlw))
+    {
+        *(vlw *)(out + i) = *(const vlw *)(a + i);
+    }
+}
+
 /* bitwise: the element size does not matter */
 VL_FN(or, 1, tpc_lane_logic(TPC_OPC_SPU_or, TPC_T_U8, x, y))
 VL_FN(and, 1, tpc_lane_logic(TPC_OPC_SPU_and, TPC_T_U8, x, y))

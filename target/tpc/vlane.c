@@ -140,6 +140,7 @@ void tpc_vl_spread(uint8_t g[TPC_VPBYTES], const uint8_t vp[TPC_VPBYTES], unsign
 #undef VL_ATTR
 
 typedef struct VlImpl {
+    TpcVlFn mov;
     TpcVlFn (*resolve)(unsigned, unsigned, unsigned);
     bool (*arith)(unsigned, unsigned, unsigned, uint8_t *restrict, const uint8_t *restrict,
                   const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
@@ -151,7 +152,7 @@ typedef struct VlImpl {
                 const uint8_t *restrict);
 } VlImpl;
 
-static const VlImpl vl_base = {vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
+static const VlImpl vl_base = {vl_base_mov, vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -162,7 +163,7 @@ static const VlImpl vl_base = {vl_base_resolve, vl_base_arith, vl_base_cmp, vl_b
 #undef VL
 #undef VL_ATTR
 
-static const VlImpl vl_avx2 = {vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
+static const VlImpl vl_avx2 = {vl_avx2_mov, vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
 
 /* AVX2 and FMA need the CPU features and the OS saving YMM state (XCR0
  * bits 1-2). */
@@ -214,6 +215,11 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
     uint8_t dummy[TPC_VPBYTES];
     return impl()->arith(op, t, sw, out, a, b, d ? d : vl_zero, cin ? cin : vl_zero,
                          cout ? cout : dummy);
+}
+
+TpcVlFn tpc_vl_mov_fn(void)
+{
+    return impl()->mov;
 }
 
 TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw)

@@ -33,6 +33,9 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
 typedef void (*TpcVlFn)(uint8_t *restrict out, const uint8_t *restrict a,
                         const uint8_t *restrict b, const uint8_t *restrict d);
 TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw);
+/* The loop copying image a to out (b and d unused: pass a), at the width
+ * of the other loops: tensor loads fill register images with it. */
+TpcVlFn tpc_vl_mov_fn(void);
 
 /* CMP: VPRF image vp (bit j = byte j) of a op b per lane of type t, every
  * bit of a lane equal; mez: CMP_EQ's mask_eq_zero. */

@@ -10,7 +10,7 @@ paths' results).
   and nothing else;
 - the direct path (cpu-direct.c) computes no element itself: its executors
   (run_*) and their helpers call only the functions listed below (lane
-  loops through dc->vfn, staged executors through dc->dexec, lane
+  loops through dc->vfn, the register fill of a load through dc->lfn, staged executors through dc->dexec, lane
   functions, operand and predicate access, tensor spans), and it has no
   float arithmetic at all.
 
@@ -22,7 +22,7 @@ import sys
 
 DIRECT_CALLS = {
     # lane semantics and the loops that apply them
-    "tpc_lane_int5", "vfn", "dexec",
+    "tpc_lane_int5", "vfn", "lfn", "dexec",
     # operands, predicates, blending under a predicate (operand.c)
     "tpc_pred_sp", "tpc_pred_mask", "tpc_rd_scalar", "tpc_vl_broadcast", "tpc_merge",
     "tpc_type_size", "vl_src_b", "set_indx",
