@@ -5,11 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "target/tpc/cpu.h"
+#include "target/tpc/vlane.h"
 
 bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
 {
@@ -441,23 +438,19 @@ void tpc_tensor_plan_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
     mw->nlanes = TPC_VBYTES;
 }
 
-/* A whole-register tensor store: with SSE2, non-temporal 16-byte stores,
- * which skip reading the destination lines into the cache first.  Kernels
+/* A whole-register tensor store: non-temporal (tpc_vl_stream_fn), which
+ * skips reading the destination lines into the cache first.  Kernels
  * stream their outputs, and for them that read is a third of the memory
  * traffic (bench/tpc-stream: about a third faster).  The stores are weakly
  * ordered only towards other threads; tpc_cpu_step fences once per slice
  * (c->x.nt_stores), and this thread sees its own stores in order. */
 static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len)
 {
-#if defined(__SSE2__)
-    if (len == TPC_VBYTES && !((uintptr_t)p & 15)) {
-#pragma GCC unroll 16
-        for (unsigned i = 0; i < TPC_VBYTES; i += 16)
-            _mm_stream_si128((__m128i *)(p + i), _mm_loadu_si128((const __m128i *)(src + i)));
-        c->x.nt_stores = true;
+    if (len == TPC_VBYTES) {
+        if (tpc_vl_stream_fn()(p, src))
+            c->x.nt_stores = true;
         return;
     }
-#endif
     memcpy(p, src, len);
 }
 

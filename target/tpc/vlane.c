@@ -139,8 +139,27 @@ void tpc_vl_spread(uint8_t g[TPC_VPBYTES], const uint8_t vp[TPC_VPBYTES], unsign
 #undef VL
 #undef VL_ATTR
 
+/* Tensor stores of whole registers (tpc_vl_stream_fn): non-temporal, which
+ * skips reading the destination lines into the cache first, when the
+ * destination is aligned for the ISA's streaming stores; a plain copy
+ * otherwise. */
+static bool vl_base_stream(uint8_t *out, const uint8_t *a)
+{
+#if defined(__SSE2__)
+    if (!((uintptr_t)out & 15)) {
+#pragma GCC unroll 16
+        for (unsigned i = 0; i < TPC_VBYTES; i += 16)
+            _mm_stream_si128((__m128i *)(out + i), _mm_loadu_si128((const __m128i *)(a + i)));
+        return true;
+    }
+#endif
+    memcpy(out, a, TPC_VBYTES);
+    return false;
+}
+
 typedef struct VlImpl {
     TpcVlFn mov;
+    TpcVlStreamFn stream;
     TpcVlFn (*resolve)(unsigned, unsigned, unsigned);
     bool (*arith)(unsigned, unsigned, unsigned, uint8_t *restrict, const uint8_t *restrict,
                   const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
@@ -152,10 +171,11 @@ typedef struct VlImpl {
                 const uint8_t *restrict);
 } VlImpl;
 
-static const VlImpl vl_base = {vl_base_mov, vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
+static const VlImpl vl_base = {vl_base_mov, vl_base_stream, vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
+#include <immintrin.h>
 
 #define VL(name) vl_avx2_##name
 #define VL_ATTR  __attribute__((target("avx2,fma")))
@@ -163,7 +183,20 @@ static const VlImpl vl_base = {vl_base_mov, vl_base_resolve, vl_base_arith, vl_b
 #undef VL
 #undef VL_ATTR
 
-static const VlImpl vl_avx2 = {vl_avx2_mov, vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
+/* the same 32 bytes at a time: half the instructions, and a register
+ * image written by the 32-byte stores of the lane loops is read back by
+ * loads of the same width */
+__attribute__((target("avx2"))) static bool vl_avx2_stream(uint8_t *out, const uint8_t *a)
+{
+    if ((uintptr_t)out & 31)
+        return vl_base_stream(out, a);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < TPC_VBYTES; i += 32)
+        _mm256_stream_si256((__m256i *)(out + i), _mm256_loadu_si256((const __m256i *)(a + i)));
+    return true;
+}
+
+static const VlImpl vl_avx2 = {vl_avx2_mov, vl_avx2_stream, vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
 
 /* AVX2 and FMA need the CPU features and the OS saving YMM state (XCR0
  * bits 1-2). */
@@ -220,6 +253,11 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
 TpcVlFn tpc_vl_mov_fn(void)
 {
     return impl()->mov;
+}
+
+TpcVlStreamFn tpc_vl_stream_fn(void)
+{
+    return impl()->stream;
 }
 
 TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw)

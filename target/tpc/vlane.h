@@ -36,6 +36,11 @@ TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw);
 /* The loop copying image a to out (b and d unused: pass a), at the width
  * of the other loops: tensor loads fill register images with it. */
 TpcVlFn tpc_vl_mov_fn(void);
+/* A whole register image a stored at out (tensor memory), with the host's
+ * non-temporal stores where out is aligned for them: then true, and the
+ * caller must fence (sfence) before another thread reads out. */
+typedef bool (*TpcVlStreamFn)(uint8_t *out, const uint8_t *a);
+TpcVlStreamFn tpc_vl_stream_fn(void);
 
 /* CMP: VPRF image vp (bit j = byte j) of a op b per lane of type t, every
  * bit of a lane equal; mez: CMP_EQ's mask_eq_zero. */
