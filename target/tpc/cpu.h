@@ -259,8 +259,13 @@ typedef struct TpcExec {
         int64_t last0;
         unsigned ndims; /* 1 + the highest valid dim (1 when only dim 0 or none) */
     } tfast[16];
-    /* last RAM spans of fast tensor loads and stores (software TLB) */
-    MemHostSpan rspan, wspan;
+    /* last RAM spans of fast tensor loads and stores (software TLB), each
+     * with vlim: the offsets from its start at which a whole register
+     * fits (0: none), so a hit costs one compare and the generation's */
+    struct TpcVSpan {
+        MemHostSpan s;
+        uint64_t vlim;
+    } rspan, wspan;
     bool nt_stores; /* non-temporal stores since the last fence (tensor.c) */
 
     /* staging of the bundle being executed */
@@ -551,8 +556,11 @@ static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(Tp
     if (oob)
         return NULL;
     uint64_t pa = c->x.tdesc[t].base + off;
-    uint8_t *h = mem_span_ptr(store ? &c->x.wspan : &c->x.rspan, pa, TPC_VBYTES);
-    return G_LIKELY(h) ? h : tpc_tensor_fast_miss(c, pa, store);
+    const struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
+    uint64_t o = pa - vs->s.lo;
+    if (G_LIKELY(o < vs->vlim && *vs->s.genp == vs->s.gen))
+        return vs->s.host + o;
+    return tpc_tensor_fast_miss(c, pa, store);
 }
 
 /* Fast tensor loads stream through memory; the host's prefetchers stop at

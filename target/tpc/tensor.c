@@ -124,8 +124,11 @@ bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg)
 
 uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store)
 {
-    MemHostSpan *sp = store ? &c->x.wspan : &c->x.rspan;
-    return as_host_span(c->m->as, pa, store, sp) ? mem_span_ptr(sp, pa, TPC_VBYTES) : NULL;
+    struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
+    bool ok = as_host_span(c->m->as, pa, store, &vs->s); /* (len 0 when not) */
+    vs->vlim = ok && vs->s.len >= TPC_VBYTES ? vs->s.len - TPC_VBYTES + 1 : 0;
+    uint64_t o = pa - vs->s.lo;
+    return o < vs->vlim ? vs->s.host + o : NULL;
 }
 
 uint64_t tpc_tensor_addr(const TpcTensor *td, const int32_t c[5])
