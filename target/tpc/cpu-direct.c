@@ -584,11 +584,16 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
         plan[k] = dc;
     }
     for (;;) {
+        /* Once per trip: a budget for the whole body (the caller's loop
+         * goes on bundle by bundle near the slice's end), and the code
+         * still current.  Nothing in a trip can change the code: a direct
+         * store's span never covers a marked page (as_host_span keeps
+         * writes to code on the slow path), and nothing here decodes. */
+        if (max_bundles - *n < nb || !c->x.code_marked || c->x.code_gen != gen)
+            return;
         for (unsigned k = 0; k < nb; k++) {
             c->pc = body + k * TPC_BUNDLE;
-            /* (a store into the kernel's pages clears code_marked) */
-            if (*n >= max_bundles || !c->x.code_marked || c->x.code_gen != gen ||
-                !direct_run(c, plan[k]))
+            if (!direct_run(c, plan[k]))
                 return;
             (*n)++;
             (*nd)++;
