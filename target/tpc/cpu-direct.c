@@ -634,11 +634,14 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* -d exec: a direct bundle cannot fault, so its line after the bundle
      * ran reads as the staged path's line before it */
     bool log_exec = nx_log_enabled(&c->m->log, NX_LOG_EXEC);
-    /* -trace-json / -coverage: a record around each direct bundle, as the
-     * staged path makes one.  Only plans without tensor accesses, which
-     * cannot fall back once the record is open (and whose memory effects
-     * the trace's access hook must see, not a host span). */
-    bool traced = c->m->trace != NULL;
+    /* -d commit / -trace-json / -coverage: a record around each direct
+     * bundle, as the staged path makes one.  Only plans without tensor
+     * accesses, which cannot fall back once the record is open (and whose
+     * memory effects the trace's access hook must see, not a host span).
+     * -d stats alone needs no record per bundle (its TPC figures are the
+     * core's counters and the kernel's launch and finish), so it observes
+     * the engine an unobserved run uses. */
+    bool traced = trace_needs_every_insn(c->m);
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;

@@ -332,8 +332,9 @@ typedef struct State {
  * (the core keeps its fast loop, which compares each pc with it);
  * MODE_STAGED: a watchpoint on a word no kernel touches, which puts every
  * bundle through the general (staged) path: the reference. */
-/* MODE_TRACED: -d commit and -d exec on (both observe the direct loop). */
-enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_DEBUGGER, MODE_STAGED };
+/* MODE_TRACED: -d commit and -d exec on (both observe the direct loop).
+ * MODE_STATS: -d stats alone, which must leave the engine as it is. */
+enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_STATS, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
@@ -364,6 +365,12 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned sl
         g_assert_nonnull(devnull);
         m->log.file = devnull;
         m->log.mask |= NX_LOG_EXEC;
+    }
+    if (mode == MODE_STATS) {
+        GError *err = NULL;
+        NxTraceOptions o = {.stats = true};
+        tr = trace_new(m, &o, &err);
+        g_assert_no_error(err);
     }
     if (mode == MODE_DEBUGGER || mode == MODE_STAGED) {
         d = nx_debug_new(m);
@@ -405,7 +412,9 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned sl
         m->debug = NULL;
         nx_debug_free(d);
     }
-    if (tr) {
+    if (tr && !commits) {
+        trace_free(tr);
+    } else if (tr) {
         /* one commit line per retired bundle (a faulting one adds an F line) */
         unsigned lines = 0;
         for (const char *q = commits->str; (q = strchr(q, '\n')); q++)
@@ -468,6 +477,7 @@ static void differential(bool loops, guint32 seed0)
         guint32 seed = g_rand_int(r);
         unsigned sl = loops ? slices[n % G_N_ELEMENTS(slices)] : 7;
         run_mode(text, seed, MODE_PLAIN, sl, a);
+        uint64_t plain_loops = last_loop_bundles;
         faults += (a->status & 3) == 3;
         fused += last_loop_bundles != 0;
         fused_bundles += last_loop_bundles;
@@ -478,6 +488,10 @@ static void differential(bool loops, guint32 seed0)
         run_mode(text, seed, MODE_TRACED, sl, b);
         compare(a, b, "the traced run (-d commit, -d exec)", src);
         g_assert_cmpuint(last_loop_bundles, ==, 0);
+        run_mode(text, seed, MODE_STATS, sl, b);
+        compare(a, b, "the run under -d stats", src);
+        g_assert_cmpuint(b->slices, ==, a->slices);
+        g_assert_cmpuint(last_loop_bundles, ==, plain_loops); /* the same engine */
         run_mode(text, seed, MODE_DEBUGGER, sl, b);
         compare(a, b, "the debugger's run", src);
         run_mode(text, seed, MODE_STAGED, sl, b);
