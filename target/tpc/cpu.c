@@ -288,7 +288,7 @@ static bool exec_loop(TpcCpu *c, const TpcLoop *l)
     int32_t step = (int32_t)(l->step_imm ? l->step : c->s[l->step_reg]);
     uint32_t a = c->pc;
     TpcLoopPending *p = &c->loop_pending;
-    bool on = ((l->pred == 0 ? 1u : c->sp[l->pred & 15]) ^ (l->polarity ? 1u : 0u)) != 0;
+    bool on = (c->sp[l->pred & 15] ^ (l->polarity ? 1u : 0u)) != 0;
     p->exit_pc = a + l->end_offset + 32;
     p->push = false;
     if (on) {
@@ -607,6 +607,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     for (unsigned i = 0; i < nv; i++)
         c->s[i] = l->srf[i];
     memset(c->sp, 0, sizeof(c->sp));
+    c->sp[0] = 1; /* (SP0 reads as 1: TpcCpu.sp) */
     for (unsigned i = 0; i < TPC_NR_V; i++)
         memset(c->v[i], 0, TPC_VBYTES);
     memset(c->vp, 0, sizeof(c->vp));
@@ -726,6 +727,7 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port)
     c->t = index;
     c->port = *port;
     c->vlm_size = TPC_VLM_SIZE;
+    c->sp[0] = 1;
     for (unsigned i = 0; i < TPC_NR_V; i++)
         c->v[i] = c->vstore[i];
     for (unsigned s = 0; s < 4; s++)

@@ -307,6 +307,10 @@ struct TpcCpu {
 
     uint32_t pc;
     uint32_t s[TPC_NR_S];
+    /* SP0 is the constant 1 (it reads as 1, writes are ignored): stored
+     * as 1 from creation and every launch, and never written (commits,
+     * gdb and the staged paths skip it), so a predicate test indexes
+     * without a case for it */
     uint8_t sp[TPC_NR_SP];
     /* V registers point into vstore, as do the slots' result buffers
      * (TpcSlotOut.vbuf): committing a vector result swaps two pointers
@@ -508,7 +512,7 @@ uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store);
 /* An SPRF predicate with its polarity (SP0 unpolarised: always true). */
 static inline bool tpc_pred_sp(const TpcCpu *c, const TpcInsn *in)
 {
-    return ((in->pred == 0 ? 1u : c->sp[in->pred & 15]) ^ (in->polarity ? 1u : 0u)) != 0;
+    return (c->sp[in->pred & 15] ^ (in->polarity ? 1u : 0u)) != 0;
 }
 
 /* For such a form: the host bytes of the register's span when the scalar
