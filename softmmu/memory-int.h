@@ -10,6 +10,9 @@
 #include "nxemu/memory.h"
 
 #define MEM_PAGE_BITS MEM_CODE_PAGE_BITS
+/* the code-free pages a write span reaches each way from its address
+ * (as_host_span): 2 MiB */
+#define MEM_SPAN_CODE_PAGES 512u
 
 struct AddressSpace {
     char *name;

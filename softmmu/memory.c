@@ -708,14 +708,25 @@ bool as_host_span(AddressSpace *as, uint64_t addr, bool is_write, MemHostSpan *s
         return false;
     uint64_t lo = fr->start, hi = fr->end; /* [lo, hi) */
     if (is_write && mr->code_bitmap) {
-        /* writes to code must take the slow path: only this page */
+        /* writes to code must take the slow path: the run of code-free
+         * pages around addr, at most MEM_SPAN_CODE_PAGES each way (a miss
+         * scans that far; a tensor streaming through a region that also
+         * holds the kernel would otherwise miss at every page).  Marking
+         * a page later bumps the generation, which ends the span. */
         uint64_t off = fr->mr_offset + (addr - fr->start);
         if (mr_code_any(mr, off, 1))
             return false;
-        uint64_t page = (uint64_t)1 << MEM_PAGE_BITS;
-        uint64_t plo = addr - (off & (page - 1));
-        lo = MAX(lo, plo);
-        hi = MIN(hi - 1, plo + page - 1) + 1;
+        uint64_t p = off >> MEM_PAGE_BITS, pf = p, pl = p;
+        uint64_t rlo = fr->mr_offset, rhi = fr->mr_offset + (fr->end - fr->start); /* [rlo, rhi) */
+        while (pf > (rlo >> MEM_PAGE_BITS) && p - pf < MEM_SPAN_CODE_PAGES &&
+               !mr_code_any(mr, (pf - 1) << MEM_PAGE_BITS, 1))
+            pf--;
+        while (pl < ((rhi - 1) >> MEM_PAGE_BITS) && pl - p < MEM_SPAN_CODE_PAGES &&
+               !mr_code_any(mr, (pl + 1) << MEM_PAGE_BITS, 1))
+            pl++;
+        uint64_t olo = MAX(pf << MEM_PAGE_BITS, rlo), ohi = MIN((pl + 1) << MEM_PAGE_BITS, rhi);
+        lo = fr->start + (olo - fr->mr_offset);
+        hi = fr->start + (ohi - fr->mr_offset);
     }
     if (is_write)
         mr->all_touched = true; /* the caller may write anywhere in it, untracked */

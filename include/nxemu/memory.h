@@ -225,7 +225,8 @@ void as_populate(AddressSpace *as, uint64_t addr, uint64_t len);
 /* A run of RAM (or ROM, for reads) around an address that callers may cache
  * as a software TLB entry: guest [lo, lo + len) is host [host, host + len),
  * for as long as *genp == gen (no new flat view, observer or code page since).
- * For writes, a region holding code pages yields at most one code-free page.
+ * For writes, a region holding code pages yields the run of code-free pages
+ * around the address, at most 512 (2 MiB) each way, never a code page.
  * False (len 0) where as_host_ptr would return NULL. */
 typedef struct MemHostSpan {
     uint64_t lo, len;

@@ -4,8 +4,8 @@
  * into another region or a hole, and stop matching as soon as anything that
  * changes how accesses are handled happens: a new flat view (as_commit), an
  * access observer added or removed, pages marked as code.  Write spans of a
- * region holding code are one code-free page, so code writes keep taking
- * the invalidating slow path.  Expected values come from the header's
+ * region holding code are the code-free pages around the address (at most
+ * 512 each way), so code writes keep taking the invalidating slow path.  Expected values come from the header's
  * contract and the 4 KiB code-page granule, not from the implementation.
  */
 #include <string.h>
@@ -175,8 +175,9 @@ static void code_hook(void *opaque, uint64_t addr, uint64_t len)
     code_len = len;
 }
 
-/* Code pages: a write span is one code-free page of the region; a write on
- * a code page has no span, so it goes through as_write and its hook. */
+/* Code pages: a write span is the run of code-free pages around its
+ * address; a write on a code page has no span, so it goes through as_write
+ * and its hook. */
 static void test_span_code(void)
 {
     Fix f;
@@ -195,16 +196,17 @@ static void test_span_code(void)
     g_assert_cmphex(r.len, ==, 0x10000);
     g_assert_false(as_host_span(f.as, 0x14000, true, &w));
     g_assert_false(as_host_span(f.as, 0x14FFF, true, &w));
-    /* the neighbours: exactly their own page */
+    /* the neighbours: up to the code page, from the region's start or to
+     * its end */
     g_assert_true(as_host_span(f.as, 0x13F80, true, &w));
-    g_assert_cmphex(w.lo, ==, 0x13000);
-    g_assert_cmphex(w.len, ==, PAGE);
+    g_assert_cmphex(w.lo, ==, 0x10000);
+    g_assert_cmphex(w.len, ==, 0x4000);
     g_assert_nonnull(mem_span_ptr(&w, 0x13F00, 256));
     /* a 256-byte store ending in the code page does not fit the span */
     g_assert_null(mem_span_ptr(&w, 0x13F80, 256));
     g_assert_true(as_host_span(f.as, 0x15000, true, &w));
     g_assert_cmphex(w.lo, ==, 0x15000);
-    g_assert_cmphex(w.len, ==, PAGE);
+    g_assert_cmphex(w.len, ==, 0xB000);
     g_assert_null(mem_span_ptr(&w, 0x14F80, 256));
     /* the slow path of the straddling store reports the code bytes */
     code_calls = 0;
@@ -215,11 +217,11 @@ static void test_span_code(void)
     g_assert_cmpuint(code_calls, ==, 1);
     g_assert_cmphex(code_lo, ==, 0x14000);
     g_assert_cmphex(code_len, ==, 0x80);
-    /* the mark is cleared by that write: a new write span may cover the
-     * page again (one page, the region still has a code bitmap) */
+    /* the mark is cleared by that write: a new write span covers the page
+     * again, and with no code page left, the whole region */
     g_assert_true(as_host_span(f.as, 0x14000, true, &w));
-    g_assert_cmphex(w.lo, ==, 0x14000);
-    g_assert_cmphex(w.len, ==, PAGE);
+    g_assert_cmphex(w.lo, ==, 0x10000);
+    g_assert_cmphex(w.len, ==, 0x10000);
     /* marking code elsewhere (another region) also ends that span */
     as_mark_code(f.as, 0x20000, 0x20);
     g_assert_null(mem_span_ptr(&w, 0x14000, 4));
@@ -247,6 +249,35 @@ static void test_span_code_unaligned(void)
     g_assert_cmphex(w.lo, ==, 0x12800);
     g_assert_cmphex(w.len, ==, PAGE);
     g_assert_true(w.host == ram.host + 0x2000);
+    as_free(as);
+    mr_destroy(&sys);
+    mr_destroy(&ram);
+}
+
+/* A write span reaches 512 code-free pages each way from its address, no
+ * further (a miss scans no more than that), and stops before code. */
+static void test_span_code_reach(void)
+{
+    MemoryRegion sys, ram;
+    mr_init_container(&sys, "sys", 0x10000000);
+    mr_init_ram(&ram, "ram", 0x800000, 0); /* 8 MiB: 2048 pages */
+    mr_add_subregion(&sys, 0x1000000, &ram, 0);
+    AddressSpace *as = as_new("r", &sys);
+    as_mark_code(as, 0x1000000, 4); /* region page 0 */
+    MemHostSpan w;
+    /* page 1024: pages 512..1536 */
+    g_assert_true(as_host_span(as, 0x1400010, true, &w));
+    g_assert_cmphex(w.lo, ==, 0x1000000 + 512 * PAGE);
+    g_assert_cmphex(w.len, ==, 1025 * PAGE);
+    g_assert_true(w.host == ram.host + 512 * PAGE);
+    /* page 100: back to page 1 (page 0 is code), on to page 612 */
+    g_assert_true(as_host_span(as, 0x1000000 + 100 * PAGE, true, &w));
+    g_assert_cmphex(w.lo, ==, 0x1000000 + PAGE);
+    g_assert_cmphex(w.len, ==, 612 * PAGE);
+    /* page 2000: from page 1488 to the region's last, 2047 */
+    g_assert_true(as_host_span(as, 0x1000000 + 2000 * PAGE, true, &w));
+    g_assert_cmphex(w.lo, ==, 0x1000000 + 1488 * PAGE);
+    g_assert_cmphex(w.len, ==, 560 * PAGE);
     as_free(as);
     mr_destroy(&sys);
     mr_destroy(&ram);
@@ -303,6 +334,7 @@ int main(int argc, char **argv)
     g_test_add_func("/memory-span/hooks", test_span_hooks);
     g_test_add_func("/memory-span/code", test_span_code);
     g_test_add_func("/memory-span/code-unaligned", test_span_code_unaligned);
+    g_test_add_func("/memory-span/code-reach", test_span_code_reach);
     g_test_add_func("/memory-span/code-hooks", test_code_hooks_list);
     return g_test_run();
 }
