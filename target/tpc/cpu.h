@@ -203,6 +203,12 @@ struct TpcDCacheEntry {
     TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
     TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
     TpcVlFn lfn;             /* the LD slot's register fill (run_ld_tnsr) */
+    /* for loop plans' span hoisting (cpu-direct.c loop_hoist): no step
+     * writes an SP register and every IRF write is an in-place int5 ADD or
+     * a SET_INDX of a scalar that is an immediate or an S register in
+     * dirf_s; dws: the S registers the steps write */
+    bool dhoist;
+    uint64_t dws, dirf_s;
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute
@@ -286,6 +292,7 @@ typedef struct TpcExec {
      * host nanoseconds in tpc_cpu_step while time_host */
     uint64_t direct_total;
     uint64_t loop_total; /* of them, run by loop plans (cpu-direct.c) */
+    uint64_t hoist_total; /* of those, with the tensor spans hoisted */
     /* the last loop body found without a plan, not looked at again in
      * this code generation (cpu-direct.c enter_loop_plan) */
     uint32_t lp_fail_body, lp_fail_end;

@@ -312,6 +312,118 @@ static GByteArray *loop_kernel(GRand *r, GString *src)
     return assemble(src);
 }
 
+/* A LOOP body whose tensor coordinates move by constants each trip, for
+ * the loop plans' span hoisting (cpu-direct.c loop_hoist): loads walking
+ * by in-place IRF adds of either sign, stores at the loop's iterator
+ * (SET_INDX from S32, or S33 when nested), now and then a random direct
+ * bundle (which may write registers that make the body not hoistable).
+ * The walks leave their tensors (the general path's partial access) or,
+ * on t4, the memory (a fault) at some trip, so the hoisted trips must end
+ * exactly where the checked ones would. */
+/* Bodies hoisting must refuse or stop in time, each a case the checks
+ * exist for (a hoisted access outside them reads or writes other tensors'
+ * bytes, which the comparison sees; checked by breaking each check):
+ * a load walking over t0's end, its values stored; a store walking below
+ * t2's start; a store at the loop's iterator (step 16) over t0's end; a
+ * load whose coordinate rotates through IRF copies with period 3 (0x40,
+ * 0x10, 0x10: two trips seem not to move, the third does); a walk at the
+ * default quantum's slices; a load leaving the memory inside its tensor
+ * (a fault); a predicate a compare in the body switches off; a SET_INDX
+ * from an S register the body doubles. */
+static const char *const hoist_fixed[] = {
+    "nop; set_indx I6, b00001, 0xB0; nop; nop\n"
+    "loop 0x0, 0x28, 1, <, End\nnop\n"
+    "ld_tnsr V1, 0x0, I6; add.i32 b00001 I6, 0x1, I6; nop; nop\n"
+    "set_indx I7, b00001, S32; nop; nop; st_tnsr 0x2, I7, V1\n",
+    "nop; set_indx I6, b00001, 0x14; nop; nop\n"
+    "loop 0x0, 0x30, 1, <, End\nnop\n"
+    "nop; add.i32 b00001 I6, 0xffffffff, I6; nop; st_tnsr 0x2, I6, V1\n",
+    "loop 0x0, 0x180, 0x10, <, End\nnop\n"
+    "set_indx I7, b00001, S32; nop; add.f32 V5, V5, S1; st_tnsr 0x0, I7, V5\n",
+    "nop; set_indx I3, b00001, 0x10; nop; nop\n"
+    "nop; set_indx I5, b00001, 0x10; nop; nop\n"
+    "nop; set_indx I6, b00001, 0x40; nop; nop\n"
+    "loop 0x0, 0x20, 1, <, End\nnop\n"
+    "ld_tnsr V1, 0x0, I6; add.i32 b00001 I4, 0x0, I5; nop; nop\n"
+    "set_indx I7, b00001, S32; add.i32 b00001 I5, 0x0, I6; nop; st_tnsr 0x2, I7, V1\n"
+    "nop; add.i32 b00001 I6, 0x0, I3; nop; nop\n"
+    "nop; add.i32 b00001 I3, 0x0, I4; nop; nop\n",
+    "nop; set_indx I6, b00001, 0x80; nop; nop\n"
+    "loop 0x0, 0x50, 1, <, End\nnop\n"
+    "ld_tnsr V1, 0x2, I6; add.i32 b00001 I6, 0x3, I6; nop; nop\n"
+    "set_indx I7, b00001, S32; nop; nop; st_tnsr 0x0, I7, V1\n",
+    /* t4 leaves the memory at dim-0 coordinate 65, within its bounds */
+    "nop; set_indx I6, b00001, 0x30; nop; nop\n"
+    "loop 0x0, 0x28, 1, <, End\nnop\n"
+    "ld_tnsr V1, 0x4, I6; add.i32 b00001 I6, 0x1, I6; nop; nop\n"
+    "set_indx I7, b00001, S32; nop; nop; st_tnsr 0x2, I7, V1\n",
+    /* a compare in the body switches the load's predicate off at trip 9 */
+    "nop; set_indx I6, b00001, 0x10; nop; nop\n"
+    "loop 0x0, 0x28, 1, <, End\nnop\n"
+    "ld_tnsr V1, 0x0, I6, SP1; cmp_less.i32 SP1, S32, 0x8; nop; nop\n"
+    "set_indx I7, b00001, S32; add.i32 b00001 I6, 0x1, I6; nop; st_tnsr 0x2, I7, V1\n",
+    /* the S register a SET_INDX reads doubles every trip in the body */
+    "loop 0x0, 0x28, 1, <, End\nnop\n"
+    "set_indx I7, b00001, S2; mul.i32 S2, S2, 0x2; nop; st_tnsr 0x2, I7, V1\n"
+    "ld_tnsr V1, 0x0, I7; nop; add.f32 V1, V1, S1; nop\n",
+};
+/* their slices (the rotation's at many phases) */
+static const unsigned hoist_fixed_slice[G_N_ELEMENTS(hoist_fixed)] = {1000, 1000, 1000, 64, 64,
+                                                                    1000, 1000, 1000};
+
+static GByteArray *hoist_kernel(GRand *r, GString *src, unsigned n)
+{
+    if (n < G_N_ELEMENTS(hoist_fixed)) {
+        g_string_printf(src, "%sEnd:\nhalt\nnop\nnop\nnop\n", hoist_fixed[n]);
+        return assemble(src);
+    }
+    /* (mostly the long 1-D t0 and t2: walks of many trips) */
+    static const uint8_t tl[] = {0, 2, 0, 2, 0, 2, 3, 4, 1, 6};
+    static const char *const masks[] = {"00001", "00001", "00010", "00011", "00100", "10001"};
+    static const uint32_t steps[] = {1, 1, 2, 3, 0xFFFFFFFF, 0xFFFFFFFF, 0x10, 0x40, 0xFFFFFFC0};
+    unsigned nb = 1 + pick(r, 3), trips = 3 + pick(r, 80), lstep = pick(r, 3) ? 1 : 0x10;
+    bool nest = pick(r, 3) == 0;
+    unsigned it = nest ? 33 : 32;
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
+    /* start the walks inside their tensors, some way in (negative steps) */
+    g_string_append_printf(src, "nop; set_indx I6, b00001, S%u; nop; nop\n", 2 * pick(r, 4));
+    /* from 16..37 in, or near t0's or t2's last whole register (192,
+     * 384), so walks up cross the end, into other tensors' bytes */
+    static const unsigned starts[] = {0x10, 0x10, 0xA8, 0x168};
+    g_string_append_printf(src, "nop; add.i32 b00001 I6, 0x%x, I6; nop; nop\n",
+                           starts[pick(r, G_N_ELEMENTS(starts))]);
+    if (nest)
+        g_string_append(src, "loop 0x0, 0x2, 1, <, End2\nnop\n");
+    g_string_append_printf(src, "loop 0x0, 0x%x, 0x%x, <, End\nnop\n", trips * lstep, lstep);
+    for (unsigned b = 0; b < nb; b++) {
+        switch (pick(r, 6)) {
+        case 0:
+        case 1:
+            g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I6; add.i32 b%s I6, 0x%x, I6; nop; nop\n",
+                                   pick(r, 4), tl[pick(r, sizeof(tl))], masks[pick(r, 6)],
+                                   steps[pick(r, G_N_ELEMENTS(steps))]);
+            break;
+        case 2:
+            g_string_append_printf(src,
+                                   "set_indx I7, b00001, S%u; nop; add.f32 V5, V%u, S1; "
+                                   "st_tnsr 0x%x, I7, V%u\n",
+                                   it, pick(r, 4), tl[pick(r, sizeof(tl))], 4 + pick(r, 2));
+            break;
+        case 3:
+        case 4:
+            g_string_append_printf(src, "nop; add.i32 b00010 I7, 0x1, I7; nop; st_tnsr 0x%x, I7, V%u\n",
+                                   tl[pick(r, sizeof(tl))], pick(r, 4));
+            break;
+        default:
+            bundle(src, r, 0, true);
+            break;
+        }
+    }
+    g_string_append(src, nest ? "End:\nnop\nEnd2:\nhalt\nnop\nnop\nnop\n"
+                              : "End:\nhalt\nnop\nnop\nnop\n");
+    return assemble(src);
+}
+
 /* ---- one run and its final state ---- */
 
 typedef struct State {
@@ -338,8 +450,9 @@ enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_STATS, MODE_DEBUGGER, MODE_S
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
-/* bundles the last run_mode ran by loop plans (TpcExec.loop_total) */
-static uint64_t last_loop_bundles;
+/* bundles the last run_mode ran by loop plans (TpcExec.loop_total), and
+ * of them with hoisted tensor spans (hoist_total) */
+static uint64_t last_loop_bundles, last_hoist_bundles;
 
 /* slice: bundles per cpu->ops->run call */
 static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned slice, State *st)
@@ -396,6 +509,7 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned sl
     }
     g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
     last_loop_bundles = c->x.loop_total;
+    last_hoist_bundles = c->x.hoist_total;
     memset(st, 0, sizeof(*st));
     st->slices = slices;
     st->status = tt_rd32(m, TPC0 + 0x100C);
@@ -461,28 +575,41 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-static void differential(bool loops, guint32 seed0)
+enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST };
+
+static void differential(int gen, guint32 seed0)
 {
     /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
     const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
-    unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0) : NKERN;
+    unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0) : gen == GEN_HOIST ? 2 * NKERN : NKERN;
     GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : seed0);
     GString *src = g_string_new(NULL);
     State *a = g_new(State, 1), *b = g_new(State, 1);
-    unsigned faults = 0, fused = 0;
-    uint64_t fused_bundles = 0;
-    static const unsigned slices[] = {7, 1, 1000, 7};
+    unsigned faults = 0, fused = 0, hoisted = 0;
+    uint64_t fused_bundles = 0, hoisted_bundles = 0;
+    static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7};
     for (unsigned n = 0; n < nkern; n++) {
-        GByteArray *text = loops ? loop_kernel(r, src) : kernel(r, src);
+        bool loops = gen != GEN_RANDOM;
+        GByteArray *text = gen == GEN_HOIST   ? hoist_kernel(r, src, n)
+                           : gen == GEN_LOOPS ? loop_kernel(r, src)
+                                              : kernel(r, src);
         guint32 seed = g_rand_int(r);
-        unsigned sl = loops ? slices[n % G_N_ELEMENTS(slices)] : 7;
+        /* (hoisting needs slices of a few trips: the default quantum, 64) */
+        unsigned sl = gen == GEN_HOIST ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
+                                                                        : hslices[n % G_N_ELEMENTS(hslices)])
+                      : loops          ? slices[n % G_N_ELEMENTS(slices)]
+                                       : 7;
         run_mode(text, seed, MODE_PLAIN, sl, a);
-        uint64_t plain_loops = last_loop_bundles;
+        uint64_t plain_loops = last_loop_bundles, a_hoist = last_hoist_bundles;
         faults += (a->status & 3) == 3;
         fused += last_loop_bundles != 0;
         fused_bundles += last_loop_bundles;
-        if (loops && !last_loop_bundles && g_getenv("SHOWNF"))
-            g_printerr("slice %u status %x:\n%s\n", sl, a->status, src->str);
+        hoisted += last_hoist_bundles != 0;
+        if (last_hoist_bundles && g_getenv("SHOWH"))
+            g_printerr("hoisted %u, slice %u:\n%s\n", (unsigned)last_hoist_bundles, sl, src->str);
+        hoisted_bundles += last_hoist_bundles;
+        if (loops && (gen == GEN_HOIST ? !last_hoist_bundles : !last_loop_bundles) && g_getenv("SHOWNF"))
+            g_printerr("slice %u status %x loops %u:\n%s\n", sl, a->status, (unsigned)last_loop_bundles, src->str);
         run_mode(text, seed, MODE_OBSERVED, sl, b);
         compare(a, b, "the observed run", src);
         run_mode(text, seed, MODE_TRACED, sl, b);
@@ -492,6 +619,7 @@ static void differential(bool loops, guint32 seed0)
         compare(a, b, "the run under -d stats", src);
         g_assert_cmpuint(b->slices, ==, a->slices);
         g_assert_cmpuint(last_loop_bundles, ==, plain_loops); /* the same engine */
+        g_assert_cmpuint(last_hoist_bundles, ==, a_hoist);
         run_mode(text, seed, MODE_DEBUGGER, sl, b);
         compare(a, b, "the debugger's run", src);
         run_mode(text, seed, MODE_STAGED, sl, b);
@@ -499,12 +627,18 @@ static void differential(bool loops, guint32 seed0)
         g_assert_cmpuint(last_loop_bundles, ==, 0);
         g_byte_array_free(text, TRUE);
     }
-    g_test_message("%u of %u kernels faulted, %u ran %" PRIu64 " bundles by loop plans", faults,
-                   nkern, fused, fused_bundles);
+    g_test_message("%u of %u kernels faulted, %u ran %" PRIu64 " bundles by loop plans, %u %" PRIu64
+                   " of them with hoisted spans",
+                   faults, nkern, fused, fused_bundles, hoisted, hoisted_bundles);
     /* many bodies have plans that go round more than once (others leave
      * at once: a span off its tensor or a predicate off, every trip) */
-    if (loops && !en)
+    if (gen != GEN_RANDOM && !en)
         g_assert_cmpuint(fused, >, nkern / 5);
+    /* and the coordinate walks' are hoisted, some of them past many trips */
+    if (gen == GEN_HOIST && !en) {
+        g_assert_cmpuint(hoisted, >, nkern / 6);
+        g_assert_cmpuint(hoisted_bundles, >, 10u * nkern);
+    }
     /* the generator must reach both outcomes */
     g_assert_cmpuint(faults, >, 0);
     g_assert_cmpuint(faults, <, nkern);
@@ -516,12 +650,17 @@ static void differential(bool loops, guint32 seed0)
 
 static void test_differential(void)
 {
-    differential(false, 20261130);
+    differential(GEN_RANDOM, 20261130);
 }
 
 static void test_loop_plans(void)
 {
-    differential(true, 20261204);
+    differential(GEN_LOOPS, 20261204);
+}
+
+static void test_hoisted_spans(void)
+{
+    differential(GEN_HOIST, 20261206);
 }
 
 int main(int argc, char **argv)
@@ -529,5 +668,6 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tpc-fast-diff/random-kernels", test_differential);
     g_test_add_func("/tpc-fast-diff/loop-plans", test_loop_plans);
+    g_test_add_func("/tpc-fast-diff/hoisted-spans", test_hoisted_spans);
     return g_test_run();
 }
