@@ -23,6 +23,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/direct.h"
 #include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
@@ -475,7 +476,7 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
         m++;
     }
     if (dc->nprep > 2)
-        return; /* (only the LD and ST slots prepare spans: direct_run takes two) */
+        return; /* (only the LD and ST slots prepare spans: tpc_direct_run takes two) */
     dc->dhoist = true;
     dc->dws = dc->dirf_s = 0;
     for (unsigned k = 0; k < n; k++) {
@@ -484,334 +485,6 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
             dc->dhoist = false;
     }
     dc->direct = true;
-}
-
-/* Plan step k of dc with span sp, for direct_run's unrolled step lists. */
-#define DIRECT_STEP(k, sp) dc->dfn[k](c, dc, dc->din[k], sp)
-
-/* Step k's tensor span into span[k], or false when its checks fail. */
-static inline __attribute__((always_inline)) bool direct_prep(TpcCpu *c, const TpcDCacheEntry *dc,
-                                                              unsigned k, const uint8_t **span)
-{
-    const TpcInsn *in = dc->din[k];
-    span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
-    return span[k] != NULL;
-}
-
-/* The steps of a plan in order with their spans, unrolled by their number
- * (1 to 4: the loop over them cost a tenth of a one-slot bundle, mac8),
- * then its store. */
-static inline __attribute__((always_inline)) void direct_steps(TpcCpu *c, const TpcDCacheEntry *dc,
-                                                               const uint8_t *const *span)
-{
-    switch (dc->nact) {
-    case 4:
-        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
-        DIRECT_STEP(3, span[3]);
-        break;
-    case 3:
-        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
-        break;
-    case 2:
-        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]);
-        break;
-    case 1:
-        DIRECT_STEP(0, span[0]);
-        break;
-    default: /* (all NOPs) */
-        break;
-    }
-    if (dc->dstore)
-        tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
-}
-
-/* The spans of a plan's tensor steps into span[] (at most two: the LD and
- * the ST slot), or false when a check fails: the general path then takes
- * the whole bundle, of which nothing has happened yet. */
-static inline __attribute__((always_inline)) bool direct_prep_all(TpcCpu *c,
-                                                                  const TpcDCacheEntry *dc,
-                                                                  const uint8_t **span)
-{
-    return direct_prep(c, dc, dc->dprep[0], span) &&
-           (dc->nprep < 2 || direct_prep(c, dc, dc->dprep[1], span));
-}
-
-/* A plan's bundle: prepare, then the steps (a bundle without tensor
- * accesses has nothing to check and no store to commit). */
-static inline __attribute__((always_inline)) bool direct_run(TpcCpu *c, const TpcDCacheEntry *dc)
-{
-    if (G_LIKELY(dc->nprep == 0)) {
-        switch (dc->nact) {
-        case 4:
-            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL), DIRECT_STEP(3, NULL);
-            break;
-        case 3:
-            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL);
-            break;
-        case 2:
-            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL);
-            break;
-        case 1:
-            DIRECT_STEP(0, NULL);
-            break;
-        default: /* (all NOPs) */
-            break;
-        }
-        return true;
-    }
-    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
-    if (!direct_prep_all(c, dc, span))
-        return false;
-    direct_steps(c, dc, span);
-    return true;
-}
-#undef DIRECT_STEP
-
-/* The bundle at pc ended the innermost loop's body: the common case, an
- * ascending '<' loop going round again, without a call; anything else as
- * tpc_loop_end_checks (tpc.md §6.3). */
-static inline uint32_t loop_end(TpcCpu *c, uint32_t pc)
-{
-    TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    if (f->cmp == TPC_CMP_LT && !f->once) {
-        uint32_t *it = &c->s[32 + f->depth];
-        int32_t v = (int32_t)((uint32_t)*it + (uint32_t)f->step);
-        if (v < f->bound) {
-            *it = (uint32_t)v;
-            return f->body;
-        }
-    }
-    return tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE);
-}
-
-static bool bp_at(const TpcCpu *c, uint32_t pc)
-{
-    for (int i = 0; i < c->x.nbp; i++)
-        if (c->x.bp_pc[i] == pc)
-            return true;
-    return false;
-}
-
-/* ---- loop plans: a LOOP body of direct bundles run as one ---- */
-
-/* Bundles a loop plan takes: compiled inner loops are a few bundles long
- * (bench/tpc-stream: two per vector), and a longer body spends little of
- * its time at the loop top anyway. */
-#define TPC_LOOP_PLAN_MAX 8
-
-/* ---- span hoisting: a loop plan's tensor checks once for many trips ----
- *
- * When every step of the body keeps the IRF coordinates affine in the trip
- * number (hoist_form: in-place adds of invariant scalars, sets from
- * invariant scalars or the loop's iterator, no SP writes) and no step
- * writes the S registers those read, each tensor access's coordinates move
- * by the same amount every trip, so do its address and its host bytes, and
- * its predicate and descriptor do not change.  Two trips run checked, as
- * ever, and give each access's coordinates twice; the moves are their
- * differences.  If for the trips left (the loop's, within the slice's
- * budget) every access is in bounds and in its span at the first and the
- * last of them, it is at every one between (each dim moves monotonically),
- * and those trips run their steps with the spans stepped instead of
- * checked.  Any check failing leaves the plan as it was. */
-#define TPC_HOIST_MAX (2 * TPC_LOOP_PLAN_MAX)
-
-typedef struct HoistAcc {
-    int32_t c0[5], c1[5]; /* coordinates at the access in the two trips */
-    const uint8_t *h1;    /* its host bytes in the second */
-    struct TpcVSpan vs;   /* and the RAM span they are in */
-    unsigned t;
-    int64_t step; /* host bytes it moves per trip (loop_hoist) */
-} HoistAcc;
-
-/* Record the accesses of bundle dc (prepared into span[]) for trip j. */
-static void hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *const *span,
-                         HoistAcc *acc, unsigned *na, unsigned j)
-{
-    for (unsigned i = 0; i < dc->nprep; i++) {
-        const TpcInsn *in = dc->din[dc->dprep[i]];
-        HoistAcc *h = &acc[(*na)++];
-        memcpy(j ? h->c1 : h->c0, c->irf[in->a.num & 31], sizeof(h->c0));
-        if (j) {
-            bool store = in == &dc->b.slot[TPC_SLOT_ST];
-            h->h1 = span[dc->dprep[i]];
-            h->vs = store ? c->x.wspan : c->x.rspan;
-            h->t = in->b.raw & 15u;
-        }
-    }
-}
-
-/* Whether access h stays in bounds and in its span for trips 1..r after
- * the second observed one, setting its per-trip move. */
-static bool hoist_check(const TpcCpu *c, HoistAcc *h, uint64_t r)
-{
-    const __typeof__(c->x.tfast[0]) *f = &c->x.tfast[h->t];
-    __int128 move = 0;
-    for (unsigned d = 0; d < f->ndims; d++) {
-        int64_t dd = (int64_t)h->c1[d] - h->c0[d];
-        /* (at most INT32_MAX: no coordinate wraps, and in 0..INT32_MAX the
-         * fast check's unsigned compare is this one) */
-        int64_t lo = 0, hi = MIN(d ? (int64_t)f->size[d] - 1 : f->last0, (int64_t)INT32_MAX);
-        int64_t first = h->c1[d] + dd, last = h->c1[d] + (int64_t)r * dd;
-        if (first < lo || first > hi || last < lo || last > hi)
-            return false;
-        move += (__int128)dd * f->bstride[d];
-    }
-    /* the host offset in the span, which is contiguous: in it at both ends */
-    __int128 o1 = (__int128)(h->h1 - h->vs.s.host), first = o1 + move,
-             last = o1 + (__int128)r * move;
-    if (first < 0 || first >= (__int128)h->vs.vlim || last < 0 || last >= (__int128)h->vs.vlim)
-        return false;
-    h->step = (int64_t)move;
-    return true;
-}
-
-/* The trips left after the two observed ones (the loop at its body's top
- * again, c->pc == body), with the accesses' spans stepped: false when it
- * does not apply, and nothing ran. */
-static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb, HoistAcc *acc,
-                       unsigned na, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
-{
-    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    int64_t it = (int32_t)c->s[32 + f->depth];
-    if (f->cmp != TPC_CMP_LT || f->once || f->step <= 0 || it >= f->bound)
-        return false;
-    uint64_t r = (uint64_t)(((int64_t)f->bound - it + f->step - 1) / f->step);
-    r = MIN(r, (max_bundles - *n) / nb);
-    if (r < 2)
-        return false;
-    for (unsigned p = 0; p < na; p++)
-        if (!hoist_check(c, &acc[p], r))
-            return false;
-    const uint8_t *host[TPC_HOIST_MAX];
-    for (unsigned p = 0; p < na; p++)
-        host[p] = acc[p].h1;
-    uint32_t body = f->body, end = f->end;
-    unsigned depth = c->nloops;
-    for (uint64_t k = 0; k < r; k++) {
-        unsigned p = 0;
-        for (unsigned b = 0; b < nb; b++) {
-            const TpcDCacheEntry *dc = plan[b];
-            const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
-            for (unsigned i = 0; i < dc->nprep; i++, p++) {
-                host[p] += acc[p].step;
-                span[dc->dprep[i]] = host[p];
-            }
-            c->pc = body + b * TPC_BUNDLE;
-            direct_steps(c, dc, span);
-        }
-        *n += nb;
-        *nd += nb;
-        c->x.hoist_total += nb;
-        uint32_t next = loop_end(c, end);
-        c->pc = next;
-        if (next != body || c->nloops != depth)
-            return true; /* (the last trip: r counted the loop's) */
-    }
-    return true;
-}
-
-/* Go round the innermost loop, whose body is about to start again at
- * c->pc, without the per-bundle loop top of tpc_run_quiet: when every body
- * bundle has a current direct plan (decoded and compared at this code
- * generation, so no bundle of it changed), none is a jump or carries a gdb
- * breakpoint, and the caller knows nothing observes single bundles, the
- * body's plans run one after the other by the same direct_run, and the
- * loop end is the same loop_end.  What that skips per bundle: the decode
- * cache lookup, the code-current and breakpoint checks and the loop-end
- * test (bench/tpc-stream, CALLGRIND=1).  Anything unusual (a plan's checks
- * failing, code written, the slice's budget spent, the loop leaving) stops
- * at a bundle boundary with c->pc at the next bundle, which the caller
- * then runs as it would have.  *n and *nd count the bundles as the
- * caller's loop does (a bundle that did not run is not counted).  A body
- * whose steps allow it has its tensor spans hoisted after two trips
- * (loop_hoist). */
-static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
-{
-    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    uint32_t body = f->body, end = f->end;
-    unsigned depth = c->nloops;
-    if (c->pc != body || end < body || (end - body) / TPC_BUNDLE >= TPC_LOOP_PLAN_MAX ||
-        !c->x.code_marked || c->in_delay_slot)
-        return;
-    unsigned nb = (end - body) / TPC_BUNDLE + 1;
-    const TpcDCacheEntry *plan[TPC_LOOP_PLAN_MAX];
-    uint64_t gen = c->x.code_gen;
-    /* (a body with a jump or a bundle without a plan keeps them in this
-     * generation: lrelu's would cost 18 host instructions per bundle) */
-    if (body == c->x.lp_fail_body && end == c->x.lp_fail_end && gen == c->x.lp_fail_gen)
-        return;
-    bool hoist = true;
-    uint64_t ws = 0, rs = 0;
-    unsigned na = 0;
-    for (unsigned k = 0; k < nb; k++) {
-        uint32_t pc = body + k * TPC_BUNDLE;
-        const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-        if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && bp_at(c, pc)))
-            return; /* (not yet decoded here, or a breakpoint: this slice) */
-        if (!dc->direct || dc->spu_jmp) {
-            c->x.lp_fail_body = body;
-            c->x.lp_fail_end = end;
-            c->x.lp_fail_gen = gen;
-            return;
-        }
-        plan[k] = dc;
-        hoist = hoist && dc->dhoist;
-        ws |= dc->dws;
-        rs |= dc->dirf_s;
-        na += dc->nprep;
-    }
-    /* (no access, nothing to hoist; a scalar moving a coordinate that the
-     * body writes could move it by anything) */
-    hoist = hoist && na && !(ws & rs);
-    HoistAcc acc[TPC_HOIST_MAX];
-    for (unsigned trip = 0;; trip++) {
-        /* Once per trip: a budget for the whole body (the caller's loop
-         * goes on bundle by bundle near the slice's end), and the code
-         * still current.  Nothing in a trip can change the code: a direct
-         * store's span never covers a marked page (as_host_span keeps
-         * writes to code on the slow path), and nothing here decodes. */
-        if (max_bundles - *n < nb || !c->x.code_marked || c->x.code_gen != gen)
-            return;
-        if (hoist && trip == 2) {
-            hoist = false;
-            if (loop_hoist(c, plan, nb, acc, na, n, max_bundles, nd))
-                return;
-        }
-        unsigned np = 0;
-        for (unsigned k = 0; k < nb; k++) {
-            const TpcDCacheEntry *dc = plan[k];
-            c->pc = body + k * TPC_BUNDLE;
-            if (G_UNLIKELY(hoist) && dc->nprep) {
-                /* (the two observed trips: as direct_run, recording) */
-                const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
-                if (!direct_prep_all(c, dc, span))
-                    return;
-                hoist_record(c, dc, span, acc, &np, trip);
-                direct_steps(c, dc, span);
-            } else if (!direct_run(c, dc)) {
-                return;
-            }
-            (*n)++;
-            (*nd)++;
-        }
-        uint32_t next = loop_end(c, end);
-        c->pc = next;
-        if (next != body || c->nloops != depth)
-            return;
-    }
-}
-
-/* The same, counting its bundles (TpcExec.loop_total: the tests see the
- * plans run). */
-static void enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
-{
-    /* (counters of its own, which the direct executors cannot alias, stay
-     * in registers: through the caller's, 13 host instructions a bundle) */
-    uint64_t ln = *n, lnd = 0;
-    loop_plan_iterate(c, &ln, max_bundles, &lnd);
-    *n = ln;
-    *nd += lnd;
-    c->x.loop_total += lnd;
 }
 
 /* The loop while nothing observes single bundles (no debugger, trace or
@@ -845,7 +518,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
         /* a gdb breakpoint of this TPC: the bundle at pc is not executed */
-        if (G_UNLIKELY(c->x.nbp) && bp_at(c, pc) && nx_debug_should_stop(c->m, &c->parent, pc))
+        if (G_UNLIKELY(c->x.nbp) && tpc_bp_at(c, pc) && nx_debug_should_stop(c->m, &c->parent, pc))
             break;
         n++;
         /* current: compared at this PC since the last write to the marked
@@ -860,7 +533,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
             if (go)
                 trace_insn_begin(c->m, &c->parent, pc, dc->raw, TPC_BUNDLE);
         }
-        if (G_LIKELY(go && direct_run(c, dc))) {
+        if (G_LIKELY(go && tpc_direct_run(c, dc))) {
             if (G_UNLIKELY(traced))
                 trace_insn_end(c->m, &c->parent);
             nd++;
@@ -869,9 +542,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
             if (G_UNLIKELY(dc->spu_jmp) && c->x.out[TPC_SLOT_SPU].jump)
                 tpc_jump_to(c, c->x.out[TPC_SLOT_SPU].jump_pc);
             else if (c->nloops && c->loops[c->nloops - 1].end == pc) {
-                c->pc = loop_end(c, pc);
+                c->pc = tpc_loop_end_fast(c, pc);
                 if (fuse && c->nloops && c->pc == c->loops[c->nloops - 1].body)
-                    enter_loop_plan(c, &n, max_bundles, &nd);
+                    tpc_enter_loop_plan(c, &n, max_bundles, &nd);
             } else {
                 c->pc = pc + TPC_BUNDLE;
             }

@@ -1,0 +1,122 @@
+/*
+ * The direct path's bundle runner, shared by the direct loop
+ * (cpu-direct.c tpc_run_quiet) and the loop plans (loop-plan.c): inline, so
+ * each caller gets it unrolled for its bundle's steps.
+ */
+#ifndef TARGET_TPC_DIRECT_H
+#define TARGET_TPC_DIRECT_H
+
+#include "target/tpc/cpu.h"
+
+/* Plan step k of dc with span sp, for tpc_direct_run's unrolled step lists. */
+#define DIRECT_STEP(k, sp) dc->dfn[k](c, dc, dc->din[k], sp)
+
+/* Step k's tensor span into span[k], or false when its checks fail. */
+static inline __attribute__((always_inline)) bool
+tpc_direct_prep(TpcCpu *c, const TpcDCacheEntry *dc, unsigned k, const uint8_t **span)
+{
+    const TpcInsn *in = dc->din[k];
+    span[k] = tpc_tensor_span_nodebug(c, in, in == &dc->b.slot[TPC_SLOT_ST]);
+    return span[k] != NULL;
+}
+
+/* The steps of a plan in order with their spans, unrolled by their number
+ * (1 to 4: the loop over them cost a tenth of a one-slot bundle, mac8),
+ * then its store. */
+static inline __attribute__((always_inline)) void
+tpc_direct_steps(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *const *span)
+{
+    switch (dc->nact) {
+    case 4:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        DIRECT_STEP(3, span[3]);
+        break;
+    case 3:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]), DIRECT_STEP(2, span[2]);
+        break;
+    case 2:
+        DIRECT_STEP(0, span[0]), DIRECT_STEP(1, span[1]);
+        break;
+    case 1:
+        DIRECT_STEP(0, span[0]);
+        break;
+    default: /* (all NOPs) */
+        break;
+    }
+    if (dc->dstore)
+        tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
+}
+
+/* The spans of a plan's tensor steps into span[] (at most two: the LD and
+ * the ST slot), or false when a check fails: the general path then takes
+ * the whole bundle, of which nothing has happened yet. */
+static inline __attribute__((always_inline)) bool
+tpc_direct_prep_all(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t **span)
+{
+    return tpc_direct_prep(c, dc, dc->dprep[0], span) &&
+           (dc->nprep < 2 || tpc_direct_prep(c, dc, dc->dprep[1], span));
+}
+
+/* A plan's bundle: prepare, then the steps (a bundle without tensor
+ * accesses has nothing to check and no store to commit). */
+static inline __attribute__((always_inline)) bool tpc_direct_run(TpcCpu *c,
+                                                                 const TpcDCacheEntry *dc)
+{
+    if (G_LIKELY(dc->nprep == 0)) {
+        switch (dc->nact) {
+        case 4:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL), DIRECT_STEP(3, NULL);
+            break;
+        case 3:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL), DIRECT_STEP(2, NULL);
+            break;
+        case 2:
+            DIRECT_STEP(0, NULL), DIRECT_STEP(1, NULL);
+            break;
+        case 1:
+            DIRECT_STEP(0, NULL);
+            break;
+        default: /* (all NOPs) */
+            break;
+        }
+        return true;
+    }
+    const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
+    if (!tpc_direct_prep_all(c, dc, span))
+        return false;
+    tpc_direct_steps(c, dc, span);
+    return true;
+}
+#undef DIRECT_STEP
+
+/* The bundle at pc ended the innermost loop's body: the common case, an
+ * ascending '<' loop going round again, without a call; anything else as
+ * tpc_loop_end_checks (tpc.md §6.3). */
+static inline uint32_t tpc_loop_end_fast(TpcCpu *c, uint32_t pc)
+{
+    TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    if (f->cmp == TPC_CMP_LT && !f->once) {
+        uint32_t *it = &c->s[32 + f->depth];
+        int32_t v = (int32_t)((uint32_t)*it + (uint32_t)f->step);
+        if (v < f->bound) {
+            *it = (uint32_t)v;
+            return f->body;
+        }
+    }
+    return tpc_loop_end_checks(c, pc, pc + TPC_BUNDLE);
+}
+
+static inline bool tpc_bp_at(const TpcCpu *c, uint32_t pc)
+{
+    for (int i = 0; i < c->x.nbp; i++)
+        if (c->x.bp_pc[i] == pc)
+            return true;
+    return false;
+}
+
+/* Run the innermost loop's body by its plans from c->pc (loop-plan.c),
+ * counting bundles into *n (the slice's, at most max_bundles) and *nd
+ * (the direct ones not yet in the core's counters). */
+void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd);
+
+#endif
