@@ -99,22 +99,24 @@ static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb
     for (unsigned p = 0; p < na; p++)
         if (!hoist_check(c, &acc[p], r))
             return false;
-    const uint8_t *host[TPC_HOIST_MAX];
-    for (unsigned p = 0; p < na; p++)
-        host[p] = acc[p].h1;
+    /* each bundle's span list, kept from trip to trip: only the accesses'
+     * entries move (slot[p]: access p's) */
+    const uint8_t *span[TPC_LOOP_PLAN_MAX][4];
+    const uint8_t **slot[TPC_HOIST_MAX];
+    memset(span, 0, sizeof(span));
+    for (unsigned b = 0, p = 0; b < nb; b++)
+        for (unsigned i = 0; i < plan[b]->nprep; i++, p++) {
+            slot[p] = &span[b][plan[b]->dprep[i]];
+            *slot[p] = acc[p].h1;
+        }
     uint32_t body = f->body, end = f->end;
     unsigned depth = c->nloops;
     for (uint64_t k = 0; k < r; k++) {
-        unsigned p = 0;
+        for (unsigned p = 0; p < na; p++)
+            *slot[p] += acc[p].step;
         for (unsigned b = 0; b < nb; b++) {
-            const TpcDCacheEntry *dc = plan[b];
-            const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
-            for (unsigned i = 0; i < dc->nprep; i++, p++) {
-                host[p] += acc[p].step;
-                span[dc->dprep[i]] = host[p];
-            }
             c->pc = body + b * TPC_BUNDLE;
-            tpc_direct_steps(c, dc, span);
+            tpc_direct_steps(c, plan[b], span[b]);
         }
         *n += nb;
         *nd += nb;
