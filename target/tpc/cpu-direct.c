@@ -234,12 +234,20 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
     return true;
 }
 
-static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+/* The int5 ADD (an IRF source and a scalar, per dim of the mask), once;
+ * a_irf and skind constant in the instantiations below for the operands
+ * compiled kernels use (an immediate or an S register: no operand-kind
+ * cases per bundle), TPC_OP_NONE: any scalar, read by tpc_rd_scalar. */
+static inline __attribute__((always_inline)) void irf_add(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                          const TpcInsn *in, bool a_irf,
+                                                          unsigned skind)
 {
     if (!tpc_pred_sp(c, in))
         return;
-    bool a_irf = in->a.kind == TPC_OP_I;
-    uint32_t v = tpc_rd_scalar(c, &dc->b, a_irf ? &in->b : &in->a, NULL);
+    const TpcOperand *sop = a_irf ? &in->b : &in->a;
+    uint32_t v = skind == TPC_OP_IMM ? dc->b.imm
+                 : skind == TPC_OP_S ? c->s[sop->num]
+                                     : tpc_rd_scalar(c, &dc->b, sop, NULL);
     const int32_t *src = c->irf[(a_irf ? in->a.num : in->b.num) & 31];
     int32_t *dst = c->irf[in->dst.num & 31];
     bool ok; /* (ADD has an int5 form) */
@@ -248,6 +256,47 @@ static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, 
         dst[__builtin_ctz(mk)] = (int32_t)(a_irf ? tpc_lane_int5(TPC_OPC_SPU_add, x, v, &ok)
                                                  : tpc_lane_int5(TPC_OPC_SPU_add, v, x, &ok));
     }
+}
+
+static void run_irf_add(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    irf_add(c, dc, in, in->a.kind == TPC_OP_I, TPC_OP_NONE);
+}
+
+/* I = imm + I and I = S + I (the compilers' index steps), and I + imm */
+static void run_irf_add_imm(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                            const uint8_t *span)
+{
+    irf_add(c, dc, in, false, TPC_OP_IMM);
+}
+
+static void run_irf_add_s(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    irf_add(c, dc, in, false, TPC_OP_S);
+}
+
+static void run_irf_add_i_imm(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                              const uint8_t *span)
+{
+    irf_add(c, dc, in, true, TPC_OP_IMM);
+}
+
+/* The instantiation for an int5 ADD's operands. */
+static TpcDirectFn irf_add_fn(const TpcInsn *in)
+{
+    bool a_irf = in->a.kind == TPC_OP_I;
+    unsigned k = a_irf ? in->b.kind : in->a.kind;
+    if (k == TPC_OP_IMM)
+        return a_irf ? run_irf_add_i_imm : run_irf_add_imm;
+    if (k == TPC_OP_S && !a_irf)
+        return run_irf_add_s;
+    return run_irf_add;
+}
+
+static bool is_irf_add(TpcDirectFn fn)
+{
+    return fn == run_irf_add || fn == run_irf_add_imm || fn == run_irf_add_s ||
+           fn == run_irf_add_i_imm;
 }
 
 /* SET_INDX of the LD, SPU and ST slots: the mask and destination fields differ */
@@ -390,7 +439,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
             return spu_jump_form(&dc->b, in); /* (fn NULL: the slot's executor) */
         if (tpc_spu_irf_add_form(in)) {
             add_op(wr, &in->dst);
-            *fn = run_irf_add;
+            *fn = irf_add_fn(in);
             return true;
         }
         return spu_staged_form(in, wr); /* (fn NULL: the slot's executor) */
@@ -412,7 +461,7 @@ static bool hoist_form(const TpcInsn *in, TpcDirectFn fn, const RegSet *wr, uint
     if (!wr->i)
         return true;
     const TpcOperand *v;
-    if (fn == run_irf_add) {
+    if (is_irf_add(fn)) {
         bool a_irf = in->a.kind == TPC_OP_I;
         if ((a_irf ? in->a.num : in->b.num) != in->dst.num)
             return false;
