@@ -449,25 +449,31 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
 /* Whether a step keeps every IRF coordinate an affine function of the
  * loop plan's trip number (loop_hoist): it writes no SP register (so each
  * predicate is the same in every trip) and writes IRF dims only by adding
- * a trip-invariant scalar in place or by setting them to one (an
- * immediate, or an S register: *srcs collects those, which the plan's
- * body must not write; the innermost loop's iterator advances by the
- * step).  Copies between IRF registers are out: through them a dim could
- * take another's value each trip and not move by a constant. */
-static bool hoist_form(const TpcInsn *in, TpcDirectFn fn, const RegSet *wr, uint64_t *srcs)
+ * a trip-invariant scalar in place or by setting them to a scalar that
+ * moves by a constant per trip (an immediate, or an S register: *add_s and
+ * *set_s collect those; the body must write none of them, and must not add
+ * the innermost loop's iterator, which moves by the step, so a dim adding
+ * it would move by more each trip).  Copies between IRF registers are out:
+ * through them a dim could take another's value each trip and not move by
+ * a constant. */
+static bool hoist_form(const TpcInsn *in, TpcDirectFn fn, const RegSet *wr, uint64_t *add_s,
+                       uint64_t *set_s)
 {
     if (wr->sp)
         return false;
     if (!wr->i)
         return true;
     const TpcOperand *v;
+    uint64_t *srcs;
     if (is_irf_add(fn)) {
         bool a_irf = in->a.kind == TPC_OP_I;
         if ((a_irf ? in->a.num : in->b.num) != in->dst.num)
             return false;
         v = a_irf ? &in->b : &in->a;
+        srcs = add_s;
     } else if (fn == run_set_indx_ld || fn == run_set_indx_spu || fn == run_set_indx_st) {
         v = &in->a;
+        srcs = set_s;
     } else {
         return false;
     }
@@ -527,10 +533,10 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     if (dc->nprep > 2)
         return; /* (only the LD and ST slots prepare spans: tpc_direct_run takes two) */
     dc->dhoist = true;
-    dc->dws = dc->dirf_s = 0;
+    dc->dws = dc->dadd_s = dc->dset_s = 0;
     for (unsigned k = 0; k < n; k++) {
         dc->dws |= wr[k].s;
-        if (!hoist_form(&bp->slot[dc->act[k]], fn[k], &wr[k], &dc->dirf_s))
+        if (!hoist_form(&bp->slot[dc->act[k]], fn[k], &wr[k], &dc->dadd_s, &dc->dset_s))
             dc->dhoist = false;
     }
     dc->direct = true;

@@ -203,12 +203,13 @@ struct TpcDCacheEntry {
     TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
     TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
     TpcVlFn lfn;             /* the LD slot's register fill (run_ld_tnsr) */
-    /* for loop plans' span hoisting (cpu-direct.c loop_hoist): no step
+    /* for loop plans' span hoisting (loop-plan.c loop_hoist): no step
      * writes an SP register and every IRF write is an in-place int5 ADD or
-     * a SET_INDX of a scalar that is an immediate or an S register in
-     * dirf_s; dws: the S registers the steps write */
+     * a SET_INDX of a scalar that is an immediate or an S register (in
+     * dadd_s, dset_s: cpu-direct.c hoist_form); dws: the S registers the
+     * steps write */
     bool dhoist;
-    uint64_t dws, dirf_s;
+    uint64_t dws, dadd_s, dset_s;
     uint8_t raw[TPC_BUNDLE];
     TpcBundle b;
     /* executor's view, derived from b at decode: the slots that execute

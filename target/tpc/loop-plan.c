@@ -160,7 +160,7 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
     if (body == c->x.lp_fail_body && end == c->x.lp_fail_end && gen == c->x.lp_fail_gen)
         return;
     bool hoist = true;
-    uint64_t ws = 0, rs = 0;
+    uint64_t ws = 0, adds = 0, sets = 0;
     unsigned na = 0;
     for (unsigned k = 0; k < nb; k++) {
         uint32_t pc = body + k * TPC_BUNDLE;
@@ -176,12 +176,14 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
         plan[k] = dc;
         hoist = hoist && dc->dhoist;
         ws |= dc->dws;
-        rs |= dc->dirf_s;
+        adds |= dc->dadd_s;
+        sets |= dc->dset_s;
         na += dc->nprep;
     }
     /* (no access, nothing to hoist; a scalar moving a coordinate that the
-     * body writes could move it by anything) */
-    hoist = hoist && na && !(ws & rs);
+     * body writes could move it by anything, and adding the iterator, by
+     * more every trip) */
+    hoist = hoist && na && !(ws & (adds | sets)) && !(adds & (1ull << (32 + f->depth)));
     HoistAcc acc[TPC_HOIST_MAX];
     for (unsigned trip = 0;; trip++) {
         /* Once per trip: a budget for the whole body (the caller's loop
