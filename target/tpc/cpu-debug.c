@@ -59,7 +59,7 @@ void tpc_dump(NxCpu *cpu, GString *out)
         g_string_append_printf(out, "S%-2u=%08" PRIx32 "%s", i, c->s[i], (i % 6 == 5) ? "\n" : " ");
     g_string_append(out, "SP=");
     for (unsigned i = 0; i < TPC_NR_SP; i++)
-        g_string_append_c(out, (i == 0 || c->sp[i]) ? '1' : '0');
+        g_string_append_c(out, c->sp[i] ? '1' : '0');
     g_string_append_c(out, '\n');
     for (unsigned i = 0; i < TPC_NR_I; i++) {
         const int32_t *d = c->irf[i];
@@ -104,7 +104,7 @@ static void *gdb_reg(TpcCpu *c, unsigned n, unsigned *len, uint8_t *tmp)
     }
     if (n < TPC_GDB_V) {
         *len = 1;
-        tmp[0] = (n == TPC_GDB_SP) ? 1 : c->sp[n - TPC_GDB_SP];
+        tmp[0] = c->sp[n - TPC_GDB_SP]; /* (SP0: the stored 1) */
         return NULL;
     }
     if (n < TPC_GDB_VP) {

@@ -292,10 +292,10 @@ typedef struct TpcExec {
      * bundles since creation (staged ones: parent.retired - direct_total);
      * host nanoseconds in tpc_cpu_step while time_host */
     uint64_t direct_total;
-    uint64_t loop_total; /* of them, run by loop plans (cpu-direct.c) */
+    uint64_t loop_total;  /* of them, run by loop plans (loop-plan.c) */
     uint64_t hoist_total; /* of those, with the tensor spans hoisted */
     /* the last loop body found without a plan, not looked at again in
-     * this code generation (cpu-direct.c enter_loop_plan) */
+     * this code generation (loop-plan.c) */
     uint32_t lp_fail_body, lp_fail_end;
     uint64_t lp_fail_gen;
     bool time_host;

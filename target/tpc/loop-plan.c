@@ -135,7 +135,7 @@ static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb
  * generation, so no bundle of it changed), none is a jump or carries a gdb
  * breakpoint, and the caller knows nothing observes single bundles, the
  * body's plans run one after the other by the same tpc_direct_run, and the
- * loop end is the same loop_end.  What that skips per bundle: the decode
+ * loop end is the same tpc_loop_end_fast.  What that skips per bundle: the decode
  * cache lookup, the code-current and breakpoint checks and the loop-end
  * test (bench/tpc-stream, CALLGRIND=1).  Anything unusual (a plan's checks
  * failing, code written, the slice's budget spent, the loop leaving) stops

@@ -36,7 +36,7 @@ uint32_t tpc_rd_scalar_any(TpcCpu *c, const TpcBundle *b, const TpcOperand *op, 
     case TPC_OP_S:
         return c->s[op->num % TPC_NR_S];
     case TPC_OP_SP:
-        return op->num == 0 ? 1u : c->sp[op->num & 15];
+        return c->sp[op->num & 15]; /* (SP0 is stored as 1: TpcCpu.sp) */
     case TPC_OP_IMM:
         return b->imm;
     case TPC_OP_SIMM:
@@ -102,7 +102,7 @@ const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
         }
         return c->vp[op->num & 15];
     }
-    unsigned v = op->kind == TPC_OP_SP ? (op->num == 0 ? 1u : c->sp[op->num & 15]) : 0u;
+    unsigned v = op->kind == TPC_OP_SP ? c->sp[op->num & 15] : 0u;
     memset(tmp, v ? 0xFF : 0, TPC_VPBYTES);
     return tmp;
 }

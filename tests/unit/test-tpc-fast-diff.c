@@ -287,7 +287,7 @@ static GByteArray *kernel(GRand *r, GString *src)
 
 /* A short LOOP body of direct forms going round many times, alone or
  * nested in an outer loop, for the loop plans (cpu-direct.c
- * enter_loop_plan): the coordinates the SPU steps move the spans until
+ * tpc_enter_loop_plan): the coordinates the SPU steps move the spans until
  * they leave the tensor, fault (t4) or a compare switches a predicate
  * off, mid-loop. */
 static GByteArray *loop_kernel(GRand *r, GString *src)

@@ -478,6 +478,12 @@ static void test_gdb_regs(void)
     g_assert_cmphex(v, ==, 0x12345678u);
     g_assert_cmpuint(cpu->ops->gdb_read_reg(cpu, TPC_GDB_SP + 0, buf, sizeof(buf)), ==, 1);
     g_assert_cmpuint(buf[0], ==, 1);
+    /* SP0 is the constant 1: a write of 0 is taken and ignored */
+    buf[0] = 0;
+    g_assert_cmpuint(cpu->ops->gdb_write_reg(cpu, TPC_GDB_SP + 0, buf, 1), ==, 1);
+    buf[0] = 0x77;
+    g_assert_cmpuint(cpu->ops->gdb_read_reg(cpu, TPC_GDB_SP + 0, buf, sizeof(buf)), ==, 1);
+    g_assert_cmpuint(buf[0], ==, 1);
     memset(buf, 0x5A, 256);
     g_assert_cmpuint(cpu->ops->gdb_write_reg(cpu, TPC_GDB_V + 3, buf, 256), ==, 256);
     g_assert_cmpuint(c->v[3][200], ==, 0x5A);
