@@ -20,14 +20,19 @@ typedef struct IntCvt {
 static IntCvt int_cvt(unsigned opc, unsigned tfield)
 {
     bool to16 = (tfield >> 3) & 1u;
+    /* the SPU and VPU rows share these opcodes */
+    _Static_assert(TPC_OPC_SPU_convert_int32 == TPC_OPC_VPU_convert_int32 &&
+                       TPC_OPC_SPU_convert_uint32 == TPC_OPC_VPU_convert_uint32 &&
+                       TPC_OPC_SPU_convert_int16 == TPC_OPC_VPU_convert_int16,
+                   "convert_int* opcodes differ between SPU and VPU");
     switch (opc) {
-    case 0x17: /* convert_int32 */
+    case TPC_OPC_SPU_convert_int32:
         return (IntCvt){true, 4, to16 ? 2u : 1u};
-    case 0x18: /* convert_uint32 */
+    case TPC_OPC_SPU_convert_uint32:
         return (IntCvt){false, 4, to16 ? 2u : 1u};
-    case 0x04: /* convert_int16 */
+    case TPC_OPC_SPU_convert_int16:
         return (IntCvt){true, 2, 1};
-    default: /* 0x1c convert_uint16 */
+    default: /* convert_uint16 */
         return (IntCvt){false, 2, 1};
     }
 }
@@ -43,7 +48,9 @@ static uint32_t int_cvt_elem(const IntCvt *k, unsigned rm, uint32_t raw, uint32_
     int s = (int8_t)(shift_raw & 0xFF), tb = 8 * (int)k->et;
     int64_t q;
     if (s <= 0) {
-        s = -s > 40 ? 40 : -s; /* any larger shift saturates alike */
+        /* a nonzero value shifted left by 17 or more saturates any target
+         * (at most 16 bits); 24 keeps |v| << s (|v| < 2^32) inside int64 */
+        s = -s > 24 ? 24 : -s;
         q = v * ((int64_t)1 << s);
     } else {
         if (s > 40)
