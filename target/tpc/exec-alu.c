@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "target/tpc/cpu.h"
 #include "target/tpc/lane.h"
@@ -39,8 +40,15 @@ static uint32_t bf16_mac(float a, float b, float d, bool neg)
     double s = p + dd;
     if (isnan(s))
         return 0x7FC0u;
+    /* s = RN(p + d), e the exact rest (TwoSum).  Round to odd: an inexact
+     * sum takes whichever double neighbour of the exact value has an odd
+     * last bit, so the single rounding to bf16 below sees which side of a
+     * bf16 tie the exact value lies (nudging an even s that RN had moved off
+     * the tie would put it back on it) */
     double bv = s - p, e = (p - (s - bv)) + (dd - bv);
-    if (e != 0 && isfinite(s))
+    uint64_t sb;
+    memcpy(&sb, &s, sizeof sb);
+    if (e != 0 && isfinite(s) && !(sb & 1u))
         s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
     return tpc_round_to(s, false, TPC_T_F32, TPC_T_BF16, TPC_RM_RHNE, 0);
 }
