@@ -272,9 +272,6 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
                    a->kind == TPC_OP_SP;
     g_string_append(p->o, "mov");
     p->nops = 0;
-    /* one VPRF section: the vendor prints its number before the destination */
-    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
-        g_string_append_printf(p->o, " 0x%x", sect);
     /* V <- V moves print no type in tpc-llvm; nxemu prints a non-zero VPU type
      * because it sets the lane size of a VPRF predicate (tpc.md §5.0.1) */
     if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
@@ -291,6 +288,10 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
         if (tsrc != deflt && tsrc < TPC_T_COUNT)
             g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc]);
     }
+    /* one VPRF section: the vendor prints its number after the type, before
+     * the destination (`mov.i32 0x1 VP5, S35`) */
+    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
+        g_string_append_printf(p->o, " 0x%x", sect);
     if (d->kind == TPC_OP_I)
         dimmask(p, mask, false);
     opnd(p, d, 0);
