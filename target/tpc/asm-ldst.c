@@ -13,13 +13,13 @@ static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfie
         *bfield = st->slot == TPC_SLOT_ST ? 28 : 0;
         return true;
     }
-    /* B[4:0] is the tensor id; a store's whole SRC_B may be written */
-    if (op->type == AOP_IMM && op->value <= (st->slot == TPC_SLOT_ST ? 255u : 31u)) {
+    /* Gaudi has 16 tensors.  The vendor's assembler keeps B[4:0] of a larger
+     * number without a word (`st_tnsr 0x27` writes tensor 7): refused here */
+    if (op->type == AOP_IMM && op->value <= 15u) {
         *bfield = op->value;
         return true;
     }
-    asm_error(st->c, op->col, "'%s': tensor must be 0..%u or S%u", st->mn,
-              st->slot == TPC_SLOT_ST ? 255u : 31u, reg);
+    asm_error(st->c, op->col, "'%s': tensor must be 0..15 or S%u", st->mn, reg);
     return false;
 }
 
@@ -135,12 +135,9 @@ bool asm_enc_ld(Stmt *st)
             return false;
         bool partial_sw = sw & 1;
         sw &= ~1u;
-        /* tpc.md §5.1 lists VPd for the _low/_high forms too (tpc-llvm accepts
-         * them, ld_tnsr_high-01); on Gaudi they fault ILLEGAL_OPERAND (§10 item 2) */
+        /* VPd in the _low/_high forms loads half of the predicate's lanes: the
+         * vendor's compiler emits `ld_tnsr_high VP4, S27, I3` (docs/tpc-isa.rst) */
         CHK(dst = asm_enc(st, &st->ops[0], K(V) | K(VP), "destination"));
-        if (half && asm_is_reg(&st->ops[0], TPC_OP_VP))
-            asm_warn(st->c, st->ops[0].col,
-                     "'%s' with a vector predicate faults ILLEGAL_OPERAND on Gaudi", st->mn);
         if (!tensor_operand(st, &st->ops[1], 27, &b, &sw))
             return false;
         CHK(a = asm_enc(st, &st->ops[2], K(I), "coordinates"));
@@ -211,11 +208,8 @@ bool asm_enc_st(Stmt *st)
         if (!tensor_operand(st, &st->ops[0], 28, &b, &sw))
             return false;
         CHK(a = asm_enc(st, &st->ops[1], K(I), "coordinates"));
-        /* as for ld_tnsr_low/_high: VPv is a listed form (tpc.md §5.4) that faults */
+        /* as for ld_tnsr_low/_high: VPv stores half of the predicate's lanes */
         CHK(cc = asm_enc(st, &st->ops[2], K(V) | K(VP), "value"));
-        if (half && asm_is_reg(&st->ops[2], TPC_OP_VP))
-            asm_warn(st->c, st->ops[2].col,
-                     "'%s' with a vector predicate faults ILLEGAL_OPERAND on Gaudi", st->mn);
         for (int i = 3; i < st->nops; i++) {
             const AOp *o = &st->ops[i];
             if (asm_is_reg(o, TPC_OP_S) && o->num == 29 && i == 3)

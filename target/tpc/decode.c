@@ -598,8 +598,10 @@ static bool dec_ld(Dec *d, TpcInsn *in)
             return bad_insn(d, in->opc);
         if (in->sw & 6) /* later-generation switches */
             return bad_insn(d, in->opc);
+        if (!(in->sw & 8) && (fb & 0x1f) > 15) /* Gaudi has tensors 0..15 */
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
         raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, half ? K(V) : K(V) | K(VP)) &&
+        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
     default:
         return no_decoder(d, in);
@@ -628,9 +630,11 @@ static bool dec_st(Dec *d, TpcInsn *in)
     case TPC_FORM_ST_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);
+        if (!(in->sw & 8) && fb > 15) /* Gaudi has tensors 0..15 */
+            return bad_operand(d, TPC_FIELD_SRC_B, fb);
         raw(&in->b, fb);
         if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) ||
-            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, half ? K(V) : K(V) | K(VP)))
+            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP)))
             return false;
         if ((in->sw & 2) && in->c.kind == TPC_OP_VP) /* RMW of a predicate */
             return bad_insn(d, in->opc);

@@ -327,8 +327,6 @@ TPC_EXEC_HALVES(ld, ld_l_v, ld_l_v)
 static bool ld_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
     bool vp = in->dst.kind == TPC_OP_VP;
-    if (vp && half)
-        return tpc_bad_operand(c, TPC_SLOT_LD, TPC_FIELD_DEST, &in->dst);
     uint8_t m[TPC_VBYTES];
     const uint8_t *en = NULL;
     if (!ldst_gate(c, in, m, &en))

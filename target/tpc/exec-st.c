@@ -127,8 +127,6 @@ bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
 static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
     bool vp = in->c.kind == TPC_OP_VP;
-    if (vp && half)
-        return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
     if (in->sw & 4u) /* pack */
         return tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, TPC_SLOT_ST | (uint32_t)in->opc << 8, 0);
     uint8_t m[TPC_VBYTES], tmp[TPC_VPBYTES];
