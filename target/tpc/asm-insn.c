@@ -99,7 +99,9 @@ static bool enc_spu(Stmt *st)
         if (!asm_mov_hwreg(st, &dst, &hb, &sw, &hw))
             return false;
         if (hw) {
+            /* the vendor's encoder repeats the destination in SRC_A */
             b = (int)hb;
+            a = dst;
             break;
         }
         if (!asm_take_ops(st, 2, 2))

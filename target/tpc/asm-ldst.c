@@ -68,8 +68,10 @@ bool asm_enc_ld(Stmt *st)
         bool hw;
         if (!asm_mov_hwreg(st, &dst, &b, &sw, &hw))
             return false;
-        if (hw)
+        if (hw) {
+            a = dst; /* as the vendor's encoder: the destination again in SRC_A */
             break;
+        }
         asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))
             return false;
