@@ -270,7 +270,10 @@ static bool enc_vpu(Stmt *st)
                     b = (int)st->ops[2].value;
                 }
             }
-            if (st->type >= 0) /* `mov.u32 2 VP6, 99`, `mov.b ...`: kept as written */
+            /* from a scalar, the vendor's assembler writes u32 whatever the
+             * suffix (`mov.i32 0x1 VP5, S35`); between predicates it keeps
+             * the suffix */
+            if (st->type >= 0 && type != TPC_T_U32)
                 type = (unsigned)st->type;
         } else {
             if (!asm_want_ops(st, 2, 2))

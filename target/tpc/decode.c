@@ -468,6 +468,9 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
         if (in->a.kind != TPC_OP_VP && in->a.kind != TPC_OP_SP) {
             if (fb > 8)
                 return bad_operand(d, TPC_FIELD_SRC_B, fb);
+            /* the vendor's assembler writes u32 here whatever the suffix */
+            if (in->type != TPC_T_U32)
+                return bad_operand(d, TPC_FIELD_TYPE, in->type);
             raw(&in->b, fb);
         }
         return true;
