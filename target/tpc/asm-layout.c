@@ -163,6 +163,10 @@ bool asm_enc_layout(Stmt *st)
         const TpcOpSpec *s = &l->op[i];
         int v;
         CHK(v = enc_operand(st, s, &st->ops[i], i));
+        if (s->flags & TPC_OPF_IMM) {
+            ImmUse *u = &st->ab->imm[st->slot];
+            *u = (ImmUse){.used = true, .value = (uint32_t)v, .col = st->ops[i].col};
+        }
         if (s->kinds == TPC_K(RAW) && s->width) {
             uint32_t m = ((1u << s->width) - 1) << s->shift;
             fields[s->field] = (fields[s->field] & ~m) | (uint32_t)v << s->shift;

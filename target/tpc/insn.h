@@ -284,6 +284,9 @@ typedef struct TpcOpSpec {
 enum {
     /* printed before the register operands as a bare word (`udiv_4step.u32 0x5 Z4, S1`) */
     TPC_OPF_PREFIX = 1u << 0,
+    /* the number is also the bundle's 32-bit IMM: the vendor's assembler puts
+     * LOOKUP's function id in both (`lookup BV32 V1, V2, 0x1`: IMM = 1) */
+    TPC_OPF_IMM = 1u << 1,
 };
 
 enum {
@@ -316,6 +319,8 @@ typedef struct TpcLayout {
 #define TPC_OPDN(f, shift, width, max) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX, max}
 /* a number operand in bits shift..shift+width-1 of field f (width 0: all) */
 #define TPC_OPDR(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, 0, 0}
+/* TPC_OPDR whose value the encoder also writes to the bundle's IMM */
+#define TPC_OPDRI(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_IMM, 0}
 
 /* Layout of a form, or NULL for a hand-coded form. */
 struct TpcInsn;
