@@ -118,6 +118,17 @@ bool asm_enc_layout(Stmt *st)
         memmove(&st->ops[0], &st->ops[1], (size_t)(st->nops - 1) * sizeof(st->ops[0]));
         st->nops--;
     }
+    if (st->nops == l->nops + 1 && st->ops[l->nops].type == AOP_IMM && t) {
+        /* a bare value after the operands for the switch that takes one */
+        for (int i = 0; t[i].key; i++) {
+            if (t[i].print != TPC_SWP_TRAIL)
+                continue;
+            if (!asm_sw_set(st, &t[i], i, st->ops[l->nops].value, st->ops[l->nops].col))
+                return false;
+            st->nops--;
+            break;
+        }
+    }
     if (st->nops > l->nops) {
         char want[256], takes[300];
         usage_text(want, sizeof(want), l);

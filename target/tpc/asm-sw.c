@@ -152,7 +152,7 @@ static const TpcSwVal v_funcid[] = {
     {"tanh", 1}, {"sqrt_rsqrt", 2}, {"sin_cos", 3}, {"log", 4}, {NULL, 0},
 };
 static const TpcSwDef sw_get_lut[] = {
-    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_WORD, false, 0},
+    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_TRAIL, false, 0},
     {0},
 };
 static const TpcSwVal v_dt32[] = {{"BV32", 0}, {NULL, 0}};

@@ -237,6 +237,8 @@ enum {
     TPC_SWP_NAME,     /* the value's name always */
     TPC_SWP_NEVER,    /* implied by the operands or by another switch */
     TPC_SWP_LEAD,     /* key=value always; a bare number before the operands also sets it */
+    TPC_SWP_TRAIL,    /* as WORD; a bare number after the operands also sets it (the
+                       * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
