@@ -412,8 +412,19 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
             ok = asm_enc_st(&st);
             break;
         }
-        if (ok)
+        if (ok) {
             ab->slot_used[slot] = st.desc->form != TPC_FORM_NOP;
+            /* the slot's value of each shared field it claimed, for the
+             * bundle check: two slots may share a field when they agree */
+            if (slot == TPC_SLOT_LD && ab->uses_ld_b)
+                ab->ld_b = tpc_bits(ab->b, TPC_B_VPU_SRC_D, 9);
+            if (slot == TPC_SLOT_VPU && ab->uses_vpu_d)
+                ab->vpu_d = tpc_bits(ab->b, TPC_B_VPU_SRC_D, 9);
+            if (slot == TPC_SLOT_VPU && ab->uses_vpu_c)
+                ab->vpu_c = tpc_bits(ab->b, TPC_B_VPU_SRC_C, 8);
+            if (slot == TPC_SLOT_ST && ab->uses_st_c)
+                ab->st_c = tpc_bits(ab->b, TPC_B_VPU_SRC_C, 8);
+        }
     }
     g_ptr_array_free(st.strs, TRUE);
     return ok;

@@ -69,6 +69,7 @@ typedef struct AsmBundle {
     bool ldst_pred_set;
     unsigned ldst_pred; /* polarity << 5 | vp << 4 | n */
     bool uses_ld_b, uses_st_c, uses_vpu_c, uses_vpu_d;
+    uint32_t ld_b, st_c, vpu_c, vpu_d; /* their values, set when used */
     int fix_kind;
     char *fix_label;
     int fix_col;

@@ -130,14 +130,18 @@ char *asm_trim(char *s)
 static void emit_bundle(File *f, AsmBundle *ab)
 {
     AsmCtx *c = &f->c;
-    if (ab->uses_ld_b && ab->uses_vpu_d)
+    /* one field, two readers: legal when both want the same bits (the
+     * vendor's compiler pairs `mov V11, V3` with a flag-less form_fp_num) */
+    if (ab->uses_ld_b && ab->uses_vpu_d && ab->ld_b != ab->vpu_d)
         asm_error(c, 1,
-                  "the load slot's SRC_B and the VPU's SRC_D share bits 81:73: they cannot "
-                  "both be used in one bundle");
-    if (ab->uses_st_c && ab->uses_vpu_c)
+                  "the load slot's SRC_B (0x%x) and the VPU's SRC_D (0x%x) share bits 81:73: "
+                  "they must be equal in one bundle",
+                  ab->ld_b, ab->vpu_d);
+    if (ab->uses_st_c && ab->uses_vpu_c && ab->st_c != ab->vpu_c)
         asm_error(c, 1,
-                  "the store slot's SRC_C and the VPU's SRC_C share bits 72:65: they cannot "
-                  "both be used in one bundle");
+                  "the store slot's SRC_C (0x%x) and the VPU's SRC_C (0x%x) share bits 72:65: "
+                  "they must be equal in one bundle",
+                  ab->st_c, ab->vpu_c);
     Fix fx;
     memset(&fx, 0, sizeof(fx));
     fx.offset = f->obj->text->len;
