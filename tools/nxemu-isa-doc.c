@@ -61,10 +61,7 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_NOP] = "(none)",
     [TPC_FORM_HALT] = "(none; unconditional)",
     [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (tpc.md §4.4)",
-    [TPC_FORM_BINARY] = "Dst, A, B",
-    [TPC_FORM_UNARY] = "Dst, A",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
-    [TPC_FORM_CMP] = "SPd, Sa, Sb|imm",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_PACK] = "source_group=G element_stride=2|4 [group_half=H] Vd, Va",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
@@ -80,21 +77,8 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
 static void legacy(GString *o, const TpcInsnDesc *d)
 {
     bool spu = d->slot == TPC_SLOT_SPU, vpu = d->slot == TPC_SLOT_VPU;
+    (void)spu;
     switch (d->form) {
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY: {
-        bool bin = d->form == TPC_FORM_BINARY;
-        if (spu)
-            g_string_append(o, bin ? "Sd, Sa, Sb|imm (type b: SPd, SPa, SPb)"
-                                   : "Sd, Sa (type b: SPd, SPa)");
-        else
-            g_string_append(o, bin ? "Vd (Dd for a pair result), Va, Vb|Sb|imm (type b: VPd, VPa, VPb)"
-                                   : "Vd, Va (type b: VPd, VPa)");
-        if (spu && (d->flags & TPC_F_INT5))
-            g_string_append(o, bin ? "; index registers: bMMMMM Id, Ia|Sa|imm, Ib|Sb|imm"
-                                   : "; index registers: bMMMMM Id, Ia|Sa");
-        return;
-    }
     case TPC_FORM_CONVERT:
         g_string_append(o, vpu ? "[lane_sel=N] [all_lanes|single_lane] target_type=T [rm] Vd|Dd, Va|Da"
                                : "target_type=T [rm] Sd, Sa");
@@ -214,17 +198,36 @@ static bool page(unsigned slot, GString *o)
         g_string_append(o, "   - types: ");
         types(o, d->types);
         g_string_append(o, "\n   - operands: ");
-        const TpcLayout *l = tpc_form_layout(d->form);
-        if (l) {
-            for (unsigned i = 0; i < l->nops; i++) {
-                const TpcOpSpec *s = &l->op[i];
-                g_string_append_printf(o, "%s", i ? ", " : "");
-                kinds(o, s->kinds, s->group);
-                if (s->kinds == TPC_K(RAW) && s->width)
-                    g_string_append_printf(o, " in %s bits %u..%u", field_name[s->field],
-                                           s->shift, s->shift + s->width - 1);
-                else
-                    g_string_append_printf(o, " in %s", field_name[s->field]);
+        const TpcLayout *l;
+        if (tpc_form_layout(d->form)) {
+            bool several = tpc_form_variant(d->form, 1) != NULL;
+            unsigned n = 0;
+            for (unsigned v = 0; (l = tpc_form_variant(d->form, v)); v++) {
+                if (!tpc_variant_applies(l, d, -1))
+                    continue;
+                g_string_append(o, n++ ? "; or " : "");
+                if (several)
+                    g_string_append(o, l->cond & TPC_VC_B     ? "(type b) "
+                                       : l->cond & TPC_VC_I32 ? "(int5, type i32) "
+                                                              : "(other types) ");
+                for (unsigned i = 0; i < l->nops; i++) {
+                    const TpcOpSpec *s = &l->op[i];
+                    g_string_append_printf(o, "%s", i ? ", " : "");
+                    if (s->flags & TPC_OPF_DIMMASK) {
+                        g_string_append_printf(o, "dim mask bMMMMM in %s bits %u..%u",
+                                               field_name[s->field], s->shift,
+                                               s->shift + s->width - 1);
+                        continue;
+                    }
+                    kinds(o, s->kinds, s->group);
+                    if (s->flags & TPC_OPF_VPAIR)
+                        g_string_append(o, " (D, a pair, for a wide result)");
+                    if (s->kinds == TPC_K(RAW) && s->width)
+                        g_string_append_printf(o, " in %s bits %u..%u", field_name[s->field],
+                                               s->shift, s->shift + s->width - 1);
+                    else
+                        g_string_append_printf(o, " in %s", field_name[s->field]);
+                }
             }
             g_string_append(o, "; predicate last (table-described form)");
         } else {

@@ -34,65 +34,6 @@ static bool enc_spu(Stmt *st)
         if (!enc_nop_halt(st))
             return false;
         break;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY: {
-        int need = d->form == TPC_FORM_UNARY ? 2 : 3;
-        if (!asm_take_ops(st, need, need))
-            return false;
-        bool int5 = asm_is_reg(&st->ops[0], TPC_OP_I);
-        if (int5) {
-            if (!(d->flags & TPC_F_INT5)) {
-                asm_error(st->c, st->ops[0].col,
-                          "'%s' has no index-register form on Gaudi (missing feature)", st->mn);
-                return false;
-            }
-            if (!st->mask_given) {
-                asm_error(st->c, st->ops[0].col,
-                          "'%s' with an index register needs a dim mask (bMMMMM)", st->mn);
-                return false;
-            }
-            if (st->type < 0)
-                st->type = TPC_T_I32;
-            if (st->type != TPC_T_I32) {
-                asm_error(st->c, st->type_col, "index-register '%s' must be .i32", st->mn);
-                return false;
-            }
-            CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-            /* shifts take the index register in SRC_A, the count in SRC_B */
-            bool shift = d->opc == TPC_OPC_SPU_shr || d->opc == TPC_OPC_SPU_shl;
-            CHK(a = asm_enc(st, &st->ops[1], shift ? K(I) : K(I) | K(S) | K(IMM),
-                            "first source"));
-            if (need == 3)
-                CHK(b = asm_enc(st, &st->ops[2], K(I) | K(S) | K(IMM), "second source"));
-            sw = (sw & 3) | st->mask << 2;
-            type = TPC_T_I32;
-            break;
-        }
-        if (st->mask_given) {
-            asm_error(st->c, st->col, "a dim mask needs an index-register destination");
-            return false;
-        }
-        if (st->type < 0 && asm_is_reg(&st->ops[0], TPC_OP_SP))
-            st->type = TPC_T_B;
-        if (!asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        if (type == TPC_T_B) {
-            CHK(dst = asm_enc(st, &st->ops[0], K(SP), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(SP), "first source"));
-            if (need == 3)
-                CHK(b = asm_enc(st, &st->ops[2], K(SP), "second source"));
-        } else {
-            CHK(dst = asm_enc(st, &st->ops[0], K(S), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR), "first source"));
-            if (need == 3)
-                CHK(b = asm_enc(st, &st->ops[2], K(S) | K(SLFSR) | K(IMM), "second source"));
-        }
-        if (d->sws == TPC_SWS_ASH) {
-            sw |= 1;
-        }
-        break;
-    }
     case TPC_FORM_MOV: {
         bool hw;
         uint32_t hb = 0;
@@ -130,24 +71,6 @@ static bool enc_spu(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_CMP:
-        if (!asm_take_ops(st, 3, 3))
-            return false;
-        for (int i = 0; i < 3; i++) {
-            if (asm_is_reg(&st->ops[i], TPC_OP_I)) {
-                asm_error(st->c, st->ops[i].col,
-                          "index-register '%s' is not available on Gaudi (missing feature)",
-                          st->mn);
-                return false;
-            }
-        }
-        if (!asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(SP), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR), "first source"));
-        CHK(b = asm_enc(st, &st->ops[2], K(S) | K(SLFSR) | K(IMM), "second source"));
-        break;
     case TPC_FORM_CONVERT:
         if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
             return false;
@@ -216,35 +139,6 @@ static bool enc_vpu(Stmt *st)
         if (!enc_nop_halt(st))
             return false;
         break;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY: {
-        int need = d->form == TPC_FORM_UNARY ? 2 : 3;
-        if (!asm_take_ops(st, need, need))
-            return false;
-        if (st->type < 0 && asm_is_reg(&st->ops[0], TPC_OP_VP))
-            st->type = TPC_T_B;
-        if (!asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        if (d->sws == TPC_SWS_ASH) {
-            sw |= 1;
-        }
-        if (type == TPC_T_B) {
-            CHK(dst = asm_enc(st, &st->ops[0], K(VP), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(VP), "first source"));
-            if (need == 3)
-                CHK(b = asm_enc(st, &st->ops[2], K(VP), "second source"));
-        } else {
-            bool pair = tpc_vpu_pair_dest(d->opc, type, sw);
-            CHK(dst = asm_enc_vec(st, &st->ops[0], pair ? 2 : 1, "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], vsrc, "first source"));
-            if (need == 3)
-                CHK(b = asm_enc(st, &st->ops[2],
-                                d->opc == TPC_OPC_VPU_shuffle ? vsrc : vsrc | K(S) | K(SLFSR) | K(IMM),
-                                "second source"));
-        }
-        break;
-    }
     case TPC_FORM_MOV:
         asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))

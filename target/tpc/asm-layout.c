@@ -80,9 +80,13 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
         [TPC_OP_VSPECIAL] = "LFSR|V_LANE_ID",   [TPC_OP_SLFSR] = "S_LFSR",
     };
     buf[0] = 0;
-    for (unsigned i = 0; i < l->nops; i++) {
+    for (unsigned i = 0, w = 0; i < l->nops; i++) {
         unsigned k = 0;
-        g_strlcat(buf, i ? ", " : "", n);
+        if (l->op[i].flags & TPC_OPF_DIMMASK) {
+            g_strlcat(buf, "bMMMMM ", n);
+            continue;
+        }
+        g_strlcat(buf, w++ ? ", " : "", n);
         for (unsigned j = 0; j < G_N_ELEMENTS(brief); j++) {
             if (!((l->op[i].kinds >> j) & 1) || !brief[j] || j == TPC_OP_SIMM)
                 continue;
@@ -95,22 +99,74 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
     }
 }
 
+/* Operands of a variant written in the text (the dim mask is a word). */
+static unsigned written_ops(const TpcLayout *l)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < l->nops; i++)
+        n += !(l->op[i].flags & TPC_OPF_DIMMASK);
+    return n;
+}
+
+/* The variant of a form with several (insn-forms.def TPC_VARIANT): the first
+ * that applies to the row and the written type and whose destination kinds
+ * take the first operand; NULL after a one-line error. */
+static const TpcLayout *pick_variant(Stmt *st)
+{
+    const TpcInsnDesc *d = st->desc;
+    const TpcLayout *l;
+    if (!tpc_form_variant(d->form, 1))
+        return tpc_form_layout(d->form);
+    const AOp *o = st->nops ? &st->ops[0] : NULL;
+    unsigned kinds = 0;
+    for (unsigned i = 0; (l = tpc_form_variant(d->form, i)); i++) {
+        if (!tpc_variant_applies(l, d, -1))
+            continue;
+        for (unsigned k = 0; k < l->nops; k++) {
+            if (l->op[k].field != TPC_FIELD_DEST)
+                continue;
+            kinds |= l->op[k].kinds;
+            if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
+                tpc_variant_applies(l, d, st->type))
+                return l;
+        }
+    }
+    if (o && asm_is_reg(o, TPC_OP_I) && st->slot == TPC_SLOT_SPU) {
+        if (!(d->flags & TPC_F_INT5))
+            asm_error(st->c, o->col, "'%s' has no index-register form on Gaudi (missing feature)",
+                      st->mn);
+        else
+            asm_error(st->c, st->type_col, "index-register '%s' must be .i32", st->mn);
+        return NULL;
+    }
+    char want[96];
+    kinds_text(want, sizeof(want), kinds, 0);
+    asm_error(st->c, o ? o->col : st->col, "'%s': the destination%s%s%s must be %s%s", st->mn,
+              o ? " '" : "", o && o->s ? o->s : "", o ? "'" : "", want,
+              st->type >= 0 ? " for this type" : "");
+    return NULL;
+}
+
 bool asm_enc_layout(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
-    const TpcLayout *l = tpc_form_layout(d->form);
+    const TpcLayout *l = pick_variant(st);
     const TpcFieldPos *pos = tpc_field_pos[st->slot];
     uint32_t fields[TPC_FIELD_COUNT] = {0};
     bool used[TPC_FIELD_COUNT] = {false};
 
-    asm_take_pred(st, l->nops);
-    if ((l->flags & TPC_LF_ADDR_OFF) && st->nops == l->nops + 1) {
-        for (unsigned i = 0; i < l->nops; i++)
+    if (!l)
+        return false;
+    unsigned na = written_ops(l);
+    bool has_mask = na != l->nops;
+    asm_take_pred(st, (int)na);
+    if ((l->flags & TPC_LF_ADDR_OFF) && st->nops == (int)na + 1) {
+        for (unsigned i = 0; i < na; i++)
             if (l->op[i].field == TPC_FIELD_SRC_A && !asm_drop_zero_offset(st, (int)i))
                 return false;
     }
     const TpcSwDef *t = tpc_sws_table(d->sws);
-    if (st->nops == l->nops + 1 && st->ops[0].type == AOP_IMM && t && t[0].key &&
+    if (st->nops == (int)na + 1 && st->ops[0].type == AOP_IMM && t && t[0].key &&
         t[0].print == TPC_SWP_LEAD) {
         /* `popcnt.f32 1 S1, S2`: the vendor's bare value of the first switch */
         if (!asm_sw_set(st, &t[0], 0, st->ops[0].value, st->ops[0].col))
@@ -118,32 +174,47 @@ bool asm_enc_layout(Stmt *st)
         memmove(&st->ops[0], &st->ops[1], (size_t)(st->nops - 1) * sizeof(st->ops[0]));
         st->nops--;
     }
-    if (st->nops == l->nops + 1 && st->ops[l->nops].type == AOP_IMM && t) {
+    if (st->nops == (int)na + 1 && st->ops[na].type == AOP_IMM && t) {
         /* a bare value after the operands for the switch that takes one */
         for (int i = 0; t[i].key; i++) {
             if (t[i].print != TPC_SWP_TRAIL)
                 continue;
-            if (!asm_sw_set(st, &t[i], i, st->ops[l->nops].value, st->ops[l->nops].col))
+            if (!asm_sw_set(st, &t[i], i, st->ops[na].value, st->ops[na].col))
                 return false;
             st->nops--;
             break;
         }
     }
-    if (st->nops > l->nops) {
+    if (st->nops > (int)na) {
         char want[256], takes[300];
         usage_text(want, sizeof(want), l);
-        g_snprintf(takes, sizeof takes, "it takes %s and a predicate", l->nops ? want : "none");
-        return asm_extra_operand(st, l->nops, takes);
+        g_snprintf(takes, sizeof takes, "it takes %s and a predicate", na ? want : "none");
+        return asm_extra_operand(st, (int)na, takes);
     }
-    if (st->nops != l->nops) {
+    if (st->nops != (int)na) {
         char want[256];
         usage_text(want, sizeof(want), l);
         asm_error(st->c, st->col, "'%s' takes %u operand%s (%s) and a predicate, %d given", st->mn,
-                  l->nops, l->nops == 1 ? "" : "s", want, st->nops);
+                  na, na == 1 ? "" : "s", want, st->nops);
         return false;
     }
-    if (st->mask_given) {
+    if (st->mask_given && !has_mask) {
         asm_error(st->c, st->col, "'%s' takes no dim mask", st->mn);
+        return false;
+    }
+    if (has_mask && !st->mask_given) {
+        asm_error(st->c, st->ops[0].col, "'%s' with an index register needs a dim mask (bMMMMM)",
+                  st->mn);
+        return false;
+    }
+    /* a variant that requires a type takes it as the default */
+    if (st->type < 0 && (l->cond & TPC_VC_B))
+        st->type = TPC_T_B;
+    if (st->type < 0 && (l->cond & TPC_VC_I32))
+        st->type = TPC_T_I32;
+    if (l->swmask && (st->f_sw & ~(uint32_t)l->swmask)) {
+        asm_error(st->c, st->col, "'%s': a switch of SWITCHES bits 0x%x does not exist in this form",
+                  st->mn, st->f_sw & ~(uint32_t)l->swmask);
         return false;
     }
     if (d->types ? !asm_need_type(st) : !asm_no_type(st))
@@ -170,13 +241,25 @@ bool asm_enc_layout(Stmt *st)
             used[swf[i].field] = true;
         }
     }
-    for (unsigned i = 0; i < l->nops; i++) {
+    for (unsigned i = 0, j = 0; i < l->nops; i++) {
+        TpcOpSpec s_pair, *sp = NULL;
         const TpcOpSpec *s = &l->op[i];
         int v;
-        CHK(v = enc_operand(st, s, &st->ops[i], i));
+        if (s->flags & TPC_OPF_DIMMASK) {
+            v = (int)st->mask;
+        } else {
+            if ((s->flags & TPC_OPF_VPAIR) &&
+                tpc_vpu_pair_dest(d->opc, (unsigned)st->type, fields[TPC_FIELD_SW])) {
+                s_pair = *s;
+                s_pair.group = 2;
+                sp = &s_pair;
+            }
+            CHK(v = enc_operand(st, sp ? sp : s, &st->ops[j], j));
+            j++;
+        }
         if (s->flags & TPC_OPF_IMM) {
             ImmUse *u = &st->ab->imm[st->slot];
-            *u = (ImmUse){.used = true, .value = (uint32_t)v, .col = st->ops[i].col};
+            *u = (ImmUse){.used = true, .value = (uint32_t)v, .col = st->ops[j - 1].col};
         }
         if (s->kinds == TPC_K(RAW) && s->width) {
             uint32_t m = ((1u << s->width) - 1) << s->shift;

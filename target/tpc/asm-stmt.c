@@ -470,11 +470,16 @@ static int split_words(Stmt *st, char *text, int col, Word *w, int max)
 
 static bool form_has_mask(const TpcInsnDesc *d)
 {
-    /* IRF forms: SPU arithmetic (Gaudi-absent ones are diagnosed later), MOV, SET_INDX */
+    /* IRF forms: a table variant with a dim mask (SPU arithmetic; the rows
+     * without an int5 form are diagnosed later), MOV, SET_INDX */
     if (d->slot == TPC_SLOT_VPU)
         return false;
-    return d->form == TPC_FORM_SET_INDX || d->form == TPC_FORM_MOV || d->form == TPC_FORM_BINARY ||
-           d->form == TPC_FORM_UNARY;
+    const TpcLayout *l;
+    for (unsigned v = 0; (l = tpc_form_variant(d->form, v)); v++)
+        for (unsigned i = 0; i < l->nops; i++)
+            if (l->op[i].flags & TPC_OPF_DIMMASK)
+                return true;
+    return d->form == TPC_FORM_SET_INDX || d->form == TPC_FORM_MOV;
 }
 
 /* Parse mnemonic, suffixes, switch words and operands. */

@@ -59,6 +59,8 @@ static const TpcSwDef sw_cmp_eq[] = {
     {0},
 };
 static const TpcSwDef sw_ash[] = {
+    /* st: the vendor's format sets it always and prints nothing for it */
+    {"st", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 1, TPC_SWP_NEVER, false, 0},
     {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
     {0},
 };

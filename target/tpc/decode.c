@@ -167,6 +167,8 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
         if (sw->slots && !(sw->slots & (1u << d->slot)))
             continue;
         covered[sw->field] |= ((1u << sw->width) - 1) << sw->shift;
+        if (sw->field == TPC_SWF_SW && l->swmask)
+            covered[TPC_SWF_SW] &= l->swmask;
         if (!sw->strict)
             continue;
         uint32_t v = tpc_sw_value(in, sw);
@@ -239,13 +241,46 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
         }
         if (!reg(d, o, s->field, fv[s->field], s->kinds))
             return false;
-        if (s->group == 2 && !is_pairable(d, o, s->field, 2))
+        if ((s->group == 2 || ((s->flags & TPC_OPF_VPAIR) &&
+                               tpc_vpu_pair_dest(in->opc, in->type, in->sw))) &&
+            !is_pairable(d, o, s->field, 2))
             return false;
     }
     for (unsigned i = 0; i < 4; i++)
         if (l->flags & sw_field[i][0])
             raw(ops[sw_field[i][1]], fv[sw_field[i][1]]);
     return check_switches(d, in, l);
+}
+
+/* A table-described form (fv[]: the slot's raw fields by TPC_FIELD_*).  A
+ * form with variants: the first that applies to the row and the type and
+ * whose destination kinds take DEST. */
+static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
+{
+    const TpcLayout *l;
+    in->var = 0;
+    if (!tpc_form_variant(in->desc->form, 1))
+        return dec_layout(d, in, tpc_form_layout(in->desc->form), fv);
+    if (!check_type(d, in))
+        return false;
+    for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
+        if (!tpc_variant_applies(l, in->desc, in->type))
+            continue;
+        const TpcOpSpec *dst = NULL;
+        for (unsigned k = 0; k < l->nops && !dst; k++)
+            if (l->op[k].field == TPC_FIELD_DEST)
+                dst = &l->op[k];
+        if (dst) {
+            TpcOperand o;
+            NxFault scratch;
+            Dec peek = {d->b, d->slot, &scratch};
+            if (!reg(&peek, &o, TPC_FIELD_DEST, fv[TPC_FIELD_DEST], dst->kinds))
+                continue;
+        }
+        in->var = (uint8_t)i;
+        return dec_layout(d, in, l, fv);
+    }
+    return bad_operand(d, TPC_FIELD_DEST, fv[TPC_FIELD_DEST]);
 }
 
 /* A row whose form has neither a layout nor a case in its slot's decoder: a
@@ -269,13 +304,6 @@ static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
             used |= ((1u << sw->width) - 1) << sw->shift;
     bool irf = in->dst.kind == TPC_OP_I;
     switch (in->desc->form) {
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY:
-        if (slot == TPC_SLOT_SPU && irf)
-            used |= 0x7Cu;
-        if (in->desc->sws == TPC_SWS_ASH)
-            used |= 1u; /* st: always set by the assembler */
-        return used;
     case TPC_FORM_MOV:
         if (slot == TPC_SLOT_SPU && irf)
             used |= 0x7Cu;
@@ -323,45 +351,13 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     in->sw = (uint8_t)tpc_bits(b, TPC_B_SPU_SW, 7);
     is_b = in->type == TPC_T_B;
 
-    const TpcLayout *l = tpc_form_layout(in->desc->form);
-    if (l)
-        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, 0, 0});
+    if (tpc_form_layout(in->desc->form))
+        return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
     switch (in->desc->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
     case TPC_FORM_LOOP:
         return true;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY: {
-        bool unary = in->desc->form == TPC_FORM_UNARY;
-        if (!check_type(d, in))
-            return false;
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I)))
-            return false;
-        if (in->dst.kind == TPC_OP_I) {
-            /* int5: A = I or a scalar/immediate broadcast, B = I (§5.0.5) */
-            if (!(in->desc->flags & TPC_F_INT5) || in->type != TPC_T_I32)
-                return bad_operand(d, TPC_FIELD_DEST, fd);
-            /* shifts shift the index register of SRC_A by SRC_B (tpc.md §5.0.5) */
-            bool shift = in->opc == TPC_OPC_SPU_shr || in->opc == TPC_OPC_SPU_shl;
-            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, shift ? K(I) : K(I) | K(S) | K_SIMM_ANY))
-                return false;
-            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(I) | K(S) | K_SIMM_ANY);
-        }
-        if (in->dst.kind == TPC_OP_SP) {
-            if (!is_b)
-                return bad_operand(d, TPC_FIELD_DEST, fd);
-            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(SP)))
-                return false;
-            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(SP));
-        }
-        if (is_b)
-            return bad_operand(d, TPC_FIELD_DEST, fd);
-        /* an immediate only in SRC_B (tpc.md §5.2) */
-        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR)))
-            return false;
-        return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_SSRC);
-    }
     case TPC_FORM_MOV:
         if (in->sw & 1)
             return dec_mov_hwreg(d, in, fd, fb);
@@ -377,14 +373,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
         if (in->type != TPC_T_I32) /* mov bM Id, ...: the vendor writes i32, and prints none */
             return bad_operand(d, TPC_FIELD_TYPE, in->type);
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
-    case TPC_FORM_CMP:
-        if (!check_type(d, in))
-            return false;
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(SP)))
-            return false;
-        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR)))
-            return false;
-        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, K_SSRC);
     case TPC_FORM_CONVERT:
         if (!check_type(d, in))
             return false;
@@ -416,43 +404,19 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
     unsigned fc = tpc_bits(b, TPC_B_VPU_SRC_C, 8);
     unsigned fdd = tpc_bits(b, TPC_B_VPU_SRC_D, 9);
     unsigned fd = tpc_bits(b, TPC_B_VPU_DEST, 8);
-    bool is_b;
 
     in->type = (uint8_t)tpc_bits(b, TPC_B_VPU_TYPE, 4);
     in->polarity = tpc_bits(b, TPC_B_VPU_POL, 1);
     in->pred = (uint8_t)tpc_bits(b, TPC_B_VPU_PRED, 4);
     in->pred_vp = tpc_bits(b, TPC_B_VPU_PRED + 4, 1);
     in->sw = (uint8_t)tpc_bits(b, TPC_B_VPU_SW, 3);
-    is_b = in->type == TPC_T_B;
 
-    const TpcLayout *l = tpc_form_layout(in->desc->form);
-    if (l)
-        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, fc, fdd});
+    if (tpc_form_layout(in->desc->form))
+        return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, fc, fdd});
     switch (in->desc->form) {
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
         return true;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY: {
-        bool unary = in->desc->form == TPC_FORM_UNARY;
-        bool shuffle = in->opc == TPC_OPC_VPU_shuffle;
-        if (!check_type(d, in))
-            return false;
-        if (is_b) {
-            if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(VP)) ||
-                !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP)))
-                return false;
-            return unary || reg(d, &in->b, TPC_FIELD_SRC_B, fb, K(VP));
-        }
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
-            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
-            return false;
-        if (tpc_vpu_pair_dest(in->opc, in->type, in->sw) && !is_pairable(d, &in->dst, TPC_FIELD_DEST, 2))
-            return false;
-        if (unary)
-            return true;
-        return reg(d, &in->b, TPC_FIELD_SRC_B, fb, shuffle ? K_VSRC : K_VSRC | K_SSRC);
-    }
     case TPC_FORM_MOV:
         if (in->sw & 1) /* hardware-register moves: Gaudi has none in the VPU */
             return bad_insn(d, in->opc);
@@ -557,9 +521,8 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_LD_SW, 4);
 
-    const TpcLayout *l = tpc_form_layout(in->desc->form);
-    if (l)
-        return dec_layout(d, in, l, (const unsigned[5]){fd, fa, fb, 0, 0});
+    if (tpc_form_layout(in->desc->form))
+        return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
     bool ok;
     if (dec_ldst_common(d, in, &in->dst, TPC_FIELD_DEST, fd, fa, fb, &ok))
         return ok;
@@ -623,9 +586,8 @@ static bool dec_st(Dec *d, TpcInsn *in)
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_ST_SW, 4);
 
-    const TpcLayout *l = tpc_form_layout(in->desc->form);
-    if (l)
-        return dec_layout(d, in, l, (const unsigned[5]){0, fa, fb, fc, 0});
+    if (tpc_form_layout(in->desc->form))
+        return dec_table_form(d, in, (const unsigned[5]){0, fa, fb, fc, 0});
     bool ok;
     if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
         return ok;

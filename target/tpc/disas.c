@@ -128,27 +128,6 @@ static void dimmask(P *p, unsigned mask, bool as_operand)
         word(p, s);
 }
 
-/* One-bit switch words of the instruction's switch set held in SW. */
-static void sw_words(P *p, const TpcInsn *in, unsigned swmask)
-{
-    const TpcSwDef *t = tpc_sws_table(in->desc->sws);
-    unsigned printed = 0;
-    if (!t)
-        return;
-    for (; t->key; t++) {
-        if (t->values || t->int_values || t->width != 1 || t->field != TPC_SWF_SW)
-            continue;
-        unsigned bit = 1u << t->shift;
-        if (!(in->sw & bit & swmask) || (printed & bit))
-            continue;
-        /* a bit with two names prints the one valid for the type */
-        if (t->types && !((t->types >> in->type) & 1))
-            continue;
-        printed |= bit;
-        word(p, t->key);
-    }
-}
-
 static void target(P *p, uint32_t off, int64_t shown)
 {
     const char *l = p->label ? p->label(p->opaque, off) : NULL;
@@ -197,11 +176,12 @@ static const char *sw_value_name(const TpcSwDef *sw, unsigned v)
 }
 
 /* The switches of a table-described form, in table order (tpc.md §8.2). */
-static void sw_print(P *p, const TpcInsn *in)
+static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
 {
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
         if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER ||
-            (sw->types && !((sw->types >> in->type) & 1)))
+            (sw->types && !((sw->types >> in->type) & 1)) ||
+            (swmask && sw->field == TPC_SWF_SW && ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
             continue;
         unsigned v = tpc_sw_value(in, sw);
         const char *name = sw_value_name(sw, v);
@@ -231,35 +211,24 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
 {
     const TpcOperand *ops[5] = {&in->dst, &in->a, &in->b, &in->c, &in->d};
     mnem(p, in, in->desc->types != 0);
-    sw_print(p, in);
+    sw_print(p, in, l->swmask);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
         if (s->kinds == TPC_K(RAW)) {
             uint32_t v = s->field == TPC_FIELD_SW ? in->sw : ops[s->field]->raw;
             if (s->width)
                 v = (v >> s->shift) & ((1u << s->width) - 1);
-            if (s->flags & TPC_OPF_PREFIX)
+            if (s->flags & TPC_OPF_DIMMASK)
+                dimmask(p, v, false);
+            else if (s->flags & TPC_OPF_PREFIX)
                 g_string_append_printf(p->o, " 0x%x", v);
             else
                 hexop(p, v);
         } else {
-            opnd(p, ops[s->field], s->group);
+            bool pair = (s->flags & TPC_OPF_VPAIR) && tpc_vpu_pair_dest(in->opc, in->type, in->sw);
+            opnd(p, ops[s->field], pair ? 2 : s->group);
         }
     }
-    pred(p, in);
-}
-
-static void print_binary(P *p, const TpcInsn *in, bool vpu)
-{
-    bool int5 = !vpu && in->dst.kind == TPC_OP_I;
-    mnem(p, in, true);
-    sw_words(p, in, int5 ? 3 : 0x7f);
-    if (int5)
-        dimmask(p, in->sw >> 2, false);
-    opnd(p, &in->dst, vpu && tpc_vpu_pair_dest(in->opc, in->type, in->sw) ? 2 : 0);
-    opnd(p, &in->a, 0);
-    if (in->desc->form == TPC_FORM_BINARY)
-        opnd(p, &in->b, 0);
     pred(p, in);
 }
 
@@ -306,17 +275,8 @@ static void print_spu(P *p, const TpcInsn *in)
     case TPC_FORM_HALT:
         g_string_append(p->o, in->desc->mnemonic);
         return;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY:
-        print_binary(p, in, false);
-        return;
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, 8, in->sw >> 2);
-        return;
-    case TPC_FORM_CMP:
-        mnem(p, in, true);
-        sw_words(p, in, 0x7f);
-        ops_pred(p, in, &in->dst, &in->a, &in->b);
         return;
     case TPC_FORM_CONVERT:
         mnem(p, in, true);
@@ -356,10 +316,6 @@ static void print_vpu(P *p, const TpcInsn *in)
     case TPC_FORM_NOP:
     case TPC_FORM_HALT:
         g_string_append(p->o, in->desc->mnemonic);
-        return;
-    case TPC_FORM_BINARY:
-    case TPC_FORM_UNARY:
-        print_binary(p, in, true);
         return;
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, b, 0);
@@ -575,7 +531,7 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         static void (*const print_slot[4])(P *, const TpcInsn *) = {print_ld, print_spu, print_vpu,
                                                                     print_st};
         const TpcInsn *in = &bd.slot[s];
-        const TpcLayout *l = tpc_form_layout(in->desc->form);
+        const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
         if (s)
             g_string_append(out, "; ");
         if (l)

@@ -75,9 +75,45 @@ static const TpcLayout layouts[TPC_FORM_COUNT] = {
 #include "target/tpc/insn-forms.def"
 };
 
+/* The TPC_VARIANT rows, in table order. */
+#define TPC_VARIANT(name, cond_, need_, swmask_, ...)                                              \
+    {TPC_FORM_##name,                                                                              \
+     {TPC_LF_DEFINED, (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)),           \
+      {__VA_ARGS__}, (cond_), (need_), (swmask_)}},
+static const struct {
+    uint8_t form;
+    TpcLayout l;
+} variants[] = {
+#include "target/tpc/insn-forms.def"
+};
+
+const TpcLayout *tpc_form_variant(unsigned form, unsigned i)
+{
+    if (form >= TPC_FORM_COUNT)
+        return NULL;
+    if (layouts[form].flags & TPC_LF_DEFINED)
+        return i == 0 ? &layouts[form] : NULL;
+    for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
+        if (variants[k].form == form && i-- == 0)
+            return &variants[k].l;
+    return NULL;
+}
+
 const TpcLayout *tpc_form_layout(unsigned form)
 {
-    return form < TPC_FORM_COUNT && (layouts[form].flags & TPC_LF_DEFINED) ? &layouts[form] : NULL;
+    return tpc_form_variant(form, 0);
+}
+
+bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type)
+{
+    if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
+        ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) || (l->need & ~d->flags))
+        return false;
+    if (type < 0)
+        return true;
+    return !(((l->cond & TPC_VC_B) && type != TPC_T_B) ||
+             ((l->cond & TPC_VC_NOT_B) && type == TPC_T_B) ||
+             ((l->cond & TPC_VC_I32) && type != TPC_T_I32));
 }
 
 /* ---- field positions (tpc.md §4.1) ---- */

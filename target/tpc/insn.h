@@ -143,10 +143,7 @@ typedef enum TpcForm {
     TPC_FORM_NOP,         /* nothing */
     TPC_FORM_HALT,        /* SPU/VPU halt */
     TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
-    TPC_FORM_BINARY,      /* Dst, A, B; SPU int5 when Dst is an I register */
-    TPC_FORM_UNARY,       /* Dst, A */
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
-    TPC_FORM_CMP,         /* Dst (SP/VP), A, B */
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
     TPC_FORM_PACK,        /* Dst, A; B = switch field */
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
@@ -158,6 +155,7 @@ typedef enum TpcForm {
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
 #define TPC_LAYOUT0(name, flags)     TPC_FORM_##name,
+#define TPC_FORMV(name)              TPC_FORM_##name,
 #include "target/tpc/insn-forms.def"
     TPC_FORM_COUNT,
 } TpcForm;
@@ -201,6 +199,8 @@ enum {
     TPC_F_GAUDI_NO = 1u << 2,
     TPC_F_LOW = 1u << 4,  /* the _low half form of a vector load/store */
     TPC_F_HIGH = 1u << 5, /* the _high half form */
+    TPC_F_SHIFT = 1u << 3, /* SPU shl/shr: the int5 form shifts an I register (SRC_A) */
+    TPC_F_VEC_B = 1u << 6, /* VPU shuffle: SRC_B is a vector register, never a scalar */
 };
 
 typedef struct TpcInsnDesc {
@@ -289,6 +289,22 @@ enum {
     /* the number is also the bundle's 32-bit IMM: the vendor's assembler puts
      * LOOKUP's function id in both (`lookup BV32 V1, V2, 0x1`: IMM = 1) */
     TPC_OPF_IMM = 1u << 1,
+    /* an int5 dim mask (SWITCHES[6:2]): written `bMMMMM` before the operands */
+    TPC_OPF_DIMMASK = 1u << 2,
+    /* a V destination that is a pair when tpc_vpu_pair_dest() says so (VPU
+     * MAC/MUL of bf16 acc_fp32, 16-bit and 32-bit integer types) */
+    TPC_OPF_VPAIR = 1u << 3,
+};
+
+/* When a variant of a form applies (TpcLayout.cond): the slot, and what
+ * OPERANDS_TYPE must be; the assembler also takes b or i32 as the default
+ * type of a variant that requires it. */
+enum {
+    TPC_VC_SPU = 1u << 0,
+    TPC_VC_VPU = 1u << 1,
+    TPC_VC_B = 1u << 2,     /* type b (predicate operands) */
+    TPC_VC_NOT_B = 1u << 3, /* any allowed type but b */
+    TPC_VC_I32 = 1u << 4,   /* type i32 (the int5 forms) */
 };
 
 enum {
@@ -306,6 +322,10 @@ typedef struct TpcLayout {
     uint8_t flags; /* TPC_LF_* */
     uint8_t nops;
     TpcOpSpec op[5];
+    /* variants (TPC_VARIANT rows): when this one applies */
+    uint8_t cond;   /* TPC_VC_* (0: always) */
+    uint8_t need;   /* TPC_F_* the row must have */
+    uint8_t swmask; /* SWITCHES bits its switch table may use (0: all) */
 } TpcLayout;
 
 /* Kind-set shorthands of the layout rows. */
@@ -323,12 +343,22 @@ typedef struct TpcLayout {
 #define TPC_OPDR(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, 0, 0}
 /* TPC_OPDR whose value the encoder also writes to the bundle's IMM */
 #define TPC_OPDRI(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_IMM, 0}
+/* the int5 dim mask in SWITCHES[6:2] */
+#define TPC_OPD_DIMMASK {TPC_FIELD_SW, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0}
+/* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
+#define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
 
 /* Layout of a form, or NULL for a hand-coded form. */
 struct TpcInsn;
 /* Value of switch `sw` in a decoded slot instruction. */
 uint32_t tpc_sw_value(const struct TpcInsn *in, const TpcSwDef *sw);
 const TpcLayout *tpc_form_layout(unsigned form);
+/* Variant i of a form (a form without TPC_VARIANT rows has one, its
+ * TPC_LAYOUT row), or NULL past the last. */
+const TpcLayout *tpc_form_variant(unsigned form, unsigned i);
+/* Does variant l apply to row d with OPERANDS_TYPE type (type < 0: not
+ * known yet, the assembler before it has read the operands)? */
+bool tpc_variant_applies(const TpcLayout *l, const struct TpcInsnDesc *d, int type);
 
 /* Bundle position of a slot's encoding field (tpc.md §4.1): lo bit and
  * width; width 0 when the slot has no such field. */
@@ -438,6 +468,7 @@ typedef struct TpcInsn {
     uint8_t opc;
     uint8_t type;   /* OPERANDS_TYPE (SPU/VPU); LD MOV to S/V from S/imm: B[7:4]; else 0 */
     uint8_t sw;     /* SWITCHES field of the slot */
+    uint8_t var;    /* the variant of a table-described form that decoded it */
     uint8_t pred;   /* predicate register number (SPn or VPn) */
     bool pred_vp;   /* predicate is a VPRF (VPU/LD/ST) */
     bool polarity;  /* 1: executes when the predicate is 0 */

@@ -548,7 +548,7 @@ static void test_errors(void)
     expect_error(".tpc_metadata\nversion: DD 12\nversion: DD 11\n", "t.s:3:", "redefined");
     expect_error("nop; nop; mac.f32 V1, V2; nop\n", "t.s:1:11:", "takes 3 operands");
     /* Gaudi-absent forms (tpc.md §8.1) */
-    expect_error("nop; cmp_eq.i32 SP1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
+    expect_error("nop; cmp_eq.i32 SP1, I2, I3; nop; nop\n", "t.s:1:", "'I2' must be S or S_LFSR");
     expect_error("nop; ash.i32 b00001 I1, I2, I3; nop; nop\n", "t.s:1:", "missing feature");
     /* strict operands of the table-described forms: a trailing register is a
      * source only where the form has one, never a guess */
