@@ -63,7 +63,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (tpc.md §4.4)",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
-    [TPC_FORM_PACK] = "source_group=G element_stride=2|4 [group_half=H] Vd, Va",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
     [TPC_FORM_JMP] = "label|Ss[, pred]",

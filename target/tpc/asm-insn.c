@@ -210,18 +210,6 @@ static bool enc_vpu(Stmt *st)
         b = (int)fb;
         break;
     }
-    case TPC_FORM_PACK:
-        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        if (tpc_type_size(type) == 4) {
-            asm_error(st->c, st->type_col, "'%s' needs an 8- or 16-bit type", st->mn);
-            return false;
-        }
-        CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], vsrc, "source"));
-        b = (int)st->f_b;
-        break;
     case TPC_FORM_MOV_DG:
     case TPC_FORM_MOV_G: {
         if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))

@@ -23,10 +23,13 @@ static const TpcSwVal v_round[] = {
     {"sr", 4},   {"default", 5}, {"rhaz", 6}, {NULL, 0},
 };
 static const TpcSwVal v_lanes[] = {{"all_lanes", 0}, {"single_lane", 1}, {NULL, 0}};
-static const TpcSwVal v_group[] = {{"group_0", 0}, {"group_1", 1}, {NULL, 0}};
+/* pack/unpack print `source_group=0 element_stride=2 group_half=0` as the
+ * vendor does (the first name of a value is the printed one) */
+static const TpcSwVal v_group[] = {{"0", 0}, {"1", 1}, {"group_0", 0}, {"group_1", 1}, {NULL, 0}};
 static const TpcSwVal v_stride[] = {
-    {"stride_2", 0}, {"stride_4", 1}, {"2", 0}, {"4", 1}, {NULL, 0}};
-static const TpcSwVal v_half[] = {{"group_half_0", 0}, {"group_half_1", 1}, {NULL, 0}};
+    {"2", 0}, {"4", 1}, {"stride_2", 0}, {"stride_4", 1}, {NULL, 0}};
+static const TpcSwVal v_half[] = {
+    {"0", 0}, {"1", 1}, {"group_half_0", 0}, {"group_half_1", 1}, {NULL, 0}};
 
 static const TpcSwDef sw_mac[] = {
     {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
@@ -72,14 +75,14 @@ static const TpcSwDef sw_convert[] = {
     {0},
 };
 static const TpcSwDef sw_pack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false, 0},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false, 0},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0},
     {0},
 };
 static const TpcSwDef sw_unpack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_WORD, false, 0},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_WORD, false, 0},
-    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_WORD, false, 0},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0},
+    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_ALWAYS, false, 0},
     {0},
 };
 /* mov_dg: the single form's fields and the .all form's fields overlap in B;

@@ -457,14 +457,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             return bad_operand(d, TPC_FIELD_SRC_A, fa);
         return true;
     }
-    case TPC_FORM_PACK:
-        if (!check_type(d, in))
-            return false;
-        if (tpc_type_size(in->type) == 4)
-            return bad_insn(d, in->opc);
-        raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
     case TPC_FORM_MOV_DG:
         if ((in->sw & 3) >= 2)
             return bad_insn(d, in->opc);

@@ -331,13 +331,6 @@ static void print_vpu(P *p, const TpcInsn *in)
         pred(p, in);
         return;
     }
-    case TPC_FORM_PACK:
-        mnem(p, in, true);
-        g_string_append_printf(p->o, " source_group=%u element_stride=%u", b & 1, (b & 2) ? 4 : 2);
-        if (in->opc == TPC_OPC_VPU_unpack)
-            g_string_append_printf(p->o, " group_half=%u", (b >> 2) & 1);
-        ops_pred(p, in, &in->dst, &in->a, NULL);
-        return;
     case TPC_FORM_MOV_DG:
         if (in->sw & 1) {
             unsigned c = in->c.raw;

@@ -116,6 +116,8 @@ enum {
 /* VPU MAC: f32, bf16, i16, u16; VPU MUL adds i32/u32 */
 #define TPC_TT_VMAC (TPC_TT_FLOAT | TPC_TT_I16 | TPC_TT_U16)
 #define TPC_TT_VMUL (TPC_TT_VMAC | TPC_TT_I32 | TPC_TT_U32)
+/* PACK/UNPACK: the 8- and 16-bit types */
+#define TPC_TT_PACK (TPC_TT_BF16 | TPC_TT_I16 | TPC_TT_U16 | TPC_TT_I8 | TPC_TT_U8)
 /* UDIV_4STEP: the unsigned types */
 #define TPC_TT_UDIV (TPC_TT_U32 | TPC_TT_U16 | TPC_TT_U8)
 
@@ -145,7 +147,6 @@ typedef enum TpcForm {
     TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
-    TPC_FORM_PACK,        /* Dst, A; B = switch field */
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
     TPC_FORM_JMP,         /* A = target (IMM or S) */
