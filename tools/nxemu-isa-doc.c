@@ -66,7 +66,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
     [TPC_FORM_JMP] = "label|Ss[, pred]",
-    [TPC_FORM_SET_INDX] = "Id, bMMMMM, Ss|imm",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };

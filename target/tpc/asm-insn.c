@@ -100,18 +100,6 @@ static bool enc_spu(Stmt *st)
                          (int32_t)st->ops[0].value);
         }
         break;
-    case TPC_FORM_SET_INDX:
-        if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
-            return false;
-        if (!st->mask_given) {
-            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
-            return false;
-        }
-        CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
-        sw = st->mask << 2;
-        type = TPC_T_I32;
-        break;
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;

@@ -122,14 +122,16 @@ static const TpcLayout *pick_variant(Stmt *st)
     for (unsigned i = 0; (l = tpc_form_variant(d->form, i)); i++) {
         if (!tpc_variant_applies(l, d, -1))
             continue;
-        for (unsigned k = 0; k < l->nops; k++) {
-            if (l->op[k].field != TPC_FIELD_DEST)
-                continue;
-            kinds |= l->op[k].kinds;
-            if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
-                tpc_variant_applies(l, d, st->type))
-                return l;
-        }
+        /* the first written operand (the destination, or the store slot's SRC_C) */
+        unsigned k = 0;
+        while (k < l->nops && (l->op[k].flags & TPC_OPF_DIMMASK))
+            k++;
+        if (k == l->nops)
+            return l;
+        kinds |= l->op[k].kinds;
+        if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
+            tpc_variant_applies(l, d, st->type))
+            return l;
     }
     if (o && asm_is_reg(o, TPC_OP_I) && st->slot == TPC_SLOT_SPU) {
         if (!(d->flags & TPC_F_INT5))
@@ -203,7 +205,7 @@ bool asm_enc_layout(Stmt *st)
         return false;
     }
     if (has_mask && !st->mask_given) {
-        asm_error(st->c, st->ops[0].col, "'%s' with an index register needs a dim mask (bMMMMM)",
+        asm_error(st->c, st->nops ? st->ops[0].col : st->col, "'%s' needs a dim mask (bMMMMM)",
                   st->mn);
         return false;
     }
@@ -227,7 +229,9 @@ bool asm_enc_layout(Stmt *st)
         *asm_sw_field(st, t[i].field) |= (uint32_t)t[i].dflt << t[i].shift;
     }
     fields[TPC_FIELD_SW] = st->f_sw;
-    fields[TPC_FIELD_TYPE] = d->types ? (uint32_t)st->type : st->f_t;
+    fields[TPC_FIELD_TYPE] = d->types                        ? (uint32_t)st->type
+                             : (l->flags & TPC_LF_TYPE_I32) ? TPC_T_I32
+                                                            : st->f_t;
     used[TPC_FIELD_SW] = used[TPC_FIELD_TYPE] = true;
     static const struct {
         uint8_t flag, field, swf;

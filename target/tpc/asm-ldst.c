@@ -23,28 +23,6 @@ static bool tensor_operand(Stmt *st, const AOp *op, unsigned reg, uint32_t *bfie
     return false;
 }
 
-/* The index/address forms both slots share (tpc.md §5.1, §5.4): `data` is
- * the slot's own operand field (LD: DEST, ST: SRC_C).  False after an error. */
-static bool enc_addr_form(Stmt *st, int *data, int *a, uint32_t *b)
-{
-    switch (st->desc->form) {
-    case TPC_FORM_SET_INDX:
-        if (!asm_take_ops(st, 2, 2))
-            return false;
-        if (!st->mask_given) {
-            asm_error(st->c, st->col, "'set_indx' needs a dim mask (bMMMMM)");
-            return false;
-        }
-        CHK(*data = asm_enc(st, &st->ops[0], K(I), "destination"));
-        CHK(*a = asm_enc(st, &st->ops[1], K(S) | K(IMM), "value"));
-        *b = st->mask << 2;
-        return true;
-    default: /* not an address form: the callers dispatch only those */
-        asm_error(st->c, st->col, "'%s' cannot be assembled", st->mn);
-        return false;
-    }
-}
-
 bool asm_enc_ld(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
@@ -55,10 +33,6 @@ bool asm_enc_ld(Stmt *st)
     if (d->form != TPC_FORM_MOV && !asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_SET_INDX:
-        if (!enc_addr_form(st, &dst, &a, &b))
-            return false;
-        break;
     case TPC_FORM_NOP:
         if (!asm_want_ops(st, 0, 0))
             return false;
@@ -195,10 +169,6 @@ bool asm_enc_st(Stmt *st)
     if (!asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_SET_INDX:
-        if (!enc_addr_form(st, &cc, &a, &b))
-            return false;
-        break;
     case TPC_FORM_NOP:
         if (!asm_want_ops(st, 0, 0))
             return false;

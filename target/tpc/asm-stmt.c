@@ -470,8 +470,8 @@ static int split_words(Stmt *st, char *text, int col, Word *w, int max)
 
 static bool form_has_mask(const TpcInsnDesc *d)
 {
-    /* IRF forms: a table variant with a dim mask (SPU arithmetic; the rows
-     * without an int5 form are diagnosed later), MOV, SET_INDX */
+    /* IRF forms: a table variant with a dim mask (SPU arithmetic, whose rows
+     * without an int5 form are diagnosed later; set_indx), and MOV */
     if (d->slot == TPC_SLOT_VPU)
         return false;
     const TpcLayout *l;
@@ -479,7 +479,7 @@ static bool form_has_mask(const TpcInsnDesc *d)
         for (unsigned i = 0; i < l->nops; i++)
             if (l->op[i].flags & TPC_OPF_DIMMASK)
                 return true;
-    return d->form == TPC_FORM_SET_INDX || d->form == TPC_FORM_MOV;
+    return d->form == TPC_FORM_MOV;
 }
 
 /* Parse mnemonic, suffixes, switch words and operands. */

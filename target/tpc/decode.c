@@ -194,7 +194,7 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
     }
     if (in->sw & ~covered[TPC_SWF_SW])
         return bad_insn(d, in->opc);
-    if (!in->desc->types && (in->type & ~covered[TPC_SWF_T]))
+    if (!in->desc->types && !(l->flags & TPC_LF_TYPE_I32) && (in->type & ~covered[TPC_SWF_T]))
         return bad_insn(d, in->opc);
     if ((l->flags & TPC_LF_SW_A) && (in->a.raw & ~covered[TPC_SWF_A]))
         return bad_insn(d, in->opc);
@@ -219,6 +219,8 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
 
     if (!check_type(d, in))
         return false;
+    if ((l->flags & TPC_LF_TYPE_I32) && in->type != TPC_T_I32)
+        return bad_operand(d, TPC_FIELD_TYPE, in->type);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
         if (s->field > TPC_FIELD_SRC_D) { /* a number in SW: read from in->sw */
@@ -234,7 +236,7 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
             bool shared = (s->field == TPC_FIELD_SRC_B && (l->flags & TPC_LF_SW_B)) ||
                           (s->field == TPC_FIELD_SRC_C && (l->flags & TPC_LF_SW_C)) ||
                           (s->field == TPC_FIELD_SRC_D && (l->flags & TPC_LF_SW_D));
-            if (s->width && !shared && (fv[s->field] >> (s->shift + s->width)))
+            if (s->width && !shared && (fv[s->field] & ~(((1u << s->width) - 1) << s->shift)))
                 return bad_operand(d, s->field, fv[s->field]);
             raw(o, fv[s->field]);
             continue;
@@ -266,6 +268,7 @@ static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
     for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
         if (!tpc_variant_applies(l, in->desc, in->type))
             continue;
+        /* the variants of a form differ in their DEST kinds, or have none */
         const TpcOpSpec *dst = NULL;
         for (unsigned k = 0; k < l->nops && !dst; k++)
             if (l->op[k].field == TPC_FIELD_DEST)
@@ -310,8 +313,6 @@ static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
         if (in->a.kind == TPC_OP_HWREG)
             used |= 1u;
         return used;
-    case TPC_FORM_SET_INDX:
-        return slot == TPC_SLOT_SPU ? used | 0x7Cu : used;
     case TPC_FORM_LD_TNSR:
         return used | 0x9u; /* partial, tensor in S27 */
     case TPC_FORM_ST_TNSR:
@@ -385,10 +386,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
             return false;
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR));
     case TPC_FORM_JMP:
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
-    case TPC_FORM_SET_INDX:
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(I)))
-            return false;
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     default:
         return no_decoder(d, in);
@@ -481,26 +478,6 @@ static void ldst_pred(const uint8_t *b, TpcInsn *in)
     in->pred_vp = tpc_bits(b, TPC_B_LDST_PRED + 4, 1);
 }
 
-/* The address forms both load/store slots share; `data` is the slot's own
- * operand (LD: DEST, ST: SRC_C) in field `dfield` holding `fdat`. Returns
- * false for a slot-specific form, else the decode result in *ok. */
-static bool dec_ldst_common(Dec *d, TpcInsn *in, TpcOperand *data, unsigned dfield, unsigned fdat,
-                            unsigned fa, unsigned fb, bool *ok)
-{
-    switch (in->desc->form) {
-    case TPC_FORM_NOP:
-        *ok = true;
-        return true;
-    case TPC_FORM_SET_INDX:
-        raw(&in->b, fb);
-        *ok = reg(d, data, dfield, fdat, K(I)) &&
-              reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool dec_ld(Dec *d, TpcInsn *in)
 {
     const uint8_t *b = d->b;
@@ -515,10 +492,9 @@ static bool dec_ld(Dec *d, TpcInsn *in)
 
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
-    bool ok;
-    if (dec_ldst_common(d, in, &in->dst, TPC_FIELD_DEST, fd, fa, fb, &ok))
-        return ok;
     switch (in->desc->form) {
+    case TPC_FORM_NOP:
+        return true;
     case TPC_FORM_MOV:
         if (in->sw & 1)
             return dec_mov_hwreg(d, in, fd, fb);
@@ -580,10 +556,9 @@ static bool dec_st(Dec *d, TpcInsn *in)
 
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){0, fa, fb, fc, 0});
-    bool ok;
-    if (dec_ldst_common(d, in, &in->c, TPC_FIELD_SRC_C, fc, fa, fb, &ok))
-        return ok;
     switch (in->desc->form) {
+    case TPC_FORM_NOP:
+        return true;
     case TPC_FORM_ST_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);
@@ -681,7 +656,7 @@ static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
     if (!tpc_form_layout(in->desc->form) && !in->desc->types &&
         (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->desc->form != TPC_FORM_NOP &&
         in->desc->form != TPC_FORM_HALT &&
-        in->type != (in->desc->form == TPC_FORM_SET_INDX ? TPC_T_I32 : 0u))
+        in->type != 0)
         return bad_operand(&(Dec){b, slot, f}, TPC_FIELD_TYPE, in->type);
     if (in->desc->kind == TPC_KIND_UNIMPL)
         return nx_fault_set(f, TPC_FAULT_UNIMPLEMENTED, slot | (unsigned)in->opc << 8, 0);

@@ -219,7 +219,7 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
             if (s->width)
                 v = (v >> s->shift) & ((1u << s->width) - 1);
             if (s->flags & TPC_OPF_DIMMASK)
-                dimmask(p, v, false);
+                dimmask(p, v, (s->flags & TPC_OPF_LISTED) != 0);
             else if (s->flags & TPC_OPF_PREFIX)
                 g_string_append_printf(p->o, " 0x%x", v);
             else
@@ -294,13 +294,6 @@ static void print_spu(P *p, const TpcInsn *in)
         } else {
             opnd(p, &in->a, 0);
         }
-        pred(p, in);
-        return;
-    case TPC_FORM_SET_INDX:
-        mnem(p, in, false);
-        opnd(p, &in->dst, 0);
-        dimmask(p, in->sw >> 2, true);
-        opnd(p, &in->a, 0);
         pred(p, in);
         return;
     default:
@@ -394,31 +387,19 @@ static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand
         opnd(p, y, 0);
 }
 
-/* Forms the load and store slots share; `data` is the slot's own operand
- * (the load's DEST, the store's SRC_C). False for a slot-specific form. */
-static bool print_ldst_common(P *p, const TpcInsn *in, const TpcOperand *data)
+/* NOP, the hand-printed form both load/store slots share. */
+static bool print_ldst_nop(P *p, const TpcInsn *in)
 {
-    unsigned b = in->b.raw;
-    switch (in->desc->form) {
-    case TPC_FORM_NOP:
-        g_string_append(p->o, "nop");
-        return true;
-    case TPC_FORM_SET_INDX:
-        print_ops(p, in, NULL, data, NULL);
-        dimmask(p, b >> 2, true);
-        opnd(p, &in->a, 0);
-        break;
-    default:
+    if (in->desc->form != TPC_FORM_NOP)
         return false;
-    }
-    pred(p, in);
+    g_string_append(p->o, "nop");
     return true;
 }
 
 static void print_ld(P *p, const TpcInsn *in)
 {
     unsigned b = in->b.raw;
-    if (print_ldst_common(p, in, &in->dst))
+    if (print_ldst_nop(p, in))
         return;
     switch (in->desc->form) {
     case TPC_FORM_MOV:
@@ -446,7 +427,7 @@ static void print_ld(P *p, const TpcInsn *in)
 
 static void print_st(P *p, const TpcInsn *in)
 {
-    if (print_ldst_common(p, in, &in->c))
+    if (print_ldst_nop(p, in))
         return;
     switch (in->desc->form) {
     case TPC_FORM_ST_TNSR:

@@ -76,9 +76,9 @@ static const TpcLayout layouts[TPC_FORM_COUNT] = {
 };
 
 /* The TPC_VARIANT rows, in table order. */
-#define TPC_VARIANT(name, cond_, need_, swmask_, ...)                                              \
+#define TPC_VARIANT(name, flags_, cond_, need_, swmask_, ...)                                      \
     {TPC_FORM_##name,                                                                              \
-     {TPC_LF_DEFINED, (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)),           \
+     {(flags_) | TPC_LF_DEFINED, (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)), \
       {__VA_ARGS__}, (cond_), (need_), (swmask_)}},
 static const struct {
     uint8_t form;
@@ -107,7 +107,9 @@ const TpcLayout *tpc_form_layout(unsigned form)
 bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type)
 {
     if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
-        ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) || (l->need & ~d->flags))
+        ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) ||
+        ((l->cond & TPC_VC_LD) && d->slot != TPC_SLOT_LD) ||
+        ((l->cond & TPC_VC_ST) && d->slot != TPC_SLOT_ST) || (l->need & ~d->flags))
         return false;
     if (type < 0)
         return true;

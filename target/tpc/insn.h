@@ -150,7 +150,6 @@ typedef enum TpcForm {
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
     TPC_FORM_JMP,         /* A = target (IMM or S) */
-    TPC_FORM_SET_INDX,    /* Dst (LD/SPU) or C (ST) = I; A = value; B[6:2] / SW[6:2] mask */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -295,6 +294,8 @@ enum {
     /* a V destination that is a pair when tpc_vpu_pair_dest() says so (VPU
      * MAC/MUL of bf16 acc_fp32, 16-bit and 32-bit integer types) */
     TPC_OPF_VPAIR = 1u << 3,
+    /* a dim mask written as an operand, between commas (`set_indx I2, b00001, S1`) */
+    TPC_OPF_LISTED = 1u << 4,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -306,6 +307,8 @@ enum {
     TPC_VC_B = 1u << 2,     /* type b (predicate operands) */
     TPC_VC_NOT_B = 1u << 3, /* any allowed type but b */
     TPC_VC_I32 = 1u << 4,   /* type i32 (the int5 forms) */
+    TPC_VC_LD = 1u << 5,
+    TPC_VC_ST = 1u << 6,
 };
 
 enum {
@@ -316,6 +319,8 @@ enum {
     /* the SRC_A address may be followed by the compiler's zero offset
      * (`ld_l_v %V0, %S1, 0x0`, two-part addresses of later generations) */
     TPC_LF_ADDR_OFF = 1u << 4,
+    /* OPERANDS_TYPE is i32, as the vendor writes it, with no suffix (SPU set_indx) */
+    TPC_LF_TYPE_I32 = 1u << 5,
     TPC_LF_DEFINED = 1u << 7, /* set for every row of insn-forms.def */
 };
 
@@ -346,6 +351,8 @@ typedef struct TpcLayout {
 #define TPC_OPDRI(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_IMM, 0}
 /* the int5 dim mask in SWITCHES[6:2] */
 #define TPC_OPD_DIMMASK {TPC_FIELD_SW, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0}
+/* a dim mask in bits 6:2 of field f, written as an operand */
+#define TPC_OPD_DIMMASK_AT(f) {TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0}
 /* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
 
