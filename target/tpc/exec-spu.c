@@ -66,16 +66,16 @@ static bool spu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     }
     uint32_t d = c->s[in->dst.num % TPC_NR_S];
     uint32_t r;
-    if (op == 0x00 && t == TPC_T_BF16 && (in->sw & 4u)) {
+    if (op == TPC_OPC_SPU_mac && t == TPC_T_BF16 && (in->sw & 4u)) {
         /* acc_fp32: f32 MAC of the widened bf16 values into an f32 accumulator */
         r = tpc_lane_f32_mac((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16, d, in->sw & 2u);
-    } else if (op == 0x01 && t == TPC_T_BF16 && (in->sw & 4u)) {
+    } else if (op == TPC_OPC_SPU_mul && t == TPC_T_BF16 && (in->sw & 4u)) {
         r = tpc_lane_f32_mul((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16);
-    } else if (op == 0x01 && (in->sw & 4u) && (t == TPC_T_I32 || t == TPC_T_U32)) {
+    } else if (op == TPC_OPC_SPU_mul && (in->sw & 4u) && (t == TPC_T_I32 || t == TPC_T_U32)) {
         uint64_t p =
             t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)a * (int32_t)bb) : (uint64_t)a * bb;
         r = (uint32_t)(p >> 32);
-    } else if (op == 0x02 && !tpc_type_is_float(t)) {
+    } else if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
         unsigned carry = c->s_carry;
         r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, &carry), t);
         tpc_out_w(o, TPC_WR_SCARRY, 0)->val = carry;
@@ -86,25 +86,25 @@ static bool spu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     return true;
 }
 
-#define SPU_ARITH(name, op)                                                                        \
+#define SPU_ARITH(name)                                                                            \
     bool tpc_exec_spu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
     {                                                                                              \
-        return spu_arith(c, b, in, o, op);                                                         \
+        return spu_arith(c, b, in, o, TPC_OPC_SPU_##name);                                         \
     }
-SPU_ARITH(mac, 0x00)
-SPU_ARITH(mul, 0x01)
-SPU_ARITH(add, 0x02)
-SPU_ARITH(sub, 0x03)
-SPU_ARITH(max, 0x05)
-SPU_ARITH(min, 0x06)
-SPU_ARITH(abs, 0x07)
-SPU_ARITH(or, 0x0F)
-SPU_ARITH(and, 0x10)
-SPU_ARITH(xor, 0x11)
-SPU_ARITH(not, 0x12)
-SPU_ARITH(shr, 0x13)
-SPU_ARITH(shl, 0x14)
-SPU_ARITH(ash, 0x15)
+SPU_ARITH(mac)
+SPU_ARITH(mul)
+SPU_ARITH(add)
+SPU_ARITH(sub)
+SPU_ARITH(max)
+SPU_ARITH(min)
+SPU_ARITH(abs)
+SPU_ARITH(or)
+SPU_ARITH(and)
+SPU_ARITH(xor)
+SPU_ARITH(not)
+SPU_ARITH(shr)
+SPU_ARITH(shl)
+SPU_ARITH(ash)
 
 static bool spu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned op)
 {
@@ -112,21 +112,21 @@ static bool spu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
         return true;
     uint32_t a = tpc_rd_scalar(c, b, &in->a, o);
     uint32_t bb = tpc_rd_scalar(c, b, &in->b, o);
-    tpc_out_sp(o, in->dst.num, tpc_alu_cmp(op, in->type, a, bb, op == 0x09 && (in->sw & 1u)));
+    tpc_out_sp(o, in->dst.num, tpc_alu_cmp(op, in->type, a, bb, op == TPC_OPC_SPU_cmp_eq && (in->sw & 1u)));
     return true;
 }
 
-#define SPU_CMP(name, op)                                                                          \
+#define SPU_CMP(name)                                                                              \
     bool tpc_exec_spu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
     {                                                                                              \
-        return spu_cmp(c, b, in, o, op);                                                           \
+        return spu_cmp(c, b, in, o, TPC_OPC_SPU_##name);                                           \
     }
-SPU_CMP(cmp_eq, 0x09)
-SPU_CMP(cmp_neq, 0x0A)
-SPU_CMP(cmp_less, 0x0B)
-SPU_CMP(cmp_leq, 0x0C)
-SPU_CMP(cmp_grt, 0x0D)
-SPU_CMP(cmp_geq, 0x0E)
+SPU_CMP(cmp_eq)
+SPU_CMP(cmp_neq)
+SPU_CMP(cmp_less)
+SPU_CMP(cmp_leq)
+SPU_CMP(cmp_grt)
+SPU_CMP(cmp_geq)
 
 bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
@@ -137,7 +137,7 @@ bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         return true;
     }
     if (in->dst.kind == TPC_OP_I)
-        return spu_int5(c, b, in, o, 0x08);
+        return spu_int5(c, b, in, o, TPC_OPC_SPU_mov);
     uint32_t v = tpc_rd_scalar(c, b, &in->a, o);
     if (in->dst.kind == TPC_OP_SP)
         tpc_out_sp(o, in->dst.num, v & 1u);

@@ -91,7 +91,7 @@ static bool vpu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     uint8_t ta[TPC_VBYTES], tb[TPC_VBYTES];
     const uint8_t *a = tpc_rd_vec(c, b, &in->a, e, ta, o);
     const uint8_t *bb = tpc_rd_vec(c, b, &in->b, e, tb, o);
-    bool mez = op == 0x09 && (in->sw & 1u);
+    bool mez = op == TPC_OPC_SPU_cmp_eq && (in->sw & 1u);
     tpc_vl_cmp(op, t, mez, o->vpbuf, a, bb);
     if (!all) {
         uint8_t g[TPC_VPBYTES];
@@ -102,17 +102,19 @@ static bool vpu_cmp(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     return true;
 }
 
-#define VPU_CMP(name, op)                                                                          \
+/* the ALU operation is named by its SPU opcode (exec-alu.c); the VPU's is the same */
+#define VPU_CMP(name)                                                                              \
+    _Static_assert(TPC_OPC_VPU_##name == TPC_OPC_SPU_##name, #name);                               \
     bool tpc_exec_vpu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
     {                                                                                              \
-        return vpu_cmp(c, b, in, o, op);                                                           \
+        return vpu_cmp(c, b, in, o, TPC_OPC_SPU_##name);                                           \
     }
-VPU_CMP(cmp_eq, 0x09)
-VPU_CMP(cmp_neq, 0x0A)
-VPU_CMP(cmp_less, 0x0B)
-VPU_CMP(cmp_leq, 0x0C)
-VPU_CMP(cmp_grt, 0x0D)
-VPU_CMP(cmp_geq, 0x0E)
+VPU_CMP(cmp_eq)
+VPU_CMP(cmp_neq)
+VPU_CMP(cmp_less)
+VPU_CMP(cmp_leq)
+VPU_CMP(cmp_grt)
+VPU_CMP(cmp_geq)
 
 /* ---- selects ---- */
 
@@ -131,7 +133,7 @@ static bool vpu_sel(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *bb = tpc_rd_vec(c, b, &in->b, e, tb, o);
     const uint8_t *cc = tpc_rd_vec(c, b, &in->c, e, tc, o);
     const uint8_t *dd = tpc_rd_vec(c, b, &in->d, e, td, o);
-    bool mez = op == 0x09 && (in->sw & 1u);
+    bool mez = op == TPC_OPC_SPU_cmp_eq && (in->sw & 1u);
     tpc_vl_sel(op, t, mez, o->vbuf[0], two ? o->vbuf[1] : NULL, a, bb, cc, dd);
     put_v(c, o, in->dst.num, 0, m, all);
     if (two)
@@ -139,21 +141,22 @@ static bool vpu_sel(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     return true;
 }
 
-#define VPU_SEL(name, op, two)                                                                     \
+/* sel*_REL selects on the compare REL (its SPU opcode names the ALU relation) */
+#define VPU_SEL(name, cmp, two)                                                                    \
     bool tpc_exec_vpu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
     {                                                                                              \
-        return vpu_sel(c, b, in, o, op, two);                                                      \
+        return vpu_sel(c, b, in, o, TPC_OPC_SPU_##cmp, two);                                       \
     }
-VPU_SEL(sel_eq, 0x09, false)
-VPU_SEL(sel_neq, 0x0A, false)
-VPU_SEL(sel_less, 0x0B, false)
-VPU_SEL(sel_leq, 0x0C, false)
-VPU_SEL(sel_grt, 0x0D, false)
-VPU_SEL(sel_geq, 0x0E, false)
-VPU_SEL(sel2_less, 0x0B, true)
-VPU_SEL(sel2_leq, 0x0C, true)
-VPU_SEL(sel2_grt, 0x0D, true)
-VPU_SEL(sel2_geq, 0x0E, true)
+VPU_SEL(sel_eq, cmp_eq, false)
+VPU_SEL(sel_neq, cmp_neq, false)
+VPU_SEL(sel_less, cmp_less, false)
+VPU_SEL(sel_leq, cmp_leq, false)
+VPU_SEL(sel_grt, cmp_grt, false)
+VPU_SEL(sel_geq, cmp_geq, false)
+VPU_SEL(sel2_less, cmp_less, true)
+VPU_SEL(sel2_leq, cmp_leq, true)
+VPU_SEL(sel2_grt, cmp_grt, true)
+VPU_SEL(sel2_geq, cmp_geq, true)
 
 /* ---- permutes ---- */
 

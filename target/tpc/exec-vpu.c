@@ -67,7 +67,7 @@ static bool vpu_wide(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
                 if (t == TPC_T_BF16) {
                     /* f32 MAC/MUL of the widened bf16 values */
                     uint32_t fx = (x & 0xFFFFu) << 16, fy = (y & 0xFFFFu) << 16;
-                    if (op == 0x00)
+                    if (op == TPC_OPC_SPU_mac)
                         r = tpc_lane_f32_mac(fx, fy, d, in->sw & 2u);
                     else
                         r = tpc_lane_f32_mul(fx, fy);
@@ -76,7 +76,7 @@ static bool vpu_wide(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
                     int64_t px = s ? (int16_t)x : (uint16_t)x, py = s ? (int16_t)y : (uint16_t)y;
                     int64_t p = px * py;
                     unsigned at = s ? TPC_T_I32 : TPC_T_U32;
-                    if (op == 0x00) {
+                    if (op == TPC_OPC_SPU_mac) {
                         int64_t dv = s ? (int32_t)d : (int64_t)d;
                         r = tpc_int_result((in->sw & 2u) ? dv - p : dv + p, at, in->sw & 1u);
                     } else {
@@ -144,7 +144,7 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned dn = in->dst.num % TPC_NR_V;
     const uint8_t *old = c->v[dn];
     uint8_t *r = o->vbuf[0];
-    if (op == 0x01 && (t == TPC_T_I32 || t == TPC_T_U32)) {
+    if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32)) {
         /* double_and_round32: sat32((2ab + 2^31) >> 32) */
         for (unsigned i = 0; i < 64; i++) {
             uint32_t x = tpc_ld_e(a, i, 4), y = tpc_ld_e(bb, i, 4);
@@ -183,25 +183,27 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     return true;
 }
 
-#define VPU_ARITH(name, op)                                                                        \
+/* the ALU operation is named by its SPU opcode (exec-alu.c); the VPU's is the same */
+#define VPU_ARITH(name)                                                                            \
+    _Static_assert(TPC_OPC_VPU_##name == TPC_OPC_SPU_##name, #name);                               \
     bool tpc_exec_vpu_##name(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)      \
     {                                                                                              \
-        return vpu_arith(c, b, in, o, op);                                                         \
+        return vpu_arith(c, b, in, o, TPC_OPC_SPU_##name);                                         \
     }
-VPU_ARITH(mac, 0x00)
-VPU_ARITH(mul, 0x01)
-VPU_ARITH(add, 0x02)
-VPU_ARITH(sub, 0x03)
-VPU_ARITH(max, 0x05)
-VPU_ARITH(min, 0x06)
-VPU_ARITH(abs, 0x07)
-VPU_ARITH(or, 0x0F)
-VPU_ARITH(and, 0x10)
-VPU_ARITH(xor, 0x11)
-VPU_ARITH(not, 0x12)
-VPU_ARITH(shr, 0x13)
-VPU_ARITH(shl, 0x14)
-VPU_ARITH(ash, 0x15)
+VPU_ARITH(mac)
+VPU_ARITH(mul)
+VPU_ARITH(add)
+VPU_ARITH(sub)
+VPU_ARITH(max)
+VPU_ARITH(min)
+VPU_ARITH(abs)
+VPU_ARITH(or)
+VPU_ARITH(and)
+VPU_ARITH(xor)
+VPU_ARITH(not)
+VPU_ARITH(shr)
+VPU_ARITH(shl)
+VPU_ARITH(ash)
 
 /* MOV (tpc.md §5.3.2). */
 bool tpc_exec_vpu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
