@@ -1,12 +1,13 @@
 // Timing model, VPU / load / store latency classes (docs/timing.rst):
 //   b0 -> b1  ld_tnsr -> VPU SRC_A        Pw E3, D2 / E3: 4
 //   b2 -> b3  mov.i32 -> VPU SRC_A/B      E3 -> D2 / E3: 4
-//   b3 -> b4  add.f32 -> VPU SRC_A/B      E5 -> D2 / E3: 6
-//   b4 -> b5  add.f32 -> st_tnsr value    E5 -> E6 / E6: 1
+//   b3 -> b4  add.f32 -> VPU SRC_A/B      E3 -> D2 / E3: 4  (Gaudi's float ADD
+//                                         writes at E3; E5 was Goya's)
+//   b4 -> b5  add.f32 -> st_tnsr value    E3 -> E6 / E6: 1
 //   b6 -> b7  cmp_eq -> VPU VP predicate  E2 -> E1 / E2: 2
 //   b8 -> b9  SPU IRF add -> ld_tnsr I    E1 -> E1 / E1: 1
-// Interlocked issue: b0 0, b1 4 (stall 3), b2 5, b3 9 (3), b4 15 (5), b5 16,
-// b6 17, b7 19 (1), b8 20, b9 21, halt 22: CYCLES 23, stalls 12.
+// Interlocked issue: b0 0, b1 4 (stall 3), b2 5, b3 9 (3), b4 13 (3), b5 14,
+// b6 15, b7 17 (1), b8 18, b9 19, halt 20: CYCLES 21, stalls 10.
 // Exposed: b1 reads V1 before the load (0): V2 = 1; b3 reads V3 = 0.0, so
 // V4 = 0.0; b4 reads the old V4: V5 = 0.0, stored as such; b7 reads VP1
 // before the compare (0): V6 stays 0.  b5 and b9 are far enough.
@@ -23,8 +24,8 @@
 //@ expect@functional mem 0x300000 f32 8.0 8.0
 //@ expect@interlocked V2.i32[0]=11 V2.i32[1]=12 V4.f32[*]=4.0 V5.f32[*]=8.0 V6.i32[*]=7
 //@ expect@interlocked mem 0x300000 f32 8.0 8.0
-//@ expect@interlocked cycles 23
-//@ expect@interlocked stalls 12
+//@ expect@interlocked cycles 21
+//@ expect@interlocked stalls 10
 //@ expect@interlocked hazards 6
 //@ expect@exposed V2.i32[*]=1 V4.i32[*]=0 V5.i32[*]=0 V6.i32[*]=0
 //@ expect@exposed cycles 11

@@ -38,13 +38,16 @@ static const Case cases[] = {
     /* SPU float MUL -> SPU SRC_B: E5 vs D2/E3 = 6 */
     {"nop; mul.f32 S1, S2, S3; nop; nop\nnop; add.f32 S4, S3, S1; nop; nop", TPC_SLOT_SPU, TPC_OP_S,
      TPC_SLOT_SPU, TPC_FIELD_SRC_B, TPC_OP_S, 6},
-    /* VPU f32 -> VPU: E5 vs D2/E3 = 6 */
+    /* VPU f32 ADD -> VPU: E3 (Gaudi) vs D2/E3 = 4, the vendor's distance */
     {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_VPU, TPC_OP_V,
+     TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 4},
+    /* VPU f32 MUL -> VPU: E5 vs D2/E3 = 6 */
+    {"nop; nop; mul.f32 V1, V2, V3; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_VPU, TPC_OP_V,
      TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 6},
     /* LD_TNSR -> VPU: E3 vs D2/E3 = 4 */
     {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_LD,
      TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 4},
-    /* VPU f32 -> ST_TNSR value: E5 vs E6/E6 = 1 */
+    /* VPU f32 -> ST_TNSR value: E3 vs E6/E6 = 1 */
     {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; nop; st_tnsr 0x1, I2, V1", TPC_SLOT_VPU,
      TPC_OP_V, TPC_SLOT_ST, TPC_FIELD_SRC_C, TPC_OP_V, 1},
     /* VPU integer -> ST_L_V value: E3 vs D2/E6 = 7 */
