@@ -511,11 +511,17 @@ static void report_seqs(Machine *m, GString *out)
         if (!cpu || cpu->state == CPU_RESET) {
             continue;
         }
+        /* a wait satisfied since the core blocked is not a wait: the core
+         * is ready and retries it at its next slice */
+        bool cleared = cpu->state == CPU_BLOCKED && cpu->ops->block_cleared &&
+                       cpu->ops->block_cleared(cpu);
         g_string_append_printf(out, "nxemu:   core=%u pc=0x%016" PRIx64 " state=%s", i,
-                               cpu->ops->get_pc(cpu), cpu_state_name(cpu->state));
+                               cpu->ops->get_pc(cpu), cleared ? "READY" : cpu_state_name(cpu->state));
         if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
-            g_string_append_c(out, ' ');
+            g_string_append(out, cleared ? " retries " : " ");
             cpu->ops->block_info(cpu, out);
+            if (cleared)
+                g_string_append(out, " (holds now)");
         }
         g_string_append_c(out, '\n');
     }

@@ -41,6 +41,10 @@ typedef struct NxCpuOps {
     /* Deadlock report tail after "state=BLOCKED ": "wait=sem[3] ge 1 current=0",
      * "drain" or "dmaq=<e>" (machine.md §9.3). */
     void (*block_info)(NxCpu *cpu, GString *out);
+    /* Optional: does what blocked the core hold no more (a DMA completion
+     * satisfied its wait since)?  It then passes at its next slice, and a
+     * limit report says so instead of calling it blocked. */
+    bool (*block_cleared)(NxCpu *cpu);
     /* The whole one-line fault diagnostic without newline, e.g.
      * "nxemu: fault: core=0 code=BUS_ERROR(8) info=0 pc=0x... addr=0x..."
      * (machine.md §9.3 for sequencers, tpc.md §6.6 for TPCs). */

@@ -298,6 +298,8 @@ static inline void seq_u_post(SeqCpu *s, const SeqDecoded *d)
 /* Value an update applies (R[V] for *_REG modes, read now). */
 uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v);
 void seq_block_info(NxCpu *cpu, GString *out);
+/* NxCpuOps.block_cleared: the recorded wait holds now */
+bool seq_block_cleared(NxCpu *cpu);
 
 /* Neuron-address helpers (exec-mem.c). */
 /* Resolve the ADDR8 at rec[off] (register and table forms read now). */

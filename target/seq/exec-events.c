@@ -152,6 +152,13 @@ void seq_block_info(NxCpu *cpu, GString *out)
     }
 }
 
+bool seq_block_cleared(NxCpu *cpu)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    return s->regs->block_reason == NX_BLOCK_WAIT &&
+           seq_wait_holds(s, s->blk_wait_mode, s->blk_wait_idx, s->blk_wait_value);
+}
+
 /* 0xA0: two waits (a: the EV_* wait fields; b: EVSEM_WAITB_*) that must
  * hold at the same instant, and one update (EVSEM_UPD_*). */
 SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)
