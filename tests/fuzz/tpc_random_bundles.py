@@ -142,9 +142,10 @@ def main(argv):
         tmpl = os.path.join(tmp, "tmpl.o")
         p = subprocess.run([nxas, "-t", "tpc", tail_src, "-o", tmpl], capture_output=True,
                            text=True)
-        if p.returncode != 0:
-            print(f"1..0 # SKIP nxemu-as cannot assemble the template: {p.stderr.strip()}")
-            return 77
+        if p.returncode != 0:  # the assembler is under test too: a failure, not a skip
+            print("1..1")
+            print(f"not ok 1 nxemu-as cannot assemble the template: {p.stderr.strip()}")
+            return 1
         elf = bytearray(open(tmpl, "rb").read())
         toff, tsize = text_section(elf)
         assert tsize == nb * 32
