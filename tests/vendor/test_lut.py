@@ -137,6 +137,37 @@ def check_tables():
         tap(m <= lim, f"table {name} (id {fid:#x}) on [{lo}, {hi}): max {m:.2f} ulp (limit {lim})")
 
 
+FAULTS = [
+    # instruction, text the fault line must carry
+    ("lookup_1c BV32 V5, V2, 0x5; nop; nop; nop",
+     "code=UNIMPLEMENTED(4) info=0x00050900 pc=0x00000020",
+     "(lookup function 0x5: no table, nothing public identifies it)"),
+    ("lookup_2c BV32 D6, V2, 0x18f; nop; nop; nop",
+     "code=UNIMPLEMENTED(4) info=0x018f0700 pc=0x00000020",
+     "(lookup function 0x18f: no table, nothing public identifies it)"),
+    ("lookup_1c BV16 V5, V2, 0x81; nop; nop; nop",
+     "code=UNIMPLEMENTED(4)", "(lookup function 0x81: BV16 data has no public table layout)"),
+    ("nop; nop; get_lut_entry_and_interval_start.f32 log D4, V2, 0x10; nop",
+     "code=UNIMPLEMENTED(4) info=0x00042f02",
+     "(get_lut_entry_and_interval_start: function variant 4 has no public interval selection)"),
+]
+
+
+def check_faults():
+    """Ids nothing public identifies (0x5; 0x18f = e_bf16_rcp_linear_m2, named but
+    with no public layout), BV16 data and the log variant fault UNIMPLEMENTED,
+    the fault line naming what."""
+    for insn, head, note in FAULTS:
+        src = f"nop; nop; mov.i32 V2, 0x3; nop\n{insn}\nhalt\nnop\nnop\nnop\n"
+        try:
+            tpc.run(tpc.assemble(src), index_space=(1,))
+            msg = "(no fault)"
+        except tpc.Error as e:
+            msg = str(e)
+        what = next(p.strip() for p in insn.split(';') if p.strip() != 'nop')
+        tap(head in msg and msg.endswith(note), f"{what}: {msg}")
+
+
 # ---- 2. the vendor's special functions ----
 FN_KERNEL = """
 void main(tensor in, tensor out)
@@ -308,8 +339,9 @@ def check_reductions():
 
 
 def main():
-    print(f"1..{len(TABLES) + len(FUNCS) + (sum(len(r[4]) for r in REDS) if HAVE_VENDOR else 1)}")
+    print(f"1..{len(TABLES) + len(FAULTS) + len(FUNCS) + (sum(len(r[4]) for r in REDS) if HAVE_VENDOR else 1)}")
     check_tables()
+    check_faults()
     check_functions()
     check_reductions()
     if TABLE:
