@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 SRC = os.path.abspath(sys.argv[1])
 ARGS = sys.argv[2:]
@@ -56,8 +57,10 @@ def compile_kernel(name):
                         "-I", os.path.join(LIB, "kernels", "include"), "-c", src, "-o", obj],
                        capture_output=True, text=True)
     if r.returncode:
-        err = [l for l in r.stderr.splitlines() if "error:" in l]
-        return None, (err[0] if err else r.stderr.strip()[:200])
+        err = [l.split("error: ", 1)[1] for l in r.stderr.splitlines() if "error: " in l]
+        err = (err[0] if err else r.stderr.strip()[:200]).replace(
+            " is invalid in C99 [-Werror,-Wimplicit-function-declaration]", "")
+        return None, err
     return obj, None
 
 
@@ -307,6 +310,43 @@ def _filter2d(obj):
     return from_bf16(got), bf16_round(acc), 0
 
 
+def printf_records(buf):
+    """Text of the printf records tpc-clang's printf writes to the kernel's
+    last tensor: per record a row of 0xCD bytes, a row holding the argument,
+    then the format string four bytes a row (lane 0 of each row)."""
+    rows = [bytes(r[:1].view(np.uint8)) for r in buf]
+    out, i = [], 0
+    while i < len(rows):
+        if rows[i] != b"\xcd" * 4:
+            i += 1
+            continue
+        arg, fmt, i = rows[i + 1], b"", i + 2
+        while i < len(rows) and rows[i] != b"\xcd" * 4 and b"\n" not in fmt:
+            fmt += rows[i]
+            i += 1
+        fmt = fmt.split(b"\0")[0].decode()
+        if "%hd" in fmt:
+            fmt = fmt.replace("%hd", str(int(np.frombuffer(arg, np.int32)[0])))
+        elif "%f" in fmt:
+            fmt = fmt.replace("%f", f"{float(np.frombuffer(arg, np.float32)[0]):f}")
+        out.append(fmt)
+    return "".join(out)
+
+
+@kernel("printf_test")
+def _printf(obj):
+    x = rand_f32((64,), -10, 10)
+    pos = 5
+    buf = tpc.run(obj, inputs=[x], outputs=[((64, 64), np.int32)], index_space=[1],
+                  args=(42, 3.25, pos))[0]
+    got = printf_records(buf)
+    want = (f"Test string!\nint value is 42\nfloat value is {3.25:f}\n"
+            f"value in vector is {float(x[pos]):f}\n")
+    # compare as text: one "element" per character
+    return np.frombuffer(got.encode().ljust(len(want)), np.uint8), \
+        np.frombuffer(want.encode().ljust(len(got)), np.uint8), 0
+
+
 # Kernels this test does not launch yet, and why (reported as TAP TODO).
 NOT_LAUNCHED = {
     "avg_pool_2d_fwd_f32": "its auxiliary input tensor (descriptor 2) follows its output, "
@@ -329,13 +369,66 @@ def compare(got, want, tol):
     return ok, abs_err, rel_err
 
 
+def doc_blocks(page):
+    """The code blocks of a docs page: [(language, text)]."""
+    out, lang, buf = [], None, None
+    with open(page) as f:
+        for line in f.read().splitlines() + [""]:
+            if buf is not None:
+                if line.startswith("   ") or not line.strip():
+                    buf.append(line[3:])
+                    continue
+                out.append((lang, "\n".join(buf).strip() + "\n"))
+                buf = None
+            if line.startswith(".. code-block:: "):
+                lang, buf = line.split()[-1], []
+    if buf is not None:
+        out.append((lang, "\n".join(buf).strip() + "\n"))
+    return out
+
+
+def check_doc_example(i):
+    """docs/tpc-vendor-kernels.rst's commands, as written, from a repository
+    root with the vendor's files beside it."""
+    root = tempfile.mkdtemp(prefix="nxemu-vdoc-")
+    os.symlink(os.path.dirname(VENDOR), os.path.join(root, "shared"))
+    cwd = os.path.join(root, "repo")
+    os.mkdir(cwd)
+    env = dict(os.environ)
+    lib = os.environ.get("NXEMU_LIBRARY", "")
+    tools = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))), "tools")
+    # python3 in the commands is this test's interpreter (the one with numpy)
+    pybin = os.path.join(root, "bin")
+    os.mkdir(pybin)
+    os.symlink(sys.executable, os.path.join(pybin, "python3"))
+    env["PATH"] = os.pathsep.join([pybin, tools, env.get("PATH", "")])
+    env["PYTHONPATH"] = os.path.join(SRC, "python")
+    for k in ("NXEMU_LIBRARY", "NXEMU_TPC_LAUNCHER"):
+        if env.get(k):
+            env[k] = os.path.abspath(env[k])
+    out = ""
+    for lang, text in doc_blocks(os.path.join(SRC, "docs", "tpc-vendor-kernels.rst")):
+        cmd = ["bash", "-e", "-c", text] if lang == "sh" else [sys.executable, "-c", text]
+        r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+        if r.returncode:
+            print(f"not ok {i} - docs/tpc-vendor-kernels.rst {lang} block: {r.stderr.strip()}")
+            return False
+        out += r.stdout
+    y = np.fromfile(os.path.join(cwd, "y.bin"), np.float32)
+    x = np.fromfile(os.path.join(cwd, "x.bin"), np.float32)
+    ok = "max abs error 8.4e-08" in out and np.abs(y - np.sin(x.astype(np.float64))).max() < 1e-6
+    print(f"{'ok' if ok else 'not ok'} {i} - docs/tpc-vendor-kernels.rst commands run as "
+          f"written: {out.strip()}")
+    return ok
+
+
 def main():
     names = sorted(os.path.basename(f)[:-2] for f in os.listdir(os.path.join(LIB, "kernels", "gaudi"))
                    if f.endswith(".c"))
     if ONLY:
         names = [n for n in names if n in ONLY]
     rows, failed = [], 0
-    print(f"1..{len(names)}")
+    print(f"1..{len(names) + 1}")
     t0 = time.monotonic()
     for i, name in enumerate(names, 1):
         obj, err = compile_kernel(name)
@@ -346,9 +439,11 @@ def main():
         fn = KERNELS.get(name)
         if fn is None:
             why = NOT_LAUNCHED.get(name, "no launch description in this test yet")
-            rows.append((name, "yes", "not launched: " + why, "-"))
+            rows.append((name, "yes", "not launched", why))
             print(f"not ok {i} - {name} # TODO not launched: {why}")
             continue
+        global RNG
+        RNG = np.random.default_rng(zlib.crc32(name.encode()))   # each kernel its own inputs
         try:
             got, want, tol = fn(obj)
         except tpc.Error as e:
@@ -363,6 +458,7 @@ def main():
               f"(tolerance {tol:g})")
         failed += not ok
     print(f"# {len(names)} kernels in {time.monotonic() - t0:.1f} s")
+    failed += not check_doc_example(len(names) + 1)
     if TABLE:
         w = [max(len(r[k]) for r in rows + [("kernel", "compiles", "runs", "matches")])
              for k in range(4)]
