@@ -347,6 +347,35 @@ def _printf(obj):
         np.frombuffer(want.encode().ljust(len(got)), np.uint8), 0
 
 
+@kernel("sparse_lengths_sum_bf16_2D_f32_embed")
+def _sls(obj):
+    rows, cols, n_idx, n_seg = 15, 23, 19, 5   # the library's test: 15 rows of 23 bf16
+    data = rand_bf16((rows, cols), -100, 100)   # (its test draws the whole bf16 range)
+    scale = ((RNG.integers(0, 100, rows) + 1) / 50).astype(np.float32)
+    bias = (RNG.integers(0, 100, rows) - 50).astype(np.float32)
+    # per row, an f32 scale at bf16 column cols-8 and an f32 bias at cols-4
+    raw = data.copy()
+    raw[:, cols - 8:cols - 6] = scale.view(np.uint16).reshape(rows, 2)
+    raw[:, cols - 4:cols - 2] = bias.view(np.uint16).reshape(rows, 2)
+    idx = RNG.integers(0, rows, n_idx).astype(np.int32)
+    lengths = np.full(n_seg, n_idx // n_seg, np.int32)
+    lengths[-1] = n_idx - lengths[:-1].sum()
+    out_cols = cols - 8
+    got = tpc.run(obj, inputs=[(raw, "bf16"), idx, lengths],
+                  outputs=[((n_seg, out_cols), np.float32)],
+                  index_space=[ceil(out_cols, 128), ceil(n_seg, 2)])[0]
+    vals = from_bf16(data[:, :out_cols]).astype(np.float64)
+    want = np.zeros((n_seg, out_cols), np.float32)
+    k = 0
+    for seg in range(n_seg):
+        for _ in range(lengths[seg]):
+            r = idx[k]
+            k += 1
+            fma = (vals[r] * scale[r] + bias[r]).astype(np.float32)   # one rounding
+            want[seg] = want[seg] + fma
+    return got, want, 0
+
+
 # Kernels this test does not launch yet, and why (reported as TAP TODO).
 NOT_LAUNCHED = {
     "avg_pool_2d_fwd_f32": "its auxiliary input tensor (descriptor 2) follows its output, "
