@@ -168,6 +168,39 @@ def check_faults():
         tap(head in msg and msg.endswith(note), f"{what}: {msg}")
 
 
+COPY_KERNEL = """
+nop; nop; nop; nop
+ld_tnsr V1, 0x0, I0; nop; nop; nop
+nop; nop; add.f32 V2, V1, 0x3f800000; nop
+nop; nop; nop; st_tnsr 0x1, I0, V2
+halt
+nop
+nop
+nop
+"""
+
+
+def check_descriptors():
+    """--descriptors / descriptors=: tensor k of the -i/-o list becomes
+    descriptor D[k] (the vendor's avg_pool glue puts an input after its
+    output); anything but a permutation is a usage error naming the option."""
+    obj = tpc.assemble(COPY_KERNEL, name="copy")
+    x = np.arange(64, dtype=np.float32)
+    y = tpc.run(obj, inputs=[x, x * 0], outputs=[((64,), np.float32)], index_space=(1,),
+                descriptors=(0, 2, 1))[0]
+    # descriptor 1 is the output: out = x + 1; descriptor 2 (the zeros) unused
+    tap(np.array_equal(y, x + 1), "descriptors=(0, 2, 1): the output is descriptor 1")
+    y = tpc.run(obj, inputs=[x, x + 10], outputs=[((64,), np.float32)], index_space=(1,))[0]
+    tap(np.array_equal(y, np.zeros(64, np.float32)), "without: the output is descriptor 2")
+    try:
+        tpc.run(obj, inputs=[x, x], outputs=[((64,), np.float32)], index_space=(1,),
+                descriptors=(0, 0, 1))
+        msg = "(no error)"
+    except tpc.Error as e:
+        msg = str(e)
+    tap("--descriptors: expected a permutation of 0..2" in msg, f"descriptors=(0, 0, 1): {msg}")
+
+
 # ---- 2. the vendor's special functions ----
 FN_KERNEL = """
 void main(tensor in, tensor out)
@@ -339,9 +372,10 @@ def check_reductions():
 
 
 def main():
-    print(f"1..{len(TABLES) + len(FAULTS) + len(FUNCS) + (sum(len(r[4]) for r in REDS) if HAVE_VENDOR else 1)}")
+    print(f"1..{len(TABLES) + len(FAULTS) + 3 + len(FUNCS) + (sum(len(r[4]) for r in REDS) if HAVE_VENDOR else 1)}")
     check_tables()
     check_faults()
+    check_descriptors()
     check_functions()
     check_reductions()
     if TABLE:
