@@ -376,13 +376,62 @@ def _sls(obj):
     return got, want, 0
 
 
-# Kernels this test does not launch yet, and why (reported as TAP TODO).
-NOT_LAUNCHED = {
-    "avg_pool_2d_fwd_f32": "its auxiliary input tensor (descriptor 2) follows its output, "
-                           "and nxemu-tpc-run places inputs first",
-    "avg_pool_2d_bwd_f32": "its auxiliary input tensor (descriptor 2) follows its output, "
-                           "and nxemu-tpc-run places inputs first",
-}
+POOL = dict(pad=1, k=3, stride=1, dil=1)       # the library's test: 3x3, pad 1, stride 1
+
+
+def recip_table(k):
+    """The glue's auxiliary tensor: 1/i for i = 1..k*k, 0 at 0."""
+    t = np.zeros(k * k + 1, np.float32)
+    t[1:] = (1.0 / np.arange(1, k * k + 1, dtype=np.float64)).astype(np.float32)
+    return t
+
+
+def avg_pool(obj, bwd):
+    d, w, h, bt = 100, 5, 5, 1
+    k, pad = POOL["k"], POOL["pad"]
+    ifm = (np.arange(d * w * h * bt) % 9).astype(np.float32).reshape(np_shape([d, w, h, bt]))
+    tab = recip_table(k)
+    if not bwd:   # the glue's output size: (in + pad - k*dil) / stride
+        ow, oh = (w + pad - k) // 1, (h + pad - k) // 1
+    else:         # in * stride - pad + k*dil
+        ow, oh = w - pad + k, h - pad + k
+    iw, ih = (ow, oh) if not bwd else (ow, oh)   # the glue's index space is the output's
+    args = (pad, pad, k, k, 1, 1, 1, 1) + (() if bwd else (1,))   # include_pads = 1
+    # tensors ifm (input), ofm (output), reciprocal table (input): descriptors 0, 2, 1
+    got = tpc.run(obj, inputs=[ifm, tab], outputs=[(np_shape([d, ow, oh, bt]), np.float32)],
+                  index_space=[ceil(d, 64), iw, ih, bt], args=args, descriptors=(0, 2, 1))[0]
+    want = np.zeros(np_shape([d, ow, oh, bt]), np.float32)
+    if not bwd:
+        for y in range(oh):
+            for x in range(ow):
+                acc = np.zeros(d, np.float32)
+                for j in range(k):
+                    for i in range(k):
+                        yy, xx = y - pad + j, x - pad + i
+                        if 0 <= yy < h and 0 <= xx < w:
+                            acc = acc + ifm[0, yy, xx]
+                want[0, y, x] = acc * tab[k * k]   # include_pads: k*k pixels
+    else:         # the kernel's order: each index point adds its share to k*k outputs
+        for y in range(ih):
+            for x in range(iw):
+                prop = ifm[0, y, x] if y < h and x < w else np.zeros(d, np.float32)
+                hs, ws = y - pad, x - pad
+                area = (min(hs + k, oh) - max(hs, 0)) * (min(ws + k, ow) - max(ws, 0))
+                share = prop * tab[area]
+                for j in range(k):
+                    for i in range(k):
+                        yy, xx = hs + j, ws + i
+                        if 0 <= yy < oh and 0 <= xx < ow:
+                            want[0, yy, xx] = want[0, yy, xx] + share
+    return got, want, 1e-6
+
+
+KERNELS["avg_pool_2d_fwd_f32"] = lambda obj: avg_pool(obj, False)
+KERNELS["avg_pool_2d_bwd_f32"] = lambda obj: avg_pool(obj, True)
+
+
+# Kernels this test does not launch, and why (reported as TAP TODO).
+NOT_LAUNCHED = {}
 
 
 # ---- driver ----
