@@ -23,6 +23,8 @@ const char tr_usage[] =
     "                           SHAPE = d0xd1x... (dim 0 innermost), DTYPE = f32, bf16,\n"
     "                           i32, u32, i16, u16, i8, u8; tensors are descriptors\n"
     "                           0..T-1, inputs first, then outputs, in the order given\n"
+    "  --descriptors D0,...     descriptor of each -i/-o tensor in that order instead\n"
+    "                           (a permutation of 0..T-1: an input after an output)\n"
     "  --arg N                  next scalar argument (integer, KERNEL_SRF_i)\n"
     "  --farg F                 next scalar argument (f32)\n"
     "  --kernel-config V        KERNEL_CONFIG (default 0)\n"
@@ -103,6 +105,25 @@ static bool parse_list(const char *opt, const char *s, uint32_t *v, unsigned *n,
     }
     *n = cnt;
     g_strfreev(parts);
+    return true;
+}
+
+/* --descriptors D0,D1,...: up to TR_MAX_TENSORS numbers (checked against
+ * the tensors once all are parsed). */
+static bool parse_descriptors(const char *opt, const char *s, TrOptions *o, GError **err)
+{
+    char **parts = g_strsplit(s, ",", -1);
+    unsigned cnt = g_strv_length(parts);
+    bool ok = cnt >= 1 && cnt <= TR_MAX_TENSORS;
+    for (unsigned i = 0; ok && i < cnt; i++) {
+        ok = parse_u32(parts[i], &o->desc[i]) && o->desc[i] < TR_MAX_TENSORS;
+    }
+    g_strfreev(parts);
+    if (!ok) {
+        return usage(err, "%s: '%s': expected 1 to %d descriptor numbers 0..%d", opt, s,
+                     TR_MAX_TENSORS, TR_MAX_TENSORS - 1);
+    }
+    o->ndesc = cnt;
     return true;
 }
 
@@ -274,7 +295,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
             "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
             "--display", "--screendump-at-exit", "--replay-budget", "--replay-memory",
-            "--replay-every"};
+            "--replay-every", "--descriptors"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -300,6 +321,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             ok = parse_list(a, v, o->space, &o->nspace, err);
         } else if (opt_is(a, "--index-base")) {
             ok = parse_list(a, v, o->base, &o->nbase, err);
+        } else if (opt_is(a, "--descriptors")) {
+            ok = parse_descriptors(a, v, o, err);
         } else if (!strcmp(a, "-i") || !strcmp(a, "-o")) {
             bool out = a[1] == 'o';
             if (o->ntensor + nout >= TR_MAX_TENSORS) {
@@ -388,6 +411,16 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     o->ninputs = o->ntensor;
     for (unsigned k = 0; k < nout; k++) {
         o->tensor[o->ntensor++] = outs[k];
+    }
+    if (ok && o->ndesc) {
+        uint32_t seen = 0;
+        for (unsigned t = 0; t < o->ndesc; t++) {
+            seen |= o->desc[t] < o->ntensor ? 1u << o->desc[t] : 0;
+        }
+        if (o->ndesc != o->ntensor || seen != (1u << o->ntensor) - 1u) {
+            return usage(err, "--descriptors: expected a permutation of 0..%u (one per -i/-o)",
+                         o->ntensor ? o->ntensor - 1 : 0);
+        }
     }
     if (!ok || o->help || o->help_shown || o->version) {
         return ok;

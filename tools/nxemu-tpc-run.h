@@ -57,6 +57,10 @@ typedef struct TrOptions {
     uint32_t base[TR_MAX_DIMS];
     TrTensor tensor[TR_MAX_TENSORS]; /* inputs first, then outputs */
     unsigned ntensor, ninputs;
+    /* --descriptors: descriptor number of tensor[t] (a permutation of
+     * 0..ntensor-1), for kernels whose glue puts an input after an output */
+    uint32_t desc[TR_MAX_TENSORS];
+    unsigned ndesc; /* 0: descriptor t for tensor[t] */
     uint32_t arg[TR_MAX_ARGS];
     unsigned narg;
     uint32_t sem;

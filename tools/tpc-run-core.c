@@ -105,7 +105,8 @@ static void fill_block(uint8_t *b, const TrOptions *o, uint32_t kernel_size)
         put32(b + 0x50 + 4 * i, o->arg[i]);
     }
     for (unsigned t = 0; t < o->ntensor; t++) {
-        fill_descriptor(b + 0xD0 + 0x38 * t, &o->tensor[t]);
+        unsigned d = o->ndesc ? o->desc[t] : t; /* --descriptors */
+        fill_descriptor(b + 0xD0 + 0x38 * d, &o->tensor[t]);
     }
 }
 

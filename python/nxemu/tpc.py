@@ -76,7 +76,7 @@ class Result(list):
 
 def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None, args=(),
         fargs=None, machine=None, kernel_config=None, sem=None, cycle_limit=None,
-        launcher=None, check=True):
+        launcher=None, check=True, descriptors=None):
     """Launch `kernel` (ELF bytes, or a path) on TPCs 0..tpcs-1.
 
     inputs: numpy arrays (any C-contiguous layout is copied), or
@@ -85,7 +85,9 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
     tensors are descriptors 0..T-1, inputs first;
     index_space / index_base: dim 0 first, as --index-space/--index-base;
     args: 32-bit integer kernel arguments (S0, S1, ...), or floats (as
-        f32, like --farg); machine: -machine edits ("hbm=2G,quantum=64").
+        f32, like --farg); machine: -machine edits ("hbm=2G,quantum=64");
+    descriptors: the descriptor of each tensor, inputs then outputs, as
+        --descriptors (a kernel whose glue puts an input after an output).
 
     Returns a Result: the output arrays, with .bundles .cycles .vtime.
     A non-zero exit status (fault, limit, launcher FAIL) raises
@@ -105,6 +107,8 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
                 "--index-space", ",".join(str(int(s)) for s in index_space)]
         if index_base is not None:
             argv += ["--index-base", ",".join(str(int(b)) for b in index_base)]
+        if descriptors is not None:
+            argv += ["--descriptors", ",".join(str(int(d)) for d in descriptors)]
         ins = []
         for i, a in enumerate(inputs):
             nxd = None

@@ -9,6 +9,7 @@
 
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/lut.h"
 
 const char *tpc_fault_name(uint32_t code)
 {
@@ -43,6 +44,7 @@ void tpc_fault_line(NxCpu *cpu, GString *out)
                            " pc=0x%08" PRIx32 " addr=0x%016" PRIx64,
                            cpu->index, tpc_fault_name(f->code), f->code, f->info,
                            (uint32_t)cpu->fault_pc, f->addr);
+    tpc_lut_fault_note(f->code, f->info, out);
 }
 
 int tpc_fault_signal(NxCpu *cpu)

@@ -570,8 +570,6 @@ static bool dec_st(Dec *d, TpcInsn *in)
             return false;
         if ((in->sw & 2) && in->c.kind == TPC_OP_VP) /* RMW of a predicate */
             return bad_insn(d, in->opc);
-        if (in->sw & 4) /* PACK: decoded for printing, not executed */
-            return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | in->opc << 8, 0);
         return true;
     default:
         return no_decoder(d, in);

@@ -124,11 +124,29 @@ bool tpc_exec_st_aso(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOu
     return true;
 }
 
+/* The PACK switch of ST_TNSR (docs/tpc-lut.rst "Pack stores"): the value
+ * holds the elements of r = 4/E 32-bit lanes' worth interleaved, element
+ * r*i + k being element 64*k + i of the stored row (what CONVERT f32->bf16
+ * all_lanes leaves); packing puts them back in order.  E = 4: unchanged. */
+static void tpc_st_pack(uint8_t *out, const uint8_t *in, unsigned e)
+{
+    if (e >= 4) {
+        memcpy(out, in, TPC_VBYTES);
+        return;
+    }
+    unsigned r = 4 / e;
+    for (unsigned k = 0; k < r; k++)
+        for (unsigned i = 0; i < 64; i++)
+            memcpy(out + (64 * k + i) * e, in + (r * i + k) * e, e);
+}
+
 static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o, unsigned half)
 {
     bool vp = in->c.kind == TPC_OP_VP;
-    if (in->sw & 4u) /* pack */
-        return tpc_fault(c, TPC_FAULT_UNIMPLEMENTED, TPC_SLOT_ST | (uint32_t)in->opc << 8, 0);
+    /* a VPRF has no packed layout: pack is for 8/16-bit V rows */
+    bool pack = (in->sw & 4u) != 0;
+    if (vp && pack)
+        return tpc_bad_operand(c, TPC_SLOT_ST, TPC_FIELD_SRC_C, &in->c);
     uint8_t m[TPC_VBYTES], tmp[TPC_VPBYTES];
     const uint8_t *en = NULL;
     if (!st_gate(c, in, m, &en))
@@ -138,8 +156,18 @@ static bool st_tnsr(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     if (!tpc_tensor_lanes(c, in, vp, half, 28, 31, &td, &w))
         return false;
     bool rmw = (in->sw & 2u) != 0;
-    return tpc_tensor_store_plan(c, &td, c->irf[in->a.num & 31], vp, w.lo, w.n, w.shift, en,
-                                 st_value(c, &in->c, tmp), rmw, c->s[29]);
+    const uint8_t *val = st_value(c, &in->c, tmp);
+    uint8_t packed[TPC_VBYTES], pm[TPC_VBYTES];
+    if (pack) {
+        tpc_st_pack(packed, val, td.esize);
+        if (en) {
+            tpc_st_pack(pm, en, td.esize);
+            en = pm;
+        }
+        val = packed;
+    }
+    return tpc_tensor_store_plan(c, &td, c->irf[in->a.num & 31], vp, w.lo, w.n, w.shift, en, val,
+                                 rmw, c->s[29]);
 }
 
 TPC_EXEC_HALVES(st, st_tnsr, st_tnsr)

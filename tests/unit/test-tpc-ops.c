@@ -519,8 +519,10 @@ static void enc_bad_spu(Bun *k)
 
 static void enc_unimp_vpu(Bun *k)
 {
-    /* GET_LUT_ENTRY_AND_INTERVAL_START tanh D2, V1, 0x1: its tables are not public */
-    vpu(k, 0x2f, 0, V(2), V(1), 0x21, 0, 0, 0);
+    /* GET_LUT_ENTRY_AND_INTERVAL_START log D2, V1, 0x1: no public description
+     * of the log variant's interval selection (docs/tpc-lut.rst); FAULT_INFO
+     * bits 31:16 carry the variant */
+    vpu(k, 0x2f, 0, V(2), V(1), 0x81, 0, 0, 0);
 }
 
 static void enc_bad_type(Bun *k)
@@ -531,7 +533,7 @@ static void enc_bad_type(Bun *k)
 static void test_decode_faults(void)
 {
     decode_fault(enc_bad_spu, 1, 1 | 0x30 << 8);
-    decode_fault(enc_unimp_vpu, 4, 2 | 0x2f << 8);
+    decode_fault(enc_unimp_vpu, 4, 2 | 0x2f << 8 | 4 << 16);
     Machine *m = mk();
     Bun k[5] = {nop(), nop(), halt(), nop(), nop()};
     enc_bad_type(&k[1]);
