@@ -132,6 +132,9 @@ typedef struct Machine {
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
+    /* The test device's console bytes go here instead of stdout when set
+     * (the C API captures them for its caller); owned by the setter. */
+    GString *console;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into
