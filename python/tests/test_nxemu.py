@@ -3,8 +3,9 @@
 Plain unittest; exit 77 (meson: skipped) when numpy is missing.  Expected
 values are computed with numpy from the inputs, not by nxemu.
 
-usage: NXEMU_LIBRARY=build/python/libnxemu.so PYTHONPATH=python \
-       python3 test_nxemu.py SOURCE_ROOT
+usage: PYTHONPATH=python python3 test_nxemu.py SOURCE_ROOT [NXEMU]
+(the package finds build/python/libnxemu.so by itself; NXEMU, the nxemu
+binary, is for the comparison with -d exec)
 """
 import os
 import sys
@@ -19,6 +20,7 @@ except ImportError:
 import nxemu  # noqa: E402
 
 SRC = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+NXEMU = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(SRC, "build", "nxemu")
 ADD = os.path.join(SRC, "tests", "tpc-run", "add-f32.s")
 PASS = """
         .org 0x01000000
@@ -151,6 +153,172 @@ class TestMachine(unittest.TestCase):
         m = nxemu.Machine(kernel=self.write_tmp(self.elf(loop)))
         self.assertEqual(m.run(cycle_limit=1000), 123)
         self.assertIn("limit", m.report)
+
+
+# four instructions, a console byte, then PASS
+STEPS = """
+        .org 0x01000000
+        mov.u32 r1, 7
+        add.u32 r2, r1, 5
+        add.u32 r2, r2, 1
+        write.u32 [0x2805000004], 0x41
+        write.u32 [0x2805000000], 0x5555
+        halt
+"""
+# a TPC kernel that leaves 42 in S1
+TPC42 = """nop; mov.i32 S1, 0x2a; nop; nop
+halt
+nop
+"""
+WIN0 = 0x2804000000  # TPC 0's window (docs/machine.rst, "TPC windows")
+
+
+class TestDrive(unittest.TestCase):
+    def machine(self, text, opts="-m 256M"):
+        import tempfile
+        f = tempfile.NamedTemporaryFile(suffix=".elf", delete=False)
+        f.write(nxemu.seq.assemble(text))
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return nxemu.Machine(opts, kernel=f.name), f.name
+
+    def test_step_matches_d_exec(self):
+        import subprocess
+        m, path = self.machine(STEPS)
+        pcs = []
+        while m.state != "ENDED":
+            pcs.append(m.seq[0]["pc"])
+            self.assertIn(m.step(), (None, 0))
+        # -d exec of the same image, run by nxemu as users do
+        out = subprocess.run([NXEMU, "-d", "exec", "-kernel", path], capture_output=True,
+                             text=True, check=True).stderr
+        want = [int(ln.split()[2].rstrip(":"), 16) for ln in out.splitlines()
+                if ln.startswith("exec: core=0")]
+        self.assertEqual(pcs, want)
+        self.assertEqual(m.status, 0)
+        self.assertEqual(m.seq[0]["r2"], 13)
+
+    def test_run_icount_continues(self):
+        m, _ = self.machine(STEPS)
+        self.assertIsNone(m.run(icount=2))
+        self.assertEqual(m.icount, 2)
+        self.assertEqual(m.seq[0]["r2"], 12)
+        self.assertEqual(m.state, "READY")
+        m.seq[0]["r2"] = 100  # change the state, then go on
+        self.assertEqual(m.run(), 0)
+        self.assertEqual(m.seq[0]["r2"], 101)
+
+    def test_state_ended_after_pass_and_console(self):
+        m, _ = self.machine(STEPS)
+        self.assertEqual(m.run(), 0)
+        self.assertEqual(m.state, "ENDED")
+        self.assertEqual(m.seq[0].state, "ENDED")  # it wrote PASS while running
+        self.assertEqual(m.console, "A")
+        self.assertEqual(m.step(), 0)  # an ended machine stays ended
+
+    def test_launch_tpc_by_register_writes(self):
+        # the sequencer waits for semaphore 7; Python launches the TPC
+        wait = ".org 0x01000000\n        nop wait(sem7 >= 1)\n" \
+               "        write.u32 [0x2805000000], 0x5555\n        halt\n"
+        with tempfile_dir() as d:
+            k = os.path.join(d, "k.o")
+            with open(k, "wb") as f:
+                f.write(nxemu.tpc.assemble(TPC42))
+            m, _ = self.machine(wait, f"-M nc2,tpc=1 -m 256M "
+                                      f"-device loader,file={k},addr=0x3000000,tpc-num=0")
+        self.assertEqual(m.read_u32(WIN0 + 0x788), 0x3000000)  # KERNEL_BASE_LOW
+        m.write_u32(WIN0 + 0x794, 1)           # KERNEL_TID_SIZE_DIM_0
+        m.write_u32(WIN0 + 0x1000, 0x80000007)  # completion: semaphore 7
+        m.write_u32(WIN0 + 0x1008, 1)           # EXECUTE
+        self.assertEqual(m.read_u32(WIN0 + 0x100C) & 3, 1)  # RUNNING
+        self.assertEqual(m.run(), 0)  # the kernel completes, the wait ends: PASS
+        self.assertEqual(m.read_u32(WIN0 + 0x100C) & 3, 2)  # DONE
+        self.assertEqual(m.tpc[0]["s1"], 42)
+
+    def test_mmio_refusal_is_an_error(self):
+        m = nxemu.Machine("-M nc2,tpc=1")
+        with self.assertRaises(nxemu.Error) as cm:
+            m.write(WIN0 + 0x1002, b"\1\0")  # not an aligned word
+        self.assertIn("0x2804001002", cm.exception.message)
+
+    def test_seq_assemble_error_carries_the_message(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.seq.assemble("        mov.u32 r1, 7\n        bogus r2\n", name="prog.s")
+        self.assertEqual(cm.exception.message, "prog.s:2:9: error: unknown instruction 'bogus'")
+
+    def test_sigint_interrupts_run(self):
+        import signal
+        import threading
+        m, _ = self.machine(".org 0x01000000\nspin:\n        bne.u32 r0, 1, spin\n")
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            m.run(cycle_limit=None)
+        self.assertIn("SIGINT", str(cm.exception))
+        self.assertEqual(m.state, "READY")  # inspectable, and it can go on
+        self.assertGreater(m.icount, 0)
+        self.assertEqual(m.run(cycle_limit=m.vtime + 1000), 123)
+
+    def test_default_cycle_limit(self):
+        m, _ = self.machine(".org 0x01000000\nspin:\n        bne.u32 r0, 1, spin\n")
+        self.assertEqual(m.run(), 123)
+        self.assertIn("default cycle limit", m.report)
+
+
+SPIN_TPC = """Top:
+nop; jmpr Top; nop; nop
+nop; nop; nop; nop
+halt
+nop
+"""
+
+
+class TestTpcRunDrive(unittest.TestCase):
+    def test_numpy_scalar_args_and_source_text(self):
+        # S0 * 1.0 + in: the farg arrives as f32 bits (axpy-f32.s: out = S0*x + y)
+        with open(os.path.join(SRC, "tests", "tpc-run", "axpy-f32.s")) as f:
+            src = f.read()
+        x = np.arange(64, dtype=np.float32)
+        y = np.ones(64, np.float32)
+        r = nxemu.tpc.run(src, inputs=[x, y], outputs=[(64, np.float32)],
+                          args=[np.float32(2.5)])
+        np.testing.assert_array_equal(r[0], np.float32(2.5) * x + y)
+
+    def test_missing_kernel_path_is_short(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run("no-such-kernel.o")
+        self.assertIn("'no-such-kernel.o': no such file", cm.exception.message)
+
+    def test_never_halting_kernel_default_limit(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run(SPIN_TPC)
+        self.assertEqual(cm.exception.status, 123)
+        self.assertIn("default cycle limit", cm.exception.message)
+
+    def test_never_halting_kernel_sigint(self):
+        import signal
+        import threading
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            nxemu.tpc.run(SPIN_TPC, cycle_limit=None)
+        self.assertIn("SIGINT", str(cm.exception))
+
+    def test_timing_gives_stalls(self):
+        a = np.arange(64, dtype=np.float32)
+        r = nxemu.tpc.run(add_kernel(), inputs=[a, a], outputs=[(64, "f32")],
+                          timing="interlocked")
+        np.testing.assert_array_equal(r[0], a + a)
+        self.assertGreater(r.stalls, 0)
+        self.assertEqual(r.cycles, r.bundles + r.stalls)
+
+
+class tempfile_dir:
+    def __enter__(self):
+        import tempfile
+        self.d = tempfile.mkdtemp(prefix="nxemu-py-")
+        return self.d
+
+    def __exit__(self, *exc):
+        __import__("shutil").rmtree(self.d, True)
 
 
 if __name__ == "__main__":
