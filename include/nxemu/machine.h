@@ -135,6 +135,13 @@ typedef struct Machine {
     /* The test device's console bytes go here instead of stdout when set
      * (the C API captures them for its caller); owned by the setter. */
     GString *console;
+    /* Kernel checking mode (nxemu-tpc-run --check, docs/tpc-guide.rst):
+     * when set, the cores report what a kernel author most likely did not
+     * mean (a tensor access with no element inside its tensor) as one line
+     * of text naming the core, its pc and the tensor number (-1: none);
+     * NULL when off. */
+    void (*check)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const char *what);
+    void *check_opaque;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into
