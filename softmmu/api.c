@@ -424,7 +424,7 @@ int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const
     api_sig_install(&sig);
     rc = tr_execute(&o, launcher, &io, &res, &e);
     api_sig_restore(&sig);
-    if (rc >= 1 && rc <= 122 && !e) {
+    if (rc >= 1 && rc <= 122 && !e && !(o.check == 2 && rc == TR_EXIT_CHECK)) {
         g_string_append_printf(rep, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
                                tr_fail_reason(rc));
     }

@@ -370,6 +370,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         return NX_EXIT_USAGE;
     }
 
+    /* --check: after loading (the loader's and our writes are not the
+     * kernel's), before the run */
+    TrCheck *check = o->check ? tr_check_new(m, o, res->report) : NULL;
     for (unsigned t = 0; o->stats && t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
         if (c)
@@ -398,6 +401,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         rc = sched_run(m);
     }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    if (check) {
+        rc = tr_check_finish(check, rc);
+        tr_check_free(check);
+    }
 
     /* The cores' own counters: the BUNDLES/CYCLES registers are only latched
      * when a kernel ends, and a limit can stop one in the middle. */

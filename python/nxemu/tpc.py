@@ -67,9 +67,6 @@ def _launcher():
                 "a build tree, share/nxemu/launcher.elf installed); give launcher=PATH")
 
 
-_HAVE_CHECK = False
-
-
 class Result(list):
     """The output arrays (a list), with the run's figures: bundles, cycles
     (summed over the launched TPCs), stalls and hazards (the timing model's
@@ -173,7 +170,7 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             argv += ["--sem", str(sem)]
         if cycle_limit:
             argv += ["--cycle-limit", str(cycle_limit)]
-        if _HAVE_CHECK and (check or check_fatal):
+        if check or check_fatal:
             argv += ["--check=fatal" if check_fatal else "--check"]
         if timing:
             argv += ["--tpc-timing", str(timing)]
@@ -206,6 +203,8 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
     if st != 0 and raise_errors:
         lines = [ln for ln in report.splitlines() if ": check: " not in ln] or [""]
         first = lines[0] or f"exit status {st}"
+        if st == 121 and check_fatal and res.warnings:
+            first = res.warnings[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)"
         if st == 123 and cycle_limit == DEFAULT_CYCLE_LIMIT:
             first += (f" (the default cycle limit of nxemu.tpc.run, {cycle_limit} cycles: "
                       "does the kernel halt? cycle_limit= raises it, None removes it)")

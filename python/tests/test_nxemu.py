@@ -311,6 +311,97 @@ class TestTpcRunDrive(unittest.TestCase):
         self.assertEqual(r.cycles, r.bundles + r.stalls)
 
 
+# st_g of S6 through tensor 1 at x = S6, then of S6 through tensor 2 at x = 0
+STG = """nop; mov.i32 S6, %s; nop; nop
+nop; set_indx I2, b00001, S6; nop; nop
+gen_addr AD1, 0x1, I2; nop; nop; nop
+nop; nop; nop; st_g AD1, S6
+nop; mov.i32 S7, 0x0; nop; nop
+nop; set_indx I3, b00001, S7; nop; nop
+gen_addr AD2, 0x2, I3; nop; nop; nop
+nop; nop; nop; st_g AD2, S6
+halt
+nop
+"""
+PFX = "nxemu-tpc-run: check: "
+
+
+class TestCheck(unittest.TestCase):
+    """The mistakes of issue #40, each reported by the checking mode (on by
+    default), and their correct versions reporting nothing."""
+
+    def run_checked(self, *a, **kw):
+        import warnings
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = nxemu.tpc.run(*a, **kw)
+        self.assertEqual([str(x.message) for x in w],
+                         [ln.removeprefix("nxemu-tpc-run: ") for ln in r.warnings])
+        return r
+
+    def test_clean_add_reports_nothing(self):
+        a = np.ones((5, 100), np.float32)  # rows of 100: the second vector is a tail
+        r = self.run_checked(add_kernel(), inputs=[a, a], outputs=[((5, 100), np.float32)],
+                             index_space=(2, 5), tpcs=4)
+        self.assertEqual(r.warnings, [])
+        np.testing.assert_array_equal(r[0], a + a)
+
+    def test_input_shape_smaller_than_read(self):
+        a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
+        r = self.run_checked(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                             index_space=(2, 5))
+        self.assertEqual(r.warnings, [
+            PFX + "tpc=0 pc=0x000001a0 (ld_tnsr V1, 0x0, I2; nop; nop; nop): ld_tnsr tensor 0 "
+            "at (64, 0): no element inside the tensor (sizes 50x5, dim 0 first); tensor 0 is "
+            "-i in0:50x5:f32"])
+
+    def test_half_index_space(self):
+        a = np.ones((5, 100), np.float32)
+        r = self.run_checked(add_kernel(), inputs=[a, a], outputs=[((5, 100), np.float32)],
+                             index_space=(1, 5))
+        # 36 of each row's 100 elements: 5 * 36
+        self.assertEqual(r.warnings, [
+            PFX + "-o out0:100x5:f32: 180 of 500 elements written by no TPC, the first at "
+            "(64, 0) (dim 0 first): does the index space cover the tensor?"])
+
+    def test_st_g_out_of_bounds_into_the_next_tensor(self):
+        r = nxemu.tpc.run(STG % "0x400", inputs=[np.zeros(1, np.int32)],
+                          outputs=[(256, np.int32), (1, np.int32)], check=False)
+        self.assertEqual(r[1][0], 1024)  # what silicon does: out1[0] == 1024
+        r = self.run_checked(STG % "0x400", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(256, np.int32), (1, np.int32)])
+        self.assertEqual(r.warnings[0],
+                         PFX + "tpc=0 pc=0x00000040 (gen_addr AD1, 0x1, I2; nop; nop; nop): "
+                         "gen_addr tensor 1 at (1024): no element inside the tensor (sizes 256, "
+                         "dim 0 first); tensor 1 is -o out0:256:i32")
+        self.assertIn("-o out0:256:i32: 256 of 256 elements written by no TPC", r.warnings[1])
+
+    def test_st_g_in_bounds_reports_nothing(self):
+        r = self.run_checked(STG % "0x0", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(1, np.int32), (1, np.int32)])
+        self.assertEqual(r.warnings, [])
+        self.assertEqual(list(r[0]) + list(r[1]), [0, 0])
+
+    def test_global_write_outside_every_tensor(self):
+        r = self.run_checked(STG % "0x100000", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(1, np.int32), (1, np.int32)])
+        self.assertRegex(r.warnings[1], "^" + PFX + r"tpc=0 pc=0x00000060 \(nop; nop; nop; "
+                         r"st_g AD1, S6\): write of 0x[0-9a-f]+ \(4 bytes\) outside every "
+                         r"tensor of the launch$")
+
+    def test_fatal_and_off(self):
+        a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                          index_space=(2, 5), check_fatal=True)
+        self.assertEqual(cm.exception.status, 121)
+        self.assertIn("ld_tnsr tensor 0 at (64, 0): no element inside", cm.exception.message)
+        self.assertIn("--check=fatal: the checks above fail the run", cm.exception.report)
+        r = nxemu.tpc.run(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                          index_space=(2, 5), check=False)
+        self.assertEqual(r.warnings, [])
+
+
 class tempfile_dir:
     def __enter__(self):
         import tempfile
