@@ -471,6 +471,10 @@ int nxapi_tpc_assemble(const char *name, const char *text, uint8_t **out, size_t
     } else if (err) {
         *err = g_strdup(msgs && *msgs ? g_strchomp(msgs) : "assembly failed");
     }
+    if (ok && err) {
+        /* the warnings of a successful assembly, or NULL */
+        *err = msgs && *msgs ? g_strdup(g_strchomp(msgs)) : NULL;
+    }
     free(msgs);
     tpc_object_free(&obj);
     return ok ? 0 : 1;

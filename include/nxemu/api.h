@@ -81,7 +81,8 @@ NXAPI_EXPORT int nxapi_tpc_run(int argc, char **argv, const char *launcher,
                                uint64_t stats[5], char **report, char **err);
 
 /* Assemble TPC source into an ELF object (nxemu-as -t tpc): 0 and the
- * bytes in *out and *len (free with nxapi_free_str), or 1 and the assembler's
+ * bytes in *out and *len (free with nxapi_free_str), with the assembler's
+ * warning lines in *err (NULL: none), or 1 and the assembler's
  * "name:line:col: error: ..." lines in *err. */
 NXAPI_EXPORT int nxapi_tpc_assemble(const char *name, const char *text, uint8_t **out,
                                     size_t *len, char **err);
