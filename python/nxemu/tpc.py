@@ -17,7 +17,7 @@ import tempfile
 
 from . import DEFAULT_CYCLE_LIMIT, Error, _argv, _lib, _take_str
 
-__all__ = ["run", "assemble", "DTYPES", "CheckWarning"]
+__all__ = ["run", "assemble", "DTYPES", "CheckWarning", "AssemblerWarning"]
 
 # nxemu dtype -> numpy dtype name (bf16 travels as its uint16 bit patterns).
 DTYPES = {"f32": "float32", "bf16": "uint16", "i32": "int32", "u32": "uint32",
@@ -26,7 +26,9 @@ DTYPES = {"f32": "float32", "bf16": "uint16", "i32": "int32", "u32": "uint32",
 
 def assemble(text, name="<text>"):
     """TPC assembly source -> ELF object bytes (nxemu-as -t tpc).  An error
-    raises nxemu.Error with the assembler's file:line:col lines."""
+    raises nxemu.Error with the assembler's file:line:col lines; its
+    warnings (a LOOP whose delay slot is not a nop...) are raised as
+    nxemu.tpc.AssemblerWarning."""
     out = ctypes.c_void_p()
     n = ctypes.c_size_t()
     err = ctypes.c_void_p()
@@ -35,6 +37,10 @@ def assemble(text, name="<text>"):
         raise Error(_take_str(err), 1)
     data = ctypes.string_at(out.value, n.value)
     _lib.nxapi_free_str(out)
+    if err.value:
+        import warnings
+        for line in _take_str(err).splitlines():
+            warnings.warn(line.removeprefix("nxemu: warning: "), AssemblerWarning, stacklevel=2)
     return data
 
 
@@ -205,11 +211,18 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         first = lines[0] or f"exit status {st}"
         if st == 121 and check_fatal and res.warnings:
             first = res.warnings[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)"
-        if st == 123 and cycle_limit == DEFAULT_CYCLE_LIMIT:
-            first += (f" (the default cycle limit of nxemu.tpc.run, {cycle_limit} cycles: "
-                      "does the kernel halt? cycle_limit= raises it, None removes it)")
+        if st == 123 and cycle_limit:
+            first = (f"the kernel did not end within the cycle limit of {cycle_limit} cycles "
+                     f"({first.removeprefix('nxemu: ')})")
+            if cycle_limit == DEFAULT_CYCLE_LIMIT:
+                first += (": the default cycle limit of nxemu.tpc.run (does the kernel halt? "
+                          "cycle_limit= raises it, None removes it)")
         raise Error(first.removeprefix("nxemu: ").removeprefix("nxemu-tpc-run: "), st, report)
     return res
+
+
+class AssemblerWarning(UserWarning):
+    """A warning of the TPC assembler (nxemu.tpc.assemble)."""
 
 
 class CheckWarning(UserWarning):

@@ -292,6 +292,8 @@ class TestTpcRunDrive(unittest.TestCase):
         with self.assertRaises(nxemu.Error) as cm:
             nxemu.tpc.run(SPIN_TPC)
         self.assertEqual(cm.exception.status, 123)
+        self.assertIn(f"did not end within the cycle limit of {nxemu.DEFAULT_CYCLE_LIMIT} "
+                      "cycles", cm.exception.message)
         self.assertIn("default cycle limit", cm.exception.message)
 
     def test_never_halting_kernel_sigint(self):
@@ -400,6 +402,35 @@ class TestCheck(unittest.TestCase):
         r = nxemu.tpc.run(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
                           index_space=(2, 5), check=False)
         self.assertEqual(r.warnings, [])
+
+
+    def test_loop_without_its_delay_slot_nop(self):
+        import warnings
+        good = guide_file("loop-sum.s")
+        bad = good.replace("loop S1, S2, 1, <, End\nnop\n", "loop S1, S2, 1, <, End\n")
+        self.assertNotEqual(bad, good)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            kg = nxemu.tpc.assemble(good, "loop-sum.s")
+            self.assertEqual(w, [])
+            kb = nxemu.tpc.assemble(bad, "bad.s")
+        line = bad.splitlines().index("loop S1, S2, 1, <, End") + 1
+        self.assertEqual([str(x.message) for x in w], [
+            f"bad.s:{line + 1}:1: the bundle after the loop of line {line} is its delay slot: "
+            "it runs once, before the loop body, not in it (the vendor's compiler puts a 'nop' "
+            "there)"])
+        self.assertEqual(w[0].category, nxemu.tpc.AssemblerWarning)
+        self.assertEqual(nxemu.tpc.run(kg, outputs=[(1, np.int32)])[0][0], sum(range(500)))
+        self.assertNotEqual(nxemu.tpc.run(kb, outputs=[(1, np.int32)])[0][0], sum(range(500)))
+
+
+def guide_file(name):
+    """The file docs/tpc-guide.rst tells to save as `name`."""
+    import re
+    with open(os.path.join(SRC, "docs", "tpc-guide.rst")) as f:
+        text = f.read()
+    m = re.search(r"``" + re.escape(name) + r"``::\n\n((?:   .*\n|\n)+)", text)
+    return "".join(ln[3:] + "\n" for ln in m.group(1).rstrip("\n").split("\n"))
 
 
 class tempfile_dir:
