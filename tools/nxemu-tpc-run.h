@@ -129,6 +129,9 @@ typedef struct TrCheck TrCheck;
 typedef struct Machine Machine;
 TrCheck *tr_check_new(Machine *m, const TrOptions *o, GString *report);
 int tr_check_finish(TrCheck *k, int rc);
+/* Before the run: each tensor whose element type (-i/-o DTYPE) is not the
+ * type the kernel's code text uses it as (float vs integer, or size). */
+void tr_check_types(TrCheck *k, const uint8_t *text, size_t len);
 unsigned tr_check_findings(const TrCheck *k);
 void tr_check_free(TrCheck *k);
 

@@ -373,6 +373,15 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     /* --check: after loading (the loader's and our writes are not the
      * kernel's), before the run */
     TrCheck *check = o->check ? tr_check_new(m, o, res->report) : NULL;
+    if (check) {
+        uint32_t ksize = m->board->tpccfg[0].kernel_size;
+        uint8_t *text = g_malloc(ksize);
+        uint64_t bad = 0;
+        if (as_rw_bytes(m->as, TR_KERNEL_BASE, text, ksize, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
+                        &bad) == MEMTX_OK)
+            tr_check_types(check, text, ksize);
+        g_free(text);
+    }
     for (unsigned t = 0; o->stats && t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
         if (c)

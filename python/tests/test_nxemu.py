@@ -311,6 +311,13 @@ class TestTpcRunDrive(unittest.TestCase):
         np.testing.assert_array_equal(r[0], a + a)
         self.assertGreater(r.stalls, 0)
         self.assertEqual(r.cycles, r.bundles + r.stalls)
+        with tempfile_dir() as d:
+            prof = os.path.join(d, "prof.txt")
+            nxemu.tpc.run(add_kernel(), inputs=[a, a], outputs=[(64, "f32")],
+                          timing="interlocked", profile=prof)
+            with open(prof) as f:
+                text = f.read()
+        self.assertIn("add.f32 V3, V1, V2", text)  # the annotated disassembly
 
 
 # st_g of S6 through tensor 1 at x = S6, then of S6 through tensor 2 at x = 0
@@ -354,7 +361,8 @@ class TestCheck(unittest.TestCase):
                              index_space=(2, 5))
         self.assertEqual(r.warnings, [
             PFX + "tpc=0 pc=0x000001a0 (ld_tnsr V1, 0x0, I2; nop; nop; nop): ld_tnsr tensor 0 "
-            "at (64, 0): no element inside the tensor (sizes 50x5, dim 0 first); tensor 0 is "
+            "at (64, 0): no element inside the tensor (sizes 50x5, dim 0 first), but tensor 1 "
+            "(-i in1:100x5:f32) has elements there: do the shapes agree?; tensor 0 is "
             "-i in0:50x5:f32"])
 
     def test_half_index_space(self):
@@ -390,6 +398,41 @@ class TestCheck(unittest.TestCase):
         self.assertRegex(r.warnings[1], "^" + PFX + r"tpc=0 pc=0x00000060 \(nop; nop; nop; "
                          r"st_g AD1, S6\): write of 0x[0-9a-f]+ \(4 bytes\) outside every "
                          r"tensor of the launch$")
+
+    def test_int32_array_to_an_f32_kernel(self):
+        a = np.arange(64, dtype=np.int32)
+        f = np.ones(64, np.float32)
+        r = self.run_checked(add_kernel(), inputs=[a, f], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [
+            PFX + "-i in0:64:i32: the kernel uses tensor 0 as f32: add.f32 at pc=0x000001e0 "
+            "reads V1, loaded from it at pc=0x000001a0"])
+        self.assertEqual(r[0][1], 1.0)  # the bits of 1 as an f32 (a denormal), plus 1
+        r = self.run_checked(add_kernel(), inputs=[f, f], outputs=[(64, np.int32)])
+        self.assertEqual(r.warnings, [
+            PFX + "-o out0:64:i32: the kernel stores f32 into tensor 2: V3 of add.f32 at "
+            "pc=0x000001e0, stored at pc=0x00000200"])
+
+    def test_vector_past_a_row_end(self):
+        # a load at x = 128 of a 100-element row (the last vector of a block
+        # of several may lie wholly past the row, on purpose): reported only
+        # when another tensor of the launch has elements there
+        src = """nop; mov.i32 S20, 0x80; nop; nop
+nop; set_indx I2, b00001, S20; nop; nop
+ld_tnsr V1, 0x0, I2; nop; nop; nop
+nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+nop; nop; nop; st_tnsr 0x1, I3, V1
+halt
+nop
+"""
+        a = np.ones(100, np.float32)
+        r = self.run_checked(src, inputs=[a], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [])
+        np.testing.assert_array_equal(r[0], np.zeros(64, np.float32))  # padding
+        r = self.run_checked(src, inputs=[a], outputs=[(200, np.float32)])
+        self.assertIn("ld_tnsr tensor 0 at (128): no element inside the tensor (sizes 100, "
+                      "dim 0 first), but tensor 1 (-o out0:200:f32) has elements there",
+                      r.warnings[0])
 
     def test_fatal_and_off(self):
         a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)

@@ -173,7 +173,7 @@ static int tensor_number(TpcCpu *c, const TpcTensor *td)
 }
 
 void tpc_check_tensor(TpcCpu *c, int t, const TpcTensor *td, const int32_t coord[5],
-                      const char *what)
+                      bool dim0_only, const char *what)
 {
     TpcTensor own;
     if (!td) {
@@ -195,7 +195,7 @@ void tpc_check_tensor(TpcCpu *c, int t, const TpcTensor *td, const int32_t coord
     for (unsigned d = 0; d < MAX(rank, 1u); d++)
         g_string_append_printf(msg, "%s%" PRIu32, d ? "x" : "", td->size[d]);
     g_string_append(msg, ", dim 0 first)");
-    c->m->check(c->m->check_opaque, &c->parent, c->pc, t, msg->str);
+    c->m->check(c->m->check_opaque, &c->parent, c->pc, t, coord, dim0_only, msg->str);
     g_string_free(msg, TRUE);
 }
 
@@ -321,7 +321,7 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
     if (g.hi_ok)
         d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
     if (G_UNLIKELY(c->m->check) && first >= end && any_lane(en, lo, n, e))
-        tpc_check_tensor(c, -1, &td, coord, "ld_tnsr");
+        tpc_check_tensor(c, -1, &td, coord, g.hi_ok, "ld_tnsr");
     if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, false, false))
         return false;
 
@@ -389,7 +389,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         if (g.hi_ok)
             d0_range(&td, coord[0], elem_shift, lo, cn, &f, &z);
         if (f >= z && any_lane(en, lo, cn, vp_src ? 1 : e))
-            tpc_check_tensor(c, -1, &td, coord, "st_tnsr");
+            tpc_check_tensor(c, -1, &td, coord, g.hi_ok, "st_tnsr");
     }
     if (!g.hi_ok)
         return true; /* another dim out of bounds: whole store culled */
