@@ -434,6 +434,23 @@ nop
                       "dim 0 first), but tensor 1 (-o out0:200:f32) has elements there",
                       r.warnings[0])
 
+    def test_poison_on_reports_reading_an_output(self):
+        # reads the output before writing it: relies on outputs starting as 0
+        src = """nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+ld_tnsr V1, 0x1, I3; nop; nop; nop
+nop; nop; add.f32 V2, V1, V1; nop
+nop; nop; nop; st_tnsr 0x1, I3, V2
+halt
+nop
+"""
+        x = np.zeros(64, np.float32)
+        r = nxemu.tpc.run(src, inputs=[x], outputs=[(64, np.float32)], machine="poison=on")
+        self.assertRegex(r.report, r"nxemu: warning: poison: tpc=0 pc=0x0+40 read of "
+                         r"uninitialised 0x[0-9a-f]+ \(size 4\)")
+        r = nxemu.tpc.run(src, inputs=[x], outputs=[(64, np.float32)])
+        self.assertNotIn("poison", r.report)
+
     def test_fatal_and_off(self):
         a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
         with self.assertRaises(nxemu.Error) as cm:
