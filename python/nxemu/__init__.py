@@ -296,16 +296,19 @@ class Machine:
         at the end of the round they fall in, and return None: the machine
         can be inspected and run on (step() is run(icount=1)).
         cycle_limit: the virtual time at which the run ends with status 123
-        (absolute; nxemu.DEFAULT_CYCLE_LIMIT unless given; None = none).
+        (absolute; nxemu.DEFAULT_CYCLE_LIMIT unless given; None = none);
+        it replaces the machine's -cycle-limit and an earlier run's.
         icount_limit: the machine-wide -icount-limit, ending the run.
         Ctrl-C (SIGINT) stops the run at the next round boundary and raises
         KeyboardInterrupt; the machine can be inspected and run on.
         With check=True a non-zero status raises nxemu.Error."""
         rep = ctypes.c_void_p()
+        # None: no limit, also over a limit an earlier run() or -cycle-limit set
+        limit = (1 << 64) - 1 if cycle_limit is None else cycle_limit
         if icount_limit:
-            st = _lib.nxapi_run(self._h, cycle_limit or 0, icount_limit, ctypes.byref(rep))
+            st = _lib.nxapi_run(self._h, limit, icount_limit, ctypes.byref(rep))
         else:
-            st = _lib.nxapi_run_for(self._h, cycle_limit or 0, icount or 0, ctypes.byref(rep))
+            st = _lib.nxapi_run_for(self._h, limit, icount or 0, ctypes.byref(rep))
         report = _take_str(rep)
         self._console += _take_str(ctypes.c_void_p(_lib.nxapi_console(self._h)))
         if st == _PAUSED:

@@ -258,6 +258,11 @@ class TestDrive(unittest.TestCase):
         self.assertGreater(m.icount, 0)
         self.assertEqual(m.run(cycle_limit=m.vtime + 1000), 123)
 
+    def test_cycle_limit_none_lifts_an_earlier_limit(self):
+        m, _ = self.machine(STEPS, "-m 256M -cycle-limit 1")
+        self.assertIsNone(m.run(icount=1, cycle_limit=None))
+        self.assertEqual(m.run(cycle_limit=None), 0)
+
     def test_default_cycle_limit(self):
         m, _ = self.machine(".org 0x01000000\nspin:\n        bne.u32 r0, 1, spin\n")
         self.assertEqual(m.run(), 123)
