@@ -456,6 +456,22 @@ nop
         r = nxemu.tpc.run(src, inputs=[x], outputs=[(64, np.float32)])
         self.assertNotIn("poison", r.report)
 
+    def test_write_into_an_input(self):
+        src = """nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+ld_tnsr V1, 0x0, I3; nop; nop; nop
+nop; nop; nop; st_tnsr 0x0, I3, V1
+nop; nop; nop; st_tnsr 0x1, I3, V1
+halt
+nop
+"""
+        x = np.ones(64, np.float32)
+        r = self.run_checked(src, inputs=[x], outputs=[(64, np.float32)])
+        self.assertEqual(len(r.warnings), 1, r.warnings)
+        self.assertRegex(r.warnings[0], "^" + PFX + r"tpc=0 pc=0x00000060 \(nop; nop; nop; "
+                         r"st_tnsr 0x0, I3, V1\): write of 0x[0-9a-f]+ \(4 bytes\) into "
+                         r"input tensor 0; tensor 0 is -i in0:64:f32$")
+
     def test_fatal_and_off(self):
         a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
         with self.assertRaises(nxemu.Error) as cm:
