@@ -146,7 +146,7 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
                 "--index-space", ",".join(str(int(s)) for s in index_space)]
         if index_base is not None:
             argv += ["--index-base", ",".join(str(int(b)) for b in index_base)]
-        ins = []
+        ins, pre = [], []
         for i, a in enumerate(inputs):
             nxd = None
             if isinstance(a, tuple):
@@ -155,6 +155,11 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             nxd = _nx_dtype(np, nxd or a.dtype)
             if a.dtype.itemsize != np.dtype(DTYPES[nxd]).itemsize:
                 raise Error(f"input {i}: {a.dtype} elements for a {nxd} tensor")
+            if (check or check_fatal) and nxd != "bf16" and \
+                    a.dtype.kind != np.dtype(DTYPES[nxd]).kind:
+                # (array, "f32") with integers: their bits would be read as floats
+                pre.append(f"nxemu-tpc-run: check: input {i}: {a.dtype} array given as a {nxd} "
+                           f"tensor: its bits are read as {nxd}")
             ins.append(a)
             argv += ["-i", _spec(f"in{i}", a.shape, nxd)]
         outs = []
@@ -197,7 +202,9 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
     res = Result(outs if st == 0 else [None] * len(outs))
     res.bundles, res.cycles, res.vtime, res.stalls, res.hazards = tuple(stats)
     res.status, res.report = st, report
-    res.warnings = [ln for ln in report.splitlines() if ": check: " in ln]
+    res.warnings = pre + [ln for ln in report.splitlines() if ": check: " in ln]
+    if pre and check_fatal and st == 0:
+        raise Error(pre[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)", 121, report)
     if res.warnings:
         import warnings
         for w in res.warnings:

@@ -417,6 +417,13 @@ class TestCheck(unittest.TestCase):
             PFX + "-o out0:64:i32: the kernel stores f32 into tensor 2: V3 of add.f32 at "
             "pc=0x000001e0, stored at pc=0x00000200"])
 
+    def test_integers_declared_as_f32(self):
+        a = np.arange(64, dtype=np.int32)
+        f = np.ones(64, np.float32)
+        r = self.run_checked(add_kernel(), inputs=[(a, "f32"), f], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [PFX + "input 0: int32 array given as a f32 tensor: its "
+                                            "bits are read as f32"])
+
     def test_vector_past_a_row_end(self):
         # a load at x = 128 of a 100-element row (the last vector of a block
         # of several may lie wholly past the row, on purpose): reported only
