@@ -6,6 +6,7 @@
  * through sched_round.  No exit(), no diagnostic printed: GErrors become
  * strings for the caller, the §9.3 lines a returned report.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "nxemu/error.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
+#include "nxemu/signal.h"
 #include "softmmu/options.h"
 #include "target/seq/seq-tools.h"
 #include "target/tpc/asm.h"
@@ -28,7 +30,40 @@ struct NxApi {
     Machine *m;
     BindTable binds; /* -bind entries, kept for later loads */
     char *fit_config;
+    GString *console; /* the test device's console bytes (m->console) */
 };
+
+/* SIGINT during a run: the scheduler stops at the next round boundary
+ * (every core at an instruction boundary, softmmu/signal.h) and the caller
+ * gets NXAPI_INTERRUPTED; the interpreter's own handler is back afterwards.
+ * A second SIGINT before the round ends only repeats the request. */
+static void api_on_sigint(int sig)
+{
+    nx_signal_caught = sig;
+}
+
+typedef struct ApiSig {
+    struct sigaction old;
+    bool installed;
+} ApiSig;
+
+static void api_sig_install(ApiSig *s)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = api_on_sigint;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    nx_signal_caught = 0;
+    s->installed = sigaction(SIGINT, &sa, &s->old) == 0;
+}
+
+static void api_sig_restore(ApiSig *s)
+{
+    if (s->installed)
+        sigaction(SIGINT, &s->old, NULL);
+    nx_signal_caught = 0;
+}
 
 static int take_error(GError *e, char **err)
 {
@@ -50,9 +85,8 @@ static bool refuse(const NxOptions *o, GError **e)
                        : o->coverage            ? "-coverage"
                        : o->poison              ? "-machine poison=on"
                        : o->dump_dtb            ? "-dump-dtb"
-                       : o->help || o->version || o->machine_help || o->log_help
-                           ? "-help/-version"
-                           : NULL;
+                       : o->help || o->version || o->machine_help || o->log_help ? "-help/-version"
+                                                                                 : NULL;
     if (what) {
         g_set_error(e, NX_ERROR, NX_ERROR_USAGE, "%s: not offered by the API (run nxemu)", what);
         return false;
@@ -104,6 +138,8 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
         }
         a = g_new0(NxApi, 1);
         a->m = m;
+        a->console = g_string_new(NULL);
+        m->console = a->console;
         bind_table_init(&a->binds);
         if (!load_items(a, &o, &e)) {
             nxapi_free(a);
@@ -126,6 +162,8 @@ void nxapi_free(NxApi *a)
         return;
     }
     machine_free(a->m);
+    if (a->console)
+        g_string_free(a->console, TRUE);
     bind_table_destroy(&a->binds);
     g_free(a->fit_config);
     g_free(a);
@@ -149,6 +187,16 @@ int nxapi_load(NxApi *a, int argc, char **argv, char **err)
     return ok ? 0 : take_error(e, err);
 }
 
+static int finish(Machine *m, char **report, GString *out)
+{
+    if (report) {
+        *report = g_string_free(out, FALSE);
+    } else {
+        g_string_free(out, TRUE);
+    }
+    return sched_exit_status(m);
+}
+
 int nxapi_run(NxApi *a, uint64_t cycle_limit, uint64_t icount_limit, char **report)
 {
     Machine *m = a->m;
@@ -164,17 +212,115 @@ int nxapi_run(NxApi *a, uint64_t cycle_limit, uint64_t icount_limit, char **repo
     if (m->stop_reason == STOP_NONE) {
         sched_run_report(m, out);
     }
-    if (report) {
-        *report = g_string_free(out, FALSE);
-    } else {
-        g_string_free(out, TRUE);
+    return finish(m, report, out);
+}
+
+int nxapi_run_for(NxApi *a, uint64_t cycle_limit, uint64_t icount, char **report)
+{
+    Machine *m = a->m;
+    Sched *s = &m->sched;
+    GString *out = g_string_new(NULL);
+    if (m->stop_reason != STOP_NONE) {
+        return finish(m, report, out); /* ended: stays ended */
     }
-    return sched_exit_status(m);
+    if (cycle_limit) {
+        s->has_cycle_limit = true;
+        s->cycle_limit = cycle_limit;
+    }
+    /* a pause after `icount` more instructions: an icount limit of our own
+     * (the machine's own -icount-limit, if nearer, still ends the run) */
+    bool own_has = s->has_icount_limit;
+    uint64_t own_limit = s->icount_limit, target = s->icount + icount;
+    bool pause = icount && (!own_has || target < own_limit);
+    if (pause) {
+        s->has_icount_limit = true;
+        s->icount_limit = target;
+    }
+    ApiSig sig;
+    api_sig_install(&sig);
+    StopReason r;
+    while ((r = sched_rounds(m, s->slice_rounds)) == STOP_NONE) {
+    }
+    int caught = nx_signal_caught;
+    api_sig_restore(&sig);
+    if (pause) {
+        s->has_icount_limit = own_has;
+        s->icount_limit = own_limit;
+    }
+    if (r == STOP_LIMIT && pause && s->icount_reached && s->icount >= target) {
+        /* our pause, at the end of the round it fell in: the machine goes
+         * on from the next round (the round's end checks before the limit,
+         * normal end and deadlock, found nothing) */
+        s->icount_reached = false;
+        m->stop_reason = STOP_NONE;
+        s->vtime += s->quantum;
+        if (!(s->has_cycle_limit && s->vtime >= s->cycle_limit)) {
+            g_string_free(out, TRUE);
+            if (report)
+                *report = g_strdup("");
+            return NXAPI_PAUSED;
+        }
+        m->stop_reason = STOP_LIMIT;
+        s->end_vtime = s->vtime;
+    }
+    if (r == STOP_SIGNAL && caught == SIGINT) {
+        /* between rounds: the machine can go on */
+        m->stop_reason = STOP_NONE;
+        m->stop_signal = 0;
+        g_string_printf(out,
+                        "nxemu: interrupted (SIGINT): icount=%" G_GUINT64_FORMAT
+                        " vtime=%" G_GUINT64_FORMAT "\n",
+                        s->icount, s->vtime);
+        if (report) {
+            *report = g_string_free(out, FALSE);
+        } else {
+            g_string_free(out, TRUE);
+        }
+        return NXAPI_INTERRUPTED;
+    }
+    fflush(stdout);
+    sched_report(m, out);
+    sched_log_end(m);
+    return finish(m, report, out);
+}
+
+int nxapi_ended(NxApi *a)
+{
+    return a->m->stop_reason != STOP_NONE && a->m->stop_reason != STOP_DEBUG;
+}
+
+char *nxapi_console(NxApi *a)
+{
+    char *s = g_strndup(a->console->str, a->console->len);
+    g_string_truncate(a->console, 0);
+    return s;
 }
 
 int nxapi_mem_rw(NxApi *a, uint64_t addr, void *buf, uint64_t len, int is_write, char **err)
 {
     uint64_t bad = 0;
+    if (!as_is_ram(a->m->as, addr, len, 0) && (len == 4 || len == 8) && addr % len == 0) {
+        /* a device register: the access a sequencer's store or load would
+         * make, side effects included (a TPC window's launch) */
+        uint64_t v = 0;
+        MemTxResult r;
+        if (is_write) {
+            memcpy(&v, buf, len);
+            r = as_write(a->m->as, addr, (unsigned)len, v, MEMTXATTRS(MEM_REQ_SEQ, 0));
+        } else {
+            r = as_read(a->m->as, addr, (unsigned)len, &v, MEMTXATTRS(MEM_REQ_SEQ, 0));
+            memcpy(buf, &v, len);
+        }
+        if (r == MEMTX_OK) {
+            return 0;
+        }
+        if (err) {
+            *err = g_strdup_printf("address 0x%" G_GINT64_MODIFIER "x: the device refused the "
+                                   "%" G_GUINT64_FORMAT "-byte %s",
+                                   addr, len, is_write ? "write" : "read");
+        }
+        return NX_EXIT_USAGE;
+    }
     if (as_rw_bytes(a->m->as, addr, buf, len, is_write != 0,
                     MEMTXATTRS(is_write ? MEM_REQ_LOADER : MEM_REQ_DEBUG, 0), &bad) != MEMTX_OK) {
         if (err) {
@@ -254,7 +400,7 @@ static bool api_put_output(void *opaque, unsigned i, const void *data, GError **
 }
 
 int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const *inputs,
-                  void *const *outputs, uint64_t stats[3], char **report, char **err)
+                  void *const *outputs, uint64_t stats[5], char **report, char **err)
 {
     TrOptions o;
     GError *e = NULL;
@@ -274,8 +420,11 @@ int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const
     GString *rep = g_string_new(NULL);
     memset(&res, 0, sizeof(res));
     res.report = rep;
+    ApiSig sig;
+    api_sig_install(&sig);
     rc = tr_execute(&o, launcher, &io, &res, &e);
-    if (rc >= 1 && rc <= 122 && !e) {
+    api_sig_restore(&sig);
+    if (rc >= 1 && rc <= 122 && !e && !(o.check == 2 && rc == TR_EXIT_CHECK)) {
         g_string_append_printf(rep, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
                                tr_fail_reason(rc));
     }
@@ -283,6 +432,8 @@ int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const
         stats[0] = res.bundles;
         stats[1] = res.cycles;
         stats[2] = res.vtime;
+        stats[3] = res.stalls;
+        stats[4] = res.hazards;
     }
     tr_options_free(&o);
     if (report) {
@@ -320,6 +471,10 @@ int nxapi_tpc_assemble(const char *name, const char *text, uint8_t **out, size_t
     } else if (err) {
         *err = g_strdup(msgs && *msgs ? g_strchomp(msgs) : "assembly failed");
     }
+    if (ok && err) {
+        /* the warnings of a successful assembly, or NULL */
+        *err = msgs && *msgs ? g_strdup(g_strchomp(msgs)) : NULL;
+    }
     free(msgs);
     tpc_object_free(&obj);
     return ok ? 0 : 1;
@@ -327,13 +482,51 @@ int nxapi_tpc_assemble(const char *name, const char *text, uint8_t **out, size_t
 
 int nxapi_seq_assemble_file(const char *src, const char *out, int raw, char **err)
 {
-    /* the sequencer assembler reports its lines on stderr */
-    fflush(stdout);
-    int rc = seq_assemble_file(src, out, raw != 0);
-    if (rc != 0 && err) {
-        *err = g_strdup_printf("%s: assembly failed (the assembler's messages are on stderr)", src);
+    char *msgs = NULL;
+    size_t msglen = 0;
+    FILE *ef = open_memstream(&msgs, &msglen);
+    int rc = seq_assemble_file_to(src, out, raw != 0, ef ? ef : stderr);
+    if (ef) {
+        fclose(ef);
     }
+    if (rc != 0 && err) {
+        *err = g_strdup(msgs && *msgs ? g_strchomp(msgs) : "assembly failed");
+    }
+    free(msgs);
     return rc;
+}
+
+/* Where this library's own data lives: the build tree keeps launcher.elf in
+ * pc-bios/ beside python/, an installed tree in DATADIR/nxemu (compiled in,
+ * and also looked up relative to the library, for a DESTDIR or moved
+ * prefix: lib/ or lib/<multiarch>/ up to share/nxemu). */
+char *nxapi_launcher_path(void)
+{
+    Dl_info info;
+    char *found = NULL;
+    char *dir = NULL;
+    if (dladdr((void *)nxapi_launcher_path, &info) && info.dli_fname && *info.dli_fname) {
+        char *real = realpath(info.dli_fname, NULL);
+        dir = g_path_get_dirname(real ? real : info.dli_fname);
+        free(real);
+    }
+    char *cand[] = {
+        dir ? g_build_filename(dir, "..", "pc-bios", "launcher.elf", NULL) : NULL,
+        dir ? g_build_filename(dir, "..", "share", "nxemu", "launcher.elf", NULL) : NULL,
+        dir ? g_build_filename(dir, "..", "..", "share", "nxemu", "launcher.elf", NULL) : NULL,
+#ifdef NXAPI_DATADIR
+        g_build_filename(NXAPI_DATADIR, "launcher.elf", NULL),
+#endif
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cand); i++) {
+        if (!found && cand[i] && g_file_test(cand[i], G_FILE_TEST_IS_REGULAR)) {
+            found = cand[i];
+        } else {
+            g_free(cand[i]);
+        }
+    }
+    g_free(dir);
+    return found;
 }
 
 void nxapi_free_str(void *p)

@@ -41,6 +41,10 @@ const char tr_usage[] =
     "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
     "                           (docs/timing.rst)\n"
     "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
+    "  --check[=fatal]          checking mode: tensor accesses with no element in their\n"
+    "                           tensor, TPC accesses outside every tensor, writes into\n"
+    "                           inputs, output elements no TPC wrote, once per PC;\n"
+    "                           =fatal: any of them makes the exit status 121\n"
     "  --profile FILE           write per-TPC cycles, stalls and an annotated disassembly\n"
     "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
     "  -s                       shorthand for -gdb tcp::1234\n"
@@ -275,6 +279,19 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         }
         if (!inline_val && opt_is(a, "--stats")) {
             o->stats = true;
+            continue;
+        }
+        if (opt_is(a, "--check")) {
+            if (!inline_val || !strcmp(inline_val, "warn")) {
+                o->check = 1;
+            } else if (!strcmp(inline_val, "fatal")) {
+                o->check = 2;
+            } else if (!strcmp(inline_val, "off")) {
+                o->check = 0;
+            } else {
+                ok = usage(err, "--check=%s: expected warn, fatal or off", inline_val);
+                break;
+            }
             continue;
         }
         if (!inline_val && opt_is(a, "--tpc-hazard-warn")) {

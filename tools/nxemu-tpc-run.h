@@ -81,6 +81,7 @@ typedef struct TrOptions {
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
     char *profile;        /* --profile FILE, or NULL */
+    int check;                /* --check: 0 off, 1 warnings, 2 fatal (tpc-run-check.c) */
     char *display;            /* --display sdl[,...] as nxemu's -display; NULL: none */
     char *screendump_at_exit; /* --screendump-at-exit FILE.png (with --display sdl) */
 } TrOptions;
@@ -123,8 +124,22 @@ typedef struct TrResult {
  * before the run (res->ntpc == 0) or when saving an output. */
 int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err);
 const char *tr_fail_reason(int rc);
-/* The --profile text of a machine after its run (tpc-run-profile.c). */
+/* The checking mode (tpc-run-check.c): installed on the machine before the
+ * run, its lines go to report (NULL: stderr) as they are found;
+ * tr_check_finish adds the after-run checks and returns the run's status,
+ * TR_EXIT_CHECK for --check=fatal with findings. */
+#define TR_EXIT_CHECK 121
+typedef struct TrCheck TrCheck;
 typedef struct Machine Machine;
+TrCheck *tr_check_new(Machine *m, const TrOptions *o, GString *report);
+int tr_check_finish(TrCheck *k, int rc);
+/* Before the run: each tensor whose element type (-i/-o DTYPE) is not the
+ * type the kernel's code text uses it as (float vs integer, or size). */
+void tr_check_types(TrCheck *k, const uint8_t *text, size_t len);
+unsigned tr_check_findings(const TrCheck *k);
+void tr_check_free(TrCheck *k);
+
+/* The --profile text of a machine after its run (tpc-run-profile.c). */
 void tr_profile_text(GString *out, Machine *m, const TrOptions *o);
 
 #endif

@@ -20,6 +20,7 @@
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/loader.h"
+#include "nxemu/poison.h"
 #include "nxemu/sched.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
@@ -29,18 +30,19 @@
 
 /* The -machine value through nxemu's own parser, plus tpc=N by default. */
 static bool build_config(const TrOptions *o, void **fdt, size_t *size, MachineConfig *cfg,
-                         GError **err)
+                         bool *poison, GError **err)
 {
     NxOptions no;
     char *argv[] = {"nxemu", "-machine", o->machine ? o->machine : "", NULL};
     int argc = o->machine ? 3 : 1;
     bool ok = nx_options_parse(&no, argc, argv, err);
-    if (ok && (no.poison || no.dump_dtb)) {
+    if (ok && no.dump_dtb) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
-                    "-machine %s: not offered by nxemu-tpc-run (run the launcher under nxemu)",
-                    no.poison ? "poison=on" : "dumpdtb");
+                    "-machine dumpdtb: not offered by nxemu-tpc-run (run the launcher under "
+                    "nxemu)");
         ok = false;
     }
+    *poison = ok && no.poison;
     if (ok) {
         if (!no.edits.has_tpc) {
             no.edits.has_tpc = true;
@@ -280,7 +282,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     GString *report = res->report;
     memset(res, 0, sizeof(*res));
     res->report = report;
-    if (!check_kernel(o->kernel, err) || !build_config(o, &fdt, &fdt_size, &cfg, err)) {
+    bool want_poison = false;
+    if (!check_kernel(o->kernel, err) ||
+        !build_config(o, &fdt, &fdt_size, &cfg, &want_poison, err)) {
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
@@ -314,6 +318,12 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         nx_output_discard(profout);
         return NX_EXIT_USAGE;
     }
+    /* -machine poison=on as nxemu's: reads of bytes nobody wrote, the
+     * launcher's, the kernel's and the inputs' counting as written (the
+     * outputs start as zeros nobody wrote) */
+    NxPoison *poison = want_poison ? poison_new(m) : NULL;
+    if (poison && res->report)
+        poison_set_output(poison, res->report);
     m->log.mask = o->log_mask;
     if (logout) {
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
@@ -367,10 +377,25 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->log.file = NULL;
         nx_output_discard(logout);
         nx_output_discard(profout);
+        viewer_free(m->viewer);
+        m->viewer = NULL;
+        poison_free(poison);
         machine_free(m);
         return NX_EXIT_USAGE;
     }
 
+    /* --check: after loading (the loader's and our writes are not the
+     * kernel's), before the run */
+    TrCheck *check = o->check ? tr_check_new(m, o, res->report) : NULL;
+    if (check) {
+        uint32_t ksize = m->board->tpccfg[0].kernel_size;
+        uint8_t *text = g_malloc(ksize);
+        uint64_t bad = 0;
+        if (as_rw_bytes(m->as, TR_KERNEL_BASE, text, ksize, false, MEMTXATTRS(MEM_REQ_DEBUG, 0),
+                        &bad) == MEMTX_OK)
+            tr_check_types(check, text, ksize);
+        g_free(text);
+    }
     for (unsigned t = 0; o->stats && t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
         if (c)
@@ -399,6 +424,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         rc = sched_run(m);
     }
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    if (check) {
+        rc = tr_check_finish(check, rc);
+        tr_check_free(check);
+    }
 
     /* The cores' own counters: the BUNDLES/CYCLES registers are only latched
      * when a kernel ends, and a limit can stop one in the middle. */
@@ -467,6 +496,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     viewer_free(m->viewer); /* its access hook leaves before the machine */
     m->viewer = NULL;
+    poison_free(poison); /* after the viewer, which hooked after it */
     machine_free(m);
     return rc;
 }

@@ -51,7 +51,10 @@ static MemTxResult testdev_write(void *opaque, uint64_t off, unsigned size, uint
     if (off == TESTDEV_FINISHER && size == 4) {
         testdev_finisher(td, (uint32_t)data);
     } else if (off == TESTDEV_CONSOLE && size <= 4) {
-        fputc((int)(data & 0xFF), stdout);
+        if (td->m->console)
+            g_string_append_c(td->m->console, (char)(data & 0xFF));
+        else
+            fputc((int)(data & 0xFF), stdout);
     }
     return MEMTX_OK;
 }

@@ -32,7 +32,25 @@ NXAPI_EXPORT int nxapi_load(NxApi *a, int argc, char **argv, char **err);
  * *report gets the diagnostic lines (fault, deadlock, limit; "" after a
  * normal end).  A machine that has ended stays ended. */
 NXAPI_EXPORT int nxapi_run(NxApi *a, uint64_t cycle_limit, uint64_t icount_limit, char **report);
+/* Run on from where the machine is: until it ends, `icount` more
+ * sequencer instructions (machine-wide) retired (0: no such stop), or the
+ * absolute cycle_limit (0: the machine's own).  The icount stop comes at
+ * the end of the round it falls in and leaves the machine able to go on:
+ * NXAPI_PAUSED.  SIGINT during the run (the handler is this call's, the
+ * caller's is back afterwards) stops it at the next round boundary, able
+ * to go on: NXAPI_INTERRUPTED, *report saying where.  Otherwise as
+ * nxapi_run. */
+#define NXAPI_PAUSED      (-1)
+#define NXAPI_INTERRUPTED (-2)
+NXAPI_EXPORT int nxapi_run_for(NxApi *a, uint64_t cycle_limit, uint64_t icount, char **report);
+/* 1 once the machine has ended (normal end, PASS/FAIL, fault, limit...). */
+NXAPI_EXPORT int nxapi_ended(NxApi *a);
+/* The test device's console output since the last call (free with
+ * nxapi_free_str): the API's machines capture it instead of printing it. */
+NXAPI_EXPORT char *nxapi_console(NxApi *a);
 /* Guest memory by PA, as the debugger accesses it (no fault, no timing).
+ * An aligned 4- or 8-byte access outside memory is a device register
+ * access as a sequencer's load or store makes it, side effects included.
  * 0, or 125 + *err naming the first address that is not memory. */
 NXAPI_EXPORT int nxapi_mem_rw(NxApi *a, uint64_t addr, void *buf, uint64_t len, int is_write,
                               char **err);
@@ -53,20 +71,28 @@ NXAPI_EXPORT uint64_t nxapi_icount(NxApi *a);
  * argv are its options (-k, -n, --index-space, -i/-o NAME:SHAPE:DTYPE
  * specs whose file names are ignored, --arg, -M, ...); inputs[i] hold the
  * input tensors' bytes, outputs[j] receive the output tensors' bytes after
- * a run with status 0.  stats (may be NULL) gets bundles, cycles, vtime.
+ * a run with status 0.  stats (may be NULL) gets bundles, cycles, vtime,
+ * stall cycles and early reads (the timing model's, docs/timing.rst).
  * Returns the exit status; *report the run's diagnostics; 125 + *err for a
- * host-side error. */
+ * host-side error.  SIGINT ends the run at the next round boundary: status
+ * 130 (the handler is this call's, the caller's is back afterwards). */
 NXAPI_EXPORT int nxapi_tpc_run(int argc, char **argv, const char *launcher,
                                const void *const *inputs, void *const *outputs,
-                               uint64_t stats[3], char **report, char **err);
+                               uint64_t stats[5], char **report, char **err);
 
 /* Assemble TPC source into an ELF object (nxemu-as -t tpc): 0 and the
- * bytes in *out and *len (free with nxapi_free_str), or 1 and the assembler's
+ * bytes in *out and *len (free with nxapi_free_str), with the assembler's
+ * warning lines in *err (NULL: none), or 1 and the assembler's
  * "name:line:col: error: ..." lines in *err. */
 NXAPI_EXPORT int nxapi_tpc_assemble(const char *name, const char *text, uint8_t **out,
                                     size_t *len, char **err);
 /* Sequencer assembly file to file (nxemu-as): 0, or 1 and *err. */
 NXAPI_EXPORT int nxapi_seq_assemble_file(const char *src, const char *out, int raw, char **err);
+
+/* The reference launcher (pc-bios/launcher.elf) that belongs to this
+ * library: the build tree's, or the installed one; NULL when there is none
+ * (free with nxapi_free_str). */
+NXAPI_EXPORT char *nxapi_launcher_path(void);
 
 NXAPI_EXPORT void nxapi_free_str(void *p);
 /* "0.1.0 (git REV)" */

@@ -132,6 +132,19 @@ typedef struct Machine {
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
+    /* The test device's console bytes go here instead of stdout when set
+     * (the C API captures them for its caller); owned by the setter. */
+    GString *console;
+    /* Kernel checking mode (nxemu-tpc-run --check, docs/tpc-guide.rst):
+     * when set, the cores report what a kernel author most likely did not
+     * mean (a tensor access with no element inside its tensor) as one line
+     * of text naming the core, its pc, the tensor number (-1: none) and the
+     * coordinates; dim0_only: only dim 0 puts them outside (a vector past
+     * a row's end, which a kernel's last block of vectors may do on
+     * purpose).  NULL when off. */
+    void (*check)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const int32_t coord[5],
+                  bool dim0_only, const char *what);
+    void *check_opaque;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

@@ -3,15 +3,19 @@
 ctypes over libnxemu.so (include/nxemu/api.h); numpy is needed only by
 nxemu.tpc.run.  docs/python.rst is the manual.
 
-The library is found through $NXEMU_LIBRARY (a path), else as
-"libnxemu.so" on the dynamic linker's path ($LD_LIBRARY_PATH, the install
-libdir).
+The library is found by itself (_library_candidates): the installed one
+(`make install`), the build folder of the source tree the package was
+installed from (`pip install ./python`) or lives in, the one beside an
+`nxemu` on PATH, then "libnxemu.so" on the dynamic linker's path.
+$NXEMU_LIBRARY (a path) overrides them all.
 """
 import ctypes
+import glob
 import os
 import shlex
+import shutil
 
-__all__ = ["Error", "Machine", "version", "SEQ_REGS", "TPC_REGS"]
+__all__ = ["Error", "Machine", "version", "SEQ_REGS", "TPC_REGS", "DEFAULT_CYCLE_LIMIT"]
 
 
 class Error(Exception):
@@ -27,13 +31,54 @@ class Error(Exception):
         self.report = report
 
 
-def _load():
-    path = os.environ.get("NXEMU_LIBRARY") or "libnxemu.so"
+def _library_candidates():
+    """Where libnxemu.so may be, most specific first."""
+    env = os.environ.get("NXEMU_LIBRARY")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
     try:
-        lib = ctypes.CDLL(path)
-    except OSError as e:
-        raise ImportError(f"nxemu: cannot load {path} (set NXEMU_LIBRARY to the built "
-                          f"build/python/libnxemu.so): {e}") from None
+        from . import _paths  # written by `make install` or `pip install`
+    except ImportError:
+        _paths = None
+    if _paths is not None:
+        if _paths.REL_LIBRARY:
+            out.append(os.path.normpath(os.path.join(here, _paths.REL_LIBRARY)))
+        if _paths.LIBRARY:
+            out.append(_paths.LIBRARY)
+        out += [os.path.join(d, "python", "libnxemu.so") for d in _paths.BUILD_DIRS]
+    # the package in its source tree (python/nxemu): ../../build
+    out.append(os.path.normpath(os.path.join(here, "..", "..", "build", "python", "libnxemu.so")))
+    exe = shutil.which("nxemu")
+    if exe:
+        bindir = os.path.dirname(os.path.realpath(exe))
+        out.append(os.path.join(bindir, "python", "libnxemu.so"))  # a build folder
+        out += sorted(glob.glob(os.path.join(bindir, "..", "lib", "*", "libnxemu.so")))
+        out.append(os.path.join(bindir, "..", "lib", "libnxemu.so"))
+    return out
+
+
+def _load():
+    tried = []
+    lib = None
+    for path in _library_candidates():
+        if os.path.isfile(path) or path == os.environ.get("NXEMU_LIBRARY"):
+            try:
+                lib = ctypes.CDLL(path)
+                break
+            except OSError as e:
+                tried.append(f"{path} ({e})")
+        else:
+            tried.append(path)
+    if lib is None:
+        try:
+            lib = ctypes.CDLL("libnxemu.so")  # the dynamic linker's path
+        except OSError:
+            raise ImportError("nxemu: libnxemu.so not found (build nxemu with `make`, or "
+                              "`make install` it; tried " + ", ".join(tried + ["libnxemu.so"]) +
+                              "; $NXEMU_LIBRARY names it explicitly)") from None
+    lib._nxemu_path = getattr(lib, "_name", "libnxemu.so")
     P, I, U, U64 = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint64
     SP = ctypes.POINTER(ctypes.c_char_p)
     CPP = ctypes.POINTER(ctypes.c_void_p)
@@ -43,6 +88,9 @@ def _load():
         "nxapi_free": (None, [P]),
         "nxapi_load": (I, [P, I, argv, CPP]),
         "nxapi_run": (I, [P, U64, U64, CPP]),
+        "nxapi_run_for": (I, [P, U64, U64, CPP]),
+        "nxapi_ended": (I, [P]),
+        "nxapi_console": (P, [P]),
         "nxapi_mem_rw": (I, [P, U64, P, U64, I, CPP]),
         "nxapi_cpu_count": (U, [P, I]),
         "nxapi_reg_rw": (U, [P, I, U, U, P, ctypes.c_size_t, I]),
@@ -55,6 +103,7 @@ def _load():
                                    ctypes.POINTER(ctypes.c_size_t), CPP]),
         "nxapi_seq_assemble_file": (I, [ctypes.c_char_p, ctypes.c_char_p, I, CPP]),
         "nxapi_free_str": (None, [P]),
+        "nxapi_launcher_path": (P, []),
         "nxapi_version": (ctypes.c_char_p, []),
     }
     for name, (res, args) in sig.items():
@@ -127,6 +176,12 @@ TPC_REGS["pc"] = (148, 4)
 
 CPU_STATES = ("RESET", "RUNNING", "BLOCKED", "HALTED", "FAULTED")
 
+# A run from Python stops here unless told otherwise (cycle_limit=None for
+# no limit): a kernel or program that never ends must not hang the caller.
+DEFAULT_CYCLE_LIMIT = 200_000_000
+
+_PAUSED, _INTERRUPTED = -1, -2
+
 
 class _Core:
     def __init__(self, machine, kind, index):
@@ -171,9 +226,19 @@ class _Core:
         self.write_reg(name, value)
 
     @property
-    def state(self):
+    def cpu_state(self):
+        """The core's own state: RESET, RUNNING, BLOCKED, HALTED, FAULTED."""
         s = _lib.nxapi_cpu_state(self._m._h, self._kind, self.index)
         return CPU_STATES[s] if 0 <= s < len(CPU_STATES) else "?"
+
+    @property
+    def state(self):
+        """cpu_state, except that a core still running or blocked when the
+        machine ended (a PASS, a limit, another core's fault) is ENDED."""
+        s = self.cpu_state
+        if s in ("RUNNING", "BLOCKED") and _lib.nxapi_ended(self._m._h):
+            return "ENDED"
+        return s
 
 
 class Machine:
@@ -192,6 +257,7 @@ class Machine:
         self._h = h
         self.status = None
         self.report = ""
+        self._console = ""
         self.seq = [_Core(self, 0, i) for i in range(_lib.nxapi_cpu_count(h, 0))]
         self.tpc = [_Core(self, 1, i) for i in range(_lib.nxapi_cpu_count(h, 1))]
 
@@ -221,18 +287,61 @@ class Machine:
         """-kernel PATH: a sequencer ELF or FIT for core 0."""
         self.load(["-kernel", path])
 
-    def run(self, cycle_limit=None, icount_limit=None, check=False):
-        """Run to the end (or a limit); returns the exit status of machine.md
-        §9.2 (0 normal end or PASS, 1..122 FAIL, 123 limit, 124 deadlock,
-        128+N fault).  self.report holds the diagnostic lines.  With
-        check=True a non-zero status raises nxemu.Error."""
+    def run(self, cycle_limit=DEFAULT_CYCLE_LIMIT, icount=None, check=False, icount_limit=None):
+        """Run on from where the machine is, to its end; returns the exit
+        status of the run (0 normal end or PASS, 1..122 FAIL, 123 limit,
+        124 deadlock, 128+N fault); self.report holds the diagnostic lines.
+
+        icount=N: stop after N more sequencer instructions (machine-wide),
+        at the end of the round they fall in, and return None: the machine
+        can be inspected and run on (step() is run(icount=1)).
+        cycle_limit: the virtual time at which the run ends with status 123
+        (absolute; nxemu.DEFAULT_CYCLE_LIMIT unless given; None = none);
+        it replaces the machine's -cycle-limit and an earlier run's.
+        icount_limit: the machine-wide -icount-limit, ending the run.
+        Ctrl-C (SIGINT) stops the run at the next round boundary and raises
+        KeyboardInterrupt; the machine can be inspected and run on.
+        With check=True a non-zero status raises nxemu.Error."""
         rep = ctypes.c_void_p()
-        st = _lib.nxapi_run(self._h, cycle_limit or 0, icount_limit or 0, ctypes.byref(rep))
-        self.status, self.report = st, _take_str(rep)
+        # None: no limit, also over a limit an earlier run() or -cycle-limit set
+        limit = (1 << 64) - 1 if cycle_limit is None else cycle_limit
+        if icount_limit:
+            st = _lib.nxapi_run(self._h, limit, icount_limit, ctypes.byref(rep))
+        else:
+            st = _lib.nxapi_run_for(self._h, limit, icount or 0, ctypes.byref(rep))
+        report = _take_str(rep)
+        self._console += _take_str(ctypes.c_void_p(_lib.nxapi_console(self._h)))
+        if st == _PAUSED:
+            return None
+        if st == _INTERRUPTED:
+            self.report = report
+            raise KeyboardInterrupt(report.strip().removeprefix("nxemu: "))
+        self.status, self.report = st, report
+        if st == 123 and cycle_limit == DEFAULT_CYCLE_LIMIT and "limit" in report:
+            self.report = report + (f"nxemu: the default cycle limit ({cycle_limit}) of "
+                                    "nxemu.Machine.run: pass cycle_limit= (None for none)\n")
         if check and st != 0:
             first = self.report.splitlines()[0] if self.report else f"exit status {st}"
             raise Error(first.removeprefix("nxemu: "), st, self.report)
         return st
+
+    def step(self, n=1):
+        """Run n more sequencer instructions (see run(icount=)): None while
+        the machine goes on, its exit status once it ended."""
+        return self.run(icount=n)
+
+    @property
+    def state(self):
+        """READY (can run on) or ENDED (PASS/FAIL, normal end, fault,
+        limit, deadlock: status and report say which)."""
+        return "ENDED" if _lib.nxapi_ended(self._h) else "READY"
+
+    @property
+    def console(self):
+        """Everything the guest wrote to the test device's console so far
+        (captured, not printed)."""
+        self._console += _take_str(ctypes.c_void_p(_lib.nxapi_console(self._h)))
+        return self._console
 
     def read(self, addr, size):
         """size bytes of guest memory at PA addr."""
@@ -243,7 +352,9 @@ class Machine:
         return buf.raw
 
     def write(self, addr, data):
-        """Write bytes (or anything with the buffer protocol, e.g. an ndarray)."""
+        """Write bytes (or anything with the buffer protocol, e.g. an ndarray).
+        An aligned 4- or 8-byte write outside memory is a device register
+        write, with its effect (write_u32 to a TPC window launches it)."""
         data = bytes(memoryview(data).cast("B"))
         buf = ctypes.create_string_buffer(data, len(data))
         err = ctypes.c_void_p()
@@ -265,9 +376,10 @@ class Machine:
         return _lib.nxapi_icount(self._h)
 
 
-def _seq_assemble(text, raw=False):
-    """Sequencer source text -> ELF (or raw) bytes (nxemu-as).  The
-    assembler's messages go to stderr; an error raises nxemu.Error."""
+def _seq_assemble(text, raw=False, name="<text>"):
+    """Sequencer source text -> ELF (or raw) bytes (nxemu-as).  An error
+    raises nxemu.Error with the assembler's "name:line:col: error: ..."
+    lines as its message."""
     import tempfile
     with tempfile.TemporaryDirectory(prefix="nxemu-as-") as d:
         src, out = os.path.join(d, "in.s"), os.path.join(d, "out.elf")
@@ -276,7 +388,8 @@ def _seq_assemble(text, raw=False):
         err = ctypes.c_void_p()
         if _lib.nxapi_seq_assemble_file(src.encode(), out.encode(), int(raw),
                                         ctypes.byref(err)) != 0:
-            raise Error(_take_str(err), 1)
+            msg = _take_str(err).replace(src, name)
+            raise Error(msg, 1)
         with open(out, "rb") as f:
             return f.read()
 

@@ -7,17 +7,17 @@ names dim 0 (innermost) first, so a numpy shape (5, 100) is tensor
 "100x5": dim 0 has 100 elements.  The index space, like nxemu-tpc-run's
 --index-space, is dim 0 first.
 
-The launcher is found through $NXEMU_TPC_LAUNCHER, else next to the
-library: ../pc-bios/launcher.elf (build tree) or ../share/nxemu/launcher.elf
-(installed).
+The launcher is the one that belongs to the library (its build tree's
+pc-bios/launcher.elf, or the installed share/nxemu/launcher.elf);
+$NXEMU_TPC_LAUNCHER or launcher= override it.
 """
 import ctypes
 import os
 import tempfile
 
-from . import Error, _argv, _lib, _take_str
+from . import DEFAULT_CYCLE_LIMIT, Error, _argv, _lib, _take_str
 
-__all__ = ["run", "assemble", "DTYPES"]
+__all__ = ["run", "assemble", "DTYPES", "CheckWarning", "AssemblerWarning"]
 
 # nxemu dtype -> numpy dtype name (bf16 travels as its uint16 bit patterns).
 DTYPES = {"f32": "float32", "bf16": "uint16", "i32": "int32", "u32": "uint32",
@@ -26,7 +26,9 @@ DTYPES = {"f32": "float32", "bf16": "uint16", "i32": "int32", "u32": "uint32",
 
 def assemble(text, name="<text>"):
     """TPC assembly source -> ELF object bytes (nxemu-as -t tpc).  An error
-    raises nxemu.Error with the assembler's file:line:col lines."""
+    raises nxemu.Error with the assembler's file:line:col lines; its
+    warnings (a LOOP whose delay slot is not a nop...) are raised as
+    nxemu.tpc.AssemblerWarning."""
     out = ctypes.c_void_p()
     n = ctypes.c_size_t()
     err = ctypes.c_void_p()
@@ -35,6 +37,10 @@ def assemble(text, name="<text>"):
         raise Error(_take_str(err), 1)
     data = ctypes.string_at(out.value, n.value)
     _lib.nxapi_free_str(out)
+    if err.value:
+        import warnings
+        for line in _take_str(err).splitlines():
+            warnings.warn(line.removeprefix("nxemu: warning: "), AssemblerWarning, stacklevel=2)
     return data
 
 
@@ -58,58 +64,93 @@ def _launcher():
     env = os.environ.get("NXEMU_TPC_LAUNCHER")
     if env:
         return env
-    lib = os.environ.get("NXEMU_LIBRARY")
-    if lib:
-        d = os.path.dirname(os.path.abspath(lib))
-        for cand in (os.path.join(d, "..", "pc-bios", "launcher.elf"),
-                     os.path.join(d, "..", "share", "nxemu", "launcher.elf")):
-            if os.path.isfile(cand):
-                return cand
-    raise Error("launcher.elf not found (set NXEMU_TPC_LAUNCHER, or NXEMU_LIBRARY to a "
-                "build tree's python/libnxemu.so)")
+    # the launcher that belongs to the loaded library (build or install tree)
+    p = ctypes.c_void_p(_lib.nxapi_launcher_path())
+    path = _take_str(p)
+    if path:
+        return path
+    raise Error(f"launcher.elf not found beside {_lib._nxemu_path} (pc-bios/launcher.elf of "
+                "a build tree, share/nxemu/launcher.elf installed); give launcher=PATH")
 
 
 class Result(list):
     """The output arrays (a list), with the run's figures: bundles, cycles
-    (summed over the launched TPCs), vtime, status and report."""
+    (summed over the launched TPCs), stalls and hazards (the timing model's
+    interlock stall cycles and early reads: timing="..."), vtime, status,
+    report (the run's diagnostic lines) and warnings (the checking mode's
+    lines)."""
+
+
+def _is_source(kernel):
+    return isinstance(kernel, str) and "\n" in kernel
+
+
+def _arg_option(v):
+    """--arg/--farg for an int, a float, or a numpy scalar of either kind."""
+    kind = getattr(getattr(v, "dtype", None), "kind", None)
+    if isinstance(v, bool) or kind == "b":
+        return "--arg", str(int(v))
+    if isinstance(v, float) or kind == "f":
+        return "--farg", repr(float(v))
+    if isinstance(v, int) or kind in ("i", "u"):
+        return "--arg", str(int(v))
+    raise Error(f"args: {v!r}: not an int or a float (32-bit kernel arguments)")
 
 
 def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None, args=(),
-        fargs=None, machine=None, kernel_config=None, sem=None, cycle_limit=None,
-        launcher=None, check=True, descriptors=None):
-    """Launch `kernel` (ELF bytes, or a path) on TPCs 0..tpcs-1.
+        fargs=None, machine=None, kernel_config=None, sem=None, cycle_limit=DEFAULT_CYCLE_LIMIT,
+        launcher=None, check=True, check_fatal=False, timing=None, profile=None,
+        raise_errors=True, descriptors=None):
+    """Launch `kernel` on TPCs 0..tpcs-1.
 
-    inputs: numpy arrays (any C-contiguous layout is copied), or
-        (array, "bf16") for bf16 bit patterns in uint16 arrays;
+    kernel: ELF bytes (nxemu.tpc.assemble), TPC source text (a str with a
+        newline: assembled here), or a path to an object file;
+    inputs: numpy arrays (any layout is copied), or (array, "bf16") for bf16
+        bit patterns in uint16 arrays;
     outputs: (shape, dtype) pairs, dtype a numpy dtype or an nxemu name;
     tensors are descriptors 0..T-1, inputs first;
     index_space / index_base: dim 0 first, as --index-space/--index-base;
-    args: 32-bit integer kernel arguments (S0, S1, ...), or floats (as
-        f32, like --farg); machine: -machine edits ("hbm=2G,quantum=64");
+    args: kernel arguments S0, S1...: ints (32-bit), floats as f32, numpy
+        scalars of either kind; machine: -machine edits ("hbm=2G,quantum=64");
+    cycle_limit: the run ends with status 123 at this virtual time
+        (nxemu.DEFAULT_CYCLE_LIMIT unless given; None = no limit);
+    check: the checking mode of nxemu-tpc-run --check (docs/tpc-guide.rst):
+        out-of-bounds accesses, output elements no TPC wrote, each as a
+        warning in Result.warnings (and a Python warning); check_fatal=True
+        makes them errors;
+    timing: "cycles" or another --tpc-timing mode; profile: a file for
+        --profile.
     descriptors: the descriptor of each tensor, inputs then outputs, as
-        --descriptors (a kernel whose glue puts an input after an output).
+        --descriptors (a kernel whose glue puts an input after an output);
 
-    Returns a Result: the output arrays, with .bundles .cycles .vtime.
-    A non-zero exit status (fault, limit, launcher FAIL) raises
-    nxemu.Error(message, status, report) when check is true; with
-    check=False the Result has .status and .report and the outputs are None.
+    Returns a Result: the output arrays, with .bundles .cycles .stalls
+    .hazards .vtime .warnings.  A non-zero exit status (fault, limit,
+    launcher FAIL, a fatal check) raises nxemu.Error(message, status,
+    report) unless raise_errors=False (then the outputs are None and the
+    Result has .status and .report).  Ctrl-C raises KeyboardInterrupt.
     """
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="nxemu-tpc-") as tmp:
+        if _is_source(kernel):
+            kernel = assemble(kernel)
         if isinstance(kernel, (bytes, bytearray, memoryview)):
             kpath = os.path.join(tmp, "kernel.o")
             with open(kpath, "wb") as f:
                 f.write(kernel)
         else:
             kpath = os.fspath(kernel)
+            if not os.path.exists(kpath):
+                shown = kpath if len(kpath) <= 60 else kpath[:57] + "..."
+                raise Error(f"kernel {shown!r}: no such file (TPC source text must contain "
+                            "a newline; ELF bytes as bytes)")
         argv = ["-k", kpath, "-n", str(tpcs),
                 "--index-space", ",".join(str(int(s)) for s in index_space)]
         if index_base is not None:
             argv += ["--index-base", ",".join(str(int(b)) for b in index_base)]
         if descriptors is not None:
             argv += ["--descriptors", ",".join(str(int(d)) for d in descriptors)]
-        ins = []
+        ins, pre = [], []
         for i, a in enumerate(inputs):
             nxd = None
             if isinstance(a, tuple):
@@ -118,6 +159,11 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             nxd = _nx_dtype(np, nxd or a.dtype)
             if a.dtype.itemsize != np.dtype(DTYPES[nxd]).itemsize:
                 raise Error(f"input {i}: {a.dtype} elements for a {nxd} tensor")
+            if (check or check_fatal) and nxd != "bf16" and \
+                    a.dtype.kind != np.dtype(DTYPES[nxd]).kind:
+                # (array, "f32") with integers: their bits would be read as floats
+                pre.append(f"nxemu-tpc-run: check: input {i}: {a.dtype} array given as a {nxd} "
+                           f"tensor: its bits are read as {nxd}")
             ins.append(a)
             argv += ["-i", _spec(f"in{i}", a.shape, nxd)]
         outs = []
@@ -128,7 +174,7 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             outs.append(np.zeros(shape, dtype=npd))
             argv += ["-o", _spec(f"out{j}", shape, nxd)]
         for v in args:
-            argv += ["--farg" if isinstance(v, float) else "--arg", repr(v)]
+            argv += list(_arg_option(v))
         for v in fargs or ():
             argv += ["--farg", repr(float(v))]
         if machine:
@@ -137,22 +183,58 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             argv += ["--kernel-config", str(kernel_config)]
         if sem is not None:
             argv += ["--sem", str(sem)]
-        if cycle_limit is not None:
+        if cycle_limit:
             argv += ["--cycle-limit", str(cycle_limit)]
+        if check or check_fatal:
+            argv += ["--check=fatal" if check_fatal else "--check"]
+        if timing:
+            argv += ["--tpc-timing", str(timing)]
+        if profile:
+            argv += ["--profile", os.fspath(profile)]
         argc, cargv = _argv("nxemu-tpc-run", argv)
         inp = (ctypes.c_void_p * max(1, len(ins)))(*[a.ctypes.data for a in ins])
         outp = (ctypes.c_void_p * max(1, len(outs)))(*[o.ctypes.data for o in outs])
-        stats = (ctypes.c_uint64 * 3)()
+        stats = (ctypes.c_uint64 * 5)()
         rep, err = ctypes.c_void_p(), ctypes.c_void_p()
         st = _lib.nxapi_tpc_run(argc, cargv, os.fspath(launcher or _launcher()).encode(), inp,
                                 outp, stats, ctypes.byref(rep), ctypes.byref(err))
         report = _take_str(rep)
         if err.value:
             raise Error(_take_str(err), st, report)
+    if st == 130 and "(SIGINT)" in report:
+        raise KeyboardInterrupt(report.splitlines()[0].removeprefix("nxemu: "))
     res = Result(outs if st == 0 else [None] * len(outs))
-    res.bundles, res.cycles, res.vtime = stats[0], stats[1], stats[2]
+    res.bundles, res.cycles, res.vtime, res.stalls, res.hazards = tuple(stats)
     res.status, res.report = st, report
-    if st != 0 and check:
-        first = report.splitlines()[0] if report else f"exit status {st}"
+    res.warnings = pre + [ln for ln in report.splitlines() if ": check: " in ln]
+    if pre and check_fatal and st == 0:
+        raise Error(pre[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)", 121, report)
+    if res.warnings:
+        import warnings
+        for w in res.warnings:
+            warnings.warn(w.removeprefix("nxemu-tpc-run: "), CheckWarning, stacklevel=2)
+    if st == 123 and cycle_limit == DEFAULT_CYCLE_LIMIT:
+        report += (f"nxemu-tpc-run: the default cycle limit ({cycle_limit}) of nxemu.tpc.run: "
+                   "does the kernel halt? (cycle_limit= to raise it, None for none)\n")
+        res.report = report
+    if st != 0 and raise_errors:
+        lines = [ln for ln in report.splitlines() if ": check: " not in ln] or [""]
+        first = lines[0] or f"exit status {st}"
+        if st == 121 and check_fatal and res.warnings:
+            first = res.warnings[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)"
+        if st == 123 and cycle_limit:
+            first = (f"the kernel did not end within the cycle limit of {cycle_limit} cycles "
+                     f"({first.removeprefix('nxemu: ')})")
+            if cycle_limit == DEFAULT_CYCLE_LIMIT:
+                first += (": the default cycle limit of nxemu.tpc.run (does the kernel halt? "
+                          "cycle_limit= raises it, None removes it)")
         raise Error(first.removeprefix("nxemu: ").removeprefix("nxemu-tpc-run: "), st, report)
     return res
+
+
+class AssemblerWarning(UserWarning):
+    """A warning of the TPC assembler (nxemu.tpc.assemble)."""
+
+
+class CheckWarning(UserWarning):
+    """A finding of the checking mode (nxemu.tpc.run(check=True))."""

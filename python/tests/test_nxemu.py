@@ -3,8 +3,9 @@
 Plain unittest; exit 77 (meson: skipped) when numpy is missing.  Expected
 values are computed with numpy from the inputs, not by nxemu.
 
-usage: NXEMU_LIBRARY=build/python/libnxemu.so PYTHONPATH=python \
-       python3 test_nxemu.py SOURCE_ROOT
+usage: PYTHONPATH=python python3 test_nxemu.py SOURCE_ROOT [NXEMU]
+(the package finds build/python/libnxemu.so by itself; NXEMU, the nxemu
+binary, is for the comparison with -d exec)
 """
 import os
 import sys
@@ -19,6 +20,7 @@ except ImportError:
 import nxemu  # noqa: E402
 
 SRC = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+NXEMU = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(SRC, "build", "nxemu")
 ADD = os.path.join(SRC, "tests", "tpc-run", "add-f32.s")
 PASS = """
         .org 0x01000000
@@ -151,6 +153,382 @@ class TestMachine(unittest.TestCase):
         m = nxemu.Machine(kernel=self.write_tmp(self.elf(loop)))
         self.assertEqual(m.run(cycle_limit=1000), 123)
         self.assertIn("limit", m.report)
+
+
+# four instructions, a console byte, then PASS
+STEPS = """
+        .org 0x01000000
+        mov.u32 r1, 7
+        add.u32 r2, r1, 5
+        add.u32 r2, r2, 1
+        write.u32 [0x2805000004], 0x41
+        write.u32 [0x2805000000], 0x5555
+        halt
+"""
+# a TPC kernel that leaves 42 in S1
+TPC42 = """nop; mov.i32 S1, 0x2a; nop; nop
+halt
+nop
+"""
+WIN0 = 0x2804000000  # TPC 0's window (docs/machine.rst, "TPC windows")
+
+
+class TestDrive(unittest.TestCase):
+    def machine(self, text, opts="-m 256M"):
+        import tempfile
+        f = tempfile.NamedTemporaryFile(suffix=".elf", delete=False)
+        f.write(nxemu.seq.assemble(text))
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return nxemu.Machine(opts, kernel=f.name), f.name
+
+    def test_step_matches_d_exec(self):
+        import subprocess
+        m, path = self.machine(STEPS)
+        pcs = []
+        while m.state != "ENDED":
+            pcs.append(m.seq[0]["pc"])
+            self.assertIn(m.step(), (None, 0))
+        # -d exec of the same image, run by nxemu as users do
+        out = subprocess.run([NXEMU, "-d", "exec", "-kernel", path], capture_output=True,
+                             text=True, check=True).stderr
+        want = [int(ln.split()[2].rstrip(":"), 16) for ln in out.splitlines()
+                if ln.startswith("exec: core=0")]
+        self.assertEqual(pcs, want)
+        self.assertEqual(m.status, 0)
+        self.assertEqual(m.seq[0]["r2"], 13)
+
+    def test_run_icount_continues(self):
+        m, _ = self.machine(STEPS)
+        self.assertIsNone(m.run(icount=2))
+        self.assertEqual(m.icount, 2)
+        self.assertEqual(m.seq[0]["r2"], 12)
+        self.assertEqual(m.state, "READY")
+        m.seq[0]["r2"] = 100  # change the state, then go on
+        self.assertEqual(m.run(), 0)
+        self.assertEqual(m.seq[0]["r2"], 101)
+
+    def test_state_ended_after_pass_and_console(self):
+        m, _ = self.machine(STEPS)
+        self.assertEqual(m.run(), 0)
+        self.assertEqual(m.state, "ENDED")
+        self.assertEqual(m.seq[0].state, "ENDED")  # it wrote PASS while running
+        self.assertEqual(m.console, "A")
+        self.assertEqual(m.step(), 0)  # an ended machine stays ended
+
+    def test_launch_tpc_by_register_writes(self):
+        # the sequencer waits for semaphore 7; Python launches the TPC
+        wait = ".org 0x01000000\n        nop wait(sem7 >= 1)\n" \
+               "        write.u32 [0x2805000000], 0x5555\n        halt\n"
+        with tempfile_dir() as d:
+            k = os.path.join(d, "k.o")
+            with open(k, "wb") as f:
+                f.write(nxemu.tpc.assemble(TPC42))
+            m, _ = self.machine(wait, f"-M nc2,tpc=1 -m 256M "
+                                      f"-device loader,file={k},addr=0x3000000,tpc-num=0")
+        self.assertEqual(m.read_u32(WIN0 + 0x788), 0x3000000)  # KERNEL_BASE_LOW
+        m.write_u32(WIN0 + 0x794, 1)           # KERNEL_TID_SIZE_DIM_0
+        m.write_u32(WIN0 + 0x1000, 0x80000007)  # completion: semaphore 7
+        m.write_u32(WIN0 + 0x1008, 1)           # EXECUTE
+        self.assertEqual(m.read_u32(WIN0 + 0x100C) & 3, 1)  # RUNNING
+        self.assertEqual(m.run(), 0)  # the kernel completes, the wait ends: PASS
+        self.assertEqual(m.read_u32(WIN0 + 0x100C) & 3, 2)  # DONE
+        self.assertEqual(m.tpc[0]["s1"], 42)
+
+    def test_mmio_refusal_is_an_error(self):
+        m = nxemu.Machine("-M nc2,tpc=1")
+        with self.assertRaises(nxemu.Error) as cm:
+            m.write(WIN0 + 0x1002, b"\1\0")  # not an aligned word
+        self.assertIn("0x2804001002", cm.exception.message)
+
+    def test_seq_assemble_error_carries_the_message(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.seq.assemble("        mov.u32 r1, 7\n        bogus r2\n", name="prog.s")
+        self.assertEqual(cm.exception.message, "prog.s:2:9: error: unknown instruction 'bogus'")
+
+    def test_sigint_interrupts_run(self):
+        import signal
+        import threading
+        m, _ = self.machine(".org 0x01000000\nspin:\n        bne.u32 r0, 1, spin\n")
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            m.run(cycle_limit=None)
+        self.assertIn("SIGINT", str(cm.exception))
+        self.assertEqual(m.state, "READY")  # inspectable, and it can go on
+        self.assertGreater(m.icount, 0)
+        self.assertEqual(m.run(cycle_limit=m.vtime + 1000), 123)
+
+    def test_cycle_limit_none_lifts_an_earlier_limit(self):
+        m, _ = self.machine(STEPS, "-m 256M -cycle-limit 1")
+        self.assertIsNone(m.run(icount=1, cycle_limit=None))
+        self.assertEqual(m.run(cycle_limit=None), 0)
+
+    def test_default_cycle_limit(self):
+        m, _ = self.machine(".org 0x01000000\nspin:\n        bne.u32 r0, 1, spin\n")
+        self.assertEqual(m.run(), 123)
+        self.assertIn("default cycle limit", m.report)
+
+
+SPIN_TPC = """Top:
+nop; jmpr Top; nop; nop
+nop; nop; nop; nop
+halt
+nop
+"""
+
+
+class TestTpcRunDrive(unittest.TestCase):
+    def test_numpy_scalar_args_and_source_text(self):
+        # S0 * 1.0 + in: the farg arrives as f32 bits (axpy-f32.s: out = S0*x + y)
+        with open(os.path.join(SRC, "tests", "tpc-run", "axpy-f32.s")) as f:
+            src = f.read()
+        x = np.arange(64, dtype=np.float32)
+        y = np.ones(64, np.float32)
+        r = nxemu.tpc.run(src, inputs=[x, y], outputs=[(64, np.float32)],
+                          args=[np.float32(2.5)])
+        np.testing.assert_array_equal(r[0], np.float32(2.5) * x + y)
+
+    def test_missing_kernel_path_is_short(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run("no-such-kernel.o")
+        self.assertIn("'no-such-kernel.o': no such file", cm.exception.message)
+
+    def test_never_halting_kernel_default_limit(self):
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run(SPIN_TPC)
+        self.assertEqual(cm.exception.status, 123)
+        self.assertIn(f"did not end within the cycle limit of {nxemu.DEFAULT_CYCLE_LIMIT} "
+                      "cycles", cm.exception.message)
+        self.assertIn("default cycle limit", cm.exception.message)
+
+    def test_never_halting_kernel_sigint(self):
+        import signal
+        import threading
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with self.assertRaises(KeyboardInterrupt) as cm:
+            nxemu.tpc.run(SPIN_TPC, cycle_limit=None)
+        self.assertIn("SIGINT", str(cm.exception))
+
+    def test_timing_gives_stalls(self):
+        a = np.arange(64, dtype=np.float32)
+        r = nxemu.tpc.run(add_kernel(), inputs=[a, a], outputs=[(64, "f32")],
+                          timing="interlocked")
+        np.testing.assert_array_equal(r[0], a + a)
+        self.assertGreater(r.stalls, 0)
+        self.assertEqual(r.cycles, r.bundles + r.stalls)
+        with tempfile_dir() as d:
+            prof = os.path.join(d, "prof.txt")
+            nxemu.tpc.run(add_kernel(), inputs=[a, a], outputs=[(64, "f32")],
+                          timing="interlocked", profile=prof)
+            with open(prof) as f:
+                text = f.read()
+        self.assertIn("add.f32 V3, V1, V2", text)  # the annotated disassembly
+
+
+# st_g of S6 through tensor 1 at x = S6, then of S6 through tensor 2 at x = 0
+STG = """nop; mov.i32 S6, %s; nop; nop
+nop; set_indx I2, b00001, S6; nop; nop
+gen_addr AD1, 0x1, I2; nop; nop; nop
+nop; nop; nop; st_g AD1, S6
+nop; mov.i32 S7, 0x0; nop; nop
+nop; set_indx I3, b00001, S7; nop; nop
+gen_addr AD2, 0x2, I3; nop; nop; nop
+nop; nop; nop; st_g AD2, S6
+halt
+nop
+"""
+PFX = "nxemu-tpc-run: check: "
+
+
+class TestCheck(unittest.TestCase):
+    """The mistakes of issue #40, each reported by the checking mode (on by
+    default), and their correct versions reporting nothing."""
+
+    def run_checked(self, *a, **kw):
+        import warnings
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = nxemu.tpc.run(*a, **kw)
+        self.assertEqual([str(x.message) for x in w],
+                         [ln.removeprefix("nxemu-tpc-run: ") for ln in r.warnings])
+        return r
+
+    def test_clean_add_reports_nothing(self):
+        a = np.ones((5, 100), np.float32)  # rows of 100: the second vector is a tail
+        r = self.run_checked(add_kernel(), inputs=[a, a], outputs=[((5, 100), np.float32)],
+                             index_space=(2, 5), tpcs=4)
+        self.assertEqual(r.warnings, [])
+        np.testing.assert_array_equal(r[0], a + a)
+
+    def test_input_shape_smaller_than_read(self):
+        a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
+        r = self.run_checked(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                             index_space=(2, 5))
+        self.assertEqual(r.warnings, [
+            PFX + "tpc=0 pc=0x000001a0 (ld_tnsr V1, 0x0, I2; nop; nop; nop): ld_tnsr tensor 0 "
+            "at (64, 0): no element inside the tensor (sizes 50x5, dim 0 first), but tensor 1 "
+            "(-i in1:100x5:f32) has elements there: do the shapes agree?; tensor 0 is "
+            "-i in0:50x5:f32"])
+
+    def test_half_index_space(self):
+        a = np.ones((5, 100), np.float32)
+        r = self.run_checked(add_kernel(), inputs=[a, a], outputs=[((5, 100), np.float32)],
+                             index_space=(1, 5))
+        # 36 of each row's 100 elements: 5 * 36
+        self.assertEqual(r.warnings, [
+            PFX + "-o out0:100x5:f32: 180 of 500 elements written by no TPC, the first at "
+            "(64, 0) (dim 0 first): does the index space cover the tensor?"])
+
+    def test_st_g_out_of_bounds_into_the_next_tensor(self):
+        r = nxemu.tpc.run(STG % "0x400", inputs=[np.zeros(1, np.int32)],
+                          outputs=[(256, np.int32), (1, np.int32)], check=False)
+        self.assertEqual(r[1][0], 1024)  # what silicon does: out1[0] == 1024
+        r = self.run_checked(STG % "0x400", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(256, np.int32), (1, np.int32)])
+        self.assertEqual(r.warnings[0],
+                         PFX + "tpc=0 pc=0x00000040 (gen_addr AD1, 0x1, I2; nop; nop; nop): "
+                         "gen_addr tensor 1 at (1024): no element inside the tensor (sizes 256, "
+                         "dim 0 first); tensor 1 is -o out0:256:i32")
+        self.assertIn("-o out0:256:i32: 256 of 256 elements written by no TPC", r.warnings[1])
+
+    def test_st_g_in_bounds_reports_nothing(self):
+        r = self.run_checked(STG % "0x0", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(1, np.int32), (1, np.int32)])
+        self.assertEqual(r.warnings, [])
+        self.assertEqual(list(r[0]) + list(r[1]), [0, 0])
+
+    def test_global_write_outside_every_tensor(self):
+        r = self.run_checked(STG % "0x100000", inputs=[np.zeros(1, np.int32)],
+                             outputs=[(1, np.int32), (1, np.int32)])
+        self.assertRegex(r.warnings[1], "^" + PFX + r"tpc=0 pc=0x00000060 \(nop; nop; nop; "
+                         r"st_g AD1, S6\): write of 0x[0-9a-f]+ \(4 bytes\) outside every "
+                         r"tensor of the launch$")
+
+    def test_int32_array_to_an_f32_kernel(self):
+        a = np.arange(64, dtype=np.int32)
+        f = np.ones(64, np.float32)
+        r = self.run_checked(add_kernel(), inputs=[a, f], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [
+            PFX + "-i in0:64:i32: the kernel uses tensor 0 as f32: add.f32 at pc=0x000001e0 "
+            "reads V1, loaded from it at pc=0x000001a0"])
+        self.assertEqual(r[0][1], 1.0)  # the bits of 1 as an f32 (a denormal), plus 1
+        r = self.run_checked(add_kernel(), inputs=[f, f], outputs=[(64, np.int32)])
+        self.assertEqual(r.warnings, [
+            PFX + "-o out0:64:i32: the kernel stores f32 into tensor 2: V3 of add.f32 at "
+            "pc=0x000001e0, stored at pc=0x00000200"])
+
+    def test_integers_declared_as_f32(self):
+        a = np.arange(64, dtype=np.int32)
+        f = np.ones(64, np.float32)
+        r = self.run_checked(add_kernel(), inputs=[(a, "f32"), f], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [PFX + "input 0: int32 array given as a f32 tensor: its "
+                                            "bits are read as f32"])
+
+    def test_vector_past_a_row_end(self):
+        # a load at x = 128 of a 100-element row (the last vector of a block
+        # of several may lie wholly past the row, on purpose): reported only
+        # when another tensor of the launch has elements there
+        src = """nop; mov.i32 S20, 0x80; nop; nop
+nop; set_indx I2, b00001, S20; nop; nop
+ld_tnsr V1, 0x0, I2; nop; nop; nop
+nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+nop; nop; nop; st_tnsr 0x1, I3, V1
+halt
+nop
+"""
+        a = np.ones(100, np.float32)
+        r = self.run_checked(src, inputs=[a], outputs=[(64, np.float32)])
+        self.assertEqual(r.warnings, [])
+        np.testing.assert_array_equal(r[0], np.zeros(64, np.float32))  # padding
+        r = self.run_checked(src, inputs=[a], outputs=[(200, np.float32)])
+        self.assertIn("ld_tnsr tensor 0 at (128): no element inside the tensor (sizes 100, "
+                      "dim 0 first), but tensor 1 (-o out0:200:f32) has elements there",
+                      r.warnings[0])
+
+    def test_poison_on_reports_reading_an_output(self):
+        # reads the output before writing it: relies on outputs starting as 0
+        src = """nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+ld_tnsr V1, 0x1, I3; nop; nop; nop
+nop; nop; add.f32 V2, V1, V1; nop
+nop; nop; nop; st_tnsr 0x1, I3, V2
+halt
+nop
+"""
+        x = np.zeros(64, np.float32)
+        r = nxemu.tpc.run(src, inputs=[x], outputs=[(64, np.float32)], machine="poison=on")
+        self.assertRegex(r.report, r"nxemu: warning: poison: tpc=0 pc=0x0+40 read of "
+                         r"uninitialised 0x[0-9a-f]+ \(size 4\)")
+        r = nxemu.tpc.run(src, inputs=[x], outputs=[(64, np.float32)])
+        self.assertNotIn("poison", r.report)
+
+    def test_write_into_an_input(self):
+        src = """nop; mov.i32 S21, 0x0; nop; nop
+nop; set_indx I3, b00001, S21; nop; nop
+ld_tnsr V1, 0x0, I3; nop; nop; nop
+nop; nop; nop; st_tnsr 0x0, I3, V1
+nop; nop; nop; st_tnsr 0x1, I3, V1
+halt
+nop
+"""
+        x = np.ones(64, np.float32)
+        r = self.run_checked(src, inputs=[x], outputs=[(64, np.float32)])
+        self.assertEqual(len(r.warnings), 1, r.warnings)
+        self.assertRegex(r.warnings[0], "^" + PFX + r"tpc=0 pc=0x00000060 \(nop; nop; nop; "
+                         r"st_tnsr 0x0, I3, V1\): write of 0x[0-9a-f]+ \(4 bytes\) into "
+                         r"input tensor 0; tensor 0 is -i in0:64:f32$")
+
+    def test_fatal_and_off(self):
+        a, h = np.ones((5, 100), np.float32), np.ones((5, 50), np.float32)
+        with self.assertRaises(nxemu.Error) as cm:
+            nxemu.tpc.run(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                          index_space=(2, 5), check_fatal=True)
+        self.assertEqual(cm.exception.status, 121)
+        self.assertIn("ld_tnsr tensor 0 at (64, 0): no element inside", cm.exception.message)
+        self.assertIn("--check=fatal: the checks above fail the run", cm.exception.report)
+        r = nxemu.tpc.run(add_kernel(), inputs=[h, a], outputs=[((5, 100), np.float32)],
+                          index_space=(2, 5), check=False)
+        self.assertEqual(r.warnings, [])
+
+
+    def test_loop_without_its_delay_slot_nop(self):
+        import warnings
+        good = guide_file("loop-sum.s")
+        bad = good.replace("loop S1, S2, 1, <, End\nnop\n", "loop S1, S2, 1, <, End\n")
+        self.assertNotEqual(bad, good)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            kg = nxemu.tpc.assemble(good, "loop-sum.s")
+            self.assertEqual(w, [])
+            kb = nxemu.tpc.assemble(bad, "bad.s")
+        line = bad.splitlines().index("loop S1, S2, 1, <, End") + 1
+        self.assertEqual([str(x.message) for x in w], [
+            f"bad.s:{line + 1}:1: the bundle after the loop of line {line} is its delay slot: "
+            "it runs once, before the loop body, not in it (the vendor's compiler puts a 'nop' "
+            "there)"])
+        self.assertEqual(w[0].category, nxemu.tpc.AssemblerWarning)
+        self.assertEqual(nxemu.tpc.run(kg, outputs=[(1, np.int32)])[0][0], sum(range(500)))
+        self.assertNotEqual(nxemu.tpc.run(kb, outputs=[(1, np.int32)])[0][0], sum(range(500)))
+
+
+def guide_file(name):
+    """The file docs/tpc-guide.rst tells to save as `name`."""
+    import re
+    with open(os.path.join(SRC, "docs", "tpc-guide.rst")) as f:
+        text = f.read()
+    m = re.search(r"``" + re.escape(name) + r"``::\n\n((?:   .*\n|\n)+)", text)
+    return "".join(ln[3:] + "\n" for ln in m.group(1).rstrip("\n").split("\n"))
+
+
+class tempfile_dir:
+    def __enter__(self):
+        import tempfile
+        self.d = tempfile.mkdtemp(prefix="nxemu-py-")
+        return self.d
+
+    def __exit__(self, *exc):
+        __import__("shutil").rmtree(self.d, True)
 
 
 if __name__ == "__main__":

@@ -82,9 +82,17 @@ typedef struct Asm {
     unsigned data_line; /* first .data statement, for raw output errors */
 } Asm;
 
+/* Where the messages go: stderr, or the caller's stream
+ * (seq_assemble_file_to, for the C API). */
+static FILE *asm_msg_stream;
+static FILE *asm_msgs(void)
+{
+    return asm_msg_stream ? asm_msg_stream : stderr;
+}
+
 static void report_at(Asm *a, const char *file, unsigned line, unsigned col, const char *msg)
 {
-    fprintf(stderr, "%s:%u:%u: error: %s\n", file, line, col, msg);
+    fprintf(asm_msgs(), "%s:%u:%u: error: %s\n", file, line, col, msg);
     a->errors++;
 }
 
@@ -485,7 +493,8 @@ static bool write_raw(Asm *a, const char *out)
         lo = hi = 0;
     }
     if (hi - lo > SEQ_RAW_MAX_SIZE) {
-        fprintf(stderr, "%s: error: raw image would span 0x%" PRIx64 " bytes\n", a->file, hi - lo);
+        fprintf(asm_msgs(), "%s: error: raw image would span 0x%" PRIx64 " bytes\n", a->file,
+                hi - lo);
         return false;
     }
     uint8_t *img = g_malloc0(hi - lo + 1);
@@ -496,7 +505,7 @@ static bool write_raw(Asm *a, const char *out)
     GError *err = NULL;
     bool ok = nx_file_write(NULL, out, img, (size_t)(hi - lo), &err);
     if (!ok) {
-        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+        fprintf(asm_msgs(), "nxemu-as: error: %s\n", err->message);
         g_error_free(err);
     }
     g_free(img);
@@ -571,7 +580,7 @@ static bool write_elf(Asm *a, const char *out)
     bool ok = seq_elf_write(out, segs, a->segs->len, (SeqSymbol *)(void *)syms->data, syms->len,
                             entry, &err);
     if (!ok) {
-        fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+        fprintf(asm_msgs(), "nxemu-as: error: %s\n", err->message);
         g_error_free(err);
     }
     g_array_free(syms, TRUE);
@@ -662,7 +671,7 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
             snprintf(msg, sizeof(msg), "cannot include '%s': %s", path, err->message);
             report_at(a, ifile, iline, icol, msg);
         } else {
-            fprintf(stderr, "nxemu-as: error: %s\n", err->message);
+            fprintf(asm_msgs(), "nxemu-as: error: %s\n", err->message);
             a->errors++;
         }
         g_error_free(err);
@@ -685,7 +694,7 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
     char *name = g_strdup(path);
     g_ptr_array_add(a->owned, name);
     if (memchr(text, 0, len)) {
-        fprintf(stderr, "%s: error: source contains a NUL byte\n", name);
+        fprintf(asm_msgs(), "%s: error: source contains a NUL byte\n", name);
         a->errors++;
         free(canon);
         return false;
@@ -701,6 +710,14 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
     }
     g_ptr_array_set_size(a->incs, a->incs->len - 1);
     return true;
+}
+
+int seq_assemble_file_to(const char *src, const char *out, bool raw, FILE *msgs)
+{
+    asm_msg_stream = msgs;
+    int rc = seq_assemble_file(src, out, raw);
+    asm_msg_stream = NULL;
+    return rc;
 }
 
 int seq_assemble_file(const char *src, const char *out, bool raw)

@@ -12,6 +12,8 @@
 /* Assemble src into out: an ELF64 executable (default) or, with raw, the
  * bytes of .text only. */
 int seq_assemble_file(const char *src, const char *out, bool raw);
+/* The same with the messages written to msgs instead of stderr. */
+int seq_assemble_file_to(const char *src, const char *out, bool raw, FILE *msgs);
 /* Disassemble a sequencer ELF (data = whole file) or, with raw, a record
  * stream whose first byte is at Neuron address base. */
 int seq_objdump_buffer(const char *path, const uint8_t *data, size_t len, bool raw, uint64_t base,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "target/tpc/asm-int.h"
+#include "target/tpc/insn.h"
 
 void asm_error(AsmCtx *c, int col, const char *fmt, ...)
 {
@@ -511,6 +512,37 @@ static void resolve(File *f)
     }
 }
 
+/* The bundle after a LOOP is its delay slot: it runs once, before the
+ * body, not in it (tpc.md §4.4).  The vendor's assembler takes anything
+ * there, but the vendor's compiler always puts a nop there, so anything
+ * else is most likely a body instruction written one bundle too early: a
+ * loop that computes the wrong thing with no error (issue #40). */
+static void check_loop_slots(File *f)
+{
+    AsmCtx *c = &f->c;
+    const uint8_t *text = f->obj->text->data;
+    for (guint i = 0; i + 1 < f->fixes->len; i++) {
+        const Fix *fx = &g_array_index(f->fixes, Fix, i);
+        const Fix *nx = &g_array_index(f->fixes, Fix, i + 1);
+        TpcBundle b, n;
+        NxFault flt;
+        if (nx->offset != fx->offset + TPC_BUNDLE_BYTES ||
+            !tpc_decode_bundle(text + fx->offset, &b, &flt) || !b.is_loop)
+            continue;
+        bool nop = tpc_decode_bundle(text + nx->offset, &n, &flt) && !n.is_loop;
+        for (unsigned s = 0; nop && s < 4; s++)
+            nop = n.slot[s].desc && !strcmp(n.slot[s].desc->mnemonic, "nop");
+        if (!nop) {
+            c->line = nx->ab.line;
+            asm_warn(c, 1,
+                     "the bundle after the loop of line %u is its delay slot: it runs once, "
+                     "before the loop body, not in it (the vendor's compiler puts a 'nop' "
+                     "there)",
+                     fx->ab.line);
+        }
+    }
+}
+
 /* Length of a `name:` label at the start of `s` (0: not a label). */
 static size_t label_len(const char *s)
 {
@@ -664,6 +696,8 @@ bool tpc_assemble_text(const char *name, const char *text, TpcObject *obj, FILE 
         asm_error(&f.c, 1, ".text is not a whole number of 32-byte bundles");
     }
     resolve(&f);
+    if (!f.c.errors)
+        check_loop_slots(&f);
     if (!f.obj->text->len && !f.c.errors) {
         f.c.line = lineno ? lineno : 1;
         asm_error(&f.c, 1, "no bundles in .text");

@@ -539,7 +539,10 @@ static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
      * breakpoints, which the direct loop compares itself, and -d exec and
      * the trace observe the direct loop too */
     uint64_t bps[G_N_ELEMENTS(c->x.bp_pc)];
-    int nbp = c->tm ? -1 : nx_debug_cpu_breakpoints(c->m, &c->parent, bps, G_N_ELEMENTS(bps));
+    /* the checking mode looks at every tensor access on the general path */
+    int nbp = c->tm || c->m->check
+                  ? -1
+                  : nx_debug_cpu_breakpoints(c->m, &c->parent, bps, G_N_ELEMENTS(bps));
     if (nbp >= 0) {
         c->x.nbp = nbp;
         for (int i = 0; i < nbp; i++)

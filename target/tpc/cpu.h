@@ -632,6 +632,13 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *td, const int32_t coord[5
                            const uint8_t *src, bool rmw, uint32_t rmw_ctl);
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
 
+/* Checking mode (Machine.check): report an access of tensor t at coord
+ * that has no element inside the tensor ("ld_tnsr", "st_tnsr",
+ * "gen_addr"); dim0_only: every other dim is inside.  td may be NULL (then
+ * t's descriptor is read). */
+void tpc_check_tensor(TpcCpu *c, int t, const TpcTensor *td, const int32_t coord[5],
+                      bool dim0_only, const char *what);
+
 /* Global memory, requester MEM_REQ_TPC. */
 bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len);
 bool tpc_global_check(TpcCpu *c, uint64_t pa, unsigned len);

@@ -18,6 +18,11 @@ bool tpc_do_gen_addr(TpcCpu *c, const TpcInsn *in, const TpcOperand *dst, TpcSlo
     TpcTensor td;
     if (!tpc_tensor_read(c, t, &td))
         return false;
+    if (G_UNLIKELY(c->m->check)) {
+        const int32_t *k = c->irf[in->a.num & 31];
+        if (!tpc_tensor_in_bounds_hi(&td, k) || !tpc_tensor_in_bounds_d0(&td, k[0]))
+            tpc_check_tensor(c, (int)t, &td, k, false, "gen_addr");
+    }
     TpcWrite *w = tpc_out_w(o, TPC_WR_AD, dst->num & 7);
     w->ad =
         (TpcAddrReg){tpc_tensor_addr(&td, c->irf[in->a.num & 31]), (uint8_t)td.esize, (uint8_t)t};

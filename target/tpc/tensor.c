@@ -2,6 +2,7 @@
  * Tensor descriptors and vector tensor accesses (tpc.md §3, §10 items 1-6)
  * plus the global-memory primitives every TPC access to the PA space uses.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -159,6 +160,55 @@ bool tpc_tensor_in_bounds_d0(const TpcTensor *td, int64_t x)
     return x >= 0 && x < (int64_t)td->size[0];
 }
 
+/* The tensor number of a descriptor as read (the vector accesses get the
+ * descriptor, not its number): the first one with the same base. */
+static int tensor_number(TpcCpu *c, const TpcTensor *td)
+{
+    for (unsigned t = 0; t < 16; t++) {
+        const uint32_t *w = &c->port.kv[TPC_KV_TENSOR(t) / 4];
+        if (((uint64_t)w[0] | (uint64_t)w[1] << 32) == td->base && w[3] == td->config)
+            return (int)t;
+    }
+    return -1;
+}
+
+void tpc_check_tensor(TpcCpu *c, int t, const TpcTensor *td, const int32_t coord[5],
+                      bool dim0_only, const char *what)
+{
+    TpcTensor own;
+    if (!td) {
+        if (!tpc_tensor_read(c, (unsigned)t, &own))
+            return;
+        td = &own;
+    }
+    if (t < 0)
+        t = tensor_number(c, td);
+    GString *msg = g_string_new(NULL);
+    g_string_append_printf(msg, "%s tensor %d at (", what, t);
+    unsigned rank = 0;
+    for (unsigned d = 0; d < 5; d++)
+        if (td->valid_mask & (1u << d))
+            rank = d + 1;
+    for (unsigned d = 0; d < MAX(rank, 1u); d++)
+        g_string_append_printf(msg, "%s%" PRId32, d ? ", " : "", coord[d]);
+    g_string_append(msg, "): no element inside the tensor (sizes ");
+    for (unsigned d = 0; d < MAX(rank, 1u); d++)
+        g_string_append_printf(msg, "%s%" PRIu32, d ? "x" : "", td->size[d]);
+    g_string_append(msg, ", dim 0 first)");
+    c->m->check(c->m->check_opaque, &c->parent, c->pc, t, coord, dim0_only, msg->str);
+    g_string_free(msg, TRUE);
+}
+
+/* Some lane of [lo, lo+n) enabled by en (NULL: all), e bytes a lane. */
+static bool any_lane(const uint8_t *en, unsigned lo, unsigned n, unsigned e)
+{
+    for (unsigned j = lo; en && j < lo + n; j++)
+        for (unsigned k = 0; k < e; k++)
+            if (en[j * e + k])
+                return true;
+    return !en && n > 0;
+}
+
 /* Lane geometry shared by loads and stores. */
 typedef struct Geo {
     unsigned e, nbytes; /* element size, register image size (256 or 32) */
@@ -270,6 +320,8 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
     unsigned first = lo, end = lo;
     if (g.hi_ok)
         d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
+    if (G_UNLIKELY(c->m->check) && first >= end && any_lane(en, lo, n, e))
+        tpc_check_tensor(c, -1, &td, coord, g.hi_ok, "ld_tnsr");
     if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, false, false))
         return false;
 
@@ -331,9 +383,16 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         mw->rmw_dt = (uint8_t)dt;
         mw->rmw_op = (uint8_t)((rmw_ctl >> 4) & 3u);
     }
+    unsigned nl = g.nbytes / g.e, e = g.e;
+    if (G_UNLIKELY(c->m->check) && lo < nl) {
+        unsigned cn = MIN(n, nl - lo), f = lo, z = lo;
+        if (g.hi_ok)
+            d0_range(&td, coord[0], elem_shift, lo, cn, &f, &z);
+        if (f >= z && any_lane(en, lo, cn, vp_src ? 1 : e))
+            tpc_check_tensor(c, -1, &td, coord, g.hi_ok, "st_tnsr");
+    }
     if (!g.hi_ok)
         return true; /* another dim out of bounds: whole store culled */
-    unsigned nl = g.nbytes / g.e, e = g.e;
     if (lo >= nl)
         return true;
     if (n > nl - lo)

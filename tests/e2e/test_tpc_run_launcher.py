@@ -143,10 +143,18 @@ def main():
     got = open(fo1, "rb").read() if os.path.exists(fo1) else b""
     check("single-dash long options and --name=VALUE: exit 0, output = a + b",
           p.returncode == 0 and got == want_add, p.stderr)
-    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-machine", "poison=on"])
-    check("-machine poison=on: refused with one line, exit 125",
-          p.returncode == 125 and p.stderr == "nxemu-tpc-run: -machine poison=on: not offered by "
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-machine", "dumpdtb=x"])
+    check("-machine dumpdtb=: refused with one line, exit 125",
+          p.returncode == 125 and p.stderr == "nxemu-tpc-run: -machine dumpdtb: not offered by "
           "nxemu-tpc-run (run the launcher under nxemu)\n", p.stderr)
+    # poison=on: add-f32 reads only its inputs (written by the runner), so
+    # nothing is reported and the result is the same
+    fo2 = os.path.join(tmp, "add-poison.bin")
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-machine", "poison=on",
+             "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo2}:{shape}:f32"])
+    got = open(fo2, "rb").read() if os.path.exists(fo2) else b""
+    check("-machine poison=on: a kernel reading only its inputs runs with no report",
+          p.returncode == 0 and got == want_add and "poison" not in p.stderr, p.stderr)
 
     # Fewer tensors than the kernel names: add-f32's st_tnsr (bundle 16 of
     # tests/tpc-run/add-f32.s, pc 16 * 32 = 0x200) uses tensor 2, so two -i
