@@ -4,13 +4,15 @@
 # python3-numpy: nxemu.tpc.run and the python-api test (docs/python.rst).
 # help2man: the man pages, written from each program's --help (docs/man).
 # python3-docutils: the docs-rst test (every docs/ page parses as reStructuredText).
+# python3-pytest, python3-venv: the Python package's install test (a fresh venv,
+# pip install ./python offline, then the docs' pytest example) and tpc-guide.
 # As root on Debian: installs what is missing.  Otherwise: prints the one
 # apt-get command to run and fails.
 # Arguments name extra packages only some jobs need (CI: `deps.sh clang`;
 # `make fuzz`: `deps.sh clang libclang-rt-14-dev`, libFuzzer's runtime).
 set -eu
 PKGS="meson ninja-build pkg-config gcc libglib2.0-dev libfdt-dev device-tree-compiler \
-libsdl2-dev gdb-multiarch python3 xvfb xauth zlib1g-dev python3-numpy help2man python3-docutils $*"
+libsdl2-dev gdb-multiarch python3 xvfb xauth zlib1g-dev python3-numpy help2man python3-docutils python3-pytest python3-venv $*"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
