@@ -515,7 +515,7 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
 static void h_vcont(GdbStub *s, const char *p)
 {
     unsigned step_pid = 0, cont_pid = 0, stop_pid = 0;
-    bool any = false, whole = false;
+    bool any = false, whole = false, cont = false;
     bool *set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     while (*p == ';') {
         char a = *++p;
@@ -551,6 +551,7 @@ static void h_vcont(GdbStub *s, const char *p)
         if ((a == 's' || a == 'S') && !step_pid)
             step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         if (a == 'c' || a == 'C') {
+            cont = true;
             if (!cont_pid)
                 cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
             if (one_thread && gdb_cpu_of_pid(s, (unsigned)pid)) {
@@ -581,8 +582,10 @@ static void h_vcont(GdbStub *s, const char *p)
         s->action = GDB_ACT_STEP;
         s->step_pid = step_pid;
         s->locked = false;
+        s->lone = !cont; /* no other thread resumed: see GdbStub.lone */
     } else if (cont_pid) {
         s->action = GDB_ACT_CONT;
+        s->lone = false;
         s->cont_pid = gdb_cpu_of_pid(s, cont_pid) ? cont_pid : s->c_pid;
         s->locked = !whole;
         memcpy(s->run_set, set, s->nr_proc * sizeof(bool));
@@ -747,12 +750,14 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         s->action = GDB_ACT_CONT;
         s->cont_pid = s->c_pid;
         s->locked = false;
+        s->lone = false;
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
         s->step_pid = s->c_pid;
         s->locked = false;
+        s->lone = true; /* s resumes no other thread */
         break;
     case 'v':
         h_v(s, pkt);
@@ -785,6 +790,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         /* bs / bc: reverse step / continue of the Hc process */
         if (s->m->replay_budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
             s->action = GDB_ACT_REVERSE;
+            s->lone = false;
             s->rev_step = pkt[1] == 's';
             s->step_pid = s->c_pid;
         }

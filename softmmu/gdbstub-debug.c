@@ -54,7 +54,7 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     NxDebug *d = m->debug;
     if (G_UNLIKELY(d->rev))
         return nx_rev_core_point(m, cpu, pc);
-    if (d->step_cpu == cpu && cpu->retired != d->step_retired) {
+    if (d->step_cpu == cpu && (d->step_first || cpu->retired != d->step_retired)) {
         stop_machine(m); /* the step is done: no hit recorded */
         return true;
     }
@@ -248,7 +248,14 @@ void nx_debug_set_step(NxDebug *d, NxCpu *cpu)
 {
     d->step_cpu = cpu;
     d->step_retired = cpu ? cpu->retired : 0;
+    d->step_first = false;
     update_hook(d);
+}
+
+void nx_debug_set_step_first(NxDebug *d, NxCpu *cpu)
+{
+    nx_debug_set_step(d, cpu);
+    d->step_first = cpu != NULL;
 }
 
 NxDebug *nx_debug_new(Machine *m)

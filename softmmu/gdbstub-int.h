@@ -143,6 +143,18 @@ typedef struct GdbStub {
      * other core (NxCpu.debug_frozen) until the stop. */
     bool locked;
     bool *run_set;
+    /* A step of one thread with no other thread resumed (vCont;s:pP.T
+     * alone: gdb stepping it over a breakpoint).  gdb accepts no other
+     * thread's stop for it, so while the machine runs for that step (a
+     * waiting instruction, a TPC not launched yet) another core's stop is
+     * held back: a core at a breakpoint or before a watched access is held
+     * there (it hits again at the next resume), a hit after the access
+     * (another core's or DMA's write) is kept in pend_* and reported by the
+     * next resume that gdb lets every thread run in. */
+    bool lone;
+    NxDebugHit pend_hit;
+    NxCpu *pend_cpu;
+    uint64_t pend_addr;
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;

@@ -162,12 +162,16 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
 }
 
 /* Attached cores that reached HALTED (sequencer HALT, TPC kernel end)
- * since the resume stop the machine once, with a console line. */
-static bool halted_stop(GdbStub *s)
+ * since the resume stop the machine once, with a console line.  only: a
+ * lone step's process (s->lone), the one core whose halt gdb can take now;
+ * another core's halt stays for a later resume (its last_state is kept). */
+static bool halted_stop_of(GdbStub *s, unsigned only)
 {
     for (unsigned i = 0; i < s->nr_proc; i++) {
         NxCpu *c = s->proc[i];
         CpuState was = s->last_state[i];
+        if (only && i + 1 != only)
+            continue;
         s->last_state[i] = c->state;
         if (s->attached[i] && c->state == CPU_HALTED && was != CPU_HALTED) {
             char *msg = g_strdup_printf("nxemu: %s%u halted at pc=0x%" PRIx64 "\n",
@@ -266,22 +270,90 @@ static void hold_cores(GdbStub *s, bool hold)
         s->proc[i]->debug_frozen = hold && s->locked && !s->run_set[i];
 }
 
+/* A lone step's run (s->lone) stopped for another core than the stepped
+ * one (pid): hold that stop back, as s->lone says, and let the run go on
+ * (true).  The end of the run and a fault are reported as they are. */
+static bool hold_back(GdbStub *s, unsigned pid)
+{
+    Machine *m = s->m;
+    NxDebug *d = s->dbg;
+    NxCpu *stepped = gdb_cpu_of_pid(s, pid);
+    if (!s->lone || m->stop_reason != STOP_DEBUG || d->hit == NX_HIT_NONE ||
+        d->hit_cpu == stepped)
+        return false;
+    if (d->hit_cpu && (d->hit == NX_HIT_BREAK || d->hit_precise)) {
+        /* stopped before its instruction: it stays there, and meets the
+         * same breakpoint or access at the next resume */
+        d->hit_cpu->debug_frozen = true;
+    } else if (s->pend_hit == NX_HIT_NONE) {
+        /* the access happened (another core's, DMA's) or a catch: told at
+         * the next resume that lets every thread run */
+        s->pend_hit = d->hit;
+        s->pend_cpu = d->hit_cpu;
+        s->pend_addr = d->hit_addr;
+    }
+    nx_debug_clear_hit(d);
+    m->stop = false;
+    m->stop_reason = STOP_NONE;
+    return true;
+}
+
+/* A lone step's run in which nothing moved in the last round while some
+ * core is held by hold_back: only a held core could release the stepped
+ * one.  Reported on the stepped thread (its pc unchanged), with a line. */
+static bool lone_stall(GdbStub *s, unsigned pid)
+{
+    Machine *m = s->m;
+    const Sched *sc = &m->sched;
+    bool held = false;
+    if (!s->lone || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
+        (m->board->dma.nr && dma_pending(&m->board->dma)))
+        return false;
+    GString *who = g_string_new(NULL);
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        NxCpu *c = s->proc[i];
+        if (c->debug_frozen) {
+            held = true;
+            g_string_append_printf(who, "%s%s%u at 0x%" PRIx64, who->len ? ", " : "",
+                                   c->kind == CPU_KIND_SEQ ? "seq" : "tpc", c->index,
+                                   c->ops->get_pc(c));
+        }
+    }
+    if (held) {
+        NxCpu *c = gdb_cpu_of_pid(s, pid);
+        char *msg = g_strdup_printf("nxemu: %s%u cannot finish its step: it waits for %s, "
+                                    "stopped first at a breakpoint or watchpoint (disable %s%u's "
+                                    "breakpoint to let gdb continue to that stop)\n",
+                                    c->kind == CPU_KIND_TPC ? "tpc" : "seq", c->index, who->str,
+                                    c->kind == CPU_KIND_TPC ? "tpc" : "seq", c->index);
+        console(s, msg);
+        g_free(msg);
+        note_stop(s, pid, GDB_SIGTRAP);
+    }
+    g_string_free(who, TRUE);
+    return held;
+}
+
 /* Run rounds until the machine stops, a core halts or gdb interrupts, and
- * report the stop (on pid when nothing names a core; 0: the resumed one). */
+ * report the stop (on pid when nothing names a core; 0: the resumed one;
+ * with s->lone, pid is the stepped process and every stop is its). */
 static void run_rounds(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     StopReason r;
     unsigned rounds = 0;
     bool intr = false;
+    unsigned only = s->lone ? pid : 0;
 
     for (;;) {
         if (!view_refresh(s))
             return; /* the session ends nxemu (view_closed) */
         r = sched_round(m);
+        if (r == STOP_DEBUG && hold_back(s, pid))
+            r = STOP_NONE;
         if (r != STOP_NONE)
             break;
-        if (halted_stop(s) || locked_stall(s))
+        if (halted_stop_of(s, only) || locked_stall(s) || lone_stall(s, pid))
             return;
         if (gdb_snap_maybe(s))
             return; /* a snapshot given a plan: it answered gdb */
@@ -295,7 +367,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
         }
     }
     /* a core that halted in the last round is shown before the end */
-    if (r == STOP_NORMAL_END && halted_stop(s))
+    if (r == STOP_NORMAL_END && halted_stop_of(s, only))
         return;
     report_stop(s, pid ? pid : report_pid(s, NULL));
 }
@@ -303,12 +375,30 @@ static void run_rounds(GdbStub *s, unsigned pid)
 /* A second attached core that halted in the round that stopped the machine
  * for a first one: its stop comes with the next resume, before anything
  * runs (and before the end of a run that ended normally). */
-static bool pending_halt(GdbStub *s)
+static bool pending_halt(GdbStub *s, unsigned only)
 {
     Machine *m = s->m;
     if (s->exited || (ended(m) && m->stop_reason != STOP_NORMAL_END))
         return false;
-    return halted_stop(s);
+    return halted_stop_of(s, only);
+}
+
+/* A stop a lone step held back after the access (hold_back): reported
+ * before anything runs, by a resume that lets every thread run. */
+static bool pending_hit(GdbStub *s)
+{
+    NxDebug *d = s->dbg;
+    if (s->lone || s->pend_hit == NX_HIT_NONE)
+        return false;
+    nx_debug_clear_hit(d);
+    d->hit = s->pend_hit;
+    d->hit_cpu = s->pend_cpu;
+    d->hit_addr = s->pend_addr;
+    s->pend_hit = NX_HIT_NONE;
+    if (d->hit == NX_HIT_CATCH)
+        console(s, d->catch_msg);
+    note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
+    return true;
 }
 
 /* After a vKill the machine does not run: a resume of a process still
@@ -328,7 +418,7 @@ static bool killed_stop(GdbStub *s)
 
 static void resume(GdbStub *s)
 {
-    if (killed_stop(s) || pending_halt(s))
+    if (killed_stop(s) || pending_halt(s, 0) || pending_hit(s))
         return;
     if (ended(s->m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -359,7 +449,7 @@ static void step(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
-    if (killed_stop(s) || pending_halt(s))
+    if (killed_stop(s) || pending_halt(s, s->lone ? pid : 0) || pending_hit(s))
         return;
     if (ended(m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -369,6 +459,8 @@ static void step(GdbStub *s, unsigned pid)
     if (!sched_step_in_slice(m, cpu))
         s->rev_offsched++; /* an instruction outside the schedule (reverse.c) */
     bool can_run = gdb_step_core(s, cpu);
+    if (m->stop_reason == STOP_DEBUG)
+        hold_back(s, pid); /* its access hit another process's watchpoint */
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
             m->stop = false;
@@ -376,7 +468,7 @@ static void step(GdbStub *s, unsigned pid)
         }
         if (s->attached[pid - 1] && cpu->state == CPU_HALTED &&
             s->last_state[pid - 1] != CPU_HALTED) {
-            halted_stop(s);
+            halted_stop_of(s, pid);
             return;
         }
         if (can_run && cpu->state == CPU_BLOCKED && cpu->retired == before &&
@@ -389,6 +481,23 @@ static void step(GdbStub *s, unsigned pid)
             s->rev_offsched++; /* stops between rounds when it retires */
             run_rounds(s, pid);
             nx_debug_set_step(s->dbg, NULL);
+            hold_cores(s, false); /* the cores hold_back held */
+            return;
+        }
+        if (!can_run && cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET &&
+            s->dbg->hit == NX_HIT_NONE) {
+            /* A core that cannot run yet (a TPC before its kernel's launch,
+             * gdb stepping it over a breakpoint at bundle 0): run the
+             * machine until it is about to execute its first instruction,
+             * as the continue gdb is about to send would.  The step ends
+             * there, before that instruction, where gdb finds its
+             * breakpoint: the stop is the kernel's first, not a stop of a
+             * core that never ran. */
+            nx_debug_set_step_first(s->dbg, cpu);
+            s->rev_offsched++;
+            run_rounds(s, pid);
+            nx_debug_set_step(s->dbg, NULL);
+            hold_cores(s, false);
             return;
         }
     }

@@ -83,6 +83,9 @@ typedef struct NxDebug {
      * stops before its next one. */
     NxCpu *step_cpu;
     uint64_t step_retired;
+    /* ... or, for a core that cannot run yet (a TPC before its kernel's
+     * launch), until step_cpu is about to execute its first instruction. */
+    bool step_first;
     /* The recorded stop (first hit wins). */
     NxDebugHit hit;
     NxCpu *hit_cpu;
@@ -158,13 +161,16 @@ static inline bool nx_debug_catching(Machine *m, NxCatch kind);
 NxDebug *nx_debug_new(Machine *m);
 void nx_debug_free(NxDebug *d);
 bool nx_debug_bp_insert(NxDebug *d, NxCpu *cpu, uint64_t addr);
+
 bool nx_debug_bp_remove(NxDebug *d, NxCpu *cpu, uint64_t addr);
 /* pa is the translated address of gaddr. */
 bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t pa,
                         uint64_t len);
 bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len);
-/* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu. */
+/* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu;
+ * _first: one that ends before cpu's first instruction (step_first). */
 void nx_debug_set_step(NxDebug *d, NxCpu *cpu);
+void nx_debug_set_step_first(NxDebug *d, NxCpu *cpu);
 /* Drop every breakpoint and watchpoint of cpu (NULL: of every core, and
  * the catchpoints). */
 void nx_debug_clear(NxDebug *d, NxCpu *cpu);

@@ -36,7 +36,7 @@ IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
                           'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1',
-                          'longloop'),
+                          'longloop', 'semsig1'),
     tpc=('tpck', 'tpcst'))
 
 
@@ -1065,6 +1065,80 @@ def without_gdb_the_machine_runs_on():
     g.kill()
     g.wait()
     assert st.wait(timeout=60) == 3, st.stderr
+
+
+# ---- issue 39: every stop is one stock gdb asked for or can take ----
+
+def two_seq_args(seq0, seq1):
+    return ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES[seq0],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES[seq1]]
+
+
+@case
+def step_over_a_wait_reports_only_the_stepped_core():
+    """A breakpoint on seq0's waiting instruction (semwait.s, 0x1000000) and
+    one on seq1 after it releases the wait (semsig1.s: post sem1, then a
+    loop at 0x11000c0..0x1100100).  gdb steps seq0 alone over its breakpoint
+    (vCont;s:p1.1); seq1 reaches its breakpoint while the machine runs for
+    that step.  Stock gdb takes no other thread's stop for such a step
+    (gdb 13 died with 'finish_step_over: Assertion trap_expected'): the
+    step completes, and seq1's stop comes with the continue after it, with
+    seq1's r1 = 3 (it counted to 3 before the post)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('semwait', 'semsig1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100100', 'inferior 1',
+        'break *0x1000000', 'set schedule-multiple on', 'continue', 'p $r1', 'p/x $pc',
+        'monitor info cores', 'kill inferiors 1 2'])
+    assert 'internal-error' not in out, out
+    assert 'Thread 2.1 hit Breakpoint 1, 0x0000000001100100' in out, out
+    assert values(out) == ['3', '0x1100100'], out
+    assert 'pid 1 seq0 state=HALTED' in out, out  # its wait retired, then its halt
+
+
+@case
+def step_over_a_wait_held_by_a_core_stopped_first():
+    """The same with seq1 (spin1.s) stopping at its breakpoint and never
+    releasing seq0's wait: the step cannot finish; it is reported on seq0
+    with a line naming seq1, and once seq0's breakpoint is disabled the next
+    continue reports seq1's stop (gdb 13 died here too)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('semwait', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100040', 'inferior 1',
+        'break *0x1000000', 'set schedule-multiple on', 'continue', 'p/x $pc', 'disable 2',
+        'continue', 'p/x $pc', 'kill inferiors 1 2'])
+    assert 'internal-error' not in out, out
+    assert ('nxemu: seq0 cannot finish its step: it waits for seq1 at 0x1100040, stopped '
+            'first at a breakpoint or watchpoint') in out, out
+    assert 'Thread 2.1 hit Breakpoint 1, 0x0000000001100040' in out, out
+    assert values(out) == ['0x1000000', '0x1100040'], out
+
+
+@case
+def tpc_run_continue_launches_the_kernel():
+    """docs/tpc-run.rst's recipe: the TPC is RESET when gdb attaches, gdb
+    steps it over `break *0` before continuing.  The step runs the machine
+    until the launcher starts the kernel: the stop at bundle 0 is the
+    kernel's (tpc0 RUNNING, KERNEL_BASE latched), and the next continue runs
+    the kernel to its end (before, every continue printed the same stop of a
+    TPC that never ran, bundles=0)."""
+    k = add_f32_kernel()
+    a = [float(i) for i in range(64)]
+    ia, ib = f32_file('ra.bin', a), f32_file('rb.bin', [0.5] * 64)
+    out = os.path.join(IMG, 'rout.bin')
+    txt, rc, err = gdb_session(
+        ['-k', k, '--index-space', '1,1', '-i', ia + ':64x1:f32', '-i', ib + ':64x1:f32',
+         '-o', out + ':64x1:f32'],
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0', 'continue', 'monitor info cores',
+         'continue', 'monitor info cores', 'inferior 1', 'continue'], binary=TPC_RUN)
+    assert txt.count('hit Breakpoint 1, 0x00000000') == 1, txt
+    assert 'pid 2 tpc0 state=RUNNING pc=0x00000000' in txt, txt
+    assert 'nxemu: tpc0 halted at pc=' in txt, txt
+    assert 'pid 2 tpc0 state=HALTED' in txt, txt
+    assert rc == 0, (rc, err)
+    assert 'bundles=0 ' not in err, err
+    with open(out, 'rb') as f:
+        got = struct.unpack('<64f', f.read())
+    assert list(got) == [x + 0.5 for x in a], got
 
 
 def main():
