@@ -306,6 +306,7 @@ static void h_read_all_regs(GdbStub *s)
         g_string_append(s->reply, E_BADARG);
         return;
     }
+    s->sel_pid = s->g_pid;
     for (unsigned n = 0; n < gdb_tdesc_g_count(cpu->kind); n++) {
         GdbReg r;
         gdb_tdesc_reg(cpu->kind, n, &r);
@@ -671,6 +672,12 @@ static void h_set_thread(GdbStub *s, const char *pkt)
             s->g_pid = (unsigned)pid;
         else
             s->c_pid = (unsigned)pid;
+    } else if (pkt[1] == 'c' && s->sel_pid && attached(s, s->sel_pid)) {
+        /* Hc0 / Hc-1 (any or every thread: gdb resumes all of them, as
+         * with schedule-multiple, before bs/bc/s/c): the thread a reverse
+         * step or a plain s moves is the one the user selected, whose
+         * registers gdb read last */
+        s->c_pid = s->sel_pid;
     }
     g_string_append(s->reply, "OK");
 }

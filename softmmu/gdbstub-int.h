@@ -127,6 +127,9 @@ typedef struct GdbStub {
     CpuState *last_state; /* for "core halted" stops */
     unsigned g_pid;       /* process selected by Hg (registers, memory, Z) */
     unsigned c_pid;       /* process selected by Hc (s, qC) */
+    /* Process of the last register read: the thread gdb has selected (gdb
+     * reads its registers when the user selects it), for Hc0 / Hc-1. */
+    unsigned sel_pid;
     bool noack;
     bool extended; /* '!': gdb stays connected with no process attached */
     bool exited; /* the machine's run ended and gdb was told */

@@ -1141,6 +1141,26 @@ def tpc_run_continue_launches_the_kernel():
     assert list(got) == [x + 0.5 for x in a], got
 
 
+@case
+def reverse_stepi_moves_the_selected_core():
+    """With `set schedule-multiple on` (what nxemu-attach-all sets) gdb sends
+    Hc0 + bs for reverse-stepi: the core moved back is the selected
+    inferior's, seq1 (spin1.s: add at 0x1100000, `b spin` at 0x1100040), not
+    the core of the last stop (seq0, stopped at its breakpoint in
+    longloop.s).  One step back from the add is the `b`; seq0's registers,
+    re-read, are those of that earlier moment (before: seq0 was moved back
+    and seq1 did not move)."""
+    need()
+    out, rc, _ = gdb_session(['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['longloop'],
+                              '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']], [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'set schedule-multiple on',
+        'break *0x1000100', 'continue', 'inferior 2', 'p/x $pc', 'reverse-stepi', 'p/x $pc',
+        'inferior 1', 'p/x $pc', 'kill inferiors 1 2'], timeout=120)
+    v = values(out)
+    assert v[:2] == ['0x1100000', '0x1100040'], out
+    assert len(v) == 3 and v[2] != '0x1000100', out  # seq0 re-read, earlier in its loop
+
+
 def main():
     return CASES.run(cleanup=IMG, header='emulator: %s' % EMU)
 
