@@ -1059,8 +1059,13 @@ def without_gdb_the_machine_runs_on():
     st = Stub(EMU, ['-device', 'loader,file=%s' % bigloop(NXEMU_AS, HERE, IMG)])
     st.wait_listening()
     g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
-                          '-ex', 'continue'], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+                          '-ex', 'echo connected\\n', '-ex', 'continue'],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # killed in the middle of the continue, not before it connected (a
+    # slow gdb start left the stub waiting for a gdb that never came)
+    for line in g.stdout:
+        if b'connected' in line:
+            break
     time.sleep(0.3)
     g.kill()
     g.wait()
