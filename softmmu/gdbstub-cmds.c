@@ -516,7 +516,8 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
 static void h_vcont(GdbStub *s, const char *p)
 {
     unsigned step_pid = 0, cont_pid = 0, stop_pid = 0;
-    bool any = false, whole = false, cont = false;
+    bool any = false, whole = false, res_all = false, cont = false;
+    unsigned first_pid = 0;
     bool *set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     while (*p == ';') {
         char a = *++p;
@@ -549,10 +550,19 @@ static void h_vcont(GdbStub *s, const char *p)
             const char *dot = memchr(id, '.', (size_t)(p - id));
             one_thread = pid > 0 && dot && dot[1] != '-';
         }
+        if (a != 't') {
+            if (pid > 0 && gdb_cpu_of_pid(s, (unsigned)pid)) {
+                if (!first_pid)
+                    first_pid = (unsigned)pid;
+            } else if (pid == 0) {
+                res_all = true;
+            }
+        }
+        if (a == 'c' || a == 'C')
+            cont = true;
         if ((a == 's' || a == 'S') && !step_pid)
             step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         if (a == 'c' || a == 'C') {
-            cont = true;
             if (!cont_pid)
                 cont_pid = pid > 0 ? (unsigned)pid : s->c_pid;
             if (one_thread && gdb_cpu_of_pid(s, (unsigned)pid)) {
@@ -583,16 +593,21 @@ static void h_vcont(GdbStub *s, const char *p)
         s->action = GDB_ACT_STEP;
         s->step_pid = step_pid;
         s->locked = false;
-        s->lone = !cont; /* no other thread resumed: see GdbStub.lone */
     } else if (cont_pid) {
         s->action = GDB_ACT_CONT;
-        s->lone = false;
         s->cont_pid = gdb_cpu_of_pid(s, cont_pid) ? cont_pid : s->c_pid;
         s->locked = !whole;
         memcpy(s->run_set, set, s->nr_proc * sizeof(bool));
     } else {
         /* 't' only: the machine is stopped already (all-stop) */
         gdb_stop_reply(s, s->reply, gdb_cpu_of_pid(s, stop_pid) ? stop_pid : s->c_pid, 0);
+    }
+    if (s->action == GDB_ACT_STEP && !cont) {
+        memset(s->resumed, 0, s->nr_proc * sizeof(bool));
+        s->resumed[step_pid - 1] = true;
+    } else if (s->action != GDB_ACT_NONE) {
+        /* gdb's current inferior: the first process named */
+        gdb_resume_all(s, res_all ? 0 : first_pid);
     }
     g_free(set);
 }
@@ -624,6 +639,8 @@ static void h_v(GdbStub *s, char *pkt)
         }
         s->attached[pid - 1] = true;
         s->last_state[pid - 1] = s->proc[pid - 1]->state; /* no stale halt */
+        if (pid == 1)
+            s->quiet1 = false; /* gdb's attach ends inferior 1's quiet state */
         gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
         /* The machine never runs again.  Killing the last attached process
@@ -757,14 +774,15 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         s->action = GDB_ACT_CONT;
         s->cont_pid = s->c_pid;
         s->locked = false;
-        s->lone = false;
+        gdb_resume_all(s, s->c_pid);
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
         s->step_pid = s->c_pid;
         s->locked = false;
-        s->lone = true; /* s resumes no other thread */
+        memset(s->resumed, 0, s->nr_proc * sizeof(bool)); /* s resumes no other thread */
+        s->resumed[s->c_pid - 1] = true;
         break;
     case 'v':
         h_v(s, pkt);
@@ -797,7 +815,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         /* bs / bc: reverse step / continue of the Hc process */
         if (s->m->replay_budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
             s->action = GDB_ACT_REVERSE;
-            s->lone = false;
+            gdb_resume_all(s, 0);
             s->rev_step = pkt[1] == 's';
             s->step_pid = s->c_pid;
         }

@@ -62,6 +62,7 @@ typedef struct RevPlan {
     unsigned catch_sem;
     uint64_t spent; /* steps this command's scans re-executed so far */
     unsigned sel;   /* GdbStub.sel_pid: gdb's selected thread, for its next Hc0 */
+    int quiet1;     /* GdbStub.quiet1 */
 } RevPlan;
 
 static void plan_init(RevPlan *p)
@@ -97,6 +98,7 @@ static void plan_take_debug(RevPlan *p, GdbStub *s)
         g_string_append_c(p->att, s->attached[i] ? '1' : '0');
     p->extended = s->extended;
     p->sel = s->sel_pid;
+    p->quiet1 = s->quiet1;
     p->catch_mask = d->catch_mask;
     p->catch_sem = d->catch_sem;
     p->catch_value = d->catch_value;
@@ -108,10 +110,10 @@ static char *plan_format(const RevPlan *p)
     g_string_append_printf(o,
                            " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
                            " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " spent=%" PRIu64
-                           " sel=%u att=%s msg=",
+                           " sel=%u q1=%d att=%s msg=",
                            p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
                            p->gaddr, p->begin, p->extended, p->catch_mask, p->catch_sem,
-                           p->catch_value, p->spent, p->sel, p->att->len ? p->att->str : "-");
+                           p->catch_value, p->spent, p->sel, p->quiet1, p->att->len ? p->att->str : "-");
     gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
     if (!p->msg->len)
         g_string_append_c(o, '-');
@@ -133,7 +135,8 @@ static bool plan_parse(RevPlan *p, const char *text)
         if (sscanf(t, "pos=%" SCNu64, &p->target) == 1 || sscanf(t, "who=%u", &p->who) == 1 ||
             sscanf(t, "step=%u", &p->step_pid) == 1 || sscanf(t, "rpid=%u", &p->rpid) == 1 ||
             sscanf(t, "gaddr=%" SCNx64, &p->gaddr) == 1 ||
-            sscanf(t, "spent=%" SCNu64, &p->spent) == 1 || sscanf(t, "sel=%u", &p->sel) == 1)
+            sscanf(t, "spent=%" SCNu64, &p->spent) == 1 || sscanf(t, "sel=%u", &p->sel) == 1 ||
+            sscanf(t, "q1=%d", &p->quiet1) == 1)
             continue;
         if (sscanf(t, "hits=%d", &k) == 1) {
             p->hits = k != 0;
@@ -419,6 +422,8 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
         s->attached[i] = i < p.att->len ? p.att->str[i] == '1' : i == 0;
     s->extended = p.extended;
     s->sel_pid = p.sel;
+    s->quiet1 = p.quiet1 != 0;
+    gdb_resume_all(s, 0);
     NxRev r = {.scan = p.scan, .target = p.target};
     bool reached = true;
     if (p.scan) {

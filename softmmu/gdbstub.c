@@ -94,8 +94,14 @@ static unsigned report_pid(GdbStub *s, const NxCpu *cpu)
     unsigned pid = gdb_pid_of_cpu(s, cpu);
     if (pid && s->attached[pid - 1])
         return pid;
-    if (s->cont_pid && s->attached[s->cont_pid - 1])
+    /* no core named: one whose stop gdb can take (GdbStub.resumed) */
+    if (s->cont_pid && s->attached[s->cont_pid - 1] && s->resumed[s->cont_pid - 1])
         return s->cont_pid;
+    if (s->sel_pid && s->attached[s->sel_pid - 1] && s->resumed[s->sel_pid - 1])
+        return s->sel_pid;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (s->attached[i] && s->resumed[i])
+            return i + 1;
     for (unsigned i = 0; i < s->nr_proc; i++)
         if (s->attached[i])
             return i + 1;
@@ -161,16 +167,34 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
     note_stop(s, fallback_pid, GDB_SIGTRAP);
 }
 
+void gdb_resume_all(GdbStub *s, unsigned cur)
+{
+    if (cur == 1)
+        s->quiet1 = false;
+    /* cur 0: every thread resumed, the current inferior unknown (gdb sends
+     * nothing that names it): inferior 1's stops are reported, as gdb then
+     * resumed it too, and the hang stays possible only when the user
+     * resumes every inferior from another one (nxemu-attach-all attaches
+     * inferior 1 again to rule it out) */
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->resumed[i] = i > 0 || !s->quiet1 || !cur;
+}
+
+static bool resumed(const GdbStub *s, unsigned pid)
+{
+    return pid >= 1 && pid <= s->nr_proc && s->resumed[pid - 1];
+}
+
 /* Attached cores that reached HALTED (sequencer HALT, TPC kernel end)
- * since the resume stop the machine once, with a console line.  only: a
- * lone step's process (s->lone), the one core whose halt gdb can take now;
- * another core's halt stays for a later resume (its last_state is kept). */
-static bool halted_stop_of(GdbStub *s, unsigned only)
+ * since the resume stop the machine once, with a console line.  Only the
+ * processes gdb resumed: another core's halt stays for a later resume (its
+ * last_state is kept, see GdbStub.resumed). */
+static bool halted_stop(GdbStub *s)
 {
     for (unsigned i = 0; i < s->nr_proc; i++) {
         NxCpu *c = s->proc[i];
         CpuState was = s->last_state[i];
-        if (only && i + 1 != only)
+        if (!s->resumed[i])
             continue;
         s->last_state[i] = c->state;
         if (s->attached[i] && c->state == CPU_HALTED && was != CPU_HALTED) {
@@ -270,16 +294,15 @@ static void hold_cores(GdbStub *s, bool hold)
         s->proc[i]->debug_frozen = hold && s->locked && !s->run_set[i];
 }
 
-/* A lone step's run (s->lone) stopped for another core than the stepped
- * one (pid): hold that stop back, as s->lone says, and let the run go on
- * (true).  The end of the run and a fault are reported as they are. */
-static bool hold_back(GdbStub *s, unsigned pid)
+/* The run stopped for a core of a process gdb did not resume: hold that
+ * stop back (GdbStub.resumed) and let the run go on (true).  The end of
+ * the run and a fault are reported as they are. */
+static bool hold_back(GdbStub *s)
 {
     Machine *m = s->m;
     NxDebug *d = s->dbg;
-    NxCpu *stepped = gdb_cpu_of_pid(s, pid);
-    if (!s->lone || m->stop_reason != STOP_DEBUG || d->hit == NX_HIT_NONE ||
-        d->hit_cpu == stepped)
+    if (m->stop_reason != STOP_DEBUG || d->hit == NX_HIT_NONE || !d->hit_cpu ||
+        resumed(s, gdb_pid_of_cpu(s, d->hit_cpu)))
         return false;
     if (d->hit_cpu && (d->hit == NX_HIT_BREAK || d->hit_precise)) {
         /* stopped before its instruction: it stays there, and meets the
@@ -298,15 +321,16 @@ static bool hold_back(GdbStub *s, unsigned pid)
     return true;
 }
 
-/* A lone step's run in which nothing moved in the last round while some
- * core is held by hold_back: only a held core could release the stepped
- * one.  Reported on the stepped thread (its pc unchanged), with a line. */
-static bool lone_stall(GdbStub *s, unsigned pid)
+/* A run in which nothing moved in the last round while some core is held
+ * by hold_back: only a held core could release the resumed ones (a step
+ * over a waiting instruction).  Reported on pid (a step's: its pc
+ * unchanged), with a line. */
+static bool held_stall(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     const Sched *sc = &m->sched;
     bool held = false;
-    if (!s->lone || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
+    if (s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
         (m->board->dma.nr && dma_pending(&m->board->dma)))
         return false;
     GString *who = g_string_new(NULL);
@@ -321,11 +345,14 @@ static bool lone_stall(GdbStub *s, unsigned pid)
     }
     if (held) {
         NxCpu *c = gdb_cpu_of_pid(s, pid);
-        char *msg = g_strdup_printf("nxemu: %s%u cannot finish its step: it waits for %s, "
-                                    "stopped first at a breakpoint or watchpoint (disable %s%u's "
-                                    "breakpoint to let gdb continue to that stop)\n",
-                                    c->kind == CPU_KIND_TPC ? "tpc" : "seq", c->index, who->str,
-                                    c->kind == CPU_KIND_TPC ? "tpc" : "seq", c->index);
+        const char *k = c->kind == CPU_KIND_TPC ? "tpc" : "seq";
+        char *msg = g_strdup_printf(
+            "nxemu: %s%u cannot go on: it waits for %s, stopped at a breakpoint or watchpoint "
+            "gdb cannot hear of now (%s)\n",
+            k, c->index, who->str,
+            s->action == GDB_ACT_STEP ? "disable this core's breakpoint so that gdb continues "
+                                        "instead of stepping it"
+                                      : "continue from inferior 1 to hear of it");
         console(s, msg);
         g_free(msg);
         note_stop(s, pid, GDB_SIGTRAP);
@@ -335,25 +362,24 @@ static bool lone_stall(GdbStub *s, unsigned pid)
 }
 
 /* Run rounds until the machine stops, a core halts or gdb interrupts, and
- * report the stop (on pid when nothing names a core; 0: the resumed one;
- * with s->lone, pid is the stepped process and every stop is its). */
+ * report the stop (on pid when nothing names a core; 0: the resumed one).
+ * Stops of cores gdb did not resume are held back (hold_back). */
 static void run_rounds(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     StopReason r;
     unsigned rounds = 0;
     bool intr = false;
-    unsigned only = s->lone ? pid : 0;
 
     for (;;) {
         if (!view_refresh(s))
             return; /* the session ends nxemu (view_closed) */
         r = sched_round(m);
-        if (r == STOP_DEBUG && hold_back(s, pid))
+        if (r == STOP_DEBUG && hold_back(s))
             r = STOP_NONE;
         if (r != STOP_NONE)
             break;
-        if (halted_stop_of(s, only) || locked_stall(s) || lone_stall(s, pid))
+        if (halted_stop(s) || locked_stall(s) || held_stall(s, pid ? pid : report_pid(s, NULL)))
             return;
         if (gdb_snap_maybe(s))
             return; /* a snapshot given a plan: it answered gdb */
@@ -367,7 +393,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
         }
     }
     /* a core that halted in the last round is shown before the end */
-    if (r == STOP_NORMAL_END && halted_stop_of(s, only))
+    if (r == STOP_NORMAL_END && halted_stop(s))
         return;
     report_stop(s, pid ? pid : report_pid(s, NULL));
 }
@@ -375,20 +401,20 @@ static void run_rounds(GdbStub *s, unsigned pid)
 /* A second attached core that halted in the round that stopped the machine
  * for a first one: its stop comes with the next resume, before anything
  * runs (and before the end of a run that ended normally). */
-static bool pending_halt(GdbStub *s, unsigned only)
+static bool pending_halt(GdbStub *s)
 {
     Machine *m = s->m;
     if (s->exited || (ended(m) && m->stop_reason != STOP_NORMAL_END))
         return false;
-    return halted_stop_of(s, only);
+    return halted_stop(s);
 }
 
-/* A stop a lone step held back after the access (hold_back): reported
- * before anything runs, by a resume that lets every thread run. */
+/* A stop held back after the access (hold_back): reported before anything
+ * runs, by a resume that includes its process. */
 static bool pending_hit(GdbStub *s)
 {
     NxDebug *d = s->dbg;
-    if (s->lone || s->pend_hit == NX_HIT_NONE)
+    if (s->pend_hit == NX_HIT_NONE || (s->pend_cpu && !resumed(s, gdb_pid_of_cpu(s, s->pend_cpu))))
         return false;
     nx_debug_clear_hit(d);
     d->hit = s->pend_hit;
@@ -418,7 +444,7 @@ static bool killed_stop(GdbStub *s)
 
 static void resume(GdbStub *s)
 {
-    if (killed_stop(s) || pending_halt(s, 0) || pending_hit(s))
+    if (killed_stop(s) || pending_halt(s) || pending_hit(s))
         return;
     if (ended(s->m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -449,7 +475,7 @@ static void step(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
-    if (killed_stop(s) || pending_halt(s, s->lone ? pid : 0) || pending_hit(s))
+    if (killed_stop(s) || pending_halt(s) || pending_hit(s))
         return;
     if (ended(m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -460,7 +486,7 @@ static void step(GdbStub *s, unsigned pid)
         s->rev_offsched++; /* an instruction outside the schedule (reverse.c) */
     bool can_run = gdb_step_core(s, cpu);
     if (m->stop_reason == STOP_DEBUG)
-        hold_back(s, pid); /* its access hit another process's watchpoint */
+        hold_back(s); /* its access hit the watchpoint of a process not resumed */
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
             m->stop = false;
@@ -468,7 +494,7 @@ static void step(GdbStub *s, unsigned pid)
         }
         if (s->attached[pid - 1] && cpu->state == CPU_HALTED &&
             s->last_state[pid - 1] != CPU_HALTED) {
-            halted_stop_of(s, pid);
+            halted_stop(s);
             return;
         }
         if (can_run && cpu->state == CPU_BLOCKED && cpu->retired == before &&
@@ -618,6 +644,9 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
     } else {
         s->extended = restarted; /* only extended-remote sends vRun */
         s->g_pid = s->c_pid = 1;
+        s->sel_pid = 0;
+        s->quiet1 = !restarted; /* vRun: gdb's run, not a quiet connect */
+        gdb_resume_all(s, 0);
         s->last_pid = 0;
         s->last_sig = 0;
         for (unsigned i = 0; i < s->nr_proc; i++) {
@@ -710,6 +739,7 @@ static void stub_free(GdbStub *s)
     g_free(s->attached);
     g_free(s->last_state);
     g_free(s->run_set);
+    g_free(s->resumed);
 }
 
 /* Without a debugger any more: run to the end the way sched_run does. */
@@ -771,6 +801,8 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->attached = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     s->last_state = g_new0(CpuState, s->nr_proc ? s->nr_proc : 1);
     s->run_set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
+    s->resumed = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
+    gdb_resume_all(s, 0);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++)
         s->proc[i] = m->seq[i];
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++)

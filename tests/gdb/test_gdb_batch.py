@@ -1112,8 +1112,9 @@ def step_over_a_wait_held_by_a_core_stopped_first():
         'break *0x1000000', 'set schedule-multiple on', 'continue', 'p/x $pc', 'disable 2',
         'continue', 'p/x $pc', 'kill inferiors 1 2'])
     assert 'internal-error' not in out, out
-    assert ('nxemu: seq0 cannot finish its step: it waits for seq1 at 0x1100040, stopped '
-            'first at a breakpoint or watchpoint') in out, out
+    assert ('nxemu: seq0 cannot go on: it waits for seq1 at 0x1100040, stopped at a '
+            'breakpoint or watchpoint gdb cannot hear of now (disable this core\'s breakpoint '
+            'so that gdb continues instead of stepping it)') in out, out
     assert 'Thread 2.1 hit Breakpoint 1, 0x0000000001100040' in out, out
     assert values(out) == ['0x1000000', '0x1100040'], out
 
@@ -1164,6 +1165,39 @@ def reverse_stepi_moves_the_selected_core():
     v = values(out)
     assert v[:2] == ['0x1100000', '0x1100040'], out
     assert len(v) == 3 and v[2] != '0x1000100', out  # seq0 re-read, earlier in its loop
+
+
+@case
+def boot_core_stop_while_another_inferior_continues():
+    """The issue's hang: seq0 (loop.s) has a breakpoint at 0x1000080, the
+    user continues inferior 2 (seq1, second.s: r3 = 42, then HALT) with
+    schedule-multiple off.  gdb resumes process 2 only; a stop of seq0,
+    which gdb still holds as stopping quietly since the connect, left gdb
+    hung for good.  seq0's stop is held until gdb resumes it: the continue
+    ends with seq1's halt, and the continue of inferior 1 meets seq0's
+    breakpoint in its first pass (r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'second'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000080',
+        'inferior 2', 'continue', 'p $r3', 'inferior 1', 'continue', 'p $r1',
+        'kill inferiors 1 2'], timeout=60)
+    assert 'nxemu: seq1 halted at pc=0x1100080' in out, out
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['42', '1'], out
+
+
+@case
+def attach_all_then_continue_from_another_inferior():
+    """`nxemu-attach-all`, `inferior 2`, `continue` (schedule-multiple on,
+    every core resumed) hung the same way on seq0's breakpoint: the script
+    now attaches inferior 1 again last, and the stop is reported (seq0 in
+    its first pass, r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'spin1'), [
+        'nxemu-attach-all', 'break *0x1000080', 'inferior 2', 'continue', 'p $r1',
+        'kill inferiors 1 2 3'], load_script=True, timeout=60)
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['1'], out
 
 
 def main():
