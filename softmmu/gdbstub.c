@@ -137,6 +137,52 @@ static void report_end(GdbStub *s)
     gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
 }
 
+/* A watch hit by another core, a TPC or DMA: the stop is reported on the
+ * process that set the watchpoint (gdb matches a watchpoint in the
+ * inferior that set it), so a console line names who made the access. */
+static void watch_accessor_line(GdbStub *s)
+{
+    NxDebug *d = s->dbg;
+    NxCpu *w = d->hit_cpu;
+    if (!d->hit_by_set || !w || d->hit == NX_HIT_BREAK || d->hit == NX_HIT_CATCH)
+        return;
+    GString *who = g_string_new(NULL);
+    Machine *m = s->m;
+    switch ((MemRequester)d->hit_by) {
+    case MEM_REQ_SEQ:
+    case MEM_REQ_TPC: {
+        bool tpc = d->hit_by == MEM_REQ_TPC;
+        if ((w->kind == CPU_KIND_TPC) == tpc && w->index == (unsigned)d->hit_by_id)
+            break; /* the watching core itself */
+        NxCpu *c = tpc ? (d->hit_by_id < (int)m->cfg.nr_tpc ? m->tpc[d->hit_by_id] : NULL)
+                       : (d->hit_by_id < (int)m->cfg.nr_seq ? m->seq[d->hit_by_id] : NULL);
+        g_string_printf(who, "%s%d", tpc ? "tpc" : "seq", d->hit_by_id);
+        if (c)
+            g_string_append_printf(who, " at pc=0x%" PRIx64, c->ops->get_pc(c));
+        break;
+    }
+    case MEM_REQ_DMA:
+        if (d->hit_by_engine)
+            g_string_printf(who, "dma%d", d->hit_by_id);
+        else if (d->hit_by_id >= 0)
+            g_string_printf(who, "a DMA transfer of seq%d", d->hit_by_id);
+        else
+            g_string_assign(who, "a doorbell DMA transfer");
+        break;
+    default:
+        break;
+    }
+    if (who->len) {
+        char *msg = g_strdup_printf(
+            "nxemu: watchpoint 0x%" PRIx64 " of %s%u: %s %s it (%s the access)\n", d->hit_addr,
+            w->kind == CPU_KIND_TPC ? "tpc" : "seq", w->index, who->str,
+            d->hit_by_write ? "writes" : "reads", d->hit_precise ? "before" : "after");
+        console(s, msg);
+        g_free(msg);
+    }
+    g_string_free(who, TRUE);
+}
+
 /* Stop reply for the machine state after a round or a step. */
 static void report_stop(GdbStub *s, unsigned fallback_pid)
 {
@@ -160,6 +206,7 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
     }
     if (d->hit == NX_HIT_CATCH)
         console(s, d->catch_msg);
+    watch_accessor_line(s);
     if (d->hit != NX_HIT_NONE) {
         note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
         return;

@@ -1200,6 +1200,21 @@ def attach_all_then_continue_from_another_inferior():
     assert values(out) == ['1'], out
 
 
+@case
+def dma_watchpoint_names_the_transfer():
+    """A watch hit by a DMA transfer is reported on the process that set the
+    watchpoint (gdb matches watchpoints in the inferior that set them), with
+    a line naming the accessor: dmaw.s's DMA, issued by seq0, writes
+    0x33 to 0x2000208 (before it moves: the first stop; gdb prints the new
+    value, 51, at the second)."""
+    need()
+    out, rc, _ = gdb_session(dmaw_args(), [
+        'watch *(int*)0x2000208', 'continue', 'continue', 'kill'])
+    assert ('nxemu: watchpoint 0x2000208 of seq0: a DMA transfer of seq0 writes it (before '
+            'the access)') in out, out
+    assert 'Old value = 0\nNew value = 51' in out, out
+
+
 def main():
     return CASES.run(cleanup=IMG, header='emulator: %s' % EMU)
 
