@@ -115,9 +115,9 @@ static char *plan_format(const RevPlan *p)
                            " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
                            " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " spent=%" PRIu64
                            " sel=%u q1=%d end=%" PRIu64 " att=%s msg=",
-                           p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
-                           p->gaddr, p->begin, p->extended, p->catch_mask, p->catch_sem,
-                           p->catch_value, p->spent, p->sel, p->quiet1, p->end, p->att->len ? p->att->str : "-");
+                           p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit, p->gaddr,
+                           p->begin, p->extended, p->catch_mask, p->catch_sem, p->catch_value,
+                           p->spent, p->sel, p->quiet1, p->end, p->att->len ? p->att->str : "-");
     gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
     if (!p->msg->len)
         g_string_append_c(o, '-');
