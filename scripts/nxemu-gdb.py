@@ -60,7 +60,18 @@ class _Session:
 
 
 _session = _Session()
+
+
+def _flush_other_inferiors(event):
+    """nxemu runs the whole machine whatever gdb resumed, but gdb re-reads
+    only the registers of the inferiors it resumed: with several inferiors,
+    forget every cached register at each stop so none shows stale values."""
+    if len([i for i in gdb.inferiors() if i.pid]) > 1:
+        gdb.execute('maint flush register-cache', to_string=True)
+
+
 gdb.events.stop.connect(_session.reset)
+gdb.events.stop.connect(_flush_other_inferiors)
 gdb.events.memory_changed.connect(_session.reset)
 gdb.events.exited.connect(_session.forget)
 gdb.events.new_objfile.connect(_session.forget)
@@ -115,7 +126,10 @@ class NxemuAttachAll(gdb.Command):
 
 Needs `target extended-remote`.  Inferior 1 stays the boot core; afterwards
 `set schedule-multiple on` makes `continue` resume every core (nxemu always
-runs the whole machine anyway)."""
+runs the whole machine anyway).  Inferior 1 is detached and attached again
+last: gdb 13 keeps the inferior of `target extended-remote` "stopping
+quietly" until it is resumed as the current inferior, and would hang on a
+stop of the boot core after a `continue` from another inferior."""
 
     def __init__(self):
         super().__init__('nxemu-attach-all', gdb.COMMAND_RUNNING)
@@ -143,6 +157,14 @@ runs the whole machine anyway)."""
             gdb.execute('inferior %d' % num, to_string=True)
             gdb.execute('attach %d' % pid, to_string=True)
             gdb.write('inferior %d: %s\n' % (num, _session.core_of_pid(pid) or pid))
+        boot = [i for i in gdb.inferiors() if i.num == 1 and i.pid]
+        if boot and len([i for i in gdb.inferiors() if i.pid]) > 1:
+            # the other cores stay attached, so the stub keeps the machine
+            # stopped while the boot core is detached
+            pid = boot[0].pid
+            gdb.execute('inferior 1', to_string=True)
+            gdb.execute('detach', to_string=True)
+            gdb.execute('attach %d' % pid, to_string=True)
         gdb.execute('inferior %d' % start, to_string=True)
         gdb.execute('set schedule-multiple on')
 

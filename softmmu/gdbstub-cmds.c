@@ -306,6 +306,7 @@ static void h_read_all_regs(GdbStub *s)
         g_string_append(s->reply, E_BADARG);
         return;
     }
+    s->sel_pid = s->g_pid;
     for (unsigned n = 0; n < gdb_tdesc_g_count(cpu->kind); n++) {
         GdbReg r;
         gdb_tdesc_reg(cpu->kind, n, &r);
@@ -515,7 +516,8 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
 static void h_vcont(GdbStub *s, const char *p)
 {
     unsigned step_pid = 0, cont_pid = 0, stop_pid = 0;
-    bool any = false, whole = false;
+    bool any = false, whole = false, res_all = false, cont = false;
+    unsigned first_pid = 0;
     bool *set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     while (*p == ';') {
         char a = *++p;
@@ -548,6 +550,16 @@ static void h_vcont(GdbStub *s, const char *p)
             const char *dot = memchr(id, '.', (size_t)(p - id));
             one_thread = pid > 0 && dot && dot[1] != '-';
         }
+        if (a != 't') {
+            if (pid > 0 && gdb_cpu_of_pid(s, (unsigned)pid)) {
+                if (!first_pid)
+                    first_pid = (unsigned)pid;
+            } else if (pid == 0) {
+                res_all = true;
+            }
+        }
+        if (a == 'c' || a == 'C')
+            cont = true;
         if ((a == 's' || a == 'S') && !step_pid)
             step_pid = pid > 0 ? (unsigned)pid : s->c_pid;
         if (a == 'c' || a == 'C') {
@@ -590,6 +602,13 @@ static void h_vcont(GdbStub *s, const char *p)
         /* 't' only: the machine is stopped already (all-stop) */
         gdb_stop_reply(s, s->reply, gdb_cpu_of_pid(s, stop_pid) ? stop_pid : s->c_pid, 0);
     }
+    if (s->action == GDB_ACT_STEP && !cont) {
+        memset(s->resumed, 0, s->nr_proc * sizeof(bool));
+        s->resumed[step_pid - 1] = true;
+    } else if (s->action != GDB_ACT_NONE) {
+        /* gdb's current inferior: the first process named */
+        gdb_resume_all(s, res_all ? 0 : first_pid);
+    }
     g_free(set);
 }
 
@@ -620,6 +639,8 @@ static void h_v(GdbStub *s, char *pkt)
         }
         s->attached[pid - 1] = true;
         s->last_state[pid - 1] = s->proc[pid - 1]->state; /* no stale halt */
+        if (pid == 1)
+            s->quiet1 = false; /* gdb's attach ends inferior 1's quiet state */
         gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
         /* The machine never runs again.  Killing the last attached process
@@ -668,6 +689,12 @@ static void h_set_thread(GdbStub *s, const char *pkt)
             s->g_pid = (unsigned)pid;
         else
             s->c_pid = (unsigned)pid;
+    } else if (pkt[1] == 'c' && s->sel_pid && attached(s, s->sel_pid)) {
+        /* Hc0 / Hc-1 (any or every thread: gdb resumes all of them, as
+         * with schedule-multiple, before bs/bc/s/c): the thread a reverse
+         * step or a plain s moves is the one the user selected, whose
+         * registers gdb read last */
+        s->c_pid = s->sel_pid;
     }
     g_string_append(s->reply, "OK");
 }
@@ -747,12 +774,15 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         s->action = GDB_ACT_CONT;
         s->cont_pid = s->c_pid;
         s->locked = false;
+        gdb_resume_all(s, s->c_pid);
         break;
     case 's':
     case 'S':
         s->action = GDB_ACT_STEP;
         s->step_pid = s->c_pid;
         s->locked = false;
+        memset(s->resumed, 0, s->nr_proc * sizeof(bool)); /* s resumes no other thread */
+        s->resumed[s->c_pid - 1] = true;
         break;
     case 'v':
         h_v(s, pkt);
@@ -785,6 +815,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         /* bs / bc: reverse step / continue of the Hc process */
         if (s->m->replay_budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
             s->action = GDB_ACT_REVERSE;
+            gdb_resume_all(s, 0);
             s->rev_step = pkt[1] == 's';
             s->step_pid = s->c_pid;
         }

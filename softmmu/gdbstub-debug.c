@@ -54,7 +54,7 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     NxDebug *d = m->debug;
     if (G_UNLIKELY(d->rev))
         return nx_rev_core_point(m, cpu, pc);
-    if (d->step_cpu == cpu && cpu->retired != d->step_retired) {
+    if (d->step_cpu == cpu && (d->step_first || cpu->retired != d->step_retired)) {
         stop_machine(m); /* the step is done: no hit recorded */
         return true;
     }
@@ -122,6 +122,21 @@ static void record_watch(NxDebug *d, const NxWatchpoint *w, bool precise)
     d->hit_cpu = w->cpu;
     d->hit_addr = w->gaddr;
     d->hit_precise = precise;
+    d->hit_by_set = false;
+}
+
+/* record_watch, with who accessed (when the hit is this access's). */
+static void record_watch_by(NxDebug *d, const NxWatchpoint *w, bool precise, MemRequester by,
+                            int id, bool is_write)
+{
+    if (d->hit != NX_HIT_NONE)
+        return;
+    record_watch(d, w, precise);
+    d->hit_by_set = true;
+    d->hit_by_engine = false;
+    d->hit_by = (uint8_t)by;
+    d->hit_by_id = id;
+    d->hit_by_write = is_write;
 }
 
 /* The precise ("before the access") check only stops a core on its own
@@ -144,7 +159,8 @@ bool nx_debug_watch_check(Machine *m, NxCpu *cpu, uint64_t pa, uint64_t len, boo
     }
     if (!w)
         return false;
-    record_watch(d, w, true);
+    record_watch_by(d, w, true, cpu->kind == CPU_KIND_TPC ? MEM_REQ_TPC : MEM_REQ_SEQ,
+                    (int)cpu->index, is_write);
     stop_machine(m);
     return true;
 }
@@ -163,6 +179,13 @@ const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64
 void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise)
 {
     record_watch(m->debug, w, precise);
+    stop_machine(m);
+}
+
+void nx_debug_watch_stop_by(Machine *m, const NxWatchpoint *w, bool precise, MemRequester by,
+                            int id, bool is_write)
+{
+    record_watch_by(m->debug, w, precise, by, id, is_write);
     stop_machine(m);
 }
 
@@ -215,7 +238,8 @@ static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_writ
         w = wp_match(d, addr, size, is_write);
     }
     if (w) {
-        record_watch(d, w, false);
+        record_watch_by(d, w, false, (MemRequester)attrs.kind, attrs.id, is_write);
+        d->hit_by_engine = attrs.kind == MEM_REQ_DMA;
         stop_machine(d->m);
     }
 }
@@ -248,7 +272,14 @@ void nx_debug_set_step(NxDebug *d, NxCpu *cpu)
 {
     d->step_cpu = cpu;
     d->step_retired = cpu ? cpu->retired : 0;
+    d->step_first = false;
     update_hook(d);
+}
+
+void nx_debug_set_step_first(NxDebug *d, NxCpu *cpu)
+{
+    nx_debug_set_step(d, cpu);
+    d->step_first = cpu != NULL;
 }
 
 NxDebug *nx_debug_new(Machine *m)
@@ -336,6 +367,7 @@ void nx_debug_clear(NxDebug *d, NxCpu *cpu)
 
 void nx_debug_clear_hit(NxDebug *d)
 {
+    d->hit_by_set = false;
     d->hit = NX_HIT_NONE;
     d->hit_cpu = NULL;
     d->hit_addr = 0;

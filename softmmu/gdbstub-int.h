@@ -127,6 +127,9 @@ typedef struct GdbStub {
     CpuState *last_state; /* for "core halted" stops */
     unsigned g_pid;       /* process selected by Hg (registers, memory, Z) */
     unsigned c_pid;       /* process selected by Hc (s, qC) */
+    /* Process of the last register read: the thread gdb has selected (gdb
+     * reads its registers when the user selects it), for Hc0 / Hc-1. */
+    unsigned sel_pid;
     bool noack;
     bool extended; /* '!': gdb stays connected with no process attached */
     bool exited; /* the machine's run ended and gdb was told */
@@ -143,6 +146,23 @@ typedef struct GdbStub {
      * other core (NxCpu.debug_frozen) until the stop. */
     bool locked;
     bool *run_set;
+    /* The processes whose stops gdb can take in the current resume (by
+     * pid - 1).  The machine always runs as a whole, but stock gdb 13 dies
+     * on another thread's stop during a step it sends for one thread alone
+     * (vCont;s:pP.T, stepping it over a breakpoint: only that process), and
+     * hangs on a stop of inferior 1 until inferior 1 was resumed as gdb's
+     * current inferior or attached again (quiet1: gdb keeps the inferior of
+     * `target extended-remote` "stopping quietly" until then).  Another
+     * core's stop is held back: a core at a breakpoint or before a watched
+     * access is held there (it meets it again at the next resume), a hit
+     * after the access (another core's or DMA's write) is kept in pend_*, a
+     * halt stays in last_state; each is reported by the next resume that
+     * includes its process. */
+    bool *resumed;
+    bool quiet1;
+    NxDebugHit pend_hit;
+    NxCpu *pend_cpu;
+    uint64_t pend_addr;
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;
@@ -183,6 +203,10 @@ NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
  * executes it first), and execute one instruction of cpu (false if it
  * cannot run). */
 void gdb_prepare_resume(GdbStub *s);
+/* A resume of every thread, gdb's current inferior being process cur
+ * (0: unknown, every thread named): which stops gdb can take
+ * (GdbStub.resumed, quiet1). */
+void gdb_resume_all(GdbStub *s, unsigned cur);
 bool gdb_step_core(GdbStub *s, NxCpu *cpu);
 unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu);
 /* Guest memory as gdb sees it for process pid (Neuron addresses for

@@ -47,6 +47,10 @@
 typedef struct RevPlan {
     bool scan;
     uint64_t target;
+    /* A scan from an earlier snapshot ends where the scan after it began
+     * (0: at target): that part is known to hold nothing, so each part of
+     * the run is re-executed once and a long reach costs its length. */
+    uint64_t end;
     unsigned who;      /* pid acting at the target, 0: a DMA request */
     unsigned step_pid; /* scan for bs */
     bool hits;         /* scan for bc */
@@ -61,6 +65,8 @@ typedef struct RevPlan {
     uint32_t catch_mask, catch_value; /* monitor catch (kept, never hit backwards) */
     unsigned catch_sem;
     uint64_t spent; /* steps this command's scans re-executed so far */
+    unsigned sel;   /* GdbStub.sel_pid: gdb's selected thread, for its next Hc0 */
+    int quiet1;     /* GdbStub.quiet1 */
 } RevPlan;
 
 static void plan_init(RevPlan *p)
@@ -95,6 +101,8 @@ static void plan_take_debug(RevPlan *p, GdbStub *s)
     for (unsigned i = 0; i < s->nr_proc; i++)
         g_string_append_c(p->att, s->attached[i] ? '1' : '0');
     p->extended = s->extended;
+    p->sel = s->sel_pid;
+    p->quiet1 = s->quiet1;
     p->catch_mask = d->catch_mask;
     p->catch_sem = d->catch_sem;
     p->catch_value = d->catch_value;
@@ -106,10 +114,10 @@ static char *plan_format(const RevPlan *p)
     g_string_append_printf(o,
                            " pos=%" PRIu64 " who=%u step=%u hits=%d rpid=%u hit=%d gaddr=%" PRIx64
                            " begin=%d ext=%d catch=%" PRIx32 ":%u:%" PRIx32 " spent=%" PRIu64
-                           " att=%s msg=",
-                           p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit,
-                           p->gaddr, p->begin, p->extended, p->catch_mask, p->catch_sem,
-                           p->catch_value, p->spent, p->att->len ? p->att->str : "-");
+                           " sel=%u q1=%d end=%" PRIu64 " att=%s msg=",
+                           p->target, p->who, p->step_pid, p->hits, p->rpid, (int)p->hit, p->gaddr,
+                           p->begin, p->extended, p->catch_mask, p->catch_sem, p->catch_value,
+                           p->spent, p->sel, p->quiet1, p->end, p->att->len ? p->att->str : "-");
     gdb_hex_encode(o, (const uint8_t *)p->msg->str, p->msg->len);
     if (!p->msg->len)
         g_string_append_c(o, '-');
@@ -131,7 +139,8 @@ static bool plan_parse(RevPlan *p, const char *text)
         if (sscanf(t, "pos=%" SCNu64, &p->target) == 1 || sscanf(t, "who=%u", &p->who) == 1 ||
             sscanf(t, "step=%u", &p->step_pid) == 1 || sscanf(t, "rpid=%u", &p->rpid) == 1 ||
             sscanf(t, "gaddr=%" SCNx64, &p->gaddr) == 1 ||
-            sscanf(t, "spent=%" SCNu64, &p->spent) == 1)
+            sscanf(t, "spent=%" SCNu64, &p->spent) == 1 || sscanf(t, "sel=%u", &p->sel) == 1 ||
+            sscanf(t, "q1=%d", &p->quiet1) == 1 || sscanf(t, "end=%" SCNu64, &p->end) == 1)
             continue;
         if (sscanf(t, "hits=%d", &k) == 1) {
             p->hits = k != 0;
@@ -416,7 +425,11 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->attached[i] = i < p.att->len ? p.att->str[i] == '1' : i == 0;
     s->extended = p.extended;
-    NxRev r = {.scan = p.scan, .target = p.target};
+    s->sel_pid = p.sel;
+    s->quiet1 = p.quiet1 != 0;
+    gdb_resume_all(s, 0);
+    uint64_t stop_at = p.scan && p.end ? p.end : p.target;
+    NxRev r = {.scan = p.scan, .target = stop_at};
     bool reached = true;
     if (p.scan) {
         /* the breakpoints and watchpoints are recorded, never stopped at */
@@ -439,15 +452,24 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
             /* nothing since the snapshot this process started from: the
              * answer is earlier, scan again from the snapshot before it (or
              * from the start), within the budget */
-            p.spent += p.target - from;
-            uint64_t more = p.target - gdb_snap_base(from);
+            p.spent += stop_at - from;
+            uint64_t more = from - gdb_snap_base(from);
             if (p.spent + more > s->m->replay_budget) {
+                if (stop_at != p.target) {
+                    /* refused: nothing moves, so run on to where gdb
+                     * stopped (this scan ended where the later one began) */
+                    NxRev on = {.scan = true, .target = p.target};
+                    bool on_intr;
+                    lift_stop(s->m);
+                    replay(s, &on, &on_intr);
+                }
                 stay(s, &p);
                 refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64,
                        p.spent + more, s->m->replay_budget);
                 plan_free(&p);
                 return true;
             }
+            p.end = from; /* [from, stop_at) held nothing */
             plan_handover(s, &p, from); /* only returns on failure */
         } else if (reached) {
             RevPlan g;
@@ -470,7 +492,7 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
             } else {
                 g.begin = true;
             }
-            g.spent = p.spent + (p.target - from); /* this scan too */
+            g.spent = p.spent + (stop_at - from); /* this scan too */
             plan_handover(s, &g, g.begin ? 0 : g.target); /* only returns on failure */
             plan_free(&g);
         }

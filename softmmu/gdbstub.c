@@ -94,8 +94,14 @@ static unsigned report_pid(GdbStub *s, const NxCpu *cpu)
     unsigned pid = gdb_pid_of_cpu(s, cpu);
     if (pid && s->attached[pid - 1])
         return pid;
-    if (s->cont_pid && s->attached[s->cont_pid - 1])
+    /* no core named: one whose stop gdb can take (GdbStub.resumed) */
+    if (s->cont_pid && s->attached[s->cont_pid - 1] && s->resumed[s->cont_pid - 1])
         return s->cont_pid;
+    if (s->sel_pid && s->attached[s->sel_pid - 1] && s->resumed[s->sel_pid - 1])
+        return s->sel_pid;
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (s->attached[i] && s->resumed[i])
+            return i + 1;
     for (unsigned i = 0; i < s->nr_proc; i++)
         if (s->attached[i])
             return i + 1;
@@ -131,6 +137,52 @@ static void report_end(GdbStub *s)
     gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
 }
 
+/* A watch hit by another core, a TPC or DMA: the stop is reported on the
+ * process that set the watchpoint (gdb matches a watchpoint in the
+ * inferior that set it), so a console line names who made the access. */
+static void watch_accessor_line(GdbStub *s)
+{
+    NxDebug *d = s->dbg;
+    NxCpu *w = d->hit_cpu;
+    if (!d->hit_by_set || !w || d->hit == NX_HIT_BREAK || d->hit == NX_HIT_CATCH)
+        return;
+    GString *who = g_string_new(NULL);
+    Machine *m = s->m;
+    switch ((MemRequester)d->hit_by) {
+    case MEM_REQ_SEQ:
+    case MEM_REQ_TPC: {
+        bool tpc = d->hit_by == MEM_REQ_TPC;
+        if ((w->kind == CPU_KIND_TPC) == tpc && w->index == (unsigned)d->hit_by_id)
+            break; /* the watching core itself */
+        NxCpu *c = tpc ? (d->hit_by_id < (int)m->cfg.nr_tpc ? m->tpc[d->hit_by_id] : NULL)
+                       : (d->hit_by_id < (int)m->cfg.nr_seq ? m->seq[d->hit_by_id] : NULL);
+        g_string_printf(who, "%s%d", tpc ? "tpc" : "seq", d->hit_by_id);
+        if (c)
+            g_string_append_printf(who, " at pc=0x%" PRIx64, c->ops->get_pc(c));
+        break;
+    }
+    case MEM_REQ_DMA:
+        if (d->hit_by_engine)
+            g_string_printf(who, "dma%d", d->hit_by_id);
+        else if (d->hit_by_id >= 0)
+            g_string_printf(who, "a DMA transfer of seq%d", d->hit_by_id);
+        else
+            g_string_assign(who, "a doorbell DMA transfer");
+        break;
+    default:
+        break;
+    }
+    if (who->len) {
+        char *msg = g_strdup_printf(
+            "nxemu: watchpoint 0x%" PRIx64 " of %s%u: %s %s it (%s the access)\n", d->hit_addr,
+            w->kind == CPU_KIND_TPC ? "tpc" : "seq", w->index, who->str,
+            d->hit_by_write ? "writes" : "reads", d->hit_precise ? "before" : "after");
+        console(s, msg);
+        g_free(msg);
+    }
+    g_string_free(who, TRUE);
+}
+
 /* Stop reply for the machine state after a round or a step. */
 static void report_stop(GdbStub *s, unsigned fallback_pid)
 {
@@ -154,6 +206,7 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
     }
     if (d->hit == NX_HIT_CATCH)
         console(s, d->catch_msg);
+    watch_accessor_line(s);
     if (d->hit != NX_HIT_NONE) {
         note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
         return;
@@ -161,13 +214,35 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
     note_stop(s, fallback_pid, GDB_SIGTRAP);
 }
 
+void gdb_resume_all(GdbStub *s, unsigned cur)
+{
+    if (cur == 1)
+        s->quiet1 = false;
+    /* cur 0: every thread resumed, the current inferior unknown (gdb sends
+     * nothing that names it): inferior 1's stops are reported, as gdb then
+     * resumed it too, and the hang stays possible only when the user
+     * resumes every inferior from another one (nxemu-attach-all attaches
+     * inferior 1 again to rule it out) */
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        s->resumed[i] = i > 0 || !s->quiet1 || !cur;
+}
+
+static bool resumed(const GdbStub *s, unsigned pid)
+{
+    return pid >= 1 && pid <= s->nr_proc && s->resumed[pid - 1];
+}
+
 /* Attached cores that reached HALTED (sequencer HALT, TPC kernel end)
- * since the resume stop the machine once, with a console line. */
+ * since the resume stop the machine once, with a console line.  Only the
+ * processes gdb resumed: another core's halt stays for a later resume (its
+ * last_state is kept, see GdbStub.resumed). */
 static bool halted_stop(GdbStub *s)
 {
     for (unsigned i = 0; i < s->nr_proc; i++) {
         NxCpu *c = s->proc[i];
         CpuState was = s->last_state[i];
+        if (!s->resumed[i])
+            continue;
         s->last_state[i] = c->state;
         if (s->attached[i] && c->state == CPU_HALTED && was != CPU_HALTED) {
             char *msg = g_strdup_printf("nxemu: %s%u halted at pc=0x%" PRIx64 "\n",
@@ -266,8 +341,76 @@ static void hold_cores(GdbStub *s, bool hold)
         s->proc[i]->debug_frozen = hold && s->locked && !s->run_set[i];
 }
 
+/* The run stopped for a core of a process gdb did not resume: hold that
+ * stop back (GdbStub.resumed) and let the run go on (true).  The end of
+ * the run and a fault are reported as they are. */
+static bool hold_back(GdbStub *s)
+{
+    Machine *m = s->m;
+    NxDebug *d = s->dbg;
+    if (m->stop_reason != STOP_DEBUG || d->hit == NX_HIT_NONE || !d->hit_cpu ||
+        resumed(s, gdb_pid_of_cpu(s, d->hit_cpu)))
+        return false;
+    if (d->hit_cpu && (d->hit == NX_HIT_BREAK || d->hit_precise)) {
+        /* stopped before its instruction: it stays there, and meets the
+         * same breakpoint or access at the next resume */
+        d->hit_cpu->debug_frozen = true;
+    } else if (s->pend_hit == NX_HIT_NONE) {
+        /* the access happened (another core's, DMA's) or a catch: told at
+         * the next resume that lets every thread run */
+        s->pend_hit = d->hit;
+        s->pend_cpu = d->hit_cpu;
+        s->pend_addr = d->hit_addr;
+    }
+    nx_debug_clear_hit(d);
+    m->stop = false;
+    m->stop_reason = STOP_NONE;
+    return true;
+}
+
+/* A run in which nothing moved in the last round while some core is held
+ * by hold_back: only a held core could release the resumed ones (a step
+ * over a waiting instruction).  Reported on pid (a step's: its pc
+ * unchanged), with a line. */
+static bool held_stall(GdbStub *s, unsigned pid)
+{
+    Machine *m = s->m;
+    const Sched *sc = &m->sched;
+    bool held = false;
+    if (s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
+        (m->board->dma.nr && dma_pending(&m->board->dma)))
+        return false;
+    GString *who = g_string_new(NULL);
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        NxCpu *c = s->proc[i];
+        if (c->debug_frozen) {
+            held = true;
+            g_string_append_printf(who, "%s%s%u at 0x%" PRIx64, who->len ? ", " : "",
+                                   c->kind == CPU_KIND_SEQ ? "seq" : "tpc", c->index,
+                                   c->ops->get_pc(c));
+        }
+    }
+    if (held) {
+        NxCpu *c = gdb_cpu_of_pid(s, pid);
+        const char *k = c->kind == CPU_KIND_TPC ? "tpc" : "seq";
+        char *msg = g_strdup_printf(
+            "nxemu: %s%u cannot go on: it waits for %s, stopped at a breakpoint or watchpoint "
+            "gdb cannot hear of now (%s)\n",
+            k, c->index, who->str,
+            s->action == GDB_ACT_STEP ? "disable this core's breakpoint so that gdb continues "
+                                        "instead of stepping it"
+                                      : "continue from inferior 1 to hear of it");
+        console(s, msg);
+        g_free(msg);
+        note_stop(s, pid, GDB_SIGTRAP);
+    }
+    g_string_free(who, TRUE);
+    return held;
+}
+
 /* Run rounds until the machine stops, a core halts or gdb interrupts, and
- * report the stop (on pid when nothing names a core; 0: the resumed one). */
+ * report the stop (on pid when nothing names a core; 0: the resumed one).
+ * Stops of cores gdb did not resume are held back (hold_back). */
 static void run_rounds(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
@@ -279,9 +422,11 @@ static void run_rounds(GdbStub *s, unsigned pid)
         if (!view_refresh(s))
             return; /* the session ends nxemu (view_closed) */
         r = sched_round(m);
+        if (r == STOP_DEBUG && hold_back(s))
+            r = STOP_NONE;
         if (r != STOP_NONE)
             break;
-        if (halted_stop(s) || locked_stall(s))
+        if (halted_stop(s) || locked_stall(s) || held_stall(s, pid ? pid : report_pid(s, NULL)))
             return;
         if (gdb_snap_maybe(s))
             return; /* a snapshot given a plan: it answered gdb */
@@ -311,6 +456,24 @@ static bool pending_halt(GdbStub *s)
     return halted_stop(s);
 }
 
+/* A stop held back after the access (hold_back): reported before anything
+ * runs, by a resume that includes its process. */
+static bool pending_hit(GdbStub *s)
+{
+    NxDebug *d = s->dbg;
+    if (s->pend_hit == NX_HIT_NONE || (s->pend_cpu && !resumed(s, gdb_pid_of_cpu(s, s->pend_cpu))))
+        return false;
+    nx_debug_clear_hit(d);
+    d->hit = s->pend_hit;
+    d->hit_cpu = s->pend_cpu;
+    d->hit_addr = s->pend_addr;
+    s->pend_hit = NX_HIT_NONE;
+    if (d->hit == NX_HIT_CATCH)
+        console(s, d->catch_msg);
+    note_stop(s, report_pid(s, d->hit_cpu), GDB_SIGTRAP);
+    return true;
+}
+
 /* After a vKill the machine does not run: a resume of a process still
  * attached reports it killed (SIGKILL).  True when it did. */
 static bool killed_stop(GdbStub *s)
@@ -328,7 +491,7 @@ static bool killed_stop(GdbStub *s)
 
 static void resume(GdbStub *s)
 {
-    if (killed_stop(s) || pending_halt(s))
+    if (killed_stop(s) || pending_halt(s) || pending_hit(s))
         return;
     if (ended(s->m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -359,7 +522,7 @@ static void step(GdbStub *s, unsigned pid)
 {
     Machine *m = s->m;
     NxCpu *cpu = gdb_cpu_of_pid(s, pid);
-    if (killed_stop(s) || pending_halt(s))
+    if (killed_stop(s) || pending_halt(s) || pending_hit(s))
         return;
     if (ended(m)) {
         report_stop(s, s->g_pid); /* the fault first, then the exit */
@@ -369,6 +532,8 @@ static void step(GdbStub *s, unsigned pid)
     if (!sched_step_in_slice(m, cpu))
         s->rev_offsched++; /* an instruction outside the schedule (reverse.c) */
     bool can_run = gdb_step_core(s, cpu);
+    if (m->stop_reason == STOP_DEBUG)
+        hold_back(s); /* its access hit the watchpoint of a process not resumed */
     if (m->stop_reason == STOP_NONE || m->stop_reason == STOP_DEBUG) {
         if (s->dbg->hit == NX_HIT_NONE) {
             m->stop = false;
@@ -389,6 +554,23 @@ static void step(GdbStub *s, unsigned pid)
             s->rev_offsched++; /* stops between rounds when it retires */
             run_rounds(s, pid);
             nx_debug_set_step(s->dbg, NULL);
+            hold_cores(s, false); /* the cores hold_back held */
+            return;
+        }
+        if (!can_run && cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET &&
+            s->dbg->hit == NX_HIT_NONE) {
+            /* A core that cannot run yet (a TPC before its kernel's launch,
+             * gdb stepping it over a breakpoint at bundle 0): run the
+             * machine until it is about to execute its first instruction,
+             * as the continue gdb is about to send would.  The step ends
+             * there, before that instruction, where gdb finds its
+             * breakpoint: the stop is the kernel's first, not a stop of a
+             * core that never ran. */
+            nx_debug_set_step_first(s->dbg, cpu);
+            s->rev_offsched++;
+            run_rounds(s, pid);
+            nx_debug_set_step(s->dbg, NULL);
+            hold_cores(s, false);
             return;
         }
     }
@@ -509,6 +691,9 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
     } else {
         s->extended = restarted; /* only extended-remote sends vRun */
         s->g_pid = s->c_pid = 1;
+        s->sel_pid = 0;
+        s->quiet1 = !restarted; /* vRun: gdb's run, not a quiet connect */
+        gdb_resume_all(s, 0);
         s->last_pid = 0;
         s->last_sig = 0;
         for (unsigned i = 0; i < s->nr_proc; i++) {
@@ -601,6 +786,7 @@ static void stub_free(GdbStub *s)
     g_free(s->attached);
     g_free(s->last_state);
     g_free(s->run_set);
+    g_free(s->resumed);
 }
 
 /* Without a debugger any more: run to the end the way sched_run does. */
@@ -662,6 +848,8 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     s->attached = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
     s->last_state = g_new0(CpuState, s->nr_proc ? s->nr_proc : 1);
     s->run_set = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
+    s->resumed = g_new0(bool, s->nr_proc ? s->nr_proc : 1);
+    gdb_resume_all(s, 0);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++)
         s->proc[i] = m->seq[i];
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++)

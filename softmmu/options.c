@@ -49,7 +49,7 @@ static const OptDesc opt_table[] = {
     {"gdb-default", 's', false, NULL, "shorthand for -gdb tcp::1234"},
     {"gdb", 0, true, "DEV", "wait for a gdb connection on DEV"},
     {"replay-budget", 0, true, "N",
-     "refuse gdb reverse commands that would re-execute more than N steps (default 100000000;"
+     "refuse gdb reverse commands that would re-execute more than N steps (default 1000000000;"
      " 0: off; docs/gdb.rst)"},
     {"replay-memory", 0, true, "SIZE",
      "memory the snapshots for gdb reverse execution may hold (default 512M; 0: none)"},

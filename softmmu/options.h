@@ -57,7 +57,7 @@ typedef struct NxOptions {
 } NxOptions;
 
 /* -replay-budget when not given: steps re-executed per reverse command. */
-#define NX_REPLAY_BUDGET_DEFAULT 100000000ull
+#define NX_REPLAY_BUDGET_DEFAULT 1000000000ull
 #define NX_REPLAY_MEMORY_DEFAULT (512ull << 20)
 #define NX_REPLAY_EVERY_DEFAULT  (8ull << 20)
 

@@ -51,7 +51,7 @@ const char tr_usage[] =
     "  -S                       start stopped, before the launcher's first instruction\n"
     "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
     "  --replay-budget N        refuse gdb reverse commands re-executing more than N\n"
-    "                           steps (default 100000000; 0: no reverse execution), as nxemu\n"
+    "                           steps (default 1000000000; 0: no reverse commands), as nxemu\n"
     "  --replay-memory SIZE     memory of the snapshots reverse commands re-execute from\n"
     "                           (default 512M; 0: none), as nxemu -replay-memory\n"
     "  --replay-every N         steps between two snapshots at first (default 8388608)\n"

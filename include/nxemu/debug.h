@@ -83,11 +83,23 @@ typedef struct NxDebug {
      * stops before its next one. */
     NxCpu *step_cpu;
     uint64_t step_retired;
+    /* ... or, for a core that cannot run yet (a TPC before its kernel's
+     * launch), until step_cpu is about to execute its first instruction. */
+    bool step_first;
     /* The recorded stop (first hit wins). */
     NxDebugHit hit;
     NxCpu *hit_cpu;
     uint64_t hit_addr; /* gdb address of a watch hit */
     bool hit_precise;  /* watch hit reported before the access */
+    /* Who made a watch hit's access (MemRequester; for a DMA transfer
+     * hit_by_id is the issuing sequencer, -1 for a doorbell request), so
+     * that the stop can name it; hit_by_set false: not known; hit_by_engine:
+     * hit_by_id is the DMA engine, seen through the access hook). */
+    bool hit_by_set;
+    bool hit_by_engine;
+    bool hit_by_write;
+    uint8_t hit_by;
+    int hit_by_id;
     /* Set by the DMA engine while a transfer that was already reported
      * before it moved completes: the access hook then reports only write
      * watchpoints (gdb needs to see the new value), see gdbstub-debug.c. */
@@ -144,6 +156,10 @@ const NxWatchpoint *nx_debug_wp_find(NxDebug *d, NxCpu *cpu, uint64_t pa, uint64
  * machine.  precise: before the access (the stop reply's pc is where the
  * process stands; the access has not happened). */
 void nx_debug_watch_stop(Machine *m, const NxWatchpoint *w, bool precise);
+/* The same, naming the access: by a MemRequester, id its index (DMA: the
+ * issuing sequencer, -1 for a doorbell request), is_write its direction. */
+void nx_debug_watch_stop_by(Machine *m, const NxWatchpoint *w, bool precise, MemRequester by,
+                            int id, bool is_write);
 
 /* Record a catch hit, reported on cpu's process (NULL: the one gdb
  * resumed) with the console line fmt, and stop the machine at the next
@@ -158,13 +174,16 @@ static inline bool nx_debug_catching(Machine *m, NxCatch kind);
 NxDebug *nx_debug_new(Machine *m);
 void nx_debug_free(NxDebug *d);
 bool nx_debug_bp_insert(NxDebug *d, NxCpu *cpu, uint64_t addr);
+
 bool nx_debug_bp_remove(NxDebug *d, NxCpu *cpu, uint64_t addr);
 /* pa is the translated address of gaddr. */
 bool nx_debug_wp_insert(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t pa,
                         uint64_t len);
 bool nx_debug_wp_remove(NxDebug *d, NxCpu *cpu, NxDebugHit type, uint64_t gaddr, uint64_t len);
-/* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu. */
+/* Start (cpu) or end (NULL) a step that runs the machine, see step_cpu;
+ * _first: one that ends before cpu's first instruction (step_first). */
 void nx_debug_set_step(NxDebug *d, NxCpu *cpu);
+void nx_debug_set_step_first(NxDebug *d, NxCpu *cpu);
 /* Drop every breakpoint and watchpoint of cpu (NULL: of every core, and
  * the catchpoints). */
 void nx_debug_clear(NxDebug *d, NxCpu *cpu);

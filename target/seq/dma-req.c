@@ -303,14 +303,18 @@ static bool seq_dma_watch(Machine *m, DmaRequest *req)
 {
     const SeqDmaReq *q = (const SeqDmaReq *)req;
     NxDebug *d = m->debug;
+    bool wr = false;
     const NxWatchpoint *w = dma_side_watch(d, q, false, false);
     if (!w && q->op)
         w = dma_side_watch(d, q, true, false);
-    if (!w)
+    if (!w) {
         w = dma_side_watch(d, q, true, true);
+        wr = true;
+    }
     if (!w)
         return false;
-    nx_debug_watch_stop(m, w, true);
+    /* the stop names the transfer (by its issuing core) */
+    nx_debug_watch_stop_by(m, w, true, MEM_REQ_DMA, req->owner, wr);
     return true;
 }
 

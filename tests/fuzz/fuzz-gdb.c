@@ -105,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s->attached = g_new0(bool, s->nr_proc);
     s->last_state = g_new0(CpuState, s->nr_proc);
     s->run_set = g_new0(bool, s->nr_proc);
+    s->resumed = g_new0(bool, s->nr_proc);
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         s->proc[i] = m->seq[i];
     }
@@ -171,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g_free(s->attached);
     g_free(s->last_state);
     g_free(s->run_set);
+    g_free(s->resumed);
     machine_free(m);
     return 0;
 }

@@ -36,7 +36,7 @@ IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
                           'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1',
-                          'longloop'),
+                          'longloop', 'semsig1'),
     tpc=('tpck', 'tpcst'))
 
 
@@ -1059,12 +1059,160 @@ def without_gdb_the_machine_runs_on():
     st = Stub(EMU, ['-device', 'loader,file=%s' % bigloop(NXEMU_AS, HERE, IMG)])
     st.wait_listening()
     g = subprocess.Popen([GDB, '-nx', '-batch', '-ex', 'target extended-remote %s' % st.path,
-                          '-ex', 'continue'], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+                          '-ex', 'echo connected\\n', '-ex', 'continue'],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # killed in the middle of the continue, not before it connected (a
+    # slow gdb start left the stub waiting for a gdb that never came)
+    for line in g.stdout:
+        if b'connected' in line:
+            break
     time.sleep(0.3)
     g.kill()
     g.wait()
     assert st.wait(timeout=60) == 3, st.stderr
+
+
+# ---- issue 39: every stop is one stock gdb asked for or can take ----
+
+def two_seq_args(seq0, seq1):
+    return ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES[seq0],
+            '-device', 'loader,file=%s,cpu-num=1' % IMAGES[seq1]]
+
+
+@case
+def step_over_a_wait_reports_only_the_stepped_core():
+    """A breakpoint on seq0's waiting instruction (semwait.s, 0x1000000) and
+    one on seq1 after it releases the wait (semsig1.s: post sem1, then a
+    loop at 0x11000c0..0x1100100).  gdb steps seq0 alone over its breakpoint
+    (vCont;s:p1.1); seq1 reaches its breakpoint while the machine runs for
+    that step.  Stock gdb takes no other thread's stop for such a step
+    (gdb 13 died with 'finish_step_over: Assertion trap_expected'): the
+    step completes, and seq1's stop comes with the continue after it, with
+    seq1's r1 = 3 (it counted to 3 before the post)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('semwait', 'semsig1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100100', 'inferior 1',
+        'break *0x1000000', 'set schedule-multiple on', 'continue', 'p $r1', 'p/x $pc',
+        'monitor info cores', 'kill inferiors 1 2'])
+    assert 'internal-error' not in out, out
+    assert 'Thread 2.1 hit Breakpoint 1, 0x0000000001100100' in out, out
+    assert values(out) == ['3', '0x1100100'], out
+    assert 'pid 1 seq0 state=HALTED' in out, out  # its wait retired, then its halt
+
+
+@case
+def step_over_a_wait_held_by_a_core_stopped_first():
+    """The same with seq1 (spin1.s) stopping at its breakpoint and never
+    releasing seq0's wait: the step cannot finish; it is reported on seq0
+    with a line naming seq1, and once seq0's breakpoint is disabled the next
+    continue reports seq1's stop (gdb 13 died here too)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('semwait', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x1100040', 'inferior 1',
+        'break *0x1000000', 'set schedule-multiple on', 'continue', 'p/x $pc', 'disable 2',
+        'continue', 'p/x $pc', 'kill inferiors 1 2'])
+    assert 'internal-error' not in out, out
+    assert ('nxemu: seq0 cannot go on: it waits for seq1 at 0x1100040, stopped at a '
+            'breakpoint or watchpoint gdb cannot hear of now (disable this core\'s breakpoint '
+            'so that gdb continues instead of stepping it)') in out, out
+    assert 'Thread 2.1 hit Breakpoint 1, 0x0000000001100040' in out, out
+    assert values(out) == ['0x1000000', '0x1100040'], out
+
+
+@case
+def tpc_run_continue_launches_the_kernel():
+    """docs/tpc-run.rst's recipe: the TPC is RESET when gdb attaches, gdb
+    steps it over `break *0` before continuing.  The step runs the machine
+    until the launcher starts the kernel: the stop at bundle 0 is the
+    kernel's (tpc0 RUNNING, KERNEL_BASE latched), and the next continue runs
+    the kernel to its end (before, every continue printed the same stop of a
+    TPC that never ran, bundles=0)."""
+    k = add_f32_kernel()
+    a = [float(i) for i in range(64)]
+    ia, ib = f32_file('ra.bin', a), f32_file('rb.bin', [0.5] * 64)
+    out = os.path.join(IMG, 'rout.bin')
+    txt, rc, err = gdb_session(
+        ['-k', k, '--index-space', '1,1', '-i', ia + ':64x1:f32', '-i', ib + ':64x1:f32',
+         '-o', out + ':64x1:f32'],
+        ['add-inferior', 'inferior 2', 'attach 2', 'break *0', 'continue', 'monitor info cores',
+         'continue', 'monitor info cores', 'inferior 1', 'continue'], binary=TPC_RUN)
+    assert txt.count('hit Breakpoint 1, 0x00000000') == 1, txt
+    assert 'pid 2 tpc0 state=RUNNING pc=0x00000000' in txt, txt
+    assert 'nxemu: tpc0 halted at pc=' in txt, txt
+    assert 'pid 2 tpc0 state=HALTED' in txt, txt
+    assert rc == 0, (rc, err)
+    assert 'bundles=0 ' not in err, err
+    with open(out, 'rb') as f:
+        got = struct.unpack('<64f', f.read())
+    assert list(got) == [x + 0.5 for x in a], got
+
+
+@case
+def reverse_stepi_moves_the_selected_core():
+    """With `set schedule-multiple on` (what nxemu-attach-all sets) gdb sends
+    Hc0 + bs for reverse-stepi: the core moved back is the selected
+    inferior's, seq1 (spin1.s: add at 0x1100000, `b spin` at 0x1100040), not
+    the core of the last stop (seq0, stopped at its breakpoint in
+    longloop.s).  One step back from the add is the `b`; seq0's registers,
+    re-read, are those of that earlier moment (before: seq0 was moved back
+    and seq1 did not move)."""
+    need()
+    out, rc, _ = gdb_session(['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['longloop'],
+                              '-device', 'loader,file=%s,cpu-num=1' % IMAGES['spin1']], [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'set schedule-multiple on',
+        'break *0x1000100', 'continue', 'inferior 2', 'p/x $pc', 'reverse-stepi', 'p/x $pc',
+        'inferior 1', 'p/x $pc', 'kill inferiors 1 2'], timeout=120)
+    v = values(out)
+    assert v[:2] == ['0x1100000', '0x1100040'], out
+    assert len(v) == 3 and v[2] != '0x1000100', out  # seq0 re-read, earlier in its loop
+
+
+@case
+def boot_core_stop_while_another_inferior_continues():
+    """The issue's hang: seq0 (loop.s) has a breakpoint at 0x1000080, the
+    user continues inferior 2 (seq1, second.s: r3 = 42, then HALT) with
+    schedule-multiple off.  gdb resumes process 2 only; a stop of seq0,
+    which gdb still holds as stopping quietly since the connect, left gdb
+    hung for good.  seq0's stop is held until gdb resumes it: the continue
+    ends with seq1's halt, and the continue of inferior 1 meets seq0's
+    breakpoint in its first pass (r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'second'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000080',
+        'inferior 2', 'continue', 'p $r3', 'inferior 1', 'continue', 'p $r1',
+        'kill inferiors 1 2'], timeout=60)
+    assert 'nxemu: seq1 halted at pc=0x1100080' in out, out
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['42', '1'], out
+
+
+@case
+def attach_all_then_continue_from_another_inferior():
+    """`nxemu-attach-all`, `inferior 2`, `continue` (schedule-multiple on,
+    every core resumed) hung the same way on seq0's breakpoint: the script
+    now attaches inferior 1 again last, and the stop is reported (seq0 in
+    its first pass, r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'spin1'), [
+        'nxemu-attach-all', 'break *0x1000080', 'inferior 2', 'continue', 'p $r1',
+        'kill inferiors 1 2 3'], load_script=True, timeout=60)
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['1'], out
+
+
+@case
+def dma_watchpoint_names_the_transfer():
+    """A watch hit by a DMA transfer is reported on the process that set the
+    watchpoint (gdb matches watchpoints in the inferior that set them), with
+    a line naming the accessor: dmaw.s's DMA, issued by seq0, writes
+    0x33 to 0x2000208 (before it moves: the first stop; gdb prints the new
+    value, 51, at the second)."""
+    need()
+    out, rc, _ = gdb_session(dmaw_args(), [
+        'watch *(int*)0x2000208', 'continue', 'continue', 'kill'])
+    assert ('nxemu: watchpoint 0x2000208 of seq0: a DMA transfer of seq0 writes it (before '
+            'the access)') in out, out
+    assert 'Old value = 0\nNew value = 51' in out, out
 
 
 def main():

@@ -41,7 +41,7 @@ IMG = tempfile.mkdtemp(prefix='nxgdbrev')
 
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'dmaw', 'launchst', 'tpcst', 'timing', 'timing1', 'callf',
-                          'fault', 'spin', 'longloop'), tpc=('tpcst',))
+                          'fault', 'spin', 'longloop', 'whowrote'), tpc=('tpcst',))
 
 
 def need(gdb=True):
@@ -476,11 +476,12 @@ def gdb_killed_during_a_reverse_command():
 def rescans_from_earlier_snapshots_stay_within_the_budget():
     """reverse-continue to a breakpoint on the first instruction (position
     0) from the end of longloop.s: each scan from a snapshot finds nothing
-    and the next starts from the snapshot before it, so the steps add up
-    (about 39,000, then 79,000 more, then 119,000 more, with snapshots every
-    40,000 steps after thinning).  With -replay-budget 150000 the third scan
-    is refused, with the sum in the message, and the session stays where it
-    was (r1 = 300000, the run then ends with its status 3)."""
+    and the next starts from the snapshot before it, up to where the last
+    one began, so the steps add up (about 39,000, then 40,000 more, ...,
+    with snapshots every 40,000 steps after thinning).  With -replay-budget
+    150000 the fourth scan is refused, with the sum in the message, and the
+    session stays where it was (r1 = 300000, the run then ends with its
+    status 3)."""
     need()
     if SNAPSHOTS:
         raise Skip('sets its own snapshot options')
@@ -708,6 +709,27 @@ def ctrl_c_interrupts_a_reverse_command():
         raise
     st.wait()
     print('# bs interrupted after %.2f s at %d of %d instructions' % (took, after, before))
+
+
+@case
+def who_wrote_this_word_far_back_costs_the_distance():
+    """whowrote.s stores to 0x2000100 at position 1, then runs 900,000
+    instructions.  From its end, watch + reverse-continue names the store
+    (seq0 at 0x1000040) and re-executes about the distance back: each scan
+    from a snapshot ends where the scan after it began (before, each ran to
+    the current position: about 20 times the distance with the snapshots
+    of -replay-every 20000)."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    out, rc = gdb_session(['-device', 'loader,file=%s' % IMAGES['whowrote'],
+                           '-replay-every', '20000'], [
+        'break *0x1000100', 'continue', 'watch *(int*)0x2000100', 'reverse-continue',
+        'p/x $pc', 'monitor info replay', 'kill'])
+    assert 'nxemu: reverse: seq0 at pc=0x1000040 writes PA 0x2000100+4 (position 1)' in out, out
+    assert values(out) == ['0x1000040'], out
+    m = re.search(r'last reverse command: re-executed (\d+) steps', out)
+    assert m and 900000 < int(m.group(1)) < 2 * 900000, out
 
 
 def main():
