@@ -256,6 +256,7 @@ def vendor_disassembler_prints_the_same_instruction():
     assert len(vlines) == len(ok), (len(vlines), len(ok))
     vtext = [norm(re.sub(r"^\s*[0-9a-f]+:\s*", "", l)) for l in vlines]
     differ = [(k, vtext[k]) for k in range(len(ok)) if vtext[k] != norm(ok[k][1])]
+    same_text = len(ok) - len(differ)
     # where the vendor's printer leaves out what its own assembler would then
     # not restore (a VPU `mov`'s type, an int5 op's empty dim mask), nxemu
     # prints it: the same text with those left out counts as the same
@@ -284,7 +285,7 @@ def vendor_disassembler_prints_the_same_instruction():
                 same += 1
             else:
                 bad.append(f"nxemu {ok[k][1]!r}\n   vendor {v!r}")
-        print(f"# vendor disassembly: {len(ok) - len(differ)} of {len(ok)} the same text, "
+        print(f"# vendor disassembly: {same_text} of {len(ok)} the same text, "
               f"{same} more in a spelling nxemu reads as the same bytes")
         assert not bad, f"{len(bad)} differ:\n" + "\n".join(bad[:25])
 
