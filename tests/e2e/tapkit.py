@@ -13,6 +13,17 @@ import sys
 import tempfile
 
 
+def set_bits(b, lo, width, val):
+    """Bits lo..lo+width-1 of the bytearray b (little-endian bit order, as
+    the TPC bundle layout counts them) set to val."""
+    for i in range(width):
+        bit = lo + i
+        if (val >> i) & 1:
+            b[bit // 8] |= 1 << (bit % 8)
+        else:
+            b[bit // 8] &= ~(1 << (bit % 8))
+
+
 class Tap:
     def __init__(self, prefix):
         self.tmp = tempfile.mkdtemp(prefix=prefix)

@@ -12,7 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tapkit import Tap  # noqa: E402
+from tapkit import Tap, set_bits  # noqa: E402
 
 AS, OBJDUMP, ASM_DIR = sys.argv[1], sys.argv[2], sys.argv[3]
 T = Tap("nxemu-tpc-vendor-")
@@ -36,14 +36,6 @@ def body(elf):
     out = out.split("\n.section .tpc_metadata\n", 1)[0]
     return [re.sub(r"\s+", " ", l).strip() for l in out.rstrip("\n").split("\n")]
 
-
-def set_bits(b, lo, width, val):
-    for i in range(width):
-        bit = lo + i
-        if (val >> i) & 1:
-            b[bit // 8] |= 1 << (bit % 8)
-        else:
-            b[bit // 8] &= ~(1 << (bit % 8))
 
 
 @test

@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tapkit import Tap  # noqa: E402
+from tapkit import Tap, set_bits  # noqa: E402
 
 AS, OBJDUMP, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
 VENDOR = os.path.join(os.path.dirname(os.path.abspath(SRC)), "shared", "vendor", "tpc-llvm")
@@ -75,14 +75,6 @@ def rows():
             out.append((slot, int(m.group(1), 16), m.group(2)))
     return out
 
-
-def set_bits(b, lo, width, val):
-    for i in range(width):
-        bit = lo + i
-        if (val >> i) & 1:
-            b[bit // 8] |= 1 << (bit % 8)
-        else:
-            b[bit // 8] &= ~(1 << (bit % 8))
 
 
 def elf_text(path_):
