@@ -50,7 +50,8 @@ static bool refuse(const NxOptions *o, GError **e)
                        : o->coverage            ? "-coverage"
                        : o->poison              ? "-machine poison=on"
                        : o->dump_dtb            ? "-dump-dtb"
-                       : o->help || o->version || o->machine_help || o->log_help
+                       : o->help || o->version || o->machine_help || o->log_help ||
+                               o->help_list
                            ? "-help/-version"
                            : NULL;
     if (what) {

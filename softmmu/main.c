@@ -209,6 +209,8 @@ int main(int argc, char **argv)
         fputs(o.help_text, stdout);
     } else if (o.version) {
         fputs(NXEMU_VERSION_LINE("nxemu"), stdout);
+    } else if (o.help_list) {
+        fputs(o.help_list, stdout);
     } else if (o.machine_help) {
         nx_machine_help(stdout);
     } else if (o.log_help) {

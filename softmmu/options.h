@@ -54,6 +54,9 @@ typedef struct NxOptions {
     /* Informational requests: main prints and exits 0. */
     bool help, version, machine_help, log_help;
     char *help_text; /* filled when help is set */
+    /* QEMU's ",help" lists (-machine nc2,help, -device help, -device
+     * loader,help, -display help, -cpu help): the text main prints. */
+    char *help_list;
 } NxOptions;
 
 /* -replay-budget when not given: steps re-executed per reverse command. */

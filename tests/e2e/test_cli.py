@@ -176,7 +176,12 @@ def _():
                  "nxemu: -m: '0x40M': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
     expect_error(['-M', 'hbm=12Q'], 125,
                  'nxemu: -machine: hbm=12Q: not a size (MiB, or a B/K/M/G/T/P/E suffix)')
-    expect_error(['-m', 'maxmem=2G'], 125, "nxemu: -m: unknown key 'maxmem' (size)")
+    expect_error(['-m', 'maxmem=2G'], 125,
+                 "nxemu: -m: maxmem: nc2 has no memory hotplug (only size=SIZE)")
+    # QEMU's -m SIZE,slots=N form names the key, not '2G,slots' (#41)
+    expect_error(['-m', '2G,slots=2'], 125,
+                 "nxemu: -m: slots: nc2 has no memory hotplug (only size=SIZE)")
+    expect_error(['-m', '2G,sise=4G'], 125, "nxemu: -m: unknown key 'sise' (size)")
 
 
 @case('-m 64G accepted')
@@ -280,9 +285,14 @@ def _():
 @case('-device loader syntax errors')
 def _():
     expect_error(['-device', 'virtio-net'], 125,
-                 "nxemu: -device: unknown device 'virtio-net' (only 'loader')")
+                 "nxemu: -device: unknown device 'virtio-net' (only 'loader'; -device help)")
     expect_error(['-device', 'loader,file=x.bin,speed=3'], 125,
-                 "nxemu: -device loader: unknown property 'speed'")
+                 "nxemu: -device loader: unknown property 'speed' (file, addr, data, "
+                 "data-len, cpu-num, tpc-num; -device loader,help)")
+    # QEMU's loader key force-raw is unknown here, not "not a number" (#41)
+    expect_error(['-device', 'loader,file=x.bin,addr=0x1000,force-raw=on'], 125,
+                 "nxemu: -device loader: unknown property 'force-raw' (file, addr, data, "
+                 "data-len, cpu-num, tpc-num; -device loader,help)")
     expect_error(['-device', 'loader,addr=0x1000,data=5'], 125,
                  'nxemu: -device loader: data= needs addr=, data= and data-len=')
     expect_error(['-device', 'loader,addr=0x1000,data=5,data-len=3'], 125,
@@ -291,6 +301,29 @@ def _():
                  'nxemu: -device loader: data= does not fit in data-len bytes')
     expect_error(['-device', 'loader,addr=0x10z0,data=1,data-len=1'], 125,
                  'nxemu: -device loader: addr=0x10z0: not a number')
+
+
+@case("QEMU's ',help' lists: -machine nc2,help, -device help/loader,help, -display help, "
+      "-cpu help")
+def _():
+    # each key the parser accepts appears in its list, and the list is on stdout, exit 0
+    for args, keys in ((['-machine', 'nc2,help'],
+                        ['hbm=', 'seq=', 'tpc=', 'tlb=', 'quantum=', 'dma=', 'gmem-latency=',
+                         'gmem-bpc=', 'poison=', 'dumpdtb=']),
+                       (['-M', 'help'], ['nc2']),
+                       (['-device', 'help'], ['loader']),
+                       (['-device', 'loader,help'],
+                        ['file=', 'addr=', 'cpu-num=', 'tpc-num=', 'data=', 'data-len=']),
+                       (['-display', 'help'], ['none', 'sdl']),
+                       (['-cpu', 'help'], ['nxseq', 'tpc'])):
+        rc, out, err = run(*args)
+        assert rc == 0 and err == '', (args, rc, err)
+        for k in keys:
+            assert k in out, (args, k, out)
+    expect_error(['-display', 'vnc'], 125,
+                 "nxemu: -display: unknown display 'vnc' (none or sdl; -display help)")
+    expect_error(['-cpu', 'max'], 125,
+                 "nxemu: -cpu: 'max': the nc2 machine's core types are fixed (-cpu help lists them)")
 
 
 @case('-bind syntax errors')
