@@ -326,6 +326,20 @@ def _():
                  "nxemu: -cpu: 'max': the nc2 machine's core types are fixed (-cpu help lists them)")
 
 
+@case('a FAIL exit says so on stderr: one fail: line after the console output')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    # examples/prog.s without its data sums 0 and writes FAIL 1 after 14 instructions
+    rc, out, err = run('-kernel', os.path.join(src, 'prog.elf'))
+    assert rc == 1, (rc, err)
+    assert out == 'sum = 0\n', out
+    assert err == 'nxemu: fail: code=1 (test device FINISHER) icount=14 vtime=14\n', err
+    # PASS stays silent
+    rc, out, err = run('-kernel', os.path.join(src, 'prog.elf'), '-device',
+                       'loader,file=%s,addr=0x02000000' % os.path.join(src, 'data.bin'))
+    assert (rc, out, err) == (0, 'sum = 10\n', ''), (rc, out, err)
+
+
 @case('-bind syntax errors')
 def _():
     expect_error(['-bind', '5'], 125, 'nxemu: -bind 5: expected VAR=ADDR')
