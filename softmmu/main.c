@@ -101,9 +101,8 @@ static int run(NxOptions *o)
         g_free(fdt);
         return ok ? 0 : fail(err);
     }
-    /* A temporary file until the run ends (file-io.h): a load error leaves
-     * the previous log in place. */
-    if (o->logfile && !(logout = nx_output_open("-D", o->logfile, &err))) {
+    /* Written as the run goes (file-io.h), so `tail -f` follows it. */
+    if (o->logfile && !(logout = nx_output_open_log("-D", o->logfile, &err))) {
         g_free(fdt);
         return fail(err);
     }

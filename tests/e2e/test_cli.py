@@ -340,6 +340,35 @@ def _():
     assert (rc, out, err) == (0, 'sum = 10\n', ''), (rc, out, err)
 
 
+@case('-D is written as the run goes (tail -f), truncated at start')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, 'run.log')
+        with open(log, 'w') as f:
+            f.write('old contents\n' * 100)
+        sock = os.path.join(d, 'g.sock')
+        # -S: the machine waits for gdb after loading, so the loader's lines
+        # must be in the file while nxemu is still running
+        p = subprocess.Popen([NXEMU, '-d', 'machine', '-D', log, '-S', '-gdb', 'unix:' + sock,
+                              '-kernel', os.path.join(src, 'images', 'hello.elf')],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            text = ''
+            for _ in range(100):
+                with open(log) as f:
+                    text = f.read()
+                if 'core 0 entry 0x1000000' in text:
+                    break
+                subprocess.run(['sleep', '0.05'])
+            assert 'loader: core 0 entry 0x1000000' in text, text
+            assert 'old contents' not in text, text
+            assert p.poll() is None
+        finally:
+            p.terminate()
+            p.communicate(timeout=30)
+
+
 @case('-bind syntax errors')
 def _():
     expect_error(['-bind', '5'], 125, 'nxemu: -bind 5: expected VAR=ADDR')
