@@ -43,6 +43,9 @@ static const OptDesc opt_table[] = {
      "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
     {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
+    {"serial", 0, true, "stdio|mon:stdio|none|file:PATH",
+     "where the test device's CONSOLE goes (default stdio; mon:stdio adds the monitor)"},
+    {"monitor", 0, true, "stdio|none", "the monitor's commands on standard input (monitor help)"},
     {"display", 0, true, "none|sdl[,zoom=activity][,data=REGION,dtype=T,cmap=M][,scrub=VTIME]",
      "display backend"},
     {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
@@ -562,6 +565,28 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         set_str(&o->coverage, value);
     } else if (!strcmp(n, "nographic")) {
         o->nographic = true;
+    } else if (!strcmp(n, "serial")) {
+        g_clear_pointer(&o->serial_file, g_free);
+        o->serial_off = false;
+        if (!strcmp(value, "mon:stdio")) {
+            o->monitor_stdio = true;
+        } else if (!strcmp(value, "none") || !strcmp(value, "null")) {
+            o->serial_off = true;
+        } else if (g_str_has_prefix(value, "file:") && value[5]) {
+            o->serial_file = g_strdup(value + 5);
+        } else if (strcmp(value, "stdio") != 0) {
+            return usage_error(err, "-serial: '%s': stdio, mon:stdio, none, null or file:PATH",
+                               value);
+        }
+    } else if (!strcmp(n, "monitor")) {
+        if (!strcmp(value, "stdio")) {
+            o->monitor_stdio = true;
+        } else if (!strcmp(value, "none")) {
+            o->monitor_stdio = false;
+        } else {
+            return usage_error(err, "-monitor: '%s': stdio or none (gdb's 'monitor' reaches "
+                                    "the same commands)", value);
+        }
     } else if (!strcmp(n, "tpc-strict")) {
         o->tpc_strict = true;
     } else if (!strcmp(n, "tpc-timing")) {
@@ -757,6 +782,7 @@ void nx_options_free(NxOptions *o)
     g_free(o->dump_dtb);
     g_free(o->fit_config);
     g_free(o->logfile);
+    g_free(o->serial_file);
     g_free(o->trace_json);
     g_free(o->coverage);
     g_free(o->gdb);

@@ -51,7 +51,9 @@ static MemTxResult testdev_write(void *opaque, uint64_t off, unsigned size, uint
     if (off == TESTDEV_FINISHER && size == 4) {
         testdev_finisher(td, (uint32_t)data);
     } else if (off == TESTDEV_CONSOLE && size <= 4) {
-        fputc((int)(data & 0xFF), stdout);
+        if (!td->m->console_off) {
+            fputc((int)(data & 0xFF), td->m->console ? td->m->console : stdout);
+        }
     }
     return MEMTX_OK;
 }

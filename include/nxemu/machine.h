@@ -132,6 +132,10 @@ typedef struct Machine {
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
+    /* Where the test device's CONSOLE bytes go (-serial): NULL is standard
+     * output; console_off drops them (-serial none). */
+    FILE *console;
+    bool console_off;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

@@ -369,6 +369,47 @@ def _():
             p.communicate(timeout=30)
 
 
+@case('-monitor stdio / -serial mon:stdio: the monitor commands on stdin; -serial none|file:')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    prog = ['-kernel', os.path.join(src, 'prog.elf'), '-device',
+            'loader,file=%s,addr=0x02000000' % os.path.join(src, 'data.bin')]
+
+    def mon(args, text):
+        p = subprocess.run([NXEMU, *args], input=text.encode(), capture_output=True, timeout=60)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+    # -S: nothing has run; the commands see the start, cont runs the program
+    rc, out, err = mon(['-monitor', 'stdio', '-S', *prog],
+                       'info cores\nxp 0x2000010 4\ncont\n')
+    assert (rc, err) == (0, ''), (rc, err)
+    assert 'seq0 state=RUNNING pc=0x0000000001000000' in out, out
+    assert '0x0000000002000010: 00 00 00 00\n' in out, out
+    assert out.endswith('sum = 10\n'), out
+    # the same with -serial mon:stdio; end of input while stopped is quit (status 0,
+    # the program never ran)
+    rc, out, err = mon(['-serial', 'mon:stdio', '-S', *prog], 'info tpc\n')
+    assert (rc, err) == (0, '') and 'sum' not in out and 'tpc0' in out, (rc, out, err)
+    # a bad command is answered, the run goes on
+    rc, out, err = mon(['-monitor', 'stdio', '-S', *prog], 'frobnicate\ncont\n')
+    assert rc == 0 and "monitor: unknown command 'frobnicate'" in out, (rc, out, err)
+    expect_error(['-monitor', 'tcp::4444'], 125,
+                 "nxemu: -monitor: 'tcp::4444': stdio or none (gdb's 'monitor' reaches the "
+                 "same commands)")
+    expect_error(['-serial', 'pty'], 125,
+                 "nxemu: -serial: 'pty': stdio, mon:stdio, none, null or file:PATH")
+    expect_error(['-monitor', 'stdio', '-s', *prog], 125,
+                 "nxemu: -monitor stdio: not with -s/-gdb (gdb's 'monitor' runs the same "
+                 "commands)")
+    rc, out, err = run('-serial', 'none', *prog)
+    assert (rc, out, err) == (0, '', ''), (rc, out, err)
+    with tempfile.TemporaryDirectory() as d:
+        con = os.path.join(d, 'console.txt')
+        rc, out, err = run('-serial', 'file:' + con, *prog)
+        assert (rc, out, err) == (0, '', ''), (rc, out, err)
+        with open(con) as f:
+            assert f.read() == 'sum = 10\n'
+
+
 @case('-bind syntax errors')
 def _():
     expect_error(['-bind', '5'], 125, 'nxemu: -bind 5: expected VAR=ADDR')
@@ -466,7 +507,8 @@ def _():
     expect_error(['-gdb', 'bogus', '-device', f'loader,file={halt},addr=0x01000000,cpu-num=0'],
                  125,
                  'nxemu: -gdb bogus: unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)')
-    expect_error(['-S'], 125, 'nxemu: -S: needs -s or -gdb (no monitor yet)')
+    expect_error(['-S'], 125,
+                 'nxemu: -S: needs -s, -gdb or -monitor stdio (something to continue from)')
 
 
 @case('no image at all')
