@@ -227,6 +227,27 @@ def viewer_tests(nxemu, image):
         else:
             print("# xvfb-run not installed: X11 window variant not run")
 
+        # #41: a window without a screendump is held at the end until closed,
+        # but never against a signal, and never where nobody can close it.
+        import time
+        t0 = time.monotonic()
+        r = run(["timeout", "-k", "30", "5", nxemu, "-display", "sdl", "-kernel", image],
+                dict(os.environ, SDL_VIDEODRIVER="offscreen"), timeout=60)
+        check(r.returncode == 0 and time.monotonic() - t0 < 5,
+              "offscreen, no screendump: nxemu ends by itself, no window to close "
+              "(%d, %.1f s)" % (r.returncode, time.monotonic() - t0))
+        if xvfb:
+            env = dict(os.environ)
+            env.pop("SDL_VIDEODRIVER", None)
+            t0 = time.monotonic()
+            # held window: timeout's SIGTERM at 3 s must end it (SIGKILL only at 33 s)
+            r = run([xvfb, "-a", "-s", "-screen 0 1600x900x24", "timeout", "-k", "30", "3",
+                     nxemu, "-display", "sdl", "-kernel", image], env, timeout=120)
+            wall = time.monotonic() - t0
+            check(r.returncode == 124 and wall < 20,
+                  "xvfb, held window: the first SIGTERM ends nxemu (status %d after %.1f s)"
+                  % (r.returncode, wall))
+
         bad = os.path.join(tmp, "no-such-dir", "x.png")
         r = run([nxemu, "-display", "sdl", "-screendump-at-exit", bad, "-kernel", image],
                 dict(os.environ, SDL_VIDEODRIVER="offscreen"))
