@@ -441,10 +441,12 @@ void vmodel_fit_activity(ViewerModel *vm)
 void vmodel_sbuf_heading(const ViewerModel *vm, GString *out)
 {
     uint32_t span = vmodel_sbuf_span(vm);
-    g_string_append_printf(
-        out, "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32 " B/column%s",
-        vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
-        vm->activity ? "  activity" : "");
+    /* marks are kept per 1 KiB bin: below that a column shows its bin's
+     * marks, and the heading says so */
+    g_string_append_printf(out, "SBUF 0x%05" PRIx32 "-0x%05" PRIx32 "  x%u  %" PRIu32 " B/col%s%s",
+                           vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
+                           span / VIEW_SBUF_W < VIEW_SBUF_BIN_BYTES ? "  1 KiB cells" : "",
+                           vm->activity ? "  activity" : "");
 }
 
 void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)

@@ -239,8 +239,10 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     if (vm->mouse_in) {
         vmodel_hover_text(vm, vm->mouse_x, vm->mouse_y, s);
     }
+    /* the hint is for a live window: a picture of the end (the
+     * -screendump-at-exit one) has no pointer to hover with */
     vrender_text(fb, VIEW_SBUF_X, y, 0xFFFFFFu,
-                 s->len ? s->str : "(hover a cell for its address and value)");
+                 s->len ? s->str : vm->ended ? "" : "(hover a cell for its address and value)");
     y += 12;
     x = vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "legend: ");
     vrender_fill(fb, x, y, 12, 7, 0xFF2020u);
@@ -248,7 +250,12 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     vrender_fill(fb, x, y, 12, 7, 0x20FF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "read  ");
     vrender_fill(fb, x, y, 12, 7, 0xFFFF20u);
-    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both   accesses:");
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both  ");
+    /* unequal counts mix the two levels (vmodel_color): orange, lime */
+    vrender_fill(fb, x, y, 12, 7, vmodel_color(&(ViewMarks){.nwr = 256, .nrd = 1}));
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "more writes  ");
+    vrender_fill(fb, x, y, 12, 7, vmodel_color(&(ViewMarks){.nwr = 1, .nrd = 256}));
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "more reads   accesses:");
     for (uint32_t n = 1; n <= 256; n *= 16) {
         vrender_fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
         x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
@@ -331,8 +338,11 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
     }
     if (vm->hbm_zoom > 1) {
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
-                      vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
+                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, marks per %" PRIu64
+                      " KiB, x%u%s)",
+                      vm->hbm_pan, vmodel_hbm_square_bytes(vm),
+                      (uint64_t)((1ull << vm->hbm_shift) >> 10), vm->hbm_zoom,
+                      vm->activity ? ", activity" : "");
     } else {
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
                       "HBM (%" PRIu64 " KiB per cell)", (uint64_t)((1ull << vm->hbm_shift) >> 10));

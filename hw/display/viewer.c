@@ -273,6 +273,11 @@ bool viewer_finish(Viewer *v, GError **err)
     }
     v->finished = true;
     v->vm.gdb_stopped = false;
+    if (v->opts.screendump_at_exit) {
+        /* the picture of the end does not depend on where the pointer
+         * happens to be (under Xvfb: the window's middle) */
+        v->vm.mouse_in = false;
+    }
     viewer_end(v);
     return !v->opts.screendump_at_exit || viewer_screendump(v, v->opts.screendump_at_exit, err);
 }
