@@ -192,7 +192,24 @@ def lsan_suppress(tmp):
         "suppressions=%s:print_suppressions=0" % supp
 
 
+def font_tests():
+    # #41: every glyph reads as itself: 95 distinct bitmaps, no two closer than
+    # two pixels (I/l and !/| were one apart), and q has its tail so that it is
+    # not read as 9 or g (their bottom rows are rounded)
+    glyphs = [k for k in FONT]
+    check(len(glyphs) == 95, "font: 95 distinct glyphs (%d)" % len(glyphs))
+    worst = min((sum(bin(a ^ b).count("1") for a, b in zip(g, h)), FONT[g], FONT[h])
+                for i, g in enumerate(glyphs) for h in glyphs[i + 1:])
+    check(worst[0] >= 2, "font: any two glyphs differ in 2 pixels or more (%r)" % (worst,))
+    bitmap = {c: g for g, c in FONT.items()}
+    bottom = lambda c: [(bitmap[c][col] >> 6) & 1 for col in range(5)]
+    check(bottom("q")[4] == 1 and bottom("9")[4] == 0 and bottom("g")[4] == 0,
+          "font: q ends in a tail at the right, 9 and g do not (%r %r %r)"
+          % (bottom("q"), bottom("9"), bottom("g")))
+
+
 def viewer_tests(nxemu, image):
+    font_tests()
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-")
     lsan_suppress(tmp)
     try:
