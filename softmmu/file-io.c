@@ -235,7 +235,7 @@ static NxOutput *live_tmp;
 void nx_output_unlink_temporaries(void)
 {
     for (NxOutput *o = live_tmp; o; o = o->next_live) {
-        if (o->tmp) { /* a log (nx_output_open_log) is the target itself */
+        if (o->tmp) { /* a published output is the target itself */
             unlink(o->tmp);
         }
     }
@@ -315,19 +315,7 @@ bool nx_output_check(const char *what, const char *path, GError **err)
     return true;
 }
 
-static NxOutput *output_open(const char *what, const char *path, bool log, GError **err);
-
 NxOutput *nx_output_open(const char *what, const char *path, GError **err)
-{
-    return output_open(what, path, false, err);
-}
-
-NxOutput *nx_output_open_log(const char *what, const char *path, GError **err)
-{
-    return output_open(what, path, true, err);
-}
-
-static NxOutput *output_open(const char *what, const char *path, bool log, GError **err)
 {
     NxOutput *o = g_new0(NxOutput, 1);
     struct stat st;
@@ -356,17 +344,6 @@ static NxOutput *output_open(const char *what, const char *path, bool log, GErro
                         g_strerror(errno));
             goto fail;
         }
-        if (log) {
-            /* A log is read while it grows (tail -f), as QEMU's -D: the
-             * file itself, truncated now. */
-            o->fd = open(o->target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-            if (o->fd < 0) {
-                g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: cannot create: %s", o->label,
-                            g_strerror(errno));
-                goto fail;
-            }
-            goto stream;
-        }
         g_autofree char *dir = g_path_get_dirname(o->target);
         g_autofree char *base = g_path_get_basename(o->target);
         o->tmp = g_strdup_printf("%s/.%s.XXXXXX", dir, base);
@@ -383,18 +360,13 @@ static NxOutput *output_open(const char *what, const char *path, bool log, GErro
             /* not fatal: the file keeps mode 0600 */
         }
     }
-stream:;
     static const cookie_io_functions_t io = {.write = out_write, .close = out_close};
     o->f = fopencookie(o, "w", io);
     if (!o->f) {
         g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "%s: %s", o->label, g_strerror(errno));
         goto fail;
     }
-    if (log) {
-        /* whole lines reach the file as they are written */
-        setvbuf(o->f, NULL, _IOLBF, 0);
-    }
-    if (o->tmp || (log && o->target)) { /* a log rewinds with the snapshots too */
+    if (o->tmp) {
         o->next_live = live_tmp;
         live_tmp = o;
     }
@@ -405,6 +377,20 @@ fail:
     }
     out_free(o);
     return NULL;
+}
+
+void nx_output_publish(NxOutput *o)
+{
+    if (fflush(o->f) != 0 && !o->error) {
+        o->error = errno ? errno : EIO;
+    }
+    if (o->tmp && rename(o->tmp, o->target) == 0) {
+        /* the open descriptor now writes the target itself; commit renames
+         * nothing, and the snapshots' rewind (live list) still applies */
+        g_free(o->tmp);
+        o->tmp = NULL;
+    }
+    setvbuf(o->f, NULL, _IOLBF, 0); /* whole lines reach the file as written */
 }
 
 FILE *nx_output_stream(NxOutput *o)

@@ -110,8 +110,9 @@ static int run(NxOptions *o)
         g_free(fdt);
         return ok ? 0 : fail(err);
     }
-    /* Written as the run goes (file-io.h), so `tail -f` follows it. */
-    if (o->logfile && !(logout = nx_output_open_log("-D", o->logfile, &err))) {
+    /* A temporary file until the images are loaded (file-io.h): a load
+     * error leaves the previous log in place; then it is published. */
+    if (o->logfile && !(logout = nx_output_open("-D", o->logfile, &err))) {
         g_free(fdt);
         return fail(err);
     }
@@ -178,6 +179,11 @@ static int run(NxOptions *o)
             end_machine(m, logout, false, NULL);
             return fail(err);
         }
+    }
+    /* Loaded: the log becomes the file itself, written as the run goes
+     * (a load error above left the previous log). */
+    if (logout) {
+        nx_output_publish(logout);
     }
     /* -serial: the console is opened last, so no error path above has to
      * close it. */
