@@ -182,10 +182,30 @@ static int draw_cpu(uint32_t *fb, const Machine *m, int y, const char *kind, NxC
         g_string_printf(tmp, "fault=%s addr=0x%" PRIx64, nx_fault_name(cpu->fault.code),
                         cpu->fault.addr);
     }
-    vrender_textf(fb, VIEW_TEXT_X, y, state_color(label),
-                  "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
-                  cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
-    return y + VIEW_LINE_H;
+    /* Nothing is cut at the window's edge (an address losing its last
+     * digits reads as another address): what does not fit goes on the next
+     * line, and only a detail too long for a line of its own ends in "...". */
+    const unsigned cols = (VIEW_W - VIEW_TEXT_X) / VIEW_CHAR_W;
+    GString *line = g_string_new(NULL);
+    g_string_printf(line, "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64, kind, cpu->index, label,
+                    cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired);
+    if (tmp->len && line->len + 1 + tmp->len <= cols) {
+        g_string_append_printf(line, " %s", tmp->str);
+        g_string_truncate(tmp, 0);
+    }
+    vrender_text(fb, VIEW_TEXT_X, y, state_color(label), line->str);
+    y += VIEW_LINE_H;
+    if (tmp->len) {
+        const unsigned room = cols - 2;
+        if (tmp->len > room) {
+            g_string_truncate(tmp, room - 3);
+            g_string_append(tmp, "...");
+        }
+        vrender_text(fb, VIEW_TEXT_X + 2 * VIEW_CHAR_W, y, state_color(label), tmp->str);
+        y += VIEW_LINE_H;
+    }
+    g_string_free(line, TRUE);
+    return y;
 }
 
 static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)

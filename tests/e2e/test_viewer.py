@@ -208,7 +208,22 @@ def font_tests():
           % (bottom("q"), bottom("9"), bottom("g")))
 
 
-def viewer_tests(nxemu, image):
+def far_fault_tests(nxemu, far, tmp):
+    # #41: the cores panel cut a fault line at the window's edge, so
+    # addr=0x7000000000 read as 0x7000000; the detail now goes on a line of
+    # its own, whole
+    shot = os.path.join(tmp, "far.png")
+    r = run([nxemu, "-display", "sdl", "-screendump-at-exit", shot, "-kernel", far],
+            dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+    check(r.returncode == 135, "far fault: BUS_ERROR, status 135 (%d)" % r.returncode)
+    _, _, rows = read_png(shot)
+    lines = [read_text(rows, TEXT_X, SBUF_Y + k * LINE_H, 66) for k in range(2)]
+    check(lines[0].startswith("seq0  FAULTED ") and
+          lines[1].strip() == "fault=BUS_ERROR addr=0x7000000000",
+          "far fault: the whole address on the line under the core (%r)" % lines)
+
+
+def viewer_tests(nxemu, image, far=None):
     font_tests()
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-")
     lsan_suppress(tmp)
@@ -225,6 +240,8 @@ def viewer_tests(nxemu, image):
               % (r.returncode, r.stderr.strip()))
         check(r.stdout == "", "offscreen: nothing on stdout")
         check_picture(shot, "offscreen")
+        if far:
+            far_fault_tests(nxemu, far, tmp)
 
         # The activity zoom fits SBUF to the one KiB bin written (offset 0 of
         # partitions 3 and 70): zoom x64 shows 0x000-0xbff, 8 bytes a column,
@@ -346,10 +363,10 @@ def poison_tests(nxemu, image):
 def main(argv):
     if len(argv) == 4 and argv[1] == "--poison":
         rc = poison_tests(argv[2], argv[3])
-    elif len(argv) == 3:
-        rc = viewer_tests(argv[1], argv[2])
+    elif len(argv) in (3, 4):
+        rc = viewer_tests(argv[1], argv[2], argv[3] if len(argv) == 4 else None)
     else:
-        print("usage: test_viewer.py [--poison] NXEMU IMAGE", file=sys.stderr)
+        print("usage: test_viewer.py [--poison] NXEMU IMAGE [FAR_FAULT_IMAGE]", file=sys.stderr)
         return 2
     if rc:
         return rc
