@@ -357,12 +357,14 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
         vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
     }
     if (vm->hbm_zoom > 1) {
+        /* short enough for the map's width (66 characters): nothing cut */
+        uint64_t sq = vmodel_hbm_square_bytes(vm);
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, marks per %" PRIu64
-                      " KiB, x%u%s)",
-                      vm->hbm_pan, vmodel_hbm_square_bytes(vm),
+                      "HBM 0x%" PRIx64 "-  %" PRIu64 " %s/square  %" PRIu64 " KiB cells  x%u%s",
+                      vm->hbm_pan, sq >= 1024 && sq % 1024 == 0 ? sq >> 10 : sq,
+                      sq >= 1024 && sq % 1024 == 0 ? "KiB" : "B",
                       (uint64_t)((1ull << vm->hbm_shift) >> 10), vm->hbm_zoom,
-                      vm->activity ? ", activity" : "");
+                      vm->activity ? "  activity" : "");
     } else {
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
                       "HBM (%" PRIu64 " KiB per cell)", (uint64_t)((1ull << vm->hbm_shift) >> 10));
