@@ -3,7 +3,7 @@
 BUILD ?= build
 NINJA ?= ninja
 
-.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc clang-check \
+.PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc vendor-names examples clang-check \
 	fuzz fuzz-smoke
 
 all: $(BUILD)/build.ninja
@@ -34,6 +34,18 @@ sanitize-check: deps
 # Regenerate the TPC ISA reference from the instruction tables (docs/isa/).
 isa-doc: all
 	$(BUILD)/tools/nxemu-isa-doc docs/isa
+
+# Rebuild the images under examples/ from their sources.
+examples: all
+	$(BUILD)/tools/nxemu-as -o examples/prog.elf examples/prog.s
+	$(BUILD)/tools/nxemu-as --raw -o examples/prog.bin examples/prog.s
+	for s in examples/images/*.s; do $(BUILD)/tools/nxemu-as -o $${s%.s}.elf $$s || exit 1; done
+
+# Regenerate docs/vendor-names.rst (AWS opcode names, Habana intrinsics) from the
+# tables and the vendor header beside the clone.
+vendor-names: isa-doc
+	python3 scripts/gen-vendor-names.py . ../shared/vendor/habana-custom-kernel/doc/tpc-intrinsics.h \
+	  > docs/vendor-names.rst.tmp && mv docs/vendor-names.rst.tmp docs/vendor-names.rst
 
 # The tree must also build with clang -Werror (CI job): build, then the tests.
 # -march=native: the same leg runs the code the compiler vectorises for the

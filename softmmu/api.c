@@ -85,8 +85,10 @@ static bool refuse(const NxOptions *o, GError **e)
                        : o->coverage            ? "-coverage"
                        : o->poison              ? "-machine poison=on"
                        : o->dump_dtb            ? "-dump-dtb"
-                       : o->help || o->version || o->machine_help || o->log_help ? "-help/-version"
-                                                                                 : NULL;
+                       : o->help || o->version || o->machine_help || o->log_help ||
+                               o->help_list
+                           ? "-help/-version"
+                           : NULL;
     if (what) {
         g_set_error(e, NX_ERROR, NX_ERROR_USAGE, "%s: not offered by the API (run nxemu)", what);
         return false;

@@ -235,7 +235,9 @@ static NxOutput *live_tmp;
 void nx_output_unlink_temporaries(void)
 {
     for (NxOutput *o = live_tmp; o; o = o->next_live) {
-        unlink(o->tmp);
+        if (o->tmp) { /* a published output is the target itself */
+            unlink(o->tmp);
+        }
     }
 }
 
@@ -375,6 +377,20 @@ fail:
     }
     out_free(o);
     return NULL;
+}
+
+void nx_output_publish(NxOutput *o)
+{
+    if (fflush(o->f) != 0 && !o->error) {
+        o->error = errno ? errno : EIO;
+    }
+    if (o->tmp && rename(o->tmp, o->target) == 0) {
+        /* the open descriptor now writes the target itself; commit renames
+         * nothing, and the snapshots' rewind (live list) still applies */
+        g_free(o->tmp);
+        o->tmp = NULL;
+    }
+    setvbuf(o->f, NULL, _IOLBF, 0); /* whole lines reach the file as written */
 }
 
 FILE *nx_output_stream(NxOutput *o)

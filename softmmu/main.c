@@ -22,6 +22,7 @@
 #include "nxemu/sched.h"
 #include "nxemu/signal.h"
 #include "nxemu/trace.h"
+#include "softmmu/monitor.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
@@ -51,8 +52,16 @@ static int output_failed(GError *err)
 static bool refuse_unbuilt(const NxOptions *o, GError **err)
 {
     const char *what = NULL;
-    if (o->freeze && !o->gdb && !o->gdb_default) {
-        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-S: needs -s or -gdb (no monitor yet)");
+    bool gdb = o->gdb || o->gdb_default;
+    if (o->freeze && !gdb && !o->monitor_stdio) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE,
+                    "-S: needs -s, -gdb or -monitor stdio (something to continue from)");
+        return false;
+    }
+    if (o->monitor_stdio && (gdb || o->display_sdl)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-monitor stdio: not with %s (%s)",
+                    gdb ? "-s/-gdb" : "-display sdl",
+                    gdb ? "gdb's 'monitor' runs the same commands" : "the window's keys");
         return false;
     }
     if (o->screendump_at_exit && !o->display_sdl) {
@@ -101,8 +110,8 @@ static int run(NxOptions *o)
         g_free(fdt);
         return ok ? 0 : fail(err);
     }
-    /* A temporary file until the run ends (file-io.h): a load error leaves
-     * the previous log in place. */
+    /* A temporary file until the images are loaded (file-io.h): a load
+     * error leaves the previous log in place; then it is published. */
     if (o->logfile && !(logout = nx_output_open("-D", o->logfile, &err))) {
         g_free(fdt);
         return fail(err);
@@ -171,12 +180,44 @@ static int run(NxOptions *o)
             return fail(err);
         }
     }
+    /* Loaded: the log becomes the file itself, written as the run goes
+     * (a load error above left the previous log). */
+    if (logout) {
+        nx_output_publish(logout);
+    }
+    /* -serial: the console is opened last, so no error path above has to
+     * close it. */
+    FILE *serial = NULL;
+    m->console_off = o->serial_off;
+    if (o->serial_file) {
+        if (!(serial = fopen(o->serial_file, "w"))) {
+            fprintf(stderr, "nxemu: -serial: %s: cannot create: %s\n", o->serial_file,
+                    g_strerror(errno));
+            trace_free(trace);
+            viewer_free(m->viewer);
+            m->viewer = NULL;
+            poison_free(poison);
+            end_machine(m, logout, false, NULL);
+            return NX_EXIT_USAGE;
+        }
+        m->console_file = serial;
+    }
     if (o->gdb || o->gdb_default)
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
     else if (m->viewer)
         rc = viewer_run(m, m->viewer);
+    else if (o->monitor_stdio)
+        rc = monitor_stdio_run(m, o->freeze);
     else
         rc = sched_run(m);
+    if (serial) {
+        m->console_file = NULL;
+        if (fclose(serial) != 0) {
+            fprintf(stderr, "nxemu: -serial: %s: write failed: %s\n", o->serial_file,
+                    g_strerror(errno));
+            rc = NX_EXIT_OUTPUT;
+        }
+    }
     if (trace) {
         fflush(stdout);
         if (!trace_finish(m, &err)) {
@@ -209,6 +250,8 @@ int main(int argc, char **argv)
         fputs(o.help_text, stdout);
     } else if (o.version) {
         fputs(NXEMU_VERSION_LINE("nxemu"), stdout);
+    } else if (o.help_list) {
+        fputs(o.help_list, stdout);
     } else if (o.machine_help) {
         nx_machine_help(stdout);
     } else if (o.log_help) {

@@ -22,6 +22,11 @@ typedef enum MonAction {
  * Returns false for an unknown command or bad arguments, with a one-line
  * message naming the problem in out. */
 bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act);
+/* -monitor stdio: run the machine while reading monitor commands from
+ * standard input between scheduling rounds (stopped first with -S); answers
+ * go to standard output.  Returns the exit status, after the run's report
+ * on stderr, as sched_run. */
+int monitor_stdio_run(Machine *m, bool start_stopped);
 /* "seq3" / "tpc0" -> core, NULL if there is no such core. */
 NxCpu *monitor_parse_core(Machine *m, const char *name);
 

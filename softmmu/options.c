@@ -35,6 +35,7 @@ static const OptDesc opt_table[] = {
      "generic loader: file=F[,addr=A][,cpu-num=N][,tpc-num=M] "
      "or addr=A,data=V,data-len=L"},
     {"bind", 0, true, "VAR=ADDR", "binding table entry"},
+    {"cpu", 0, true, "help", "list the machine's core types"},
     {"fit-config", 0, true, "NAME", "FIT configuration to load"},
     {"log", 'd', true, "ITEM,...", "enable log items (-d help lists them)"},
     {"logfile", 'D', true, "FILE", "write the log to FILE instead of stderr"},
@@ -42,6 +43,9 @@ static const OptDesc opt_table[] = {
      "write a Chrome/Perfetto timeline (cores, TPCs, DMA engines) to FILE"},
     {"coverage", 0, true, "FILE", "write the ISA coverage report to FILE (summary in FILE.txt)"},
     {"nographic", 0, false, NULL, "no display (the default)"},
+    {"serial", 0, true, "stdio|mon:stdio|none|file:PATH",
+     "where the test device's CONSOLE goes (default stdio; mon:stdio adds the monitor)"},
+    {"monitor", 0, true, "stdio|none", "the monitor's commands on standard input (monitor help)"},
     {"display", 0, true, "none|sdl[,zoom=activity][,data=REGION,dtype=T,cmap=M][,scrub=VTIME]",
      "display backend"},
     {"screendump-at-exit", 0, true, "FILE.png", "with -display sdl: screenshot when the run ends"},
@@ -134,6 +138,49 @@ void nx_machine_help(FILE *out)
                  "HBM/SBUF/PSUM (default)\n");
 }
 
+/* QEMU's ",help" answers: the properties an option takes, one a line.  Each
+ * list is the one place its keys are named for users (-help shows the
+ * syntax only). */
+static const char machine_props_help[] =
+    "nc2 machine properties (-machine nc2,KEY=VALUE,...):\n"
+    "  type=nc2             the machine (the only one; -M help)\n"
+    "  hbm=SIZE             HBM size: a multiple of 16M from 32M to 64G (-m SIZE)\n"
+    "  seq=N                sequencers, 1..64 (-smp seq=N)\n"
+    "  tpc=M                TPC cores, 0..64 (-smp tpc=M)\n"
+    "  tlb=N                window-TLB entries per sequencer, 1..1024\n"
+    "  quantum=N            cycles per scheduling round, 1..65536\n"
+    "  dma=N                DMA engines, 1..16\n"
+    "  gmem-latency=N       TPC global-memory latency in cycles (timed modes)\n"
+    "  gmem-bpc=N           TPC global-memory bytes per cycle (timed modes)\n"
+    "  poison=on|off        report reads of never-written memory (docs/viewer.rst)\n"
+    "  dumpdtb=FILE         write the effective device tree to FILE and exit\n";
+static const char device_list_help[] =
+    "Devices (-device NAME,KEY=VALUE,...; -device NAME,help lists its properties):\n"
+    "  loader               generic loader: an image or a value into memory\n";
+static const char loader_props_help[] =
+    "loader properties (-device loader,KEY=VALUE,...):\n"
+    "  file=FILE            image: a sequencer ELF, a TPC kernel ELF, a FIT or raw bytes\n"
+    "  addr=ADDR            physical address for raw bytes or a TPC kernel's .text\n"
+    "  cpu-num=N            start sequencer N at addr (raw) or at the ELF's entry\n"
+    "  tpc-num=M            preset TPC M's KERNEL_BASE and KERNEL_SIZE (TPC kernel)\n"
+    "  data=VALUE           a value to store at addr (with data-len, without file)\n"
+    "  data-len=L           the value's size in bytes: 1, 2, 4 or 8\n";
+static const char display_list_help[] =
+    "Available display backend types:\n"
+    "  none                 no display (the default)\n"
+    "  sdl                  the SDL memory viewer (docs/viewer.rst); suboptions:\n"
+    "                       zoom=activity|1, data=REGION, dtype=T, cmap=M, scrub=VTIME\n";
+static const char cpu_list_help[] =
+    "Available CPUs (the nc2 machine has both; -smp seq=N,tpc=M sets how many):\n"
+    "  nxseq                sequencer: NeuronCore-v2 style control core, 64-byte records\n"
+    "  tpc                  TPC: Gaudi style VLIW vector core, 256-bit bundles\n";
+
+static void set_help_list(NxOptions *o, const char *text)
+{
+    g_free(o->help_list);
+    o->help_list = g_strdup(text);
+}
+
 /* How -m and hbm= read sizes (softmmu/size.c), for messages. */
 #define SIZE_FORMS "MiB, or a B/K/M/G/T/P/E suffix"
 
@@ -222,6 +269,10 @@ static bool opt_machine(NxOptions *o, const char *value, GError **err)
             }
             continue;
         }
+        if (!strcmp(*p, "help")) { /* -machine nc2,help: QEMU's property list */
+            set_help_list(o, machine_props_help);
+            continue;
+        }
         split_kv(*p, &key, &val);
         if (!strcmp(key, "type") && val) {
             if (strcmp(val, "nc2") != 0) {
@@ -246,13 +297,26 @@ static bool opt_machine(NxOptions *o, const char *value, GError **err)
 /* -m [size=]SIZE, QEMU's spelling; slots= and maxmem= (hotplug) do not apply. */
 static bool opt_memory(NxOptions *o, const char *value, GError **err)
 {
-    const char *size = value;
+    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
+    const char *size = NULL;
     uint64_t v;
-    if (g_str_has_prefix(value, "size=")) {
-        size += 5;
-    } else if (strchr(value, '=')) {
-        g_autofree char *key = g_strndup(value, strcspn(value, "="));
-        return usage_error(err, "-m: unknown key '%s' (size)", key);
+    for (char **p = parts; *p; p++) {
+        char *key, *val;
+        if (p == parts && !strchr(*p, '=')) { /* -m 2G: the size */
+            size = *p;
+            continue;
+        }
+        split_kv(*p, &key, &val);
+        if (!strcmp(key, "size") && val) {
+            size = val;
+        } else if (!strcmp(key, "slots") || !strcmp(key, "maxmem")) {
+            return usage_error(err, "-m: %s: nc2 has no memory hotplug (only size=SIZE)", key);
+        } else {
+            return usage_error(err, "-m: unknown key '%s' (size)", key);
+        }
+    }
+    if (!size) {
+        return usage_error(err, "-m: '%s': no size given (-m SIZE or -m size=SIZE)", value);
     }
     if (!nx_parse_size_mib(size, &v)) {
         return usage_error(err, "-m: '%s': not a size (%s)", size, SIZE_FORMS);
@@ -293,12 +357,32 @@ static bool opt_device(NxOptions *o, const char *value, GError **err)
     LoaderItem it = {.kind = LOADER_FILE};
     bool has_data = false, has_len = false;
     uint64_t v;
+    if (!strcmp(parts[0], "help")) {
+        set_help_list(o, device_list_help);
+        return true;
+    }
     if (strcmp(parts[0], "loader") != 0) {
-        return usage_error(err, "-device: unknown device '%s' (only 'loader')", parts[0]);
+        return usage_error(err, "-device: unknown device '%s' (only 'loader'; -device help)",
+                           parts[0]);
+    }
+    for (char **p = parts + 1; *p; p++) {
+        if (!strcmp(*p, "help")) {
+            set_help_list(o, loader_props_help);
+            return true;
+        }
     }
     for (char **p = parts + 1; *p; p++) {
         char *key, *val;
+        static const char *const known[] = {"file",    "addr",    "data", "data-len",
+                                            "cpu-num", "tpc-num", NULL};
         split_kv(*p, &key, &val);
+        if (!g_strv_contains(known, key)) {
+            g_free(it.file);
+            return usage_error(err,
+                               "-device loader: unknown property '%s' (file, addr, data, "
+                               "data-len, cpu-num, tpc-num; -device loader,help)",
+                               key);
+        }
         if (!val) {
             return usage_error(err, "-device loader: '%s': expected key=value", key);
         }
@@ -481,6 +565,28 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         set_str(&o->coverage, value);
     } else if (!strcmp(n, "nographic")) {
         o->nographic = true;
+    } else if (!strcmp(n, "serial")) {
+        g_clear_pointer(&o->serial_file, g_free);
+        o->serial_off = false;
+        if (!strcmp(value, "mon:stdio")) {
+            o->monitor_stdio = true;
+        } else if (!strcmp(value, "none") || !strcmp(value, "null")) {
+            o->serial_off = true;
+        } else if (g_str_has_prefix(value, "file:") && value[5]) {
+            o->serial_file = g_strdup(value + 5);
+        } else if (strcmp(value, "stdio") != 0) {
+            return usage_error(err, "-serial: '%s': stdio, mon:stdio, none, null or file:PATH",
+                               value);
+        }
+    } else if (!strcmp(n, "monitor")) {
+        if (!strcmp(value, "stdio")) {
+            o->monitor_stdio = true;
+        } else if (!strcmp(value, "none")) {
+            o->monitor_stdio = false;
+        } else {
+            return usage_error(err, "-monitor: '%s': stdio or none (gdb's 'monitor' reaches "
+                                    "the same commands)", value);
+        }
     } else if (!strcmp(n, "tpc-strict")) {
         o->tpc_strict = true;
     } else if (!strcmp(n, "tpc-timing")) {
@@ -491,12 +597,15 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     } else if (!strcmp(n, "tpc-hazard-warn")) {
         o->tpc_hazard_warn = true;
     } else if (!strcmp(n, "display")) {
-        if (!strcmp(value, "sdl") || !strncmp(value, "sdl,", 4)) {
+        if (!strcmp(value, "help")) {
+            set_help_list(o, display_list_help);
+        } else if (!strcmp(value, "sdl") || !strncmp(value, "sdl,", 4)) {
             return parse_display_sdl(o, value, err);
         } else if (!strcmp(value, "none")) {
             o->display_sdl = false;
         } else {
-            return usage_error(err, "-display: unknown display '%s' (none or sdl)", value);
+            return usage_error(err, "-display: unknown display '%s' (none or sdl; -display help)",
+                               value);
         }
     } else if (!strcmp(n, "screendump-at-exit")) {
         set_str(&o->screendump_at_exit, value);
@@ -522,6 +631,12 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
         return opt_number("-icount-limit", value, &o->has_icount_limit, &o->icount_limit, err);
     } else if (!strcmp(n, "cycle-limit")) {
         return opt_number("-cycle-limit", value, &o->has_cycle_limit, &o->cycle_limit, err);
+    } else if (!strcmp(n, "cpu")) {
+        if (strcmp(value, "help") != 0) {
+            return usage_error(err, "-cpu: '%s': the nc2 machine's core types are fixed "
+                                    "(-cpu help lists them)", value);
+        }
+        set_help_list(o, cpu_list_help);
     } else if (!strcmp(n, "version")) {
         o->version = true;
     } else if (!strcmp(n, "help")) {
@@ -667,6 +782,7 @@ void nx_options_free(NxOptions *o)
     g_free(o->dump_dtb);
     g_free(o->fit_config);
     g_free(o->logfile);
+    g_free(o->serial_file);
     g_free(o->trace_json);
     g_free(o->coverage);
     g_free(o->gdb);
@@ -675,5 +791,6 @@ void nx_options_free(NxOptions *o)
     g_free(o->display_dtype);
     g_free(o->display_cmap);
     g_free(o->help_text);
+    g_free(o->help_list);
     memset(o, 0, sizeof(*o));
 }

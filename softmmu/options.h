@@ -51,9 +51,15 @@ typedef struct NxOptions {
     /* -display sdl,data=REGION,dtype=T,cmap=M: the data view (docs/viewer.rst) */
     char *display_data, *display_dtype, *display_cmap;
     bool poison;              /* -machine poison=on */
+    bool monitor_stdio;       /* -monitor stdio, -serial mon:stdio */
+    bool serial_off;          /* -serial none|null */
+    char *serial_file;        /* -serial file:PATH */
     /* Informational requests: main prints and exits 0. */
     bool help, version, machine_help, log_help;
     char *help_text; /* filled when help is set */
+    /* QEMU's ",help" lists (-machine nc2,help, -device help, -device
+     * loader,help, -display help, -cpu help): the text main prints. */
+    char *help_list;
 } NxOptions;
 
 /* -replay-budget when not given: steps re-executed per reverse command. */

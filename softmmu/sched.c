@@ -565,6 +565,16 @@ void sched_report(Machine *m, GString *out)
 {
     const Sched *s = &m->sched;
     switch (m->stop_reason) {
+    case STOP_FINISHER:
+        /* A FAIL says so on stderr like every other unsuccessful end, so a
+         * log shows why the status is not 0 (PASS stays silent). */
+        if (m->exit_status != 0) {
+            g_string_append_printf(out,
+                                   "nxemu: fail: code=%d (test device FINISHER) icount=%" PRIu64
+                                   " vtime=%" PRIu64 "\n",
+                                   m->exit_status, s->icount, s->end_vtime);
+        }
+        break;
     case STOP_FAULT:
         if (m->fault_cpu && m->fault_cpu->ops->fault_line) {
             m->fault_cpu->ops->fault_line(m->fault_cpu, out);

@@ -60,7 +60,7 @@ static const char *summary(const char *mnemonic)
 static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_NOP] = "(none)",
     [TPC_FORM_HALT] = "(none; unconditional)",
-    [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (tpc.md §4.4)",
+    [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (docs/user-manual.rst, TPC assembler syntax)",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
@@ -413,7 +413,7 @@ static void seq_field_type(GString *o, const SeqFieldDesc *f)
         return;
     }
     if (f->enc == SEQ_ENC_ADDR8) {
-        g_string_append(o, "ADDR8 (`ADDR8 address operand (§5.1)`_)");
+        g_string_append(o, "ADDR8 (`ADDR8 address operand`_)");
         return;
     }
     g_string_append_printf(o, "%c%u", f->enc == SEQ_ENC_S ? 'i' : 'u', 8u * f->size);

@@ -310,6 +310,65 @@ void nt_coverage_add(NtCoverage *cov, NtCase *c)
     g_free(txt);
 }
 
+bool nt_coverage_add_report(NtCoverage *cov, const char *path, GHashTable *skipped, GError **err)
+{
+    char *text = NULL, *why = NULL;
+    GError *e = NULL;
+    if (!nx_file_read(NULL, path, NX_FILE_TEXT, &text, NULL, &e)) {
+        nt_file_error(err, path, e);
+        return false;
+    }
+    NtJson *root = nt_json_parse(text, path, &e);
+    NtJson *cases = root ? nt_json_get(root, "cases", NT_J_NUM) : NULL;
+    NtJson *without = root ? nt_json_get(root, "cases_without_coverage", NT_J_ARR) : NULL;
+    if (!root) {
+        why = g_strdup(e->message);
+    } else if (!(why = check_report(root)) && (!cases || !without)) {
+        why = g_strdup("not a merged nxemu-test --coverage report");
+    }
+    if (!why) {
+        merge_report(cov, root);
+        cov->cases += (unsigned)cases->num;
+        NtJson *notes = nt_json_get(root, "notes", NT_J_ARR);
+        for (guint i = 0; i < without->items->len; i++) {
+            NtJson *n = g_ptr_array_index(without->items, i);
+            NtJson *note = notes && i < notes->items->len ? g_ptr_array_index(notes->items, i)
+                                                          : NULL;
+            if (n->type == NT_J_STR) {
+                g_hash_table_insert(skipped, g_strdup(n->str),
+                                    g_strdup(note && note->type == NT_J_STR ? note->str : ""));
+            }
+        }
+    } else {
+        g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: error: %s", path, why);
+    }
+    g_clear_error(&e);
+    nt_json_free(root);
+    g_free(text);
+    bool ok = why == NULL;
+    g_free(why);
+    return ok;
+}
+
+void nt_coverage_set_skipped(NtCoverage *cov, GPtrArray *cases_in_order, GHashTable *skipped)
+{
+    g_ptr_array_set_size(cov->notes, 0);
+    g_ptr_array_set_size(cov->skipped, 0);
+    for (guint i = 0; i < cases_in_order->len; i++) {
+        NtCase *c = g_ptr_array_index(cases_in_order, i);
+        const char *note = g_hash_table_lookup(skipped, c->name);
+        if (note && *note) {
+            g_ptr_array_add(cov->notes, g_strdup(note));
+            g_ptr_array_add(cov->skipped, g_strdup(c->name));
+        } else if (note) { /* a report without notes: say what the case's verdict says */
+            char *r = no_report_reason(c);
+            g_ptr_array_add(cov->notes, g_strdup_printf("%s: no coverage file (%s)", c->name, r));
+            g_ptr_array_add(cov->skipped, g_strdup(c->name));
+            g_free(r);
+        }
+    }
+}
+
 typedef struct CatView {
     GPtrArray *hit, *missing, *other; /* sorted names (borrowed) */
 } CatView;
@@ -427,6 +486,13 @@ bool nt_coverage_write(NtCoverage *cov, const char *path, GError **err)
         g_string_append(s, i ? "," : "");
         nt_json_str(s, g_ptr_array_index(cov->skipped, i));
         g_string_append_printf(t, "  %s\n", (char *)g_ptr_array_index(cov->notes, i));
+    }
+    /* why each contributed nothing, so that a merge of shard reports
+     * (nxemu-test merge) can say it too */
+    g_string_append(s, "],\n \"notes\":[");
+    for (guint i = 0; i < cov->notes->len; i++) {
+        g_string_append(s, i ? "," : "");
+        nt_json_str(s, g_ptr_array_index(cov->notes, i));
     }
     g_string_append(s, "]}\n");
     char *txt = g_strconcat(path, ".txt", NULL);

@@ -290,6 +290,8 @@ void nt_case_free(NtCase *c)
     g_free(c->file);
     g_free(c->dir);
     g_free(c->coverage);
+    g_free(c->repro);
+    g_free(c->repro_debug);
     g_ptr_array_unref(c->argv);
     g_ptr_array_unref(c->expect_stdout);
     g_ptr_array_unref(c->expect_stderr);

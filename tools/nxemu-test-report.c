@@ -3,6 +3,7 @@
  * JSON.  All reports list cases in suite order, never in completion order,
  * so two runs of the same suite give the same report modulo times.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nxemu-test.h"
@@ -36,6 +37,9 @@ static void append_word(GString *s, const char *w)
 /* The exact command, runnable from any directory: a subshell entering the case's directory. */
 char *nt_repro_command(const NtCase *c, bool debug)
 {
+    if (c->repro) { /* read back from a report (merge) */
+        return g_strdup(debug && c->repro_debug ? c->repro_debug : c->repro);
+    }
     GString *s = g_string_new("(cd ");
     append_word(s, c->dir);
     g_string_append(s, " &&");
@@ -105,6 +109,23 @@ void nt_tap_case(FILE *f, const NtCase *c, unsigned index)
     }
     g_free(name);
     fflush(f);
+}
+
+void nt_tap_all(GString *s, GPtrArray *cases)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        return;
+    }
+    nt_tap_plan(f, cases->len);
+    for (guint i = 0; i < cases->len; i++) {
+        nt_tap_case(f, g_ptr_array_index(cases, i), i + 1);
+    }
+    fclose(f);
+    g_string_append_len(s, buf, (gssize)len);
+    free(buf);
 }
 
 typedef struct Tally {
@@ -177,8 +198,12 @@ void nt_print_summary(FILE *f, GPtrArray *cases, double wall, int jobs)
             }
         }
     }
-    fprintf(f, "\n%s: %u of %u cases passed in %.2f s (-j %d)\n", bad ? "FAILED" : "OK",
-            all->n[NT_PASS], all->total, wall, jobs);
+    fprintf(f, "\n%s: %u of %u cases passed in %.2f s", bad ? "FAILED" : "OK", all->n[NT_PASS],
+            all->total, wall);
+    if (jobs > 0) { /* merge has no -j of its own */
+        fprintf(f, " (-j %d)", jobs);
+    }
+    fputc('\n', f);
     g_array_unref(t);
 }
 
@@ -248,8 +273,43 @@ static char *failure_body(const NtCase *c)
     return b;
 }
 
-bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **err)
+void nt_run_info_start(NtRunInfo *ri)
 {
+    GDateTime *now = g_date_time_new_now_utc();
+    char *ts = g_date_time_format(now, "%Y-%m-%dT%H:%M:%S");
+    g_strlcpy(ri->timestamp, ts, sizeof(ri->timestamp));
+    g_strlcpy(ri->hostname, g_get_host_name(), sizeof(ri->hostname));
+    g_free(ts);
+    g_date_time_unref(now);
+}
+
+/* A case's captured output as text (what the child printed, as kept). */
+static char *case_output(const NtCase *c, bool err)
+{
+    GBytes *b = err ? c->err : c->out;
+    gsize n = 0;
+    const char *p = b ? g_bytes_get_data(b, &n) : NULL;
+    return g_strndup(p ? p : "", n);
+}
+
+/* <system-out>/<system-err>: the console of every case, passing ones too,
+ * so a CI page shows what a case printed without re-running it. */
+static void junit_output(GString *s, const NtCase *c)
+{
+    for (int e = 0; e < 2; e++) {
+        char *text = case_output(c, e);
+        if (*text) {
+            g_string_append_printf(s, "      <system-%s>", e ? "err" : "out");
+            xml_text(s, text);
+            g_string_append_printf(s, "</system-%s>\n", e ? "err" : "out");
+        }
+        g_free(text);
+    }
+}
+
+bool nt_write_junit(GPtrArray *cases, const char *path, const NtRunInfo *ri, GError **err)
+{
+    double wall = ri->wall;
     GString *s = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     GArray *t = tally(cases);
     Tally *all = &g_array_index(t, Tally, t->len - 1);
@@ -264,8 +324,12 @@ bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **er
         xml_text(s, x->suite);
         g_string_append_printf(s,
                                "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"0\" "
-                               "time=\"%.3f\">\n",
+                               "time=\"%.3f\" timestamp=\"",
                                x->total, x->n[NT_FAIL] + x->n[NT_TIMEOUT], x->n[NT_ERROR], x->wall);
+        xml_text(s, ri->timestamp);
+        g_string_append(s, "\" hostname=\"");
+        xml_text(s, ri->hostname);
+        g_string_append(s, "\">\n");
         for (guint i = 0; i < cases->len; i++) {
             NtCase *c = g_ptr_array_index(cases, i);
             if (strcmp(c->suite, x->suite)) {
@@ -275,20 +339,20 @@ bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **er
             xml_text(s, c->name);
             g_string_append(s, "\" classname=\"");
             xml_text(s, c->suite);
-            g_string_append_printf(s, "\" time=\"%.3f\"", c->wall);
-            if (c->status == NT_PASS) {
-                g_string_append(s, "/>\n");
-                continue;
+            g_string_append_printf(s, "\" time=\"%.3f\">\n", c->wall);
+            if (c->status != NT_PASS) {
+                const char *el = c->status == NT_ERROR ? "error" : "failure";
+                char *body = failure_body(c);
+                g_string_append_printf(s, "      <%s type=\"%s\" message=\"", el,
+                                       nt_status_name(c->status));
+                xml_text(s, c->message);
+                g_string_append(s, "\">");
+                xml_text(s, body);
+                g_string_append_printf(s, "</%s>\n", el);
+                g_free(body);
             }
-            const char *el = c->status == NT_ERROR ? "error" : "failure";
-            char *body = failure_body(c);
-            g_string_append_printf(s, ">\n      <%s type=\"%s\" message=\"", el,
-                                   nt_status_name(c->status));
-            xml_text(s, c->message);
-            g_string_append(s, "\">");
-            xml_text(s, body);
-            g_string_append_printf(s, "</%s>\n    </testcase>\n", el);
-            g_free(body);
+            junit_output(s, c);
+            g_string_append(s, "    </testcase>\n");
         }
         g_string_append(s, "  </testsuite>\n");
     }
@@ -329,9 +393,16 @@ static void json_int(GString *s, gint64 v)
     }
 }
 
-bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err)
+bool nt_write_json(GPtrArray *cases, const char *path, const NtRunInfo *ri, GError **err)
 {
-    GString *s = g_string_new("{\n  \"version\": 1,\n");
+    double wall = ri->wall;
+    GString *s = g_string_new("{\n  \"version\": 1,\n  \"timestamp\": ");
+    nt_json_str(s, ri->timestamp);
+    g_string_append(s, ",\n  \"hostname\": ");
+    nt_json_str(s, ri->hostname);
+    g_string_append(s, ",\n  \"coverage\": ");
+    nt_json_str(s, ri->coverage); /* null without --coverage */
+    g_string_append(s, ",\n");
     GArray *t = tally(cases);
     Tally *all = &g_array_index(t, Tally, t->len - 1);
     g_string_append_printf(s,
@@ -368,6 +439,20 @@ bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err
         nt_json_str(s, c->diag);
         g_string_append(s, ", \"command\": ");
         nt_json_str(s, cmd);
+        char *dbg = nt_repro_command(c, true);
+        g_string_append(s, ", \"debug_command\": ");
+        nt_json_str(s, dbg);
+        g_free(dbg);
+        /* what merge needs to rebuild this report's cases: suite position
+         * and the captured console */
+        g_string_append_printf(s, ", \"order\": %d, \"stdout\": ", c->order);
+        char *text = case_output(c, false);
+        nt_json_str(s, text);
+        g_free(text);
+        g_string_append(s, ", \"stderr\": ");
+        text = case_output(c, true);
+        nt_json_str(s, text);
+        g_free(text);
         g_string_append(s, "}");
         g_free(cmd);
     }

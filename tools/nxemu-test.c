@@ -142,6 +142,43 @@ static GPtrArray *select_cases(GPtrArray *all, const Opts *op, GError **err)
     return sel;
 }
 
+/* An emulator that cannot start would give every case the same ERROR:
+ * start each distinct one once (nxemu -version, a few milliseconds) and
+ * stop at the first that fails, with one line. */
+static bool emulators_start(GPtrArray *cases)
+{
+    GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+    bool ok = true;
+    for (guint i = 0; ok && i < cases->len; i++) {
+        NtCase *c = g_ptr_array_index(cases, i);
+        char *nx = c->argv->len > 1 ? g_ptr_array_index(c->argv, 0) : NULL;
+        if (!nx || g_hash_table_contains(seen, nx)) {
+            continue;
+        }
+        g_hash_table_add(seen, nx);
+        char *av[] = {nx, "-version", NULL};
+        char *out = NULL, *err = NULL;
+        int wait = 0;
+        GError *e = NULL;
+        if (!g_spawn_sync(NULL, av, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &wait, &e)) {
+            fprintf(stderr, "nxemu-test: error: %s: cannot start the emulator: %s\n", nx,
+                    e->message);
+            g_error_free(e);
+            ok = false;
+        } else if (!g_spawn_check_wait_status(wait, NULL)) {
+            fprintf(stderr,
+                    "nxemu-test: error: %s: the emulator does not start (%s -version failed: "
+                    "%s)\n",
+                    nx, nx, err && *err ? g_strchomp(err) : "no message");
+            ok = false;
+        }
+        g_free(out);
+        g_free(err);
+    }
+    g_hash_table_unref(seen);
+    return ok;
+}
+
 /* Reports are written at the end: a path that cannot take one is found
  * before any case runs (include/nxemu/file-io.h); one line on stderr. */
 static bool reports_writable(const char *junit, const char *json, const char *coverage)
@@ -162,6 +199,9 @@ static bool reports_writable(const char *junit, const char *json, const char *co
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "merge")) { /* nxemu-test merge SHARD-REPORT... */
+        return nt_merge_main(argc - 1, argv + 1);
+    }
     Opts op = {.timeout = 300};
     GOptionEntry entries[] = {
         {"jobs", 'j', 0, G_OPTION_ARG_INT, &op.jobs, "run N cases at once (default: all cores)",
@@ -200,6 +240,8 @@ int main(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(
         ctx, "A DIR runs every *.elf / *.fit in it with -kernel, expecting exit 0.\n"
+             "nxemu-test merge [--json|--junit|--tap|--coverage OUT] SHARD.json... merges the\n"
+             "--json reports of a suite's shards into one (nxemu-test merge --help).\n"
              "Exit status: 0 all selected cases passed, 1 some did not, 2 usage or manifest "
              "error.\n");
     GError *e = NULL;
@@ -256,7 +298,7 @@ int main(int argc, char **argv)
         goto out;
     }
 
-    if (!reports_writable(op.junit, op.json, op.coverage)) {
+    if (!reports_writable(op.junit, op.json, op.coverage) || !emulators_start(sel)) {
         rc = NT_EXIT_USAGE;
         goto out;
     }
@@ -275,17 +317,20 @@ int main(int argc, char **argv)
     if (op.tap) {
         nt_tap_plan(stdout, sel->len);
     }
+    NtRunInfo ri = {.coverage = op.coverage};
+    nt_run_info_start(&ri);
     gint64 t0 = g_get_monotonic_time();
     nt_run_cases(sel, jobs, on_done, on_tick, &o);
     double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+    ri.wall = wall;
     clear_progress(&o);
     /* after the run, in suite order: the merged report does not depend on completion order */
     for (guint i = 0; cov && i < sel->len; i++) {
         nt_coverage_add(cov, g_ptr_array_index(sel, i));
     }
     nt_print_summary(o.human, sel, wall, jobs);
-    if ((op.junit && !nt_write_junit(sel, op.junit, wall, &e)) ||
-        (op.json && !nt_write_json(sel, op.json, wall, &e)) ||
+    if ((op.junit && !nt_write_junit(sel, op.junit, &ri, &e)) ||
+        (op.json && !nt_write_json(sel, op.json, &ri, &e)) ||
         (cov && !nt_coverage_write(cov, op.coverage, &e))) {
         fprintf(stderr, "%s\n", e->message);
         g_error_free(e);

@@ -56,7 +56,19 @@ typedef struct NtCase {
     GBytes *out, *err;
     guint64 dropped[2]; /* stdout/stderr bytes not kept (output beyond the capture limit) */
     char *coverage;     /* --coverage: this case's -coverage file (a temp file), else NULL */
+    /* A case read back from a shard's JSON report (nxemu-test merge): its
+     * commands as that run printed them; argv is then empty. */
+    char *repro, *repro_debug;
 } NtCase;
+
+/* What a report says about the run as a whole. */
+typedef struct NtRunInfo {
+    double wall;         /* seconds */
+    char timestamp[32];  /* start, UTC, ISO 8601 "2026-12-07T03:09:07" */
+    char hostname[256];  /* where the cases ran */
+    const char *coverage; /* --coverage FILE of the run, recorded in the JSON report */
+} NtRunInfo;
+void nt_run_info_start(NtRunInfo *ri); /* timestamp = now, hostname = this host */
 
 typedef struct NtSettings {
     const char *nxemu;      /* --nxemu (overrides the manifests' nxemu=) */
@@ -78,8 +90,10 @@ const char *nt_exit_meaning(int code);
 
 /* nxemu-test-report.c */
 char *nt_repro_command(const NtCase *c, bool debug);
-bool nt_write_junit(GPtrArray *cases, const char *path, double wall, GError **err);
-bool nt_write_json(GPtrArray *cases, const char *path, double wall, GError **err);
+bool nt_write_junit(GPtrArray *cases, const char *path, const NtRunInfo *ri, GError **err);
+bool nt_write_json(GPtrArray *cases, const char *path, const NtRunInfo *ri, GError **err);
+/* TAP into a string, as --tap prints it (for merge --tap FILE). */
+void nt_tap_all(GString *s, GPtrArray *cases);
 void nt_tap_plan(FILE *f, unsigned n);
 void nt_tap_case(FILE *f, const NtCase *c, unsigned index);
 void nt_print_case(FILE *f, const NtCase *c, bool verbose_pass);
@@ -103,12 +117,20 @@ NtJson *nt_json_parse(const char *text, const char *file, GError **err);
 NtJson *nt_json_get(NtJson *obj, const char *key, NtJType type); /* NULL: absent or other type */
 void nt_json_free(gpointer json);
 
+/* nxemu-test-merge.c: `nxemu-test merge`, shard reports into one */
+int nt_merge_main(int argc, char **argv);
+
 /* nxemu-test-coverage.c: --coverage, merged nxemu -coverage reports */
 typedef struct NtCoverage NtCoverage;
 NtCoverage *nt_coverage_new(GError **err); /* makes the directory of the per-case files */
 void nt_coverage_prepare(NtCoverage *cov, NtCase *c); /* sets c->coverage */
 void nt_coverage_add(NtCoverage *cov, NtCase *c);     /* merges and removes its file */
 bool nt_coverage_write(NtCoverage *cov, const char *path, GError **err); /* PATH and PATH.txt */
+/* merge: add a merged report (a shard's --coverage FILE); its cases without
+ * coverage go into skipped (name -> note, both owned by the table). */
+bool nt_coverage_add_report(NtCoverage *cov, const char *path, GHashTable *skipped, GError **err);
+/* merge: the cases without coverage, in the order given, with their reasons. */
+void nt_coverage_set_skipped(NtCoverage *cov, GPtrArray *cases_in_order, GHashTable *skipped);
 void nt_coverage_free(NtCoverage *cov);                                  /* removes the directory */
 
 /* nxemu-test-shard.c: previous reports and sharding */

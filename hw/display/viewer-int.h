@@ -345,6 +345,9 @@ void vdata_hover_text(ViewerModel *vm, int x, int y, GString *out);
 void vtl_event(void *opaque, const NxRunEvent *ev);
 /* The vtime the strip's right edge stands for (the run's vtime, at least 1). */
 uint64_t vtl_span(const ViewerModel *vm);
+/* First vtime the timeline shows: 0, or with the activity zoom shortly
+ * before the first kernel launch. */
+uint64_t vtl_origin(const ViewerModel *vm);
 /* Column of vtime t (VIEW_TL_BAR_X for 0). */
 int vtl_x(const ViewerModel *vm, uint64_t t);
 void vtl_draw(ViewerModel *vm, uint32_t *fb);

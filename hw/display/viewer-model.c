@@ -12,6 +12,7 @@
 #include <limits.h>
 
 #include "hw/display/viewer-int.h"
+#include "hw/nc2/board.h"
 #include "nxemu/machine.h"
 
 void vmodel_init(ViewerModel *vm, Machine *m)
@@ -427,11 +428,27 @@ void vmodel_fit_activity(ViewerModel *vm)
     vm->psum_zoom = lo == UINT_MAX ? 1 : fit_zoom(NC2_PSUM_PARTITIONS, hi - lo + 1);
     clamp_psum_pan(vm, lo == UINT_MAX ? 0 : lo);
 
-    lo = UINT_MAX, hi = 0;
-    for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
-        if (touched(&ms->hbm[c])) {
-            lo = MIN(lo, c);
-            hi = MAX(hi, c);
+    /* The in-memory device tree at the top of HBM is the machine's, not the
+     * program's: a launcher that reads it (nxemu-tpc-run's counts the TPCs)
+     * would stretch the fit over all of HBM.  It counts only when nothing
+     * else was touched. */
+    unsigned dlo = UINT_MAX, dhi = 0;
+    if (vm->m->cfg.dtb_in_memory && vm->m->board && vm->m->board->nx && vm->m->cfg.nr_seq &&
+        vm->m->fdt_size) {
+        uint64_t a = vm->m->board->nx[0].dtb_addr;
+        dlo = (unsigned)(a >> vm->hbm_shift);
+        dhi = (unsigned)((a + vm->m->fdt_size - 1) >> vm->hbm_shift);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        lo = UINT_MAX, hi = 0;
+        for (unsigned c = 0; c < VIEW_HBM_CELLS; c++) {
+            if (touched(&ms->hbm[c]) && (pass || c < dlo || c > dhi)) {
+                lo = MIN(lo, c);
+                hi = MAX(hi, c);
+            }
+        }
+        if (lo != UINT_MAX) {
+            break;
         }
     }
     vm->hbm_zoom = lo == UINT_MAX ? 1 : fit_zoom(VIEW_HBM_CELLS, hi - lo + 1);
@@ -441,10 +458,12 @@ void vmodel_fit_activity(ViewerModel *vm)
 void vmodel_sbuf_heading(const ViewerModel *vm, GString *out)
 {
     uint32_t span = vmodel_sbuf_span(vm);
-    g_string_append_printf(
-        out, "SBUF offsets 0x%05" PRIx32 "-0x%05" PRIx32 "  zoom x%u  %" PRIu32 " B/column%s",
-        vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
-        vm->activity ? "  activity" : "");
+    /* marks are kept per 1 KiB bin: below that a column shows its bin's
+     * marks, and the heading says so */
+    g_string_append_printf(out, "SBUF 0x%05" PRIx32 "-0x%05" PRIx32 "  x%u  %" PRIu32 " B/col%s%s",
+                           vm->pan, vm->pan + span - 1, vm->zoom, span / VIEW_SBUF_W,
+                           span / VIEW_SBUF_W < VIEW_SBUF_BIN_BYTES ? "  1 KiB cells" : "",
+                           vm->activity ? "  activity" : "");
 }
 
 void vmodel_wheel(ViewerModel *vm, int steps, int x, int y)

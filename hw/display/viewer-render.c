@@ -182,10 +182,30 @@ static int draw_cpu(uint32_t *fb, const Machine *m, int y, const char *kind, NxC
         g_string_printf(tmp, "fault=%s addr=0x%" PRIx64, nx_fault_name(cpu->fault.code),
                         cpu->fault.addr);
     }
-    vrender_textf(fb, VIEW_TEXT_X, y, state_color(label),
-                  "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64 " %s", kind, cpu->index, label,
-                  cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired, tmp->str);
-    return y + VIEW_LINE_H;
+    /* Nothing is cut at the window's edge (an address losing its last
+     * digits reads as another address): what does not fit goes on the next
+     * line, and only a detail too long for a line of its own ends in "...". */
+    const unsigned cols = (VIEW_W - VIEW_TEXT_X) / VIEW_CHAR_W;
+    GString *line = g_string_new(NULL);
+    g_string_printf(line, "%s%-2u %-7s pc=0x%010" PRIx64 " ret=%" PRIu64, kind, cpu->index, label,
+                    cpu->ops->get_pc ? cpu->ops->get_pc(cpu) : 0, cpu->retired);
+    if (tmp->len && line->len + 1 + tmp->len <= cols) {
+        g_string_append_printf(line, " %s", tmp->str);
+        g_string_truncate(tmp, 0);
+    }
+    vrender_text(fb, VIEW_TEXT_X, y, state_color(label), line->str);
+    y += VIEW_LINE_H;
+    if (tmp->len) {
+        const unsigned room = cols - 2;
+        if (tmp->len > room) {
+            g_string_truncate(tmp, room - 3);
+            g_string_append(tmp, "...");
+        }
+        vrender_text(fb, VIEW_TEXT_X + 2 * VIEW_CHAR_W, y, state_color(label), tmp->str);
+        y += VIEW_LINE_H;
+    }
+    g_string_free(line, TRUE);
+    return y;
 }
 
 static int draw_tlb(uint32_t *fb, int y, const NxBlock *nx)
@@ -239,8 +259,10 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     if (vm->mouse_in) {
         vmodel_hover_text(vm, vm->mouse_x, vm->mouse_y, s);
     }
+    /* the hint is for a live window: a picture of the end (the
+     * -screendump-at-exit one) has no pointer to hover with */
     vrender_text(fb, VIEW_SBUF_X, y, 0xFFFFFFu,
-                 s->len ? s->str : "(hover a cell for its address and value)");
+                 s->len ? s->str : vm->ended ? "" : "(hover a cell for its address and value)");
     y += 12;
     x = vrender_text(fb, VIEW_SBUF_X, y, VIEW_COL_TEXT, "legend: ");
     vrender_fill(fb, x, y, 12, 7, 0xFF2020u);
@@ -248,7 +270,12 @@ static void draw_bottom(ViewerModel *vm, uint32_t *fb)
     vrender_fill(fb, x, y, 12, 7, 0x20FF20u);
     x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "read  ");
     vrender_fill(fb, x, y, 12, 7, 0xFFFF20u);
-    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both   accesses:");
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "both  ");
+    /* unequal counts mix the two levels (vmodel_color): orange, lime */
+    vrender_fill(fb, x, y, 12, 7, vmodel_color(&(ViewMarks){.nwr = 256, .nrd = 1}));
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "more writes  ");
+    vrender_fill(fb, x, y, 12, 7, vmodel_color(&(ViewMarks){.nwr = 1, .nrd = 256}));
+    x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, "more reads   accesses:");
     for (uint32_t n = 1; n <= 256; n *= 16) {
         vrender_fill(fb, x + 4, y, 12, 7, vmodel_level(n) << 16 | 0x2020u);
         x = vrender_text(fb, x + 20, y, VIEW_COL_TEXT, n == 1 ? "1" : n == 16 ? "16" : "256+");
@@ -330,9 +357,14 @@ void vrender_frame(ViewerModel *vm, uint32_t *fb)
         vrender_text(fb, VIEW_PSUM_X, VIEW_PSUM_Y - 12, VIEW_COL_LABEL, "PSUM");
     }
     if (vm->hbm_zoom > 1) {
+        /* short enough for the map's width (66 characters): nothing cut */
+        uint64_t sq = vmodel_hbm_square_bytes(vm);
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
-                      "HBM 0x%" PRIx64 "- (%" PRIu64 " B per square, zoom x%u%s)", vm->hbm_pan,
-                      vmodel_hbm_square_bytes(vm), vm->hbm_zoom, vm->activity ? ", activity" : "");
+                      "HBM 0x%" PRIx64 "-  %" PRIu64 " %s/square  %" PRIu64 " KiB cells  x%u%s",
+                      vm->hbm_pan, sq >= 1024 && sq % 1024 == 0 ? sq >> 10 : sq,
+                      sq >= 1024 && sq % 1024 == 0 ? "KiB" : "B",
+                      (uint64_t)((1ull << vm->hbm_shift) >> 10), vm->hbm_zoom,
+                      vm->activity ? "  activity" : "");
     } else {
         vrender_textf(fb, VIEW_HBM_X, VIEW_HBM_Y - 12, VIEW_COL_LABEL,
                       "HBM (%" PRIu64 " KiB per cell)", (uint64_t)((1ull << vm->hbm_shift) >> 10));

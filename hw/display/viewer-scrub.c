@@ -186,6 +186,7 @@ bool vscrub_click(ViewerModel *vm, int x, int y)
         return false;
     }
     /* the inverse of vtl_x, rounded up so that vtl_x(t) is x again */
-    vscrub_set(vm, ((uint64_t)(x - VIEW_TL_BAR_X) * vtl_span(vm) + VIEW_TL_W - 1) / VIEW_TL_W);
+    vscrub_set(vm, vtl_origin(vm) +
+                       ((uint64_t)(x - VIEW_TL_BAR_X) * vtl_span(vm) + VIEW_TL_W - 1) / VIEW_TL_W);
     return true;
 }

@@ -136,12 +136,33 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
 
 uint64_t vtl_span(const ViewerModel *vm)
 {
-    return MAX(machine_run_vtime(vm->m), 1u);
+    return MAX(machine_run_vtime(vm->m) - vtl_origin(vm), 1u);
+}
+
+/* The activity zoom starts the timeline shortly before the first kernel
+ * launch: a launcher's set-up (nxemu-tpc-run's counts the TPCs for ~2000
+ * cycles) would otherwise leave the kernels a few columns at the end. */
+uint64_t vtl_origin(const ViewerModel *vm)
+{
+    const ViewTimeline *tl = &vm->tl;
+    uint64_t end = machine_run_vtime(vm->m);
+    if (!vm->activity || !tl->ev) {
+        return 0;
+    }
+    for (guint i = 0; i < tl->ev->len; i++) {
+        const ViewTlEvent *e = &g_array_index(tl->ev, ViewTlEvent, i);
+        if (e->kind == VIEW_TL_KERNEL && e->t0 < end) {
+            uint64_t margin = (end - e->t0) / 16;
+            return e->t0 > margin ? e->t0 - margin : 0;
+        }
+    }
+    return 0;
 }
 
 int vtl_x(const ViewerModel *vm, uint64_t t)
 {
-    uint64_t span = vtl_span(vm);
+    uint64_t span = vtl_span(vm), o = vtl_origin(vm);
+    t = t > o ? t - o : 0;
     return VIEW_TL_BAR_X + (int)(MIN(t, span) * VIEW_TL_W / span);
 }
 
@@ -225,9 +246,11 @@ void vtl_draw(ViewerModel *vm, uint32_t *fb)
                   {VIEW_COL_TL_KERNEL, "kernel"},
                   {VIEW_COL_TL_WAIT, "wait"},
                   {VIEW_COL_TL_FAULT, "fault"}};
+    uint64_t o = vtl_origin(vm);
     x = vrender_textf(fb, x, y, VIEW_COL_LABEL,
-                      "timeline  vtime 0-%" PRIu64 "  %" PRIu64 ".%02" PRIu64 " cycles/column  ",
-                      span, span / VIEW_TL_W, span % VIEW_TL_W * 100 / VIEW_TL_W);
+                      "timeline  vtime %" PRIu64 "-%" PRIu64 "  %" PRIu64 ".%02" PRIu64
+                      " cycles/column  ",
+                      o, o + span, span / VIEW_TL_W, span % VIEW_TL_W * 100 / VIEW_TL_W);
     for (unsigned i = 0; i < G_N_ELEMENTS(legend); i++) {
         vrender_fill(fb, x, y, 12, 7, legend[i].c);
         x = vrender_text(fb, x + 16, y, VIEW_COL_TEXT, legend[i].what) + 8;
@@ -296,7 +319,7 @@ void vtl_hover_text(ViewerModel *vm, int x, int y, GString *out)
     if (!hit) {
         uint64_t span = vtl_span(vm);
         g_string_append_printf(out, " vtime %" PRIu64,
-                               (uint64_t)(x - VIEW_TL_BAR_X) * span / VIEW_TL_W);
+                               vtl_origin(vm) + (uint64_t)(x - VIEW_TL_BAR_X) * span / VIEW_TL_W);
         return;
     }
     switch (hit->kind) {

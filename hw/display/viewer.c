@@ -17,6 +17,7 @@
 #include "hw/display/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/machine.h"
+#include "nxemu/signal.h"
 
 #define VIEW_FRAME_US (G_USEC_PER_SEC / 60)
 
@@ -188,6 +189,12 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         viewer_free(v);
         return NULL;
     }
+    /* Without a display server (SDL's offscreen or dummy driver) nobody can
+     * close the window: do not wait for it at the end. */
+    const char *drv = g_getenv("SDL_VIDEODRIVER");
+    if (drv && (!g_ascii_strcasecmp(drv, "offscreen") || !g_ascii_strcasecmp(drv, "dummy"))) {
+        v->opts.hold_at_end = false;
+    }
     vmodel_init(&v->vm, m);
     v->vm.data = data;
     v->vm.activity = v->opts.zoom_activity;
@@ -231,6 +238,9 @@ bool viewer_refresh(Viewer *v)
      * a step (one round: return, and come back here at the next call) or
      * closed. */
     while (v->vm.paused && !v->closed) {
+        if (nx_signal_caught) {
+            break; /* the round ends the run in order (nxemu's SIGTERM rule) */
+        }
         if (v->vm.step_req) {
             v->vm.step_req = false;
             break;
@@ -249,7 +259,9 @@ void viewer_end(Viewer *v)
     v->vm.paused = false;
     viewer_pump(v);
     viewer_show(v);
-    while (v->opts.hold_at_end && !v->closed) {
+    /* Held until closed, but a signal ends nxemu at once (timeout(1), a
+     * runner, Ctrl-C): the window is no reason to ignore it. */
+    while (v->opts.hold_at_end && !v->closed && !nx_signal_caught) {
         viewer_wait(v);
     }
 }
@@ -261,6 +273,11 @@ bool viewer_finish(Viewer *v, GError **err)
     }
     v->finished = true;
     v->vm.gdb_stopped = false;
+    if (v->opts.screendump_at_exit) {
+        /* the picture of the end does not depend on where the pointer
+         * happens to be (under Xvfb: the window's middle) */
+        v->vm.mouse_in = false;
+    }
     viewer_end(v);
     return !v->opts.screendump_at_exit || viewer_screendump(v, v->opts.screendump_at_exit, err);
 }

@@ -53,8 +53,8 @@ static MemTxResult testdev_write(void *opaque, uint64_t off, unsigned size, uint
     } else if (off == TESTDEV_CONSOLE && size <= 4) {
         if (td->m->console)
             g_string_append_c(td->m->console, (char)(data & 0xFF));
-        else
-            fputc((int)(data & 0xFF), stdout);
+        else if (!td->m->console_off)
+            fputc((int)(data & 0xFF), td->m->console_file ? td->m->console_file : stdout);
     }
     return MEMTX_OK;
 }

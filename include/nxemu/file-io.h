@@ -71,6 +71,11 @@ bool nx_output_check(const char *what, const char *path, GError **err);
 /* Validate and open an output now; nothing is visible under @path before
  * nx_output_commit (for in-place targets, only what is written). */
 NxOutput *nx_output_open(const char *what, const char *path, GError **err);
+/* Make the output visible under its name now and write it line by line
+ * from here on (nxemu's -D once the images are loaded, as QEMU's: `tail
+ * -f` follows it, a killed run leaves what it wrote).  Until this call a
+ * failure leaves the previous file. */
+void nx_output_publish(NxOutput *o);
 /* A stream onto the output; errors it meets are reported by commit. */
 FILE *nx_output_stream(NxOutput *o);
 const char *nx_output_label(const NxOutput *o);

@@ -145,6 +145,11 @@ typedef struct Machine {
     void (*check)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const int32_t coord[5],
                   bool dim0_only, const char *what);
     void *check_opaque;
+    /* Where the test device's CONSOLE bytes go when `console` is NULL
+     * (-serial): NULL is standard output; console_off drops them (-serial
+     * none). */
+    FILE *console_file;
+    bool console_off;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into

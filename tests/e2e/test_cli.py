@@ -176,7 +176,12 @@ def _():
                  "nxemu: -m: '0x40M': not a size (MiB, or a B/K/M/G/T/P/E suffix)")
     expect_error(['-M', 'hbm=12Q'], 125,
                  'nxemu: -machine: hbm=12Q: not a size (MiB, or a B/K/M/G/T/P/E suffix)')
-    expect_error(['-m', 'maxmem=2G'], 125, "nxemu: -m: unknown key 'maxmem' (size)")
+    expect_error(['-m', 'maxmem=2G'], 125,
+                 "nxemu: -m: maxmem: nc2 has no memory hotplug (only size=SIZE)")
+    # QEMU's -m SIZE,slots=N form names the key, not '2G,slots' (#41)
+    expect_error(['-m', '2G,slots=2'], 125,
+                 "nxemu: -m: slots: nc2 has no memory hotplug (only size=SIZE)")
+    expect_error(['-m', '2G,sise=4G'], 125, "nxemu: -m: unknown key 'sise' (size)")
 
 
 @case('-m 64G accepted')
@@ -280,9 +285,14 @@ def _():
 @case('-device loader syntax errors')
 def _():
     expect_error(['-device', 'virtio-net'], 125,
-                 "nxemu: -device: unknown device 'virtio-net' (only 'loader')")
+                 "nxemu: -device: unknown device 'virtio-net' (only 'loader'; -device help)")
     expect_error(['-device', 'loader,file=x.bin,speed=3'], 125,
-                 "nxemu: -device loader: unknown property 'speed'")
+                 "nxemu: -device loader: unknown property 'speed' (file, addr, data, "
+                 "data-len, cpu-num, tpc-num; -device loader,help)")
+    # QEMU's loader key force-raw is unknown here, not "not a number" (#41)
+    expect_error(['-device', 'loader,file=x.bin,addr=0x1000,force-raw=on'], 125,
+                 "nxemu: -device loader: unknown property 'force-raw' (file, addr, data, "
+                 "data-len, cpu-num, tpc-num; -device loader,help)")
     expect_error(['-device', 'loader,addr=0x1000,data=5'], 125,
                  'nxemu: -device loader: data= needs addr=, data= and data-len=')
     expect_error(['-device', 'loader,addr=0x1000,data=5,data-len=3'], 125,
@@ -291,6 +301,113 @@ def _():
                  'nxemu: -device loader: data= does not fit in data-len bytes')
     expect_error(['-device', 'loader,addr=0x10z0,data=1,data-len=1'], 125,
                  'nxemu: -device loader: addr=0x10z0: not a number')
+
+
+@case("QEMU's ',help' lists: -machine nc2,help, -device help/loader,help, -display help, "
+      "-cpu help")
+def _():
+    # each key the parser accepts appears in its list, and the list is on stdout, exit 0
+    for args, keys in ((['-machine', 'nc2,help'],
+                        ['hbm=', 'seq=', 'tpc=', 'tlb=', 'quantum=', 'dma=', 'gmem-latency=',
+                         'gmem-bpc=', 'poison=', 'dumpdtb=']),
+                       (['-M', 'help'], ['nc2']),
+                       (['-device', 'help'], ['loader']),
+                       (['-device', 'loader,help'],
+                        ['file=', 'addr=', 'cpu-num=', 'tpc-num=', 'data=', 'data-len=']),
+                       (['-display', 'help'], ['none', 'sdl']),
+                       (['-cpu', 'help'], ['nxseq', 'tpc'])):
+        rc, out, err = run(*args)
+        assert rc == 0 and err == '', (args, rc, err)
+        for k in keys:
+            assert k in out, (args, k, out)
+    expect_error(['-display', 'vnc'], 125,
+                 "nxemu: -display: unknown display 'vnc' (none or sdl; -display help)")
+    expect_error(['-cpu', 'max'], 125,
+                 "nxemu: -cpu: 'max': the nc2 machine's core types are fixed (-cpu help lists them)")
+
+
+@case('a FAIL exit says so on stderr: one fail: line after the console output')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    # examples/prog.s without its data sums 0 and writes FAIL 1 after 14 instructions
+    rc, out, err = run('-kernel', os.path.join(src, 'prog.elf'))
+    assert rc == 1, (rc, err)
+    assert out == 'sum = 0\n', out
+    assert err == 'nxemu: fail: code=1 (test device FINISHER) icount=14 vtime=14\n', err
+    # PASS stays silent
+    rc, out, err = run('-kernel', os.path.join(src, 'prog.elf'), '-device',
+                       'loader,file=%s,addr=0x02000000' % os.path.join(src, 'data.bin'))
+    assert (rc, out, err) == (0, 'sum = 10\n', ''), (rc, out, err)
+
+
+@case('-D is written as the run goes (tail -f), truncated at start')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, 'run.log')
+        with open(log, 'w') as f:
+            f.write('old contents\n' * 100)
+        sock = os.path.join(d, 'g.sock')
+        # -S: the machine waits for gdb after loading, so the loader's lines
+        # must be in the file while nxemu is still running
+        p = subprocess.Popen([NXEMU, '-d', 'machine', '-D', log, '-S', '-gdb', 'unix:' + sock,
+                              '-kernel', os.path.join(src, 'images', 'hello.elf')],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            text = ''
+            for _ in range(100):
+                with open(log) as f:
+                    text = f.read()
+                if 'core 0 entry 0x1000000' in text:
+                    break
+                subprocess.run(['sleep', '0.05'])
+            assert 'loader: core 0 entry 0x1000000' in text, text
+            assert 'old contents' not in text, text
+            assert p.poll() is None
+        finally:
+            p.terminate()
+            p.communicate(timeout=30)
+
+
+@case('-monitor stdio / -serial mon:stdio: the monitor commands on stdin; -serial none|file:')
+def _():
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'examples')
+    prog = ['-kernel', os.path.join(src, 'prog.elf'), '-device',
+            'loader,file=%s,addr=0x02000000' % os.path.join(src, 'data.bin')]
+
+    def mon(args, text):
+        p = subprocess.run([NXEMU, *args], input=text.encode(), capture_output=True, timeout=60)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+    # -S: nothing has run; the commands see the start, cont runs the program
+    rc, out, err = mon(['-monitor', 'stdio', '-S', *prog],
+                       'info cores\nxp 0x2000010 4\ncont\n')
+    assert (rc, err) == (0, ''), (rc, err)
+    assert 'seq0 state=RUNNING pc=0x0000000001000000' in out, out
+    assert '0x0000000002000010: 00 00 00 00\n' in out, out
+    assert out.endswith('sum = 10\n'), out
+    # the same with -serial mon:stdio; end of input while stopped is quit (status 0,
+    # the program never ran)
+    rc, out, err = mon(['-serial', 'mon:stdio', '-S', *prog], 'info tpc\n')
+    assert (rc, err) == (0, '') and 'sum' not in out and 'tpc0' in out, (rc, out, err)
+    # a bad command is answered, the run goes on
+    rc, out, err = mon(['-monitor', 'stdio', '-S', *prog], 'frobnicate\ncont\n')
+    assert rc == 0 and "monitor: unknown command 'frobnicate'" in out, (rc, out, err)
+    expect_error(['-monitor', 'tcp::4444'], 125,
+                 "nxemu: -monitor: 'tcp::4444': stdio or none (gdb's 'monitor' reaches the "
+                 "same commands)")
+    expect_error(['-serial', 'pty'], 125,
+                 "nxemu: -serial: 'pty': stdio, mon:stdio, none, null or file:PATH")
+    expect_error(['-monitor', 'stdio', '-s', *prog], 125,
+                 "nxemu: -monitor stdio: not with -s/-gdb (gdb's 'monitor' runs the same "
+                 "commands)")
+    rc, out, err = run('-serial', 'none', *prog)
+    assert (rc, out, err) == (0, '', ''), (rc, out, err)
+    with tempfile.TemporaryDirectory() as d:
+        con = os.path.join(d, 'console.txt')
+        rc, out, err = run('-serial', 'file:' + con, *prog)
+        assert (rc, out, err) == (0, '', ''), (rc, out, err)
+        with open(con) as f:
+            assert f.read() == 'sum = 10\n'
 
 
 @case('-bind syntax errors')
@@ -390,7 +507,8 @@ def _():
     expect_error(['-gdb', 'bogus', '-device', f'loader,file={halt},addr=0x01000000,cpu-num=0'],
                  125,
                  'nxemu: -gdb bogus: unknown device (tcp::PORT, tcp:HOST:PORT or unix:PATH)')
-    expect_error(['-S'], 125, 'nxemu: -S: needs -s or -gdb (no monitor yet)')
+    expect_error(['-S'], 125,
+                 'nxemu: -S: needs -s, -gdb or -monitor stdio (something to continue from)')
 
 
 @case('no image at all')

@@ -201,12 +201,17 @@ def failed_from_reruns_only_failures():
 def error_when_nxemu_cannot_start():
     tmp = tempfile.mkdtemp(prefix="nxemu-test-")
     js = os.path.join(tmp, "r.json")
-    rc, out, _ = run(["--nxemu", os.path.join(tmp, "no-such-nxemu"), "--tags", "smoke", "--json",
-                      js, os.path.join(RUNNER_DIR, "suite.ini")])
-    assert rc == 1, rc
-    c = json.load(open(js))["cases"][0]
-    assert c["status"] == "ERROR" and c["exit_code"] is None, c
-    assert "could not start" in c["message"]
+    bad = os.path.join(tmp, "no-such-nxemu")
+    rc, out, err = run(["--nxemu", bad, "--json", js, os.path.join(RUNNER_DIR, "suite.ini")])
+    # fail fast (#41): one line naming the emulator, usage status, no case run, no report
+    assert rc == 2, rc
+    assert err.count("\n") == 1 and err.startswith(
+        "nxemu-test: error: %s: cannot start the emulator: " % bad), err
+    assert not os.path.exists(js)
+    # an emulator that starts but fails its -version is refused the same way
+    rc, out, err = run(["--nxemu", "/bin/false", "--json", js,
+                        os.path.join(RUNNER_DIR, "suite.ini")])
+    assert rc == 2 and "the emulator does not start" in err, (rc, err)
     shutil.rmtree(tmp)
 
 
@@ -214,7 +219,13 @@ def error_when_nxemu_cannot_start():
 def junit_error_element():
     tmp = tempfile.mkdtemp(prefix="nxemu-test-")
     xml = os.path.join(tmp, "r.xml")
-    rc, _, _ = run(["--nxemu", os.path.join(tmp, "no-such-nxemu"), "--tags", "smoke", "--junit",
+    # an emulator that passes the start check and is gone when the case runs:
+    # the case is an ERROR (the spawn fails), reported as <error>
+    gone = os.path.join(tmp, "vanishing-nxemu")
+    with open(gone, "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = -version ] && rm -f -- "$0"\nexit 0\n')
+    os.chmod(gone, 0o755)
+    rc, _, _ = run(["--nxemu", gone, "--tags", "smoke", "--junit",
                     xml, os.path.join(RUNNER_DIR, "suite.ini")])
     root = ET.parse(xml).getroot()
     assert rc == 1 and root.get("errors") == "1" and root.get("failures") == "0"
@@ -438,6 +449,9 @@ COVERAGE_MERGED = {
             "opcodes": {"covered": 1, "total": 3, "hits": {"spu.add": 3},
                         "missing": ["ld.ld_g", "vpu.mac"], "other": {}}}}},
     "cases_without_coverage": ["none", "bad"],
+    "notes": ["none: no coverage file (FAIL, nxemu exit 125: usage, configuration or load error)",
+              "bad: coverage file ignored: seq.opcodes: covered 3 / total 4 disagree with 1 hits "
+              "and 3 missing names"],
 }
 
 
@@ -710,6 +724,87 @@ def main_real(nxemu, image_dir, source_dir):
         for p in problems:
             print(p)
         return 0 if rc == 0 and not problems else 1
+    finally:
+        shutil.rmtree(tmp)
+
+
+def _strip_times(report):
+    """A JSON report without what differs between runs: wall times, start, host."""
+    for k in ("timestamp", "hostname", "coverage"):
+        report.pop(k, None)
+    report["summary"].pop("wall_time")
+    for c in report["cases"]:
+        c.pop("wall_time")
+    return report
+
+
+def _strip_xml_times(text):
+    return re.sub(r' (time|timestamp|hostname)="[^"]*"', "", text)
+
+
+@case
+def merge_of_shards_equals_unsharded():
+    # #41: three shard reports merged == the unsharded report, except for wall
+    # times (JSON, JUnit, TAP and the merged coverage)
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    try:
+        for manifest, extra in (("suite.ini", ["--exclude-tags", "slow"]),
+                                (os.path.join("coverage", "coverage.ini"), [])):
+            cov = ["--coverage", os.path.join(tmp, "full-cov.json")] if not extra else []
+            full = os.path.join(tmp, "full.json")
+            fullx = os.path.join(tmp, "full.xml")
+            rc_full, _, _ = run(["--nxemu", FAKE, *extra, *cov, "--json", full, "--junit", fullx,
+                                 os.path.join(RUNNER_DIR, manifest)])
+            shards = []
+            for i in (1, 2, 3):
+                sj = os.path.join(tmp, "s%d.json" % i)
+                scov = (["--coverage", os.path.join(tmp, "cov%d.json" % i)] if cov else [])
+                run(["--nxemu", FAKE, *extra, *scov, "--shard", "%d/3" % i, "--json", sj,
+                     os.path.join(RUNNER_DIR, manifest)])
+                shards.append(sj)
+            m, mx, mt = (os.path.join(tmp, n) for n in ("m.json", "m.xml", "m.tap"))
+            mcov = ["--coverage", os.path.join(tmp, "m-cov.json")] if cov else []
+            rc, out, err = run(["merge", "--json", m, "--junit", mx, "--tap", mt, *mcov,
+                                *shards])
+            assert rc == rc_full, (rc, rc_full, err)
+            a, b = _strip_times(json.load(open(full))), _strip_times(json.load(open(m)))
+            assert a == b, (a, b)
+            assert _strip_xml_times(open(fullx).read()) == _strip_xml_times(open(mx).read())
+            tap = open(mt).read().splitlines()
+            assert tap[1] == "1..%d" % len(a["cases"]), tap
+            assert [t.split(" - ")[1] for t in tap if t.startswith(("ok", "not ok"))] == \
+                [c["name"] for c in a["cases"]], tap
+            if cov:
+                for ext in ("", ".txt"):
+                    assert open(os.path.join(tmp, "full-cov.json" + ext)).read() == \
+                        open(os.path.join(tmp, "m-cov.json" + ext)).read(), ext
+        # JUnit: every case's console, start time and host (#41)
+        root = ET.parse(fullx).getroot()
+        suite = root.find("./testsuite")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", suite.get("timestamp")), \
+            suite.attrib
+        assert suite.get("hostname"), suite.attrib
+        # overlapping shards and unreadable reports are refused
+        rc, _, err = run(["merge", "--json", m, shards[0], shards[0]])
+        assert rc == 2 and "is in two reports" in err, (rc, err)
+        rc, _, err = run(["merge", os.path.join(tmp, "nothing.json")])
+        assert rc == 2 and "nothing.json: error:" in err, (rc, err)
+    finally:
+        shutil.rmtree(tmp)
+
+
+@case
+def junit_system_out_for_passing_cases():
+    tmp = tempfile.mkdtemp(prefix="nxemu-test-")
+    try:
+        xml = os.path.join(tmp, "r.xml")
+        run(["--nxemu", FAKE, "--exclude-tags", "slow", "--junit", xml,
+             os.path.join(RUNNER_DIR, "suite.ini")])
+        root = ET.parse(xml).getroot()
+        outs = {tc.get("name"): (tc.findtext("system-out"), tc.find("failure"))
+                for tc in root.iter("testcase")}
+        passing = [n for n, (o, f) in outs.items() if f is None and o]
+        assert passing, outs   # a passing case's console is kept
     finally:
         shutil.rmtree(tmp)
 

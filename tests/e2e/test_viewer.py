@@ -162,6 +162,18 @@ def check_picture(path, label, min_mark=MIN_MARK_PIXELS):
           "%s: cores panel says seq0 ENDED (%r)" % (label, core))
     tpc = read_text(rows, TEXT_X, SBUF_Y + LINE_H, 40)
     check(tpc.startswith("tpc0  IDLE "), "%s: cores panel says tpc0 IDLE (%r)" % (label, tpc))
+    # #41: a picture of the end has no "hover a cell" hint (nobody can hover
+    # in a PNG), and its legend shows every colour a cell can have: the
+    # write/read mixes with unequal counts (orange, lime) too
+    bottom_y = SBUF_Y + 128 * PART_H + 10
+    hint = read_text(rows, SBUF_X, bottom_y, 40)
+    check(hint == "", "%s: no hover hint under the maps (%r)" % (label, hint))
+    legend = rows[bottom_y + 12 + 3]
+    colours = {px for px in legend if px != (0, 0, 0)}
+    for name, rgb in (("write", (0xFF, 0x20, 0x20)), ("read", (0x20, 0xFF, 0x20)),
+                      ("both", (0xFF, 0xFF, 0x20)), ("more writes", (0xFF, 0x80, 0x20)),
+                      ("more reads", (0x80, 0xFF, 0x20))):
+        check(rgb in colours, "%s: the legend has the %s colour %r" % (label, name, rgb))
     return rows
 
 
@@ -180,7 +192,39 @@ def lsan_suppress(tmp):
         "suppressions=%s:print_suppressions=0" % supp
 
 
-def viewer_tests(nxemu, image):
+def font_tests():
+    # #41: every glyph reads as itself: 95 distinct bitmaps, no two closer than
+    # two pixels (I/l and !/| were one apart), and q has its tail so that it is
+    # not read as 9 or g (their bottom rows are rounded)
+    glyphs = [k for k in FONT]
+    check(len(glyphs) == 95, "font: 95 distinct glyphs (%d)" % len(glyphs))
+    worst = min((sum(bin(a ^ b).count("1") for a, b in zip(g, h)), FONT[g], FONT[h])
+                for i, g in enumerate(glyphs) for h in glyphs[i + 1:])
+    check(worst[0] >= 2, "font: any two glyphs differ in 2 pixels or more (%r)" % (worst,))
+    bitmap = {c: g for g, c in FONT.items()}
+    bottom = lambda c: [(bitmap[c][col] >> 6) & 1 for col in range(5)]
+    check(bottom("q")[4] == 1 and bottom("9")[4] == 0 and bottom("g")[4] == 0,
+          "font: q ends in a tail at the right, 9 and g do not (%r %r %r)"
+          % (bottom("q"), bottom("9"), bottom("g")))
+
+
+def far_fault_tests(nxemu, far, tmp):
+    # #41: the cores panel cut a fault line at the window's edge, so
+    # addr=0x7000000000 read as 0x7000000; the detail now goes on a line of
+    # its own, whole
+    shot = os.path.join(tmp, "far.png")
+    r = run([nxemu, "-display", "sdl", "-screendump-at-exit", shot, "-kernel", far],
+            dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+    check(r.returncode == 135, "far fault: BUS_ERROR, status 135 (%d)" % r.returncode)
+    _, _, rows = read_png(shot)
+    lines = [read_text(rows, TEXT_X, SBUF_Y + k * LINE_H, 66) for k in range(2)]
+    check(lines[0].startswith("seq0  FAULTED ") and
+          lines[1].strip() == "fault=BUS_ERROR addr=0x7000000000",
+          "far fault: the whole address on the line under the core (%r)" % lines)
+
+
+def viewer_tests(nxemu, image, far=None):
+    font_tests()
     tmp = tempfile.mkdtemp(prefix="nxemu-viewer-")
     lsan_suppress(tmp)
     try:
@@ -196,6 +240,8 @@ def viewer_tests(nxemu, image):
               % (r.returncode, r.stderr.strip()))
         check(r.stdout == "", "offscreen: nothing on stdout")
         check_picture(shot, "offscreen")
+        if far:
+            far_fault_tests(nxemu, far, tmp)
 
         # The activity zoom fits SBUF to the one KiB bin written (offset 0 of
         # partitions 3 and 70): zoom x64 shows 0x000-0xbff, 8 bytes a column,
@@ -208,7 +254,7 @@ def viewer_tests(nxemu, image):
         rows = check_picture(shot, "activity zoom", min_mark=2 * 128)
         if rows:
             heading = read_text(rows, SBUF_X, SBUF_Y - 12, 64)
-            check(heading == "SBUF offsets 0x00000-0x00bff  zoom x64  8 B/column  activity",
+            check(heading.rstrip() == "SBUF 0x00000-0x00bff  x64  8 B/col  1 KiB cells  activity",
                   "activity zoom: the SBUF heading prints the scale (%r)" % heading)
         r = run([nxemu, "-display", "sdl,zoom=2", "-kernel", image], env)
         check(r.returncode == 125 and r.stderr.count("\n") == 1 and "zoom=2" in r.stderr,
@@ -226,6 +272,27 @@ def viewer_tests(nxemu, image):
             check_picture(shot, "xvfb")
         else:
             print("# xvfb-run not installed: X11 window variant not run")
+
+        # #41: a window without a screendump is held at the end until closed,
+        # but never against a signal, and never where nobody can close it.
+        import time
+        t0 = time.monotonic()
+        r = run(["timeout", "-k", "30", "5", nxemu, "-display", "sdl", "-kernel", image],
+                dict(os.environ, SDL_VIDEODRIVER="offscreen"), timeout=60)
+        check(r.returncode == 0 and time.monotonic() - t0 < 5,
+              "offscreen, no screendump: nxemu ends by itself, no window to close "
+              "(%d, %.1f s)" % (r.returncode, time.monotonic() - t0))
+        if xvfb:
+            env = dict(os.environ)
+            env.pop("SDL_VIDEODRIVER", None)
+            t0 = time.monotonic()
+            # held window: timeout's SIGTERM at 3 s must end it (SIGKILL only at 33 s)
+            r = run([xvfb, "-a", "-s", "-screen 0 1600x900x24", "timeout", "-k", "30", "3",
+                     nxemu, "-display", "sdl", "-kernel", image], env, timeout=120)
+            wall = time.monotonic() - t0
+            check(r.returncode == 124 and wall < 20,
+                  "xvfb, held window: the first SIGTERM ends nxemu (status %d after %.1f s)"
+                  % (r.returncode, wall))
 
         bad = os.path.join(tmp, "no-such-dir", "x.png")
         r = run([nxemu, "-display", "sdl", "-screendump-at-exit", bad, "-kernel", image],
@@ -296,10 +363,10 @@ def poison_tests(nxemu, image):
 def main(argv):
     if len(argv) == 4 and argv[1] == "--poison":
         rc = poison_tests(argv[2], argv[3])
-    elif len(argv) == 3:
-        rc = viewer_tests(argv[1], argv[2])
+    elif len(argv) in (3, 4):
+        rc = viewer_tests(argv[1], argv[2], argv[3] if len(argv) == 4 else None)
     else:
-        print("usage: test_viewer.py [--poison] NXEMU IMAGE", file=sys.stderr)
+        print("usage: test_viewer.py [--poison] NXEMU IMAGE [FAR_FAULT_IMAGE]", file=sys.stderr)
         return 2
     if rc:
         return rc

@@ -407,7 +407,7 @@ static void test_activity(Fx *f, gconstpointer data)
     g_assert_true(vm->activity);
     g_assert_cmpuint(vm->zoom, ==, 1);
     vmodel_sbuf_heading(vm, s);
-    g_assert_cmpstr(s->str, ==, "SBUF offsets 0x00000-0x2ffff  zoom x1  512 B/column  activity");
+    g_assert_cmpstr(s->str, ==, "SBUF 0x00000-0x2ffff  x1  512 B/col  1 KiB cells  activity");
 
     /* SBUF bins 4 and 9 (in two partitions): 6 KiB fit in 192 KiB / 32 */
     wr32(f->m, SBUF_BASE + 3 * 0x40000 + 0x1000, 1);
@@ -420,7 +420,7 @@ static void test_activity(Fx *f, gconstpointer data)
     g_assert_cmphex(vm->pan, ==, 0x1000);
     g_string_truncate(s, 0);
     vmodel_sbuf_heading(vm, s);
-    g_assert_cmpstr(s->str, ==, "SBUF offsets 0x01000-0x027ff  zoom x32  16 B/column  activity");
+    g_assert_cmpstr(s->str, ==, "SBUF 0x01000-0x027ff  x32  16 B/col  1 KiB cells  activity");
     /* bin 4 of partition 3 is the first 64 columns */
     g_assert_cmpuint(count_px(fb, VIEW_SBUF_Y + 9, VIEW_SBUF_X, VIEW_SBUF_W, 0x802020), ==, 64);
     g_assert_cmpuint(vm->psum_zoom, ==, 32);

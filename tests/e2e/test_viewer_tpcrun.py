@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""nxemu-tpc-run's viewer picture zooms to the kernel's memory (#41): with
+zoom=activity the timeline starts shortly before the first kernel launch
+(the launcher's ~2000 cycles of set-up left the kernels a few columns at the
+end) and the HBM map fits the launcher, kernel and tensors at
+0x0100_0000.. instead of staying at x1 because the launcher read the
+in-memory device tree at the top of HBM; the heading is whole.  Decoded-PNG
+check; exit 77 without SDL.
+
+usage: test_viewer_tpcrun.py NXEMU-TPC-RUN DOUBLE-F32.o
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_viewer as tv  # noqa: E402  (PNG reader, font, frame layout)
+
+
+def main(tpcrun, kernel):
+    with tempfile.TemporaryDirectory() as tmp:
+        inp, out, shot = (os.path.join(tmp, n) for n in ("in.bin", "out.bin", "run.png"))
+        with open(inp, "wb") as f:
+            f.write(struct.pack("<256f", *range(256)))
+        r = subprocess.run([tpcrun, "-k", kernel, "-n", "4", "--index-space", "4",
+                            "-i", inp + ":256:f32", "-o", out + ":256:f32",
+                            "--display", "sdl,zoom=activity", "--screendump-at-exit", shot],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+        if r.returncode == 125 and "without SDL" in r.stderr:
+            print("1..0 # SKIP " + r.stderr.strip())
+            return 77
+        tv.check(r.returncode == 0, "tpc-run with the viewer: status 0 (%d, %s)"
+                 % (r.returncode, r.stderr.strip()))
+        _, _, rows = tv.read_png(shot)
+        head = tv.read_text(rows, 480, tv.SBUF_Y - 12, 66)
+        tv.check(head.startswith("HBM 0x1000000-") and " x1 " not in head + " "
+                 and head.endswith("activity"),
+                 "the HBM map fits the launcher, kernel and tensors, heading whole (%r)" % head)
+        # the timeline starts shortly before the first launch, so each of
+        # the 4 kernels is a bar of many columns, not a sliver after the
+        # launcher's set-up (docs/viewer.rst; layout from viewer-int.h)
+        tl_y, bar_x, tl_w, row_h, kernel = 512, 56, 576, 10, (0x40, 0xE0, 0xA0)
+        tl_head = tv.read_text(rows, 8, tl_y - 12, 40)
+        start = int(tl_head.split()[2].split("-")[0]) if tl_head.startswith("timeline") else 0
+        tv.check(start > 0, "the timeline starts after the launcher's set-up (%r)" % tl_head)
+        for t in range(4):
+            row = rows[tl_y + (t + 1) * row_h + 2][bar_x:bar_x + tl_w]
+            cols = sum(1 for px in row if px == kernel)
+            tv.check(cols >= 24, "tpc%d's kernel bar is %d columns wide (>= 24)" % (t, cols))
+    print("1..%d" % tv.checks)
+    return 1 if tv.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
