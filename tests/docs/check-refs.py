@@ -8,7 +8,8 @@ Checked, in README.rst and every docs/**/*.rst (pages added later are found
 by the glob):
   - any NAME.md: it must be a file of the tree;
   - any reference to a directory outside the tree (../shared, /work/) or
-    to a numbered section of a specification (§N);
+    to a numbered section of a specification (§N); ../shared/vendor, where
+    the vendor's tools are looked for at test time, is allowed;
   - any path under a top-level directory of the tree (docs/, tests/,
     scripts/, pc-bios/, examples/, ...): it must exist (a glob pattern must
     match something);
@@ -37,7 +38,11 @@ path_re = re.compile(r'(?<![\w./-])((?:%s)/[\w./*{}-]*[\w/*}])' %
                      '|'.join(re.escape(t) for t in TOP))
 md_re = re.compile(r'(?<![\w./-])([\w./-]+\.md)\b')
 rst_re = re.compile(r'(?<![\w./-])([\w-]+\.rst)\b')
-outside_re = re.compile(r'\.\./shared|/work/|shared/spec|§')
+# ../shared/vendor is where the vendor's own tools are looked for, beside the
+# checkout (never committed, tests skip without them): naming it tells a user
+# where to put them.  Anything else under ../shared is reference material that
+# a clone does not have.
+outside_re = re.compile(r'\.\./shared(?!/vendor)|/work/|shared/spec|§')
 
 tree_files = set()
 for dp, dn, fn in os.walk(root):
