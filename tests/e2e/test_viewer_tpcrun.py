@@ -5,7 +5,7 @@ zoom=activity the timeline starts shortly before the first kernel launch
 end) and the HBM map fits the launcher, kernel and tensors at
 0x0100_0000.. instead of staying at x1 because the launcher read the
 in-memory device tree at the top of HBM; the heading is whole.  Decoded-PNG
-check; exit 77 without SDL.
+check; a TAP skip (1..0 # SKIP) without SDL.
 
 usage: test_viewer_tpcrun.py NXEMU-TPC-RUN DOUBLE-F32.o
 """
@@ -30,8 +30,9 @@ def main(tpcrun, kernel):
                            capture_output=True, text=True, timeout=120,
                            env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         if r.returncode == 125 and "without SDL" in r.stderr:
+            # a TAP skip: meson counts a TAP test's non-zero exit as an error
             print("1..0 # SKIP " + r.stderr.strip())
-            return 77
+            return 0
         tv.check(r.returncode == 0, "tpc-run with the viewer: status 0 (%d, %s)"
                  % (r.returncode, r.stderr.strip()))
         _, _, rows = tv.read_png(shot)
