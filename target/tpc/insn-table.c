@@ -66,11 +66,12 @@ const TpcInsnDesc *tpc_insn_desc(unsigned slot, unsigned opc)
 
 /* ---- table-described forms ---- */
 
+/* a single layout applies always: no variant condition, all switch bits */
 #define TPC_LAYOUT(name, flags, ...)                                                               \
     [TPC_FORM_##name] = {(flags) | TPC_LF_DEFINED,                                                \
                          (uint8_t)(sizeof((TpcOpSpec[]){__VA_ARGS__}) / sizeof(TpcOpSpec)),        \
-                         {__VA_ARGS__}},
-#define TPC_LAYOUT0(name, flags) [TPC_FORM_##name] = {(flags) | TPC_LF_DEFINED, 0, {{0}}},
+                         {__VA_ARGS__}, 0, 0, 0},
+#define TPC_LAYOUT0(name, flags) [TPC_FORM_##name] = {(flags) | TPC_LF_DEFINED, 0, {{0}}, 0, 0, 0},
 static const TpcLayout layouts[TPC_FORM_COUNT] = {
 #include "target/tpc/insn-forms.def"
 };
