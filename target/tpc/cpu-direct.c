@@ -168,9 +168,9 @@ static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in
 
 /* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V
  * result from a V source A and a V, scalar or immediate (or no, for NOT)
- * B, SP or VP predicate.  Not: integer ADD (it also writes V_CARRY), 32-bit
- * integer MUL (its own double_and_round32 loop), register-pair results,
- * VPRF logic.  The loop is the one tpc_vl_arith would run
+ * B, SP or VP predicate.  Not: register-pair results, VPRF logic, and
+ * what lane-ops.def gives no loop (integer ADD, which also writes V_CARRY;
+ * element-only rows): the loop is the one tpc_vl_arith would run
  * (tpc_vl_arith_fn), so this list cannot drift from vlane.c. */
 static TpcVlFn vpu_vl_form(const TpcInsn *in)
 {
@@ -179,10 +179,6 @@ static TpcVlFn vpu_vl_form(const TpcInsn *in)
                 in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
     if (in->desc->form != TPC_FORM_BINARY || in->dst.kind != TPC_OP_V ||
         in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
-        return NULL;
-    if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t))
-        return NULL;
-    if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32))
         return NULL;
     if (tpc_vpu_pair_dest(op, t, in->sw))
         return NULL;

@@ -66,21 +66,14 @@ static bool spu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     }
     uint32_t d = c->s[in->dst.num % TPC_NR_S];
     uint32_t r;
-    if (op == TPC_OPC_SPU_mac && t == TPC_T_BF16 && (in->sw & 4u)) {
-        /* acc_fp32: f32 MAC of the widened bf16 values into an f32 accumulator */
-        r = tpc_lane_f32_mac((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16, d, in->sw & 2u);
-    } else if (op == TPC_OPC_SPU_mul && t == TPC_T_BF16 && (in->sw & 4u)) {
-        r = tpc_lane_f32_mul((a & 0xFFFFu) << 16, (bb & 0xFFFFu) << 16);
-    } else if (op == TPC_OPC_SPU_mul && (in->sw & 4u) && (t == TPC_T_I32 || t == TPC_T_U32)) {
-        uint64_t p =
-            t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)a * (int32_t)bb) : (uint64_t)a * bb;
-        r = (uint32_t)(p >> 32);
-    } else if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
+    if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
         unsigned carry = c->s_carry;
         r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, &carry), t);
         tpc_out_w(o, TPC_WR_SCARRY, 0)->val = carry;
     } else {
-        r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, NULL), t);
+        /* acc_fp32 (bf16, SWITCHES bit 2): an f32 result (lane-ops.def) */
+        unsigned rt = t == TPC_T_BF16 && (in->sw & 4u) ? TPC_T_F32 : t;
+        r = tpc_ext32(tpc_alu(op, t, a, bb, d, in->sw, NULL), rt);
     }
     tpc_out_s(o, in->dst.num, r);
     return true;

@@ -144,22 +144,7 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
     unsigned dn = in->dst.num % TPC_NR_V;
     const uint8_t *old = c->v[dn];
     uint8_t *r = o->vbuf[0];
-    if (op == TPC_OPC_SPU_mul && (t == TPC_T_I32 || t == TPC_T_U32)) {
-        /* double_and_round32: sat32((2ab + 2^31) >> 32) */
-        for (unsigned i = 0; i < 64; i++) {
-            uint32_t x = tpc_ld_e(a, i, 4), y = tpc_ld_e(bb, i, 4);
-            __int128 p;
-            if (t == TPC_T_I32)
-                p = (__int128)(int32_t)x * (int32_t)y;
-            else
-                p = (__int128)x * y;
-            __int128 q = (2 * p + ((__int128)1 << 31)) >> 32;
-            int64_t lim = q > INT64_MAX / 2   ? INT64_MAX / 2
-                          : q < INT64_MIN / 2 ? INT64_MIN / 2
-                                              : (int64_t)q;
-            tpc_st_e(r, i, 4, tpc_int_result(lim, t, true));
-        }
-    } else if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
+    if (op == TPC_OPC_SPU_add && !tpc_type_is_float(t)) {
         /* integer ADD also produces V_CARRY (byte-bit layout of §1.1); the
          * carry switch takes each lane's carry in from it */
         uint8_t cin[TPC_VBYTES];
@@ -173,11 +158,11 @@ static bool vpu_arith(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
         }
         tpc_out_w(o, TPC_WR_VCARRY, 0);
     } else if (!tpc_vl_arith(op, t, in->sw, r, a, bb, old, NULL, NULL)) {
-        /* bf16, ABS, ASH: lane by lane */
+        /* lane-ops.def's element-only rows: lane by lane */
+        TpcLaneFn fn = tpc_alu_fn(TPC_SLOT_VPU, op, t, in->sw);
+        g_assert(fn);
         for (unsigned i = 0; i < n; i++)
-            tpc_st_e(r, i, e,
-                     tpc_alu(op, t, tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), tpc_ld_e(old, i, e),
-                             in->sw, NULL));
+            tpc_st_e(r, i, e, fn(tpc_ld_e(a, i, e), tpc_ld_e(bb, i, e), tpc_ld_e(old, i, e)));
     }
     put_v(c, o, dn, 0, m, all);
     return true;

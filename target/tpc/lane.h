@@ -21,6 +21,13 @@
 
 #define TPC_F32_QNAN 0x7FC00000u
 
+/* lane-ops.def: the slots a row applies to, and an element function of a
+ * row (x, y, z: the SRC_A, SRC_B and old destination elements) */
+#define TPC_LS_SPU  1u
+#define TPC_LS_VPU  2u
+#define TPC_LS_BOTH 3u
+typedef uint32_t (*TpcLaneFn)(uint32_t x, uint32_t y, uint32_t z);
+
 static inline float tpc_lane_f(uint32_t bits)
 {
     float f;
@@ -202,6 +209,52 @@ static inline uint32_t tpc_lane_int_min(unsigned t, uint32_t ra, uint32_t rb)
 {
     int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
     return (uint32_t)(a < b ? a : b) & tpc_lane_wmask(t);
+}
+
+static inline uint32_t tpc_lane_int_abs(unsigned t, uint32_t ra)
+{
+    int64_t a = tpc_lane_sext(ra, t);
+    return tpc_lane_int_result(a < 0 ? -a : a, t, false);
+}
+
+/* MUL: the low bits of the product, wrapped to the type. */
+static inline uint32_t tpc_lane_int_mul(unsigned t, uint32_t ra, uint32_t rb)
+{
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t);
+    return (uint32_t)((uint64_t)a * (uint64_t)b) & tpc_lane_wmask(t);
+}
+
+/* 32-bit MUL's upper word: bits 63:32 of the 64-bit product. */
+static inline uint32_t tpc_lane_int_mul_hi(unsigned t, uint32_t ra, uint32_t rb)
+{
+    uint64_t p = t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)ra * (int32_t)rb)
+                                : (uint64_t)ra * rb;
+    return (uint32_t)(p >> 32);
+}
+
+/* 32-bit MUL double_and_round32: sat32((2ab + 2^31) >> 32). */
+static inline uint32_t tpc_lane_int_mul_dr(unsigned t, uint32_t ra, uint32_t rb)
+{
+    __int128 p = t == TPC_T_I32 ? (__int128)(int32_t)ra * (int32_t)rb : (__int128)ra * rb;
+    __int128 q = (2 * p + ((__int128)1 << 31)) >> 32;
+    int64_t lim = q > INT64_MAX / 2 ? INT64_MAX / 2 : q < INT64_MIN / 2 ? INT64_MIN / 2 : (int64_t)q;
+    return tpc_lane_int_result(lim, t, true);
+}
+
+/* MAC: d + a*b (neg: d - a*b), exact, then wrapped or saturated. */
+static inline uint32_t tpc_lane_int_mac(unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
+                                        bool neg, bool sat)
+{
+    int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t), d = tpc_lane_sext(rd, t);
+    __int128 p = (__int128)a * b;
+    __int128 r = neg ? d - p : d + p;
+    if (!sat)
+        return (uint32_t)(uint64_t)r & tpc_lane_wmask(t);
+    if (r > INT64_MAX / 2)
+        r = INT64_MAX / 2;
+    if (r < INT64_MIN / 2)
+        r = INT64_MIN / 2;
+    return tpc_lane_int_result((int64_t)r, t, true);
 }
 
 /* Bitwise OR/AND/XOR/NOT (opcodes 0x0F..0x12), any type. */

@@ -10,12 +10,13 @@
 #define VL_N(E) (TPC_VBYTES / (E))
 
 /* One loop over the lanes of element size E as a function (a TpcVlFn):
- * x, y, z are lanes of a, b, d.  Unrolled by 8: with AVX2 that is the
+ * x, y, z are lanes of a, b, d, T the type TY.  Unrolled by 8: with AVX2 that is the
  * whole register (8 vectors of 32 bytes), so no loop counter per vector. */
-#define VL_FN(name, E, expr)                                                                       \
+#define VL_FN(name, E, TY, expr)                                                                   \
     VL_ATTR static void VL(name)(uint8_t *restrict out, const uint8_t *restrict a,                 \
                                  const uint8_t *restrict b, const uint8_t *restrict d)             \
     {                                                                                              \
+        enum { T = TY };                                                                           \
         _Pragma("GCC unroll 8") for (unsigned i = 0; i < VL_N(E); i++)                             \
         {                                                                                          \
             uint32_t x = vl_ld##E(a, i), y = vl_ld##E(b, i), z = vl_ld##E(d, i);                   \
@@ -41,124 +42,64 @@ VL_ATTR static void VL(mov)(uint8_t *restrict out, const uint8_t *restrict a,
     }
 }
 
-/* bitwise: the element size does not matter */
-VL_FN(or, 1, tpc_lane_logic(TPC_OPC_SPU_or, TPC_T_U8, x, y))
-VL_FN(and, 1, tpc_lane_logic(TPC_OPC_SPU_and, TPC_T_U8, x, y))
-VL_FN(xor, 1, tpc_lane_logic(TPC_OPC_SPU_xor, TPC_T_U8, x, y))
-VL_FN(not, 1, tpc_lane_logic(TPC_OPC_SPU_not, TPC_T_U8, x, y))
+/* One loop per row of lane-ops.def that has a loop tier (L, LA): VL_FN
+ * with T bound to the row's type.  (VL_ROW_FN expands the element size
+ * before VL_FN pastes it.) */
+#define VL_E_F32  4
+#define VL_E_BF16 2
+#define VL_E_I32  4
+#define VL_E_U32  4
+#define VL_E_I16  2
+#define VL_E_U16  2
+#define VL_E_I8   1
+#define VL_E_U8   1
+#define VL_ROW_FN(name, E, type, expr) VL_FN(name, E, TPC_T_##type, expr)
+#define VL_ROW_L(name, type, expr)     VL_ROW_FN(name##_##type, VL_E_##type, type, expr)
+#define VL_ROW_LA(name, type, expr)    VL_ROW_L(name, type, expr)
+#define VL_ROW_E(name, type, expr)
+#define VL_PTR_L(name, type)           VL(name##_##type)
+#define VL_PTR_LA(name, type)          VL(name##_##type)
+#define VL_PTR_E(name, type)           NULL
+#define VL_TIER_L                      1u
+#define VL_TIER_LA                     2u
+#define VL_TIER_E                      0u
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) VL_ROW_##tier(name, type, expr)
+#include "target/tpc/lane-ops.def"
 
-VL_FN(f32_mac, 4, tpc_lane_f32_mac(x, y, z, false))
-VL_FN(f32_macn, 4, tpc_lane_f32_mac(x, y, z, true))
-VL_FN(f32_mul, 4, tpc_lane_f32_mul(x, y))
-VL_FN(f32_add, 4, tpc_lane_f32_add(x, y))
-VL_FN(f32_sub, 4, tpc_lane_f32_sub(x, y, false))
-VL_FN(f32_subr, 4, tpc_lane_f32_sub(x, y, true))
-VL_FN(f32_max, 4, tpc_lane_f32_max(x, y))
-VL_FN(f32_min, 4, tpc_lane_f32_min(x, y))
+/* [opcode][type][SWITCHES & 7] -> the VPU loop of the first lane-ops.def
+ * row that applies, NULL where that row is element-only (or LA with
+ * SWITCHES bit 2, or no row: integer ADD, whose carries VL(arith) runs) */
+static TpcVlFn VL(tab)[64][TPC_T_COUNT][8];
+static uint8_t VL(taken)[64][TPC_T_COUNT][8];
 
-VL_FN(bf16_mul, 2, tpc_lane_bf16_mul(x, y))
-VL_FN(bf16_add, 2, tpc_lane_bf16_add(x, y))
-VL_FN(bf16_sub, 2, tpc_lane_bf16_sub(x, y, false))
-VL_FN(bf16_subr, 2, tpc_lane_bf16_sub(x, y, true))
-VL_FN(bf16_max, 2, tpc_lane_bf16_max(x, y))
-VL_FN(bf16_min, 2, tpc_lane_bf16_min(x, y))
+static void VL(put)(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
+                    unsigned tier, TpcVlFn fn)
+{
+    if (!(slots & TPC_LS_VPU))
+        return;
+    for (unsigned sw = 0; sw < 8; sw++) {
+        if ((sw & swm) != swv || VL(taken)[op][t][sw])
+            continue;
+        VL(taken)[op][t][sw] = 1;
+        bool loop = tier == VL_TIER_L || (tier == VL_TIER_LA && !(sw & 4u));
+        VL(tab)[op][t][sw] = loop ? fn : NULL;
+    }
+}
 
-/* the integer loops of one type T (element size E), named N_... */
-#define VL_INT_FNS(T, E, N)                                                                        \
-    VL_FN(N##_sub, E, tpc_lane_int_sub(T, x, y, false, false))                                     \
-    VL_FN(N##_subs, E, tpc_lane_int_sub(T, x, y, false, true))                                     \
-    VL_FN(N##_subr, E, tpc_lane_int_sub(T, x, y, true, false))                                     \
-    VL_FN(N##_subrs, E, tpc_lane_int_sub(T, x, y, true, true))                                     \
-    VL_FN(N##_max, E, tpc_lane_int_max(T, x, y))                                                   \
-    VL_FN(N##_min, E, tpc_lane_int_min(T, x, y))                                                   \
-    VL_FN(N##_shr, E, tpc_lane_shift(false, T, x, y))                                              \
-    VL_FN(N##_shl, E, tpc_lane_shift(true, T, x, y))
-VL_INT_FNS(TPC_T_I32, 4, i32)
-VL_INT_FNS(TPC_T_U32, 4, u32)
-VL_INT_FNS(TPC_T_I16, 2, i16)
-VL_INT_FNS(TPC_T_U16, 2, u16)
-VL_INT_FNS(TPC_T_I8, 1, i8)
-VL_INT_FNS(TPC_T_U8, 1, u8)
-
-#define VL_INT_CASES(T, N)                                                                         \
-    case T:                                                                                        \
-        switch (op) {                                                                              \
-        case TPC_OPC_SPU_sub:                                                                      \
-            return sat && rev ? VL(N##_subrs) : sat ? VL(N##_subs) : rev ? VL(N##_subr) : VL(N##_sub); \
-        case TPC_OPC_SPU_max:                                                                      \
-            return VL(N##_max);                                                                    \
-        case TPC_OPC_SPU_min:                                                                      \
-            return VL(N##_min);                                                                    \
-        case TPC_OPC_SPU_shr:                                                                      \
-            return VL(N##_shr);                                                                    \
-        case TPC_OPC_SPU_shl:                                                                      \
-            return VL(N##_shl);                                                                    \
-        default:                                                                                   \
-            return NULL;                                                                           \
-        }
+__attribute__((constructor)) static void VL(tab_init)(void)
+{
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    VL(put)(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, VL_TIER_##tier, VL_PTR_##tier(name, type));
+#include "target/tpc/lane-ops.def"
+}
 
 /* The loop of (op, t, sw) that needs no carries, or NULL (integer ADD is
- * VL(arith)'s; the rest lane by lane, tpc_alu). */
+ * VL(arith)'s; the rest lane by lane, tpc_alu_fn). */
 static TpcVlFn VL(resolve)(unsigned op, unsigned t, unsigned sw)
 {
-    bool sat = sw & 1u, rev = sw & 2u;
-    switch (op) {
-    case TPC_OPC_SPU_or:
-        return VL(or);
-    case TPC_OPC_SPU_and:
-        return VL(and);
-    case TPC_OPC_SPU_xor:
-        return VL(xor);
-    case TPC_OPC_SPU_not:
-        return VL(not);
-    default:
-        break;
-    }
-    switch (t) {
-    case TPC_T_F32:
-        switch (op) {
-        case TPC_OPC_SPU_mac:
-            return rev ? VL(f32_macn) : VL(f32_mac);
-        case TPC_OPC_SPU_mul:
-            return VL(f32_mul);
-        case TPC_OPC_SPU_add:
-            return VL(f32_add);
-        case TPC_OPC_SPU_sub:
-            return rev ? VL(f32_subr) : VL(f32_sub);
-        case TPC_OPC_SPU_max:
-            return VL(f32_max);
-        case TPC_OPC_SPU_min:
-            return VL(f32_min);
-        default:
-            return NULL;
-        }
-    case TPC_T_BF16:
-        /* (MAC, and the acc_fp32 forms of switch bit 2, lane by lane) */
-        if (sw & 4u)
-            return NULL;
-        switch (op) {
-        case TPC_OPC_SPU_mul:
-            return VL(bf16_mul);
-        case TPC_OPC_SPU_add:
-            return VL(bf16_add);
-        case TPC_OPC_SPU_sub:
-            return rev ? VL(bf16_subr) : VL(bf16_sub);
-        case TPC_OPC_SPU_max:
-            return VL(bf16_max);
-        case TPC_OPC_SPU_min:
-            return VL(bf16_min);
-        default:
-            return NULL;
-        }
-        VL_INT_CASES(TPC_T_I32, i32)
-        VL_INT_CASES(TPC_T_U32, u32)
-        VL_INT_CASES(TPC_T_I16, i16)
-        VL_INT_CASES(TPC_T_U16, u16)
-        VL_INT_CASES(TPC_T_I8, i8)
-        VL_INT_CASES(TPC_T_U8, u8)
-    default:
+    if (op >= 64 || t >= TPC_T_COUNT)
         return NULL;
-    }
+    return VL(tab)[op][t][sw & 7u];
 }
 
 /* ADD also produces V_CARRY: lane-wide all-ones bytes in cb, packed after */
@@ -284,8 +225,24 @@ VL_ATTR static void VL(sel)(unsigned op, unsigned t, bool mez, uint8_t *restrict
 
 #undef VL_N
 #undef VL_FN
-#undef VL_INT_FNS
-#undef VL_INT_CASES
+#undef VL_E_F32
+#undef VL_E_BF16
+#undef VL_E_I32
+#undef VL_E_U32
+#undef VL_E_I16
+#undef VL_E_U16
+#undef VL_E_I8
+#undef VL_E_U8
+#undef VL_ROW_FN
+#undef VL_ROW_L
+#undef VL_ROW_LA
+#undef VL_ROW_E
+#undef VL_PTR_L
+#undef VL_PTR_LA
+#undef VL_PTR_E
+#undef VL_TIER_L
+#undef VL_TIER_LA
+#undef VL_TIER_E
 #undef VL_ADD
 #undef VL_ADD_CASE
 #undef VL_CMP_LOOP

@@ -6,8 +6,10 @@ paths' results).
 - the lane functions (tpc_lane_*) are defined in target/tpc/lane.h only;
 - fused multiply-add, the one f32 primitive a hand copy would need, is
   called in lane.h only (everything else calls tpc_lane_f32_mac);
-- the whole-register loops of vlane-impl.h (VL_FN) apply lane functions
-  and nothing else;
+- lane-ops.def is the one (slot, op, type, switches) -> lane table that
+  both the element tier (exec-alu.c) and the whole-register loops
+  (vlane-impl.h) instantiate; its loop rows apply lane functions and
+  nothing else;
 - the direct path (cpu-direct.c) computes no element itself: its executors
   (run_*) and their helpers call only the functions listed below (lane
   loops through dc->vfn, the register fill of a load through dc->lfn, staged executors through dc->dexec, lane
@@ -91,14 +93,30 @@ def main():
         for m in re.finditer(r"\b(__builtin_fmaf|fmaf|fma)\s*\(", code):
             line = code.count("\n", 0, m.start()) + 1
             errors.append(f"{name}:{line}: calls {m.group(1)} (tpc_lane_f32_mac)")
-    loops = list(re.finditer(r"^\s*VL_FN\(([\w#]+),\s*\w+,\s*(.*?)\)\s*\\?\s*$",
-                             src["vlane-impl.h"], re.M))
-    for m in loops:
+    # the element semantics table: loop rows (L, LA) apply lane functions
+    # only; element-only rows (E) may also call exec-alu.c's alu_* helpers
+    with open(os.path.join(tdir, "lane-ops.def")) as f:
+        rows_src = strip(f.read())
+    loops = []
+    for m in re.finditer(r"^TPC_LANE(_INT|_ANY)?\((.*)\)\s*$", rows_src, re.M):
+        args = [a.strip() for a in m.group(2).split(",")]
+        kind = m.group(1) or ""
+        tier = "L" if kind == "_ANY" else args[5] if kind == "_INT" else args[6]
+        if tier in ("L", "LA"):
+            loops.append(args[0])
         for call in re.findall(r"\b(\w+)\s*\(", m.group(2)):
-            if not call.startswith("tpc_lane_"):
-                errors.append(f"vlane-impl.h: loop {m.group(1)} calls {call}, not a lane function")
+            if call.startswith("tpc_lane_"):
+                continue
+            if tier == "E" and call.startswith("alu_"):
+                continue
+            errors.append(f"lane-ops.def: row {args[0]} ({tier}) calls {call}, "
+                          "not a lane function")
     if len(loops) < 20:
-        errors.append("vlane-impl.h: no VL_FN loops found (has the file changed shape?)")
+        errors.append("lane-ops.def: fewer than 20 loop rows (has the file changed shape?)")
+    tiers = [n for n in ("vlane-impl.h", "exec-alu.c")
+             if '#include "target/tpc/lane-ops.def"' not in open(os.path.join(tdir, n)).read()]
+    if tiers:
+        errors.append("lane-ops.def is not what both tiers (vlane-impl.h, exec-alu.c) instantiate")
     direct = src["cpu-direct.c"]
     for m in re.finditer(r"\b(float|double|fmaf|sqrtf)\b", direct):
         line = direct.count("\n", 0, m.start()) + 1

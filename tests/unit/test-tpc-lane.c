@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
 enum {
@@ -247,6 +248,76 @@ static void test_masks(void)
         g_assert_cmphex(res[i], ==, bytes[i] ? (uint8_t)(i * 3u) : (uint8_t)~i);
 }
 
+/* Every arithmetic row of the SPU and VPU tables (insn-spu.def,
+ * insn-vpu.def: forms BINARY and UNARY but shuffle), for every type it
+ * allows but b and every SWITCHES value its switch table and types accept,
+ * has element semantics in lane-ops.def (tpc_alu_fn), except integer ADD
+ * (the carry chain, tpc_lane_int_add) and the VPU's register-pair results
+ * (vpu_wide).  A row added without its semantics fails here, not at run
+ * time.  And where a whole-register loop exists it gives the element
+ * function's lanes. */
+static void test_rows_have_semantics(void)
+{
+    unsigned rows = 0, combos = 0, loops = 0;
+    for (unsigned slot = TPC_SLOT_SPU; slot <= TPC_SLOT_VPU; slot++) {
+        for (unsigned opc = 0; opc < 64; opc++) {
+            const TpcInsnDesc *d = tpc_insn_desc(slot, opc);
+            if (!d || (d->form != TPC_FORM_BINARY && d->form != TPC_FORM_UNARY) ||
+                (d->flags & TPC_F_VEC_B) || d->kind != TPC_KIND_EXEC)
+                continue;
+            rows++;
+            uint32_t swmask = 0;
+            for (const TpcSwDef *sw = tpc_sws_table(d->sws); sw && sw->key; sw++)
+                if (sw->field == TPC_SWF_SW && (!sw->slots || (sw->slots >> slot) & 1))
+                    swmask |= ((1u << sw->width) - 1) << sw->shift;
+            for (unsigned t = 0; t < TPC_T_COUNT; t++) {
+                if (t == TPC_T_B || !(d->types & (1u << t)))
+                    continue;
+                for (unsigned sw = 0; sw < 8; sw++) {
+                    TpcInsn in = {.desc = d, .opc = (uint8_t)opc, .type = (uint8_t)t,
+                                  .sw = (uint8_t)sw};
+                    if ((sw & ~swmask) || !tpc_sw_types_ok(&in))
+                        continue;
+                    if (opc == TPC_OPC_SPU_add && !tpc_type_is_float(t))
+                        continue;
+                    if (slot == TPC_SLOT_VPU && tpc_vpu_pair_dest(opc, t, sw))
+                        continue;
+                    TpcLaneFn fn = tpc_alu_fn(slot, opc, t, sw);
+                    if (!fn)
+                        g_error("%s.%u sw=%u (%s slot) has no lane-ops.def row", d->mnemonic,
+                                t, sw, slot == TPC_SLOT_SPU ? "SPU" : "VPU");
+                    combos++;
+                    TpcVlFn vf = slot == TPC_SLOT_VPU ? tpc_vl_arith_fn(opc, t, sw) : NULL;
+                    if (!vf)
+                        continue;
+                    loops++;
+                    uint8_t a[TPC_VBYTES], b[TPC_VBYTES], z[TPC_VBYTES], out[TPC_VBYTES];
+                    for (unsigned j = 0; j < TPC_VBYTES; j++) {
+                        a[j] = (uint8_t)(j * 37 + opc * 11 + t);
+                        b[j] = (uint8_t)(j * 101 + sw * 7 + 3);
+                        z[j] = (uint8_t)(j * 13 + 5);
+                    }
+                    vf(out, a, b, z);
+                    unsigned e = tpc_type_size(t);
+                    for (unsigned i = 0; i < TPC_VBYTES / e; i++) {
+                        uint32_t x = 0, y = 0, w = 0, r = 0;
+                        memcpy(&x, a + i * e, e), memcpy(&y, b + i * e, e);
+                        memcpy(&w, z + i * e, e), memcpy(&r, out + i * e, e);
+                        uint32_t want = fn(x, y, w) & (e == 4 ? 0xFFFFFFFFu : (1u << 8 * e) - 1);
+                        if (r != want)
+                            g_error("%s.%u sw=%u lane %u: loop %08x, element %08x", d->mnemonic,
+                                    t, sw, i, r, want);
+                    }
+                }
+            }
+        }
+    }
+    g_test_message("%u rows, %u (slot, op, type, switches) with semantics, %u with loops", rows,
+                   combos, loops);
+    g_assert_cmpuint(rows, ==, 28);
+    g_assert_cmpuint(loops, >, 50);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -254,5 +325,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-lane/carry", test_carry);
     g_test_add_func("/tpc-lane/cmp", test_cmp);
     g_test_add_func("/tpc-lane/masks", test_masks);
+    g_test_add_func("/tpc-lane/rows-have-semantics", test_rows_have_semantics);
     return g_test_run();
 }
