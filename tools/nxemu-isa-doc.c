@@ -58,8 +58,6 @@ static const char *summary(const char *mnemonic)
 /* Operand syntax of the hand-coded forms (the table-described ones are
  * printed from their layouts). */
 static const char *const legacy_form[TPC_FORM_COUNT] = {
-    [TPC_FORM_NOP] = "(none)",
-    [TPC_FORM_HALT] = "(none; unconditional)",
     [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (docs/user-manual.rst, TPC assembler syntax)",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
@@ -227,7 +225,12 @@ static bool page(unsigned slot, GString *o)
                         g_string_append_printf(o, " in %s", field_name[s->field]);
                 }
             }
-            g_string_append(o, "; predicate last (table-described form)");
+            l = tpc_form_layout(d->form);
+            if (l->flags & TPC_LF_BARE)
+                g_string_append(o, d->flags & TPC_F_NOPRED ? "none, no predicate (unconditional)"
+                                                            : "none, no predicate");
+            else
+                g_string_append(o, "; predicate last (table-described form)");
         } else {
             legacy(o, d);
         }

@@ -10,18 +10,6 @@
 
 /* ---- per-slot encoders ---- */
 
-/* nop/halt of the SPU and VPU slots: no operands, no type; halt takes no predicate. */
-static bool enc_nop_halt(Stmt *st)
-{
-    if (!asm_want_ops(st, 0, 0) || !asm_no_type(st))
-        return false;
-    if (st->desc->form == TPC_FORM_HALT && st->has_pred) {
-        asm_error(st->c, st->pred.col, "'halt' is unconditional");
-        return false;
-    }
-    return true;
-}
-
 static bool enc_spu(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
@@ -29,11 +17,6 @@ static bool enc_spu(Stmt *st)
     unsigned type = 0, sw = st->f_sw;
 
     switch (d->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
-        if (!enc_nop_halt(st))
-            return false;
-        break;
     case TPC_FORM_MOV: {
         bool hw;
         uint32_t hb = 0;
@@ -110,7 +93,7 @@ static bool enc_spu(Stmt *st)
     asm_put(st, TPC_B_SPU_DEST, 7, (unsigned)dst);
     asm_put(st, TPC_B_SPU_TYPE, 4, type);
     asm_put(st, TPC_B_SPU_SW, 7, sw);
-    return d->form == TPC_FORM_HALT || asm_put_pred(st);
+    return asm_put_pred(st);
 }
 
 
@@ -122,11 +105,6 @@ static bool enc_vpu(Stmt *st)
     const unsigned vsrc = K(V) | K(VSPECIAL);
 
     switch (d->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
-        if (!enc_nop_halt(st))
-            return false;
-        break;
     case TPC_FORM_MOV:
         asm_mov_section_prefix(st);
         if (!asm_take_ops(st, 2, 3))
@@ -250,7 +228,7 @@ static bool enc_vpu(Stmt *st)
     asm_put(st, TPC_B_VPU_DEST, 8, (unsigned)dst);
     asm_put(st, TPC_B_VPU_SW, 3, sw);
     asm_put(st, TPC_B_VPU_TYPE, 4, type);
-    return d->form == TPC_FORM_HALT || asm_put_pred(st);
+    return asm_put_pred(st);
 }
 
 bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)

@@ -159,6 +159,21 @@ bool asm_enc_layout(Stmt *st)
 
     if (!l)
         return false;
+    if (l->flags & TPC_LF_BARE) {
+        /* nop, halt: the mnemonic alone, every other field 0 */
+        if (st->nops) {
+            asm_take_pred(st, 0);
+            if (st->has_pred && (d->flags & TPC_F_NOPRED) && st->nops == 0) {
+                asm_error(st->c, st->pred.col, "'%s' is unconditional", st->mn);
+                return false;
+            }
+            return asm_extra_operand(st, 0, "it takes no operands");
+        }
+        if (!asm_no_type(st))
+            return false;
+        asm_put(st, pos[TPC_FPOS_OPC].lo, pos[TPC_FPOS_OPC].width, d->opc);
+        return true;
+    }
     unsigned na = written_ops(l);
     bool has_mask = na != l->nops;
     asm_take_pred(st, (int)na);

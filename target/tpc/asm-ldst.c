@@ -33,11 +33,6 @@ bool asm_enc_ld(Stmt *st)
     if (d->form != TPC_FORM_MOV && !asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_NOP:
-        if (!asm_want_ops(st, 0, 0))
-            return false;
-        asm_put(st, TPC_B_LD_OPC, 5, d->opc);
-        return true;
     case TPC_FORM_MOV: {
         bool hw;
         if (!asm_mov_hwreg(st, &dst, &b, &sw, &hw))
@@ -169,11 +164,6 @@ bool asm_enc_st(Stmt *st)
     if (!asm_no_type(st))
         return false;
     switch (d->form) {
-    case TPC_FORM_NOP:
-        if (!asm_want_ops(st, 0, 0))
-            return false;
-        asm_put(st, TPC_B_ST_OPC, 5, d->opc);
-        return true;
     case TPC_FORM_ST_TNSR:
         if (!asm_take_ops(st, 3, 5))
             return false;

@@ -217,6 +217,8 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
                                            {TPC_LF_SW_C, TPC_FIELD_SRC_C},
                                            {TPC_LF_SW_D, TPC_FIELD_SRC_D}};
 
+    if (l->flags & TPC_LF_BARE)
+        return true;
     if (!check_type(d, in))
         return false;
     if ((l->flags & TPC_LF_TYPE_I32) && in->type != TPC_T_I32)
@@ -355,8 +357,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
     case TPC_FORM_LOOP:
         return true;
     case TPC_FORM_MOV:
@@ -411,9 +411,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, fc, fdd});
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
-        return true;
     case TPC_FORM_MOV:
         if (in->sw & 1) /* hardware-register moves: Gaudi has none in the VPU */
             return bad_insn(d, in->opc);
@@ -493,8 +490,6 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-        return true;
     case TPC_FORM_MOV:
         if (in->sw & 1)
             return dec_mov_hwreg(d, in, fd, fb);
@@ -557,8 +552,6 @@ static bool dec_st(Dec *d, TpcInsn *in)
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){0, fa, fb, fc, 0});
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-        return true;
     case TPC_FORM_ST_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);
@@ -642,8 +635,7 @@ static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
         return false;
     if (in->desc->types && !tpc_sw_types_ok(in)) /* e.g. acc_fp32 on a .f32 MAC */
         return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
-    if (!tpc_form_layout(in->desc->form) && in->desc->form != TPC_FORM_NOP &&
-        in->desc->form != TPC_FORM_HALT && (in->sw & ~legacy_sw_used(slot, in)))
+    if (!tpc_form_layout(in->desc->form) && (in->sw & ~legacy_sw_used(slot, in)))
         return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, slot | (unsigned)in->opc << 8, 0);
     /* ash: the vendor's format forces SWITCHES bit 0 (st) to 1; a clear bit has
      * no spelling */
@@ -652,9 +644,7 @@ static bool dec_slot(const uint8_t *b, unsigned slot, TpcInsn *in, NxFault *f)
     /* untyped hand-coded SPU/VPU forms: OPERANDS_TYPE as the vendor writes it
      * (set_indx i32, the others 0), since nothing prints it */
     if (!tpc_form_layout(in->desc->form) && !in->desc->types &&
-        (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->desc->form != TPC_FORM_NOP &&
-        in->desc->form != TPC_FORM_HALT &&
-        in->type != 0)
+        (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->type != 0)
         return bad_operand(&(Dec){b, slot, f}, TPC_FIELD_TYPE, in->type);
     if (in->desc->kind == TPC_KIND_UNIMPL)
         return nx_fault_set(f, TPC_FAULT_UNIMPLEMENTED, slot | (unsigned)in->opc << 8, 0);

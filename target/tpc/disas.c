@@ -210,6 +210,10 @@ static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
 static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
 {
     const TpcOperand *ops[5] = {&in->dst, &in->a, &in->b, &in->c, &in->d};
+    if (l->flags & TPC_LF_BARE) {
+        g_string_append(p->o, in->desc->mnemonic);
+        return;
+    }
     mnem(p, in, in->desc->types != 0);
     sw_print(p, in, l->swmask);
     for (unsigned i = 0; i < l->nops; i++) {
@@ -271,10 +275,6 @@ static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, uns
 static void print_spu(P *p, const TpcInsn *in)
 {
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
-        g_string_append(p->o, in->desc->mnemonic);
-        return;
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, 8, in->sw >> 2);
         return;
@@ -306,10 +306,6 @@ static void print_vpu(P *p, const TpcInsn *in)
 {
     unsigned b = in->b.raw;
     switch (in->desc->form) {
-    case TPC_FORM_NOP:
-    case TPC_FORM_HALT:
-        g_string_append(p->o, in->desc->mnemonic);
-        return;
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, b, 0);
         return;
@@ -387,20 +383,9 @@ static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand
         opnd(p, y, 0);
 }
 
-/* NOP, the hand-printed form both load/store slots share. */
-static bool print_ldst_nop(P *p, const TpcInsn *in)
-{
-    if (in->desc->form != TPC_FORM_NOP)
-        return false;
-    g_string_append(p->o, "nop");
-    return true;
-}
-
 static void print_ld(P *p, const TpcInsn *in)
 {
     unsigned b = in->b.raw;
-    if (print_ldst_nop(p, in))
-        return;
     switch (in->desc->form) {
     case TPC_FORM_MOV:
         print_mov(p, in,
@@ -427,8 +412,6 @@ static void print_ld(P *p, const TpcInsn *in)
 
 static void print_st(P *p, const TpcInsn *in)
 {
-    if (print_ldst_nop(p, in))
-        return;
     switch (in->desc->form) {
     case TPC_FORM_ST_TNSR:
         print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);

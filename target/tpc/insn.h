@@ -142,8 +142,6 @@ static inline bool tpc_type_is_signed(unsigned t)
  * LD: A = LD SRC_A, B = LD SRC_B (shared bits 81:73), Dst = LD DEST;
  * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */
 typedef enum TpcForm {
-    TPC_FORM_NOP,         /* nothing */
-    TPC_FORM_HALT,        /* SPU/VPU halt */
     TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
@@ -321,6 +319,10 @@ enum {
     TPC_LF_ADDR_OFF = 1u << 4,
     /* OPERANDS_TYPE is i32, as the vendor writes it, with no suffix (SPU set_indx) */
     TPC_LF_TYPE_I32 = 1u << 5,
+    /* the mnemonic alone: no operand, type, switch or predicate is read or
+     * printed (the decoder ignores the slot's other fields, as the vendor's
+     * disassembler does for nop) */
+    TPC_LF_BARE = 1u << 6,
     TPC_LF_DEFINED = 1u << 7, /* set for every row of insn-forms.def */
 };
 
