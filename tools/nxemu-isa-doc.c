@@ -63,7 +63,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
-    [TPC_FORM_JMP] = "label|Ss[, pred]",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
@@ -215,6 +214,9 @@ static bool page(unsigned slot, GString *o)
                                                s->shift + s->width - 1);
                         continue;
                     }
+                    if (s->flags & TPC_OPF_TARGET)
+                        g_string_append(o, (d->flags & TPC_F_PCREL) ? "target (a label, or an offset from this bundle) or "
+                                                                    : "target (a label or an address) or ");
                     kinds(o, s->kinds, s->group);
                     if (s->flags & TPC_OPF_VPAIR)
                         g_string_append(o, " (D, a pair, for a wide result)");

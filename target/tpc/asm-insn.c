@@ -64,25 +64,6 @@ static bool enc_spu(Stmt *st)
         if (!asm_given(st, "rm"))
             sw = (sw & ~7u) | 5;
         break;
-    case TPC_FORM_JMP:
-        if (!asm_take_ops(st, 1, 1) || !asm_no_type(st))
-            return false;
-        if (st->ops[0].type == AOP_NAME) {
-            AsmBundle *ab = st->ab;
-            ab->fix_kind = d->opc == TPC_OPC_SPU_jmpr ? FIX_JMPR : FIX_JMPA;
-            ab->fix_label = g_strdup(st->ops[0].s);
-            ab->fix_col = st->ops[0].col;
-            ab->imm[TPC_SLOT_SPU].used = true;
-            ab->imm[TPC_SLOT_SPU].is_label = true;
-            ab->imm[TPC_SLOT_SPU].col = st->ops[0].col;
-            a = 127;
-        } else {
-            CHK(a = asm_enc(st, &st->ops[0], K(S) | K(IMM), "target"));
-            if (st->ops[0].type == AOP_IMM && (st->ops[0].value & 31))
-                asm_warn(st->c, st->ops[0].col, "jump target %d is not a multiple of 32",
-                         (int32_t)st->ops[0].value);
-        }
-        break;
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;

@@ -273,7 +273,21 @@ bool asm_enc_layout(Stmt *st)
                 s_pair.group = 2;
                 sp = &s_pair;
             }
-            CHK(v = enc_operand(st, sp ? sp : s, &st->ops[j], j));
+            const AOp *op = &st->ops[j];
+            if ((s->flags & TPC_OPF_TARGET) && op->type == AOP_NAME) {
+                /* a label: the bundle's IMM, fixed up when labels are known */
+                AsmBundle *ab = st->ab;
+                ab->fix_kind = (d->flags & TPC_F_PCREL) ? FIX_JMPR : FIX_JMPA;
+                ab->fix_label = g_strdup(op->s);
+                ab->fix_col = op->col;
+                ab->imm[st->slot] = (ImmUse){.used = true, .is_label = true, .col = op->col};
+                v = 127;
+            } else {
+                CHK(v = enc_operand(st, sp ? sp : s, op, j));
+                if ((s->flags & TPC_OPF_TARGET) && op->type == AOP_IMM && (op->value & 31))
+                    asm_warn(st->c, op->col, "jump target %d is not a multiple of 32",
+                             (int32_t)op->value);
+            }
             j++;
         }
         if (s->flags & TPC_OPF_IMM) {

@@ -385,8 +385,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
         if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S)))
             return false;
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR));
-    case TPC_FORM_JMP:
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K_SIMM_ANY);
     default:
         return no_decoder(d, in);
     }

@@ -228,6 +228,14 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
                 g_string_append_printf(p->o, " 0x%x", v);
             else
                 hexop(p, v);
+        } else if ((s->flags & TPC_OPF_TARGET) && (ops[s->field]->kind == TPC_OP_IMM ||
+                                                   ops[s->field]->kind == TPC_OP_SIMM)) {
+            const TpcOperand *o = ops[s->field];
+            uint32_t v = o->kind == TPC_OP_IMM ? p->bd->imm : o->num;
+            if (in->desc->flags & TPC_F_PCREL)
+                target(p, p->pc + v, (int32_t)v);
+            else
+                target(p, v, v);
         } else {
             bool pair = (s->flags & TPC_OPF_VPAIR) && tpc_vpu_pair_dest(in->opc, in->type, in->sw);
             opnd(p, ops[s->field], pair ? 2 : s->group);
@@ -282,19 +290,6 @@ static void print_spu(P *p, const TpcInsn *in)
         mnem(p, in, true);
         convert_words(p, in, false);
         ops_pred(p, in, &in->dst, &in->a, NULL);
-        return;
-    case TPC_FORM_JMP:
-        mnem(p, in, false);
-        if (in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM) {
-            uint32_t v = in->a.kind == TPC_OP_IMM ? p->bd->imm : in->a.num;
-            if (in->opc == TPC_OPC_SPU_jmpr)
-                target(p, p->pc + v, (int32_t)v);
-            else
-                target(p, v, v);
-        } else {
-            opnd(p, &in->a, 0);
-        }
-        pred(p, in);
         return;
     default:
         unknown_form(p, in);

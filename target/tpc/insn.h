@@ -147,7 +147,6 @@ typedef enum TpcForm {
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
-    TPC_FORM_JMP,         /* A = target (IMM or S) */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -199,6 +198,7 @@ enum {
     TPC_F_HIGH = 1u << 5, /* the _high half form */
     TPC_F_SHIFT = 1u << 3, /* SPU shl/shr: the int5 form shifts an I register (SRC_A) */
     TPC_F_VEC_B = 1u << 6, /* VPU shuffle: SRC_B is a vector register, never a scalar */
+    TPC_F_PCREL = 1u << 7, /* jmpr: a TPC_OPF_TARGET operand is relative to the bundle */
 };
 
 typedef struct TpcInsnDesc {
@@ -294,6 +294,9 @@ enum {
     TPC_OPF_VPAIR = 1u << 3,
     /* a dim mask written as an operand, between commas (`set_indx I2, b00001, S1`) */
     TPC_OPF_LISTED = 1u << 4,
+    /* a jump target: a register, or a label or number in the bundle's IMM,
+     * relative to the bundle for a row with TPC_F_PCREL */
+    TPC_OPF_TARGET = 1u << 5,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -356,6 +359,7 @@ typedef struct TpcLayout {
 /* a dim mask in bits 6:2 of field f, written as an operand */
 #define TPC_OPD_DIMMASK_AT(f) {TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0}
 /* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
+#define TPC_OPD_TARGET(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0}
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
 
 /* Layout of a form, or NULL for a hand-coded form. */
