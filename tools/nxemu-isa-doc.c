@@ -62,7 +62,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
-    [TPC_FORM_MOV_G] = "g_en=0bGG dg_en=0bQQQQ Vd, Va, mask",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
@@ -208,6 +207,10 @@ static bool page(unsigned slot, GString *o)
                 for (unsigned i = 0; i < l->nops; i++) {
                     const TpcOpSpec *s = &l->op[i];
                     g_string_append_printf(o, "%s", i ? ", " : "");
+                    if (s->flags & TPC_OPF_BIMM) {
+                        g_string_append(o, "number in the bundle's IMM");
+                        continue;
+                    }
                     if (s->flags & TPC_OPF_DIMMASK) {
                         g_string_append_printf(o, "dim mask bMMMMM in %s bits %u..%u",
                                                field_name[s->field], s->shift,

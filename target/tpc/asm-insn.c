@@ -157,8 +157,7 @@ static bool enc_vpu(Stmt *st)
         b = (int)fb;
         break;
     }
-    case TPC_FORM_MOV_DG:
-    case TPC_FORM_MOV_G: {
+    case TPC_FORM_MOV_DG: {
         if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
             return false;
         CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));

@@ -264,6 +264,18 @@ bool asm_enc_layout(Stmt *st)
         TpcOpSpec s_pair, *sp = NULL;
         const TpcOpSpec *s = &l->op[i];
         int v;
+        if (s->flags & TPC_OPF_BIMM) {
+            /* a number in the bundle's IMM alone: no field of the slot */
+            const AOp *op = &st->ops[j];
+            if (op->type != AOP_IMM || op->bare_float) {
+                asm_error(st->c, op->col, "'%s': operand %u '%s' must be a 32-bit number", st->mn,
+                          j + 1, op->s ? op->s : "?");
+                return false;
+            }
+            st->ab->imm[st->slot] = (ImmUse){.used = true, .value = op->value, .col = op->col};
+            j++;
+            continue;
+        }
         if (s->flags & TPC_OPF_DIMMASK) {
             v = (int)st->mask;
         } else {

@@ -104,8 +104,8 @@ static const TpcSwDef sw_mov_dg[] = {
     {0},
 };
 static const TpcSwDef sw_mov_g[] = {
-    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_BIN, false, 0},
+    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_BIN, false, 0},
     {0},
 };
 static const TpcSwDef sw_mmio[] = {

@@ -181,7 +181,7 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
         uint32_t m = s->width ? ((1u << s->width) - 1) << s->shift : 0xFFFFFFFFu;
-        if (s->kinds != TPC_K(RAW))
+        if (s->kinds != TPC_K(RAW) || (s->flags & TPC_OPF_BIMM))
             continue;
         if (s->field == TPC_FIELD_SW)
             covered[TPC_SWF_SW] |= m;
@@ -225,6 +225,8 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
         return bad_operand(d, TPC_FIELD_TYPE, in->type);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
+        if (s->flags & TPC_OPF_BIMM) /* any 32-bit value of the bundle's IMM */
+            continue;
         if (s->field > TPC_FIELD_SRC_D) { /* a number in SW: read from in->sw */
             unsigned v = (in->sw >> s->shift) & ((1u << s->width) - 1);
             if (s->max && v > s->max)
@@ -455,10 +457,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
         raw(&in->b, fb);
         if (in->sw & 1)
             raw(&in->c, fc);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
-    case TPC_FORM_MOV_G:
-        raw(&in->b, fb);
         return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
                reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
     default:

@@ -184,6 +184,13 @@ static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
             (swmask && sw->field == TPC_SWF_SW && ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
             continue;
         unsigned v = tpc_sw_value(in, sw);
+        if (sw->print == TPC_SWP_BIN) {
+            g_string_append_printf(p->o, " %s=0b", sw->key);
+            int top = v ? 31 - __builtin_clz(v) : 0;
+            for (int i = top; i >= 0; i--)
+                g_string_append_c(p->o, (char)('0' + ((v >> i) & 1)));
+            continue;
+        }
         const char *name = sw_value_name(sw, v);
         bool always = sw->print == TPC_SWP_ALWAYS || sw->print == TPC_SWP_LEAD;
         bool keyed = sw->print == TPC_SWP_KEYVAL || always;
@@ -218,7 +225,9 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
     sw_print(p, in, l->swmask);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
-        if (s->kinds == TPC_K(RAW)) {
+        if (s->flags & TPC_OPF_BIMM) {
+            hexop(p, p->bd->imm);
+        } else if (s->kinds == TPC_K(RAW)) {
             uint32_t v = s->field == TPC_FIELD_SW ? in->sw : ops[s->field]->raw;
             if (s->width)
                 v = (v >> s->shift) & ((1u << s->width) - 1);
@@ -333,21 +342,6 @@ static void print_vpu(P *p, const TpcInsn *in)
         hexop(p, p->bd->imm);
         pred(p, in);
         return;
-    case TPC_FORM_MOV_G: {
-        unsigned g = b & 3, q = (b >> 2) & 15;
-        g_string_append(p->o, "mov_g g_en=0b");
-        for (int i = g > 1 ? 1 : 0; i >= 0; i--)
-            g_string_append_c(p->o, (char)('0' + ((g >> i) & 1)));
-        g_string_append(p->o, " dg_en=0b");
-        for (int i = q > 7 ? 3 : q > 3 ? 2 : q > 1 ? 1 : 0; i >= 0; i--)
-            g_string_append_c(p->o, (char)('0' + ((q >> i) & 1)));
-        p->nops = 0;
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        hexop(p, p->bd->imm);
-        pred(p, in);
-        return;
-    }
     default:
         unknown_form(p, in);
         return;

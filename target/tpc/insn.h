@@ -146,7 +146,6 @@ typedef enum TpcForm {
     TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
     TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
-    TPC_FORM_MOV_G,       /* Dst, A, IMM mask; B = fields */
     TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -237,6 +236,7 @@ enum {
     TPC_SWP_LEAD,     /* key=value always; a bare number before the operands also sets it */
     TPC_SWP_TRAIL,    /* as WORD; a bare number after the operands also sets it (the
                        * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
+    TPC_SWP_BIN,      /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -297,6 +297,8 @@ enum {
     /* a jump target: a register, or a label or number in the bundle's IMM,
      * relative to the bundle for a row with TPC_F_PCREL */
     TPC_OPF_TARGET = 1u << 5,
+    /* a number held in the bundle's 32-bit IMM alone (mov_g's byte mask) */
+    TPC_OPF_BIMM = 1u << 6,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -359,6 +361,7 @@ typedef struct TpcLayout {
 /* a dim mask in bits 6:2 of field f, written as an operand */
 #define TPC_OPD_DIMMASK_AT(f) {TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0}
 /* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
+#define TPC_OPD_BIMM {TPC_FIELD_SW, 0, TPC_K(RAW), 0, 0, TPC_OPF_BIMM, 0}
 #define TPC_OPD_TARGET(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0}
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
 
