@@ -165,12 +165,11 @@ const TpcFieldPos tpc_field_pos[4][TPC_FPOS_COUNT] = {
 
 bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw)
 {
+    const TpcInsnDesc *d = tpc_insn_desc(TPC_SLOT_VPU, opc);
+    unsigned f = d ? d->flags : 0;
     bool wide16 = (t == TPC_T_BF16 && (sw & 4)) || t == TPC_T_I16 || t == TPC_T_U16;
-    if (opc == TPC_OPC_VPU_mac)
-        return wide16;
-    if (opc == TPC_OPC_VPU_mul)
-        return wide16 || ((t == TPC_T_I32 || t == TPC_T_U32) && !(sw & 2));
-    return false;
+    bool wide32 = (t == TPC_T_I32 || t == TPC_T_U32) && !(sw & 2);
+    return ((f & TPC_F_PAIR16) && wide16) || ((f & TPC_F_PAIR32) && wide32);
 }
 
 bool tpc_convert_pair_dest(unsigned st, unsigned b)
@@ -214,9 +213,8 @@ unsigned tpc_insn_reads(const TpcInsn *in, unsigned slot, TpcRegRead out[TPC_MAX
     if (!(d->flags & TPC_F_NOPRED) && in->pred != 0)
         out[n++] = (TpcRegRead){TPC_FIELD_PRED, in->pred_vp ? TPC_OP_VP : TPC_OP_SP, in->pred, 1};
     /* the store slot names its IRF/ADRF destination in SRC_C */
-    bool c_is_dest = slot == TPC_SLOT_ST &&
-                     (d->form == TPC_FORM_GEN_ADDR_ST || d->form == TPC_FORM_PRMT_INDX_ST ||
-                      d->form == TPC_FORM_SET_INDX);
+    const TpcLayout *l = tpc_form_variant(d->form, in->var);
+    bool c_is_dest = l && (l->flags & TPC_LF_C_DEST);
     const TpcOperand *src[4] = {&in->a, &in->b, c_is_dest ? NULL : &in->c, &in->d};
     static const uint8_t field[4] = {TPC_FIELD_SRC_A, TPC_FIELD_SRC_B, TPC_FIELD_SRC_C,
                                      TPC_FIELD_SRC_D};
@@ -228,12 +226,12 @@ unsigned tpc_insn_reads(const TpcInsn *in, unsigned slot, TpcRegRead out[TPC_MAX
                     tpc_convert_pair_src(in->type, in->b.raw);
         out[n++] = (TpcRegRead){field[i], src[i]->kind, src[i]->num, pair ? 2 : 1};
     }
-    /* accumulators: MAC adds to its destination, UDIV_4STEP steps its pair */
-    bool acc = (slot == TPC_SLOT_SPU || slot == TPC_SLOT_VPU) && in->opc == TPC_OPC_SPU_mac &&
-               d->form == TPC_FORM_BINARY;
-    bool udiv = slot == TPC_SLOT_SPU && in->opc == TPC_OPC_SPU_udiv_4step;
-    if ((acc || udiv) && is_reg_kind(in->dst.kind)) {
-        bool pair = udiv || (slot == TPC_SLOT_VPU && tpc_vpu_pair_dest(in->opc, in->type, in->sw));
+    /* accumulators (TPC_F_ACC): MAC adds to its destination, udiv_4step
+     * steps its pair (a TPC_OPD2 destination) */
+    if ((d->flags & TPC_F_ACC) && is_reg_kind(in->dst.kind)) {
+        bool pair = slot == TPC_SLOT_VPU && tpc_vpu_pair_dest(in->opc, in->type, in->sw);
+        for (unsigned i = 0; l && i < l->nops; i++)
+            pair |= l->op[i].field == TPC_FIELD_DEST && l->op[i].group == 2;
         out[n++] = (TpcRegRead){TPC_FIELD_DEST, in->dst.kind, in->dst.num, pair ? 2 : 1};
     }
     return n;

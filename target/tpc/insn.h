@@ -198,6 +198,12 @@ enum {
     TPC_F_SHIFT = 1u << 3, /* SPU shl/shr: the int5 form shifts an I register (SRC_A) */
     TPC_F_VEC_B = 1u << 6, /* VPU shuffle: SRC_B is a vector register, never a scalar */
     TPC_F_PCREL = 1u << 7, /* jmpr: a TPC_OPF_TARGET operand is relative to the bundle */
+    /* reads its destination: MAC accumulates into it, udiv_4step steps its pair */
+    TPC_F_ACC = 1u << 8,
+    /* VPU: the destination is a pair (D) for 16-bit types and bf16 acc_fp32 */
+    TPC_F_PAIR16 = 1u << 9,
+    /* VPU: also for 32-bit integers unless SWITCHES bit 1 (double_and_round32) */
+    TPC_F_PAIR32 = 1u << 10,
 };
 
 typedef struct TpcInsnDesc {
@@ -207,7 +213,7 @@ typedef struct TpcInsnDesc {
     uint8_t form; /* TpcForm */
     uint8_t sws;  /* TpcSws */
     uint16_t types;
-    uint8_t flags;
+    uint16_t flags; /* TPC_F_* */
     uint8_t kind; /* 0 executes, 1 no-op (_N row), 2 unimplemented (_U row) */
 } TpcInsnDesc;
 
@@ -329,10 +335,13 @@ enum {
      * disassembler does for nop) */
     TPC_LF_BARE = 1u << 6,
     TPC_LF_DEFINED = 1u << 7, /* set for every row of insn-forms.def */
+    /* the store slot's SRC_C operand is the destination (an IRF/ADRF
+     * result), not a value read */
+    TPC_LF_C_DEST = 1u << 8,
 };
 
 typedef struct TpcLayout {
-    uint8_t flags; /* TPC_LF_* */
+    uint16_t flags; /* TPC_LF_* */
     uint8_t nops;
     TpcOpSpec op[5];
     /* variants (TPC_VARIANT rows): when this one applies */
