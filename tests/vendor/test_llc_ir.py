@@ -1,0 +1,557 @@
+#!/usr/bin/env python3
+"""Kernels written in LLVM IR, compiled by the vendor's llc, run on nxemu
+(docs/tpc-vendor-kernels.rst, "Kernels from LLVM IR").
+
+Each tests/vendor/llc-ir/NAME.ll is a kernel written for this test with the
+vendor's TPC intrinsics (llvm.tpc.ld.tnsr, llvm.tpc.mac, llvm.tpc.convert,
+...) and plain IR (fadd, icmp + select, loops, loads and stores to local
+memory).  At test time the vendor's `llc -march=tpc -mcpu=gaudi` compiles it
+at -O2 and at -O0 to an object; nxemu runs each object through the Python
+API on seeded random inputs; the output is compared with a reference this
+test computes from the inputs by the operation's definition (numpy, exact
+single rounding where the instruction rounds once), never from nxemu.
+
+TAP output, one line per kernel and optimisation level, the totals as a
+comment; skips (status 77, saying why) without ../shared/vendor or numpy.
+A kernel nxemu is known to run wrongly is listed in XFAIL with the reason
+(TAP TODO): it must still fail, so that the fix shows up.
+
+usage: test_llc_ir.py SRCROOT [--table] [KERNEL...]
+  --table   print the kernel | compiles | runs | matches table (rst)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from fractions import Fraction
+
+SRC = os.path.abspath(sys.argv[1])
+ARGS = sys.argv[2:]
+TABLE = "--table" in ARGS
+ONLY = [a for a in ARGS if not a.startswith("--")]
+VENDOR = os.path.join(os.path.dirname(SRC), "shared", "vendor", "tpc-llvm")
+IRDIR = os.path.join(SRC, "tests", "vendor", "llc-ir")
+
+
+def skip(why):
+    print(f"1..0 # SKIP {why}")
+    sys.exit(77)
+
+
+if not os.path.isfile(os.path.join(VENDOR, "unpack.sh")):
+    skip(f"the vendor's tools are not at {VENDOR} (they sit beside the repository in CI)")
+try:
+    import numpy as np
+except ImportError:
+    skip("numpy is not installed (python3-numpy)")
+sys.path.insert(0, os.path.join(SRC, "python"))
+from nxemu import tpc  # noqa: E402
+
+TOOLS = subprocess.run(["sh", os.path.join(VENDOR, "unpack.sh")], capture_output=True, text=True,
+                       check=True).stdout.strip()
+TMP = tempfile.mkdtemp(prefix="nxemu-llc-ir-")
+LEVELS = ("-O2", "-O0")
+RNG = None
+
+# Kernels nxemu runs wrongly today, with the reason (reported as TAP TODO;
+# an unexpected pass is reported too, so the entry can go).
+XFAIL = {
+}
+
+
+def compile_ir(name, level):
+    """llc LEVEL of llc-ir/NAME.ll -> (object path, None) or (None, error)."""
+    obj = os.path.join(TMP, f"{name}{level}.o")
+    r = subprocess.run([os.path.join(TOOLS, "llc"), "-march=tpc", "-mcpu=gaudi", level,
+                        "-filetype=obj", os.path.join(IRDIR, name + ".ll"), "-o", obj],
+                       capture_output=True, text=True)
+    if r.returncode:
+        err = [l for l in r.stderr.splitlines() if "error" in l.lower()]
+        return None, (err[0] if err else r.stderr.strip()[:200])
+    return obj, None
+
+
+# ---- exact references ----
+
+def f32_round(q):
+    """A Fraction rounded once to the nearest f32, ties to even (normal
+    range: the tests keep results there)."""
+    return np.float32(float(q)) if _tie_free(q) else _round_frac(q, 24)
+
+
+def _tie_free(q):
+    # float(q) rounds the exact value to f64 once; rounding that to f32 can
+    # differ from rounding q only when the f64 lands exactly on an f32 tie.
+    d = float(q)
+    m = np.float64(d).view(np.uint64) & np.uint64((1 << 29) - 1)
+    return m != (1 << 28) or Fraction(d) == q
+
+
+def _round_frac(q, bits):
+    if q == 0:
+        return np.float32(0)
+    sign = -1 if q < 0 else 1
+    q = abs(q)
+    e = 0
+    while q >= 2:
+        q /= 2
+        e += 1
+    while q < 1:
+        q *= 2
+        e -= 1
+    scaled = q * (1 << (bits - 1))
+    n = int(scaled)
+    rem = scaled - n
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n % 2):
+        n += 1
+    return np.float32(sign * float(Fraction(n, 1 << (bits - 1)) * Fraction(2) ** e))
+
+
+def fma32(a, b, c, neg=False):
+    """c + a*b (c - a*b with neg) rounded once to f32, elementwise."""
+    out = np.empty(a.shape, np.float32)
+    for k, (x, y, z) in enumerate(zip(a.ravel(), b.ravel(), c.ravel())):
+        p = Fraction(float(x)) * Fraction(float(y))
+        out.flat[k] = f32_round(Fraction(float(z)) + (-p if neg else p))
+    return out
+
+
+def bf16_of(x64):
+    """float64 values -> bf16 bit patterns, rounded once to nearest even
+    (the values here are normal and in range)."""
+    u = np.asarray(x64, np.float64).view(np.uint64)
+    keep = 52 - 7
+    half = np.uint64(1 << (keep - 1))
+    lsb = (u >> np.uint64(keep)) & np.uint64(1)
+    u = (u + half - np.uint64(1) + lsb) >> np.uint64(keep) << np.uint64(keep)
+    f = u.view(np.float64).astype(np.float32)   # exact: 8 significant bits
+    return (f.view(np.uint32) >> 16).astype(np.uint16)
+
+
+def bf16_val(b):
+    return (np.asarray(b).astype(np.uint32) << 16).view(np.float32)
+
+
+def rand_bf16(n, lo, hi):
+    return bf16_of(RNG.uniform(lo, hi, n))
+
+
+def f32(n, lo=-10, hi=10):
+    return RNG.uniform(lo, hi, n).astype(np.float32)
+
+
+def i32(n, lo=-(1 << 31), hi=(1 << 31)):
+    return RNG.integers(lo, hi, n, dtype=np.int64).astype(np.int32)
+
+
+def run(obj, inputs, outputs, ispace, args=()):
+    return tpc.run(obj, inputs=inputs, outputs=outputs, index_space=ispace, args=args)
+
+
+# ---- the kernels: NAME -> fn(obj) returning (got, want) compared exactly ----
+KERNELS = {}
+
+
+def kernel(name):
+    def deco(fn):
+        KERNELS[name] = fn
+        return fn
+    return deco
+
+
+def binary_f32(name, op, n=320):
+    def fn(obj):
+        a, b = f32(n), f32(n)
+        got = run(obj, [a, b], [((n,), np.float32)], [-(-n // 64)])[0]
+        return got, op(a, b)
+    KERNELS[name] = fn
+
+
+binary_f32("f32_add", lambda a, b: a + b, n=300)
+binary_f32("f32_sub_mul", lambda a, b: (a - b) * a)
+binary_f32("f32_maxnum", np.maximum)
+binary_f32("f32_abs_neg", lambda a, b: np.abs(a) + (-b))
+binary_f32("f32_fcmp_select", lambda a, b: np.where(a < b, b - a, a * np.float32(0.5)))
+
+
+def mac_case(neg):
+    def fn(obj):
+        n = 256
+        a, b, c = f32(n), f32(n), f32(n, -100, 100)
+        got = run(obj, [a, b, c], [((n,), np.float32)], [n // 64])[0]
+        return got, fma32(a, b, c, neg)
+    return fn
+
+
+KERNELS["f32_mac"] = mac_case(False)
+KERNELS["f32_mac_neg"] = mac_case(True)
+
+
+@kernel("f32_min_scalar")
+def _min_scalar(obj):
+    a, s = f32(256), 1.25
+    return run(obj, [a], [((256,), np.float32)], [4], args=(s,))[0], \
+        np.minimum(a, np.float32(s))
+
+
+@kernel("f32_sel_grt")
+def _sel_grt(obj):
+    a, b, c, d = f32(256), f32(256), f32(256), f32(256)
+    b[::7] = a[::7]                                       # some equal: not greater
+    return run(obj, [a, b, c, d], [((256,), np.float32)], [4])[0], np.where(a > b, c, d)
+
+
+@kernel("f32_vpred_add")
+def _vpred(obj):
+    a, b, c = f32(256), f32(256), f32(256)
+    return run(obj, [a, b, c], [((256,), np.float32)], [4])[0], np.where(a > b, a + b, c)
+
+
+@kernel("f32_scale_bias")
+def _scale_bias(obj):
+    a, s, t = f32(256), 0.7, -3.5
+    return run(obj, [a], [((256,), np.float32)], [4], args=(s, t))[0], \
+        a * np.float32(s) + np.float32(t)
+
+
+def binary_i32(name, op, gen=None, n=256):
+    def fn(obj):
+        a, b = (gen or i32)(n), (gen or i32)(n)
+        with np.errstate(over="ignore"):
+            want = op(a, b)
+        return run(obj, [a, b], [((n,), np.int32)], [n // 64])[0], want
+    KERNELS[name] = fn
+
+
+def u32v(x):
+    return x.view(np.uint32)
+
+
+binary_i32("i32_add_sub", lambda a, b: a + b - np.int32(7))
+binary_i32("i32_mul", lambda a, b: a * b)
+binary_i32("i32_logic", lambda a, b: ((a & b) | (a ^ np.int32(0x0F0F0F0F))) ^ ~b)
+binary_i32("u32_shr_var", lambda a, b: (u32v(a) >> (u32v(b) & np.uint32(31))).view(np.int32))
+binary_i32("i32_minmax", lambda a, b: np.maximum(a, np.minimum(b, np.int32(100))),
+           gen=lambda n: i32(n, -300, 300))
+binary_i32("i32_max_abs", lambda a, b: np.maximum(np.abs(a.astype(np.int64)), b).astype(np.int32),
+           gen=lambda n: i32(n, -(1 << 31) + 1))
+binary_i32("i32_sub_sat", lambda a, b: np.clip(a.astype(np.int64) - b, -(1 << 31),
+                                                (1 << 31) - 1).astype(np.int32))
+binary_i32("u32_add_sat", lambda a, b: np.minimum(u32v(a).astype(np.int64) + u32v(b),
+                                                  (1 << 32) - 1).astype(np.uint32).view(np.int32))
+binary_i32("u32_cmp_sel", lambda a, b: np.where(u32v(a) < u32v(b), a, b ^ np.int32(1)))
+
+
+@kernel("i32_shift")
+def _shift(obj):
+    a, b, s = i32(256), i32(256), 5
+    with np.errstate(over="ignore"):
+        want = (a << np.int32(3)) + (b >> np.int32(s))
+    return run(obj, [a, b], [((256,), np.int32)], [4], args=(s,))[0], want
+
+
+@kernel("u32_sel_less")
+def _sel_less(obj):
+    a, b, c, d = i32(256), i32(256), i32(256), i32(256)
+    b[::5] = a[::5]
+    return run(obj, [a, b, c, d], [((256,), np.int32)], [4])[0], np.where(u32v(a) < u32v(b), c, d)
+
+
+def binary_bf16(name, op, lo=-10, hi=10):
+    def fn(obj):
+        n = 384
+        a, b = rand_bf16(n, lo, hi), rand_bf16(n, lo, hi)
+        got = run(obj, [(a, "bf16"), (b, "bf16")], [((n,), "bf16")], [n // 128])[0]
+        return got, op(bf16_val(a).astype(np.float64), bf16_val(b).astype(np.float64))
+    KERNELS[name] = fn
+
+
+binary_bf16("bf16_add", lambda a, b: bf16_of(a + b))     # exact in f64, rounded once
+binary_bf16("bf16_mul", lambda a, b: bf16_of(a * b))
+binary_bf16("bf16_max", lambda a, b: bf16_of(np.maximum(a, b)))
+
+
+@kernel("bf16_mac")
+def _bf16_mac(obj):
+    n = 384
+    a, b, c = rand_bf16(n, -10, 10), rand_bf16(n, -10, 10), rand_bf16(n, -100, 100)
+    got = run(obj, [(a, "bf16"), (b, "bf16"), (c, "bf16")], [((n,), "bf16")], [n // 128])[0]
+    av, bv, cv = (bf16_val(v).astype(np.float64) for v in (a, b, c))
+    return got, bf16_of(cv + av * bv)    # a*b exact (16 bits), the sum exact in f64
+
+
+def binary_small(name, dt, vec, op):
+    def fn(obj):
+        n = vec * 3
+        info = np.iinfo(dt)
+        a = RNG.integers(info.min, info.max + 1, n).astype(dt)
+        b = RNG.integers(info.min, info.max + 1, n).astype(dt)
+        with np.errstate(over="ignore"):
+            want = op(a, b)
+        return run(obj, [a, b], [((n,), dt)], [3])[0], want
+    KERNELS[name] = fn
+
+
+def sat(x, dt):
+    info = np.iinfo(dt)
+    return np.clip(x.astype(np.int64), info.min, info.max).astype(dt)
+
+
+binary_small("i16_add", np.int16, 128, lambda a, b: a + b)
+binary_small("i16_min", np.int16, 128, np.minimum)
+binary_small("i8_add_sat", np.int8, 256, lambda a, b: sat(a.astype(np.int64) + b, np.int8))
+binary_small("i8_sub", np.int8, 256, lambda a, b: a - b)
+binary_small("u8_max", np.uint8, 256, np.maximum)
+
+
+@kernel("cvt_f32_i32_rz")
+def _cvt_rz(obj):
+    a = f32(256, -1e6, 1e6)
+    a[:8] = [2.5, -2.5, 0.999, -0.999, 7.0, -7.0, 3.5, -1e-3]
+    return run(obj, [a], [((256,), np.int32)], [4])[0], np.trunc(a).astype(np.int32)
+
+
+@kernel("cvt_f32_i32_rd")
+def _cvt_rd(obj):
+    a = f32(256, -1e6, 1e6)
+    a[:8] = [2.5, -2.5, 0.999, -0.999, 7.0, -7.0, 3.5, -1e-3]
+    return run(obj, [a], [((256,), np.int32)], [4])[0], np.floor(a).astype(np.int32)
+
+
+@kernel("cvt_i32_f32")
+def _cvt_i2f(obj):
+    a = i32(256)          # most need rounding to 24 bits: nearest, ties to even
+    a[:4] = [(1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 1, 16777217 * 2 + 2]
+    return run(obj, [a], [((256,), np.float32)], [4])[0], \
+        np.array([f32_round(Fraction(int(v))) for v in a], np.float32)
+
+
+@kernel("cvt_f32_bf16")
+def _cvt_f2bf(obj):
+    n = 384                # 3 index points of 128 f32 -> 128 bf16
+    a = f32(n, -1000, 1000)
+    want = bf16_of(a.astype(np.float64)).reshape(3, 2, 64)   # per point: two f32 vectors
+    want = want.transpose(0, 2, 1).ravel()    # interleaved: lane 2i from the first, 2i+1 second
+    return run(obj, [a], [((n,), "bf16")], [3])[0], want
+
+
+@kernel("cvt_bf16_f32")
+def _cvt_bf2f(obj):
+    n = 384
+    a = rand_bf16(n, -1000, 1000)
+    want = bf16_val(a).reshape(3, 64, 2)      # per point: even lanes to the first vector,
+    want = want.transpose(0, 2, 1).ravel()    # odd lanes to the second
+    return run(obj, [(a, "bf16")], [((n,), np.float32)], [3])[0], want
+
+
+@kernel("cvt_i32_i16")
+def _cvt_i2s(obj):
+    n = 256                # 4 index points: 64 i32 -> the even lanes of 128 i16
+    a = i32(n, -70000, 70000)
+    b = RNG.integers(-32768, 32768, 2 * n).astype(np.int16)
+    got = run(obj, [a, b], [((2 * n,), np.int16)], [4])[0]
+    want = b.copy()
+    want[0::2] = sat(a, np.int16)
+    return got, want
+
+
+def rshift_rhne(a, s):
+    """a / 2^s rounded to nearest, ties to even (exact integers)."""
+    out = []
+    for v in a.tolist():
+        q, r = v >> s, v & ((1 << s) - 1)
+        half = 1 << (s - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        out.append(q)
+    return np.array(out, np.int64)
+
+
+@kernel("cvt_i32_i8_shift")
+def _cvt_i2c(obj):
+    n, s = 256, 3          # 64 i32 -> i8 lanes 4k + 1 of 256, the others from b
+    a = i32(n, -1500, 1500)
+    a[:6] = [4, 12, 20, -4, -12, 1023]        # exact ties (x.5 after / 8), saturation
+    b = RNG.integers(-128, 128, 4 * n).astype(np.int8)
+    got = run(obj, [a, b], [((4 * n,), np.int8)], [4], args=(s,))[0]
+    want = b.copy()
+    want[1::4] = sat(rshift_rhne(a, s), np.int8)
+    return got, want
+
+
+@kernel("i32_shuffle")
+def _shuffle(obj):
+    n = 256
+    a = i32(n)
+    m = RNG.integers(0, 256, 4 * n).astype(np.uint8)
+    m[4 * 5::4 * 9] &= 0x7F                   # some lanes disabled (bit 7 clear)
+    got = run(obj, [a, m.view(np.int8)], [((n,), np.int32)], [4])[0]
+    want = np.zeros(n, np.int32)              # the kernel's income: zero
+    for k in range(n):
+        c, v = m[4 * k], k % 64
+        if c & 0x80:                          # 8 i32 per 32-byte group, 2 groups a dual group
+            want[k] = a[k - v + 16 * (v // 16) + 8 * ((c >> 5) & 1) + (c & 31) % 8]
+    return got, want
+
+
+@kernel("f32_sum_rows")
+def _sum_rows(obj):
+    w, h = 200, 7
+    a = f32((h, w))
+    want = np.zeros(w, np.float32)
+    for y in range(h):
+        want = want + a[y]
+    return run(obj, [a], [((w,), np.float32)], [-(-w // 64)], args=(h,))[0], want
+
+
+@kernel("i32_index_2d")
+def _index_2d(obj):
+    w, h = 128, 5
+    a = i32((h, w), -1000, 1000)
+    want = a * (np.arange(h, dtype=np.int32)[:, None] + 1) + np.arange(w, dtype=np.int32)
+    return run(obj, [a], [((h, w), np.int32)], [w // 64, h])[0], want
+
+
+@kernel("scalar_slm")
+def _slm(obj):
+    a, s, t = i32(640, -1000, 1000), 37, -11
+    want = a + np.repeat(s * np.arange(10, dtype=np.int32) + t, 64)
+    return run(obj, [a], [((640,), np.int32)], [10], args=(s, t))[0], want
+
+
+@kernel("vector_vlm")
+def _vlm(obj):
+    a, b = f32(256), f32(256)
+    return run(obj, [a, b], [((256,), np.float32)], [4])[0], (a + a) - b
+
+
+@kernel("pred_store")
+def _pred_store(obj):
+    a, k = i32(384, -1000, 1000), 4
+    # the output tensor starts zeroed (tpc.run's outputs): points >= k leave it
+    want = np.where(np.arange(384) < 64 * k, a + 1, 0).astype(np.int32)
+    return tpc.run(obj, inputs=[a], outputs=[((384,), np.int32)], index_space=[6], args=(k,),
+                   check=False)[0], want
+
+
+@kernel("pred_load_income")
+def _pred_load(obj):
+    a = i32(384, -1000, 1000)
+    odd = (np.arange(384) // 64) % 2 == 1
+    return run(obj, [a], [((384,), np.int32)], [6])[0], np.where(odd, 7, a) * 3
+
+
+@kernel("pred_inverted")
+def _pred_inv(obj):
+    a, b, c, k = f32(384), f32(384), f32(384), 2
+    want = np.where(np.arange(384) >= 64 * k, a + b, c)
+    return run(obj, [a, b, c], [((384,), np.float32)], [6], args=(k,))[0], want
+
+
+@kernel("scalar_arith")
+def _scalar_arith(obj):
+    a, s, t = i32(320, -1000, 1000), 123457, -98765
+    i = np.arange(5, dtype=np.int64)
+    v = (((s * i) & 0xFFFFFFFF) ^ (t & 0xFFFFFFFF)) + (t >> 2) - (s & 0xFF)
+    v = ((v + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
+    with np.errstate(over="ignore"):
+        want = a + np.repeat(v, 64)
+    return run(obj, [a], [((320,), np.int32)], [5], args=(s, t))[0], want
+
+
+# ---- driver ----
+
+def compare(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape:
+        return False, f"shape {got.shape} != {want.shape}"
+    if got.dtype.kind == "f" or want.dtype.kind == "f":
+        bad = ~((got == want) | (np.isnan(got) & np.isnan(want)))
+    else:
+        bad = got != want
+    if not bad.any():
+        return True, f"{got.size} elements equal"
+    k = int(np.flatnonzero(bad.ravel())[0])
+    return False, (f"{int(bad.sum())} of {got.size} elements differ; first at {k}: "
+                   f"got {got.ravel()[k]!r}, want {want.ravel()[k]!r}")
+
+
+def main():
+    global RNG
+    names = sorted(f[:-3] for f in os.listdir(IRDIR) if f.endswith(".ll"))
+    if ONLY:
+        names = [n for n in names if n in ONLY]
+    missing = [n for n in names if n not in KERNELS]
+    print(f"1..{len(names) * len(LEVELS) + 1}")
+    t0 = time.monotonic()
+    rows, n, failed = [], 0, 0
+    totals = {"compiled": 0, "ran": 0, "matched": 0}
+    for name in names:
+        cells = {"compiles": [], "runs": [], "matches": []}
+        for level in LEVELS:
+            n += 1
+            label = f"{name} {level}"
+            todo = f" # TODO {XFAIL[name]}" if name in XFAIL else ""
+            obj, err = compile_ir(name, level)
+            if obj is None:
+                cells["compiles"].append("no")
+                cells["runs"].append("-")
+                cells["matches"].append("-")
+                print(f"not ok {n} - {label}: llc: {err}{todo}")
+                failed += not todo
+                continue
+            totals["compiled"] += 1
+            cells["compiles"].append("yes")
+            fn = KERNELS.get(name)
+            if fn is None:
+                cells["runs"].append("-")
+                cells["matches"].append("-")
+                print(f"not ok {n} - {label}: no reference in this test")
+                failed += 1
+                continue
+            RNG = np.random.default_rng(zlib.crc32(name.encode()))   # same inputs, both levels
+            try:
+                got, want = fn(obj)
+            except tpc.Error as e:
+                cells["runs"].append("no")
+                cells["matches"].append("-")
+                print(f"not ok {n} - {label}: {str(e).splitlines()[0]}{todo}")
+                failed += not todo
+                continue
+            totals["ran"] += 1
+            cells["runs"].append("yes")
+            ok, why = compare(got, want)
+            totals["matched"] += ok
+            cells["matches"].append("yes" if ok else "NO")
+            if ok and todo:
+                print(f"ok {n} - {label}: {why} # TODO passes: remove it from XFAIL")
+            else:
+                print(f"{'ok' if ok else 'not ok'} {n} - {label}: {why}{todo}")
+                failed += not ok and not todo
+        rows.append((name,) + tuple("/".join(cells[k]) for k in ("compiles", "runs", "matches")))
+    total = len(names) * len(LEVELS)
+    print(f"# {len(names)} kernels x {len(LEVELS)} levels ({' '.join(LEVELS)}): "
+          f"{totals['compiled']}/{total} compiled, {totals['ran']}/{total} ran, "
+          f"{totals['matched']}/{total} matched, in {time.monotonic() - t0:.1f} s")
+    n += 1
+    unexpected = [k for k in XFAIL if k not in names and not ONLY]
+    print(f"{'ok' if not missing and not unexpected else 'not ok'} {n} - every kernel has a "
+          f"reference and every XFAIL entry a kernel {missing + unexpected if missing or unexpected else ''}")
+    failed += bool(missing or unexpected)
+    if TABLE:
+        head = ("kernel", "compiles", "runs", "matches")
+        w = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
+        line = "  ".join("=" * x for x in w)
+        print(line)
+        print("  ".join(h.ljust(x) for h, x in zip(head, w)))
+        print(line)
+        for r in rows:
+            print("  ".join(c.ljust(x) for c, x in zip(r, w)).rstrip())
+        print(line)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
