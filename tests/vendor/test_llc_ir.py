@@ -461,6 +461,162 @@ def _scalar_arith(obj):
     return run(obj, [a], [((320,), np.int32)], [5], args=(s, t))[0], want
 
 
+# -- wide results (pairs), bit operations, permutes, scalar division --
+# A pair result is two registers: element 2i + e of the 128-element result is
+# lane i of register e; the IR's <128 x T> holds register 0 then register 1.
+
+@kernel("i32_mul_wide")
+def _mul_wide(obj):
+    a, b = i32(256), i32(256)
+    got = run(obj, [a, b], [((256,), np.int32), ((256,), np.int32)], [4])
+    p = a.astype(np.int64) * b
+    lo = (p & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+    hi = (p >> 32).astype(np.int32)
+    return np.concatenate(list(got)), np.concatenate([lo, hi])
+
+
+def pair_layout(v, n):
+    """128 results per index point, element 2i + e -> out[128p + 64e + i]."""
+    return v.reshape(n // 128, 64, 2).transpose(0, 2, 1).ravel()
+
+
+@kernel("bf16_mac_acc32")
+def _mac_acc32(obj):
+    n = 384
+    a, b = rand_bf16(n, -10, 10), rand_bf16(n, -10, 10)
+    c = f32(n, -100, 100)
+    got = run(obj, [(a, "bf16"), (b, "bf16"), c], [((n,), np.float32)], [n // 128])[0]
+    prod = fma32(pair_layout(bf16_val(a), n), pair_layout(bf16_val(b), n), c)
+    return got, prod
+
+
+@kernel("i16_mac_sat")
+def _mac_i16(obj):
+    n = 384
+    a = RNG.integers(-32768, 32768, n).astype(np.int16)
+    b = RNG.integers(-32768, 32768, n).astype(np.int16)
+    c = i32(n)
+    c[:8] = [2**31 - 1, -2**31, 2**31 - 5, -2**31 + 5, 0, 1, -1, 2**30]
+    got = run(obj, [a, b, c], [((n,), np.int32)], [n // 128])[0]
+    prod = pair_layout(a.astype(np.int64), n) * pair_layout(b.astype(np.int64), n)
+    return got, sat(c.astype(np.int64) + prod, np.int32)
+
+
+def bits_case(name, fn_bits):
+    def fn(obj):
+        a = i32(256)
+        a[:6] = [0, -1, 1, -2**31, 2**30, 12 << 20]
+        got = run(obj, [a], [((1024,), np.int8)], [4])[0].view(np.uint8)
+        return got[0::4], np.array([fn_bits(int(v) & 0xFFFFFFFF) for v in a], np.uint8)
+    KERNELS[name] = fn
+
+
+bits_case("i32_popcnt", lambda v: bin(v).count("1"))
+bits_case("i32_find_first", lambda v: (v & -v).bit_length() - 1 if v else 0xFF)
+
+
+@kernel("i32_brev")
+def _brev(obj):
+    a = i32(256)
+    want = np.array([int(f"{int(v) & 0xFFFFFFFF:032b}"[::-1], 2) for v in a],
+                    np.uint32).view(np.int32)
+    return run(obj, [a], [((256,), np.int32)], [4])[0], want
+
+
+@kernel("f32_nearbyint")
+def _nearbyint(obj):
+    a = f32(256, -100, 100)
+    a[:8] = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.0, -1e-3]
+    got = run(obj, [a], [((256,), np.float32), ((256,), np.float32)], [4])
+    return np.concatenate(list(got)), np.concatenate([np.rint(a), np.floor(a)])
+
+
+@kernel("f32_extract_exp")
+def _extract_exp(obj):
+    a = f32(256, -1, 1) * np.float32(2.0) ** RNG.integers(-100, 100, 256).astype(np.float32)
+    a[:4] = [1.0, -1.0, 2.0 ** 127, 1.5 * 2.0 ** -126]
+    return run(obj, [a], [((256,), np.int32)], [4])[0], (np.frexp(a)[1] - 1).astype(np.int32)
+
+
+@kernel("i32_ash_rhu")
+def _ash(obj):
+    a = i32(256, -100000, 100000)
+    n = RNG.integers(-12, 7, 256).astype(np.int32)
+    a[:4], n[:4] = [5, -5, 6, -6], [-1, -1, -2, -2]          # x.5 and x.5: half up
+    want = np.array([v << k if k >= 0 else (v + (1 << (-k - 1))) >> -k
+                     for v, k in zip(a.tolist(), n.tolist())], np.int32)
+    return run(obj, [a, n], [((256,), np.int32)], [4])[0], want
+
+
+@kernel("f32_sel2_less")
+def _sel2(obj):
+    a, b, c, d = f32(256), f32(256), f32(256), f32(256)
+    b[::6] = a[::6]
+    got = run(obj, [a, b, c, d], [((256,), np.float32), ((256,), np.float32)], [4])
+    lt = a < b
+    return np.concatenate(list(got)), np.concatenate([np.where(lt, c, d), np.where(lt, a, b)])
+
+
+FCLASS = [(0xFF800000, 0), (0xBF800000, 1), (0x80000001, 2), (0x80000000, 3), (0x00000000, 4),
+          (0x007FFFFF, 5), (0x3F800000, 6), (0x7F800000, 7), (0x7F800001, 8), (0x7FC00000, 9)]
+
+
+@kernel("f32_fclass")
+def _fclass(obj):
+    pick = RNG.integers(0, len(FCLASS), 256)
+    bits = np.array([FCLASS[k][0] for k in pick], np.uint32)
+    bits[:10] = [v for v, _ in FCLASS]
+    got = run(obj, [bits.view(np.float32)], [((256,), np.float32)], [4])[0]
+    want = np.array([1 << FCLASS[k][1] for k in pick], np.int32)
+    want[:10] = [1 << c for _, c in FCLASS]
+    return got.view(np.int32), want
+
+
+@kernel("i32_mov_vpred")
+def _mov_vpred(obj):
+    s = 17
+    a = i32(256, 0, 40)                       # many lanes equal s
+    return run(obj, [a], [((256,), np.int32)], [4], args=(s,))[0], np.where(a == s, s + 1000, a)
+
+
+@kernel("u16_add_sat")
+def _u16_add_sat(obj):
+    a = RNG.integers(0, 65536, 384).astype(np.uint16)
+    b = RNG.integers(0, 65536, 384).astype(np.uint16)
+    return run(obj, [a, b], [((384,), np.uint16)], [3])[0], \
+        np.minimum(a.astype(np.int64) + b, 65535).astype(np.uint16)
+
+
+@kernel("i32_mov_dual_group")
+def _mov_dg(obj):
+    a, b = i32(256), i32(256)
+    want = b.copy()
+    for p in range(4):                        # per vector: lanes 16q + 8h + j of group h, dual group q
+        for j in range(8):
+            if (0xFFFF00FF >> (4 * j)) & 0xF:   # the 4 mask bits of the lane's bytes (all or none)
+                want[64 * p + 32 + j] = a[64 * p + 16 + j]
+    return run(obj, [a, b], [((256,), np.int32)], [4])[0], want
+
+
+@kernel("i16_pack")
+def _pack(obj):
+    a = RNG.integers(-32768, 32768, 384).astype(np.int16)
+    b = RNG.integers(-32768, 32768, 384).astype(np.int16)
+    want = b.copy()
+    for q in range(0, 384, 32):               # 64-byte dual groups of 32 i16
+        want[q:q + 16] = a[q:q + 32:2]
+    return run(obj, [a, b], [((384,), np.int16)], [3])[0], want
+
+
+@kernel("u32_udiv")
+def _udiv(obj):
+    num, den = 0xF0000001, 12345
+    got = run(obj, [], [((64,), np.uint32), ((64,), np.uint32)], [1],
+              args=(np.uint32(num), den))
+    return np.concatenate(list(got)), np.concatenate([np.full(64, num // den, np.uint32),
+                                                      np.full(64, num % den, np.uint32)])
+
+
 # ---- driver ----
 
 def compare(got, want):
