@@ -617,6 +617,105 @@ def _udiv(obj):
                                                       np.full(64, num % den, np.uint32)])
 
 
+# -- rounding modes, saturation, more permutes, padding, scalar code --
+
+@kernel("cvt_i32_f32_rz")
+def _cvt_i2f_rz(obj):
+    a = i32(256)
+    a[:4] = [(1 << 24) + 1, -(1 << 24) - 1, 2**31 - 1, -2**31]
+    want = []
+    for v in a.tolist():                      # truncate to 24 significant bits
+        m = abs(v)
+        drop = max(0, m.bit_length() - 24)
+        want.append(np.float32((m >> drop << drop) * (1 if v >= 0 else -1)))
+    return run(obj, [a], [((256,), np.float32)], [4])[0], np.array(want, np.float32)
+
+
+@kernel("cvt_f32_i32_sat")
+def _cvt_sat(obj):
+    a = f32(256, -4e9, 4e9)                   # about half beyond the i32 range
+    a[:6] = [2.5, 3.5, -2.5, 2.0**31, -2.0**31, -2.0**32]
+    want = np.clip(np.rint(a.astype(np.float64)), -2**31, 2**31 - 1).astype(np.int32)
+    return run(obj, [a], [((256,), np.int32)], [4])[0], want
+
+
+@kernel("cvt_f32_bf16_rz")
+def _cvt_f2bf_rz(obj):
+    n = 384
+    a = f32(n, -1000, 1000)
+    want = (a.view(np.uint32) >> 16).astype(np.uint16)     # truncation = toward zero
+    want = want.reshape(3, 2, 64).transpose(0, 2, 1).ravel()
+    return run(obj, [a], [((n,), "bf16")], [3])[0], want
+
+
+@kernel("i8_shuffle")
+def _shuffle8(obj):
+    n = 768
+    a = RNG.integers(-128, 128, n).astype(np.int8)
+    m = RNG.integers(0, 256, n).astype(np.uint8)
+    b = RNG.integers(-128, 128, n).astype(np.int8)
+    got = run(obj, [a, m.view(np.int8), b], [((n,), np.int8)], [3])[0]
+    want = b.copy()
+    for k in range(n):
+        c = int(m[k])
+        if c & 0x80:
+            want[k] = a[k - k % 64 + 32 * ((c >> 5) & 1) + (c & 31)]
+    return got, want
+
+
+@kernel("i16_unpack")
+def _unpack(obj):
+    a = RNG.integers(-32768, 32768, 384).astype(np.int16)
+    b = RNG.integers(-32768, 32768, 384).astype(np.int16)
+    want = np.empty(384, np.int16)
+    for q in range(0, 384, 32):               # 64-byte dual groups of 32 i16
+        src = a[q + 16:q + 32]                # group 1: 16 elements
+        want[q:q + 32:2] = src
+        want[q + 1:q + 32:2] = np.where(src < 0, -1, 0)
+    return run(obj, [a, b], [((384,), np.int16)], [3])[0], want
+
+
+@kernel("f32_pad_read")
+def _pad_read(obj):
+    h = 6
+    a = f32((h, 64))
+    want = a + np.concatenate([a[1:], np.zeros((1, 64), np.float32)])
+    return run(obj, [a], [((h, 64), np.float32)], [1, h])[0], want
+
+
+@kernel("f32_dot_rows")
+def _dot_rows(obj):
+    w, h = 128, 9
+    a, b = f32((h, w)), f32((h, w))
+    acc = np.zeros(w, np.float32)
+    for y in range(h):
+        acc = fma32(a[y], b[y], acc)
+    return run(obj, [a, b], [((w,), np.float32)], [w // 64], args=(h,))[0], acc
+
+
+@kernel("scalar_f32")
+def _scalar_f32(obj):
+    a, s, t = f32(320), 1.75, -0.3
+    s32, t32 = np.float32(s), np.float32(t)
+    v = np.array([(s32 * np.float32(i) + t32) - s32 for i in range(5)], np.float32)
+    return run(obj, [a], [((320,), np.float32)], [5], args=(s, t))[0], a * np.repeat(v, 64)
+
+
+@kernel("scalar_select")
+def _scalar_select(obj):
+    a, k = i32(384, -1000, 1000), 8
+    v = np.array([3 * i if 3 * i < k else k - i for i in range(6)], np.int32)
+    return run(obj, [a], [((384,), np.int32)], [6], args=(k,))[0], a + np.repeat(v, 64)
+
+
+@kernel("f32_mac_vpred")
+def _mac_vpred(obj):
+    a, b, c = f32(256), f32(256), f32(256)
+    a[::9] = 0.0
+    return run(obj, [a, b, c], [((256,), np.float32)], [4])[0], \
+        np.where(a > 0, fma32(a, b, c), c)
+
+
 # ---- driver ----
 
 def compare(got, want):
