@@ -48,6 +48,9 @@ except ImportError:
     skip("numpy is not installed (python3-numpy)")
 sys.path.insert(0, os.path.join(SRC, "python"))
 from nxemu import tpc  # noqa: E402
+import warnings  # noqa: E402
+
+warnings.simplefilter("ignore", tpc.CheckWarning)   # collected from Result.warnings instead
 
 TOOLS = subprocess.run(["sh", os.path.join(VENDOR, "unpack.sh")], capture_output=True, text=True,
                        check=True).stdout.strip()
@@ -58,6 +61,26 @@ RNG = None
 # Kernels nxemu runs wrongly today, with the reason (reported as TAP TODO;
 # an unexpected pass is reported too, so the entry can go).
 XFAIL = {
+}
+
+# The checking mode (tpc.run's default, nxemu-tpc-run --check) must stay
+# quiet on these correct kernels.  Kernels it warns about wrongly today, with
+# the reason (TAP TODO until the checker is fixed):
+CHECK_TODO = {
+    "cvt_i32_i16": "the checker takes convert_int32's OPERANDS_TYPE field (the rounding "
+                   "mode) for the source type: 'uses tensor 0 as u16'",
+    "cvt_i32_i8_shift": "the checker takes convert_int32's OPERANDS_TYPE field (the rounding "
+                        "mode) for the source type: 'uses tensor 0 as f32'",
+    "i32_mov_dual_group": "mov_dg moves bytes (no type), the checker reads it as f32",
+    "i16_mac_sat": "mac.i16 writes 32-bit accumulators, the checker says it stores i16",
+    "bf16_mac_acc32": "mac.bf16 acc_fp32 writes f32 accumulators, the checker says bf16",
+    "f32_extract_exp": "extract_exp.f32 gives i32 exponents, the checker says it stores f32",
+    "i32_popcnt": "popcnt's result is u8 per lane (the vendor's intrinsic returns uchar256), "
+                  "the checker says it stores i32 into the 8-bit tensor",
+    "i32_find_first": "find_first's result is u8 per lane (the vendor's intrinsic returns "
+                      "uchar256), the checker says it stores i32 into the 8-bit tensor",
+    "i32_shuffle": "shuffle's SRC_B is a vector of control bytes whatever the type; the "
+                   "checker says the i8 control tensor is used as i32",
 }
 
 
@@ -146,8 +169,13 @@ def i32(n, lo=-(1 << 31), hi=(1 << 31)):
     return RNG.integers(lo, hi, n, dtype=np.int64).astype(np.int32)
 
 
-def run(obj, inputs, outputs, ispace, args=()):
-    return tpc.run(obj, inputs=inputs, outputs=outputs, index_space=ispace, args=args)
+WARNED = []     # the checking mode's warnings of the current kernel's runs
+
+
+def run(obj, inputs, outputs, ispace, args=(), check=True):
+    r = tpc.run(obj, inputs=inputs, outputs=outputs, index_space=ispace, args=args, check=check)
+    WARNED.extend(w.removeprefix("nxemu-tpc-run: ") for w in r.warnings)
+    return r
 
 
 # ---- the kernels: NAME -> fn(obj) returning (got, want) compared exactly ----
@@ -432,8 +460,8 @@ def _pred_store(obj):
     a, k = i32(384, -1000, 1000), 4
     # the output tensor starts zeroed (tpc.run's outputs): points >= k leave it
     want = np.where(np.arange(384) < 64 * k, a + 1, 0).astype(np.int32)
-    return tpc.run(obj, inputs=[a], outputs=[((384,), np.int32)], index_space=[6], args=(k,),
-                   check=False)[0], want
+    # points >= k write nothing, on purpose: no checking mode
+    return run(obj, [a], [((384,), np.int32)], [6], args=(k,), check=False)[0], want
 
 
 @kernel("pred_load_income")
@@ -680,7 +708,8 @@ def _pad_read(obj):
     h = 6
     a = f32((h, 64))
     want = a + np.concatenate([a[1:], np.zeros((1, 64), np.float32)])
-    return run(obj, [a], [((h, 64), np.float32)], [1, h])[0], want
+    # the last row's read outside the tensor is the point: no checking mode
+    return run(obj, [a], [((h, 64), np.float32)], [1, h], check=False)[0], want
 
 
 @kernel("f32_dot_rows")
@@ -739,9 +768,11 @@ def main():
     if ONLY:
         names = [n for n in names if n in ONLY]
     missing = [n for n in names if n not in KERNELS]
-    print(f"1..{len(names) * len(LEVELS) + 1}")
+    todo_check = [k for k in CHECK_TODO if k in names]
+    print(f"1..{len(names) * len(LEVELS) + 2 + len(todo_check)}")
     t0 = time.monotonic()
     rows, n, failed = [], 0, 0
+    warned = {}
     totals = {"compiled": 0, "ran": 0, "matched": 0}
     for name in names:
         cells = {"compiles": [], "runs": [], "matches": []}
@@ -767,6 +798,7 @@ def main():
                 failed += 1
                 continue
             RNG = np.random.default_rng(zlib.crc32(name.encode()))   # same inputs, both levels
+            WARNED.clear()
             try:
                 got, want = fn(obj)
             except tpc.Error as e:
@@ -776,6 +808,8 @@ def main():
                 failed += not todo
                 continue
             totals["ran"] += 1
+            if WARNED:
+                warned.setdefault(name, WARNED[0])
             cells["runs"].append("yes")
             ok, why = compare(got, want)
             totals["matched"] += ok
@@ -795,6 +829,18 @@ def main():
     print(f"{'ok' if not missing and not unexpected else 'not ok'} {n} - every kernel has a "
           f"reference and every XFAIL entry a kernel {missing + unexpected if missing or unexpected else ''}")
     failed += bool(missing or unexpected)
+    noisy = {k: w for k, w in warned.items() if k not in CHECK_TODO}
+    n += 1
+    print(f"{'not ok' if noisy else 'ok'} {n} - the checking mode is quiet on the correct kernels")
+    for k, w in noisy.items():
+        print(f"# {k}: {w}")
+    failed += bool(noisy)
+    for k in todo_check:
+        n += 1
+        if k in warned:
+            print(f"not ok {n} - {k}: checking mode: {warned[k]} # TODO {CHECK_TODO[k]}")
+        else:
+            print(f"ok {n} - {k}: checking mode quiet # TODO passes: remove it from CHECK_TODO")
     if TABLE:
         head = ("kernel", "compiles", "runs", "matches")
         w = [max(len(r[k]) for r in rows + [head]) for k in range(4)]
