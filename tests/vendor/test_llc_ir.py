@@ -745,6 +745,93 @@ def _mac_vpred(obj):
         np.where(a > 0, fma32(a, b, c), c)
 
 
+# -- scalar converts and products, loops of every shape, 5-D, register pressure --
+
+def div_pow2(v, n, mode):
+    """v / 2^n (a negative n multiplies), exact, rounded by mode (rhne, rz)."""
+    q = Fraction(v) / Fraction(2) ** n
+    fl = q.numerator // q.denominator
+    rem = q - fl
+    if mode == "rz":
+        return fl + 1 if q < 0 and rem else fl
+    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and fl % 2):
+        return fl + 1
+    return fl
+
+
+@kernel("scalar_convert")
+def _scalar_convert(obj):
+    s, t, pts = 0x2F1A3B7, 0x55AA, 40
+    got = run(obj, [], [((pts * 64,), np.int32), ((pts * 64,), np.int32)], [pts], args=(s, t))
+    u8, s16 = [], []
+    for i in range(pts):
+        v = ((s * (i + 1)) & 0xFFFFFFFF) ^ t
+        n = ((i * 7) & 127) - 64
+        u8.append(min(max(div_pow2(v, n, "rhne"), 0), 255))            # v as u32
+        sv = v - (1 << 32) if v >= 1 << 31 else v
+        s16.append(min(max(div_pow2(sv, n, "rz"), -32768), 32767))     # v as i32
+    return np.concatenate(list(got)), np.repeat(np.array(u8 + s16, np.int32), 64)
+
+
+@kernel("scalar_mul_mac")
+def _scalar_mul_mac(obj):
+    s, t, z, pts = -123456789, 987654, 0.1, 6
+    got = run(obj, [], [((pts * 64,), np.int32), ((pts * 64,), np.float32)], [pts],
+              args=(s, t, z))
+    hi = [((s * (t + i)) >> 32) for i in range(pts)]
+    f = [f32_round(Fraction(3, 2) * i + Fraction(float(np.float32(z)))) for i in range(pts)]
+    return np.concatenate([got[0], got[1].view(np.int32)]), \
+        np.concatenate([np.repeat(np.array(hi, np.int32), 64),
+                        np.repeat(np.array(f, np.float32), 64).view(np.int32)])
+
+
+@kernel("loop_down_order")
+def _loop_down(obj):
+    pts, acc, want = 9, 1, [0] * 9
+    for i in range(pts - 1, -1, -1):
+        acc = (acc * 3 + i) & 0xFFFFFFFF
+        want[i] = acc
+    got = run(obj, [], [((pts * 64,), np.int32)], [pts])[0]
+    return got, np.repeat(np.array(want, np.uint32).view(np.int32), 64)
+
+
+@kernel("loop_while")
+def _loop_while(obj):
+    s, pts = 27, 8
+    want = []
+    for i in range(pts):
+        v, k = s + i, 0
+        while True:
+            v = 3 * v + 1 if v & 1 else v >> 1
+            k += 1
+            if v <= 1:
+                break
+        want.append(k)
+    return run(obj, [], [((pts * 64,), np.int32)], [pts], args=(s,))[0], \
+        np.repeat(np.array(want, np.int32), 64)
+
+
+@kernel("i32_5d")
+def _five_d(obj):
+    dims = (2, 3, 2, 4)                       # d4, d3, d2, d1 (numpy order), 64 along dim 0
+    a = i32(dims + (64,), -1000, 1000)
+    d4, d3, d2, d1 = np.meshgrid(*[np.arange(k) for k in dims], indexing="ij")
+    want = a + (d1 + 10 * d2 + 100 * d3 + 1000 * d4)[..., None].astype(np.int32)
+    return run(obj, [a], [(a.shape, np.int32)], [1, 4, 2, 3, 2])[0], want
+
+
+@kernel("f32_many_live")
+def _many_live(obj):
+    rows = 40
+    a = f32((rows, 128), 0.9, 1.1)
+    s = a[0] + a[1]
+    for r in range(2, rows):
+        s = s + a[r]
+    for r in range(rows - 1, -1, -1):
+        s = s * a[r]
+    return run(obj, [a], [((128,), np.float32)], [2])[0], s
+
+
 # ---- driver ----
 
 def compare(got, want):
