@@ -16,10 +16,16 @@ comment; skips (status 77, saying why) without ../shared/vendor or numpy.
 A kernel nxemu is known to run wrongly is listed in XFAIL with the reason
 (TAP TODO): it must still fail, so that the fix shows up.
 
-usage: test_llc_ir.py SRCROOT [--table] [KERNEL...]
+Every object also goes through nxemu's disassembler and assembler: the
+text nxemu-objdump prints, and the text the vendor's llvm-objdump prints,
+must both assemble with nxemu-as to the object's own bytes.
+
+usage: test_llc_ir.py SRCROOT [--as=NXEMU_AS --objdump=NXEMU_OBJDUMP] [--table] [KERNEL...]
   --table   print the kernel | compiles | runs | matches table (rst)
 """
 import os
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -31,6 +37,7 @@ SRC = os.path.abspath(sys.argv[1])
 ARGS = sys.argv[2:]
 TABLE = "--table" in ARGS
 ONLY = [a for a in ARGS if not a.startswith("--")]
+OPTS = dict(a[2:].split("=", 1) for a in ARGS if a.startswith("--") and "=" in a)
 VENDOR = os.path.join(os.path.dirname(SRC), "shared", "vendor", "tpc-llvm")
 IRDIR = os.path.join(SRC, "tests", "vendor", "llc-ir")
 
@@ -893,6 +900,53 @@ def run_exposed(fn, obj, name):
     return f"{sum(HAZARDS)} too-early reads; " + ("output equal" if ok else why)
 
 
+def elf_text(path):
+    """The .text bytes of an ELF32 object."""
+    with open(path, "rb") as f:
+        d = f.read()
+    shoff, = struct.unpack_from("<I", d, 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x2E)
+    secs = [struct.unpack_from("<10I", d, shoff + i * shentsize) for i in range(shnum)]
+    names = secs[shstrndx][4]
+    for sec in secs:
+        if d[names + sec[0]:d.index(b"\0", names + sec[0])] == b".text":
+            return d[sec[4]:sec[4] + sec[5]]
+    return b""
+
+
+def round_trips(obj):
+    """nxemu-objdump's text and the vendor's llvm-objdump text of obj, each
+    assembled by nxemu-as -> [(which, problem)] for those not giving obj's
+    .text back byte for byte."""
+    want, bad = elf_text(obj), []
+    if not want:
+        return [("llc", "the object has no .text")]
+    ours = subprocess.run([OPTS["objdump"], "-d", "--no-leading-addr", obj], capture_output=True,
+                          text=True).stdout.split("Disassembly of section .text:", 1)[-1]
+    vendor = subprocess.run([os.path.join(TOOLS, "llvm-objdump"), "--triple", "tpc",
+                             "--mcpu=gaudi", "-d", "--no-show-raw-insn", obj],
+                            capture_output=True, text=True).stdout
+    vtext = []
+    for line in vendor.splitlines():       # "  1a0: <bundle> // comment", "00000000 main:"
+        m = re.match(r"\s+[0-9a-f]+:\s+(.*)", line) or re.match(r"[0-9a-f]{8} (\S+:)$", line)
+        if m:
+            vtext.append(m.group(1).split("//")[0].rstrip())
+    for which, text in (("nxemu-objdump", ours), ("llvm-objdump", "\n".join(vtext) + "\n")):
+        src, out = obj + f".{which}.s", obj + f".{which}.o"
+        with open(src, "w") as f:
+            f.write(text)
+        r = subprocess.run([OPTS["as"], "-t", "tpc", src, "-o", out], capture_output=True,
+                           text=True)
+        if r.returncode:
+            bad.append((which, r.stderr.strip().splitlines()[0] if r.stderr.strip() else "failed"))
+        elif elf_text(out) != want:
+            got = elf_text(out)
+            k = next((i for i in range(min(len(got), len(want))) if got[i] != want[i]),
+                     min(len(got), len(want)))
+            bad.append((which, f"bytes differ from bundle {k // 32} ({len(got)} vs {len(want)})"))
+    return bad
+
+
 def doc_example():
     """The sh blocks of docs/tpc-vendor-kernels.rst's "Kernels from LLVM IR"
     section, as written, from a repository root with ../shared beside it
@@ -938,10 +992,12 @@ def main():
     missing = [n for n in names if n not in KERNELS]
     todo_check = [k for k in CHECK_TODO if k in names]
     todo_exposed = [k for k in EXPOSED_TODO if k in names]
-    print(f"1..{len(names) * len(LEVELS) + 4 + len(todo_check) + len(todo_exposed)}")
+    ntrip = 2 if "as" in OPTS else 0
+    print(f"1..{len(names) * len(LEVELS) + 4 + ntrip + len(todo_check) + len(todo_exposed)}")
     t0 = time.monotonic()
     rows, n, failed = [], 0, 0
     warned, exposed = {}, {}
+    trips, tripbad = 0, {}
     totals = {"compiled": 0, "ran": 0, "matched": 0}
     for name in names:
         cells = {"compiles": [], "runs": [], "matches": []}
@@ -959,6 +1015,10 @@ def main():
                 continue
             totals["compiled"] += 1
             cells["compiles"].append("yes")
+            if "as" in OPTS:
+                trips += 1
+                for which, why in round_trips(obj):
+                    tripbad.setdefault(which, []).append(f"{label}: {why}")
             fn = KERNELS.get(name)
             if fn is None:
                 cells["runs"].append("-")
@@ -1001,6 +1061,14 @@ def main():
     print(f"{'not ok' if missing or unexpected else 'ok'} {n} - every kernel has a reference and "
           f"every XFAIL/CHECK_TODO entry a kernel {' '.join(missing + unexpected)}".rstrip())
     failed += bool(missing or unexpected)
+    for which in ("nxemu-objdump", "llvm-objdump")[:ntrip]:
+        n += 1
+        bad = tripbad.get(which, [])
+        print(f"{'not ok' if bad else 'ok'} {n} - {which} text of the objects, assembled by "
+              f"nxemu-as: {trips - len(bad)} of {trips} give the object's bytes")
+        for b in bad[:10]:
+            print(f"# {b}")
+        failed += bool(bad)
     n += 1
     ok, what = doc_example()
     print(f"{'ok' if ok else 'not ok'} {n} - docs/tpc-vendor-kernels.rst's llc example runs as "
