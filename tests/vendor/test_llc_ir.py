@@ -864,6 +864,60 @@ def _many_live(obj):
     return run(obj, [a], [((128,), np.float32)], [2])[0], s
 
 
+# -- read-modify-write stores, half vectors, predicates in memory, global access --
+
+@kernel("f32_st_rmw")
+def _st_rmw(obj):
+    a, b = f32(256), f32(256)
+    got = run(obj, [a, b], [((256,), np.float32), ((256,), np.float32)], [4])
+    return np.concatenate(list(got)), np.concatenate([a + b, a - b])
+
+
+@kernel("i32_st_rmw_max")
+def _st_rmw_max(obj):
+    a, b = i32(256), i32(256)
+    return run(obj, [a, b], [((256,), np.int32)], [4])[0], np.maximum(a, b)
+
+
+@kernel("f32_ld_low_high")
+def _ld_low_high(obj):
+    pts = 4
+    a = f32((2, 32 * pts))
+    want = np.concatenate([a[:, 32 * i:32 * i + 32].ravel() for i in range(pts)])
+    return run(obj, [a], [((64 * pts,), np.float32)], [pts])[0], want
+
+
+@kernel("f32_st_low_high")
+def _st_low_high(obj):
+    pts = 4
+    v = f32(64 * pts)
+    want = v.reshape(pts, 2, 32).transpose(1, 0, 2).reshape(2, 32 * pts)
+    return run(obj, [v], [((2, 32 * pts), np.float32)], [pts])[0], want
+
+
+@kernel("vpred_tensor")
+def _vpred_tensor(obj):
+    pts = 4
+    a, b = f32(64 * pts), f32(64 * pts)
+    img = RNG.integers(0, 256, 32 * pts).astype(np.uint8)
+    bits = np.unpackbits(img, bitorder="little")            # bit j of the image, j = 8m + t
+    lane_on = bits.reshape(pts, 256)[:, 0::4].ravel() == 1  # f32 lane k: bit 4k
+    got = run(obj, [a, b, img], [((64 * pts,), np.float32), ((32 * pts,), np.uint8)], [pts])
+    gt = np.repeat(a > b, 4)                                # lane k's result in bits 4k..4k+3
+    want_img = np.packbits(gt.astype(np.uint8), bitorder="little")
+    return np.concatenate([got[0].view(np.uint32), got[1].astype(np.uint32)]), \
+        np.concatenate([np.where(lane_on, a + b, a).view(np.uint32), want_img.astype(np.uint32)])
+
+
+@kernel("global_ld_st")
+def _global(obj):
+    pts = 6
+    a, b = i32(pts, -1000, 1000), i32(256)
+    got = run(obj, [a, b], [((pts,), np.int32), ((64 * pts,), np.int32)], [pts])
+    want = np.repeat(b[64 * (np.arange(pts) % 4)], 64)      # ld_g to a vector broadcasts
+    return np.concatenate(list(got)), np.concatenate([a * 3 + 1, want])
+
+
 # ---- driver ----
 
 def compare(got, want):
