@@ -347,6 +347,21 @@ def _bf16_mac(obj):
     return got, bf16_of(cv + av * bv)    # a*b exact (16 bits), the sum exact in f64
 
 
+@kernel("bf16_mac_neg")
+def _bf16_mac_neg(obj):
+    n = 384
+    a, b, c = rand_bf16(n, -10, 10), rand_bf16(n, -10, 10), rand_bf16(n, -100, 100)
+    # an exact tie once a*b is rounded, broken by the tiny (denormal) c:
+    # c - a*b lies just above the midpoint of 0x98f7 and 0x98f8 in magnitude
+    a[0], b[0], c[0] = 0x2430, 0x3434, 0x0005
+    got = run(obj, [(a, "bf16"), (b, "bf16"), (c, "bf16")], [((n,), "bf16")], [n // 128])[0]
+    want = []
+    for x, y, z in zip(*(bf16_val(v).tolist() for v in (a, b, c))):
+        q = Fraction(z) - Fraction(x) * Fraction(y)     # exact, rounded once below
+        want.append(int(_round_frac(q, 8).view(np.uint32)) >> 16)
+    return got, np.array(want, np.uint16)
+
+
 def binary_small(name, dt, vec, op):
     def fn(obj):
         n = vec * 3
