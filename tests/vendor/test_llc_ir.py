@@ -938,6 +938,36 @@ def _global(obj):
     return np.concatenate(list(got)), np.concatenate([a * 3 + 1, want])
 
 
+# -- single-lane (ratio) conversions --
+
+@kernel("cvt_i16_f32_lane")
+def _cvt_i16_f32(obj):
+    pts = 3
+    a = RNG.integers(-32768, 32768, 128 * pts).astype(np.int16)
+    got = run(obj, [a], [((64 * pts,), np.float32), ((64 * pts,), np.float32)], [pts])
+    return np.concatenate(list(got)), np.concatenate([a[0::2], a[1::2]]).astype(np.float32)
+
+
+@kernel("cvt_f32_i8_lane")
+def _cvt_f32_i8(obj):
+    pts = 3
+    a = f32(64 * pts, -300, 300)
+    a[:4] = [127.9, -128.9, 2.5, -2.5]
+    want = np.zeros(256 * pts, np.int8)
+    want[2::4] = sat(np.trunc(a), np.int8)
+    return run(obj, [a], [((256 * pts,), np.int8)], [pts])[0], want
+
+
+@kernel("cvt_f32_i16_lane")
+def _cvt_f32_i16(obj):
+    pts = 3
+    a = f32(64 * pts, -70000, 70000)
+    a[:4] = [0.5, 1.5, -2.5, 32767.5]
+    want = np.zeros(128 * pts, np.int16)
+    want[1::2] = sat(np.rint(a), np.int16)
+    return run(obj, [a], [((128 * pts,), np.int16)], [pts])[0], want
+
+
 # ---- driver ----
 
 def compare(got, want):
