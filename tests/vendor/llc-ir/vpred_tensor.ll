@@ -1,0 +1,44 @@
+; vector predicates through memory: p is loaded from a u8 tensor (32 bytes
+; per point, bit j of the image for vector byte j), out0 = p ? a + b : a per
+; f32 lane (lane k follows bit 4k); the compare a > b is stored to a u8
+; tensor as its 32-byte image (llvm.tpc.ld.tnsr / st.tnsr of <256 x i1>)
+target triple = "tpc"
+
+define void @main() {
+entry:
+  %off = call <5 x i32> @llvm.tpc.get.index.space.offset()
+  %size = call <5 x i32> @llvm.tpc.get.index.space.size()
+  %first = extractelement <5 x i32> %off, i32 0
+  %n = extractelement <5 x i32> %size, i32 0
+  %last = add i32 %first, %n
+  br label %body
+
+body:
+  %i = phi i32 [ %first, %entry ], [ %next, %body ]
+  %x = mul i32 %i, 64
+  %c = insertelement <5 x i32> zeroinitializer, i32 %x, i32 0
+  %a = call <64 x float> @llvm.tpc.ld.tnsr.v64f32.i1(<5 x i32> %c, i8 0, i32 0, <64 x float> undef, i1 true, i1 false)
+  %b = call <64 x float> @llvm.tpc.ld.tnsr.v64f32.i1(<5 x i32> %c, i8 1, i32 0, <64 x float> undef, i1 true, i1 false)
+  %x5 = mul i32 %i, 32
+  %c5 = insertelement <5 x i32> zeroinitializer, i32 %x5, i32 0
+  %p = call <256 x i1> @llvm.tpc.ld.tnsr.v256i1.i1(<5 x i32> %c5, i8 2, i32 0, <256 x i1> undef, i1 true, i1 false)
+  %r = call <64 x float> @llvm.tpc.add.v64f32.v64f32.v64f32.v256i1(<64 x float> %a, <64 x float> %b, i8 0, i32 0, <64 x float> %a, <256 x i1> %p, i1 false)
+  call void @llvm.tpc.st.tnsr.v64f32(<5 x i32> %c, i8 3, <64 x float> %r, i32 0, i1 true, i1 false)
+  %q = call <256 x i1> @llvm.tpc.cmp.grt.v256i1.v64f32.v64f32.i1(<64 x float> %a, <64 x float> %b, i8 0, i32 0, <256 x i1> zeroinitializer, i1 true, i1 false)
+  call void @llvm.tpc.st.tnsr.v256i1(<5 x i32> %c5, i8 4, <256 x i1> %q, i32 0, i1 true, i1 false)
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, %last
+  br i1 %more, label %body, label %exit
+
+exit:
+  ret void
+}
+
+declare <5 x i32> @llvm.tpc.get.index.space.offset()
+declare <5 x i32> @llvm.tpc.get.index.space.size()
+declare <64 x float> @llvm.tpc.ld.tnsr.v64f32.i1(<5 x i32>, i8, i32, <64 x float>, i1, i1)
+declare <256 x i1> @llvm.tpc.ld.tnsr.v256i1.i1(<5 x i32>, i8, i32, <256 x i1>, i1, i1)
+declare <64 x float> @llvm.tpc.add.v64f32.v64f32.v64f32.v256i1(<64 x float>, <64 x float>, i8, i32, <64 x float>, <256 x i1>, i1)
+declare void @llvm.tpc.st.tnsr.v64f32(<5 x i32>, i8, <64 x float>, i32, i1, i1)
+declare <256 x i1> @llvm.tpc.cmp.grt.v256i1.v64f32.v64f32.i1(<64 x float>, <64 x float>, i8, i32, <256 x i1>, i1, i1)
+declare void @llvm.tpc.st.tnsr.v256i1(<5 x i32>, i8, <256 x i1>, i32, i1, i1)
