@@ -188,11 +188,15 @@ static void text_types(const uint8_t *text, size_t len, TypeUse use[TR_MAX_TENSO
             continue;
         const TpcInsn *ld = &b.slot[TPC_SLOT_LD], *vpu = &b.slot[TPC_SLOT_VPU],
                       *st = &b.slot[TPC_SLOT_ST];
-        bool vpu_typed = vpu->desc && vpu->desc->kind == TPC_KIND_EXEC &&
+        /* an untyped row's OPERANDS_TYPE is no data type (convert_int*: the
+         * rounding mode; mov_dg, mov_g move bytes) */
+        bool vpu_typed = vpu->desc && vpu->desc->kind == TPC_KIND_EXEC && vpu->desc->types &&
                          !type_neutral(vpu->desc->mnemonic) && vpu->type < TPC_T_COUNT &&
                          vpu->type != TPC_T_B;
-        /* reads first: every slot reads before any writes */
-        const TpcOperand *ops[] = {&vpu->a, &vpu->b, &vpu->c, &vpu->d};
+        /* reads first: every slot reads before any writes; shuffle's SRC_B
+         * is control bytes whatever the type (TPC_F_VEC_B) */
+        bool b_typed = vpu->desc && !(vpu->desc->flags & TPC_F_VEC_B);
+        const TpcOperand *ops[] = {&vpu->a, b_typed ? &vpu->b : &vpu->c, &vpu->c, &vpu->d};
         for (unsigned k = 0; vpu_typed && k < G_N_ELEMENTS(ops); k++) {
             if (ops[k]->kind != TPC_OP_V || ops[k]->num >= 64)
                 continue;
@@ -225,7 +229,12 @@ static void text_types(const uint8_t *text, size_t len, TypeUse use[TR_MAX_TENSO
             bool same = strncmp(vpu->desc->mnemonic, "convert", 7) &&
                         strncmp(vpu->desc->mnemonic, "pack", 4) &&
                         strncmp(vpu->desc->mnemonic, "unpack", 6);
-            vtype[vpu->dst.num] = vpu_typed && same ? vpu->type : -1;
+            /* a register-pair result (MAC/MUL's wide accumulators) or one of
+             * another type (TPC_F_RES_OTHER: counts, exponents) is not of
+             * OPERANDS_TYPE */
+            bool res_other = (vpu->desc->flags & TPC_F_RES_OTHER) ||
+                             tpc_vpu_pair_dest(vpu->opc, vpu->type, vpu->sw);
+            vtype[vpu->dst.num] = vpu_typed && same && !res_other ? vpu->type : -1;
             vpc[vpu->dst.num] = (uint32_t)off;
             vmn[vpu->dst.num] = vpu->desc->mnemonic;
         }

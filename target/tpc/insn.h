@@ -204,6 +204,9 @@ enum {
     TPC_F_PAIR16 = 1u << 9,
     /* VPU: also for 32-bit integers unless SWITCHES bit 1 (double_and_round32) */
     TPC_F_PAIR32 = 1u << 10,
+    /* the result is not of OPERANDS_TYPE: counts, exponents, classes, LUT
+     * entries (the kernel checker and docs say what it is instead) */
+    TPC_F_RES_OTHER = 1u << 11,
 };
 
 typedef struct TpcInsnDesc {

@@ -79,20 +79,6 @@ XFAIL = {
 # quiet on these correct kernels.  Kernels it warns about wrongly today, with
 # the reason (TAP TODO until the checker is fixed):
 CHECK_TODO = {
-    "cvt_i32_i16": "the checker takes convert_int32's OPERANDS_TYPE field (the rounding "
-                   "mode) for the source type: 'uses tensor 0 as u16'",
-    "cvt_i32_i8_shift": "the checker takes convert_int32's OPERANDS_TYPE field (the rounding "
-                        "mode) for the source type: 'uses tensor 0 as f32'",
-    "i32_mov_dual_group": "mov_dg moves bytes (no type), the checker reads it as f32",
-    "i16_mac_sat": "mac.i16 writes 32-bit accumulators, the checker says it stores i16",
-    "bf16_mac_acc32": "mac.bf16 acc_fp32 writes f32 accumulators, the checker says bf16",
-    "f32_extract_exp": "extract_exp.f32 gives i32 exponents, the checker says it stores f32",
-    "i32_popcnt": "popcnt's result is u8 per lane (the vendor's intrinsic returns uchar256), "
-                  "the checker says it stores i32 into the 8-bit tensor",
-    "i32_find_first": "find_first's result is u8 per lane (the vendor's intrinsic returns "
-                      "uchar256), the checker says it stores i32 into the 8-bit tensor",
-    "i32_shuffle": "shuffle's SRC_B is a vector of control bytes whatever the type; the "
-                   "checker says the i8 control tensor is used as i32",
 }
 
 # The vendor's compiler schedules for the exposed pipeline: its -O2 objects
