@@ -22,6 +22,7 @@
 #include "nxemu/loader.h"
 #include "nxemu/poison.h"
 #include "nxemu/sched.h"
+#include "softmmu/monitor.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
@@ -297,8 +298,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
-    /* -D as nxemu's: a temporary file renamed over the log when the run
-     * ends, so a load error keeps the previous one (file-io.h). */
+    /* -D as nxemu's: a temporary file until the run is loaded (a load
+     * error keeps the previous log), then published and written as it
+     * goes, so tail -f follows the run (file-io.h). */
     NxOutput *logout = NULL;
     if (o->logfile && !(logout = nx_output_open("-D", o->logfile, err))) {
         g_free(fdt);
@@ -384,6 +386,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         return NX_EXIT_USAGE;
     }
 
+    if (logout) {
+        nx_output_publish(logout);
+    }
+
     /* --check: after loading (the loader's and our writes are not the
      * kernel's), before the run */
     TrCheck *check = o->check ? tr_check_new(m, o, res->report) : NULL;
@@ -418,6 +424,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->replay_memory = o->replay_memory;
         m->replay_every = o->replay_every;
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
+    } else if (o->monitor_stdio) {
+        rc = monitor_stdio_run(m, o->freeze); /* nxemu's -monitor stdio */
     } else if (m->viewer) {
         rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */
     } else {
