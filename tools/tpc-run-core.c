@@ -206,6 +206,14 @@ static bool load_inputs(Machine *m, const TrOptions *o, const TrIo *io, GError *
      * time is the kernel's, not the host's first touches (which varied
      * 4x from run to run on a VM: bench/tpc-kernels.sh) */
     for (unsigned i = 0; i < o->ntensor; i++) {
+        /* the viewer's region labels: "tensor 0: -i in.bin" */
+        const TrTensor *t = &o->tensor[i];
+        char *base = t->file ? g_path_get_basename(t->file) : NULL;
+        char *name = g_strdup_printf("tensor %u: %s %s", o->ndesc ? o->desc[i] : i,
+                                     t->output ? "-o" : "-i", base ? base : "(array)");
+        machine_add_label(m, t->addr, t->bytes, name);
+        g_free(name);
+        g_free(base);
         as_hint_dense(m->as, o->tensor[i].addr, o->tensor[i].bytes);
         if (i >= o->ninputs)
             as_populate(m->as, o->tensor[i].addr, o->tensor[i].bytes);
@@ -368,6 +376,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     ok = ok && check_tensor_memory(m, o, err) &&
          write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
+         (machine_add_label(m, TR_BLOCK_ADDR, sizeof(block), "launch parameters"), true) &&
          load_inputs(m, o, io, err) &&
          check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
     /* --display sdl: opened after loading, as nxemu does, so the window
