@@ -266,8 +266,12 @@ static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
     bool ok = nx_options_parse(&no, 3, argv, err);
     if (ok) {
         bool gdb = o->gdb || o->gdb_default;
+        /* the kernel's picture by default: the activity zoom fits the maps
+         * to the launch and starts the timeline at the first kernel, where
+         * x1 shows the launcher's ~2000 cycles of set-up (zoom=1 keeps it) */
+        bool zoom_given = strstr(o->display, ",zoom=") != NULL;
         ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL && !gdb,
-                            .zoom_activity = no.display_zoom_activity,
+                            .zoom_activity = zoom_given ? no.display_zoom_activity : true,
                             .scrub_set = no.display_scrub_set,
                             .scrub = no.display_scrub,
                             .data = no.display_data,

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""nxemu-tpc-run's viewer picture zooms to the kernel's memory (#41): with
-zoom=activity the timeline starts shortly before the first kernel launch
+"""nxemu-tpc-run's viewer picture zooms to the kernel's memory (#41): by
+default (the activity zoom; docs/tpc-run.rst) the timeline starts shortly
+before the first kernel launch
 (the launcher's ~2000 cycles of set-up left the kernels a few columns at the
 end) and the HBM map fits the launcher, kernel and tensors at
 0x0100_0000.. instead of staying at x1 because the launcher read the
@@ -62,13 +63,14 @@ def labels_tests(rows):
 
 
 def main(tpcrun, kernel):
+    kernel_o = kernel
     with tempfile.TemporaryDirectory() as tmp:
         inp, out, shot = (os.path.join(tmp, n) for n in ("in.bin", "out.bin", "run.png"))
         with open(inp, "wb") as f:
             f.write(struct.pack("<256f", *range(256)))
         r = subprocess.run([tpcrun, "-k", kernel, "-n", "4", "--index-space", "4",
                             "-i", inp + ":256:f32", "-o", out + ":256:f32",
-                            "--display", "sdl,zoom=activity", "--screendump-at-exit", shot],
+                            "--display", "sdl", "--screendump-at-exit", shot],
                            capture_output=True, text=True, timeout=120,
                            env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
         if r.returncode == 125 and "without SDL" in r.stderr:
@@ -94,6 +96,18 @@ def main(tpcrun, kernel):
             cols = sum(1 for px in row if px == kernel)
             tv.check(cols >= 24, "tpc%d's kernel bar is %d columns wide (>= 24)" % (t, cols))
         labels_tests(rows)
+        # --display sdl,zoom=1: x1 and vtime 0, as asked
+        r = subprocess.run([tpcrun, "-k", kernel_o, "-n", "4", "--index-space", "4",
+                            "-i", inp + ":256:f32", "-o", out + ":256:f32",
+                            "--display", "sdl,zoom=1", "--screendump-at-exit", shot],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, SDL_VIDEODRIVER="offscreen"))
+        _, _, rows = tv.read_png(shot)
+        head = tv.read_text(rows, 480, tv.SBUF_Y - 12, 24).rstrip()
+        tl_head = tv.read_text(rows, 8, 500, 20)
+        tv.check(r.returncode == 0 and head == "HBM (256 KiB per cell)" and
+                 tl_head.startswith("timeline  vtime 0-"),
+                 "zoom=1: HBM at x1, timeline from vtime 0 (%r, %r)" % (head, tl_head))
     print("1..%d" % tv.checks)
     return 1 if tv.failures else 0
 
