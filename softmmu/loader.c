@@ -594,6 +594,12 @@ static bool lc_apply(LoadCtx *c, GError **err)
                         op->file, op->addr, op->addr + op->len, op->file_off,
                         op->scan ? " (stream)" : "");
             r = as_rw_bytes(m->as, op->addr, op->bytes, op->len, true, attrs, &bad);
+            if (r == MEMTX_OK && op->len) {
+                /* the viewer names the image's segments by its file */
+                char *base = g_path_get_basename(op->file ? op->file : "data");
+                machine_add_label(m, op->addr, op->len, base);
+                g_free(base);
+            }
             break;
         case OP_ZERO:
             /* Fresh RAM is zero already: only what was written is zeroed,

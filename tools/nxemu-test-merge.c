@@ -225,6 +225,7 @@ int nt_merge_main(int argc, char **argv)
         }
     }
     g_strlcpy(ri.hostname, hosts ? hosts : "", sizeof(ri.hostname));
+    ri.coverage = op.coverage; /* the merged coverage, as a run records its own */
     g_ptr_array_sort(cases, by_order);
     if (cov) {
         nt_coverage_set_skipped(cov, cases, skipped);

@@ -34,7 +34,7 @@ const char tr_usage[] =
     "  --launcher FILE          launcher ELF (default: next to the binary)\n"
     "  --cycle-limit N          stop after N cycles (exit 123)\n"
     "  -d, --log ITEM,...       log items as for nxemu (in_asm, exec, cpu, int, ...; -d help)\n"
-    "  -D, --logfile FILE       write the log to FILE instead of stderr\n"
+    "  -D, --logfile FILE       write the log to FILE instead of stderr (as it goes)\n"
     "  --time                   also print the host CPU seconds of the run itself\n"
     "  --stats                  also print per TPC the bundles by path (direct/staged)\n"
     "                           and the host seconds spent running it\n"
@@ -49,7 +49,10 @@ const char tr_usage[] =
     "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
-    "                           (with -s or -gdb): TPC inferiors can break at bundle 0\n"
+    "                           (with -s, -gdb or -monitor stdio): TPC inferiors can\n"
+    "                           break at bundle 0\n"
+    "  -monitor stdio           nxemu's monitor commands on standard input while the\n"
+    "                           run goes (info cores, xp, disas, stop, cont, quit)\n"
     "  --replay-budget N        refuse gdb reverse commands re-executing more than N\n"
     "                           steps (default 1000000000; 0: no reverse commands), as nxemu\n"
     "  --replay-memory SIZE     memory of the snapshots reverse commands re-execute from\n"
@@ -312,7 +315,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
             "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
             "--display", "--screendump-at-exit", "--replay-budget", "--replay-memory",
-            "--replay-every", "--descriptors"};
+            "--replay-every", "--descriptors", "--monitor"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -394,6 +397,13 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--gdb")) {
             g_free(o->gdb);
             o->gdb = g_strdup(v);
+        } else if (opt_is(a, "--monitor")) {
+            /* nxemu's -monitor stdio|none (softmmu/monitor-stdio.c) */
+            if (!strcmp(v, "stdio") || !strcmp(v, "none")) {
+                o->monitor_stdio = !strcmp(v, "stdio");
+            } else {
+                ok = usage(err, "%s: '%s': stdio or none", a, v);
+            }
         } else if (opt_is(a, "--display")) {
             ok = parse_display(o, v, err);
         } else if (opt_is(a, "--screendump-at-exit")) {
@@ -445,8 +455,13 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
     if (!o->kernel) {
         return usage(err, "no kernel given (-k FILE)");
     }
-    if (o->freeze && !o->gdb && !o->gdb_default) {
-        return usage(err, "-S: needs -s or -gdb");
+    if (o->freeze && !o->gdb && !o->gdb_default && !o->monitor_stdio) {
+        return usage(err, "-S: needs -s, -gdb or -monitor stdio (something to continue from)");
+    }
+    if (o->monitor_stdio && (o->gdb || o->gdb_default || o->display)) {
+        return usage(err, "-monitor stdio: not with %s (%s)",
+                     o->display ? "--display" : "-s/-gdb",
+                     o->display ? "the window's keys" : "gdb's 'monitor' runs the same commands");
     }
     if (o->screendump_at_exit && !o->display) {
         return usage(err, "--screendump-at-exit: needs --display sdl");

@@ -74,7 +74,8 @@ typedef struct TrOptions {
     bool stats;      /* --stats: bundles per TPC by path, host time per TPC */
     char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
     bool gdb_default; /* -s: -gdb tcp::1234 */
-    bool freeze;      /* -S: start stopped, for the debugger */
+    bool freeze;      /* -S: start stopped, for the debugger or the monitor */
+    bool monitor_stdio; /* -monitor stdio: nxemu's monitor on standard input */
     uint64_t replay_budget; /* --replay-budget N: gdb reverse execution, 0 = off */
     uint64_t replay_memory; /* --replay-memory SIZE: its snapshots, 0 = none */
     uint64_t replay_every;  /* --replay-every N */

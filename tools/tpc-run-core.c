@@ -22,6 +22,7 @@
 #include "nxemu/loader.h"
 #include "nxemu/poison.h"
 #include "nxemu/sched.h"
+#include "softmmu/monitor.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
 
@@ -205,6 +206,14 @@ static bool load_inputs(Machine *m, const TrOptions *o, const TrIo *io, GError *
      * time is the kernel's, not the host's first touches (which varied
      * 4x from run to run on a VM: bench/tpc-kernels.sh) */
     for (unsigned i = 0; i < o->ntensor; i++) {
+        /* the viewer's region labels: "tensor 0: -i in.bin" */
+        const TrTensor *t = &o->tensor[i];
+        char *base = t->file ? g_path_get_basename(t->file) : NULL;
+        char *name = g_strdup_printf("tensor %u: %s %s", o->ndesc ? o->desc[i] : i,
+                                     t->output ? "-o" : "-i", base ? base : "(array)");
+        machine_add_label(m, t->addr, t->bytes, name);
+        g_free(name);
+        g_free(base);
         as_hint_dense(m->as, o->tensor[i].addr, o->tensor[i].bytes);
         if (i >= o->ninputs)
             as_populate(m->as, o->tensor[i].addr, o->tensor[i].bytes);
@@ -257,8 +266,12 @@ static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
     bool ok = nx_options_parse(&no, 3, argv, err);
     if (ok) {
         bool gdb = o->gdb || o->gdb_default;
+        /* the kernel's picture by default: the activity zoom fits the maps
+         * to the launch and starts the timeline at the first kernel, where
+         * x1 shows the launcher's ~2000 cycles of set-up (zoom=1 keeps it) */
+        bool zoom_given = strstr(o->display, ",zoom=") != NULL;
         ViewerOptions vo = {.hold_at_end = o->screendump_at_exit == NULL && !gdb,
-                            .zoom_activity = no.display_zoom_activity,
+                            .zoom_activity = zoom_given ? no.display_zoom_activity : true,
                             .scrub_set = no.display_scrub_set,
                             .scrub = no.display_scrub,
                             .data = no.display_data,
@@ -297,8 +310,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
-    /* -D as nxemu's: a temporary file renamed over the log when the run
-     * ends, so a load error keeps the previous one (file-io.h). */
+    /* -D as nxemu's: a temporary file until the run is loaded (a load
+     * error keeps the previous log), then published and written as it
+     * goes, so tail -f follows the run (file-io.h). */
     NxOutput *logout = NULL;
     if (o->logfile && !(logout = nx_output_open("-D", o->logfile, err))) {
         g_free(fdt);
@@ -366,6 +380,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     ok = ok && check_tensor_memory(m, o, err) &&
          write_mem(m, TR_BLOCK_ADDR, block, sizeof(block), "parameter block", err) &&
+         (machine_add_label(m, TR_BLOCK_ADDR, sizeof(block), "launch parameters"), true) &&
          load_inputs(m, o, io, err) &&
          check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
     /* --display sdl: opened after loading, as nxemu does, so the window
@@ -382,6 +397,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         poison_free(poison);
         machine_free(m);
         return NX_EXIT_USAGE;
+    }
+
+    if (logout) {
+        nx_output_publish(logout);
     }
 
     /* --check: after loading (the loader's and our writes are not the
@@ -418,6 +437,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->replay_memory = o->replay_memory;
         m->replay_every = o->replay_every;
         rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
+    } else if (o->monitor_stdio) {
+        rc = monitor_stdio_run(m, o->freeze); /* nxemu's -monitor stdio */
     } else if (m->viewer) {
         rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */
     } else {

@@ -4,6 +4,7 @@
  * offscreen driver and in a screenshot, and testable without SDL.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hw/nc2/board.h"
@@ -135,6 +136,120 @@ static void draw_psum(ViewerModel *vm, uint32_t *fb)
                NC2_PSUM_PARTITIONS * VIEW_PART_H + 1, frame_color(vm, VIEW_AREA_PSUM));
 }
 
+/* The letter of label i (include/nxemu/machine.h NxMemLabel): 'A', 'B', ...
+ * one per distinct name, so the segments of one image share theirs; '+'
+ * past 'Z'. */
+static char label_letter(const Machine *m, guint i)
+{
+    const NxMemLabel *l = &g_array_index(m->labels, NxMemLabel, i);
+    unsigned k = 0;
+    for (guint j = 0; j < i; j++) {
+        const NxMemLabel *p = &g_array_index(m->labels, NxMemLabel, j);
+        bool seen = false;
+        for (guint q = 0; q < j && !seen; q++) {
+            seen = !strcmp(g_array_index(m->labels, NxMemLabel, q).name, p->name);
+        }
+        if (!strcmp(p->name, l->name)) {
+            return label_letter(m, j);
+        }
+        k += !seen;
+    }
+    return k < 26 ? (char)('A' + k) : '+';
+}
+
+/* Region labels on the HBM map: a white frame around the first square of
+ * each labelled range shown, and its letter in the margin right of the map
+ * on that square's row (two letters fit; the list in the text panel names
+ * them all). */
+static void draw_hbm_labels(ViewerModel *vm, uint32_t *fb, uint64_t sq)
+{
+    const Machine *m = vm->m;
+    const uint64_t lo = vm->hbm_pan, hi = vm->hbm_pan + (uint64_t)VIEW_HBM_CELLS * sq;
+    /* the letters drawn in each margin column, by their y (no overlap) */
+    int used[2][VIEW_HBM_SIDE];
+    unsigned nused[2] = {0, 0};
+    for (guint i = 0; m->labels && i < m->labels->len; i++) {
+        const NxMemLabel *l = &g_array_index(m->labels, NxMemLabel, i);
+        uint64_t first = MAX(l->pa, lo);
+        if (!l->size || l->pa >= m->cfg.hbm_size || first >= hi || first >= l->pa + l->size) {
+            continue;
+        }
+        uint64_t g = (first - lo) / sq;
+        int x = VIEW_HBM_X + (int)(g % VIEW_HBM_SIDE) * VIEW_HBM_CELL;
+        int y = VIEW_HBM_Y + (int)(g / VIEW_HBM_SIDE) * VIEW_HBM_CELL;
+        frame_rect(fb, x - 1, y - 1, VIEW_HBM_CELL + 1, VIEW_HBM_CELL + 1, 0xFFFFFFu);
+        for (int k = 0; k < 2; k++) {
+            bool free = nused[k] < VIEW_HBM_SIDE;
+            for (unsigned u = 0; u < nused[k] && free; u++) {
+                free = abs(used[k][u] - (y - 1)) >= VIEW_LINE_H - 1;
+            }
+            if (free) {
+                char t[2] = {label_letter(m, i), 0};
+                vrender_text(fb, VIEW_HBM_X + VIEW_HBM_SIDE * VIEW_HBM_CELL + 2 + k * VIEW_CHAR_W,
+                             y - 1, 0xFFFFFFu, t);
+                used[k][nused[k]++] = y - 1;
+                break;
+            }
+        }
+    }
+}
+
+/* "3 KiB", "64 B", "1.5 MiB": a size for the region list. */
+static void size_text(GString *out, uint64_t n)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
+    unsigned u = 0;
+    uint64_t whole = n, tenths = 0;
+    while (whole >= 1024 && u < 3) {
+        tenths = (n * 10 >> (10 * (u + 1))) % 10;
+        whole >>= 10;
+        u++;
+    }
+    if (tenths) {
+        g_string_append_printf(out, "%" PRIu64 ".%" PRIu64 " %s", whole, tenths, unit[u]);
+    } else {
+        g_string_append_printf(out, "%" PRIu64 " %s", whole, unit[u]);
+    }
+}
+
+/* The region list: letter, first byte, size, name; a name too long for the
+ * panel ends in "...". */
+static int draw_labels(ViewerModel *vm, uint32_t *fb, int y)
+{
+    const Machine *m = vm->m;
+    const unsigned cols = (VIEW_W - VIEW_TEXT_X) / VIEW_CHAR_W;
+    GString *line = g_string_new(NULL);
+    guint i = 0, n = m->labels ? m->labels->len : 0;
+    if (!n) {
+        g_string_free(line, TRUE);
+        return y;
+    }
+    y += 6;
+    vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_LABEL, "regions (HBM squares framed in white)");
+    y += 12;
+    for (; i < n && y < VIEW_TEXT_BOTTOM - 2 * VIEW_LINE_H; i++) {
+        const NxMemLabel *l = &g_array_index(m->labels, NxMemLabel, i);
+        g_string_printf(line, "%c 0x%010" PRIx64 " ", label_letter(m, i), l->pa);
+        size_text(line, l->size);
+        while (line->len < 26) {
+            g_string_append_c(line, ' ');
+        }
+        g_string_append(line, l->name);
+        if (line->len > cols) {
+            g_string_truncate(line, cols - 3);
+            g_string_append(line, "...");
+        }
+        vrender_text(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT, line->str);
+        y += VIEW_LINE_H;
+    }
+    if (i < n) {
+        vrender_textf(fb, VIEW_TEXT_X, y, VIEW_COL_TEXT, "(%u more)", n - i);
+        y += VIEW_LINE_H;
+    }
+    g_string_free(line, TRUE);
+    return y;
+}
+
 static void draw_hbm(ViewerModel *vm, uint32_t *fb)
 {
     uint64_t sq = vmodel_hbm_square_bytes(vm);
@@ -149,6 +264,7 @@ static void draw_hbm(ViewerModel *vm, uint32_t *fb)
     }
     frame_rect(fb, VIEW_HBM_X - 1, VIEW_HBM_Y - 1, VIEW_HBM_SIDE * VIEW_HBM_CELL + 1,
                VIEW_HBM_SIDE * VIEW_HBM_CELL + 1, frame_color(vm, VIEW_AREA_HBM));
+    draw_hbm_labels(vm, fb, sq);
 }
 
 /* Colour of a core's line by its reported state (machine_cpu_state_label):
@@ -248,6 +364,7 @@ static void draw_text_panel(ViewerModel *vm, uint32_t *fb)
          i++) {
         y = draw_tlb(fb, y, &m->board->nx[i]);
     }
+    draw_labels(vm, fb, y);
     g_string_free(tmp, TRUE);
 }
 

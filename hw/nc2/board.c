@@ -6,6 +6,7 @@
  * Everything hangs off the Machine object; machine_free releases all of it so
  * unit tests can build and drop machines freely.
  */
+#include <string.h>
 #include <inttypes.h>
 
 #include "hw/nc2/board.h"
@@ -127,7 +128,26 @@ static bool place_dtb(Machine *m, GError **err)
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         m->board->nx[i].dtb_addr = addr;
     }
+    machine_add_label(m, addr, m->fdt_size, "device tree");
     return true;
+}
+
+void machine_add_label(Machine *m, uint64_t pa, uint64_t size, const char *name)
+{
+    NxMemLabel l = {.pa = pa, .size = size, .name = NULL};
+    if (m->labels && m->labels->len) {
+        /* the next piece of the same thing (an image written in parts) */
+        NxMemLabel *last = &g_array_index(m->labels, NxMemLabel, m->labels->len - 1);
+        if (!strcmp(last->name, name) && last->pa + last->size == pa) {
+            last->size += size;
+            return;
+        }
+    }
+    l.name = g_strdup(name);
+    if (!m->labels) {
+        m->labels = g_array_new(FALSE, FALSE, sizeof(NxMemLabel));
+    }
+    g_array_append_val(m->labels, l);
 }
 
 Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size, GError **err)
@@ -168,6 +188,12 @@ void machine_free(Machine *m)
 {
     if (!m) {
         return;
+    }
+    for (guint i = 0; m->labels && i < m->labels->len; i++) {
+        g_free(g_array_index(m->labels, NxMemLabel, i).name);
+    }
+    if (m->labels) {
+        g_array_free(m->labels, TRUE);
     }
     /* Cores first: they may hold pointers into devices and memory. */
     for (unsigned i = 0; m->seq && i < m->cfg.nr_seq; i++) {

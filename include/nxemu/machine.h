@@ -89,6 +89,14 @@ typedef struct Sched {
     uint64_t round_seq_retired; /* sequencer instructions retired this round */
 } Sched;
 
+/* A named range of physical memory: a loaded image's segment, a tensor of
+ * nxemu-tpc-run, the in-memory device tree.  The viewer labels its maps
+ * with them (docs/viewer.rst, "Region labels"). */
+typedef struct NxMemLabel {
+    uint64_t pa, size;
+    char *name; /* owned */
+} NxMemLabel;
+
 typedef struct Machine {
     MachineConfig cfg;
     void *fdt; /* effective device tree (owned) */
@@ -150,12 +158,16 @@ typedef struct Machine {
      * none). */
     FILE *console_file;
     bool console_off;
+    /* What was put where (NxMemLabel, in the order added); NULL: none. */
+    GArray *labels;
 } Machine;
 
 /* Build the board from a configuration (and the effective DTB, copied into
  * guest memory when cfg->dtb_in_memory).  NULL + err on failure. */
 Machine *machine_new(const MachineConfig *cfg, const void *fdt, size_t fdt_size, GError **err);
 void machine_free(Machine *m);
+/* Name [pa, pa + size) for the viewer (a copy of name is kept). */
+void machine_add_label(Machine *m, uint64_t pa, uint64_t size, const char *name);
 
 /* Test device FINISHER: end the run after the current instruction retires. */
 void machine_request_exit(Machine *m, int status);

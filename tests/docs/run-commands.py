@@ -22,11 +22,41 @@ an earlier one wrote.  The last command's exit status must be ``status``
 when the host lacks the thing (``sdl``: the SDL display module, run with SDL's offscreen driver; ``gdb``:
 gdb-multiarch; ``vendor``: ../shared/vendor beside the tree).
 
+Two more forms run what a reader does in two terminals or in gdb:
+
+``background=first``
+   the block's first command (with its continuation lines) runs in the
+   background, as in another terminal, and the rest of the block runs once
+   it has started; ``stdin=TEXT`` (``\n`` for new lines) is what the reader
+   types into the last command (gdb's prompt).  The background command must
+   end by itself within the timeout (a gdb session that ends the run).
+   ``background=CMD`` runs CMD so, as the text says to before the block.
+``gdb=COMMAND``
+   the block is a gdb session: its ``(gdb) `` lines are the commands, the
+   other lines what gdb and the emulator print, which must all appear in
+   that order (a line ``...`` stands for any lines).  COMMAND starts the
+   emulator with ``-gdb unix:PATH`` (in the background, after ``setup=SH``
+   if given); gdb-multiarch connects to PATH with ``scripts/nxemu-gdb.py``
+   loaded, runs ``before=CMD;CMD...`` (the text's "stopped at ...") and
+   then the block's commands.  The status is gdb's.
+
+``save=FILE``
+   the block is not run but saved as FILE for the blocks after it (a
+   program the text tells to save).
+
+Python in the blocks imports ``nxemu`` from this tree (``PYTHONPATH``, and
+``NXEMU_LIBRARY`` naming this build's library), as after docs/python.rst's
+``pip install``; ``needs=numpy`` skips a block without numpy.
+
+``.. runs: elsewhere=TEST`` marks a block a dedicated test runs as written
+(it reads the page itself): TEST must be a test of a meson.build.
+A page whose every block a dedicated test runs, reading the page, says so
+once at its top with ``.. runs-page: elsewhere=TEST``.
 ``.. runs: no -- REASON`` marks a block that is shown but not run (a YAML
-file, a command line with placeholders, a gdb session).  On the pages listed
-in STRICT every literal block that starts with a command must carry one of
-the two marks, so a new example cannot slip in untested; other pages (and
-pages added later) run the blocks they mark.
+file, a command line with placeholders, sample output whose numbers depend
+on the host).  Every literal block of README.rst and docs/ that starts with
+a command (``$ `` prompts and ``(gdb) `` lines included) must carry one of
+these marks, so a new example cannot slip in untested.
 
 usage: run-commands.py SRCROOT BUILDDIR [PAGE...]
 """
@@ -35,17 +65,16 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
-STRICT = ['README.rst', 'docs/user-manual.rst', 'docs/nxemu-test.rst',
-          'docs/tpc-run.rst', 'docs/tracing.rst', 'docs/machine.rst', 'docs/viewer.rst',
-          'docs/fit.rst', 'docs/fuzzing.rst', 'docs/timing.rst', 'docs/architecture.rst',
-          'docs/adding-an-instruction.rst', 'docs/seq-isa.rst', 'docs/tpc-isa.rst',
-          'docs/vendor-names.rst']
-COMMANDS = re.compile(r'^(build/[\w/.-]+|nxemu[\w-]*|gdb-multiarch|make|dtc|python3|echo|cp|'
-                      r'cat|sh|\./configure|timeout|man)(\s|$)')
+COMMANDS = re.compile(r'^(\$ |\(gdb\) |[A-Z]+=\$\(|'
+                      r'(build/[\w/.-]+|build-fuzz/[\w/.-]+|nxemu[\w-]*|gdb-multiarch|'
+                      r'tpc-clang|make|dtc|python3|echo|cp|mkdir|printf|cat|sh|\./configure|'
+                      r'timeout|man)(\s|$))')
 TIMEOUT = 120
 
 root = os.path.abspath(sys.argv[1])
@@ -102,6 +131,9 @@ def blocks(path):
 def have(need):
     if need == 'gdb':
         return shutil.which('gdb-multiarch') is not None
+    if need == 'numpy':
+        return subprocess.run(['python3', '-c', 'import numpy'], capture_output=True,
+                              env=env).returncode == 0
     if need == 'vendor':
         return os.path.isdir(os.path.join(root, '..', 'shared', 'vendor'))
     if need == 'sdl':       # the display module was built (SDL2 present)
@@ -122,11 +154,130 @@ def scratch():
 env = dict(os.environ)
 env['PATH'] = os.pathsep.join([build, os.path.join(build, 'tools'), env.get('PATH', '')])
 env['SDL_VIDEODRIVER'] = 'offscreen'   # a window needs no display server
+# python3 is one with numpy when the host has one (the one on PATH, else
+# Debian's /usr/bin/python3), as the python tests choose theirs
+shim = None
+for py in (shutil.which('python3'), '/usr/bin/python3'):
+    if py and subprocess.run([py, '-c', 'import numpy'], capture_output=True).returncode == 0:
+        if py != shutil.which('python3'):
+            shim = tempfile.mkdtemp(prefix='nxemu-doccmd-py-')
+            os.symlink(py, os.path.join(shim, 'python3'))
+            env['PATH'] = shim + os.pathsep + env['PATH']
+        break
+env['PYTHONPATH'] = os.path.join(root, 'python')    # as if pip-installed
+env['NXEMU_LIBRARY'] = os.path.join(build, 'python', 'libnxemu.so')
+
+def meson_tests():
+    names = set()
+    for f in glob.glob(os.path.join(root, '**', 'meson.build'), recursive=True):
+        names.update(re.findall(r"\btest\('([\w.+-]+)'", open(f, encoding='utf-8').read()))
+    return names
+
+
+def listening(port):
+    """A TCP socket listens on port (read from /proc: connecting would be a
+    gdb connection, and its end a detach that lets a -S run go)."""
+    for f in ('/proc/net/tcp', '/proc/net/tcp6'):
+        try:
+            rows = open(f).read().split('\n')[1:]
+        except OSError:
+            continue
+        for r in rows:
+            w = r.split()
+            if len(w) > 3 and w[3] == '0A' and w[1].endswith(':%04X' % port):
+                return True
+    return False
+
+
+def start(cmd, work, sock=None):
+    p = subprocess.Popen(['sh', '-c', cmd], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    for _ in range(200):                # up to 10 s for the stub to listen
+        if p.poll() is not None or (sock and os.path.exists(os.path.join(work, sock))):
+            break
+        if not sock and listening(1234):
+            break
+        time.sleep(0.05)
+    return p
+
+
+def finish(p):
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        err += b'\n(still running: killed)'
+        return -9, out.decode(errors='replace'), err.decode(errors='replace')
+    return p.returncode, out.decode(errors='replace'), err.decode(errors='replace')
+
+
+def in_order(want, got):
+    """The lines of want, in order, among the lines of got ('...': any)."""
+    lines = [g.rstrip() for g in got.split('\n')]
+    i = 0
+    for w in want:
+        if w.strip() == '...':
+            continue
+        while i < len(lines) and lines[i] != w.rstrip():
+            i += 1
+        if i == len(lines):
+            return w
+        i += 1
+    return None
+
+
+def gdb_session(opts, body, work):
+    """Run a (gdb) block: (status, stdout, stderr, problem or None)."""
+    for sh in opts.get('setup', []):
+        r = subprocess.run(['sh', '-e', '-c', sh], cwd=work, env=env, capture_output=True,
+                           timeout=TIMEOUT)
+        if r.returncode:
+            return r.returncode, '', r.stderr.decode(errors='replace'), 'setup failed'
+    cmd = opts['gdb'][-1]
+    m = re.search(r'-gdb unix:(\S+)', cmd)
+    if not m:
+        return 1, '', '', 'gdb= needs -gdb unix:PATH'
+    emu = start(cmd, work, m.group(1))
+    cmds = [c.strip() for v in opts.get('before', []) for c in v.split(';') if c.strip()]
+    want = []
+    for b in body:
+        if b.startswith('(gdb) '):
+            cmds.append(re.sub(r'\s+#.*$', '', b[6:]).strip())
+        elif b.strip():
+            want.append(b)
+    argv = ['gdb-multiarch', '-nx', '-batch', '-ex', 'set pagination off',
+            '-ex', 'source scripts/nxemu-gdb.py', '-ex', 'target extended-remote ' + m.group(1)]
+    for c in cmds:
+        argv += ['-ex', c]
+    try:
+        r = subprocess.run(argv, cwd=work, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT)
+        out, st = r.stdout.decode(errors='replace'), r.returncode
+    except subprocess.TimeoutExpired:
+        out, st = '(gdb still running after %d s)' % TIMEOUT, -9
+    est, eout, eerr = finish(emu)      # the emulator ends once gdb has left
+    missing = in_order(want, out + '\n' + eerr)
+    prob = ('not shown as documented: %r' % missing) if missing else None
+    if est == -9:
+        prob = 'the emulator did not end after the session'
+    return st, out, eerr, prob
+
 
 ran = bad = skipped = 0
+tests = meson_tests()
 for page in pages:
-    strict = page in STRICT
+    strict = True
     work = None
+    whole = re.search(r'^\.\. runs-page: elsewhere=(\S+)\s*$',
+                      open(os.path.join(root, page), encoding='utf-8').read(), re.M)
+    if whole:
+        if whole.group(1) in tests:
+            print('%s: run by the %s test' % (page, whole.group(1)))
+        else:
+            print('%s: runs-page: no test %r in the meson.build files' % (page, whole.group(1)))
+            bad += 1
+        continue
     for line, mark, body in blocks(page):
         first = next((b for b in body if b.strip() and not b.startswith('#')), '')
         where = '%s:%d' % (page, line)
@@ -140,6 +291,11 @@ for page in pages:
                 bad += 1
             continue
         if mark.startswith('no'):
+            continue
+        if mark.startswith('elsewhere='):
+            if mark.split('=', 1)[1].split()[0] not in tests:
+                print('%s: %s: no such test in the meson.build files' % (where, mark))
+                bad += 1
             continue
         try:
             opts = {}
@@ -159,19 +315,44 @@ for page in pages:
         if work is None:
             work = scratch()
         script = '\n'.join(body) + '\n'
-        try:
-            r = subprocess.run(['sh', '-e', '-c', script], cwd=work, env=env,
-                               stdin=subprocess.DEVNULL, capture_output=True,
-                               timeout=TIMEOUT)
-            status, out, err = r.returncode, r.stdout.decode(errors='replace'), \
-                r.stderr.decode(errors='replace')
-        except subprocess.TimeoutExpired:
-            print('%s: still running after %d s:\n%s' % (where, TIMEOUT, script))
-            bad += 1
+        if 'save' in opts:
+            with open(os.path.join(work, opts['save'][-1]), 'w', encoding='utf-8') as f:
+                f.write(script)
             continue
+        probs = []
+        bg = None
+        if 'gdb' in opts:
+            status, out, err, prob = gdb_session(opts, body, work)
+            probs += [prob] if prob else []
+        else:
+            if opts.get('background', ['first'])[-1] != 'first':
+                bg = start(opts['background'][-1], work)   # what the text ran before
+            elif 'background' in opts:
+                n = 1
+                while body[n - 1].rstrip().endswith('\\'):
+                    n += 1
+                first = re.sub(r'\s+#.*$', '', ' '.join(b.rstrip('\\') for b in body[:n]))
+                bg = start(first, work)
+                script = '\n'.join(body[n:]) + '\n'
+            stdin = opts.get('stdin', [''])[-1].replace('\\n', '\n').encode()
+            try:
+                r = subprocess.run(['sh', '-e', '-c', script], cwd=work, env=env,
+                                   input=stdin, capture_output=True, timeout=TIMEOUT)
+                status, out, err = r.returncode, r.stdout.decode(errors='replace'), \
+                    r.stderr.decode(errors='replace')
+            except subprocess.TimeoutExpired:
+                print('%s: still running after %d s:\n%s' % (where, TIMEOUT, script))
+                bad += 1
+                if bg:
+                    os.killpg(bg.pid, signal.SIGKILL)
+                continue
+            if bg:
+                bst, bout, berr = finish(bg)
+                err += berr
+                if bst < 0:
+                    probs.append('the background command did not end')
         ran += 1
         want = int(opts.get('status', ['0'])[-1])
-        probs = []
         if status != want:
             probs.append('exit status %d, documented %d' % (status, want))
         for key, text in (('stdout', out), ('stderr', err)):
@@ -186,5 +367,7 @@ for page in pages:
             print('%s: ok (%d)' % (where, status))
     if work:
         shutil.rmtree(work, ignore_errors=True)
+if shim:
+    shutil.rmtree(shim, ignore_errors=True)
 print('run-commands: %d blocks ran, %d skipped, %d problems' % (ran, skipped, bad))
 sys.exit(1 if bad else 0)

@@ -767,6 +767,8 @@ def merge_of_shards_equals_unsharded():
             rc, out, err = run(["merge", "--json", m, "--junit", mx, "--tap", mt, *mcov,
                                 *shards])
             assert rc == rc_full, (rc, rc_full, err)
+            # the report names its coverage file, as a run's does
+            assert json.load(open(m))["coverage"] == (mcov[1] if cov else None)
             a, b = _strip_times(json.load(open(full))), _strip_times(json.load(open(m)))
             assert a == b, (a, b)
             assert _strip_xml_times(open(fullx).read()) == _strip_xml_times(open(mx).read())

@@ -118,6 +118,37 @@ def main():
     check("-d exec: TPC bundles carry their disassembly, like sequencer lines",
           "exec: tpc=0 0x00000020: nop; mov_irf_dim 0x0 S11, I1; nop; nop\n" in log and
           re.search(r"^exec: core=0 0x[0-9a-f]{16}: \S", log, re.M) is not None, log[:300])
+    # -monitor stdio, as nxemu's (#41): with -S nothing has run when the
+    # commands are read (TPC 0 still in RESET, the output tensor zeros); cont
+    # runs it to the same result; -D is published after loading and written
+    # as the run goes, so the stopped run's log already holds the loader's
+    # lines while nxemu-tpc-run waits.
+    fo3, flog3 = os.path.join(tmp, "add-mon.bin"), os.path.join(tmp, "mon.log")
+    with open(flog3, "w") as f:
+        f.write("old contents\n")
+    mp = subprocess.Popen([TPCRUN, "-k", kernels["add-f32"], "--index-space", space,
+                           "-monitor", "stdio", "-S", "-d", "machine", "-D", flog3,
+                           "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32",
+                           "-o", f"{fo3}:{shape}:f32"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    live = ""
+    for _ in range(200):
+        live = open(flog3).read()
+        if "loader:" in live:
+            break
+        subprocess.run(["sleep", "0.05"])
+    waiting = mp.poll() is None
+    out, err = mp.communicate("info cores\nxp 0x%x 4\ncont\n" % 0x4000000, timeout=120)
+    got = open(fo3, "rb").read() if os.path.exists(fo3) else b""
+    check("-monitor stdio -S: info cores before the launch, cont runs to the same output",
+          mp.returncode == 0 and re.search(r"^pid 2 tpc0 state=RESET ", out, re.M) and
+          got == want_add and STATS.search(err), out + err)
+    check("-D: the log is published after loading and written as the run goes",
+          waiting and "loader:" in live and "old contents" not in live, live[:300])
+    p = run([TPCRUN, "-k", kernels["add-f32"], "--index-space", space, "-S"])
+    check("-S without -s, -gdb or -monitor stdio: one line, exit 125",
+          p.returncode == 125 and p.stderr == "nxemu-tpc-run: -S: needs -s, -gdb or -monitor "
+          "stdio (something to continue from)\n", p.stderr)
     p = run([TPCRUN, "--time", "-k", kernels["add-f32"], "--index-space", space,
              "-i", f"{fa}:{shape}:f32", "-i", f"{fb}:{shape}:f32", "-o", f"{fo}:{shape}:f32"])
     check("--time: the statistics line, then the run's host CPU seconds",

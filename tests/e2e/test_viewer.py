@@ -206,6 +206,14 @@ def font_tests():
     check(bottom("q")[4] == 1 and bottom("9")[4] == 0 and bottom("g")[4] == 0,
           "font: q ends in a tail at the right, 9 and g do not (%r %r %r)"
           % (bottom("q"), bottom("9"), bottom("g")))
+    # the brackets the key line shows ("[ ] { }") read as themselves: a brace
+    # has a point two columns deep and flat ends, five pixels or more from
+    # ( ) < > [ ], and } is { mirrored
+    near = min(sum(bin(a ^ b).count("1") for a, b in zip(bitmap[c], bitmap[d]))
+               for c in "{}" for d in "()<>[]")
+    check(near >= 5 and bitmap["}"] == bitmap["{"][::-1] and
+          bitmap["{"][0] == bitmap["{"][1] == 0x08 and bitmap["{"][4] == 0x41,
+          "font: { and } differ from ( ) < > [ ] in 5 pixels or more (%d)" % near)
 
 
 def far_fault_tests(nxemu, far, tmp):

@@ -20,7 +20,7 @@ Offscreen SDL (SDL_VIDEODRIVER=offscreen), gdb-multiarch in batch mode over
   looks while nxemu still serves gdb) and shows the final state exactly as
   the run without gdb does (test_viewer.check_picture: both marks of at
   least 40 pixels, header vtime=3 ENDED FINISHER icount=3: same vtime).
-* nxemu-tpc-run --display sdl --screendump-at-exit on four TPCs with
+* nxemu-tpc-run --display sdl,zoom=1 --screendump-at-exit on four TPCs with
   viewer-tpc4.tpc.s (-tpc-timing interlocked, gmem latency 200): the
   timeline has one kernel bar per TPC whose width is the kernel's cycles
   (the tool's own cycles= / 4) scaled to the strip (576 columns for the
@@ -156,7 +156,8 @@ def tpc_run(tool, kernel, tmp):
             "--tpc-timing", "interlocked", "-M", "gmem-latency=200"]
     plain = subprocess.run(base, capture_output=True, text=True, timeout=60)
     shot = os.path.join(tmp, "tpc.png")
-    r = subprocess.run(base + ["--display", "sdl", "--screendump-at-exit", shot],
+    # zoom=1: the bars below are measured on the timeline from vtime 0
+    r = subprocess.run(base + ["--display", "sdl,zoom=1", "--screendump-at-exit", shot],
                        capture_output=True, text=True, timeout=60)
 
     def figures(stderr):
