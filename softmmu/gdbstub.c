@@ -557,15 +557,18 @@ static void step(GdbStub *s, unsigned pid)
             hold_cores(s, false); /* the cores hold_back held */
             return;
         }
-        if (!can_run && cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET &&
+        if (!can_run &&
+            (cpu->state == CPU_HALTED || (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET)) &&
             s->dbg->hit == NX_HIT_NONE) {
             /* A core that cannot run yet (a TPC before its kernel's launch,
-             * gdb stepping it over a breakpoint at bundle 0): run the
-             * machine until it is about to execute its first instruction,
-             * as the continue gdb is about to send would.  The step ends
-             * there, before that instruction, where gdb finds its
-             * breakpoint: the stop is the kernel's first, not a stop of a
-             * core that never ran. */
+             * gdb stepping it over a breakpoint at bundle 0) or any more
+             * (halted; gdb's `next` and `step` step a TPC's `halt`, which
+             * leaves its pc in the line, again and again): run the
+             * machine until it is about to execute its first instruction
+             * (of the next launch), as a continue would, or until the run
+             * ends.  The step ends there, before that instruction, where
+             * gdb finds its breakpoint: the stop is the kernel's first,
+             * not a stop of a core that never ran. */
             nx_debug_set_step_first(s->dbg, cpu);
             s->rev_offsched++;
             run_rounds(s, pid);
