@@ -1,5 +1,8 @@
 # gdb 13 helpers for nxemu (docs/gdb.rst).  Load with:
 #     (gdb) source scripts/nxemu-gdb.py
+# or let gdb auto-load it from a program assembled with `nxemu-as -g`, which
+# carries this file in its .debug_gdb_scripts section.  Loading it again (a
+# second program or kernel, a second `source`) replaces the first load.
 #
 # * A disassembler for the two core types: nxemu's sequencers pose as
 #   riscv:rv64 and its TPCs as riscv:rv32, so gdb would decode our bytes as
@@ -70,11 +73,17 @@ def _flush_other_inferiors(event):
         gdb.execute('maint flush register-cache', to_string=True)
 
 
-gdb.events.stop.connect(_session.reset)
-gdb.events.stop.connect(_flush_other_inferiors)
-gdb.events.memory_changed.connect(_session.reset)
-gdb.events.exited.connect(_session.forget)
-gdb.events.new_objfile.connect(_session.forget)
+# a second load disconnects the first one's handlers (commands and
+# disassemblers replace their namesakes by themselves)
+for _registry, _handler in getattr(gdb, '_nxemu_handlers', ()):
+    _registry.disconnect(_handler)
+gdb._nxemu_handlers = [(gdb.events.stop, _session.reset),
+                       (gdb.events.stop, _flush_other_inferiors),
+                       (gdb.events.memory_changed, _session.reset),
+                       (gdb.events.exited, _session.forget),
+                       (gdb.events.new_objfile, _session.forget)]
+for _registry, _handler in gdb._nxemu_handlers:
+    _registry.connect(_handler)
 
 
 class NxemuDisassembler(gdb.disassembler.Disassembler):
