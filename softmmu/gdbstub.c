@@ -792,9 +792,21 @@ static void stub_free(GdbStub *s)
     g_free(s->resumed);
 }
 
-/* Without a debugger any more: run to the end the way sched_run does. */
-static int run_to_end(Machine *m)
+/* Without a debugger any more: run to the end the way sched_run does.  A
+ * run whose end gdb already heard of (report_end logged its -d machine
+ * line) prints its diagnostics on stderr, as without gdb, but does not log
+ * the end a second time. */
+static int run_to_end(GdbStub *s)
 {
+    Machine *m = s->m;
+    if (s->exited && !m->viewer) {
+        GString *out = g_string_new(NULL);
+        fflush(stdout);
+        sched_report(m, out);
+        fputs(out->str, stderr);
+        g_string_free(out, TRUE);
+        return sched_exit_status(m);
+    }
     if (m->stop_reason == STOP_DEBUG || m->stop_reason == STOP_NONE) {
         m->stop = false;
         m->stop_reason = STOP_NONE;
@@ -886,7 +898,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     } else {
         /* QEMU's behaviour: the guest runs while the stub waits */
         if (!run_until_gdb(s)) {
-            rc = run_to_end(m); /* prints the diagnostics, returns the status */
+            rc = run_to_end(s); /* prints the diagnostics, returns the status */
             stub_free(s);
             return rc;
         }
@@ -908,7 +920,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
         if (!run_until_gdb(s))
             break;
     }
-    rc = run_to_end(m);
+    rc = run_to_end(s);
     stub_free(s);
     return rc;
 }
