@@ -108,6 +108,25 @@ static unsigned report_pid(GdbStub *s, const NxCpu *cpu)
     return s->g_pid ? s->g_pid : 1;
 }
 
+/* Ctrl-C stops the whole machine; gdb switches to the thread the stop
+ * reply names and shows where it is.  Name a core that was executing
+ * (running or blocked), the continued one first: after nxemu-attach-all a
+ * continue from a TPC's inferior would otherwise land on an idle or halted
+ * TPC, far from the code the user interrupted. */
+static unsigned intr_pid(GdbStub *s)
+{
+    unsigned pid = report_pid(s, NULL);
+    for (unsigned i = 0; i <= s->nr_proc; i++) {
+        unsigned p = i ? i : pid; /* pid first, then every process in order */
+        if (p < 1 || p > s->nr_proc || !s->attached[p - 1] || !s->resumed[p - 1])
+            continue;
+        CpuState st = s->proc[p - 1]->state;
+        if (st == CPU_RUNNING || st == CPU_BLOCKED)
+            return p;
+    }
+    return pid;
+}
+
 /* The run ended (or it had already): tell gdb the process exit.  Every
  * further resume reports the exit of the next attached process, so each
  * gdb inferior sees its end once. */
@@ -434,7 +453,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
             if (!gdb_poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
             if (intr) {
-                note_stop(s, pid ? pid : report_pid(s, NULL), GDB_SIGINT);
+                note_stop(s, pid ? pid : intr_pid(s), GDB_SIGINT);
                 return;
             }
         }
