@@ -152,6 +152,19 @@ def debug_info_leaves_the_loaded_bytes_alone():
         assert da.returncode == 0 and db.returncode == 0, (da.stderr, db.stderr)
         assert da.stdout.replace(b'.g', b'') == db.stdout.replace(b'.plain', b''), src
         assert os.path.getsize(a) > os.path.getsize(b), src
+    # the vendor's llvm-objdump reads a -g kernel like a plain one (when
+    # ../shared/vendor is beside the tree)
+    vendor = os.path.join(os.path.dirname(SRCROOT), 'shared', 'vendor', 'tpc-llvm', 'unpack.sh')
+    if os.path.isfile(vendor):
+        tools = subprocess.run(['sh', vendor], capture_output=True, text=True,
+                               check=True).stdout.strip()
+        vob = [os.path.join(tools, 'llvm-objdump'), '--triple', 'tpc', '--mcpu=gaudi', '-d',
+               '--no-show-raw-insn']
+        va = subprocess.run(vob + [name + '.g'], capture_output=True, timeout=60, cwd=TMP)
+        vb = subprocess.run(vob + [name + '.plain'], capture_output=True, timeout=60, cwd=TMP)
+        assert va.returncode == 0 and b'st_tnsr' in va.stdout, va
+        assert va.stdout.replace(b'.g:', b':') == vb.stdout.replace(b'.plain:', b':'), \
+            (va.stdout, vb.stdout)
 
 
 def tpc_session(cmds, safe=True, debug=True):
