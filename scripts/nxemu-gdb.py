@@ -1,5 +1,8 @@
 # gdb 13 helpers for nxemu (docs/gdb.rst).  Load with:
 #     (gdb) source scripts/nxemu-gdb.py
+# or let gdb auto-load it from a program assembled with `nxemu-as -g`, which
+# carries this file in its .debug_gdb_scripts section.  Loading it again (a
+# second program or kernel, a second `source`) replaces the first load.
 #
 # * A disassembler for the two core types: nxemu's sequencers pose as
 #   riscv:rv64 and its TPCs as riscv:rv32, so gdb would decode our bytes as
@@ -11,6 +14,8 @@
 # * `nxemu-attach-all`: one inferior per core (add-inferior / attach PID)
 #   and `set schedule-multiple on`.
 # * `nxemu-cores`: the cores, their gdb pids and states.
+# * `kill` of one core's inferior kills the other cores' inferiors too (a
+#   `hookpost-kill`): the stub runs a killed machine no more.
 # * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
 #   lanes in one element type, optionally with a vector predicate's lanes
 #   marked and only some lanes shown.
@@ -70,11 +75,17 @@ def _flush_other_inferiors(event):
         gdb.execute('maint flush register-cache', to_string=True)
 
 
-gdb.events.stop.connect(_session.reset)
-gdb.events.stop.connect(_flush_other_inferiors)
-gdb.events.memory_changed.connect(_session.reset)
-gdb.events.exited.connect(_session.forget)
-gdb.events.new_objfile.connect(_session.forget)
+# a second load disconnects the first one's handlers (commands and
+# disassemblers replace their namesakes by themselves)
+for _registry, _handler in getattr(gdb, '_nxemu_handlers', ()):
+    _registry.disconnect(_handler)
+gdb._nxemu_handlers = [(gdb.events.stop, _session.reset),
+                       (gdb.events.stop, _flush_other_inferiors),
+                       (gdb.events.memory_changed, _session.reset),
+                       (gdb.events.exited, _session.forget),
+                       (gdb.events.new_objfile, _session.forget)]
+for _registry, _handler in gdb._nxemu_handlers:
+    _registry.connect(_handler)
 
 
 class NxemuDisassembler(gdb.disassembler.Disassembler):
@@ -167,6 +178,28 @@ stop of the boot core after a `continue` from another inferior."""
             gdb.execute('attach %d' % pid, to_string=True)
         gdb.execute('inferior %d' % start, to_string=True)
         gdb.execute('set schedule-multiple on')
+
+
+def _kill_other_cores():
+    """After `kill` of one inferior of an nxemu connection: the machine is
+    one, the stub runs it no more after a kill, so kill every other
+    inferior of that connection as well (with nxemu-attach-all, `kill`
+    would otherwise leave the other cores' inferiors live in gdb)."""
+    cur = gdb.selected_inferior()
+    others = [i.num for i in gdb.inferiors()
+              if i.pid and i.num != cur.num and i.connection_num == cur.connection_num]
+    if not others:
+        return
+    confirm = gdb.parameter('confirm')
+    gdb.execute('set confirm off')
+    try:
+        gdb.execute('kill inferiors ' + ' '.join(str(n) for n in others))
+    finally:
+        gdb.execute('set confirm ' + ('on' if confirm else 'off'))
+
+
+gdb._nxemu_kill_other_cores = _kill_other_cores
+gdb.execute('define hookpost-kill\npython gdb._nxemu_kill_other_cores()\nend')
 
 
 # element type -> (bytes per lane, struct code); bf16 is the upper half of an f32

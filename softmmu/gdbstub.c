@@ -108,6 +108,25 @@ static unsigned report_pid(GdbStub *s, const NxCpu *cpu)
     return s->g_pid ? s->g_pid : 1;
 }
 
+/* Ctrl-C stops the whole machine; gdb switches to the thread the stop
+ * reply names and shows where it is.  Name a core that was executing
+ * (running or blocked), the continued one first: after nxemu-attach-all a
+ * continue from a TPC's inferior would otherwise land on an idle or halted
+ * TPC, far from the code the user interrupted. */
+static unsigned intr_pid(GdbStub *s)
+{
+    unsigned pid = report_pid(s, NULL);
+    for (unsigned i = 0; i <= s->nr_proc; i++) {
+        unsigned p = i ? i : pid; /* pid first, then every process in order */
+        if (p < 1 || p > s->nr_proc || !s->attached[p - 1] || !s->resumed[p - 1])
+            continue;
+        CpuState st = s->proc[p - 1]->state;
+        if (st == CPU_RUNNING || st == CPU_BLOCKED)
+            return p;
+    }
+    return pid;
+}
+
 /* The run ended (or it had already): tell gdb the process exit.  Every
  * further resume reports the exit of the next attached process, so each
  * gdb inferior sees its end once. */
@@ -434,7 +453,7 @@ static void run_rounds(GdbStub *s, unsigned pid)
             if (!gdb_poll_interrupt(s, &intr))
                 return; /* disconnected: the caller lets the machine run on */
             if (intr) {
-                note_stop(s, pid ? pid : report_pid(s, NULL), GDB_SIGINT);
+                note_stop(s, pid ? pid : intr_pid(s), GDB_SIGINT);
                 return;
             }
         }
@@ -557,15 +576,18 @@ static void step(GdbStub *s, unsigned pid)
             hold_cores(s, false); /* the cores hold_back held */
             return;
         }
-        if (!can_run && cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET &&
+        if (!can_run &&
+            (cpu->state == CPU_HALTED || (cpu->kind == CPU_KIND_TPC && cpu->state == CPU_RESET)) &&
             s->dbg->hit == NX_HIT_NONE) {
             /* A core that cannot run yet (a TPC before its kernel's launch,
-             * gdb stepping it over a breakpoint at bundle 0): run the
-             * machine until it is about to execute its first instruction,
-             * as the continue gdb is about to send would.  The step ends
-             * there, before that instruction, where gdb finds its
-             * breakpoint: the stop is the kernel's first, not a stop of a
-             * core that never ran. */
+             * gdb stepping it over a breakpoint at bundle 0) or any more
+             * (halted; gdb's `next` and `step` step a TPC's `halt`, which
+             * leaves its pc in the line, again and again): run the
+             * machine until it is about to execute its first instruction
+             * (of the next launch), as a continue would, or until the run
+             * ends.  The step ends there, before that instruction, where
+             * gdb finds its breakpoint: the stop is the kernel's first,
+             * not a stop of a core that never ran. */
             nx_debug_set_step_first(s->dbg, cpu);
             s->rev_offsched++;
             run_rounds(s, pid);
@@ -789,9 +811,21 @@ static void stub_free(GdbStub *s)
     g_free(s->resumed);
 }
 
-/* Without a debugger any more: run to the end the way sched_run does. */
-static int run_to_end(Machine *m)
+/* Without a debugger any more: run to the end the way sched_run does.  A
+ * run whose end gdb already heard of (report_end logged its -d machine
+ * line) prints its diagnostics on stderr, as without gdb, but does not log
+ * the end a second time. */
+static int run_to_end(GdbStub *s)
 {
+    Machine *m = s->m;
+    if (s->exited && !m->viewer) {
+        GString *out = g_string_new(NULL);
+        fflush(stdout);
+        sched_report(m, out);
+        fputs(out->str, stderr);
+        g_string_free(out, TRUE);
+        return sched_exit_status(m);
+    }
     if (m->stop_reason == STOP_DEBUG || m->stop_reason == STOP_NONE) {
         m->stop = false;
         m->stop_reason = STOP_NONE;
@@ -883,7 +917,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
     } else {
         /* QEMU's behaviour: the guest runs while the stub waits */
         if (!run_until_gdb(s)) {
-            rc = run_to_end(m); /* prints the diagnostics, returns the status */
+            rc = run_to_end(s); /* prints the diagnostics, returns the status */
             stub_free(s);
             return rc;
         }
@@ -905,7 +939,7 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped)
         if (!run_until_gdb(s))
             break;
     }
-    rc = run_to_end(m);
+    rc = run_to_end(s);
     stub_free(s);
     return rc;
 }

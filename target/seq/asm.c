@@ -18,6 +18,10 @@
  * `.include "FILE"` (an nxemu extension) is expanded before pass 1 into one
  * flat list of source lines, each remembering its file and line, so both
  * passes and every message see included text exactly like inlined text.
+ *
+ * With -g (seq_assemble_file_debug), pass 2 notes the file and line of each
+ * instruction and .rec record in .text, and the ELF gets a DWARF line table
+ * over them (nxemu/dwarf-line.h); included files are files of the table.
  */
 #include <ctype.h>
 #include <elf.h>
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nxemu/dwarf-line.h"
 #include "nxemu/file-io.h"
 #include "asm.h"
 #include "insn.h"
@@ -79,7 +84,10 @@ typedef struct Asm {
     int cur;
     bool have_first_text;
     uint64_t first_text;
-    unsigned data_line; /* first .data statement, for raw output errors */
+    unsigned data_line;    /* first .data statement, for raw output errors */
+    const NxAsmDebug *dbg; /* -g: NULL or what to add */
+    GArray *rows;          /* NxLineRow of the records in .text (pass 2, -g) */
+    GPtrArray *files;      /* their file names, first the main file */
 } Asm;
 
 /* Where the messages go: stderr, or the caller's stream
@@ -315,6 +323,25 @@ static bool record_slot(Asm *a, SeqAsmCur *c, bool insn)
     return true;
 }
 
+/* -g: the record about to be emitted at the .text location came from the
+ * current statement. */
+static void note_line(Asm *a)
+{
+    if (a->pass1 || !a->rows || a->cur != SECT_TEXT) {
+        return;
+    }
+    const AsmLine *l = src_line(a, a->line);
+    unsigned f = 0;
+    while (f < a->files->len && g_ptr_array_index(a->files, f) != l->file) {
+        f++;
+    }
+    if (f == a->files->len) {
+        g_ptr_array_add(a->files, (gpointer)l->file);
+    }
+    NxLineRow r = {.addr = a->sect[SECT_TEXT].loc, .size = 64, .file = f, .line = l->line};
+    g_array_append_val(a->rows, r);
+}
+
 static bool statement(Asm *a, SeqAsmCur *c)
 {
     char id[128];
@@ -379,6 +406,7 @@ static bool statement(Asm *a, SeqAsmCur *c)
         } else if (!strcmp(id, ".rec")) {
             ok = record_slot(a, c, false) && dir_rec(a, c, rec);
             if (ok) {
+                note_line(a);
                 emit(a, rec, 64);
             }
         } else if (!strcmp(id, ".byte") || !strcmp(id, ".word") || !strcmp(id, ".quad")) {
@@ -410,6 +438,7 @@ static bool statement(Asm *a, SeqAsmCur *c)
         a->have_first_text = true;
         a->first_text = c->pc;
     }
+    note_line(a);
     emit(a, rec, 64);
     return true;
 }
@@ -577,8 +606,14 @@ static bool write_elf(Asm *a, const char *out)
         f->size = end - f->value;
     }
     GError *err = NULL;
+    GArray *debug = NULL;
+    if (a->rows) {
+        debug = nx_dwarf_sections(a->dbg, 8, (const char *const *)a->files->pdata, a->files->len,
+                                  (const NxLineRow *)(void *)a->rows->data, a->rows->len);
+    }
     bool ok = seq_elf_write(out, segs, a->segs->len, (SeqSymbol *)(void *)syms->data, syms->len,
-                            entry, &err);
+                            entry, debug, &err);
+    nx_dwarf_free(debug);
     if (!ok) {
         fprintf(asm_msgs(), "nxemu-as: error: %s\n", err->message);
         g_error_free(err);
@@ -693,6 +728,9 @@ static bool load_file(Asm *a, const char *path, const char *ifile, unsigned ilin
     g_ptr_array_add(a->owned, text);
     char *name = g_strdup(path);
     g_ptr_array_add(a->owned, name);
+    if (!ifile && a->files) {
+        g_ptr_array_add(a->files, name); /* the compile unit's name */
+    }
     if (memchr(text, 0, len)) {
         fprintf(asm_msgs(), "%s: error: source contains a NUL byte\n", name);
         a->errors++;
@@ -722,7 +760,13 @@ int seq_assemble_file_to(const char *src, const char *out, bool raw, FILE *msgs)
 
 int seq_assemble_file(const char *src, const char *out, bool raw)
 {
+    return seq_assemble_file_debug(src, out, raw, NULL);
+}
+
+int seq_assemble_file_debug(const char *src, const char *out, bool raw, const NxAsmDebug *dbg)
+{
     Asm a = {.file = src,
+             .dbg = dbg,
              .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
              .types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL)};
     a.src = g_array_new(FALSE, FALSE, sizeof(AsmLine));
@@ -730,6 +774,10 @@ int seq_assemble_file(const char *src, const char *out, bool raw)
     a.vecs = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
     a.incs = g_ptr_array_new_with_free_func(free);
     a.segs = g_array_new(FALSE, TRUE, sizeof(AsmSeg));
+    if (dbg && dbg->lines && !raw) {
+        a.rows = g_array_new(FALSE, FALSE, sizeof(NxLineRow));
+        a.files = g_ptr_array_new();
+    }
     load_file(&a, src, NULL, 0, 0, 0);
     if (a.errors == 0) {
         a.pass1 = true;
@@ -748,6 +796,10 @@ int seq_assemble_file(const char *src, const char *out, bool raw)
     }
     bool ok = a.errors == 0 && (raw ? write_raw(&a, out) : write_elf(&a, out));
     free_segs(a.segs);
+    if (a.rows) {
+        g_array_free(a.rows, TRUE);
+        g_ptr_array_free(a.files, TRUE);
+    }
     g_hash_table_destroy(a.labels);
     g_hash_table_destroy(a.types);
     g_array_free(a.src, TRUE);

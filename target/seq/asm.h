@@ -121,8 +121,10 @@ typedef struct SeqSymbol {
     int seg;       /* index in the segment array, -1 for none */
 } SeqSymbol;
 
-/* Write an ELF64 sequencer executable (machine.md §11.2). */
+/* Write an ELF64 sequencer executable (machine.md §11.2); debug (NULL for
+ * none) holds NxDebugSections (nxemu/dwarf-line.h) to add, not loaded. */
 bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
-                   const SeqSymbol *syms, unsigned nr_syms, uint64_t entry, GError **err);
+                   const SeqSymbol *syms, unsigned nr_syms, uint64_t entry, const GArray *debug,
+                   GError **err);
 
 #endif

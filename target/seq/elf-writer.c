@@ -3,12 +3,14 @@
  * sequencer.md §11.1): one PT_LOAD per segment (.text PF_R|PF_X, .data
  * PF_R|PF_W), a section per segment, and .symtab/.strtab with the labels
  * (their type and size chosen by the assembler: STT_FUNC only for a
- * `.type NAME, @function` label, which pseudo calls resolve to).
+ * `.type NAME, @function` label, which pseudo calls resolve to), and with
+ * `nxemu-as -g` the debug sections (not loaded) between the two.
  */
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "nxemu/dwarf-line.h"
 #include "nxemu/file-io.h"
 #include "asm.h"
 #include "nxemu/error.h"
@@ -33,11 +35,14 @@ static uint32_t add_str(GByteArray *tab, const char *s)
 }
 
 bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
-                   const SeqSymbol *syms, unsigned nr_syms, uint64_t entry, GError **err)
+                   const SeqSymbol *syms, unsigned nr_syms, uint64_t entry, const GArray *debug,
+                   GError **err)
 {
+    unsigned ndebug = debug ? debug->len : 0;
     GByteArray *f = g_byte_array_new();
     GByteArray *shstr = g_byte_array_new(), *str = g_byte_array_new(), *sym = g_byte_array_new();
-    unsigned nsec = nr_segs + 4; /* null, segments, .symtab, .strtab, .shstrtab */
+    /* null, segments, debug sections, .symtab, .strtab, .shstrtab */
+    unsigned nsec = nr_segs + ndebug + 4;
     Elf64_Shdr *sh = g_new0(Elf64_Shdr, nsec);
     Elf64_Phdr *ph = g_new0(Elf64_Phdr, nr_segs + 1);
     Elf64_Ehdr eh;
@@ -75,6 +80,15 @@ bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
                                  .sh_addralign = s->exec ? 64 : 1};
         g_byte_array_append(f, s->bytes->data, s->bytes->len);
     }
+    for (unsigned i = 0; i < ndebug; i++) {
+        const NxDebugSection *d = &g_array_index(debug, NxDebugSection, i);
+        sh[nr_segs + 1 + i] = (Elf64_Shdr){.sh_name = add_str(shstr, d->name),
+                                           .sh_type = SHT_PROGBITS,
+                                           .sh_offset = f->len,
+                                           .sh_size = d->data->len,
+                                           .sh_addralign = 1};
+        g_byte_array_append(f, d->data->data, d->data->len);
+    }
     /* Symbols: the null symbol, then the labels (all global). */
     Elf64_Sym z = {0};
     g_byte_array_append(sym, (const uint8_t *)&z, sizeof(z));
@@ -88,7 +102,7 @@ bool seq_elf_write(const char *path, const SeqSegment *segs, unsigned nr_segs,
         };
         g_byte_array_append(sym, (const uint8_t *)&s, sizeof(s));
     }
-    unsigned isym = nr_segs + 1, istr = nr_segs + 2, ishstr = nr_segs + 3;
+    unsigned isym = nr_segs + ndebug + 1, istr = isym + 1, ishstr = isym + 2;
     pad_to(f, 8, 0);
     sh[isym] = (Elf64_Shdr){.sh_name = add_str(shstr, ".symtab"),
                             .sh_type = SHT_SYMTAB,

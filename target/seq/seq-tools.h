@@ -12,6 +12,10 @@
 /* Assemble src into out: an ELF64 executable (default) or, with raw, the
  * bytes of .text only. */
 int seq_assemble_file(const char *src, const char *out, bool raw);
+/* The same with `nxemu-as -g`'s debug sections (ELF output only; NULL: none). */
+struct NxAsmDebug;
+int seq_assemble_file_debug(const char *src, const char *out, bool raw,
+                            const struct NxAsmDebug *dbg);
 /* The same with the messages written to msgs instead of stderr. */
 int seq_assemble_file_to(const char *src, const char *out, bool raw, FILE *msgs);
 /* Disassemble a sequencer ELF (data = whole file) or, with raw, a record

@@ -41,6 +41,7 @@ void tpc_object_init(TpcObject *obj)
     memset(obj, 0, sizeof(*obj));
     obj->text = g_byte_array_new();
     obj->syms = g_array_new(FALSE, TRUE, sizeof(TpcSym));
+    obj->lines = g_array_new(FALSE, TRUE, sizeof(NxLineRow));
     obj->extra = g_ptr_array_new();
     /* defaults of tpc.md §7.1: version 12, march 2 (Gaudi), one thread */
     obj->metadata[0] = 12;
@@ -66,6 +67,8 @@ void tpc_object_free(TpcObject *obj)
         }
         g_ptr_array_free(obj->extra, TRUE);
     }
+    if (obj->lines)
+        g_array_free(obj->lines, TRUE);
     memset(obj, 0, sizeof(*obj));
 }
 
@@ -105,6 +108,7 @@ typedef struct File {
      * instruction lines and groups take the slot their instruction fits */
     bool by_insn;
     GPtrArray *data_syms; /* labels outside .text (tpc_metadata:) */
+    unsigned group_line;  /* source line of the group being emitted (its first slot) */
 } File;
 
 static bool is_ident(const char *s)
@@ -148,6 +152,11 @@ static void emit_bundle(File *f, AsmBundle *ab)
     fx.offset = f->obj->text->len;
     fx.ab = *ab;
     fx.ab.line = c->line;
+    NxLineRow row = {.addr = fx.offset,
+                     .size = TPC_BUNDLE_BYTES,
+                     .line = f->group_line ? f->group_line : c->line};
+    if (f->obj->lines)
+        g_array_append_val(f->obj->lines, row);
     g_byte_array_append(f->obj->text, ab->b, TPC_BUNDLE_BYTES);
     g_array_append_val(f->fixes, fx);
 }
@@ -265,10 +274,13 @@ static void brace_end(File *f)
     }
     bool ok = asm_group(c, &ab, (AsmInsnLine *)(void *)f->brace->data, f->brace->len, f->by_insn);
     c->line = end_line;
+    /* gdb shows a `{ ... }` bundle at its first instruction */
+    f->group_line = g_array_index(f->brace, AsmInsnLine, 0).line;
     if (ok)
         emit_bundle(f, &ab);
     else
         drop_bundle(&ab);
+    f->group_line = 0;
     brace_clear(f);
 }
 

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "nxemu/dwarf-line.h"
 #include "target/tpc/insn.h"
 
 /* Names. */
@@ -44,6 +45,7 @@ typedef struct TpcObject {
     uint8_t metadata[262]; /* .tpc_metadata */
     GArray *syms;          /* TpcSym, in definition order */
     GPtrArray *extra;      /* TpcSection *: .IndexMap and unknown sections */
+    GArray *lines;         /* NxLineRow (nxemu/dwarf-line.h) of each bundle: its source line */
 } TpcObject;
 
 #define TPC_METADATA_SIZE 262

@@ -11,6 +11,29 @@
 
 int tpc_assemble_file(const char *src, const char *out, bool raw)
 {
+    return tpc_assemble_file_debug(src, out, raw, NULL);
+}
+
+/* -g: the debug sections go after the object's other extra sections; the
+ * loader and nxemu-objdump skip sections they do not know. */
+static void add_debug_sections(TpcObject *obj, const char *src, const NxAsmDebug *dbg)
+{
+    const char *files[] = {src};
+    GArray *d = nx_dwarf_sections(dbg, 4, files, 1, (const NxLineRow *)(void *)obj->lines->data,
+                                  obj->lines->len);
+    for (guint i = 0; i < d->len; i++) {
+        NxDebugSection *ds = &g_array_index(d, NxDebugSection, i);
+        TpcSection *s = g_new0(TpcSection, 1);
+        s->name = g_strdup(ds->name);
+        s->data = ds->data;
+        ds->data = NULL;
+        g_ptr_array_add(obj->extra, s);
+    }
+    g_array_free(d, TRUE);
+}
+
+int tpc_assemble_file_debug(const char *src, const char *out, bool raw, const NxAsmDebug *dbg)
+{
     char *text = NULL;
     size_t len = 0;
     GError *err = NULL;
@@ -29,6 +52,8 @@ int tpc_assemble_file(const char *src, const char *out, bool raw)
     }
     tpc_object_init(&obj);
     if (tpc_assemble_text(src, text, &obj, stderr)) {
+        if (!raw && dbg && dbg->lines)
+            add_debug_sections(&obj, src, dbg);
         GByteArray *bytes = raw ? NULL : tpc_elf32_write(&obj);
         const guint8 *data = raw ? obj.text->data : bytes->data;
         gsize n = raw ? obj.text->len : bytes->len;

@@ -11,6 +11,10 @@
 /* Assemble Habana-syntax TPC assembly into an ELF32 object like the vendor's
  * (EM_386, .text bundles, .tpc_metadata); with raw, only the bundle bytes. */
 int tpc_assemble_file(const char *src, const char *out, bool raw);
+/* The same with `nxemu-as -g`'s debug sections (ELF output only; NULL: none). */
+struct NxAsmDebug;
+int tpc_assemble_file_debug(const char *src, const char *out, bool raw,
+                            const struct NxAsmDebug *dbg);
 /* Disassemble a TPC kernel ELF (data = whole file) or, with raw, bundles;
  * leading_addr puts each bundle's byte offset before it, as llvm-objdump does
  * unless given --no-leading-addr. */
