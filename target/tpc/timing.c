@@ -22,7 +22,8 @@
 /* ---- the table ---- */
 
 enum { TM_D2 = 0, TM_E1, TM_E2, TM_E3, TM_E4, TM_E5, TM_E6, TM_NONE = 0xFF };
-enum { TM_T_ANY, TM_T_FLOAT, TM_T_INT };
+enum { TM_T_ANY, TM_T_FLOAT, TM_T_INT, TM_T_ACC32, TM_T_NOACC, TM_T_VDST, TM_T_SDST, TM_T_IDST };
+enum { TM_PROD = 1, TM_CONS = 2 }; /* TPC_IBYP roles */
 
 typedef struct PwRow {
     uint8_t slot, types, kind, pw;
@@ -38,6 +39,11 @@ typedef struct PairRow {
     uint8_t pslot, ptypes, cslot, ctypes, cfield, dist;
     const char *pnames, *cnames, *src;
 } PairRow;
+
+typedef struct NameRow {
+    uint8_t slot, role;
+    const char *names, *src;
+} NameRow;
 
 static const PwRow pw_rows[] = {
 #define TPC_PW(slot, names, types, file, pw, src)                                                  \
@@ -57,7 +63,17 @@ static const PairRow pair_rows[] = {
      pnames,           cnames,        src},
 #include "target/tpc/timing.def"
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 8); /* a byte of pair bits */
+G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 16); /* 16 bits of pair rows */
+
+static const NameRow nowr_rows[] = {
+#define TPC_NOWR(slot, names, src) {TPC_SLOT_##slot, 0, names, src},
+#include "target/tpc/timing.def"
+};
+
+static const NameRow ibyp_rows[] = {
+#define TPC_IBYP(slot, names, role, src) {TPC_SLOT_##slot, TM_##role, names, src},
+#include "target/tpc/timing.def"
+};
 
 typedef struct MemRow {
     uint8_t slot;
@@ -92,7 +108,37 @@ static bool name_match(const char *pat, const char *name)
 static bool type_match(unsigned types, const TpcInsn *in)
 {
     bool f = tpc_type_is_float(in->type);
-    return types == TM_T_ANY || (types == TM_T_FLOAT) == f;
+    /* bf16 accumulating in f32 (MAC/MUL acc_fp32, SWITCHES bit 2) */
+    bool acc32 = in->type == TPC_T_BF16 && (in->sw & 4u);
+    unsigned dk = in->dst.kind;
+    switch (types) {
+    case TM_T_ANY:
+        return true;
+    case TM_T_FLOAT:
+        return f;
+    case TM_T_INT:
+        return !f;
+    case TM_T_ACC32:
+        return f && acc32;
+    case TM_T_NOACC:
+        return f && !acc32;
+    case TM_T_VDST:
+        return dk == TPC_OP_V || dk == TPC_OP_VP;
+    case TM_T_SDST:
+        return dk == TPC_OP_S || dk == TPC_OP_SP;
+    default:
+        return dk == TPC_OP_I;
+    }
+}
+
+/* A member of the IRF bypass (TPC_IBYP rows) in role. */
+static bool ibyp_of(unsigned slot, const TpcInsn *in, unsigned role)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(ibyp_rows); i++)
+        if (ibyp_rows[i].slot == slot && ibyp_rows[i].role == role &&
+            name_match(ibyp_rows[i].names, in->desc->mnemonic))
+            return true;
+    return false;
 }
 
 static unsigned pw_of(unsigned slot, const TpcInsn *in, unsigned kind)
@@ -158,14 +204,18 @@ static unsigned mem_bytes(const MemRow *r, unsigned slot, const TpcInsn *in)
     return kind == TPC_OP_VP ? TPC_VPBYTES : TPC_VBYTES;
 }
 
-/* The rule (timing.def head). */
-static unsigned distance(unsigned pw, unsigned ppairs, unsigned cr, unsigned cs, unsigned cpairs)
+/* The rule (timing.def head).  irf: the operand is an IRF register, read at
+ * D2 unless producer (pib) and consumer (cib) are both on the IRF bypass. */
+static unsigned distance(unsigned pw, unsigned ppairs, bool pib, unsigned cr, unsigned cs,
+                         unsigned cpairs, bool cib, bool irf)
 {
     unsigned common = ppairs & cpairs;
     if (common)
         return pair_rows[__builtin_ctz(common)].dist;
     if (pw == TM_NONE || cr == TM_NONE)
         return TPC_TIMING_DEFAULT;
+    if (irf && !(pib && cib))
+        cr = TM_D2;
     int d = (int)MAX(pw, cs) - (int)cr + 1;
     return d < 1 ? 1u : (unsigned)d;
 }
@@ -174,8 +224,86 @@ unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind
                              const TpcInsn *cons, unsigned cfield, unsigned ckind)
 {
     const CrRow *r = cr_of(cslot, cons, cfield, ckind);
-    return distance(pw_of(pslot, prod, pkind), prod_pairs(pslot, prod), r ? r->cr : TM_NONE,
-                    r ? r->cs : TM_NONE, cons_pairs(cslot, cons, cfield));
+    return distance(pw_of(pslot, prod, pkind), prod_pairs(pslot, prod),
+                    ibyp_of(pslot, prod, TM_PROD), r ? r->cr : TM_NONE, r ? r->cs : TM_NONE,
+                    cons_pairs(cslot, cons, cfield), ibyp_of(cslot, cons, TM_CONS),
+                    ckind == TPC_OP_I);
+}
+
+/* Does a row of rows name `name` exactly (not by "*" or a prefix)? */
+static bool names_exactly(const char *pat, const char *name)
+{
+    return !strchr(pat, '*') && name_match(pat, name);
+}
+
+/* Is `name` an executing instruction of slot (the rows of insn-*.def)? */
+static bool insn_exists(unsigned slot, const char *name)
+{
+    for (unsigned opc = 0; opc < 64; opc++) {
+        const TpcInsnDesc *d = tpc_insn_desc(slot, opc);
+        if (d && d->kind == TPC_KIND_EXEC && !strcmp(d->mnemonic, name))
+            return true;
+    }
+    return false;
+}
+
+/* Each name of a producer row must be an executing instruction. */
+static unsigned check_names(unsigned slot, const char *names, const char *what, FILE *err)
+{
+    unsigned bad = 0;
+    for (const char *p = names;;) {
+        const char *e = strchr(p, '|');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        g_autofree char *n = g_strndup(p, len);
+        if (strchr(n, '*') || !insn_exists(slot, n)) {
+            fprintf(err, "timing.def: %s row names \"%s\" (slot %u): not an instruction\n", what,
+                    n, slot);
+            bad++;
+        }
+        if (!e)
+            return bad;
+        p = e + 1;
+    }
+}
+
+unsigned tpc_timing_check_table(FILE *err)
+{
+    unsigned bad = 0;
+    static const struct {
+        uint8_t slot;
+        const char *name;
+    } insns[] = {
+#define TPC_LD(opc, name, f, t, s, fl)  {TPC_SLOT_LD, #name},
+#include "target/tpc/insn-ld.def"
+#define TPC_SPU(opc, name, f, t, s, fl) {TPC_SLOT_SPU, #name},
+#include "target/tpc/insn-spu.def"
+#define TPC_VPU(opc, name, f, t, s, fl) {TPC_SLOT_VPU, #name},
+#include "target/tpc/insn-vpu.def"
+#define TPC_ST(opc, name, f, t, s, fl)  {TPC_SLOT_ST, #name},
+#include "target/tpc/insn-st.def"
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(insns); i++) {
+        bool named = false;
+        for (size_t r = 0; r < G_N_ELEMENTS(pw_rows) && !named; r++)
+            named = pw_rows[r].slot == insns[i].slot && names_exactly(pw_rows[r].names, insns[i].name);
+        for (size_t r = 0; r < G_N_ELEMENTS(nowr_rows) && !named; r++)
+            named = nowr_rows[r].slot == insns[i].slot &&
+                    names_exactly(nowr_rows[r].names, insns[i].name);
+        if (!named) {
+            fprintf(err, "timing.def: %s %s has no TPC_PW or TPC_NOWR row\n",
+                    insns[i].slot == TPC_SLOT_LD    ? "LD"
+                    : insns[i].slot == TPC_SLOT_SPU ? "SPU"
+                    : insns[i].slot == TPC_SLOT_VPU ? "VPU"
+                                                    : "ST",
+                    insns[i].name);
+            bad++;
+        }
+    }
+    for (size_t r = 0; r < G_N_ELEMENTS(pw_rows); r++)
+        bad += check_names(pw_rows[r].slot, pw_rows[r].names, "TPC_PW", err);
+    for (size_t r = 0; r < G_N_ELEMENTS(nowr_rows); r++)
+        bad += check_names(nowr_rows[r].slot, nowr_rows[r].names, "TPC_NOWR", err);
+    return bad;
 }
 
 bool tpc_timing_parse(const char *s, TpcTimingMode *mode)
@@ -205,12 +333,15 @@ const char *tpc_timing_name(TpcTimingMode mode)
 #define TM_MAX_RD (TPC_MAX_READS + 2) /* pairs count two */
 
 typedef struct TmRead {
-    uint8_t reg, cr, cs, pairs, field;
+    uint8_t reg, cr, cs, field;
+    uint16_t pairs;
+    bool ibyp; /* a consumer on the IRF bypass */
 } TmRead;
 
 typedef struct TmSlot {
     uint8_t nrd;
-    uint8_t pairs;         /* producer pair rows */
+    uint16_t pairs;        /* producer pair rows */
+    bool ibyp;             /* a producer on the IRF bypass */
     bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
@@ -226,7 +357,9 @@ typedef struct TmBundle {
 typedef struct TmEnt {
     uint64_t t; /* issue cycle */
     uint32_t pc;
-    uint8_t pw, pairs;
+    uint8_t pw;
+    bool ibyp;
+    uint16_t pairs;
 } TmEnt;
 
 typedef struct TmSave {
@@ -409,8 +542,9 @@ static void add_read(TmSlot *ts, unsigned slot, const TpcInsn *in, unsigned fiel
         return;
     const CrRow *r = cr_of(slot, in, field, kind);
     ts->rd[ts->nrd++] = (TmRead){(uint8_t)(kind_base[kind] + num), r ? r->cr : TM_NONE,
-                                 r ? r->cs : TM_NONE, (uint8_t)cons_pairs(slot, in, field),
-                                 (uint8_t)field};
+                                 r ? r->cs : TM_NONE, (uint8_t)field,
+                                 (uint16_t)cons_pairs(slot, in, field),
+                                 ibyp_of(slot, in, TM_CONS)};
 }
 
 static void resolve(TmBundle *tb, const TpcBundle *b)
@@ -427,9 +561,9 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (!l->start_imm)
             add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->start_reg);
         if (!l->boundary_imm)
-            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->boundary_reg);
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_B, TPC_OP_S, l->boundary_reg);
         if (!l->step_imm)
-            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->step_reg);
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_C, TPC_OP_S, l->step_reg);
         if (l->pred)
             add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_PRED, TPC_OP_SP, l->pred);
         return;
@@ -447,7 +581,8 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
                 add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
         for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
-        ts->pairs = (uint8_t)prod_pairs(s, in);
+        ts->pairs = (uint16_t)prod_pairs(s, in);
+        ts->ibyp = ibyp_of(s, in, TM_PROD);
         const MemRow *mr = mem_of(s, in);
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
@@ -469,7 +604,8 @@ static int seen_pos(const TpcTiming *tm, const TmRead *r, uint64_t tc, const TmE
     for (unsigned i = 0; i < R->count; i++) {
         unsigned k = (R->head + TM_HIST - i) % TM_HIST;
         const TmEnt *e = &R->e[k];
-        unsigned d = distance(e->pw, e->pairs, r->cr, r->cs, r->pairs);
+        unsigned d = distance(e->pw, e->pairs, e->ibyp, r->cr, r->cs, r->pairs, r->ibyp,
+                              r->reg >= TPC_GDB_I && r->reg < TPC_GDB_AD);
         if (tc - e->t >= d)
             break;
         if (i == 0) {
@@ -642,7 +778,7 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
             __typeof__(tm->reg[0]) *R = &tm->reg[reg];
             R->head = (uint8_t)((R->head + 1) % TM_HIST);
             R->count = (uint8_t)MIN(R->count + 1u, (unsigned)TM_HIST);
-            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].pairs};
+            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].ibyp, tb->s[s].pairs};
             if (k == TPC_OP_V) {
                 memcpy(tm->vold[w->idx][R->head], c->v[w->idx], TPC_VBYTES);
             } else {
