@@ -75,6 +75,31 @@ static const NameRow ibyp_rows[] = {
 #include "target/tpc/timing.def"
 };
 
+typedef struct WawRow {
+    uint8_t pslot, ptypes, kind, cslot, dist;
+    const char *pnames, *cnames, *src;
+} WawRow;
+
+static const WawRow waw_rows[] = {
+#define TPC_WAW(pslot, pnames, ptypes, file, cslot, cnames, dist, src)                             \
+    {TPC_SLOT_##pslot, TM_T_##ptypes, TPC_OP_##file, TPC_SLOT_##cslot, dist, pnames, cnames, src},
+#include "target/tpc/timing.def"
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(waw_rows) <= 8);
+
+enum { TM_MIN, TM_NOT };
+typedef struct SeqRow {
+    uint8_t pslot, cslot, dist, how;
+    const char *pnames, *cnames, *src;
+} SeqRow;
+
+static const SeqRow seq_rows[] = {
+#define TPC_SEQ(pslot, pnames, cslot, cnames, dist, how, src)                                      \
+    {TPC_SLOT_##pslot, TPC_SLOT_##cslot, dist, TM_##how, pnames, cnames, src},
+#include "target/tpc/timing.def"
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
+
 typedef struct MemRow {
     uint8_t slot;
     uint16_t bytes;
@@ -340,6 +365,8 @@ typedef struct TmRead {
 
 typedef struct TmSlot {
     uint8_t nrd;
+    uint8_t wawp, wawc; /* TPC_WAW rows it is the producer / consumer of */
+    uint8_t wdst;       /* its destination register (flat), 0xFF: none */
     uint16_t pairs;        /* producer pair rows */
     bool ibyp;             /* a producer on the IRF bypass */
     bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
@@ -350,6 +377,7 @@ typedef struct TmSlot {
 
 typedef struct TmBundle {
     bool valid;
+    uint8_t seqp, seqc; /* TPC_SEQ rows one of its slots is the producer / consumer of */
     bool vpu; /* an executing VPU instruction (profile: VPU utilisation) */
     TmSlot s[5]; /* LD, SPU, VPU, ST, LOOP (TPC_SLOT_BUNDLE) */
 } TmBundle;
@@ -360,7 +388,15 @@ typedef struct TmEnt {
     uint8_t pw;
     bool ibyp;
     uint16_t pairs;
+    uint8_t waw; /* TPC_WAW rows the producer matched */
 } TmEnt;
+
+typedef struct TmHist {
+    uint64_t t; /* pipeline cycle: issue cycle less the memory stalls before it */
+    uint32_t pc;
+    uint8_t seqp;
+} TmHist;
+#define TM_BHIST 8 /* bundles remembered for TPC_SEQ (no rule spans more than 7) */
 
 typedef struct TmSave {
     uint8_t reg;
@@ -381,6 +417,9 @@ struct TpcTiming {
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
     GHashTable *warned; /* bundle PCs + 1 already reported */
+    GHashTable *warned_rule; /* the same for TPC_WAW / TPC_SEQ */
+    unsigned bh_head, bh_count;
+    TmHist bh[TM_BHIST]; /* the last bundles with a TPC_SEQ producer */
     uint64_t tc;        /* issue cycle of the bundle being executed */
     TmBundle b[TPC_DCACHE_SIZE];
     struct {
@@ -403,6 +442,7 @@ TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_la
     tm->gmem_lat = gmem_latency;
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
     return tm;
 }
 
@@ -411,6 +451,7 @@ void tpc_timing_free(TpcTiming *tm)
     if (!tm)
         return;
     g_hash_table_destroy(tm->warned);
+    g_hash_table_destroy(tm->warned_rule);
     g_free(tm->prof);
     g_free(tm);
 }
@@ -420,6 +461,7 @@ void tpc_timing_reset(TpcTiming *tm)
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
+    tm->bh_count = 0;
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -583,6 +625,25 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
         ts->pairs = (uint16_t)prod_pairs(s, in);
         ts->ibyp = ibyp_of(s, in, TM_PROD);
+        ts->wdst = 0xFF;
+        unsigned dk = in->dst.kind;
+        if (dk <= TPC_OP_AD && kind_count[dk] && in->dst.num < kind_count[dk] &&
+            !(s == TPC_SLOT_ST))
+            ts->wdst = (uint8_t)(kind_base[dk] + in->dst.num);
+        for (size_t r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
+            const WawRow *w = &waw_rows[r];
+            if (w->pslot == s && type_match(w->ptypes, in) && name_match(w->pnames, in->desc->mnemonic))
+                ts->wawp |= (uint8_t)(1u << r);
+            if (w->cslot == s && name_match(w->cnames, in->desc->mnemonic))
+                ts->wawc |= (uint8_t)(1u << r);
+        }
+        for (size_t r = 0; r < G_N_ELEMENTS(seq_rows); r++) {
+            const SeqRow *q = &seq_rows[r];
+            if (q->pslot == s && name_match(q->pnames, in->desc->mnemonic))
+                tb->seqp |= (uint8_t)(1u << r);
+            if (q->cslot == s && name_match(q->cnames, in->desc->mnemonic))
+                tb->seqc |= (uint8_t)(1u << r);
+        }
         const MemRow *mr = mem_of(s, in);
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
@@ -618,6 +679,96 @@ static int seen_pos(const TpcTiming *tm, const TmRead *r, uint64_t tc, const TmE
 }
 
 static const char *const slot_names[5] = {"LD", "SPU", "VPU", "ST", "LOOP"};
+
+/* Cycles a bundle issuing at cycle t must still wait for the TPC_WAW and
+ * TPC_SEQ rules (0 when they hold); *pc, *need, *seen, *what: the first
+ * rule broken.  WAW distances are issue cycles; TPC_SEQ ones pipeline
+ * cycles, t - mem (mem: the memory stall cycles so far). */
+static uint64_t rules_at(const TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem,
+                         uint32_t *pc,
+                         unsigned *need, uint64_t *seen, const char **what, unsigned *slot,
+                         unsigned *reg)
+{
+    uint64_t wait = 0;
+    bool first = true;
+    for (unsigned s = 0; s < 4; s++) {
+        const TmSlot *ts = &tb->s[s];
+        if (!ts->wawc || ts->wdst == 0xFF || !tm->reg[ts->wdst].count)
+            continue;
+        const __typeof__(tm->reg[0]) *R = &tm->reg[ts->wdst];
+        const TmEnt *e = &R->e[R->head];
+        unsigned n, k = reg_kind(ts->wdst, &n);
+        for (unsigned r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
+            if (!(ts->wawc & e->waw & (1u << r)) || waw_rows[r].kind != k || t - e->t >= waw_rows[r].dist)
+                continue;
+            wait = MAX(wait, waw_rows[r].dist - (t - e->t));
+            if (first) {
+                first = false;
+                *pc = e->pc, *need = waw_rows[r].dist, *seen = t - e->t, *what = "WAW";
+                *slot = s, *reg = ts->wdst;
+            }
+        }
+    }
+    if (tb->seqc) {
+        for (unsigned i = 0; i < tm->bh_count; i++) {
+            const TmHist *h = &tm->bh[(tm->bh_head + TM_BHIST - i) % TM_BHIST];
+            for (unsigned r = 0; r < G_N_ELEMENTS(seq_rows); r++) {
+                const SeqRow *q = &seq_rows[r];
+                if (!(tb->seqc & h->seqp & (1u << r)))
+                    continue;
+                uint64_t d = t - mem - h->t;
+                bool bad = q->how == TM_MIN ? d < q->dist : d == q->dist;
+                if (!bad)
+                    continue;
+                wait = MAX(wait, q->how == TM_MIN ? q->dist - d : 1u);
+                if (first) {
+                    first = false;
+                    *pc = h->pc, *need = q->dist, *seen = d;
+                    *what = q->how == TM_MIN ? "ORDER" : "ORDER-NOT";
+                    *slot = q->cslot, *reg = 0xFF;
+                }
+            }
+        }
+    }
+    return wait;
+}
+
+/* The rules for the bundle of c->pc about to issue at cycle t: count and
+ * report a broken one; the extra stall cycles in interlocked mode (the
+ * rules are checked again after each wait: a wait can break a NOT rule). */
+static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem)
+{
+    uint32_t pc;
+    unsigned need, slot, reg;
+    uint64_t seen;
+    const char *what;
+    uint64_t w = rules_at(tm, tb, t, mem, &pc, &need, &seen, &what, &slot, &reg), extra = 0;
+    if (w) {
+        c->hazards++;
+        if (tm->warn && !g_hash_table_contains(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1))) {
+            char rn[8] = "-";
+            g_hash_table_add(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1));
+            if (reg != 0xFF)
+                reg_name(reg, rn, sizeof(rn));
+            nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s reg=%s producer=0x%08" PRIx32
+                    " distance=%" PRIu64 " %s=%u",
+                    c->t, c->pc, slot_names[slot], what, rn, pc, seen,
+                    strcmp(what, "ORDER-NOT") ? "needed" : "forbidden", need);
+        }
+    }
+    if (tm->mode == TPC_TIMING_INTERLOCKED) {
+        for (unsigned i = 0; w && i < 8; i++) {
+            extra += w;
+            w = rules_at(tm, tb, t + extra, mem, &pc, &need, &seen, &what, &slot, &reg);
+        }
+    }
+    if (tb->seqp) {
+        tm->bh_head = (tm->bh_head + 1) % TM_BHIST;
+        tm->bh_count = MIN(tm->bh_count + 1, TM_BHIST);
+        tm->bh[tm->bh_head] = (TmHist){t + extra - mem, c->pc, tb->seqp};
+    }
+    return extra;
+}
 
 void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
 {
@@ -673,6 +824,11 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     }
     if (tm->mode != TPC_TIMING_INTERLOCKED)
         stall = 0;
+    /* the rules count cycles of the pipeline: issue cycles without the
+     * memory waits (nxemu's memory model, which the vendor's static
+     * schedule cannot see) */
+    uint64_t rstall = rules(c, tm, tb, tc + stall, tm->mem_stalls + mstall);
+    stall += rstall;
     c->cycles = tc + stall;
     c->stall_cycles += mstall + stall;
     tm->tc = c->cycles;
@@ -692,7 +848,8 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         if (b->is_loop)
             row->stall_loop += stall; /* LOOP waiting for its start/bound/step */
         else
-            row->stall_by[file_of[k]] += stall;
+            row->stall_by[file_of[k]] += stall - rstall;
+        row->stall_mem += rstall; /* the TPC_WAW / TPC_SEQ rules: ordering of the pipes */
         row->stall_mem += mstall;
         row->bytes += gbytes;
         row->vpu += tb->vpu;
@@ -778,7 +935,8 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
             __typeof__(tm->reg[0]) *R = &tm->reg[reg];
             R->head = (uint8_t)((R->head + 1) % TM_HIST);
             R->count = (uint8_t)MIN(R->count + 1u, (unsigned)TM_HIST);
-            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].ibyp, tb->s[s].pairs};
+            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].ibyp, tb->s[s].pairs,
+                                    tb->s[s].wawp};
             if (k == TPC_OP_V) {
                 memcpy(tm->vold[w->idx][R->head], c->v[w->idx], TPC_VBYTES);
             } else {
