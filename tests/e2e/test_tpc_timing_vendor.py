@@ -3,8 +3,10 @@
 
 Habana's compiler schedules for the exposed pipeline: it places a consumer
 exactly as far from its producer as the Gaudi latency database says and no
-further.  Each kernel below, from the vendor's kernel library beside the
-repository (../shared/vendor/habana-custom-kernel), is compiled at test time
+further.  Each kernel below (elementwise f32/bf16, sin, matmul, gather,
+softmax, batch norm, a bf16 2-D filter, a convolution), from the vendor's
+kernel library beside the repository (../shared/vendor/habana-custom-kernel),
+is compiled at test time
 with the vendor's tpc-clang -O2 and run by nxemu-tpc-run twice on the same
 seeded inputs: functional, and --tpc-timing exposed --tpc-hazard-warn.
 Exposed mode must report no hazard and write byte-identical outputs: the
@@ -51,6 +53,16 @@ KERNELS = {
     "gather_fwd_dim0_i32": ([([4, 4, 1, 1, 1], "i32", (1, 16)), ([4, 4, 1, 1, 1], "i32", (0, 3))],
                             [([4, 4, 1, 1, 1], "i32")], [1, 1, 1, 1, 1], ["--arg", "0"]),
     "softmax_non_fcd_bf16": ([([9, 4], "bf16", (0, 8))], [([9, 4], "bf16")], [9, 1, 1, 1], []),
+    "batch_norm_fwd_f32": ([([100, 3, 8, 1], "f32", (0, 10)), ([100], "f32", (50, 100)),
+                            ([100], "f32", (-5, 5))],
+                           [([100, 3, 8, 1], "f32"), ([100], "f32"), ([100], "f32")], [2, 1, 1, 1],
+                           ["--farg", "24.0", "--farg", "0.041666668", "--farg", "0.9"]),
+    "filter_fwd_2d_bf16": ([([100, 5, 5, 1], "bf16", (0, 8)), ([100, 3, 3], "bf16", (0, 8))],
+                           [([100, 5, 5, 1], "bf16")], [1, 5, 5, 1],
+                           [x for v in (1, 1, 3, 3, 1, 1, 1, 1) for x in ("--arg", str(v))]),
+    "spatial_conv_f32": ([([2, 3, 3, 1], "f32", (0, 8)), ([2, 1, 2, 2], "f32", (0, 8))],
+                         [([1, 2, 2, 1], "f32")], [1, 1, 2, 2, 1],
+                         [x for v in (0, 0, 2, 2, 1, 1, 1, 1) for x in ("--arg", str(v))]),
 }
 
 
