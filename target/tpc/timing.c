@@ -355,7 +355,7 @@ const char *tpc_timing_name(TpcTimingMode mode)
 /* Writes remembered per register: the longest distance is 7 (E6 to D2), and
  * a register is written at most once per slot per cycle. */
 #define TM_HIST 8
-#define TM_MAX_RD (TPC_MAX_READS + 2) /* pairs count two */
+#define TM_MAX_RD (TPC_MAX_READS + 5) /* pairs count two; up to 3 implicit S registers */
 
 typedef struct TmRead {
     uint8_t reg, cr, cs, field;
@@ -621,6 +621,19 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         for (unsigned i = 0; i < n; i++)
             for (unsigned j = 0; j < rr[i].count; j++)
                 add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
+        /* the implicit registers of the tensor accesses (tensor.c
+         * tpc_tensor_lanes, exec-st.c): the id in S27/S28 (SW3), PARTIAL's
+         * offset/size in S30/S31 (SW0, full form), RMW's S29 (SW1) */
+        bool ldt = s == TPC_SLOT_LD && !strncmp(in->desc->mnemonic, "ld_tnsr", 7);
+        bool stt = s == TPC_SLOT_ST && !strncmp(in->desc->mnemonic, "st_tnsr", 7);
+        if (ldt || stt) {
+            if (in->sw & 8u)
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 27 : 28);
+            if ((in->sw & 1u) && !tpc_insn_half(in->desc))
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 30 : 31);
+            if (stt && (in->sw & 2u))
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, 29);
+        }
         for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
         ts->pairs = (uint16_t)prod_pairs(s, in);
