@@ -22,7 +22,8 @@
 /* ---- the table ---- */
 
 enum { TM_D2 = 0, TM_E1, TM_E2, TM_E3, TM_E4, TM_E5, TM_E6, TM_NONE = 0xFF };
-enum { TM_T_ANY, TM_T_FLOAT, TM_T_INT };
+enum { TM_T_ANY, TM_T_FLOAT, TM_T_INT, TM_T_ACC32, TM_T_NOACC, TM_T_VDST, TM_T_SDST, TM_T_IDST };
+enum { TM_PROD = 1, TM_CONS = 2 }; /* TPC_IBYP roles */
 
 typedef struct PwRow {
     uint8_t slot, types, kind, pw;
@@ -38,6 +39,11 @@ typedef struct PairRow {
     uint8_t pslot, ptypes, cslot, ctypes, cfield, dist;
     const char *pnames, *cnames, *src;
 } PairRow;
+
+typedef struct NameRow {
+    uint8_t slot, role;
+    const char *names, *src;
+} NameRow;
 
 static const PwRow pw_rows[] = {
 #define TPC_PW(slot, names, types, file, pw, src)                                                  \
@@ -57,7 +63,42 @@ static const PairRow pair_rows[] = {
      pnames,           cnames,        src},
 #include "target/tpc/timing.def"
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 8); /* a byte of pair bits */
+G_STATIC_ASSERT(G_N_ELEMENTS(pair_rows) <= 16); /* 16 bits of pair rows */
+
+static const NameRow nowr_rows[] = {
+#define TPC_NOWR(slot, names, src) {TPC_SLOT_##slot, 0, names, src},
+#include "target/tpc/timing.def"
+};
+
+static const NameRow ibyp_rows[] = {
+#define TPC_IBYP(slot, names, role, src) {TPC_SLOT_##slot, TM_##role, names, src},
+#include "target/tpc/timing.def"
+};
+
+typedef struct WawRow {
+    uint8_t pslot, ptypes, kind, cslot, dist;
+    const char *pnames, *cnames, *src;
+} WawRow;
+
+static const WawRow waw_rows[] = {
+#define TPC_WAW(pslot, pnames, ptypes, file, cslot, cnames, dist, src)                             \
+    {TPC_SLOT_##pslot, TM_T_##ptypes, TPC_OP_##file, TPC_SLOT_##cslot, dist, pnames, cnames, src},
+#include "target/tpc/timing.def"
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(waw_rows) <= 8);
+
+enum { TM_MIN, TM_NOT };
+typedef struct SeqRow {
+    uint8_t pslot, cslot, dist, how;
+    const char *pnames, *cnames, *src;
+} SeqRow;
+
+static const SeqRow seq_rows[] = {
+#define TPC_SEQ(pslot, pnames, cslot, cnames, dist, how, src)                                      \
+    {TPC_SLOT_##pslot, TPC_SLOT_##cslot, dist, TM_##how, pnames, cnames, src},
+#include "target/tpc/timing.def"
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
 
 typedef struct MemRow {
     uint8_t slot;
@@ -92,7 +133,37 @@ static bool name_match(const char *pat, const char *name)
 static bool type_match(unsigned types, const TpcInsn *in)
 {
     bool f = tpc_type_is_float(in->type);
-    return types == TM_T_ANY || (types == TM_T_FLOAT) == f;
+    /* bf16 accumulating in f32 (MAC/MUL acc_fp32, SWITCHES bit 2) */
+    bool acc32 = in->type == TPC_T_BF16 && (in->sw & 4u);
+    unsigned dk = in->dst.kind;
+    switch (types) {
+    case TM_T_ANY:
+        return true;
+    case TM_T_FLOAT:
+        return f;
+    case TM_T_INT:
+        return !f;
+    case TM_T_ACC32:
+        return f && acc32;
+    case TM_T_NOACC:
+        return f && !acc32;
+    case TM_T_VDST:
+        return dk == TPC_OP_V || dk == TPC_OP_VP;
+    case TM_T_SDST:
+        return dk == TPC_OP_S || dk == TPC_OP_SP;
+    default:
+        return dk == TPC_OP_I;
+    }
+}
+
+/* A member of the IRF bypass (TPC_IBYP rows) in role. */
+static bool ibyp_of(unsigned slot, const TpcInsn *in, unsigned role)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(ibyp_rows); i++)
+        if (ibyp_rows[i].slot == slot && ibyp_rows[i].role == role &&
+            name_match(ibyp_rows[i].names, in->desc->mnemonic))
+            return true;
+    return false;
 }
 
 static unsigned pw_of(unsigned slot, const TpcInsn *in, unsigned kind)
@@ -158,14 +229,18 @@ static unsigned mem_bytes(const MemRow *r, unsigned slot, const TpcInsn *in)
     return kind == TPC_OP_VP ? TPC_VPBYTES : TPC_VBYTES;
 }
 
-/* The rule (timing.def head). */
-static unsigned distance(unsigned pw, unsigned ppairs, unsigned cr, unsigned cs, unsigned cpairs)
+/* The rule (timing.def head).  irf: the operand is an IRF register, read at
+ * D2 unless producer (pib) and consumer (cib) are both on the IRF bypass. */
+static unsigned distance(unsigned pw, unsigned ppairs, bool pib, unsigned cr, unsigned cs,
+                         unsigned cpairs, bool cib, bool irf)
 {
     unsigned common = ppairs & cpairs;
     if (common)
         return pair_rows[__builtin_ctz(common)].dist;
     if (pw == TM_NONE || cr == TM_NONE)
         return TPC_TIMING_DEFAULT;
+    if (irf && !(pib && cib))
+        cr = TM_D2;
     int d = (int)MAX(pw, cs) - (int)cr + 1;
     return d < 1 ? 1u : (unsigned)d;
 }
@@ -174,8 +249,86 @@ unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind
                              const TpcInsn *cons, unsigned cfield, unsigned ckind)
 {
     const CrRow *r = cr_of(cslot, cons, cfield, ckind);
-    return distance(pw_of(pslot, prod, pkind), prod_pairs(pslot, prod), r ? r->cr : TM_NONE,
-                    r ? r->cs : TM_NONE, cons_pairs(cslot, cons, cfield));
+    return distance(pw_of(pslot, prod, pkind), prod_pairs(pslot, prod),
+                    ibyp_of(pslot, prod, TM_PROD), r ? r->cr : TM_NONE, r ? r->cs : TM_NONE,
+                    cons_pairs(cslot, cons, cfield), ibyp_of(cslot, cons, TM_CONS),
+                    ckind == TPC_OP_I);
+}
+
+/* Does a row of rows name `name` exactly (not by "*" or a prefix)? */
+static bool names_exactly(const char *pat, const char *name)
+{
+    return !strchr(pat, '*') && name_match(pat, name);
+}
+
+/* Is `name` an executing instruction of slot (the rows of insn-*.def)? */
+static bool insn_exists(unsigned slot, const char *name)
+{
+    for (unsigned opc = 0; opc < 64; opc++) {
+        const TpcInsnDesc *d = tpc_insn_desc(slot, opc);
+        if (d && d->kind == TPC_KIND_EXEC && !strcmp(d->mnemonic, name))
+            return true;
+    }
+    return false;
+}
+
+/* Each name of a producer row must be an executing instruction. */
+static unsigned check_names(unsigned slot, const char *names, const char *what, FILE *err)
+{
+    unsigned bad = 0;
+    for (const char *p = names;;) {
+        const char *e = strchr(p, '|');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        g_autofree char *n = g_strndup(p, len);
+        if (strchr(n, '*') || !insn_exists(slot, n)) {
+            fprintf(err, "timing.def: %s row names \"%s\" (slot %u): not an instruction\n", what,
+                    n, slot);
+            bad++;
+        }
+        if (!e)
+            return bad;
+        p = e + 1;
+    }
+}
+
+unsigned tpc_timing_check_table(FILE *err)
+{
+    unsigned bad = 0;
+    static const struct {
+        uint8_t slot;
+        const char *name;
+    } insns[] = {
+#define TPC_LD(opc, name, f, t, s, fl)  {TPC_SLOT_LD, #name},
+#include "target/tpc/insn-ld.def"
+#define TPC_SPU(opc, name, f, t, s, fl) {TPC_SLOT_SPU, #name},
+#include "target/tpc/insn-spu.def"
+#define TPC_VPU(opc, name, f, t, s, fl) {TPC_SLOT_VPU, #name},
+#include "target/tpc/insn-vpu.def"
+#define TPC_ST(opc, name, f, t, s, fl)  {TPC_SLOT_ST, #name},
+#include "target/tpc/insn-st.def"
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(insns); i++) {
+        bool named = false;
+        for (size_t r = 0; r < G_N_ELEMENTS(pw_rows) && !named; r++)
+            named = pw_rows[r].slot == insns[i].slot && names_exactly(pw_rows[r].names, insns[i].name);
+        for (size_t r = 0; r < G_N_ELEMENTS(nowr_rows) && !named; r++)
+            named = nowr_rows[r].slot == insns[i].slot &&
+                    names_exactly(nowr_rows[r].names, insns[i].name);
+        if (!named) {
+            fprintf(err, "timing.def: %s %s has no TPC_PW or TPC_NOWR row\n",
+                    insns[i].slot == TPC_SLOT_LD    ? "LD"
+                    : insns[i].slot == TPC_SLOT_SPU ? "SPU"
+                    : insns[i].slot == TPC_SLOT_VPU ? "VPU"
+                                                    : "ST",
+                    insns[i].name);
+            bad++;
+        }
+    }
+    for (size_t r = 0; r < G_N_ELEMENTS(pw_rows); r++)
+        bad += check_names(pw_rows[r].slot, pw_rows[r].names, "TPC_PW", err);
+    for (size_t r = 0; r < G_N_ELEMENTS(nowr_rows); r++)
+        bad += check_names(nowr_rows[r].slot, nowr_rows[r].names, "TPC_NOWR", err);
+    return bad;
 }
 
 bool tpc_timing_parse(const char *s, TpcTimingMode *mode)
@@ -202,15 +355,20 @@ const char *tpc_timing_name(TpcTimingMode mode)
 /* Writes remembered per register: the longest distance is 7 (E6 to D2), and
  * a register is written at most once per slot per cycle. */
 #define TM_HIST 8
-#define TM_MAX_RD (TPC_MAX_READS + 2) /* pairs count two */
+#define TM_MAX_RD (TPC_MAX_READS + 5) /* pairs count two; up to 3 implicit S registers */
 
 typedef struct TmRead {
-    uint8_t reg, cr, cs, pairs, field;
+    uint8_t reg, cr, cs, field;
+    uint16_t pairs;
+    bool ibyp; /* a consumer on the IRF bypass */
 } TmRead;
 
 typedef struct TmSlot {
     uint8_t nrd;
-    uint8_t pairs;         /* producer pair rows */
+    uint8_t wawp, wawc; /* TPC_WAW rows it is the producer / consumer of */
+    uint8_t wdst;       /* its destination register (flat), 0xFF: none */
+    uint16_t pairs;        /* producer pair rows */
+    bool ibyp;             /* a producer on the IRF bypass */
     bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
@@ -219,6 +377,7 @@ typedef struct TmSlot {
 
 typedef struct TmBundle {
     bool valid;
+    uint8_t seqp, seqc; /* TPC_SEQ rows one of its slots is the producer / consumer of */
     bool vpu; /* an executing VPU instruction (profile: VPU utilisation) */
     TmSlot s[5]; /* LD, SPU, VPU, ST, LOOP (TPC_SLOT_BUNDLE) */
 } TmBundle;
@@ -226,8 +385,18 @@ typedef struct TmBundle {
 typedef struct TmEnt {
     uint64_t t; /* issue cycle */
     uint32_t pc;
-    uint8_t pw, pairs;
+    uint8_t pw;
+    bool ibyp;
+    uint16_t pairs;
+    uint8_t waw; /* TPC_WAW rows the producer matched */
 } TmEnt;
+
+typedef struct TmHist {
+    uint64_t t; /* pipeline cycle: issue cycle less the memory stalls before it */
+    uint32_t pc;
+    uint8_t seqp;
+} TmHist;
+#define TM_BHIST 8 /* bundles remembered for TPC_SEQ (no rule spans more than 7) */
 
 typedef struct TmSave {
     uint8_t reg;
@@ -248,6 +417,9 @@ struct TpcTiming {
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
     GHashTable *warned; /* bundle PCs + 1 already reported */
+    GHashTable *warned_rule; /* the same for TPC_WAW / TPC_SEQ */
+    unsigned bh_head, bh_count;
+    TmHist bh[TM_BHIST]; /* the last bundles with a TPC_SEQ producer */
     uint64_t tc;        /* issue cycle of the bundle being executed */
     TmBundle b[TPC_DCACHE_SIZE];
     struct {
@@ -270,6 +442,7 @@ TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_la
     tm->gmem_lat = gmem_latency;
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
     return tm;
 }
 
@@ -278,6 +451,7 @@ void tpc_timing_free(TpcTiming *tm)
     if (!tm)
         return;
     g_hash_table_destroy(tm->warned);
+    g_hash_table_destroy(tm->warned_rule);
     g_free(tm->prof);
     g_free(tm);
 }
@@ -287,6 +461,7 @@ void tpc_timing_reset(TpcTiming *tm)
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
+    tm->bh_count = 0;
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -409,8 +584,9 @@ static void add_read(TmSlot *ts, unsigned slot, const TpcInsn *in, unsigned fiel
         return;
     const CrRow *r = cr_of(slot, in, field, kind);
     ts->rd[ts->nrd++] = (TmRead){(uint8_t)(kind_base[kind] + num), r ? r->cr : TM_NONE,
-                                 r ? r->cs : TM_NONE, (uint8_t)cons_pairs(slot, in, field),
-                                 (uint8_t)field};
+                                 r ? r->cs : TM_NONE, (uint8_t)field,
+                                 (uint16_t)cons_pairs(slot, in, field),
+                                 ibyp_of(slot, in, TM_CONS)};
 }
 
 static void resolve(TmBundle *tb, const TpcBundle *b)
@@ -427,9 +603,9 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (!l->start_imm)
             add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->start_reg);
         if (!l->boundary_imm)
-            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->boundary_reg);
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_B, TPC_OP_S, l->boundary_reg);
         if (!l->step_imm)
-            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_A, TPC_OP_S, l->step_reg);
+            add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_SRC_C, TPC_OP_S, l->step_reg);
         if (l->pred)
             add_read(ts, TPC_SLOT_SPU, in, TPC_FIELD_PRED, TPC_OP_SP, l->pred);
         return;
@@ -445,9 +621,42 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         for (unsigned i = 0; i < n; i++)
             for (unsigned j = 0; j < rr[i].count; j++)
                 add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
+        /* the implicit registers of the tensor accesses (tensor.c
+         * tpc_tensor_lanes, exec-st.c): the id in S27/S28 (SW3), PARTIAL's
+         * offset/size in S30/S31 (SW0, full form), RMW's S29 (SW1) */
+        bool ldt = s == TPC_SLOT_LD && !strncmp(in->desc->mnemonic, "ld_tnsr", 7);
+        bool stt = s == TPC_SLOT_ST && !strncmp(in->desc->mnemonic, "st_tnsr", 7);
+        if (ldt || stt) {
+            if (in->sw & 8u)
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 27 : 28);
+            if ((in->sw & 1u) && !tpc_insn_half(in->desc))
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 30 : 31);
+            if (stt && (in->sw & 2u))
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, 29);
+        }
         for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
-        ts->pairs = (uint8_t)prod_pairs(s, in);
+        ts->pairs = (uint16_t)prod_pairs(s, in);
+        ts->ibyp = ibyp_of(s, in, TM_PROD);
+        ts->wdst = 0xFF;
+        unsigned dk = in->dst.kind;
+        if (dk <= TPC_OP_AD && kind_count[dk] && in->dst.num < kind_count[dk] &&
+            !(s == TPC_SLOT_ST))
+            ts->wdst = (uint8_t)(kind_base[dk] + in->dst.num);
+        for (size_t r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
+            const WawRow *w = &waw_rows[r];
+            if (w->pslot == s && type_match(w->ptypes, in) && name_match(w->pnames, in->desc->mnemonic))
+                ts->wawp |= (uint8_t)(1u << r);
+            if (w->cslot == s && name_match(w->cnames, in->desc->mnemonic))
+                ts->wawc |= (uint8_t)(1u << r);
+        }
+        for (size_t r = 0; r < G_N_ELEMENTS(seq_rows); r++) {
+            const SeqRow *q = &seq_rows[r];
+            if (q->pslot == s && name_match(q->pnames, in->desc->mnemonic))
+                tb->seqp |= (uint8_t)(1u << r);
+            if (q->cslot == s && name_match(q->cnames, in->desc->mnemonic))
+                tb->seqc |= (uint8_t)(1u << r);
+        }
         const MemRow *mr = mem_of(s, in);
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
@@ -469,7 +678,8 @@ static int seen_pos(const TpcTiming *tm, const TmRead *r, uint64_t tc, const TmE
     for (unsigned i = 0; i < R->count; i++) {
         unsigned k = (R->head + TM_HIST - i) % TM_HIST;
         const TmEnt *e = &R->e[k];
-        unsigned d = distance(e->pw, e->pairs, r->cr, r->cs, r->pairs);
+        unsigned d = distance(e->pw, e->pairs, e->ibyp, r->cr, r->cs, r->pairs, r->ibyp,
+                              r->reg >= TPC_GDB_I && r->reg < TPC_GDB_AD);
         if (tc - e->t >= d)
             break;
         if (i == 0) {
@@ -482,6 +692,96 @@ static int seen_pos(const TpcTiming *tm, const TmRead *r, uint64_t tc, const TmE
 }
 
 static const char *const slot_names[5] = {"LD", "SPU", "VPU", "ST", "LOOP"};
+
+/* Cycles a bundle issuing at cycle t must still wait for the TPC_WAW and
+ * TPC_SEQ rules (0 when they hold); *pc, *need, *seen, *what: the first
+ * rule broken.  WAW distances are issue cycles; TPC_SEQ ones pipeline
+ * cycles, t - mem (mem: the memory stall cycles so far). */
+static uint64_t rules_at(const TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem,
+                         uint32_t *pc,
+                         unsigned *need, uint64_t *seen, const char **what, unsigned *slot,
+                         unsigned *reg)
+{
+    uint64_t wait = 0;
+    bool first = true;
+    for (unsigned s = 0; s < 4; s++) {
+        const TmSlot *ts = &tb->s[s];
+        if (!ts->wawc || ts->wdst == 0xFF || !tm->reg[ts->wdst].count)
+            continue;
+        const __typeof__(tm->reg[0]) *R = &tm->reg[ts->wdst];
+        const TmEnt *e = &R->e[R->head];
+        unsigned n, k = reg_kind(ts->wdst, &n);
+        for (unsigned r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
+            if (!(ts->wawc & e->waw & (1u << r)) || waw_rows[r].kind != k || t - e->t >= waw_rows[r].dist)
+                continue;
+            wait = MAX(wait, waw_rows[r].dist - (t - e->t));
+            if (first) {
+                first = false;
+                *pc = e->pc, *need = waw_rows[r].dist, *seen = t - e->t, *what = "WAW";
+                *slot = s, *reg = ts->wdst;
+            }
+        }
+    }
+    if (tb->seqc) {
+        for (unsigned i = 0; i < tm->bh_count; i++) {
+            const TmHist *h = &tm->bh[(tm->bh_head + TM_BHIST - i) % TM_BHIST];
+            for (unsigned r = 0; r < G_N_ELEMENTS(seq_rows); r++) {
+                const SeqRow *q = &seq_rows[r];
+                if (!(tb->seqc & h->seqp & (1u << r)))
+                    continue;
+                uint64_t d = t - mem - h->t;
+                bool bad = q->how == TM_MIN ? d < q->dist : d == q->dist;
+                if (!bad)
+                    continue;
+                wait = MAX(wait, q->how == TM_MIN ? q->dist - d : 1u);
+                if (first) {
+                    first = false;
+                    *pc = h->pc, *need = q->dist, *seen = d;
+                    *what = q->how == TM_MIN ? "ORDER" : "ORDER-NOT";
+                    *slot = q->cslot, *reg = 0xFF;
+                }
+            }
+        }
+    }
+    return wait;
+}
+
+/* The rules for the bundle of c->pc about to issue at cycle t: count and
+ * report a broken one; the extra stall cycles in interlocked mode (the
+ * rules are checked again after each wait: a wait can break a NOT rule). */
+static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem)
+{
+    uint32_t pc;
+    unsigned need, slot, reg;
+    uint64_t seen;
+    const char *what;
+    uint64_t w = rules_at(tm, tb, t, mem, &pc, &need, &seen, &what, &slot, &reg), extra = 0;
+    if (w) {
+        c->hazards++;
+        if (tm->warn && !g_hash_table_contains(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1))) {
+            char rn[8] = "-";
+            g_hash_table_add(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1));
+            if (reg != 0xFF)
+                reg_name(reg, rn, sizeof(rn));
+            nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s reg=%s producer=0x%08" PRIx32
+                    " distance=%" PRIu64 " %s=%u",
+                    c->t, c->pc, slot_names[slot], what, rn, pc, seen,
+                    strcmp(what, "ORDER-NOT") ? "needed" : "forbidden", need);
+        }
+    }
+    if (tm->mode == TPC_TIMING_INTERLOCKED) {
+        for (unsigned i = 0; w && i < 8; i++) {
+            extra += w;
+            w = rules_at(tm, tb, t + extra, mem, &pc, &need, &seen, &what, &slot, &reg);
+        }
+    }
+    if (tb->seqp) {
+        tm->bh_head = (tm->bh_head + 1) % TM_BHIST;
+        tm->bh_count = MIN(tm->bh_count + 1, TM_BHIST);
+        tm->bh[tm->bh_head] = (TmHist){t + extra - mem, c->pc, tb->seqp};
+    }
+    return extra;
+}
 
 void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
 {
@@ -537,6 +837,11 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     }
     if (tm->mode != TPC_TIMING_INTERLOCKED)
         stall = 0;
+    /* the rules count cycles of the pipeline: issue cycles without the
+     * memory waits (nxemu's memory model, which the vendor's static
+     * schedule cannot see) */
+    uint64_t rstall = rules(c, tm, tb, tc + stall, tm->mem_stalls + mstall);
+    stall += rstall;
     c->cycles = tc + stall;
     c->stall_cycles += mstall + stall;
     tm->tc = c->cycles;
@@ -556,7 +861,8 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         if (b->is_loop)
             row->stall_loop += stall; /* LOOP waiting for its start/bound/step */
         else
-            row->stall_by[file_of[k]] += stall;
+            row->stall_by[file_of[k]] += stall - rstall;
+        row->stall_mem += rstall; /* the TPC_WAW / TPC_SEQ rules: ordering of the pipes */
         row->stall_mem += mstall;
         row->bytes += gbytes;
         row->vpu += tb->vpu;
@@ -642,7 +948,8 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
             __typeof__(tm->reg[0]) *R = &tm->reg[reg];
             R->head = (uint8_t)((R->head + 1) % TM_HIST);
             R->count = (uint8_t)MIN(R->count + 1u, (unsigned)TM_HIST);
-            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].pairs};
+            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].ibyp, tb->s[s].pairs,
+                                    tb->s[s].wawp};
             if (k == TPC_OP_V) {
                 memcpy(tm->vold[w->idx][R->head], c->v[w->idx], TPC_VBYTES);
             } else {

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "target/tpc/insn.h"
 
@@ -90,5 +91,11 @@ uint64_t tpc_timing_mem_stalls(const TpcTiming *tm);
  * distance for a producer/consumer pair (unit tests, docs). */
 unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind, unsigned cslot,
                              const TpcInsn *cons, unsigned cfield, unsigned ckind);
+
+/* The table is complete: every executing instruction of insn-*.def is named
+ * by a producer row (TPC_PW) or a no-destination row (TPC_NOWR) of
+ * timing.def, and every name those rows give is an instruction.  Prints
+ * one line per failure to err; returns how many (0: complete). */
+unsigned tpc_timing_check_table(FILE *err);
 
 #endif

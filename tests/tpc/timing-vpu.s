@@ -11,7 +11,10 @@
 // Exposed: b1 reads V1 before the load (0): V2 = 1; b3 reads V3 = 0.0, so
 // V4 = 0.0; b4 reads the old V4: V5 = 0.0, stored as such; b7 reads VP1
 // before the compare (0): V6 stays 0.  b5 and b9 are far enough.
-// Too-early reads: b1 1, b3 2, b4 2, b7 1 = 6.
+// Too-early reads: b1 1, b3 2, b4 2, b7 1 = 6.  Exposed also breaks a
+// vendor rule: b9's ld_tnsr issues exactly 4 cycles after b5's st_tnsr
+// (not allowed, timing-rules.s): 7 hazards; interlocked b7's stall makes
+// that 5 cycles.
 //@ timing functional interlocked exposed
 //@ tensor 0 0x200000 2 128
 //@ tensor 1 0x300000 2 64
@@ -30,7 +33,7 @@
 //@ expect@exposed V2.i32[*]=1 V4.i32[*]=0 V5.i32[*]=0 V6.i32[*]=0
 //@ expect@exposed cycles 11
 //@ expect@exposed stalls 0
-//@ expect@exposed hazards 6
+//@ expect@exposed hazards 7
 //@ expect@exposed mem 0x300000 f32 0.0 0.0
 ld_tnsr V1, 0x0, I2; nop; nop; nop
 nop; nop; add.i32 V2, V1, 0x1; nop

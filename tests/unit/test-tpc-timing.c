@@ -88,6 +88,53 @@ static const Case cases[] = {
     /* SPU IRF add -> MOV_IRF_DIM: E1 vs D2/E1 = 2 */
     {"nop; add.i32 b00001 I2, 0x40, I2; nop; nop\nnop; mov_irf_dim 0x0 S1, I2; nop; nop",
      TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_I, 2},
+    /* ---- the pairs of issue #38, by hand from the vendor's Gaudi stages ---- */
+    /* VPU add.f32 -> float MAC accumulator: E3 vs E1/E4 = 4 */
+    {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; mac.f32 V1, V2, V3; nop", TPC_SLOT_VPU,
+     TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
+    /* IRF mul -> ld_tnsr index: E3; mul is off the IRF bypass, so the load
+     * reads at D2: 3 - 0 + 1 = 4 */
+    {"nop; mul.i32 b00001 I2, 0x2, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
+    /* IRF or -> ld_tnsr index: E3, off the bypass, D2: 4 */
+    {"nop; or.i32 b00001 I2, 0x1, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
+    /* LD prmt_indx -> ld_tnsr index: E3, off the bypass, D2: 4 */
+    {"prmt_indx I2, I6, S7; nop; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_LD,
+     TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
+    /* IRF add -> IRF or: E1; or is off the bypass, reads at D2: 1 - 0 + 1 = 2 */
+    {"nop; add.i32 b00001 I2, 0x1, I2; nop; nop\nnop; or.i32 b00001 I3, 0x1, I2; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_SPU, TPC_FIELD_SRC_B, TPC_OP_I, 2},
+    /* IRF shl -> ld_tnsr index: E1, both on the bypass, E1/E1: 1 */
+    {"nop; shl.i32 b00001 I2, I2, 0x1; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 1},
+    /* cmp -> predicate of an IRF-destination op: E2 vs D2/E2 = 3 */
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; add.i32 b00001 I2, 0x1, I2, SP1; nop; nop",
+     TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_SPU, TPC_FIELD_PRED, TPC_OP_SP, 3},
+    /* shuffle -> float MAC accumulator: E4 vs E1/E4 = 4, + 1 (the bypass goes to D2) = 5 */
+    {"nop; nop; shuffle.f32 V1, V8, V7; nop\nnop; nop; mac.f32 V1, V2, V3; nop", TPC_SLOT_VPU,
+     TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 5},
+    /* cmp -> not SP: E2 vs E1/E2 = 2 */
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; not.b SP2, SP1; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_SP, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_SP, 2},
+    /* cmp -> mov VP, SP: E2 vs E1/E2 = 2 */
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; nop; mov.b VP6, SP1; nop", TPC_SLOT_SPU,
+     TPC_OP_SP, TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_SP, 2},
+    /* SPU -> LD-slot mov V, S: E3 vs E6/E6 = 1 */
+    {"nop; add.i32 S1, S2, S3; nop; nop\nmov.i32 V1, S1; nop; nop; nop", TPC_SLOT_SPU, TPC_OP_S,
+     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_S, 1},
+    /* LD-slot mov I -> ld_tnsr index: E1, both on the bypass, E1/E1: 1 */
+    {"mov b11111 I2, I3; nop; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_LD, TPC_OP_I,
+     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 1},
+    /* gen_addr -> ld_g with a vector destination: E6 vs E6/E3 = 1 */
+    {"gen_addr AD1, 0x0, I2; nop; nop; nop\nld_g V1, AD1; nop; nop; nop", TPC_SLOT_LD, TPC_OP_AD,
+     TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_AD, 1},
+    /* float MAC bf16 acc_fp32 -> f32 MAC: mixed accumulators, 6 */
+    {"nop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop\nnop; nop; mac.f32 V2, V4, V5; nop",
+     TPC_SLOT_VPU, TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 6},
+    /* bf16 acc_fp32 -> bf16 acc_fp32 MAC: 4 */
+    {"nop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop\nnop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop",
+     TPC_SLOT_VPU, TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
     /* a producer without a row (ld_tnsr writing an SRF): the default, 4 */
     {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; add.i32 S4, S1, S3; nop; nop", TPC_SLOT_LD,
      TPC_OP_S, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_S, TPC_TIMING_DEFAULT},
@@ -99,6 +146,15 @@ static void test_distances(void)
         const Case *k = &cases[i];
         TpcBundle b[2];
         decode2(k->text, b);
+        /* the consumer really reads that operand */
+        TpcRegRead rr[TPC_MAX_READS];
+        unsigned nr = tpc_insn_reads(&b[1].slot[k->cslot], k->cslot, rr);
+        bool found = false;
+        for (unsigned j = 0; j < nr; j++)
+            found |= rr[j].field == k->cfield && rr[j].kind == k->ckind;
+        if (!found)
+            g_error("case %zu (%s): the consumer does not read field %u kind %u", i, k->text,
+                    k->cfield, k->ckind);
         unsigned d = tpc_timing_distance(k->pslot, &b[0].slot[k->pslot], k->pkind, k->cslot,
                                          &b[1].slot[k->cslot], k->cfield, k->ckind);
         if (d != k->dist)
@@ -137,6 +193,13 @@ static void test_reads(void)
     g_assert_cmpuint(r[0].num, ==, 2);
 }
 
+/* A row without timing is an error: every executing instruction of
+ * insn-*.def is named by a producer or no-destination row of timing.def. */
+static void test_table_complete(void)
+{
+    g_assert_cmpuint(tpc_timing_check_table(stderr), ==, 0);
+}
+
 static void test_modes(void)
 {
     TpcTimingMode m;
@@ -153,5 +216,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-timing/distances", test_distances);
     g_test_add_func("/tpc-timing/reads", test_reads);
     g_test_add_func("/tpc-timing/modes", test_modes);
+    g_test_add_func("/tpc-timing/table-complete", test_table_complete);
     return g_test_run();
 }
