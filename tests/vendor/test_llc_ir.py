@@ -87,18 +87,6 @@ CHECK_TODO = {
 # nxemu's table asks for more distance than the vendor's schedule gives, today
 # (TAP TODO until the table follows the vendor):
 EXPOSED_TODO = {
-    "u32_udiv": "LD-slot 'mov.i32 V0, S3' one bundle after SPU 'udiv_4step.u32 0x3 Z2, S1' "
-                "(nxemu needs 7): the quotient read is the old S3",
-    "scalar_mul_mac": "LD-slot 'mov.i32 V0, S5' one bundle after SPU 'mul.i32 upper32 S5, "
-                      "S0, S5' (nxemu needs 4), 'mov.f32 V0, S7' one after SPU 'mac.f32 S7, "
-                      "S3, S6' (needs 6)",
-    "scalar_convert": "LD-slot 'mov.i32 V0, S6' one bundle after SPU 'and.i32 S6, S7, 0xff', "
-                      "'mov.i32 V0, S5' one after SPU 'convert.i16 target_type=int32 S5, S5' "
-                      "(nxemu needs 4)",
-    "loop_down_order": "LD-slot 'mov.i32 V0, S0' one bundle after SPU 'add.i32 S0, S32, S0' "
-                       "(nxemu needs 4)",
-    "pred_load_income": "SPU 'xor.b SP1, SP1, SP0' three bundles after SPU 'mov SP1, S32' "
-                        "(nxemu needs 4; the result happens to be the same)",
 }
 
 
