@@ -440,6 +440,20 @@ static void *req_pool_scratch(void *opaque, size_t bytes)
     return dma_pool_scratch(opaque, bytes);
 }
 
+/* Machine.agent (nxemu/agent.h): the scheduler's view of the engines. */
+static unsigned dma_agent_advance(void *opaque, uint64_t q, uint64_t *last_done)
+{
+    DmaController *dc = opaque;
+    unsigned n = dma_advance(dc, q);
+    *last_done = dc->last_done;
+    return n;
+}
+
+static uint64_t dma_agent_next_event(const void *opaque)
+{
+    return dma_next_completion(opaque);
+}
+
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency)
 {
@@ -462,6 +476,10 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
         dc->pool.capacity += e->depth;
     }
     dc->pool.capacity++; /* the slot being built */
+    m->agent = (NxAgent){.pending = &dc->queued,
+                         .advance = dma_agent_advance,
+                         .next_event = dma_agent_next_event,
+                         .opaque = dc};
 }
 
 void dma_destroy(DmaController *dc)

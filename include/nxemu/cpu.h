@@ -45,6 +45,12 @@ typedef struct NxCpuOps {
      * satisfied its wait since)?  It then passes at its next slice, and a
      * limit report says so instead of calling it blocked. */
     bool (*block_cleared)(NxCpu *cpu);
+    /* Optional: is the core blocked on values only (semaphores, events, its
+     * own registers, its outstanding work: a wait or DRAIN), so that a retry
+     * fails until one of them changes (sched_note_change)?  A full DMA queue
+     * is not such a block: its retry builds the request again, reading
+     * memory.  The scheduler then skips its slices (softmmu/sched.c). */
+    bool (*blocked_on_values)(NxCpu *cpu);
     /* The whole one-line fault diagnostic without newline, e.g.
      * "nxemu: fault: core=0 code=BUS_ERROR(8) info=0 pc=0x... addr=0x..."
      * (machine.md §9.3 for sequencers, tpc.md §6.6 for TPCs). */

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "nxemu/agent.h"
 #include "nxemu/cpu.h"
 #include "nxemu/log.h"
 #include "nxemu/memory.h"
@@ -97,6 +98,10 @@ typedef struct Machine {
     MemoryRegion sysmem; /* root container: the system PA map */
     AddressSpace *as;
     NxBoard *board; /* owned; opaque outside hw/ */
+
+    /* The devices the scheduler advances beside the cores (nxemu/agent.h),
+     * filled by the board. */
+    NxAgent agent;
 
     NxCpu **seq; /* cfg.nr_seq */
     NxCpu **tpc; /* cfg.nr_tpc */

@@ -738,6 +738,7 @@ static const NxCpuOps seq_cpu_ops = {
     .get_pc = seq_get_pc,
     .block_info = seq_block_info,
     .block_cleared = seq_block_cleared,
+    .blocked_on_values = seq_blocked_on_values,
     .fault_line = seq_fault_line,
     .fault_signal = seq_fault_signal,
     .dump = seq_dump,
