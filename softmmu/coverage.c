@@ -10,7 +10,6 @@
  */
 #include <inttypes.h>
 
-#include "hw/nc2/board.h"
 #include "softmmu/trace-int.h"
 #include "target/seq/insn.h"
 #include "target/tpc/asm.h"

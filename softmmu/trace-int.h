@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nxemu/machine.h"
+#include "nxemu/seq-port.h"
 #include "nxemu/trace.h"
 
 /* Virtual-time track owners in the timeline (Chrome "pid"). */
@@ -66,11 +67,11 @@ struct NxTrace {
 
     /* shadow of the semaphores and events, resynchronised before each
      * instruction if anything else changed them */
-    uint32_t sem[NC2_NR_SEMAPHORES];
-    uint8_t evt[NC2_NR_EVENTS];
+    uint32_t sem[SEQ_NR_SEMAPHORES];
+    uint8_t evt[SEQ_NR_EVENTS];
     uint64_t sem_changes;
     uint64_t ext_t; /* time of the last change made outside instructions (DMA) */
-    uint64_t sem_waits[NC2_NR_SEMAPHORES], evt_waits[NC2_NR_EVENTS];
+    uint64_t sem_waits[SEQ_NR_SEMAPHORES], evt_waits[SEQ_NR_EVENTS];
 
     /* timeline: tl is the stream of tl_out (include/nxemu/file-io.h) */
     FILE *tl;
