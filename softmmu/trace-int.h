@@ -102,11 +102,11 @@ void tl_counter(NxTrace *t, int pid, const char *name, uint64_t ts, uint64_t val
 void tl_json_str(GString *out, const char *s);
 
 /* coverage.c */
-TraceCov *cov_new(void);
+TraceCov *cov_new(const Machine *m);
 void cov_free(TraceCov *c);
-void cov_seq(TraceCov *c, const uint8_t rec[64]);
-void cov_tpc(TraceCov *c, const uint8_t bundle[32]);
-void cov_fault(TraceCov *c, bool tpc, uint32_t code);
+/* One executed instruction of len bytes (counted when len is its ISA's). */
+void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len);
+void cov_fault(TraceCov *c, CpuKind kind, uint32_t code);
 void cov_json(TraceCov *c, GString *out);
 void cov_summary(TraceCov *c, GString *out);
 

@@ -29,6 +29,7 @@ typedef enum CpuState {
 } CpuState;
 
 typedef enum CpuKind { CPU_KIND_SEQ, CPU_KIND_TPC } CpuKind;
+#define NX_CPU_KINDS 2 /* CpuKind values, for tables indexed by kind */
 
 typedef struct NxCpuOps {
     const char *arch; /* "seq" or "tpc" */
@@ -91,6 +92,11 @@ struct NxCpu {
  * nxemu/tpc-port.h), which it copies. */
 NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port);
 NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port);
+/* What -coverage counts of each (include/nxemu/coverage.h,
+ * target/seq/coverage.c, target/tpc/coverage.c): the board hands them to
+ * the machine beside the cores (Machine.cov_isa). */
+extern const struct NxCovIsa seq_cov_isa;
+extern const struct NxCovIsa tpc_cov_isa;
 
 static inline const char *cpu_state_name(CpuState s)
 {
