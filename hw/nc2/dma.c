@@ -454,6 +454,25 @@ static uint64_t dma_agent_next_event(const void *opaque)
     return dma_next_completion(opaque);
 }
 
+/* -d stats: engines nobody used are summed up in the total line only. */
+static void dma_agent_stats(const void *opaque, GString *out)
+{
+    const DmaController *dc = opaque;
+    uint64_t req = 0, bytes = 0;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        const DmaEngine *e = &dc->e[i];
+        req += e->completed;
+        bytes += e->bytes;
+        if (!e->completed && !e->count)
+            continue;
+        g_string_append_printf(out,
+                               "stats: dma%u requests=%" PRIu64 " bytes=%" PRIu64 " queued=%u\n", i,
+                               e->completed, e->bytes, e->count);
+    }
+    g_string_append_printf(out, "stats: dma engines=%u requests=%" PRIu64 " bytes=%" PRIu64 "\n",
+                           dc->nr, req, bytes);
+}
+
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency)
 {
@@ -479,6 +498,7 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
     m->agent = (NxAgent){.pending = &dc->queued,
                          .advance = dma_agent_advance,
                          .next_event = dma_agent_next_event,
+                         .stats = dma_agent_stats,
                          .opaque = dc};
 }
 

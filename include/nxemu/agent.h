@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include <glib.h>
+
 typedef struct NxAgent {
     /* Work in flight (requests queued on any engine).  Read every round,
      * so a pointer to the count, not a call; NULL: no agent. */
@@ -22,6 +24,8 @@ typedef struct NxAgent {
     /* Cycles until the earliest completion if nothing adds work
      * (UINT64_MAX: none). */
     uint64_t (*next_event)(const void *opaque);
+    /* The -d stats lines of the engines (docs/tracing.rst). */
+    void (*stats)(const void *opaque, GString *out);
     void *opaque;
 } NxAgent;
 

@@ -60,6 +60,9 @@ typedef struct NxCpuOps {
     int (*fault_signal)(NxCpu *cpu);
     /* Human-readable register dump (-d cpu, monitor info registers). */
     void (*dump)(NxCpu *cpu, GString *out);
+    /* Optional: the core's own fields of its -d stats line, appended after
+     * the generic ones (docs/tracing.rst), each with a leading space. */
+    void (*stats)(NxCpu *cpu, GString *out);
     /* Disassemble the instruction at guest address addr into out; returns its
      * length in bytes, or 0 if it cannot be read. */
     unsigned (*disas)(NxCpu *cpu, uint64_t addr, GString *out);

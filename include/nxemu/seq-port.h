@@ -94,6 +94,9 @@ typedef struct SeqPort {
     uint32_t (*work_begin)(void *opaque);
     /* The translation line of the register dump (-d cpu, info registers). */
     void (*dump)(void *opaque, GString *out);
+    /* The translation fields of the -d stats line (docs/tracing.rst):
+     * " tlb_hits=N tlb_misses=N tlb_evictions=N". */
+    void (*stats)(void *opaque, GString *out);
     /* The core is going away: the block no longer refers to it. */
     void (*detach)(void *opaque, NxCpu *cpu);
 
