@@ -4,7 +4,7 @@ BUILD ?= build
 NINJA ?= ninja
 
 .PHONY: all deps run check check-unit bench install clean distclean sanitize-check isa-doc vendor-names examples clang-check \
-	fuzz fuzz-smoke
+	fuzz fuzz-smoke format-check
 
 all: $(BUILD)/build.ninja
 	$(NINJA) -C $(BUILD)
@@ -46,6 +46,13 @@ examples: all
 vendor-names: isa-doc
 	python3 scripts/gen-vendor-names.py . ../shared/vendor/habana-custom-kernel/doc/tpc-intrinsics.h \
 	  > docs/vendor-names.rst.tmp && mv docs/vendor-names.rst.tmp docs/vendor-names.rst
+
+# The house style (.clang-format) on the lines changed since the merge base
+# with main (on main: since the last commit), CI job; `git clang-format BASE`
+# fixes what it reports (docs/architecture.rst, "Conventions").
+format-check:
+	@sh scripts/deps.sh clang-format
+	sh scripts/check-format.sh
 
 # The tree must also build with clang -Werror (CI job): build, then the tests.
 # -march=native: the same leg runs the code the compiler vectorises for the

@@ -9,7 +9,6 @@
  */
 #include <inttypes.h>
 
-#include "hw/nc2/board.h"
 #include "nxemu/log.h"
 #include "nxemu/sched.h"
 #include "nxemu/signal.h"
@@ -39,9 +38,10 @@ static bool tpc_running(const Machine *m)
     return false;
 }
 
+/* Requests in flight on the DMA engines (Machine.agent, nxemu/agent.h). */
 static unsigned dma_queued(const Machine *m)
 {
-    return m->board->dma.nr ? dma_pending(&m->board->dma) : 0;
+    return nx_agent_pending(&m->agent);
 }
 
 static void icount_check(Sched *s, uint64_t vtime)
@@ -66,7 +66,7 @@ static void fast_forward(Machine *m)
 {
     Sched *s = &m->sched;
     uint64_t q = s->quantum, next, k;
-    if (!m->board->dma.nr || m->stop) {
+    if (m->stop) {
         return;
     }
     if (s->round_dma_completed || s->round_tpc_changed || s->round_retired) {
@@ -78,10 +78,10 @@ static void fast_forward(Machine *m)
             return;
         }
     }
-    if (tpc_running(m) || !dma_pending(&m->board->dma)) {
+    if (tpc_running(m) || !dma_queued(m)) {
         return;
     }
-    next = dma_next_completion(&m->board->dma);
+    next = m->agent.next_event(m->agent.opaque);
     if (next == UINT64_MAX || next <= q) {
         return;
     }
@@ -95,7 +95,8 @@ static void fast_forward(Machine *m)
     if (k == 0) {
         return;
     }
-    dma_advance(&m->board->dma, k * q);
+    uint64_t last_done;
+    m->agent.advance(m->agent.opaque, k * q, &last_done);
     s->vtime += k * q;
 }
 
@@ -133,12 +134,11 @@ static StopReason ended(Machine *m, StopReason r, uint64_t end_vtime)
 static bool blocked_waiting(const Machine *m, unsigned i)
 {
     const NxCpu *c = m->seq[i];
-    if (!m->board->nx) {
+    if (!c->ops->blocked_on_values) {
         return false; /* not the board's sequencers (unit tests' fake cores) */
     }
-    uint32_t why = m->board->nx[i].regs.block_reason;
     return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
-           (why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN) && !m->debug && !m->trace &&
+           c->ops->blocked_on_values((NxCpu *)c) && !m->debug && !m->trace &&
            !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU | NX_LOG_DEBUG_CMD)) &&
            m->sched.slice_rounds > 1;
 }
@@ -191,7 +191,7 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only, bool 
     if (dma_queued(m)) {
         /* cycles to the next completion at the earliest (an engine that
          * waits for a request's issue time only finishes later) */
-        uint64_t next = dma_next_completion(&m->board->dma);
+        uint64_t next = m->agent.next_event(m->agent.opaque);
         if (next == 0 || next == UINT64_MAX) {
             return 0;
         }
@@ -239,7 +239,8 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k, bool watch)
     if (last && dma_queued(m)) {
         /* the engines' phase 2 of the rounds before the last: requests the
          * core queued in its last round wait for their issue time */
-        unsigned done = dma_advance(&m->board->dma, last * q);
+        uint64_t last_done;
+        unsigned done = m->agent.advance(m->agent.opaque, last * q, &last_done);
         g_assert(done == 0);
     }
     s->vtime += last * q;
@@ -376,11 +377,12 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         s->phase = SCHED_PH_TPC;
         s->next = 0;
         s->resume_slice = false;
-        if (m->board->dma.nr && dma_pending(&m->board->dma)) {
-            s->round_dma_completed += dma_advance(&m->board->dma, q);
-            s->round_used = MAX(s->round_used, m->board->dma.last_done);
+        if (dma_queued(m)) {
+            uint64_t last_done;
+            s->round_dma_completed += m->agent.advance(m->agent.opaque, q, &last_done);
+            s->round_used = MAX(s->round_used, last_done);
             if (m->stop) {
-                return stopped(m, m->board->dma.last_done);
+                return stopped(m, last_done);
             }
         }
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "nxemu/machine.h"
+#include "nxemu/seq-port.h"
 #include "nxemu/trace.h"
 
 /* Virtual-time track owners in the timeline (Chrome "pid"). */
@@ -66,11 +67,11 @@ struct NxTrace {
 
     /* shadow of the semaphores and events, resynchronised before each
      * instruction if anything else changed them */
-    uint32_t sem[NC2_NR_SEMAPHORES];
-    uint8_t evt[NC2_NR_EVENTS];
+    uint32_t sem[SEQ_NR_SEMAPHORES];
+    uint8_t evt[SEQ_NR_EVENTS];
     uint64_t sem_changes;
     uint64_t ext_t; /* time of the last change made outside instructions (DMA) */
-    uint64_t sem_waits[NC2_NR_SEMAPHORES], evt_waits[NC2_NR_EVENTS];
+    uint64_t sem_waits[SEQ_NR_SEMAPHORES], evt_waits[SEQ_NR_EVENTS];
 
     /* timeline: tl is the stream of tl_out (include/nxemu/file-io.h) */
     FILE *tl;
@@ -101,11 +102,11 @@ void tl_counter(NxTrace *t, int pid, const char *name, uint64_t ts, uint64_t val
 void tl_json_str(GString *out, const char *s);
 
 /* coverage.c */
-TraceCov *cov_new(void);
+TraceCov *cov_new(const Machine *m);
 void cov_free(TraceCov *c);
-void cov_seq(TraceCov *c, const uint8_t rec[64]);
-void cov_tpc(TraceCov *c, const uint8_t bundle[32]);
-void cov_fault(TraceCov *c, bool tpc, uint32_t code);
+/* One executed instruction of len bytes (counted when len is its ISA's). */
+void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len);
+void cov_fault(TraceCov *c, CpuKind kind, uint32_t code);
 void cov_json(TraceCov *c, GString *out);
 void cov_summary(TraceCov *c, GString *out);
 

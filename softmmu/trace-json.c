@@ -6,7 +6,6 @@
  */
 #include <inttypes.h>
 
-#include "hw/nc2/board.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"

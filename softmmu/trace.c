@@ -109,7 +109,7 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
         t->dma_push[i] = g_queue_new();
     if (o->coverage) {
         g_autofree char *txt = g_strconcat(o->coverage, ".txt", NULL);
-        t->cov = cov_new();
+        t->cov = cov_new(m);
         t->cov_out = nx_output_open("-coverage", o->coverage, err);
         t->cov_txt_out = t->cov_out ? nx_output_open("-coverage", txt, err) : NULL;
         if (!t->cov_txt_out) {
@@ -515,12 +515,8 @@ static void trace_close(NxTrace *t, TraceCpu *tc)
         commit_line(t, tc, faulted);
     if (t->tl && cpu->kind == CPU_KIND_SEQ && retired)
         tl_insn(t, tc);
-    if (t->cov) {
-        if (cpu->kind == CPU_KIND_SEQ && tc->len == 64)
-            cov_seq(t->cov, tc->bytes);
-        else if (cpu->kind == CPU_KIND_TPC && tc->len == 32)
-            cov_tpc(t->cov, tc->bytes);
-    }
+    if (t->cov)
+        cov_insn(t->cov, cpu->kind, tc->bytes, tc->len);
     trace_unhook(t);
     sem_resync(t, tc->t);
 }
@@ -710,7 +706,7 @@ bool trace_finish(Machine *m, GError **err)
     if (m->stop_reason == STOP_FAULT && m->fault_cpu) {
         NxCpu *f = m->fault_cpu;
         if (t->cov)
-            cov_fault(t->cov, f->kind == CPU_KIND_TPC, f->fault.code);
+            cov_fault(t->cov, f->kind, f->fault.code);
         if (t->tl) {
             GString *a = g_string_new(NULL);
             g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"code\":%" PRIu32, f->fault_pc,

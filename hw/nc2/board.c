@@ -101,6 +101,8 @@ static void create_cores(Machine *m)
         tpccfg_port(&m->board->tpccfg[t], &port);
         m->tpc[t] = tpc_cpu_create(m, t, &port);
     }
+    m->cov_isa[CPU_KIND_SEQ] = &seq_cov_isa;
+    m->cov_isa[CPU_KIND_TPC] = &tpc_cov_isa;
 }
 
 /* nxemu,dtb-in-memory: the effective tree at HBM_end - 1 MiB (§10). */

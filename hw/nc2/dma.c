@@ -440,6 +440,39 @@ static void *req_pool_scratch(void *opaque, size_t bytes)
     return dma_pool_scratch(opaque, bytes);
 }
 
+/* Machine.agent (nxemu/agent.h): the scheduler's view of the engines. */
+static unsigned dma_agent_advance(void *opaque, uint64_t q, uint64_t *last_done)
+{
+    DmaController *dc = opaque;
+    unsigned n = dma_advance(dc, q);
+    *last_done = dc->last_done;
+    return n;
+}
+
+static uint64_t dma_agent_next_event(const void *opaque)
+{
+    return dma_next_completion(opaque);
+}
+
+/* -d stats: engines nobody used are summed up in the total line only. */
+static void dma_agent_stats(const void *opaque, GString *out)
+{
+    const DmaController *dc = opaque;
+    uint64_t req = 0, bytes = 0;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        const DmaEngine *e = &dc->e[i];
+        req += e->completed;
+        bytes += e->bytes;
+        if (!e->completed && !e->count)
+            continue;
+        g_string_append_printf(out,
+                               "stats: dma%u requests=%" PRIu64 " bytes=%" PRIu64 " queued=%u\n", i,
+                               e->completed, e->bytes, e->count);
+    }
+    g_string_append_printf(out, "stats: dma engines=%u requests=%" PRIu64 " bytes=%" PRIu64 "\n",
+                           dc->nr, req, bytes);
+}
+
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency)
 {
@@ -462,6 +495,11 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
         dc->pool.capacity += e->depth;
     }
     dc->pool.capacity++; /* the slot being built */
+    m->agent = (NxAgent){.pending = &dc->queued,
+                         .advance = dma_agent_advance,
+                         .next_event = dma_agent_next_event,
+                         .stats = dma_agent_stats,
+                         .opaque = dc};
 }
 
 void dma_destroy(DmaController *dc)

@@ -7,6 +7,9 @@
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
+#include "nxemu/seq-port.h"
+
+G_STATIC_ASSERT(SEQ_NR_SEMAPHORES == NC2_NR_SEMAPHORES && SEQ_NR_EVENTS == NC2_NR_EVENTS);
 
 #define EVSEM_EVENT    0x0000u
 #define EVSEM_SEM_READ 0x1000u

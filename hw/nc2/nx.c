@@ -508,6 +508,14 @@ static uint32_t port_work_begin(void *opaque)
     return nx_work_begin(opaque);
 }
 
+static void port_stats(void *opaque, GString *out)
+{
+    NxBlock *nx = opaque;
+    g_string_append_printf(out,
+                           " tlb_hits=%" PRIu64 " tlb_misses=%" PRIu64 " tlb_evictions=%" PRIu64,
+                           nx->tlb.hits, nx->tlb.misses, nx->tlb.evictions);
+}
+
 static void port_dump(void *opaque, GString *out)
 {
     NxBlock *nx = opaque;
@@ -571,6 +579,7 @@ void nx_seq_port(NxBlock *nx, SeqPort *port)
         .apply_pending_control = port_apply_pending_control,
         .work_begin = port_work_begin,
         .dump = port_dump,
+        .stats = port_stats,
         .detach = port_detach,
         .sem = es->sem,
         .evt = es->evt,

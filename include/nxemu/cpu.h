@@ -29,6 +29,7 @@ typedef enum CpuState {
 } CpuState;
 
 typedef enum CpuKind { CPU_KIND_SEQ, CPU_KIND_TPC } CpuKind;
+#define NX_CPU_KINDS 2 /* CpuKind values, for tables indexed by kind */
 
 typedef struct NxCpuOps {
     const char *arch; /* "seq" or "tpc" */
@@ -45,6 +46,12 @@ typedef struct NxCpuOps {
      * satisfied its wait since)?  It then passes at its next slice, and a
      * limit report says so instead of calling it blocked. */
     bool (*block_cleared)(NxCpu *cpu);
+    /* Optional: is the core blocked on values only (semaphores, events, its
+     * own registers, its outstanding work: a wait or DRAIN), so that a retry
+     * fails until one of them changes (sched_note_change)?  A full DMA queue
+     * is not such a block: its retry builds the request again, reading
+     * memory.  The scheduler then skips its slices (softmmu/sched.c). */
+    bool (*blocked_on_values)(NxCpu *cpu);
     /* The whole one-line fault diagnostic without newline, e.g.
      * "nxemu: fault: core=0 code=BUS_ERROR(8) info=0 pc=0x... addr=0x..."
      * (machine.md §9.3 for sequencers, tpc.md §6.6 for TPCs). */
@@ -53,6 +60,9 @@ typedef struct NxCpuOps {
     int (*fault_signal)(NxCpu *cpu);
     /* Human-readable register dump (-d cpu, monitor info registers). */
     void (*dump)(NxCpu *cpu, GString *out);
+    /* Optional: the core's own fields of its -d stats line, appended after
+     * the generic ones (docs/tracing.rst), each with a leading space. */
+    void (*stats)(NxCpu *cpu, GString *out);
     /* Disassemble the instruction at guest address addr into out; returns its
      * length in bytes, or 0 if it cannot be read. */
     unsigned (*disas)(NxCpu *cpu, uint64_t addr, GString *out);
@@ -85,6 +95,11 @@ struct NxCpu {
  * nxemu/tpc-port.h), which it copies. */
 NxCpu *seq_cpu_create(Machine *m, unsigned index, const SeqPort *port);
 NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port);
+/* What -coverage counts of each (include/nxemu/coverage.h,
+ * target/seq/coverage.c, target/tpc/coverage.c): the board hands them to
+ * the machine beside the cores (Machine.cov_isa). */
+extern const struct NxCovIsa seq_cov_isa;
+extern const struct NxCovIsa tpc_cov_isa;
 
 static inline const char *cpu_state_name(CpuState s)
 {

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "nxemu/agent.h"
 #include "nxemu/cpu.h"
 #include "nxemu/log.h"
 #include "nxemu/memory.h"
@@ -106,6 +107,10 @@ typedef struct Machine {
     AddressSpace *as;
     NxBoard *board; /* owned; opaque outside hw/ */
 
+    /* The devices the scheduler advances beside the cores (nxemu/agent.h),
+     * filled by the board. */
+    NxAgent agent;
+
     NxCpu **seq; /* cfg.nr_seq */
     NxCpu **tpc; /* cfg.nr_tpc */
 
@@ -129,6 +134,9 @@ typedef struct Machine {
      * every reverse command re-executes from the start; -replay-memory),
      * and the steps between two of them at first (-replay-every). */
     uint64_t replay_memory, replay_every;
+    /* What -coverage counts of each core type (nxemu/coverage.h), by
+     * CpuKind, filled by the board; NULL: no such core. */
+    const struct NxCovIsa *cov_isa[NX_CPU_KINDS];
     /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
     struct NxTrace *trace;
     /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */

@@ -28,6 +28,11 @@
 #define SEQ_LOCAL_BASE  0x100000u
 #define SEQ_LOCAL_BYTES 0x840u
 
+/* Semaphores and events: what an 8-bit index of a wait or update names.
+ * Architecture, so here; hw/nc2/evsem.c ties the board's arrays to them. */
+#define SEQ_NR_SEMAPHORES 256u
+#define SEQ_NR_EVENTS     256u
+
 /* STATUS[11:8] block reasons (machine.md §3) */
 enum { NX_BLOCK_NONE = 0, NX_BLOCK_WAIT = 1, NX_BLOCK_DRAIN = 2, NX_BLOCK_DMAQ = 3 };
 
@@ -89,6 +94,9 @@ typedef struct SeqPort {
     uint32_t (*work_begin)(void *opaque);
     /* The translation line of the register dump (-d cpu, info registers). */
     void (*dump)(void *opaque, GString *out);
+    /* The translation fields of the -d stats line (docs/tracing.rst):
+     * " tlb_hits=N tlb_misses=N tlb_evictions=N". */
+    void (*stats)(void *opaque, GString *out);
     /* The core is going away: the block no longer refers to it. */
     void (*detach)(void *opaque, NxCpu *cpu);
 

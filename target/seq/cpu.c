@@ -731,6 +731,15 @@ static void seq_destroy(NxCpu *cpu)
     g_free(s);
 }
 
+/* NxCpuOps.stats: the translation counters, then the records that ran in
+ * compiled blocks (docs/architecture.rst, "Sequencer instructions"). */
+static void seq_stats(NxCpu *cpu, GString *out)
+{
+    SeqCpu *s = seq_cpu(cpu);
+    s->port.stats(s->port.opaque, out);
+    g_string_append_printf(out, " compiled=%" PRIu64, s->jit.insns);
+}
+
 static const NxCpuOps seq_cpu_ops = {
     .arch = "seq",
     .reset = seq_reset,
@@ -738,9 +747,11 @@ static const NxCpuOps seq_cpu_ops = {
     .get_pc = seq_get_pc,
     .block_info = seq_block_info,
     .block_cleared = seq_block_cleared,
+    .blocked_on_values = seq_blocked_on_values,
     .fault_line = seq_fault_line,
     .fault_signal = seq_fault_signal,
     .dump = seq_dump,
+    .stats = seq_stats,
     .disas = seq_disas,
     .gdb_read_reg = seq_gdb_read_reg,
     .gdb_write_reg = seq_gdb_write_reg,

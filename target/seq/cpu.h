@@ -300,6 +300,8 @@ uint32_t seq_update_value(SeqCpu *s, uint8_t mode, uint32_t v);
 void seq_block_info(NxCpu *cpu, GString *out);
 /* NxCpuOps.block_cleared: the recorded wait holds now */
 bool seq_block_cleared(NxCpu *cpu);
+/* NxCpuOps.blocked_on_values: blocked in a wait or a DRAIN. */
+bool seq_blocked_on_values(NxCpu *cpu);
 
 /* Neuron-address helpers (exec-mem.c). */
 /* Resolve the ADDR8 at rec[off] (register and table forms read now). */

@@ -159,6 +159,12 @@ bool seq_block_cleared(NxCpu *cpu)
            seq_wait_holds(s, s->blk_wait_mode, s->blk_wait_idx, s->blk_wait_value);
 }
 
+bool seq_blocked_on_values(NxCpu *cpu)
+{
+    uint32_t why = seq_cpu(cpu)->regs->block_reason;
+    return why == NX_BLOCK_WAIT || why == NX_BLOCK_DRAIN;
+}
+
 /* 0xA0: two waits (a: the EV_* wait fields; b: EVSEM_WAITB_*) that must
  * hold at the same instant, and one update (EVSEM_UPD_*). */
 SeqStatus seq_exec_evsem(SeqCpu *s, const SeqDecoded *d)

@@ -703,6 +703,7 @@ static const NxCpuOps tpc_ops = {
     .fault_line = tpc_fault_line,
     .fault_signal = tpc_fault_signal,
     .dump = tpc_dump,
+    .stats = tpc_stats,
     .disas = tpc_disas,
     .gdb_read_reg = tpc_gdb_read_reg,
     .gdb_write_reg = tpc_gdb_write_reg,

@@ -439,6 +439,8 @@ static inline bool tpc_watch_hit(TpcCpu *c, uint64_t pa, uint64_t len, bool is_w
 void tpc_fault_line(NxCpu *cpu, GString *out);
 int tpc_fault_signal(NxCpu *cpu);
 void tpc_dump(NxCpu *cpu, GString *out);
+/* NxCpuOps.stats (stats.c). */
+void tpc_stats(NxCpu *cpu, GString *out);
 unsigned tpc_disas(NxCpu *cpu, uint64_t addr, GString *out);
 unsigned tpc_gdb_read_reg(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen);
 unsigned tpc_gdb_write_reg(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
