@@ -58,10 +58,12 @@ static const char *summary(const char *mnemonic)
 /* Operand syntax of the hand-coded forms (the table-described ones are
  * printed from their layouts). */
 static const char *const legacy_form[TPC_FORM_COUNT] = {
-    [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (docs/user-manual.rst, TPC assembler syntax)",
+    [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (docs/user-manual.rst, TPC "
+                      "assembler syntax)",
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
-    [TPC_FORM_MOV_DG] = "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
+    [TPC_FORM_MOV_DG] =
+        "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
@@ -218,8 +220,10 @@ static bool page(unsigned slot, GString *o)
                         continue;
                     }
                     if (s->flags & TPC_OPF_TARGET)
-                        g_string_append(o, (d->flags & TPC_F_PCREL) ? "target (a label, or an offset from this bundle) or "
-                                                                    : "target (a label or an address) or ");
+                        g_string_append(o,
+                                        (d->flags & TPC_F_PCREL)
+                                            ? "target (a label, or an offset from this bundle) or "
+                                            : "target (a label or an address) or ");
                     kinds(o, s->kinds, s->group);
                     if (s->flags & TPC_OPF_VPAIR)
                         g_string_append(o, " (D, a pair, for a wide result)");
@@ -233,7 +237,7 @@ static bool page(unsigned slot, GString *o)
             l = tpc_form_layout(d->form);
             if (l->flags & TPC_LF_BARE)
                 g_string_append(o, d->flags & TPC_F_NOPRED ? "none, no predicate (unconditional)"
-                                                            : "none, no predicate");
+                                                           : "none, no predicate");
             else
                 g_string_append(o, "; predicate last (table-described form)");
         } else {

@@ -309,13 +309,37 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
             o->freeze = true;
             continue;
         }
-        static const char *const with_val[] = {
-            "-k",    "--kernel",        "-n",    "--tpcs",    "--index-space", "--index-base",
-            "-i",    "-o",              "--arg", "--farg",    "--kernel-config", "--sem",
-            "-M",    "--machine",       "--dtb", "--launcher", "--cycle-limit", "-d",
-            "--log", "-D",              "--logfile", "--gdb", "--tpc-timing", "--profile",
-            "--display", "--screendump-at-exit", "--replay-budget", "--replay-memory",
-            "--replay-every", "--descriptors", "--monitor"};
+        static const char *const with_val[] = {"-k",
+                                               "--kernel",
+                                               "-n",
+                                               "--tpcs",
+                                               "--index-space",
+                                               "--index-base",
+                                               "-i",
+                                               "-o",
+                                               "--arg",
+                                               "--farg",
+                                               "--kernel-config",
+                                               "--sem",
+                                               "-M",
+                                               "--machine",
+                                               "--dtb",
+                                               "--launcher",
+                                               "--cycle-limit",
+                                               "-d",
+                                               "--log",
+                                               "-D",
+                                               "--logfile",
+                                               "--gdb",
+                                               "--tpc-timing",
+                                               "--profile",
+                                               "--display",
+                                               "--screendump-at-exit",
+                                               "--replay-budget",
+                                               "--replay-memory",
+                                               "--replay-every",
+                                               "--descriptors",
+                                               "--monitor"};
         bool known = false;
         for (size_t k = 0; k < G_N_ELEMENTS(with_val); k++) {
             known |= opt_is(a, with_val[k]);
@@ -459,8 +483,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         return usage(err, "-S: needs -s, -gdb or -monitor stdio (something to continue from)");
     }
     if (o->monitor_stdio && (o->gdb || o->gdb_default || o->display)) {
-        return usage(err, "-monitor stdio: not with %s (%s)",
-                     o->display ? "--display" : "-s/-gdb",
+        return usage(err, "-monitor stdio: not with %s (%s)", o->display ? "--display" : "-s/-gdb",
                      o->display ? "the window's keys" : "gdb's 'monitor' runs the same commands");
     }
     if (o->screendump_at_exit && !o->display) {

@@ -75,7 +75,7 @@ typedef struct TrOptions {
     char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
     bool gdb_default; /* -s: -gdb tcp::1234 */
     bool freeze;      /* -S: start stopped, for the debugger or the monitor */
-    bool monitor_stdio; /* -monitor stdio: nxemu's monitor on standard input */
+    bool monitor_stdio;     /* -monitor stdio: nxemu's monitor on standard input */
     uint64_t replay_budget; /* --replay-budget N: gdb reverse execution, 0 = off */
     uint64_t replay_memory; /* --replay-memory SIZE: its snapshots, 0 = none */
     uint64_t replay_every;  /* --replay-every N */

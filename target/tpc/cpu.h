@@ -820,7 +820,7 @@ uint32_t tpc_alu(unsigned op, unsigned t, uint32_t a, uint32_t b, uint32_t d, un
  * TPC_SLOT_SPU or TPC_SLOT_VPU), or NULL: integer ADD (tpc_lane_int_add,
  * its carries) and the register-pair forms are not rows. */
 uint32_t (*tpc_alu_fn(unsigned slot, unsigned op, unsigned t, unsigned sw))(uint32_t, uint32_t,
-                                                                          uint32_t);
+                                                                            uint32_t);
 /* CMP_EQ (0x09) .. CMP_GEQ (0x0E) relation, also used by SEL/SEL2 with the
  * SEL opcodes mapped onto it. */
 bool tpc_alu_cmp(unsigned op, unsigned t, uint32_t a, uint32_t b, bool mask_eq_zero);

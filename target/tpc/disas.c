@@ -237,8 +237,8 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
                 g_string_append_printf(p->o, " 0x%x", v);
             else
                 hexop(p, v);
-        } else if ((s->flags & TPC_OPF_TARGET) && (ops[s->field]->kind == TPC_OP_IMM ||
-                                                   ops[s->field]->kind == TPC_OP_SIMM)) {
+        } else if ((s->flags & TPC_OPF_TARGET) &&
+                   (ops[s->field]->kind == TPC_OP_IMM || ops[s->field]->kind == TPC_OP_SIMM)) {
             const TpcOperand *o = ops[s->field];
             uint32_t v = o->kind == TPC_OP_IMM ? p->bd->imm : o->num;
             if (in->desc->flags & TPC_F_PCREL)

@@ -103,7 +103,13 @@ static uint32_t alu_ash(unsigned t, uint32_t ra, uint32_t rb, bool sat, bool rhu
 /* ---- the element tier of lane-ops.def ---- */
 
 /* one function per row and type: T the type, x/y/z the A, B, old-D lanes */
-#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                         static uint32_t alu_##name##_##type(uint32_t x, uint32_t y, uint32_t z)                            {                                                                                                      enum { T = TPC_T_##type };                                                                         (void)x, (void)y, (void)z;                                                                         return (expr);                                                                                 }
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    static uint32_t alu_##name##_##type(uint32_t x, uint32_t y, uint32_t z)                        \
+    {                                                                                              \
+        enum { T = TPC_T_##type };                                                                 \
+        (void)x, (void)y, (void)z;                                                                 \
+        return (expr);                                                                             \
+    }
 #include "target/tpc/lane-ops.def"
 
 /* [SPU, VPU][opcode][type][SWITCHES & 7]: the first row that applies */
@@ -120,7 +126,8 @@ static void alu_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsig
 
 __attribute__((constructor)) static void alu_tab_init(void)
 {
-#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                         alu_put(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, alu_##name##_##type);
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    alu_put(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, alu_##name##_##type);
 #include "target/tpc/lane-ops.def"
 }
 

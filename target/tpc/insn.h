@@ -142,12 +142,12 @@ static inline bool tpc_type_is_signed(unsigned t)
  * LD: A = LD SRC_A, B = LD SRC_B (shared bits 81:73), Dst = LD DEST;
  * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */
 typedef enum TpcForm {
-    TPC_FORM_LOOP,        /* whole-bundle LOOP, TpcBundle.loop */
-    TPC_FORM_MOV,         /* Dst, A (register or immediate); B = type/flavor/mask */
-    TPC_FORM_CONVERT,     /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
-    TPC_FORM_MOV_DG,      /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
-    TPC_FORM_LD_TNSR,     /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
-    TPC_FORM_ST_TNSR,     /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
+    TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
+    TPC_FORM_MOV,     /* Dst, A (register or immediate); B = type/flavor/mask */
+    TPC_FORM_CONVERT, /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
+    TPC_FORM_MOV_DG,  /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
+    TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
+    TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
 #define TPC_LAYOUT0(name, flags)     TPC_FORM_##name,
@@ -193,8 +193,8 @@ enum {
     TPC_F_INT5 = 1u << 0,   /* SPU: also an int5 form (I destination, dim mask SW[6:2]) */
     TPC_F_NOPRED = 1u << 1, /* unconditional: predicate fields ignored (HALT) */
     TPC_F_GAUDI_NO = 1u << 2,
-    TPC_F_LOW = 1u << 4,  /* the _low half form of a vector load/store */
-    TPC_F_HIGH = 1u << 5, /* the _high half form */
+    TPC_F_LOW = 1u << 4,   /* the _low half form of a vector load/store */
+    TPC_F_HIGH = 1u << 5,  /* the _high half form */
     TPC_F_SHIFT = 1u << 3, /* SPU shl/shr: the int5 form shifts an I register (SRC_A) */
     TPC_F_VEC_B = 1u << 6, /* VPU shuffle: SRC_B is a vector register, never a scalar */
     TPC_F_PCREL = 1u << 7, /* jmpr: a TPC_OPF_TARGET operand is relative to the bundle */
@@ -237,15 +237,15 @@ enum {
 /* How a table-described form (TpcLayout) prints a switch; hand-written
  * printers of the older forms ignore it. */
 enum {
-    TPC_SWP_WORD = 0, /* one-bit: the key when set; named multi-bit: the value's name when != dflt */
-    TPC_SWP_KEYVAL,   /* key=value (value name if it has one, else decimal) when != dflt */
-    TPC_SWP_ALWAYS,   /* key=value always */
-    TPC_SWP_NAME,     /* the value's name always */
-    TPC_SWP_NEVER,    /* implied by the operands or by another switch */
-    TPC_SWP_LEAD,     /* key=value always; a bare number before the operands also sets it */
-    TPC_SWP_TRAIL,    /* as WORD; a bare number after the operands also sets it (the
-                       * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
-    TPC_SWP_BIN,      /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
+    TPC_SWP_WORD,   /* one bit: the key when set; else the value's name when != dflt */
+    TPC_SWP_KEYVAL, /* key=value (value name if it has one, else decimal) when != dflt */
+    TPC_SWP_ALWAYS, /* key=value always */
+    TPC_SWP_NAME,   /* the value's name always */
+    TPC_SWP_NEVER,  /* implied by the operands or by another switch */
+    TPC_SWP_LEAD,   /* key=value always; a bare number before the operands also sets it */
+    TPC_SWP_TRAIL,  /* as WORD; a bare number after the operands also sets it (the
+                     * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
+    TPC_SWP_BIN,    /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -373,8 +373,14 @@ typedef struct TpcLayout {
 /* a dim mask in bits 6:2 of field f, written as an operand */
 #define TPC_OPD_DIMMASK_AT(f) {TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0}
 /* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
-#define TPC_OPD_BIMM {TPC_FIELD_SW, 0, TPC_K(RAW), 0, 0, TPC_OPF_BIMM, 0}
-#define TPC_OPD_TARGET(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0}
+#define TPC_OPD_BIMM                                                                               \
+    {                                                                                              \
+        TPC_FIELD_SW, 0, TPC_K(RAW), 0, 0, TPC_OPF_BIMM, 0                                         \
+    }
+#define TPC_OPD_TARGET(f, kinds)                                                                   \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0                               \
+    }
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
 
 /* Layout of a form, or NULL for a hand-coded form. */

@@ -227,8 +227,8 @@ static inline uint32_t tpc_lane_int_mul(unsigned t, uint32_t ra, uint32_t rb)
 /* 32-bit MUL's upper word: bits 63:32 of the 64-bit product. */
 static inline uint32_t tpc_lane_int_mul_hi(unsigned t, uint32_t ra, uint32_t rb)
 {
-    uint64_t p = t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)ra * (int32_t)rb)
-                                : (uint64_t)ra * rb;
+    uint64_t p =
+        t == TPC_T_I32 ? (uint64_t)((int64_t)(int32_t)ra * (int32_t)rb) : (uint64_t)ra * rb;
     return (uint32_t)(p >> 32);
 }
 
@@ -237,13 +237,15 @@ static inline uint32_t tpc_lane_int_mul_dr(unsigned t, uint32_t ra, uint32_t rb)
 {
     __int128 p = t == TPC_T_I32 ? (__int128)(int32_t)ra * (int32_t)rb : (__int128)ra * rb;
     __int128 q = (2 * p + ((__int128)1 << 31)) >> 32;
-    int64_t lim = q > INT64_MAX / 2 ? INT64_MAX / 2 : q < INT64_MIN / 2 ? INT64_MIN / 2 : (int64_t)q;
+    int64_t lim = q > INT64_MAX / 2   ? INT64_MAX / 2
+                  : q < INT64_MIN / 2 ? INT64_MIN / 2
+                                      : (int64_t)q;
     return tpc_lane_int_result(lim, t, true);
 }
 
 /* MAC: d + a*b (neg: d - a*b), exact, then wrapped or saturated. */
-static inline uint32_t tpc_lane_int_mac(unsigned t, uint32_t ra, uint32_t rb, uint32_t rd,
-                                        bool neg, bool sat)
+static inline uint32_t tpc_lane_int_mac(unsigned t, uint32_t ra, uint32_t rb, uint32_t rd, bool neg,
+                                        bool sat)
 {
     int64_t a = tpc_lane_sext(ra, t), b = tpc_lane_sext(rb, t), d = tpc_lane_sext(rd, t);
     __int128 p = (__int128)a * b;

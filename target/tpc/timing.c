@@ -281,8 +281,8 @@ static unsigned check_names(unsigned slot, const char *names, const char *what, 
         size_t len = e ? (size_t)(e - p) : strlen(p);
         g_autofree char *n = g_strndup(p, len);
         if (strchr(n, '*') || !insn_exists(slot, n)) {
-            fprintf(err, "timing.def: %s row names \"%s\" (slot %u): not an instruction\n", what,
-                    n, slot);
+            fprintf(err, "timing.def: %s row names \"%s\" (slot %u): not an instruction\n", what, n,
+                    slot);
             bad++;
         }
         if (!e)
@@ -298,19 +298,20 @@ unsigned tpc_timing_check_table(FILE *err)
         uint8_t slot;
         const char *name;
     } insns[] = {
-#define TPC_LD(opc, name, f, t, s, fl)  {TPC_SLOT_LD, #name},
+#define TPC_LD(opc, name, f, t, s, fl) {TPC_SLOT_LD, #name},
 #include "target/tpc/insn-ld.def"
 #define TPC_SPU(opc, name, f, t, s, fl) {TPC_SLOT_SPU, #name},
 #include "target/tpc/insn-spu.def"
 #define TPC_VPU(opc, name, f, t, s, fl) {TPC_SLOT_VPU, #name},
 #include "target/tpc/insn-vpu.def"
-#define TPC_ST(opc, name, f, t, s, fl)  {TPC_SLOT_ST, #name},
+#define TPC_ST(opc, name, f, t, s, fl) {TPC_SLOT_ST, #name},
 #include "target/tpc/insn-st.def"
     };
     for (size_t i = 0; i < G_N_ELEMENTS(insns); i++) {
         bool named = false;
         for (size_t r = 0; r < G_N_ELEMENTS(pw_rows) && !named; r++)
-            named = pw_rows[r].slot == insns[i].slot && names_exactly(pw_rows[r].names, insns[i].name);
+            named =
+                pw_rows[r].slot == insns[i].slot && names_exactly(pw_rows[r].names, insns[i].name);
         for (size_t r = 0; r < G_N_ELEMENTS(nowr_rows) && !named; r++)
             named = nowr_rows[r].slot == insns[i].slot &&
                     names_exactly(nowr_rows[r].names, insns[i].name);
@@ -365,8 +366,8 @@ typedef struct TmRead {
 
 typedef struct TmSlot {
     uint8_t nrd;
-    uint8_t wawp, wawc; /* TPC_WAW rows it is the producer / consumer of */
-    uint8_t wdst;       /* its destination register (flat), 0xFF: none */
+    uint8_t wawp, wawc;    /* TPC_WAW rows it is the producer / consumer of */
+    uint8_t wdst;          /* its destination register (flat), 0xFF: none */
     uint16_t pairs;        /* producer pair rows */
     bool ibyp;             /* a producer on the IRF bypass */
     bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
@@ -583,8 +584,10 @@ static void add_read(TmSlot *ts, unsigned slot, const TpcInsn *in, unsigned fiel
     if (kind > TPC_OP_AD || !kind_count[kind] || num >= kind_count[kind] || ts->nrd >= TM_MAX_RD)
         return;
     const CrRow *r = cr_of(slot, in, field, kind);
-    ts->rd[ts->nrd++] = (TmRead){(uint8_t)(kind_base[kind] + num), r ? r->cr : TM_NONE,
-                                 r ? r->cs : TM_NONE, (uint8_t)field,
+    ts->rd[ts->nrd++] = (TmRead){(uint8_t)(kind_base[kind] + num),
+                                 r ? r->cr : TM_NONE,
+                                 r ? r->cs : TM_NONE,
+                                 (uint8_t)field,
                                  (uint16_t)cons_pairs(slot, in, field),
                                  ibyp_of(slot, in, TM_CONS)};
 }
@@ -645,7 +648,8 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
             ts->wdst = (uint8_t)(kind_base[dk] + in->dst.num);
         for (size_t r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
             const WawRow *w = &waw_rows[r];
-            if (w->pslot == s && type_match(w->ptypes, in) && name_match(w->pnames, in->desc->mnemonic))
+            if (w->pslot == s && type_match(w->ptypes, in) &&
+                name_match(w->pnames, in->desc->mnemonic))
                 ts->wawp |= (uint8_t)(1u << r);
             if (w->cslot == s && name_match(w->cnames, in->desc->mnemonic))
                 ts->wawc |= (uint8_t)(1u << r);
@@ -698,9 +702,8 @@ static const char *const slot_names[5] = {"LD", "SPU", "VPU", "ST", "LOOP"};
  * rule broken.  WAW distances are issue cycles; TPC_SEQ ones pipeline
  * cycles, t - mem (mem: the memory stall cycles so far). */
 static uint64_t rules_at(const TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem,
-                         uint32_t *pc,
-                         unsigned *need, uint64_t *seen, const char **what, unsigned *slot,
-                         unsigned *reg)
+                         uint32_t *pc, unsigned *need, uint64_t *seen, const char **what,
+                         unsigned *slot, unsigned *reg)
 {
     uint64_t wait = 0;
     bool first = true;
@@ -712,7 +715,8 @@ static uint64_t rules_at(const TpcTiming *tm, const TmBundle *tb, uint64_t t, ui
         const TmEnt *e = &R->e[R->head];
         unsigned n, k = reg_kind(ts->wdst, &n);
         for (unsigned r = 0; r < G_N_ELEMENTS(waw_rows); r++) {
-            if (!(ts->wawc & e->waw & (1u << r)) || waw_rows[r].kind != k || t - e->t >= waw_rows[r].dist)
+            if (!(ts->wawc & e->waw & (1u << r)) || waw_rows[r].kind != k ||
+                t - e->t >= waw_rows[r].dist)
                 continue;
             wait = MAX(wait, waw_rows[r].dist - (t - e->t));
             if (first) {
@@ -948,8 +952,8 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
             __typeof__(tm->reg[0]) *R = &tm->reg[reg];
             R->head = (uint8_t)((R->head + 1) % TM_HIST);
             R->count = (uint8_t)MIN(R->count + 1u, (unsigned)TM_HIST);
-            R->e[R->head] = (TmEnt){tm->tc, c->pc, tb->s[s].pw[k], tb->s[s].ibyp, tb->s[s].pairs,
-                                    tb->s[s].wawp};
+            R->e[R->head] = (TmEnt){tm->tc,        c->pc,          tb->s[s].pw[k],
+                                    tb->s[s].ibyp, tb->s[s].pairs, tb->s[s].wawp};
             if (k == TPC_OP_V) {
                 memcpy(tm->vold[w->idx][R->head], c->v[w->idx], TPC_VBYTES);
             } else {

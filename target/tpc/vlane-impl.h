@@ -45,24 +45,24 @@ VL_ATTR static void VL(mov)(uint8_t *restrict out, const uint8_t *restrict a,
 /* One loop per row of lane-ops.def that has a loop tier (L, LA): VL_FN
  * with T bound to the row's type.  (VL_ROW_FN expands the element size
  * before VL_FN pastes it.) */
-#define VL_E_F32  4
-#define VL_E_BF16 2
-#define VL_E_I32  4
-#define VL_E_U32  4
-#define VL_E_I16  2
-#define VL_E_U16  2
-#define VL_E_I8   1
-#define VL_E_U8   1
+#define VL_E_F32                       4
+#define VL_E_BF16                      2
+#define VL_E_I32                       4
+#define VL_E_U32                       4
+#define VL_E_I16                       2
+#define VL_E_U16                       2
+#define VL_E_I8                        1
+#define VL_E_U8                        1
 #define VL_ROW_FN(name, E, type, expr) VL_FN(name, E, TPC_T_##type, expr)
 #define VL_ROW_L(name, type, expr)     VL_ROW_FN(name##_##type, VL_E_##type, type, expr)
 #define VL_ROW_LA(name, type, expr)    VL_ROW_L(name, type, expr)
 #define VL_ROW_E(name, type, expr)
-#define VL_PTR_L(name, type)           VL(name##_##type)
-#define VL_PTR_LA(name, type)          VL(name##_##type)
-#define VL_PTR_E(name, type)           NULL
-#define VL_TIER_L                      1u
-#define VL_TIER_LA                     2u
-#define VL_TIER_E                      0u
+#define VL_PTR_L(name, type)                                   VL(name##_##type)
+#define VL_PTR_LA(name, type)                                  VL(name##_##type)
+#define VL_PTR_E(name, type)                                   NULL
+#define VL_TIER_L                                              1u
+#define VL_TIER_LA                                             2u
+#define VL_TIER_E                                              0u
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) VL_ROW_##tier(name, type, expr)
 #include "target/tpc/lane-ops.def"
 
@@ -89,7 +89,8 @@ static void VL(put)(unsigned slots, unsigned op, unsigned t, unsigned swm, unsig
 __attribute__((constructor)) static void VL(tab_init)(void)
 {
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
-    VL(put)(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, VL_TIER_##tier, VL_PTR_##tier(name, type));
+    VL(put)                                                                                        \
+    (slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, VL_TIER_##tier, VL_PTR_##tier(name, type));
 #include "target/tpc/lane-ops.def"
 }
 

@@ -274,8 +274,8 @@ static void test_rows_have_semantics(void)
                 if (t == TPC_T_B || !(d->types & (1u << t)))
                     continue;
                 for (unsigned sw = 0; sw < 8; sw++) {
-                    TpcInsn in = {.desc = d, .opc = (uint8_t)opc, .type = (uint8_t)t,
-                                  .sw = (uint8_t)sw};
+                    TpcInsn in = {
+                        .desc = d, .opc = (uint8_t)opc, .type = (uint8_t)t, .sw = (uint8_t)sw};
                     if ((sw & ~swmask) || !tpc_sw_types_ok(&in))
                         continue;
                     if (opc == TPC_OPC_SPU_add && !tpc_type_is_float(t))
@@ -284,8 +284,8 @@ static void test_rows_have_semantics(void)
                         continue;
                     TpcLaneFn fn = tpc_alu_fn(slot, opc, t, sw);
                     if (!fn)
-                        g_error("%s.%u sw=%u (%s slot) has no lane-ops.def row", d->mnemonic,
-                                t, sw, slot == TPC_SLOT_SPU ? "SPU" : "VPU");
+                        g_error("%s.%u sw=%u (%s slot) has no lane-ops.def row", d->mnemonic, t, sw,
+                                slot == TPC_SLOT_SPU ? "SPU" : "VPU");
                     combos++;
                     TpcVlFn vf = slot == TPC_SLOT_VPU ? tpc_vl_arith_fn(opc, t, sw) : NULL;
                     if (!vf)
@@ -305,8 +305,8 @@ static void test_rows_have_semantics(void)
                         memcpy(&w, z + i * e, e), memcpy(&r, out + i * e, e);
                         uint32_t want = fn(x, y, w) & (e == 4 ? 0xFFFFFFFFu : (1u << 8 * e) - 1);
                         if (r != want)
-                            g_error("%s.%u sw=%u lane %u: loop %08x, element %08x", d->mnemonic,
-                                    t, sw, i, r, want);
+                            g_error("%s.%u sw=%u lane %u: loop %08x, element %08x", d->mnemonic, t,
+                                    sw, i, r, want);
                     }
                 }
             }

@@ -45,8 +45,8 @@ static const Case cases[] = {
     {"nop; nop; mul.f32 V1, V2, V3; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_VPU, TPC_OP_V,
      TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 6},
     /* LD_TNSR -> VPU: E3 vs D2/E3 = 4 */
-    {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_LD,
-     TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 4},
+    {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; nop; add.f32 V4, V1, V3; nop", TPC_SLOT_LD, TPC_OP_V,
+     TPC_SLOT_VPU, TPC_FIELD_SRC_A, TPC_OP_V, 4},
     /* VPU f32 -> ST_TNSR value: E3 vs E6/E6 = 1 */
     {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; nop; st_tnsr 0x1, I2, V1", TPC_SLOT_VPU,
      TPC_OP_V, TPC_SLOT_ST, TPC_FIELD_SRC_C, TPC_OP_V, 1},
@@ -57,8 +57,8 @@ static const Case cases[] = {
     {"nop; add.i32 S1, S2, S3; nop; nop\nnop; nop; add.i32 V4, V1, S1; nop", TPC_SLOT_SPU, TPC_OP_S,
      TPC_SLOT_VPU, TPC_FIELD_SRC_B, TPC_OP_S, 1},
     /* SPU compare -> SPU predicate: E2 vs E1/E2 = 2 */
-    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; add.i32 S4, S2, S3, SP1; nop; nop",
-     TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_SPU, TPC_FIELD_PRED, TPC_OP_SP, 2},
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; add.i32 S4, S2, S3, SP1; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_SP, TPC_SLOT_SPU, TPC_FIELD_PRED, TPC_OP_SP, 2},
     /* VPU compare -> VPU VP predicate: E2 vs E1/E2 = 2 */
     {"nop; nop; cmp_eq.i32 VP1, V2, V3; nop\nnop; nop; add.i32 V4, V2, V3, VP1; nop", TPC_SLOT_VPU,
      TPC_OP_VP, TPC_SLOT_VPU, TPC_FIELD_PRED, TPC_OP_VP, 2},
@@ -78,8 +78,8 @@ static const Case cases[] = {
     {"nop; add.i32 S1, S2, S3; nop; nop\nnop; nop; nop; st_g AD1, S1", TPC_SLOT_SPU, TPC_OP_S,
      TPC_SLOT_ST, TPC_FIELD_SRC_C, TPC_OP_S, 7},
     /* SPU compare -> LD_TNSR predicate: E2 vs E2/E2 = 1; -> LD_L predicate: D2/E2 = 3 */
-    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_tnsr V1, 0x0, I2, SP1; nop; nop; nop",
-     TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 1},
+    {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_tnsr V1, 0x0, I2, SP1; nop; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 1},
     {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nld_l S1, 0x10, SP1; nop; nop; nop", TPC_SLOT_SPU,
      TPC_OP_SP, TPC_SLOT_LD, TPC_FIELD_PRED, TPC_OP_SP, 3},
     /* UDIV_4STEP -> the next UDIV_4STEP of the same pair: E6 vs D2/E3 = 7 (six NOPs) */
@@ -90,15 +90,15 @@ static const Case cases[] = {
      TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_I, 2},
     /* ---- the pairs of issue #38, by hand from the vendor's Gaudi stages ---- */
     /* VPU add.f32 -> float MAC accumulator: E3 vs E1/E4 = 4 */
-    {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; mac.f32 V1, V2, V3; nop", TPC_SLOT_VPU,
-     TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
+    {"nop; nop; add.f32 V1, V2, V3; nop\nnop; nop; mac.f32 V1, V2, V3; nop", TPC_SLOT_VPU, TPC_OP_V,
+     TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
     /* IRF mul -> ld_tnsr index: E3; mul is off the IRF bypass, so the load
      * reads at D2: 3 - 0 + 1 = 4 */
-    {"nop; mul.i32 b00001 I2, 0x2, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
-     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
+    {"nop; mul.i32 b00001 I2, 0x2, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
     /* IRF or -> ld_tnsr index: E3, off the bypass, D2: 4 */
-    {"nop; or.i32 b00001 I2, 0x1, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
-     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
+    {"nop; or.i32 b00001 I2, 0x1, I2; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
     /* LD prmt_indx -> ld_tnsr index: E3, off the bypass, D2: 4 */
     {"prmt_indx I2, I6, S7; nop; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_LD,
      TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 4},
@@ -106,8 +106,8 @@ static const Case cases[] = {
     {"nop; add.i32 b00001 I2, 0x1, I2; nop; nop\nnop; or.i32 b00001 I3, 0x1, I2; nop; nop",
      TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_SPU, TPC_FIELD_SRC_B, TPC_OP_I, 2},
     /* IRF shl -> ld_tnsr index: E1, both on the bypass, E1/E1: 1 */
-    {"nop; shl.i32 b00001 I2, I2, 0x1; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop",
-     TPC_SLOT_SPU, TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 1},
+    {"nop; shl.i32 b00001 I2, I2, 0x1; nop; nop\nld_tnsr V1, 0x0, I2; nop; nop; nop", TPC_SLOT_SPU,
+     TPC_OP_I, TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_I, 1},
     /* cmp -> predicate of an IRF-destination op: E2 vs D2/E2 = 3 */
     {"nop; cmp_eq.i32 SP1, S2, S3; nop; nop\nnop; add.i32 b00001 I2, 0x1, I2, SP1; nop; nop",
      TPC_SLOT_SPU, TPC_OP_SP, TPC_SLOT_SPU, TPC_FIELD_PRED, TPC_OP_SP, 3},
@@ -130,14 +130,14 @@ static const Case cases[] = {
     {"gen_addr AD1, 0x0, I2; nop; nop; nop\nld_g V1, AD1; nop; nop; nop", TPC_SLOT_LD, TPC_OP_AD,
      TPC_SLOT_LD, TPC_FIELD_SRC_A, TPC_OP_AD, 1},
     /* float MAC bf16 acc_fp32 -> f32 MAC: mixed accumulators, 6 */
-    {"nop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop\nnop; nop; mac.f32 V2, V4, V5; nop",
-     TPC_SLOT_VPU, TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 6},
+    {"nop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop\nnop; nop; mac.f32 V2, V4, V5; nop", TPC_SLOT_VPU,
+     TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 6},
     /* bf16 acc_fp32 -> bf16 acc_fp32 MAC: 4 */
     {"nop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop\nnop; nop; mac.bf16 acc_fp32 V2, V4, V5; nop",
      TPC_SLOT_VPU, TPC_OP_V, TPC_SLOT_VPU, TPC_FIELD_DEST, TPC_OP_V, 4},
     /* a producer without a row (ld_tnsr writing an SRF): the default, 4 */
-    {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; add.i32 S4, S1, S3; nop; nop", TPC_SLOT_LD,
-     TPC_OP_S, TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_S, TPC_TIMING_DEFAULT},
+    {"ld_tnsr V1, 0x0, I2; nop; nop; nop\nnop; add.i32 S4, S1, S3; nop; nop", TPC_SLOT_LD, TPC_OP_S,
+     TPC_SLOT_SPU, TPC_FIELD_SRC_A, TPC_OP_S, TPC_TIMING_DEFAULT},
 };
 
 static void test_distances(void)
