@@ -164,6 +164,18 @@ for py in (shutil.which('python3'), '/usr/bin/python3'):
             os.symlink(py, os.path.join(shim, 'python3'))
             env['PATH'] = shim + os.pathsep + env['PATH']
         break
+# a sanitizer build's library needs the sanitizer runtimes loaded first into
+# the (uninstrumented) interpreter: the python3 the blocks run preloads them
+# (NXEMU_PY_PRELOAD, set by the build), and nothing else does
+preload = os.environ.get('NXEMU_PY_PRELOAD', '')
+if preload:
+    real = shutil.which('python3', path=env['PATH'])
+    wrap = tempfile.mkdtemp(prefix='nxemu-doccmd-preload-')
+    with open(os.path.join(wrap, 'python3'), 'w') as f:
+        f.write('#!/bin/sh\nLD_PRELOAD="%s" ASAN_OPTIONS=detect_leaks=0 exec "%s" "$@"\n'
+                % (preload, real))
+    os.chmod(os.path.join(wrap, 'python3'), 0o755)
+    env['PATH'] = wrap + os.pathsep + env['PATH']
 env['PYTHONPATH'] = os.path.join(root, 'python')    # as if pip-installed
 env['NXEMU_LIBRARY'] = os.path.join(build, 'python', 'libnxemu.so')
 
