@@ -58,8 +58,9 @@ static const char *summary(const char *mnemonic)
 /* Operand syntax of the hand-coded forms (the table-described ones are
  * printed from their layouts). */
 static const char *const legacy_form[TPC_FORM_COUNT] = {
-    [TPC_FORM_LOOP] = "start, boundary, step, cmp, label[, 0x1][, pred] (docs/user-manual.rst, TPC "
-                      "assembler syntax)",
+    /* (one literal in parentheses: clang's -Wstring-concatenation) */
+    [TPC_FORM_LOOP] = ("start, boundary, step, cmp, label[, 0x1][, pred] "
+                       "(docs/user-manual.rst, TPC assembler syntax)"),
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
     [TPC_FORM_MOV_DG] =
