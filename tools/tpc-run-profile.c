@@ -49,15 +49,17 @@ static uint64_t row_raw(const TpcProfileRow *r)
     return s;
 }
 
-static const TpcProfileRow *sort_rows;
+typedef struct HotKey {
+    uint64_t cycles;
+    size_t i;
+} HotKey;
 
 static int hot_cmp(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    uint64_t ci = row_cycles(&sort_rows[i]), cj = row_cycles(&sort_rows[j]);
-    if (ci != cj)
-        return ci > cj ? -1 : 1;
-    return i < j ? -1 : i > j;
+    const HotKey *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles > y->cycles ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
 }
 
 static int loop_cmp(const void *a, const void *b)
@@ -94,12 +96,15 @@ static void prof_init(Prof *p, unsigned t, const TpcCpu *c)
             p->nhot++;
         }
     }
-    p->hot = g_new(size_t, p->nhot ? p->nhot : 1);
+    HotKey *keys = g_new(HotKey, p->nhot ? p->nhot : 1);
     for (size_t i = 0, k = 0; i < p->last; i++)
         if (p->rows[i].execs)
-            p->hot[k++] = i;
-    sort_rows = p->rows;
-    qsort(p->hot, p->nhot, sizeof(size_t), hot_cmp);
+            keys[k++] = (HotKey){row_cycles(&p->rows[i]), i};
+    qsort(keys, p->nhot, sizeof(HotKey), hot_cmp);
+    p->hot = g_new(size_t, p->nhot ? p->nhot : 1);
+    for (size_t k = 0; k < p->nhot; k++)
+        p->hot[k] = keys[k].i;
+    g_free(keys);
 
     size_t ne;
     const TpcProfileEdge *e = tpc_timing_profile_edges(c->tm, &ne);
