@@ -22,6 +22,7 @@ Every expected figure is computed by hand from the documented latencies
   - hot spots sorted by cycles, percentages summing to 100;
   - --profile-trace: Perfetto JSON whose "stall cycles" counter track
     shows RAW = 1 in cycles 1..5 of the RAW kernel and issue cycles at 0, 6, 7;
+  - a run longer than 4096 cycles: the window doubles, no cycle lost;
   - unwritable profile files refused before the run (exit 125), two runs
     give the same files.
 """
@@ -170,6 +171,36 @@ def perfetto_counter_tracks():
     assert [ts for ts in sorted(issue) if issue[ts]] == [0, 6, 7], issue
     assert sum(a["RAW"] + a["MEM"] + a["RULE"] + a["LOOP"] for a in stall.values()) \
         == p["stall_cycles"] == 5
+
+
+LONG = """loop S0, 0x1388, 1, <, End
+nop
+nop; add.i32 S2, S2, 0x1; nop; nop
+End:
+halt
+nop
+nop
+nop
+"""
+
+
+@t.test
+def perfetto_window_doubles_on_long_runs():
+    # functional: LOOP, its delay slot, 5000 trips of one bundle, halt:
+    # 5003 cycles, more than 4096 windows of 1, so windows of 2: 2502 of them
+    k = kernel("long", LONG)
+    r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--arg", "0", "--profile-trace",
+              t.path("long.trace"), "--profile-json", t.path("long.json"))
+    assert r.returncode == 0, r.stderr
+    ev = json.load(open(t.path("long.trace")))["traceEvents"]
+    assert {"name": "process_labels", "ph": "M", "pid": 1, "tid": 0,
+            "args": {"labels": "window 2 cycles"}} in ev, ev[:2]
+    issue = [e for e in ev if e["ph"] == "C" and e["name"] == "issue cycles"]
+    assert [e["ts"] for e in issue] == list(range(0, 5006, 2)), issue[-3:]  # and the end
+    assert sum(e["args"]["issue"] for e in issue) == 5003, issue[-3:]
+    assert issue[-2]["args"]["issue"] == 1 and issue[0]["args"]["issue"] == 2, issue[-3:]
+    loops = json.load(open(t.path("long.json")))["tpcs"][0]["loops"]
+    assert [(x["kind"], x["trips"], x["cycles"]) for x in loops] == [("LOOP", 5000, 5000)], loops
 
 
 @t.test
