@@ -447,9 +447,10 @@ if prof:
         emu(k, W, H, extra=("--tpc-timing", "interlocked", "--profile", pf))
         lines = open(pf).read().splitlines()
         print(f"tpc-kernels: {k} ({W}x{H}): {lines[1]}")
-        rows = [ln for ln in lines[3:] if ln.split()[1] != "0"]
+        j = lines.index("tpc 0 bundles:")
+        rows = [ln for ln in lines[j + 2:] if ln.split()[1] != "0"]
         rows.sort(key=lambda ln: -int(ln.split()[2]))
-        print("    " + lines[2].strip())
+        print("    " + lines[j + 1].strip())
         for ln in rows[:5]:
             print("    " + ln)
     sys.exit(0)

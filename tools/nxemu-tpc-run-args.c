@@ -45,7 +45,10 @@ const char tr_usage[] =
     "                           tensor, TPC accesses outside every tensor, writes into\n"
     "                           inputs, output elements no TPC wrote, once per PC;\n"
     "                           =fatal: any of them makes the exit status 121\n"
-    "  --profile FILE           write per-TPC cycles, stalls and an annotated disassembly\n"
+    "  --profile FILE           write per-TPC cycles, stalls and their producers, loops,\n"
+    "                           hot spots and an annotated disassembly\n"
+    "  --profile-json FILE      the same profile as JSON\n"
+    "  --profile-trace FILE     the profile over time as Perfetto counter tracks (JSON)\n"
     "  -gdb DEV                 serve gdb on DEV (tcp::PORT, unix:PATH), as nxemu does\n"
     "  -s                       shorthand for -gdb tcp::1234\n"
     "  -S                       start stopped, before the launcher's first instruction\n"
@@ -333,6 +336,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                                                "--gdb",
                                                "--tpc-timing",
                                                "--profile",
+                                               "--profile-json",
+                                               "--profile-trace",
                                                "--display",
                                                "--screendump-at-exit",
                                                "--replay-budget",
@@ -436,6 +441,12 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
         } else if (opt_is(a, "--profile")) {
             g_free(o->profile);
             o->profile = g_strdup(v);
+        } else if (opt_is(a, "--profile-json")) {
+            g_free(o->profile_json);
+            o->profile_json = g_strdup(v);
+        } else if (opt_is(a, "--profile-trace")) {
+            g_free(o->profile_trace);
+            o->profile_trace = g_strdup(v);
         } else if (opt_is(a, "--tpc-timing")) {
             if (!tpc_timing_parse(v, &o->timing)) {
                 ok = usage(err, "%s: unknown mode '%s' (functional, interlocked or exposed)", a, v);
@@ -512,6 +523,8 @@ void tr_options_free(TrOptions *o)
     g_free(o->logfile);
     g_free(o->gdb);
     g_free(o->profile);
+    g_free(o->profile_json);
+    g_free(o->profile_trace);
     g_free(o->display);
     g_free(o->screendump_at_exit);
 }

@@ -82,6 +82,8 @@ typedef struct TrOptions {
     TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;     /* --tpc-hazard-warn */
     char *profile;        /* --profile FILE, or NULL */
+    char *profile_json;   /* --profile-json FILE, or NULL */
+    char *profile_trace;  /* --profile-trace FILE (Perfetto counter tracks), or NULL */
     int check;                /* --check: 0 off, 1 warnings, 2 fatal (tpc-run-check.c) */
     char *display;            /* --display sdl[,...] as nxemu's -display; NULL: none */
     char *screendump_at_exit; /* --screendump-at-exit FILE.png (with --display sdl) */
@@ -142,5 +144,9 @@ void tr_check_free(TrCheck *k);
 
 /* The --profile text of a machine after its run (tpc-run-profile.c). */
 void tr_profile_text(GString *out, Machine *m, const TrOptions *o);
+/* The same as JSON (--profile-json) and as Perfetto counter tracks
+ * (--profile-trace), docs/timing.rst "Profiles". */
+void tr_profile_json(GString *out, Machine *m, const TrOptions *o);
+void tr_profile_trace(GString *out, Machine *m, const TrOptions *o);
 
 #endif

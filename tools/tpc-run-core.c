@@ -318,18 +318,30 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         g_free(fdt);
         return NX_EXIT_USAGE;
     }
-    /* --profile the same way: checked now, written when the run ends */
-    NxOutput *profout = NULL;
-    if (o->profile && !(profout = nx_output_open("--profile", o->profile, err))) {
-        nx_output_discard(logout);
-        g_free(fdt);
-        return NX_EXIT_USAGE;
+    /* --profile, --profile-json, --profile-trace the same way: checked
+     * now, written when the run ends */
+    static const char *const prof_opt[3] = {"--profile", "--profile-json", "--profile-trace"};
+    static void (*const prof_fmt[3])(GString *, Machine *, const TrOptions *) = {
+        tr_profile_text, tr_profile_json, tr_profile_trace};
+    const char *prof_file[3] = {o->profile, o->profile_json, o->profile_trace};
+    NxOutput *profout[3] = {NULL, NULL, NULL};
+    bool profiling = false;
+    for (unsigned i = 0; i < 3; i++) {
+        if (prof_file[i] && !(profout[i] = nx_output_open(prof_opt[i], prof_file[i], err))) {
+            for (unsigned j = 0; j < i; j++)
+                nx_output_discard(profout[j]);
+            nx_output_discard(logout);
+            g_free(fdt);
+            return NX_EXIT_USAGE;
+        }
+        profiling |= prof_file[i] != NULL;
     }
     Machine *m = machine_new(&cfg, fdt, fdt_size, err);
     g_free(fdt);
     if (!m) {
         nx_output_discard(logout);
-        nx_output_discard(profout);
+        for (unsigned i = 0; i < 3; i++)
+            nx_output_discard(profout[i]);
         return NX_EXIT_USAGE;
     }
     /* -machine poison=on as nxemu's: reads of bytes nobody wrote, the
@@ -343,7 +355,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
     tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
-    if (profout)
+    if (profiling)
         tpc_cpu_set_profile(m);
     if (o->has_cycle_limit) {
         m->sched.has_cycle_limit = true;
@@ -391,7 +403,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     if (!ok) {
         m->log.file = NULL;
         nx_output_discard(logout);
-        nx_output_discard(profout);
+        for (unsigned i = 0; i < 3; i++)
+            nx_output_discard(profout[i]);
         viewer_free(m->viewer);
         m->viewer = NULL;
         poison_free(poison);
@@ -489,21 +502,23 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         rc = err && g_error_matches(*err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT
                                                                      : NX_EXIT_USAGE;
     }
-    if (profout) {
+    for (unsigned i = 0; i < 3; i++) {
+        if (!profout[i])
+            continue;
         /* also after a fault or a limit: where the cycles went so far */
         GString *p = g_string_new(NULL);
-        tr_profile_text(p, m, o);
-        fputs(p->str, nx_output_stream(profout));
+        prof_fmt[i](p, m, o);
+        fputs(p->str, nx_output_stream(profout[i]));
         g_string_free(p, TRUE);
         GError *perr = NULL;
-        if (!nx_output_commit(profout, err && !*err ? err : &perr)) {
+        if (!nx_output_commit(profout[i], err && !*err ? err : &perr)) {
             if (perr) {
                 fprintf(stderr, "nxemu-tpc-run: %s\n", perr->message);
                 g_error_free(perr);
             }
             rc = NX_EXIT_OUTPUT;
         }
-        profout = NULL;
+        profout[i] = NULL;
     }
     m->log.file = NULL;
     GError *lerr = NULL;

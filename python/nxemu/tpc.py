@@ -77,8 +77,9 @@ class Result(list):
     """The output arrays (a list), with the run's figures: bundles, cycles
     (summed over the launched TPCs), stalls and hazards (the timing model's
     interlock stall cycles and early reads: timing="..."), vtime, status,
-    report (the run's diagnostic lines) and warnings (the checking mode's
-    lines)."""
+    report (the run's diagnostic lines), warnings (the checking mode's
+    lines) and profile (with profile=: the --profile-json profile as dicts
+    and lists, docs/python.rst "Profiles"; else None)."""
 
 
 def _is_source(kernel):
@@ -118,13 +119,14 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         out-of-bounds accesses, output elements no TPC wrote, each as a
         warning in Result.warnings (and a Python warning); check_fatal=True
         makes them errors;
-    timing: "cycles" or another --tpc-timing mode; profile: a file for
-        --profile.
+    timing: a --tpc-timing mode ("interlocked", "exposed"); profile: True
+        for Result.profile, the structured profile (docs/python.rst,
+        "Profiles"), or a path: also the --profile text written there.
     descriptors: the descriptor of each tensor, inputs then outputs, as
         --descriptors (a kernel whose glue puts an input after an output);
 
     Returns a Result: the output arrays, with .bundles .cycles .stalls
-    .hazards .vtime .warnings.  A non-zero exit status (fault, limit,
+    .hazards .vtime .warnings (.profile with profile=).  A non-zero exit status (fault, limit,
     launcher FAIL, a fatal check) raises nxemu.Error(message, status,
     report) unless raise_errors=False (then the outputs are None and the
     Result has .status and .report).  Ctrl-C raises KeyboardInterrupt.
@@ -189,8 +191,11 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             argv += ["--check=fatal" if check_fatal else "--check"]
         if timing:
             argv += ["--tpc-timing", str(timing)]
+        pjson = os.path.join(tmp, "profile.json")
         if profile:
-            argv += ["--profile", os.fspath(profile)]
+            argv += ["--profile-json", pjson]
+            if profile is not True:
+                argv += ["--profile", os.fspath(profile)]
         argc, cargv = _argv("nxemu-tpc-run", argv)
         inp = (ctypes.c_void_p * max(1, len(ins)))(*[a.ctypes.data for a in ins])
         outp = (ctypes.c_void_p * max(1, len(outs)))(*[o.ctypes.data for o in outs])
@@ -201,11 +206,17 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         report = _take_str(rep)
         if err.value:
             raise Error(_take_str(err), st, report)
+        prof = None
+        if profile and os.path.exists(pjson):
+            import json
+            with open(pjson) as f:
+                prof = json.load(f)
     if st == 130 and "(SIGINT)" in report:
         raise KeyboardInterrupt(report.splitlines()[0].removeprefix("nxemu: "))
     res = Result(outs if st == 0 else [None] * len(outs))
     res.bundles, res.cycles, res.vtime, res.stalls, res.hazards = tuple(stats)
     res.status, res.report = st, report
+    res.profile = prof
     res.warnings = pre + [ln for ln in report.splitlines() if ": check: " in ln]
     if pre and check_fatal and st == 0:
         raise Error(pre[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)", 121, report)

@@ -324,6 +324,45 @@ class TestTpcRunDrive(unittest.TestCase):
                 text = f.read()
         self.assertIn("add.f32 V3, V1, V2", text)  # the annotated disassembly
 
+    def test_structured_profile(self):
+        # SPU mul.f32 (Pw E5) -> add.f32 SRC (D2 / E3): distance 6, issued 1
+        # apart: 5 stall cycles on S2 (docs/timing.rst, the latency table),
+        # 3 bundles, 8 cycles; a functional run has no stalls
+        r = nxemu.tpc.run(RAW_STALL, timing="interlocked", profile=True)
+        self.assertEqual(r.cycles, 8)
+        p = r.profile["tpcs"][0]
+        self.assertEqual((p["cycles"], p["bundles"], p["stall_cycles"]), (8, 3, 5))
+        self.assertEqual(p["stalls"]["RAW"]["S"], 5)
+        top = p["hot_spots"][0]
+        self.assertEqual((top["pc"], top["cycles"], top["percent"]), (0x20, 6, 75.0))
+        self.assertEqual(top["waited_for"], [{"pc": 0, "cause": "RAW", "reg": "S2", "cycles": 5,
+                                              "times": 1,
+                                              "disasm": "nop; mul.f32 S2, S1, S1; nop; nop"}])
+        self.assertAlmostEqual(sum(h["percent"] for h in p["hot_spots"]), 100.0, places=4)
+        self.assertEqual(p["loops"], [])
+        f = nxemu.tpc.run(RAW_STALL, profile=True).profile["tpcs"][0]
+        self.assertEqual((f["cycles"], f["stall_cycles"]), (3, 0))
+        self.assertIsNone(nxemu.tpc.run(RAW_STALL).profile)
+        # a loop of 4 trips: 3 stalls in each trip after the first
+        # (add.i32 S2 -> its own source next trip: 4), 13 cycles
+        with open(os.path.join(SRC, "tests", "tpc", "timing-loop.s")) as fl:
+            lp = nxemu.tpc.run(fl.read(), args=[0], timing="interlocked", profile=True)
+        first = lp.profile["tpcs"][0]["loops"][0]
+        self.assertEqual((first["kind"], first["trips"], first["cycles"]), ("LOOP", 4, 13))
+        with tempfile_dir() as d:
+            prof = os.path.join(d, "prof.txt")
+            r = nxemu.tpc.run(RAW_STALL, timing="interlocked", profile=prof)
+            with open(prof) as fp:
+                self.assertIn("<- RAW S2 of 0x00000000 (1 time)", fp.read())
+        self.assertEqual(r.profile["tpcs"][0]["hot_spots"][0]["pc"], 0x20)
+
+
+RAW_STALL = """nop; mul.f32 S2, S1, S1; nop; nop
+nop; add.f32 S3, S2, S1; nop; nop
+halt
+nop
+"""
+
 
 # st_g of S6 through tensor 1 at x = S6, then of S6 through tensor 2 at x = 0
 STG = """nop; mov.i32 S6, %s; nop; nop

@@ -417,6 +417,13 @@ struct TpcTiming {
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
+    GArray *edges;    /* TpcProfileEdge: backward transfers seen */
+    uint32_t last_pc; /* the bundle before this one, UINT32_MAX after a launch */
+    uint32_t port_pc; /* the bundle that last took the memory port */
+    uint64_t pclk;    /* profile clock: cycles since profiling began */
+    uint64_t window;  /* cycles per sample (a power of two) */
+    size_t nsamp;
+    TpcProfileSample *samp; /* TPC_PROF_NSAMP of them */
     GHashTable *warned; /* bundle PCs + 1 already reported */
     GHashTable *warned_rule; /* the same for TPC_WAW / TPC_SEQ */
     unsigned bh_head, bh_count;
@@ -444,6 +451,7 @@ TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_la
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->last_pc = UINT32_MAX;
     return tm;
 }
 
@@ -454,6 +462,9 @@ void tpc_timing_free(TpcTiming *tm)
     g_hash_table_destroy(tm->warned);
     g_hash_table_destroy(tm->warned_rule);
     g_free(tm->prof);
+    if (tm->edges)
+        g_array_free(tm->edges, TRUE);
+    g_free(tm->samp);
     g_free(tm);
 }
 
@@ -463,6 +474,7 @@ void tpc_timing_reset(TpcTiming *tm)
         tm->reg[r].count = 0;
     tm->port_free = 0;
     tm->bh_count = 0;
+    tm->last_pc = UINT32_MAX; /* no back edge from the previous launch */
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -488,7 +500,12 @@ void tpc_cpu_set_profile(Machine *m)
         if (!c->tm)
             c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
                                    m->cfg.tpc_gmem_bytes_per_cycle);
-        c->tm->profile = true;
+        if (!c->tm->profile) {
+            c->tm->profile = true;
+            c->tm->edges = g_array_new(FALSE, TRUE, sizeof(TpcProfileEdge));
+            c->tm->samp = g_new0(TpcProfileSample, TPC_PROF_NSAMP);
+            c->tm->window = 1;
+        }
     }
 }
 
@@ -504,6 +521,98 @@ TpcTimingMode tpc_timing_mode(const TpcTiming *tm)
 }
 
 const char *const tpc_timing_file_names[TPC_TM_NFILES] = {"S", "SP", "V", "VP", "I", "AD"};
+const char *const tpc_stall_cause_names[TPC_STALL_NCAUSES] = {"RAW", "MEM", "RULE", "LOOP"};
+
+const TpcProfileEdge *tpc_timing_profile_edges(const TpcTiming *tm, size_t *n)
+{
+    *n = tm && tm->profile ? tm->edges->len : 0;
+    return *n ? &g_array_index(tm->edges, TpcProfileEdge, 0) : NULL;
+}
+
+const TpcProfileSample *tpc_timing_profile_samples(const TpcTiming *tm, size_t *n, uint64_t *window)
+{
+    *n = tm && tm->profile ? tm->nsamp : 0;
+    *window = tm && tm->profile ? tm->window : 1;
+    return *n ? tm->samp : NULL;
+}
+
+/* Count len cycles of the profile clock from cycle t as cause (or issue:
+ * TPC_STALL_NCAUSES) in the windows they fall in; when the clock passes the
+ * last window, pairs of windows merge and the window doubles. */
+static void prof_span(TpcTiming *tm, unsigned cause, uint64_t t, uint64_t len)
+{
+    while (len) {
+        uint64_t w = t / tm->window;
+        while (w >= TPC_PROF_NSAMP) {
+            for (size_t i = 0; i < TPC_PROF_NSAMP / 2; i++) {
+                TpcProfileSample *a = &tm->samp[2 * i], *b = &tm->samp[2 * i + 1];
+                TpcProfileSample m = {a->issue + b->issue, {0}, a->bytes + b->bytes};
+                for (unsigned k = 0; k < TPC_STALL_NCAUSES; k++)
+                    m.stall[k] = a->stall[k] + b->stall[k];
+                tm->samp[i] = m;
+            }
+            memset(tm->samp + TPC_PROF_NSAMP / 2, 0, TPC_PROF_NSAMP / 2 * sizeof(TpcProfileSample));
+            tm->window *= 2;
+            tm->nsamp = (tm->nsamp + 1) / 2;
+            w = t / tm->window;
+        }
+        uint64_t n = MIN(len, (w + 1) * tm->window - t);
+        if (cause == TPC_STALL_NCAUSES)
+            tm->samp[w].issue += n;
+        else
+            tm->samp[w].stall[cause] += n;
+        tm->nsamp = MAX(tm->nsamp, (size_t)w + 1);
+        t += n;
+        len -= n;
+    }
+}
+
+/* Credit cycles stalled by cause to producer pc (reg) in row r. */
+static void prof_producer(TpcProfileRow *r, unsigned cause, uint32_t pc, unsigned reg,
+                          uint64_t cycles)
+{
+    if (!cycles)
+        return;
+    for (unsigned i = 0; i < r->nprod; i++) {
+        TpcProfileProducer *p = &r->prod[i];
+        if (p->pc == pc && p->cause == cause && p->reg == reg) {
+            p->cycles += cycles;
+            p->times++;
+            return;
+        }
+    }
+    if (r->nprod == TPC_PROF_NPROD) {
+        r->prod_other += cycles;
+        return;
+    }
+    r->prod[r->nprod++] = (TpcProfileProducer){pc, (uint8_t)cause, (uint8_t)reg, cycles, 1};
+}
+
+/* A transfer from the previous bundle back to c->pc: a loop's back edge
+ * (LOOP's when the innermost loop frame ends there and restarts here). */
+static void prof_edge(TpcTiming *tm, const TpcCpu *c)
+{
+    uint32_t from = tm->last_pc;
+    tm->last_pc = c->pc;
+    const TpcLoopFrame *f = c->nloops ? &c->loops[c->nloops - 1] : NULL;
+    bool back = from != UINT32_MAX && c->pc <= from;
+    /* entering a LOOP's body: its edge is known before it is taken, so a
+     * loop of one trip is listed too */
+    bool enter = !back && f && f->body == c->pc && from != f->end;
+    if (!back && !enter)
+        return;
+    if (enter)
+        from = f->end;
+    for (guint i = 0; i < tm->edges->len; i++) {
+        TpcProfileEdge *e = &g_array_index(tm->edges, TpcProfileEdge, i);
+        if (e->from == from && e->to == c->pc) {
+            e->count += back;
+            return;
+        }
+    }
+    TpcProfileEdge e = {from, c->pc, f && f->end == from && f->body == c->pc, back};
+    g_array_append_val(tm->edges, e);
+}
 
 /* The profile row of pc, grown on demand; NULL beyond 2^20 bundles (32 MiB
  * of code: more than a TPC kernel can be). */
@@ -544,7 +653,7 @@ static unsigned reg_kind(unsigned reg, unsigned *num)
     return k;
 }
 
-static void reg_name(unsigned reg, char *buf, size_t len)
+void tpc_timing_reg_name(unsigned reg, char *buf, size_t len)
 {
     static const char *const pfx[TPC_OP_AD + 1] = {
         [TPC_OP_S] = "S", [TPC_OP_SP] = "SP", [TPC_OP_V] = "V",
@@ -753,20 +862,23 @@ static uint64_t rules_at(const TpcTiming *tm, const TmBundle *tb, uint64_t t, ui
 /* The rules for the bundle of c->pc about to issue at cycle t: count and
  * report a broken one; the extra stall cycles in interlocked mode (the
  * rules are checked again after each wait: a wait can break a NOT rule). */
-static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem)
+static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, uint64_t mem,
+                      uint32_t *rpc, unsigned *rreg)
 {
-    uint32_t pc;
-    unsigned need, slot, reg;
+    uint32_t pc = 0;
+    unsigned need, slot, reg = 0xFF;
     uint64_t seen;
     const char *what;
     uint64_t w = rules_at(tm, tb, t, mem, &pc, &need, &seen, &what, &slot, &reg), extra = 0;
+    *rpc = pc;
+    *rreg = reg;
     if (w) {
         c->hazards++;
         if (tm->warn && !g_hash_table_contains(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1))) {
             char rn[8] = "-";
             g_hash_table_add(tm->warned_rule, GUINT_TO_POINTER(c->pc + 1));
             if (reg != 0xFF)
-                reg_name(reg, rn, sizeof(rn));
+                tpc_timing_reg_name(reg, rn, sizeof(rn));
             nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s reg=%s producer=0x%08" PRIx32
                     " distance=%" PRIu64 " %s=%u",
                     c->t, c->pc, slot_names[slot], what, rn, pc, seen,
@@ -815,6 +927,7 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? tm->gmem_lat : 0);
     uint64_t tc = tc0 + mstall, stall = 0;
     unsigned stall_reg = 0; /* the register of the longest wait */
+    uint32_t stall_pc = 0;  /* and its producer */
     for (unsigned s = 0; s < 5; s++) {
         const TmSlot *ts = &tb->s[s];
         for (unsigned i = 0; i < ts->nrd; i++) {
@@ -827,12 +940,13 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
             if (need - seen > stall) {
                 stall = need - seen;
                 stall_reg = ts->rd[i].reg;
+                stall_pc = bad->pc;
             }
             c->hazards++;
             if (tm->warn && !g_hash_table_contains(tm->warned, GUINT_TO_POINTER(c->pc + 1))) {
                 char rn[8];
                 g_hash_table_add(tm->warned, GUINT_TO_POINTER(c->pc + 1));
-                reg_name(ts->rd[i].reg, rn, sizeof(rn));
+                tpc_timing_reg_name(ts->rd[i].reg, rn, sizeof(rn));
                 nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s reg=%s producer=0x%08" PRIx32
                         " distance=%" PRIu64 " needed=%u",
                         c->t, c->pc, slot_names[s], rn, bad->pc, seen, need);
@@ -844,13 +958,18 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     /* the rules count cycles of the pipeline: issue cycles without the
      * memory waits (nxemu's memory model, which the vendor's static
      * schedule cannot see) */
-    uint64_t rstall = rules(c, tm, tb, tc + stall, tm->mem_stalls + mstall);
+    uint32_t rule_pc;
+    unsigned rule_reg;
+    uint64_t rstall = rules(c, tm, tb, tc + stall, tm->mem_stalls + mstall, &rule_pc, &rule_reg);
     stall += rstall;
     c->cycles = tc + stall;
     c->stall_cycles += mstall + stall;
     tm->tc = c->cycles;
-    if (timed && gbytes && tm->gmem_bpc)
+    uint32_t port_pc = tm->port_pc; /* the bundle the port waited for (profile) */
+    if (timed && gbytes && tm->gmem_bpc) {
         tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        tm->port_pc = c->pc;
+    }
     tm->gmem_bytes += gbytes;
     tm->mem_stalls += mstall;
     TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
@@ -862,15 +981,29 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         };
         row->execs++;
         row->stalls += mstall + stall;
+        uint64_t lat = gload && mstall ? MIN(mstall, (uint64_t)tm->gmem_lat) : 0;
+        unsigned raw = b->is_loop ? TPC_STALL_LOOP : TPC_STALL_RAW;
         if (b->is_loop)
-            row->stall_loop += stall; /* LOOP waiting for its start/bound/step */
+            row->stall_loop += stall - rstall; /* LOOP waiting for its start/bound/step */
         else
             row->stall_by[file_of[k]] += stall - rstall;
-        row->stall_mem += rstall; /* the TPC_WAW / TPC_SEQ rules: ordering of the pipes */
+        row->stall_rule += rstall; /* the TPC_WAW / TPC_SEQ rules: ordering of the pipes */
         row->stall_mem += mstall;
         row->bytes += gbytes;
         row->vpu += tb->vpu;
         row->hazards += c->hazards - hz;
+        prof_producer(row, TPC_STALL_MEM, port_pc, 0xFF, mstall - lat);
+        prof_producer(row, TPC_STALL_MEM, c->pc, 0xFF, lat);
+        prof_producer(row, raw, stall_pc, stall_reg, stall - rstall);
+        prof_producer(row, TPC_STALL_RULE, rule_pc, rule_reg, rstall);
+        uint64_t t = tm->pclk;
+        prof_span(tm, TPC_STALL_MEM, t, mstall);
+        prof_span(tm, raw, t + mstall, stall - rstall);
+        prof_span(tm, TPC_STALL_RULE, t + mstall + stall - rstall, rstall);
+        prof_span(tm, TPC_STALL_NCAUSES, t + mstall + stall, 1);
+        tm->samp[(t + mstall + stall) / tm->window].bytes += gbytes;
+        tm->pclk = t + mstall + stall + 1;
+        prof_edge(tm, c);
     }
 }
 

@@ -69,18 +69,63 @@ void tpc_timing_commit(TpcCpu *c, unsigned idx, const uint8_t *act, unsigned nac
 void tpc_cpu_set_profile(Machine *m);
 enum { TPC_TM_NFILES = 6 }; /* S, SP, V, VP, I, AD */
 extern const char *const tpc_timing_file_names[TPC_TM_NFILES];
+/* Why a bundle stalled (docs/timing.rst "Profiles"). */
+typedef enum TpcStallCause {
+    TPC_STALL_RAW,  /* an operand of the bundle not ready yet (register latency) */
+    TPC_STALL_MEM,  /* the global-memory port busy, or the bundle's own load data */
+    TPC_STALL_RULE, /* a TPC_WAW / TPC_SEQ scheduling rule (structural order) */
+    TPC_STALL_LOOP, /* a LOOP bundle waiting for its start/boundary/step register */
+    TPC_STALL_NCAUSES
+} TpcStallCause;
+extern const char *const tpc_stall_cause_names[TPC_STALL_NCAUSES];
+/* A bundle the stalls of a profile row waited for: the producer of the
+ * operand (RAW, LOOP), the bundle holding the memory port or the stalled
+ * bundle itself waiting for its load's data (MEM), the earlier bundle of the
+ * rule (RULE). */
+typedef struct TpcProfileProducer {
+    uint32_t pc;
+    uint8_t cause;          /* TpcStallCause */
+    uint8_t reg;            /* flat register (tpc_timing_reg_name), 0xFF: none */
+    uint64_t cycles, times; /* stall cycles, stalled executions */
+} TpcProfileProducer;
+enum { TPC_PROF_NPROD = 4 }; /* producers kept per row, the first seen */
 typedef struct TpcProfileRow {
     uint64_t execs;  /* times the bundle began (a faulting one included) */
-    uint64_t stalls; /* stall cycles before it: stall_by + stall_mem */
-    uint64_t stall_by[TPC_TM_NFILES]; /* interlock: by the register file of the operand waited for */
+    uint64_t stalls; /* stall cycles before it: the sum of the causes below */
+    uint64_t stall_by[TPC_TM_NFILES]; /* RAW: by the register file of the operand waited for */
     uint64_t stall_mem; /* waiting for the global-memory port or a load's data */
+    uint64_t stall_rule; /* waiting for a TPC_WAW / TPC_SEQ scheduling rule */
     uint64_t stall_loop; /* a LOOP bundle waiting for its start/boundary/step registers */
     uint64_t hazards; /* too-early reads */
     uint64_t bytes;   /* global-memory bytes its accesses moved (timing.def TPC_MEM) */
     uint64_t vpu;     /* executions with a VPU instruction (not NOP) */
+    unsigned nprod;
+    TpcProfileProducer prod[TPC_PROF_NPROD];
+    uint64_t prod_other; /* stall cycles of producers beyond the first TPC_PROF_NPROD */
 } TpcProfileRow;
 /* Rows indexed by PC / 32 (*n of them; NULL when not profiling). */
 const TpcProfileRow *tpc_timing_profile(const TpcTiming *tm, size_t *n);
+/* A backward control transfer seen while profiling (a loop's back edge):
+ * from the last bundle of the body to its first; loop: LOOP's, else a jump. */
+typedef struct TpcProfileEdge {
+    uint32_t from, to;
+    bool loop;
+    uint64_t count;
+} TpcProfileEdge;
+const TpcProfileEdge *tpc_timing_profile_edges(const TpcTiming *tm, size_t *n);
+/* The profile over time: cycles of each window of *window cycles of the
+ * profile clock (the TPC's cycles, launches back to back) spent issuing and
+ * stalled by cause; at most TPC_PROF_NSAMP windows (the window doubles). */
+enum { TPC_PROF_NSAMP = 4096 };
+typedef struct TpcProfileSample {
+    uint64_t issue;
+    uint64_t stall[TPC_STALL_NCAUSES];
+    uint64_t bytes;
+} TpcProfileSample;
+const TpcProfileSample *tpc_timing_profile_samples(const TpcTiming *tm, size_t *n,
+                                                   uint64_t *window);
+/* "S20", "V3"... of a flat register of a TpcProfileProducer. */
+void tpc_timing_reg_name(unsigned reg, char *buf, size_t len);
 TpcTimingMode tpc_timing_mode(const TpcTiming *tm);
 /* Global-memory bytes moved and cycles stalled on memory since the model
  * was turned on (0 while off). */

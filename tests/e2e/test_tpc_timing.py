@@ -164,8 +164,8 @@ def profile_annotates_each_bundle():
     # (mov, sub, ash): 3/28 = 10.7%; no global memory (SLM only); the one
     # stall waited for a V register
     assert text[1] == ("tpc 0: cycles=28 bundles=27 ipc=0.964 vpu=10.7% bytes=0 (0.0/cycle) "
-                       "stall_cycles=1 (S=0 SP=0 V=1 VP=0 I=0 AD=0 MEM=0 LOOP=0) hazards=1"), text[1]
-    rows = {ln.split()[0]: ln.split() for ln in text[3:]}
+                       "stall_cycles=1 (S=0 SP=0 V=1 VP=0 I=0 AD=0 MEM=0 RULE=0 LOOP=0) hazards=1"), text[1]
+    rows = {ln.split()[0]: ln.split() for ln in text[text.index("tpc 0 bundles:") + 2:]}
     assert len(rows) == 27, text  # every bundle up to the halt, once
     st = rows["0x00000300"]
     assert st[1:6] == ["1", "2", "1", "V:1", "1"] and "st_l_v S0, V0" in " ".join(st), st
@@ -185,7 +185,7 @@ def memory_port_in_the_profile_and_its_machine_keys():
     add_f32("m0.bin", "--tpc-timing", "interlocked", "--profile", prof)
     head = open(prof).read().splitlines()[1]
     assert head == ("tpc 0: cycles=78 bundles=37 ipc=0.474 vpu=5.1% bytes=3072 (39.4/cycle) "
-                    "stall_cycles=41 (S=14 SP=0 V=12 VP=0 I=0 AD=0 MEM=12 LOOP=3) hazards=11"), head
+                    "stall_cycles=41 (S=14 SP=0 V=12 VP=0 I=0 AD=0 MEM=12 RULE=0 LOOP=3) hazards=11"), head
     # a port of 256 B/cycle never makes the second load wait: no MEM, and
     # the add then waits for both loads (V 12, hazards 15) as without memory
     add_f32("m1.bin", "--tpc-timing", "interlocked", "--profile", prof, "-M", "gmem-bpc=256")
