@@ -230,6 +230,18 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
     return true;
 }
 
+/* MOV of the load slot into a V register from a V, S or immediate operand
+ * (the softmax's coefficients, mov.f32 V, S): its executor cannot fault
+ * (exec-ld.c tpc_exec_ld_mov); the VP and scalar destinations stay staged. */
+static bool ld_mov_form(const TpcInsn *in, RegSet *wr)
+{
+    if (in->dst.kind != TPC_OP_V || in->a.kind == TPC_OP_VSPECIAL || !vpu_operand_ok(&in->a) ||
+        !vpu_operand_ok(&in->b))
+        return false;
+    add_op(wr, &in->dst);
+    return true;
+}
+
 /* The int5 ADD (an IRF source and a scalar, per dim of the mask), once;
  * a_irf and skind constant in the instantiations below for the operands
  * compiled kernels use (an immediate or an S register: no operand-kind
@@ -411,6 +423,8 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
     }
     switch (s) {
     case TPC_SLOT_LD:
+        if (in->opc == TPC_OPC_LD_mov)
+            return ld_mov_form(in, wr); /* (fn NULL: the slot's executor) */
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(wr, &in->dst);
