@@ -647,8 +647,12 @@ for k in KERNELS:
             nbs.append((ep["bundles"] - e1["bundles"]) // passes)
         ts, nb = statistics.median(steadies), nbs[-1]
         nout = os.path.join(tmp, f"{k}.native")
-        tpasses = passes if smoke else 20 * passes  # the twin's run >= ~20 ms
-        tn = native_run(k, one["fin"], nout, tpasses) / tpasses
+        tpasses = passes  # as many more passes as make the twin's run >= 20 ms
+        tn = native_run(k, one["fin"], nout, tpasses)
+        while not smoke and tn < 0.02:
+            tpasses *= int(min(100, max(2, -(-0.025 // max(tn, 1e-6)))))
+            tn = native_run(k, one["fin"], nout, tpasses)
+        tn /= tpasses
         tm = native_run("memcpy", one["fin"], os.path.join(tmp, "memcpy.native"),
                         tpasses) / tpasses
         with open(one["out"], "rb") as f1, open(nout, "rb") as f2:
@@ -670,9 +674,9 @@ for k in KERNELS:
     tn = native_run(k, best["fin"], nout, passes)
     # the twin is much faster: as many more passes as make its run >= 20 ms
     # (timer and scheduler noise), each of them computing the same output
-    tpasses = passes * (1 if smoke else max(1, -(-0.02 // max(tn, 1e-6))))
-    tpasses = int(tpasses)
-    if tpasses != passes:
+    tpasses = passes
+    while not smoke and tn < 0.02:
+        tpasses *= int(min(100, max(2, -(-0.025 // max(tn, 1e-6)))))
         tn = native_run(k, best["fin"], nout, tpasses)
     with open(best["out"], "rb") as f1, open(nout, "rb") as f2:
         same = f1.read() == f2.read()
