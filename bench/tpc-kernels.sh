@@ -38,7 +38,8 @@
 # usage: sh bench/tpc-kernels.sh BUILD_DIR   (W, H: tensor shape, default
 # 1024 x 64 f32 = 256 KiB per tensor, cache-resident; TARGET: bundles per
 # timed run, default 4000000; REPEAT: timed runs per side, default 3;
-# SMOKE=1: a quick check of the outputs and of the vectorisation only)
+# SMOKE=1: a quick check of the outputs and of the vectorisation only;
+# KERNELS=k1,k2: only those kernels)
 set -eu
 B=${1:-build}
 CC=${CC:-cc}
@@ -507,6 +508,8 @@ def kernels(W, H):
         "stream": ((W // 64, H), [1.5]),
     }
 KERNELS = ("mac8", "softmax", "gemm", "lrelu", "quant", "stream")
+if os.environ.get("KERNELS"):
+    KERNELS = tuple(k for k in KERNELS if k in os.environ["KERNELS"].split(","))
 def shape(k, W, H):
     """the stream kernel's rows are 4096 floats (64 vectors) wide, as in
     bench/tpc-stream.sh, so the per-row bundles do not weigh on it"""
