@@ -482,12 +482,12 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
             TpcCpu *c = tpc_cpu_of(m, t);
             if (!c || m->board->tpccfg[t].launcher == 0xFFFFFFFFu)
                 continue;
-            g_string_append_printf(res->paths,
-                                   "nxemu-tpc-run: tpc%u bundles=%" PRIu64 " direct=%" PRIu64
-                                   " staged=%" PRIu64 " host=%.6f s\n",
-                                   t, c->parent.retired, c->x.direct_total,
-                                   c->parent.retired - c->x.direct_total,
-                                   (double)c->x.host_ns * 1e-9);
+            g_string_append_printf(
+                res->paths,
+                "nxemu-tpc-run: tpc%u bundles=%" PRIu64 " direct=%" PRIu64 " staged=%" PRIu64
+                " loop=%" PRIu64 " hoist=%" PRIu64 " host=%.6f s\n",
+                t, c->parent.retired, c->x.direct_total, c->parent.retired - c->x.direct_total,
+                c->x.loop_total, c->x.hoist_total, (double)c->x.host_ns * 1e-9);
         }
     }
     fflush(stdout);

@@ -118,15 +118,18 @@ static inline const uint8_t *vl_src_b(TpcCpu *c, const TpcDCacheEntry *dc, const
         return c->v[in->b.num];
     if (in->b.kind == TPC_OP_NONE)
         return pa;
-    /* a loop's bundles broadcast the same scalar again and again */
+    /* a loop's bundles broadcast the same scalars again and again: an
+     * image kept per S register (and one for immediates) while its value
+     * and element size stay */
     uint32_t v = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
     unsigned e = tpc_type_size(in->type);
-    if (G_UNLIKELY(v != c->x.vbcast_val || e != c->x.vbcast_e)) {
-        tpc_vl_broadcast(c->x.vbcast, v, e);
-        c->x.vbcast_val = v;
-        c->x.vbcast_e = e;
+    TpcBcast *bc = &c->x.vbcast[dc->vbc];
+    if (G_UNLIKELY(v != bc->val || e != bc->e)) {
+        tpc_vl_broadcast(bc->img, v, e);
+        bc->val = v;
+        bc->e = e;
     }
-    return c->x.vbcast;
+    return bc->img;
 }
 
 /* A VPU arithmetic/logic instruction with a V result, run by the same
@@ -227,6 +230,18 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
             return false; /* the executor faults ILLEGAL_OPERAND */
         add_reg(wr, TPC_OP_V, in->dst.num + 1u);
     }
+    return true;
+}
+
+/* MOV of the load slot into a V register from a V, S or immediate operand
+ * (the softmax's coefficients, mov.f32 V, S): its executor cannot fault
+ * (exec-ld.c tpc_exec_ld_mov); the VP and scalar destinations stay staged. */
+static bool ld_mov_form(const TpcInsn *in, RegSet *wr)
+{
+    if (in->dst.kind != TPC_OP_V || in->a.kind == TPC_OP_VSPECIAL || !vpu_operand_ok(&in->a) ||
+        !vpu_operand_ok(&in->b))
+        return false;
+    add_op(wr, &in->dst);
     return true;
 }
 
@@ -393,6 +408,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
          * tpc_vl_arith at every call, bench/tpc-kernels.sh CALLGRIND=1),
          * the slot's executor otherwise */
         if ((dc->vfn = vpu_vl_form(in)) != NULL) {
+            dc->vbc = (uint8_t)(in->b.kind == TPC_OP_S ? in->b.num % TPC_NR_S : TPC_NR_S);
             add_op(wr, &in->dst);
             *fn = in->pred_vp ? run_vpu_vl_vp : run_vpu_vl;
             return true;
@@ -411,6 +427,8 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
     }
     switch (s) {
     case TPC_SLOT_LD:
+        if (in->opc == TPC_OPC_LD_mov)
+            return ld_mov_form(in, wr); /* (fn NULL: the slot's executor) */
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(wr, &in->dst);

@@ -202,6 +202,7 @@ struct TpcDCacheEntry {
     const TpcInsn *din[4];   /* per step: its slot's instruction (in b) */
     TpcExecFn dexec[4];      /* per slot: the executor run_staged runs */
     TpcVlFn vfn;             /* the VPU slot's lane loop (run_vpu_vl) */
+    uint8_t vbc;             /* its scalar B's broadcast (TpcExec.vbcast) */
     TpcVlFn lfn;             /* the LD slot's register fill (run_ld_tnsr) */
     /* for loop plans' span hoisting (loop-plan.c loop_hoist): no step
      * writes an SP register and every IRF write is an in-place int5 ADD or
@@ -224,6 +225,14 @@ struct TpcDCacheEntry {
     uint8_t clean_nw[4];
     TpcExecFn fn[4];
 };
+
+/* A scalar broadcast to every lane: the element val of e bytes (e 0: none
+ * yet) in each lane of img. */
+typedef struct TpcBcast {
+    uint8_t img[TPC_VBYTES];
+    uint32_t val;
+    unsigned e;
+} TpcBcast;
 
 /* What a TPC keeps to run fast, apart from its architectural state
  * (TpcCpu): the decode cache, the fetch window and code generation, the
@@ -278,15 +287,14 @@ typedef struct TpcExec {
     /* staging of the bundle being executed */
     TpcSlotOut out[4];
     TpcMemWrite mw;
-    /* a scalar operand broadcast to every lane (cpu-direct.c), of the
-     * element vbcast_val of vbcast_e bytes (0: none yet) */
     /* the store of a direct bundle (cpu-direct.c run_st_tnsr): a fast
      * span and the V image it gets, committed after the bundle's steps */
     uint8_t *st_host;
     const uint8_t *st_src;
-    uint8_t vbcast[TPC_VBYTES];
-    uint32_t vbcast_val;
-    unsigned vbcast_e;
+    /* scalar operands broadcast to every lane (cpu-direct.c vl_src_b), one
+     * image per S register and one for immediates: a GEMM tile's MACs read
+     * 16 of them */
+    TpcBcast vbcast[TPC_NR_S + 1];
 
     /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
      * bundles since creation (staged ones: parent.retired - direct_total);

@@ -17,6 +17,8 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
   - --profile FILE: the summary (cycles, bundles, IPC, stalls by register
     file) and one annotated line per bundle, with the stall at the st_l_v;
     an unwritable FILE is refused before the run (exit 125);
+  - --stats splits the bundles by tier (direct, loop plans, hoisted spans,
+    staged); the load slot's mov.f32 V, S runs direct and in loop plans;
   - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
     (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
@@ -210,14 +212,38 @@ def memory_port_in_the_profile_and_its_machine_keys():
 def stats_name_the_path_of_each_bundle():
     # add-f32 on one row: the 6-bundle inner loop runs 4 times; its first
     # pass decodes (staged), the other 3 run direct: 18 of the 37 bundles.
+    # The second pass ends in the direct loop, so passes 3 and 4 (12
+    # bundles) run by a loop plan; its spans are not hoisted, since the body
+    # writes S20, which its SET_INDX reads (architecture.rst, "TPC bundles").
     # The timing model puts every bundle on the staged path.
     _, e = add_f32("s0.bin", "--stats")
-    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=18 staged=19 host=[0-9]+\.[0-9]{6} s$",
-                     e, re.M), e
+    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=18 staged=19 loop=12 hoist=0 "
+                     r"host=[0-9]+\.[0-9]{6} s$", e, re.M), e
     _, e = add_f32("s1.bin", "--stats", "--tpc-timing", "interlocked")
-    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=0 staged=37 host=", e, re.M), e
+    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=37 direct=0 staged=37 loop=0 hoist=0 host=",
+                     e, re.M), e
     _, e = add_f32("s2.bin")
     assert "direct=" not in e, e
+
+
+@t.test
+def stats_load_slot_mov_runs_direct():
+    # A 2-bundle body going round 4 times whose first bundle is the load
+    # slot's mov.f32 V, S (a softmax's coefficient): the LOOP bundle, its
+    # delay slot, the first trip (decoded) and HALT are staged; the second
+    # trip runs direct, and at its end the body, all direct plans, goes to a
+    # loop plan for trips 3 and 4 (architecture.rst, "TPC bundles").  Were
+    # the mov staged, the body would have no loop plan and only the add
+    # bundles of trips 2..4 would run direct.
+    src = t.write("ld-mov.s", "loop 0x0, 0x4, 1, <, End\nnop\n"
+                  "mov.f32 V1, S0; nop; nop; nop\nnop; nop; add.f32 V2, V1, V1; nop\n"
+                  "End:\nhalt\nnop\nnop\nnop\n")
+    k = t.path("ld-mov.o")
+    t.assemble([NXAS, "-t", "tpc"], src, k)
+    r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--farg", "1.5", "--stats")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^nxemu-tpc-run: tpc0 bundles=11 direct=6 staged=5 loop=4 hoist=0 host=",
+                     r.stderr, re.M), r.stderr
 
 
 @t.test

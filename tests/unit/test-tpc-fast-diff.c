@@ -149,7 +149,7 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     /* (a predicate that is off has no span: a plan's fallback) */
     const char *p = preds[direct ? (pick(r, 3) ? 0 : pick(r, 7)) : pick(r, G_N_ELEMENTS(preds))];
     /* LD */
-    unsigned f = pick(r, 10);
+    unsigned f = pick(r, 11);
     if (f < 6) {
         unsigned v = pick(r, 8);
         wv |= 1ull << v;
@@ -160,6 +160,15 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
         wi |= 1u << i;
         g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s; ", i, dim1[pick(r, 5)],
                                sidx(r, direct), p);
+    } else if (f < 9) {
+        /* the load slot's MOV into V (a direct form: the softmax's
+         * coefficients), from an SRF or another V the VPU may write */
+        unsigned v = pick(r, 8);
+        wv |= 1ull << v;
+        if (pick(r, 2))
+            g_string_append_printf(k, "mov.f32 V%u, S%u%s; ", v, pick(r, 8), p);
+        else
+            g_string_append_printf(k, "mov.i32 V%u, V%u%s; ", v, pick(r, 8), p);
     } else {
         g_string_append(k, "nop; ");
         p = ""; /* a NOP has no predicate */
