@@ -63,8 +63,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
                        "(docs/user-manual.rst, TPC assembler syntax)"),
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
-    [TPC_FORM_MOV_DG] =
-        "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
@@ -200,13 +198,15 @@ static bool page(unsigned slot, GString *o)
             bool several = tpc_form_variant(d->form, 1) != NULL;
             unsigned n = 0;
             for (unsigned v = 0; (l = tpc_form_variant(d->form, v)); v++) {
-                if (!tpc_variant_applies(l, d, -1))
+                if (!tpc_variant_applies(l, d, -1, -1))
                     continue;
                 g_string_append(o, n++ ? "; or " : "");
                 if (several)
-                    g_string_append(o, l->cond & TPC_VC_B     ? "(type b) "
-                                       : l->cond & TPC_VC_I32 ? "(int5, type i32) "
-                                                              : "(other types) ");
+                    g_string_append(o, l->cond & TPC_VC_B         ? "(type b) "
+                                       : l->cond & TPC_VC_I32     ? "(int5, type i32) "
+                                       : l->cond & TPC_VC_SW0     ? "(SWITCHES bit 0 set) "
+                                       : l->cond & TPC_VC_NOT_SW0 ? "(SWITCHES bit 0 clear) "
+                                                                  : "(other types) ");
                 for (unsigned i = 0; i < l->nops; i++) {
                     const TpcOpSpec *s = &l->op[i];
                     g_string_append_printf(o, "%s", i ? ", " : "");

@@ -157,43 +157,6 @@ static bool enc_vpu(Stmt *st)
         b = (int)fb;
         break;
     }
-    case TPC_FORM_MOV_DG: {
-        if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
-            return false;
-        CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], vsrc, "source"));
-        if (st->ops[2].type != AOP_IMM) {
-            asm_error(st->c, st->ops[2].col, "'%s' needs a byte-mask immediate", st->mn);
-            return false;
-        }
-        ImmUse *u = &st->ab->imm[TPC_SLOT_VPU];
-        u->used = true;
-        u->is_label = false;
-        u->value = st->ops[2].value;
-        u->col = st->ops[2].col;
-        b = (int)st->f_b;
-        if (d->form == TPC_FORM_MOV_DG) {
-            bool all = (sw & 3) == 1;
-            static const char *const single[] = {"src", "dst", "wr_lg", "wr_ug"};
-            static const char *const allk[] = {"sdg0", "sdg1", "sdg2", "sdg3",
-                                               "weg0", "weg1", "weg2", "weg3"};
-            for (size_t i = 0; i < G_N_ELEMENTS(single); i++)
-                if (all && asm_given(st, single[i])) {
-                    asm_error(st->c, st->col, "'%s' belongs to the single mov_dg form", single[i]);
-                    return false;
-                }
-            for (size_t i = 0; i < G_N_ELEMENTS(allk); i++)
-                if (!all && asm_given(st, allk[i])) {
-                    asm_error(st->c, st->col, "'%s' needs mov_dg.all", allk[i]);
-                    return false;
-                }
-            if (all) {
-                cc = (int)st->f_c;
-                st->ab->uses_vpu_c = true;
-            }
-        }
-        break;
-    }
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;

@@ -111,16 +111,18 @@ static unsigned written_ops(const TpcLayout *l)
 /* The variant of a form with several (insn-forms.def TPC_VARIANT): the first
  * that applies to the row and the written type and whose destination kinds
  * take the first operand; NULL after a one-line error. */
-static const TpcLayout *pick_variant(Stmt *st)
+static const TpcLayout *pick_variant(Stmt *st, unsigned *var)
 {
     const TpcInsnDesc *d = st->desc;
     const TpcLayout *l;
+    *var = 0;
     if (!tpc_form_variant(d->form, 1))
         return tpc_form_layout(d->form);
     const AOp *o = st->nops ? &st->ops[0] : NULL;
     unsigned kinds = 0;
     for (unsigned i = 0; (l = tpc_form_variant(d->form, i)); i++) {
-        if (!tpc_variant_applies(l, d, -1))
+        *var = i;
+        if (!tpc_variant_applies(l, d, -1, (int)st->f_sw))
             continue;
         /* the first written operand (the destination, or the store slot's SRC_C) */
         unsigned k = 0;
@@ -130,7 +132,7 @@ static const TpcLayout *pick_variant(Stmt *st)
             return l;
         kinds |= l->op[k].kinds;
         if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
-            tpc_variant_applies(l, d, st->type))
+            tpc_variant_applies(l, d, st->type, (int)st->f_sw))
             return l;
     }
     if (o && asm_is_reg(o, TPC_OP_I) && st->slot == TPC_SLOT_SPU) {
@@ -152,13 +154,23 @@ static const TpcLayout *pick_variant(Stmt *st)
 bool asm_enc_layout(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
-    const TpcLayout *l = pick_variant(st);
+    unsigned var;
+    const TpcLayout *l = pick_variant(st, &var);
     const TpcFieldPos *pos = tpc_field_pos[st->slot];
     uint32_t fields[TPC_FIELD_COUNT] = {0};
     bool used[TPC_FIELD_COUNT] = {false};
 
     if (!l)
         return false;
+    /* a switch of another variant (mov_dg's sdg0 without .all) */
+    for (int i = 0; d->sws && tpc_sws_table(d->sws)[i].key && i < ASM_MAX_SW; i++) {
+        const TpcSwDef *sw = &tpc_sws_table(d->sws)[i];
+        if (st->given[i] && sw->vars && !((sw->vars >> var) & 1)) {
+            asm_error(st->c, st->given_col[i], "'%s': switch '%s' belongs to another form of it",
+                      st->mn, sw->key);
+            return false;
+        }
+    }
     if (l->flags & TPC_LF_BARE) {
         /* nop, halt: the mnemonic alone, every other field 0 */
         if (st->nops) {

@@ -164,7 +164,8 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
     /* bits described per switch field: SW, A, B, C, D, T (TPC_SWF_*) */
     uint32_t covered[6] = {0};
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
-        if (sw->slots && !(sw->slots & (1u << d->slot)))
+        if ((sw->slots && !(sw->slots & (1u << d->slot))) ||
+            (sw->vars && !((sw->vars >> in->var) & 1)))
             continue;
         covered[sw->field] |= ((1u << sw->width) - 1) << sw->shift;
         if (sw->field == TPC_SWF_SW && l->swmask)
@@ -270,7 +271,7 @@ static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
     if (!check_type(d, in))
         return false;
     for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
-        if (!tpc_variant_applies(l, in->desc, in->type))
+        if (!tpc_variant_applies(l, in->desc, in->type, in->sw))
             continue;
         /* the variants of a form differ in their DEST kinds, or have none */
         const TpcOpSpec *dst = NULL;
@@ -451,14 +452,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             return bad_operand(d, TPC_FIELD_SRC_A, fa);
         return true;
     }
-    case TPC_FORM_MOV_DG:
-        if ((in->sw & 3) >= 2)
-            return bad_insn(d, in->opc);
-        raw(&in->b, fb);
-        if (in->sw & 1)
-            raw(&in->c, fc);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
     default:
         return no_decoder(d, in);
     }

@@ -181,9 +181,20 @@ static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
         if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER ||
             (sw->types && !((sw->types >> in->type) & 1)) ||
-            (swmask && sw->field == TPC_SWF_SW && ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
+            (sw->vars && !((sw->vars >> in->var) & 1)) ||
+            (swmask && sw->field == TPC_SWF_SW &&
+             ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
             continue;
         unsigned v = tpc_sw_value(in, sw);
+        if (sw->print == TPC_SWP_SUFFIX) {
+            if (v)
+                g_string_append_printf(p->o, ".%s", sw->key);
+            continue;
+        }
+        if (sw->print == TPC_SWP_HEX) {
+            g_string_append_printf(p->o, " %s=0x%x", sw->key, v);
+            continue;
+        }
         if (sw->print == TPC_SWP_BIN) {
             g_string_append_printf(p->o, " %s=0b", sw->key);
             int top = v ? 31 - __builtin_clz(v) : 0;
@@ -324,24 +335,6 @@ static void print_vpu(P *p, const TpcInsn *in)
         pred(p, in);
         return;
     }
-    case TPC_FORM_MOV_DG:
-        if (in->sw & 1) {
-            unsigned c = in->c.raw;
-            g_string_append(p->o, "mov_dg.all");
-            for (int i = 0; i < 4; i++)
-                g_string_append_printf(p->o, " sdg%d=%u", i, (b >> (2 * i)) & 3);
-            for (int i = 0; i < 4; i++)
-                g_string_append_printf(p->o, " weg%d=%u", i, (c >> (2 * i)) & 3);
-        } else {
-            g_string_append_printf(p->o, "mov_dg src=%u dst=%u wr_lg=0x%x wr_ug=0x%x", b & 3,
-                                   (b >> 2) & 3, (b >> 4) & 1, (b >> 5) & 1);
-        }
-        p->nops = 0;
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        hexop(p, p->bd->imm);
-        pred(p, in);
-        return;
     default:
         unknown_form(p, in);
         return;

@@ -105,8 +105,11 @@ const TpcLayout *tpc_form_layout(unsigned form)
     return tpc_form_variant(form, 0);
 }
 
-bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type)
+bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type, int sw)
 {
+    if (sw >= 0 &&
+        (((l->cond & TPC_VC_SW0) && !(sw & 1)) || ((l->cond & TPC_VC_NOT_SW0) && (sw & 1))))
+        return false;
     if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
         ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) ||
         ((l->cond & TPC_VC_LD) && d->slot != TPC_SLOT_LD) ||

@@ -145,7 +145,6 @@ typedef enum TpcForm {
     TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
     TPC_FORM_MOV,     /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_CONVERT, /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
-    TPC_FORM_MOV_DG,  /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -246,6 +245,8 @@ enum {
     TPC_SWP_TRAIL,  /* as WORD; a bare number after the operands also sets it (the
                      * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
     TPC_SWP_BIN,    /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
+    TPC_SWP_HEX,    /* key=0xN always (mov_dg's wr_lg, wr_ug) */
+    TPC_SWP_SUFFIX, /* one bit: `.key` right after the mnemonic when set (mov_dg.all) */
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -267,6 +268,8 @@ typedef struct TpcSwDef {
     bool strict;            /* values: a field value without a name is ILLEGAL_INSTRUCTION */
     uint16_t types;         /* OPERANDS_TYPE set the switch is valid for (0: any), as the
                              * vendor's InstructionDB: set elsewhere, ILLEGAL_INSTRUCTION */
+    uint8_t vars;           /* the variants of the form (bit i: TPC_VARIANT row i) the
+                             * switch exists in (0: all): mov_dg's src= only without .all */
 } TpcSwDef;
 
 /* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE.
@@ -321,6 +324,8 @@ enum {
     TPC_VC_I32 = 1u << 4,   /* type i32 (the int5 forms) */
     TPC_VC_LD = 1u << 5,
     TPC_VC_ST = 1u << 6,
+    TPC_VC_SW0 = 1u << 7,     /* SWITCHES bit 0 set (mov_dg.all) */
+    TPC_VC_NOT_SW0 = 1u << 8, /* SWITCHES bit 0 clear */
 };
 
 enum {
@@ -348,7 +353,7 @@ typedef struct TpcLayout {
     uint8_t nops;
     TpcOpSpec op[5];
     /* variants (TPC_VARIANT rows): when this one applies */
-    uint8_t cond;   /* TPC_VC_* (0: always) */
+    uint16_t cond;  /* TPC_VC_* (0: always) */
     uint8_t need;   /* TPC_F_* the row must have */
     uint8_t swmask; /* SWITCHES bits its switch table may use (0: all) */
 } TpcLayout;
@@ -391,9 +396,10 @@ const TpcLayout *tpc_form_layout(unsigned form);
 /* Variant i of a form (a form without TPC_VARIANT rows has one, its
  * TPC_LAYOUT row), or NULL past the last. */
 const TpcLayout *tpc_form_variant(unsigned form, unsigned i);
-/* Does variant l apply to row d with OPERANDS_TYPE type (type < 0: not
- * known yet, the assembler before it has read the operands)? */
-bool tpc_variant_applies(const TpcLayout *l, const struct TpcInsnDesc *d, int type);
+/* Does variant l apply to row d with OPERANDS_TYPE type and SWITCHES sw
+ * (type, sw < 0: not known yet, the assembler before it has read the
+ * operands; the ISA pages)? */
+bool tpc_variant_applies(const TpcLayout *l, const struct TpcInsnDesc *d, int type, int sw);
 
 /* Bundle position of a slot's encoding field (tpc.md §4.1): lo bit and
  * width; width 0 when the slot has no such field. */

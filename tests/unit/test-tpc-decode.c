@@ -305,6 +305,24 @@ static void test_decode_faults(void)
     g_assert_false(tpc_decode_bundle(b, &bd, &f));
     g_assert_cmpuint(f.code, ==, 2);
     g_assert_cmphex(f.info, ==, 2 | 0 << 4 | 5 << 8);
+
+    /* VPU mov_dg without .all: SRC_B bits 7:6 have no field (sdg3 of .all),
+     * SWITCHES 2 no form: ILLEGAL_INSTRUCTION, the bits never print lost */
+    hex_to_bytes(nop_hex, b);
+    tpc_set_bits(b, 43, 6, 0x31);
+    tpc_set_bits(b, 49, 8, 2);
+    tpc_set_bits(b, 82, 8, 1);
+    tpc_set_bits(b, 57, 8, 0x3f);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 57, 8, 0x40);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
+    g_assert_cmphex(f.info, ==, 2 | 0x31 << 8);
+    tpc_set_bits(b, 90, 3, 1); /* .all: bits 7:6 are sdg3 */
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 90, 3, 2);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
 }
 
 /* ---- assembler: §4.5 bytes ---- */
@@ -376,6 +394,9 @@ static const struct {
     {"nop; nop; convert.f32 target_type=int32 rz V0, V1; nop", NULL},
     {"nop; nop; unpack.i8 source_group=1 element_stride=4 group_half=1 V1, V2; nop", NULL},
     {"nop; nop; mov_dg src=1 dst=2 wr_lg=0x1 wr_ug=0x1 V1, V2, 0xffffffff; nop", NULL},
+    {"nop; nop; mov_dg.all sdg0=3 sdg1=0 sdg2=1 sdg3=2 weg0=0 weg1=2 weg2=0 weg3=3 V1, V2, 0x5, "
+     "SP3; nop",
+     NULL},
     {"nop; nop; mov_g g_en=0b0 dg_en=0b1111 V1, V2, 0x20; nop", NULL},
     {"nop; nop; nop; st_l mmio S1, S2, SP3", NULL},
     {"nop; nop; nop; st_tnsr 0x0, I3, VP4, !SP1", NULL},
@@ -581,6 +602,11 @@ static void test_errors(void)
     expect_error("nop; nop; add.f16 V1, V2, V3; nop\n", "t.s:1:15:", "missing feature");
     expect_error("nop; nop; nop; st_tnsr_low.partial 0x1, I3, V4, S31\n",
                  "t.s:1:", "missing feature");
+    /* mov_dg: the keys of one form are not switches of the other */
+    expect_error("nop; nop; mov_dg sdg0=1 V1, V2, 0x5; nop\n",
+                 "t.s:1:18:", "switch 'sdg0' belongs to another form");
+    expect_error("nop; nop; mov_dg.all src=1 V1, V2, 0x5; nop\n",
+                 "t.s:1:22:", "switch 'src' belongs to another form");
 }
 
 static void test_metadata(void)
