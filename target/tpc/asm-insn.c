@@ -54,16 +54,6 @@ static bool enc_spu(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_CONVERT:
-        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(S), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR), "source"));
-        b = (int)(st->f_b & 0xf);
-        if (!asm_given(st, "rm"))
-            sw = (sw & ~7u) | 5;
-        break;
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;
@@ -131,32 +121,6 @@ static bool enc_vpu(Stmt *st)
             }
         }
         break;
-    case TPC_FORM_CONVERT: {
-        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        unsigned tt = st->f_b & 0xf;
-        bool f2b = type == TPC_T_F32 && tt == TPC_T_BF16;
-        bool b2f = type == TPC_T_BF16 && tt == TPC_T_F32;
-        unsigned fb = st->f_b;
-        /* SRC_B bit 6 (num_lanes): single_lane is the vendor's default for
-         * f32 -> bf16 only; an explicit single_lane is kept for any pair (the
-         * compiler sets it on others, where it has no effect), so that every
-         * decodable convert has a spelling that reassembles to its bytes */
-        if (!asm_given(st, "num_lanes") && f2b)
-            fb |= 0x40;
-        if (!asm_given(st, "rm"))
-            sw = (sw & ~7u) | 5;
-        CHK(dst = asm_enc_vec(st, &st->ops[0], b2f ? 2 : 1, "destination"));
-        /* f32 -> bf16 reads V(A) and V(A+1) with all_lanes; the vendor accepts
-         * the source as Vn (any n) or Dn */
-        if (f2b)
-            CHK(a = asm_enc(st, &st->ops[1], K(V), "source"));
-        else
-            CHK(a = asm_enc_vec(st, &st->ops[1], 1, "source"));
-        b = (int)fb;
-        break;
-    }
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;

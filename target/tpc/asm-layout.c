@@ -54,13 +54,14 @@ static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned ind
     }
     bool ok = op->type == AOP_IMM ? (s->kinds & TPC_K(IMM)) != 0
                                   : op->type == AOP_REG && ((s->kinds >> op->kind) & 1);
+    /* group 1: a source pair V(n), V(n+1), written Vn (any n) or Dn */
     if (ok && op->type == AOP_REG && (op->kind == TPC_OP_V || op->kind == TPC_OP_S)) {
         if (s->group == 2 && op->num % 2) {
             asm_error(st->c, op->col, "'%s': operand %u '%s' must be a register pair (%c%u)",
                       st->mn, index + 1, op->s, op->kind == TPC_OP_V ? 'D' : 'Z', op->num & ~1u);
             return -1;
         }
-        ok = s->group == 2 || op->group == 1;
+        ok = s->group != 0 || op->group == 1;
     }
     if (!ok) {
         kinds_text(want, sizeof(want), s->kinds, s->group);
@@ -250,10 +251,11 @@ bool asm_enc_layout(Stmt *st)
         return false;
     /* switches: defaults for those not written */
     for (int i = 0; t && t[i].key; i++) {
-        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || !t[i].dflt ||
+        int dflt = tpc_sw_default(&t[i], st->type < 0 ? 0u : (unsigned)st->type, st->f_b);
+        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || dflt <= 0 ||
             (i < ASM_MAX_SW && st->given[i]))
             continue;
-        *asm_sw_field(st, t[i].field) |= (uint32_t)t[i].dflt << t[i].shift;
+        *asm_sw_field(st, t[i].field) |= (uint32_t)dflt << t[i].shift;
     }
     fields[TPC_FIELD_SW] = st->f_sw;
     fields[TPC_FIELD_TYPE] = d->types                        ? (uint32_t)st->type
@@ -291,10 +293,13 @@ bool asm_enc_layout(Stmt *st)
         if (s->flags & TPC_OPF_DIMMASK) {
             v = (int)st->mask;
         } else {
-            if ((s->flags & TPC_OPF_VPAIR) &&
-                tpc_vpu_pair_dest(d->opc, (unsigned)st->type, fields[TPC_FIELD_SW])) {
+            if (((s->flags & TPC_OPF_VPAIR) &&
+                 tpc_opd_pair(d, s->flags, (unsigned)st->type, fields[TPC_FIELD_SW],
+                              fields[TPC_FIELD_SRC_B])) ||
+                ((s->flags & TPC_OPF_SPAIR) &&
+                 tpc_opd_src_pair_spelling(d, (unsigned)st->type, fields[TPC_FIELD_SRC_B]))) {
                 s_pair = *s;
-                s_pair.group = 2;
+                s_pair.group = (s->flags & TPC_OPF_SPAIR) ? 1 : 2;
                 sp = &s_pair;
             }
             const AOp *op = &st->ops[j];

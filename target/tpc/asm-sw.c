@@ -70,10 +70,11 @@ static const TpcSwDef sw_ash[] = {
     {0},
 };
 static const TpcSwDef sw_convert[] = {
-    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_WORD, false, 0, 0},
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 0, TPC_SWP_WORD, false, 0, 0},
     {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false, 0, 0},
-    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_LANES, false, 0, 0},
+    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_ALWAYS, true, 0, 0},
+    /* rm: 5 (default, the vendor's when none is written) prints nothing */
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true, 0, 0},
     {0},
 };
 static const TpcSwDef sw_pack[] = {

@@ -144,7 +144,6 @@ static inline bool tpc_type_is_signed(unsigned t)
 typedef enum TpcForm {
     TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
     TPC_FORM_MOV,     /* Dst, A (register or immediate); B = type/flavor/mask */
-    TPC_FORM_CONVERT, /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
     TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -206,6 +205,9 @@ enum {
     /* the result is not of OPERANDS_TYPE: counts, exponents, classes, LUT
      * entries (the kernel checker and docs say what it is instead) */
     TPC_F_RES_OTHER = 1u << 11,
+    /* VPU convert: a D destination for bf16 -> f32, a source pair for f32 ->
+     * bf16 of all lanes (tpc_convert_pair_dest/src) */
+    TPC_F_CVT_PAIR = 1u << 12,
 };
 
 typedef struct TpcInsnDesc {
@@ -247,6 +249,9 @@ enum {
     TPC_SWP_BIN,    /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
     TPC_SWP_HEX,    /* key=0xN always (mov_dg's wr_lg, wr_ug) */
     TPC_SWP_SUFFIX, /* one bit: `.key` right after the mnemonic when set (mov_dg.all) */
+    /* as WORD, with the default tpc_sw_default() gives: convert's num_lanes,
+     * single_lane for f32 -> bf16, none for bf16 -> f32 (always printed) */
+    TPC_SWP_LANES,
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -271,6 +276,10 @@ typedef struct TpcSwDef {
     uint8_t vars;           /* the variants of the form (bit i: TPC_VARIANT row i) the
                              * switch exists in (0: all): mov_dg's src= only without .all */
 } TpcSwDef;
+
+/* Default value of switch sw of an instruction of OPERANDS_TYPE type whose
+ * SRC_B switch word is b; -1 when every value prints (TPC_SWP_LANES). */
+int tpc_sw_default(const TpcSwDef *sw, unsigned type, unsigned b);
 
 /* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE.
  * The list order is the printing order. */
@@ -311,6 +320,9 @@ enum {
     TPC_OPF_TARGET = 1u << 5,
     /* a number held in the bundle's 32-bit IMM alone (mov_g's byte mask) */
     TPC_OPF_BIMM = 1u << 6,
+    /* a V source that reads V(n), V(n+1) when the row's pair rule says so
+     * (TPC_F_CVT_PAIR): written Vn (any n) or Dn, printed Dn for an even n */
+    TPC_OPF_SPAIR = 1u << 7,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -387,6 +399,10 @@ typedef struct TpcLayout {
         TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0                               \
     }
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
+#define TPC_OPD_SPAIR(f, kinds)                                                                    \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_SPAIR, 0                                \
+    }
 
 /* Layout of a form, or NULL for a hand-coded form. */
 struct TpcInsn;
@@ -439,6 +455,14 @@ bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw);
  * destination pair (bf16 -> f32) or read a source pair (f32 -> bf16 all_lanes)? */
 bool tpc_convert_pair_dest(unsigned st, unsigned b);
 bool tpc_convert_pair_src(unsigned st, unsigned b);
+/* Is operand `flags` (TPC_OPF_VPAIR / SPAIR) of row d a register pair for
+ * OPERANDS_TYPE t, SWITCHES sw and SRC_B switch word b?  The row's pair rule:
+ * TPC_F_CVT_PAIR (convert), else tpc_vpu_pair_dest (MAC/MUL). */
+bool tpc_opd_pair(const TpcInsnDesc *d, unsigned flags, unsigned t, unsigned sw, unsigned b);
+/* May a TPC_OPF_SPAIR source of row d be written as a pair Dn?  For the
+ * types whose pair rule reads one, whatever the lanes (the vendor's
+ * assembler takes `convert.f32 V0, D2, BF16`, a single lane). */
+bool tpc_opd_src_pair_spelling(const TpcInsnDesc *d, unsigned t, unsigned b);
 /* Every set switch bit of a decoded slot that a typed switch describes is
  * valid for the slot's OPERANDS_TYPE (TpcSwDef.types; a bit two switches
  * share is valid when either allows the type: SPU mul bit 2 is upper32 for
