@@ -276,10 +276,12 @@ out:
 
 void asm_bundle_init(AsmBundle *ab)
 {
-    static const uint8_t nop[TPC_BUNDLE_BYTES] = {0x3f, 0, 0, 0, 0,    0xf8, 0x01, 0,    0,    0,
-                                                  0,    0, 0, 0, 0x80, 0x0f, 0,    0xf0, 0x01, 0};
+    /* four nops: every other field 0 */
     memset(ab, 0, sizeof(*ab));
-    memcpy(ab->b, nop, sizeof(nop));
+    tpc_set_bits(ab->b, TPC_B_SPU_OPC, 6, TPC_OPC_SPU_NOP);
+    tpc_set_bits(ab->b, TPC_B_VPU_OPC, 6, TPC_OPC_VPU_NOP);
+    tpc_set_bits(ab->b, TPC_B_LD_OPC, 5, TPC_OPC_LD_NOP);
+    tpc_set_bits(ab->b, TPC_B_ST_OPC, 5, TPC_OPC_ST_NOP);
 }
 
 /* ---- one instruction per line: slot assignment ---- */

@@ -564,7 +564,7 @@ enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_N
  * destinations (tpc.md §1.2) are TPC_OP_V with the first (even) index.
  * When is_loop, slot[SPU].desc is the LOOP row and the other descs are NULL. */
 typedef struct TpcBundle {
-    bool is_loop;    /* SPU opcode 0x22: only `loop` and `imm` are meaningful */
+    bool is_loop;    /* SPU opcode TPC_OPC_LOOP: only `loop` and `imm` are meaningful */
     bool halt;       /* HALT in the SPU or VPU slot */
     uint32_t imm;    /* shared 32-bit immediate, bits 182:151 */
     TpcInsn slot[4]; /* indexed by TpcSlot: LD, SPU, VPU, ST */
@@ -663,13 +663,16 @@ enum {
     TPC_B_LOOP_CMP = 116,
 };
 
+/* Opcodes the bundle-level code names (from the rows: no number here) */
 enum {
-    TPC_OPC_SPU_NOP = 0x3f,
-    TPC_OPC_VPU_NOP = 0x3f,
-    TPC_OPC_LD_NOP = 0x1f,
-    TPC_OPC_ST_NOP = 0x1f,
-    TPC_OPC_HALT = 0x20,
-    TPC_OPC_LOOP = 0x22,
+    TPC_OPC_SPU_NOP = TPC_OPC_SPU_nop,
+    TPC_OPC_VPU_NOP = TPC_OPC_VPU_nop,
+    TPC_OPC_LD_NOP = TPC_OPC_LD_nop,
+    TPC_OPC_ST_NOP = TPC_OPC_ST_nop,
+    TPC_OPC_HALT = TPC_OPC_SPU_halt,
+    TPC_OPC_LOOP = TPC_OPC_SPU_loop,
 };
+/* the bundle's halt test reads both slots' opcode as TPC_OPC_HALT */
+_Static_assert(TPC_OPC_SPU_halt == TPC_OPC_VPU_halt, "SPU and VPU halt share an opcode");
 
 #endif
