@@ -208,6 +208,13 @@ enum {
     /* VPU convert: a D destination for bf16 -> f32, a source pair for f32 ->
      * bf16 of all lanes (tpc_convert_pair_dest/src) */
     TPC_F_CVT_PAIR = 1u << 12,
+    /* its executor cannot fault once decoded (but for a pair destination's
+     * first register): a direct bundle runs it through that executor
+     * (cpu-direct.c's staged slots) */
+    TPC_F_DIRECT = 1u << 13,
+    /* VPU: a direct bundle may run its whole-register loop of lane-ops.def
+     * (cpu-direct.c vpu_vl_form) */
+    TPC_F_VLOOP = 1u << 14,
 };
 
 typedef struct TpcInsnDesc {
