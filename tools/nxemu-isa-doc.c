@@ -62,28 +62,14 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     [TPC_FORM_LOOP] = ("start, boundary, step, cmp, label[, 0x1][, pred] "
                        "(docs/user-manual.rst, TPC assembler syntax)"),
     [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
-    [TPC_FORM_CONVERT] = "target_type=T [rm] Dst, A",
-    [TPC_FORM_MOV_DG] =
-        "mov_dg src= dst= wr_lg= wr_ug= Vd, Va, mask | mov_dg.all sdg0..3= weg0..3= Vd, Va, mask",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
 
-/* The operand line of a hand-coded form, with what depends on the slot and
- * the row's flags. */
+/* The operand line of a hand-coded form. */
 static void legacy(GString *o, const TpcInsnDesc *d)
 {
-    bool spu = d->slot == TPC_SLOT_SPU, vpu = d->slot == TPC_SLOT_VPU;
-    (void)spu;
-    switch (d->form) {
-    case TPC_FORM_CONVERT:
-        g_string_append(o, vpu ? "[lane_sel=N] [all_lanes|single_lane] target_type=T [rm] Vd|Dd, Va|Da"
-                               : "target_type=T [rm] Sd, Sa");
-        return;
-    default:
-        g_string_append(o, legacy_form[d->form] ? legacy_form[d->form] : "(see docs/tpc-isa.rst)");
-        return;
-    }
+    g_string_append(o, legacy_form[d->form] ? legacy_form[d->form] : "(see docs/tpc-isa.rst)");
 }
 
 static const char *const slot_name[4] = {"load", "SPU", "VPU", "store"};
@@ -197,16 +183,20 @@ static bool page(unsigned slot, GString *o)
         g_string_append(o, "\n   - operands: ");
         const TpcLayout *l;
         if (tpc_form_layout(d->form)) {
-            bool several = tpc_form_variant(d->form, 1) != NULL;
+            unsigned several = 0;
+            for (unsigned v = 0; (l = tpc_form_variant(d->form, v)); v++)
+                several += tpc_variant_applies(l, d, -1, -1);
             unsigned n = 0;
             for (unsigned v = 0; (l = tpc_form_variant(d->form, v)); v++) {
-                if (!tpc_variant_applies(l, d, -1))
+                if (!tpc_variant_applies(l, d, -1, -1))
                     continue;
                 g_string_append(o, n++ ? "; or " : "");
-                if (several)
-                    g_string_append(o, l->cond & TPC_VC_B     ? "(type b) "
-                                       : l->cond & TPC_VC_I32 ? "(int5, type i32) "
-                                                              : "(other types) ");
+                if (several > 1)
+                    g_string_append(o, l->cond & TPC_VC_B         ? "(type b) "
+                                       : l->cond & TPC_VC_I32     ? "(int5, type i32) "
+                                       : l->cond & TPC_VC_SW0     ? "(SWITCHES bit 0 set) "
+                                       : l->cond & TPC_VC_NOT_SW0 ? "(SWITCHES bit 0 clear) "
+                                                                  : "(other types) ");
                 for (unsigned i = 0; i < l->nops; i++) {
                     const TpcOpSpec *s = &l->op[i];
                     g_string_append_printf(o, "%s", i ? ", " : "");
@@ -228,6 +218,9 @@ static bool page(unsigned slot, GString *o)
                     kinds(o, s->kinds, s->group);
                     if (s->flags & TPC_OPF_VPAIR)
                         g_string_append(o, " (D, a pair, for a wide result)");
+                    if (s->flags & TPC_OPF_SPAIR)
+                        g_string_append(o, " (V(n) and V(n+1), written Vn or Dn, for a pair "
+                                           "source)");
                     if (s->kinds == TPC_K(RAW) && s->width)
                         g_string_append_printf(o, " in %s bits %u..%u", field_name[s->field],
                                                s->shift, s->shift + s->width - 1);

@@ -54,16 +54,6 @@ static bool enc_spu(Stmt *st)
         }
         break;
     }
-    case TPC_FORM_CONVERT:
-        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        CHK(dst = asm_enc(st, &st->ops[0], K(S), "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR), "source"));
-        b = (int)(st->f_b & 0xf);
-        if (!asm_given(st, "rm"))
-            sw = (sw & ~7u) | 5;
-        break;
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;
@@ -131,69 +121,6 @@ static bool enc_vpu(Stmt *st)
             }
         }
         break;
-    case TPC_FORM_CONVERT: {
-        if (!asm_take_ops(st, 2, 2) || !asm_need_type(st))
-            return false;
-        type = (unsigned)st->type;
-        unsigned tt = st->f_b & 0xf;
-        bool f2b = type == TPC_T_F32 && tt == TPC_T_BF16;
-        bool b2f = type == TPC_T_BF16 && tt == TPC_T_F32;
-        unsigned fb = st->f_b;
-        /* SRC_B bit 6 (num_lanes): single_lane is the vendor's default for
-         * f32 -> bf16 only; an explicit single_lane is kept for any pair (the
-         * compiler sets it on others, where it has no effect), so that every
-         * decodable convert has a spelling that reassembles to its bytes */
-        if (!asm_given(st, "num_lanes") && f2b)
-            fb |= 0x40;
-        if (!asm_given(st, "rm"))
-            sw = (sw & ~7u) | 5;
-        CHK(dst = asm_enc_vec(st, &st->ops[0], b2f ? 2 : 1, "destination"));
-        /* f32 -> bf16 reads V(A) and V(A+1) with all_lanes; the vendor accepts
-         * the source as Vn (any n) or Dn */
-        if (f2b)
-            CHK(a = asm_enc(st, &st->ops[1], K(V), "source"));
-        else
-            CHK(a = asm_enc_vec(st, &st->ops[1], 1, "source"));
-        b = (int)fb;
-        break;
-    }
-    case TPC_FORM_MOV_DG: {
-        if (!asm_take_ops(st, 3, 3) || !asm_no_type(st))
-            return false;
-        CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));
-        CHK(a = asm_enc(st, &st->ops[1], vsrc, "source"));
-        if (st->ops[2].type != AOP_IMM) {
-            asm_error(st->c, st->ops[2].col, "'%s' needs a byte-mask immediate", st->mn);
-            return false;
-        }
-        ImmUse *u = &st->ab->imm[TPC_SLOT_VPU];
-        u->used = true;
-        u->is_label = false;
-        u->value = st->ops[2].value;
-        u->col = st->ops[2].col;
-        b = (int)st->f_b;
-        if (d->form == TPC_FORM_MOV_DG) {
-            bool all = (sw & 3) == 1;
-            static const char *const single[] = {"src", "dst", "wr_lg", "wr_ug"};
-            static const char *const allk[] = {"sdg0", "sdg1", "sdg2", "sdg3",
-                                               "weg0", "weg1", "weg2", "weg3"};
-            for (size_t i = 0; i < G_N_ELEMENTS(single); i++)
-                if (all && asm_given(st, single[i])) {
-                    asm_error(st->c, st->col, "'%s' belongs to the single mov_dg form", single[i]);
-                    return false;
-                }
-            for (size_t i = 0; i < G_N_ELEMENTS(allk); i++)
-                if (!all && asm_given(st, allk[i])) {
-                    asm_error(st->c, st->col, "'%s' needs mov_dg.all", allk[i]);
-                    return false;
-                }
-            if (all) {
-                cc = (int)st->f_c;
-                st->ab->uses_vpu_c = true;
-            }
-        }
-        break;
-    }
     default:
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
         return false;
@@ -349,10 +276,12 @@ out:
 
 void asm_bundle_init(AsmBundle *ab)
 {
-    static const uint8_t nop[TPC_BUNDLE_BYTES] = {0x3f, 0, 0, 0, 0,    0xf8, 0x01, 0,    0,    0,
-                                                  0,    0, 0, 0, 0x80, 0x0f, 0,    0xf0, 0x01, 0};
+    /* four nops: every other field 0 */
     memset(ab, 0, sizeof(*ab));
-    memcpy(ab->b, nop, sizeof(nop));
+    tpc_set_bits(ab->b, TPC_B_SPU_OPC, 6, TPC_OPC_SPU_NOP);
+    tpc_set_bits(ab->b, TPC_B_VPU_OPC, 6, TPC_OPC_VPU_NOP);
+    tpc_set_bits(ab->b, TPC_B_LD_OPC, 5, TPC_OPC_LD_NOP);
+    tpc_set_bits(ab->b, TPC_B_ST_OPC, 5, TPC_OPC_ST_NOP);
 }
 
 /* ---- one instruction per line: slot assignment ---- */

@@ -54,13 +54,14 @@ static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned ind
     }
     bool ok = op->type == AOP_IMM ? (s->kinds & TPC_K(IMM)) != 0
                                   : op->type == AOP_REG && ((s->kinds >> op->kind) & 1);
+    /* group 1: a source pair V(n), V(n+1), written Vn (any n) or Dn */
     if (ok && op->type == AOP_REG && (op->kind == TPC_OP_V || op->kind == TPC_OP_S)) {
         if (s->group == 2 && op->num % 2) {
             asm_error(st->c, op->col, "'%s': operand %u '%s' must be a register pair (%c%u)",
                       st->mn, index + 1, op->s, op->kind == TPC_OP_V ? 'D' : 'Z', op->num & ~1u);
             return -1;
         }
-        ok = s->group == 2 || op->group == 1;
+        ok = s->group != 0 || op->group == 1;
     }
     if (!ok) {
         kinds_text(want, sizeof(want), s->kinds, s->group);
@@ -111,16 +112,18 @@ static unsigned written_ops(const TpcLayout *l)
 /* The variant of a form with several (insn-forms.def TPC_VARIANT): the first
  * that applies to the row and the written type and whose destination kinds
  * take the first operand; NULL after a one-line error. */
-static const TpcLayout *pick_variant(Stmt *st)
+static const TpcLayout *pick_variant(Stmt *st, unsigned *var)
 {
     const TpcInsnDesc *d = st->desc;
     const TpcLayout *l;
+    *var = 0;
     if (!tpc_form_variant(d->form, 1))
         return tpc_form_layout(d->form);
     const AOp *o = st->nops ? &st->ops[0] : NULL;
     unsigned kinds = 0;
     for (unsigned i = 0; (l = tpc_form_variant(d->form, i)); i++) {
-        if (!tpc_variant_applies(l, d, -1))
+        *var = i;
+        if (!tpc_variant_applies(l, d, -1, (int)st->f_sw))
             continue;
         /* the first written operand (the destination, or the store slot's SRC_C) */
         unsigned k = 0;
@@ -130,7 +133,7 @@ static const TpcLayout *pick_variant(Stmt *st)
             return l;
         kinds |= l->op[k].kinds;
         if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
-            tpc_variant_applies(l, d, st->type))
+            tpc_variant_applies(l, d, st->type, (int)st->f_sw))
             return l;
     }
     if (o && asm_is_reg(o, TPC_OP_I) && st->slot == TPC_SLOT_SPU) {
@@ -152,13 +155,23 @@ static const TpcLayout *pick_variant(Stmt *st)
 bool asm_enc_layout(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
-    const TpcLayout *l = pick_variant(st);
+    unsigned var;
+    const TpcLayout *l = pick_variant(st, &var);
     const TpcFieldPos *pos = tpc_field_pos[st->slot];
     uint32_t fields[TPC_FIELD_COUNT] = {0};
     bool used[TPC_FIELD_COUNT] = {false};
 
     if (!l)
         return false;
+    /* a switch of another variant (mov_dg's sdg0 without .all) */
+    for (int i = 0; d->sws && tpc_sws_table(d->sws)[i].key && i < ASM_MAX_SW; i++) {
+        const TpcSwDef *sw = &tpc_sws_table(d->sws)[i];
+        if (st->given[i] && sw->vars && !((sw->vars >> var) & 1)) {
+            asm_error(st->c, st->given_col[i], "'%s': switch '%s' belongs to another form of it",
+                      st->mn, sw->key);
+            return false;
+        }
+    }
     if (l->flags & TPC_LF_BARE) {
         /* nop, halt: the mnemonic alone, every other field 0 */
         if (st->nops) {
@@ -238,10 +251,11 @@ bool asm_enc_layout(Stmt *st)
         return false;
     /* switches: defaults for those not written */
     for (int i = 0; t && t[i].key; i++) {
-        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || !t[i].dflt ||
+        int dflt = tpc_sw_default(&t[i], st->type < 0 ? 0u : (unsigned)st->type, st->f_b);
+        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || dflt <= 0 ||
             (i < ASM_MAX_SW && st->given[i]))
             continue;
-        *asm_sw_field(st, t[i].field) |= (uint32_t)t[i].dflt << t[i].shift;
+        *asm_sw_field(st, t[i].field) |= (uint32_t)dflt << t[i].shift;
     }
     fields[TPC_FIELD_SW] = st->f_sw;
     fields[TPC_FIELD_TYPE] = d->types                        ? (uint32_t)st->type
@@ -279,10 +293,13 @@ bool asm_enc_layout(Stmt *st)
         if (s->flags & TPC_OPF_DIMMASK) {
             v = (int)st->mask;
         } else {
-            if ((s->flags & TPC_OPF_VPAIR) &&
-                tpc_vpu_pair_dest(d->opc, (unsigned)st->type, fields[TPC_FIELD_SW])) {
+            if (((s->flags & TPC_OPF_VPAIR) &&
+                 tpc_opd_pair(d, s->flags, (unsigned)st->type, fields[TPC_FIELD_SW],
+                              fields[TPC_FIELD_SRC_B])) ||
+                ((s->flags & TPC_OPF_SPAIR) &&
+                 tpc_opd_src_pair_spelling(d, (unsigned)st->type, fields[TPC_FIELD_SRC_B]))) {
                 s_pair = *s;
-                s_pair.group = 2;
+                s_pair.group = (s->flags & TPC_OPF_SPAIR) ? 1 : 2;
                 sp = &s_pair;
             }
             const AOp *op = &st->ops[j];

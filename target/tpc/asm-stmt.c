@@ -294,7 +294,7 @@ bool asm_sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col)
     return true;
 }
 
-/* One-bit switch word or suffix; `all` of mov_dg sets its 2-bit kind to 1. */
+/* One-bit switch word or suffix. */
 static bool sw_flag(Stmt *st, const TpcSwDef *d, int idx, int col)
 {
     if (d->values || d->int_values) {
@@ -330,7 +330,7 @@ static int try_switch(Stmt *st, const Word *w)
         bool bare;
         const char *err;
         uint32_t n;
-        if ((d->int_values || (!d->values && d->width == 1) || !strcmp(d->key, "all")) &&
+        if ((d->int_values || (!d->values && d->width == 1)) &&
             asm_parse_number(val, &n, &bare, &err) && !err && !bare) {
             if (!d->int_values && n > 1) {
                 asm_error(st->c, w->col, "switch '%s' takes 0 or 1", d->key);

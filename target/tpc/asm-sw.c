@@ -32,108 +32,118 @@ static const TpcSwVal v_half[] = {
     {"0", 0}, {"1", 1}, {"group_half_0", 0}, {"group_half_1", 1}, {NULL, 0}};
 
 static const TpcSwDef sw_mac[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT, 0},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16, 0},
     {0},
 };
 static const TpcSwDef sw_mul_spu[] = {
-    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_I32 | TPC_TT_U32},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
+    {"upper32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false,
+     TPC_TT_I32 | TPC_TT_U32, 0},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16, 0},
     {0},
 };
 static const TpcSwDef sw_mul_vpu[] = {
-    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_I32 | TPC_TT_U32},
-    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16},
+    {"double_and_round32", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false,
+     TPC_TT_I32 | TPC_TT_U32, 0},
+    {"acc_fp32", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_BF16, 0},
     {0},
 };
 static const TpcSwDef sw_add[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
-    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT, 0},
+    {"carry", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT, 0},
     {0},
 };
 static const TpcSwDef sw_sub[] = {
-    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
-    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"st", "sat", TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT, 0},
+    {"neg", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_cmp_eq[] = {
-    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"mask_eq_zero", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_ash[] = {
     /* st: the vendor's format sets it always and prints nothing for it */
-    {"st", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 1, TPC_SWP_NEVER, false, 0},
-    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT},
+    {"st", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 1, TPC_SWP_NEVER, false, 0, 0},
+    {"rhu", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, TPC_TT_INT, 0},
     {0},
 };
 static const TpcSwDef sw_convert[] = {
-    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_WORD, false, 0},
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 0, TPC_SWP_WORD, false, 0},
-    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_WORD, false, 0},
+    {"lane_sel", NULL, TPC_SWF_B, 4, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_WORD, false, 0, 0},
+    {"num_lanes", NULL, TPC_SWF_B, 6, 1, SLOT(VPU), v_lanes, false, 0, TPC_SWP_LANES, false, 0, 0},
+    {"target_type", NULL, TPC_SWF_B, 0, 4, 0, v_target, false, 0, TPC_SWP_ALWAYS, true, 0, 0},
+    /* rm: 5 (default, the vendor's when none is written) prints nothing */
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true, 0, 0},
     {0},
 };
 static const TpcSwDef sw_pack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_unpack[] = {
-    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0},
-    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0},
-    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_ALWAYS, false, 0},
+    {"source_group", NULL, TPC_SWF_B, 0, 1, 0, v_group, true, 0, TPC_SWP_ALWAYS, false, 0, 0},
+    {"element_stride", NULL, TPC_SWF_B, 1, 1, 0, v_stride, false, 0, TPC_SWP_ALWAYS, false, 0, 0},
+    {"group_half", NULL, TPC_SWF_B, 2, 1, 0, v_half, true, 0, TPC_SWP_ALWAYS, false, 0, 0},
     {0},
 };
-/* mov_dg: the single form's fields and the .all form's fields overlap in B;
- * the assembler checks that only one form's keys are used. */
+/* mov_dg: the single form (variant 0 of MOV_DG) and the .all form (variant
+ * 1) share SRC_B; each key exists in one of them (TpcSwDef.vars). */
+#define DG(key, alias, field, shift, width, print, vars)                                           \
+    {                                                                                              \
+        key, alias, field, shift, width, 0, NULL, true, 0, print, false, 0, vars                   \
+    }
 static const TpcSwDef sw_mov_dg[] = {
-    {"all", NULL, TPC_SWF_SW, 0, 2, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
-    {"src", "src_dual_group", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"dst", "dst_dual_group", TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"sdg0", NULL, TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"sdg1", NULL, TPC_SWF_B, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"sdg2", NULL, TPC_SWF_B, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"sdg3", NULL, TPC_SWF_B, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"weg0", NULL, TPC_SWF_C, 0, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"weg1", NULL, TPC_SWF_C, 2, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"weg2", NULL, TPC_SWF_C, 4, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
-    {"weg3", NULL, TPC_SWF_C, 6, 2, 0, NULL, true, 0, TPC_SWP_WORD, false, 0},
+    {"all", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_SUFFIX, false, 0, 0},
+    DG("src", "src_dual_group", TPC_SWF_B, 0, 2, TPC_SWP_ALWAYS, 1),
+    DG("dst", "dst_dual_group", TPC_SWF_B, 2, 2, TPC_SWP_ALWAYS, 1),
+    DG("wr_lg", "wr_lower_group", TPC_SWF_B, 4, 1, TPC_SWP_HEX, 1),
+    DG("wr_ug", "wr_upper_group", TPC_SWF_B, 5, 1, TPC_SWP_HEX, 1),
+    DG("sdg0", NULL, TPC_SWF_B, 0, 2, TPC_SWP_ALWAYS, 2),
+    DG("sdg1", NULL, TPC_SWF_B, 2, 2, TPC_SWP_ALWAYS, 2),
+    DG("sdg2", NULL, TPC_SWF_B, 4, 2, TPC_SWP_ALWAYS, 2),
+    DG("sdg3", NULL, TPC_SWF_B, 6, 2, TPC_SWP_ALWAYS, 2),
+    DG("weg0", NULL, TPC_SWF_C, 0, 2, TPC_SWP_ALWAYS, 2),
+    DG("weg1", NULL, TPC_SWF_C, 2, 2, TPC_SWP_ALWAYS, 2),
+    DG("weg2", NULL, TPC_SWF_C, 4, 2, TPC_SWP_ALWAYS, 2),
+    DG("weg3", NULL, TPC_SWF_C, 6, 2, TPC_SWP_ALWAYS, 2),
     {0},
 };
 static const TpcSwDef sw_mov_g[] = {
-    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_BIN, false, 0},
-    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_BIN, false, 0},
+    {"g_en", "group_en", TPC_SWF_B, 0, 2, 0, NULL, true, 0, TPC_SWP_BIN, false, 0, 0},
+    {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_BIN, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_mmio[] = {
-    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_ld_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_st_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
-    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
-    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_aso[] = {
-    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
-    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0},
+    {"dec", NULL, TPC_SWF_A, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"vpu", NULL, TPC_SWF_A, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
 
 /* ---- switch sets of the table-described forms (insn-forms.def) ---- */
 
-#define SW1(key, field, shift) {key, NULL, field, shift, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0}
+#define SW1(key, field, shift)                                                                     \
+    {                                                                                              \
+        key, NULL, field, shift, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0                   \
+    }
 
 static const TpcSwDef sw_nearbyint[] = {
-    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true, 0},
+    {"rm", "round_mode", TPC_SWF_SW, 0, 3, 0, v_round, false, 5, TPC_SWP_WORD, true, 0, 0},
     {0},
 };
 static const TpcSwDef sw_extract_exp[] = {
@@ -145,7 +155,7 @@ static const TpcSwVal v_func[] = {
     {"tanh", 5},  {"div", 6},   {"pow", 7},  {NULL, 0},
 };
 static const TpcSwDef sw_calc_fp[] = {
-    {"func", NULL, TPC_SWF_SW, 0, 3, 0, v_func, false, 0, TPC_SWP_ALWAYS, false, 0},
+    {"func", NULL, TPC_SWF_SW, 0, 3, 0, v_func, false, 0, TPC_SWP_ALWAYS, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_form_fp_num[] = {
@@ -157,18 +167,18 @@ static const TpcSwVal v_funcid[] = {
     {"tanh", 1}, {"sqrt_rsqrt", 2}, {"sin_cos", 3}, {"log", 4}, {NULL, 0},
 };
 static const TpcSwDef sw_get_lut[] = {
-    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_TRAIL, false, 0},
+    {"funcid", NULL, TPC_SWF_B, 5, 3, 0, v_funcid, true, 0, TPC_SWP_TRAIL, false, 0, 0},
     {0},
 };
 static const TpcSwVal v_dt32[] = {{"BV32", 0}, {NULL, 0}};
 static const TpcSwVal v_dt[] = {{"BV32", 0}, {"BV16", 1}, {NULL, 0}};
 static const TpcSwDef sw_lookup[] = {
-    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt32, false, 0, TPC_SWP_NAME, true, 0},
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt32, false, 0, TPC_SWP_NAME, true, 0, 0},
     SW1("upper_half", TPC_SWF_SW, 2),
     {0},
 };
 static const TpcSwDef sw_lookup_c[] = {
-    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt, false, 0, TPC_SWP_NAME, true, 0},
+    {"dt", NULL, TPC_SWF_SW, 0, 2, 0, v_dt, false, 0, TPC_SWP_NAME, true, 0, 0},
     SW1("upper_half", TPC_SWF_SW, 2),
     {0},
 };
@@ -178,24 +188,24 @@ static const TpcSwVal v_round_int[] = {
 };
 static const TpcSwVal v_to[] = {{"to_8", 0}, {"to_16", 1}, {NULL, 0}};
 static const TpcSwDef sw_cvt_int[] = {
-    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0},
-    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0},
-    {"to", NULL, TPC_SWF_T, 3, 1, 0, v_to, false, 0, TPC_SWP_NAME, false, 0},
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0, 0},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0, 0},
+    {"to", NULL, TPC_SWF_T, 3, 1, 0, v_to, false, 0, TPC_SWP_NAME, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_cvt_int16[] = {
-    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0},
-    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0},
+    {"lane_sel", NULL, TPC_SWF_SW, 0, 2, SLOT(VPU), NULL, true, 0, TPC_SWP_ALWAYS, false, 0, 0},
+    {"rm", "round_mode", TPC_SWF_T, 0, 3, 0, v_round_int, false, 0, TPC_SWP_NAME, true, 0, 0},
     {0},
 };
 static const TpcSwDef sw_popcnt[] = {
-    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0},
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0, 0},
     {0},
 };
 static const TpcSwVal v_dir[] = {{"start_lsb", 0}, {"start_msb", 1}, {NULL, 0}};
 static const TpcSwDef sw_find_first[] = {
-    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0},
-    {"dir", NULL, TPC_SWF_SW, 1, 1, 0, v_dir, false, 0, TPC_SWP_NAME, false, 0},
+    {"set", NULL, TPC_SWF_SW, 0, 1, 0, NULL, true, 0, TPC_SWP_LEAD, false, 0, 0},
+    {"dir", NULL, TPC_SWF_SW, 1, 1, 0, v_dir, false, 0, TPC_SWP_NAME, false, 0, 0},
     {0},
 };
 

@@ -180,8 +180,8 @@ static TpcVlFn vpu_vl_form(const TpcInsn *in)
     unsigned op = in->opc, t = in->type;
     bool b_ok = in->b.kind == TPC_OP_V || in->b.kind == TPC_OP_S || in->b.kind == TPC_OP_IMM ||
                 in->b.kind == TPC_OP_SIMM || (in->b.kind == TPC_OP_NONE && op == TPC_OPC_SPU_not);
-    if (in->desc->form != TPC_FORM_BINARY || in->dst.kind != TPC_OP_V ||
-        in->a.kind != TPC_OP_V || !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
+    if (!(in->desc->flags & TPC_F_VLOOP) || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V ||
+        !b_ok || t == TPC_T_B || t >= TPC_T_COUNT)
         return NULL;
     if (tpc_vpu_pair_dest(op, t, in->sw))
         return NULL;
@@ -217,15 +217,13 @@ static bool vpu_operand_ok(const TpcOperand *op)
 
 static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
 {
-    unsigned f = in->desc->form;
-    bool arith = (f == TPC_FORM_BINARY || f == TPC_FORM_UNARY) && in->opc != TPC_OPC_VPU_shuffle;
-    bool ok = arith || f == TPC_FORM_V_CMP || f == TPC_FORM_V_SEL ||
-              (f == TPC_FORM_MOV && !(in->sw & 1u));
-    if (!ok || !vpu_operand_ok(&in->a) || !vpu_operand_ok(&in->b) || !vpu_operand_ok(&in->c) ||
-        !vpu_operand_ok(&in->d) || (in->dst.kind != TPC_OP_V && in->dst.kind != TPC_OP_VP))
+    /* (a VPU mov with SWITCHES bit 0 does not decode) */
+    if (!(in->desc->flags & TPC_F_DIRECT) || !vpu_operand_ok(&in->a) || !vpu_operand_ok(&in->b) ||
+        !vpu_operand_ok(&in->c) || !vpu_operand_ok(&in->d) ||
+        (in->dst.kind != TPC_OP_V && in->dst.kind != TPC_OP_VP))
         return false;
     add_op(wr, &in->dst);
-    if (arith && in->dst.kind == TPC_OP_V && tpc_vpu_pair_dest(in->opc, in->type, in->sw)) {
+    if (in->dst.kind == TPC_OP_V && tpc_vpu_pair_dest(in->opc, in->type, in->sw)) {
         if ((in->dst.num & 1u) || in->dst.num + 1 >= TPC_NR_V)
             return false; /* the executor faults ILLEGAL_OPERAND */
         add_reg(wr, TPC_OP_V, in->dst.num + 1u);
@@ -343,8 +341,7 @@ static void run_set_indx_st(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *
  * an opcode without one; never an LFSR source. */
 static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
 {
-    unsigned f = in->desc->form;
-    if (f != TPC_FORM_BINARY && f != TPC_FORM_UNARY && f != TPC_FORM_CMP && f != TPC_FORM_MOV)
+    if (!(in->desc->flags & TPC_F_DIRECT))
         return false;
     const TpcOperand *ops[3] = {&in->a, &in->b, &in->c};
     for (unsigned i = 0; i < 3; i++) {
@@ -427,7 +424,7 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
     }
     switch (s) {
     case TPC_SLOT_LD:
-        if (in->opc == TPC_OPC_LD_mov)
+        if (in->desc->flags & TPC_F_DIRECT) /* mov */
             return ld_mov_form(in, wr); /* (fn NULL: the slot's executor) */
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;

@@ -819,7 +819,7 @@ bool tpc_do_set_indx(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, const Tpc
 bool tpc_check_local32(TpcCpu *c, uint32_t a, bool mmio);
 bool tpc_check_vlm(TpcCpu *c, uint32_t a, unsigned len, unsigned align);
 /* Lane arithmetic shared by the SPU and the VPU (exec-alu.c).  op is the
- * common SPU/VPU opcode (0x00 MAC .. 0x15 ASH); values are raw elements of
+ * common SPU/VPU opcode (TPC_OPC_SPU_mac .. _ash); values are raw elements of
  * type t in the low 8E bits; d is the old destination (MAC).  *carry: in =
  * carry-in (ADD carry switch), out = unsigned carry out. */
 uint32_t tpc_alu(unsigned op, unsigned t, uint32_t a, uint32_t b, uint32_t d, unsigned sw,

@@ -164,7 +164,8 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
     /* bits described per switch field: SW, A, B, C, D, T (TPC_SWF_*) */
     uint32_t covered[6] = {0};
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
-        if (sw->slots && !(sw->slots & (1u << d->slot)))
+        if ((sw->slots && !(sw->slots & (1u << d->slot))) ||
+            (sw->vars && !((sw->vars >> in->var) & 1)))
             continue;
         covered[sw->field] |= ((1u << sw->width) - 1) << sw->shift;
         if (sw->field == TPC_SWF_SW && l->swmask)
@@ -247,10 +248,13 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
         }
         if (!reg(d, o, s->field, fv[s->field], s->kinds))
             return false;
-        if ((s->group == 2 || ((s->flags & TPC_OPF_VPAIR) &&
-                               tpc_vpu_pair_dest(in->opc, in->type, in->sw))) &&
+        bool pair = tpc_opd_pair(in->desc, s->flags, in->type, in->sw, fv[TPC_FIELD_SRC_B]);
+        if ((s->group == 2 || ((s->flags & TPC_OPF_VPAIR) && pair)) &&
             !is_pairable(d, o, s->field, 2))
             return false;
+        /* a source pair V(n), V(n+1) (convert f32 -> bf16 of all lanes) */
+        if ((s->flags & TPC_OPF_SPAIR) && pair && o->kind == TPC_OP_V && o->num + 1 >= 40)
+            return bad_operand(d, s->field, fv[s->field]);
     }
     for (unsigned i = 0; i < 4; i++)
         if (l->flags & sw_field[i][0])
@@ -270,7 +274,7 @@ static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
     if (!check_type(d, in))
         return false;
     for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
-        if (!tpc_variant_applies(l, in->desc, in->type))
+        if (!tpc_variant_applies(l, in->desc, in->type, in->sw))
             continue;
         /* the variants of a form differ in their DEST kinds, or have none */
         const TpcOpSpec *dst = NULL;
@@ -376,17 +380,6 @@ static bool dec_spu(Dec *d, TpcInsn *in)
         if (in->type != TPC_T_I32) /* mov bM Id, ...: the vendor writes i32, and prints none */
             return bad_operand(d, TPC_FIELD_TYPE, in->type);
         return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
-    case TPC_FORM_CONVERT:
-        if (!check_type(d, in))
-            return false;
-        if ((in->sw & 7) == 7)
-            return bad_insn(d, in->opc);
-        if ((fb & 0xf) >= TPC_T_COUNT || (fb & 0xf) == TPC_T_B)
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S)))
-            return false;
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(SLFSR));
     default:
         return no_decoder(d, in);
     }
@@ -432,33 +425,6 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
             raw(&in->b, fb);
         }
         return true;
-    case TPC_FORM_CONVERT: {
-        unsigned tt = fb & 0xf, src = in->type;
-        if (!check_type(d, in))
-            return false;
-        if ((in->sw & 7) == 7)
-            return bad_insn(d, in->opc);
-        if (tt >= TPC_T_COUNT || tt == TPC_T_B)
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) ||
-            !reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC))
-            return false;
-        if (tpc_convert_pair_dest(src, fb))
-            return is_pairable(d, &in->dst, TPC_FIELD_DEST, 2);
-        if (tpc_convert_pair_src(src, fb) && in->a.kind == TPC_OP_V &&
-            in->a.num + 1 >= 40) /* all_lanes reads V(A), V(A+1) */
-            return bad_operand(d, TPC_FIELD_SRC_A, fa);
-        return true;
-    }
-    case TPC_FORM_MOV_DG:
-        if ((in->sw & 3) >= 2)
-            return bad_insn(d, in->opc);
-        raw(&in->b, fb);
-        if (in->sw & 1)
-            raw(&in->c, fc);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC);
     default:
         return no_decoder(d, in);
     }

@@ -104,18 +104,6 @@ static void pred(P *p, const TpcInsn *in)
     p->nops++;
 }
 
-/* Up to three register/immediate operands (NULL: none), then the predicate:
- * the tail most forms share. */
-static void ops_pred(P *p, const TpcInsn *in, const TpcOperand *x, const TpcOperand *y,
-                     const TpcOperand *z)
-{
-    const TpcOperand *ops[] = {x, y, z};
-    for (unsigned i = 0; i < 3; i++)
-        if (ops[i])
-            opnd(p, ops[i], 0);
-    pred(p, in);
-}
-
 static void dimmask(P *p, unsigned mask, bool as_operand)
 {
     char s[8] = {'b'};
@@ -136,28 +124,6 @@ static void target(P *p, uint32_t off, int64_t shown)
         g_string_append(p->o, l);
     else
         g_string_append_printf(p->o, "%" G_GINT64_FORMAT, shown);
-}
-
-static void convert_words(P *p, const TpcInsn *in, bool vpu)
-{
-    unsigned b = in->b.raw, tt = b & 0xf, src = in->type;
-    if (vpu) {
-        bool pairs =
-            (src == TPC_T_F32 && tt == TPC_T_BF16) || (src == TPC_T_BF16 && tt == TPC_T_F32);
-        bool f2b = src == TPC_T_F32 && tt == TPC_T_BF16;
-        if ((b >> 4) & 3)
-            g_string_append_printf(p->o, " lane_sel=%u", (b >> 4) & 3);
-        if (pairs && !(b & 0x40))
-            word(p, "all_lanes");
-        /* tpc-llvm drops bit 6 outside f32 -> bf16; nxemu prints it to keep
-         * the bytes (it has no effect there, tpc.md §5.3.1) */
-        if (!f2b && (b & 0x40))
-            word(p, "single_lane");
-    }
-    if (tt < TPC_T_COUNT && tpc_target_type_name[tt])
-        g_string_append_printf(p->o, " target_type=%s", tpc_target_type_name[tt]);
-    if (tpc_round_name[in->sw & 7])
-        word(p, tpc_round_name[in->sw & 7]);
 }
 
 /* A row whose form no printer knows (a table mistake): its raw fields. */
@@ -181,9 +147,26 @@ static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++) {
         if ((sw->slots && !(sw->slots & (1u << in->desc->slot))) || sw->print == TPC_SWP_NEVER ||
             (sw->types && !((sw->types >> in->type) & 1)) ||
-            (swmask && sw->field == TPC_SWF_SW && ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
+            (sw->vars && !((sw->vars >> in->var) & 1)) ||
+            (swmask && sw->field == TPC_SWF_SW &&
+             ((((1u << sw->width) - 1) << sw->shift) & ~swmask)))
             continue;
         unsigned v = tpc_sw_value(in, sw);
+        if (sw->print == TPC_SWP_SUFFIX) {
+            if (v)
+                g_string_append_printf(p->o, ".%s", sw->key);
+            continue;
+        }
+        if (sw->print == TPC_SWP_LANES) {
+            const char *name = sw_value_name(sw, v);
+            if ((int)v != tpc_sw_default(sw, in->type, in->b.raw) && name)
+                word(p, name);
+            continue;
+        }
+        if (sw->print == TPC_SWP_HEX) {
+            g_string_append_printf(p->o, " %s=0x%x", sw->key, v);
+            continue;
+        }
         if (sw->print == TPC_SWP_BIN) {
             g_string_append_printf(p->o, " %s=0b", sw->key);
             int top = v ? 31 - __builtin_clz(v) : 0;
@@ -246,8 +229,10 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
             else
                 target(p, v, v);
         } else {
-            bool pair = (s->flags & TPC_OPF_VPAIR) && tpc_vpu_pair_dest(in->opc, in->type, in->sw);
-            opnd(p, ops[s->field], pair ? 2 : s->group);
+            const TpcOperand *o = ops[s->field];
+            bool pair = tpc_opd_pair(in->desc, s->flags, in->type, in->sw, in->b.raw) &&
+                        (!(s->flags & TPC_OPF_SPAIR) || (o->kind == TPC_OP_V && o->num % 2 == 0));
+            opnd(p, o, pair ? 2 : s->group);
         }
     }
     pred(p, in);
@@ -295,11 +280,6 @@ static void print_spu(P *p, const TpcInsn *in)
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, 8, in->sw >> 2);
         return;
-    case TPC_FORM_CONVERT:
-        mnem(p, in, true);
-        convert_words(p, in, false);
-        ops_pred(p, in, &in->dst, &in->a, NULL);
-        return;
     default:
         unknown_form(p, in);
         return;
@@ -312,35 +292,6 @@ static void print_vpu(P *p, const TpcInsn *in)
     switch (in->desc->form) {
     case TPC_FORM_MOV:
         print_mov(p, in, in->type, b, 0);
-        return;
-    case TPC_FORM_CONVERT: {
-        bool wide_d = tpc_convert_pair_dest(in->type, b);
-        bool wide_a = tpc_convert_pair_src(in->type, b) && in->a.kind == TPC_OP_V &&
-                      in->a.num % 2 == 0;
-        mnem(p, in, true);
-        convert_words(p, in, true);
-        opnd(p, &in->dst, wide_d ? 2 : 0);
-        opnd(p, &in->a, wide_a ? 2 : 0);
-        pred(p, in);
-        return;
-    }
-    case TPC_FORM_MOV_DG:
-        if (in->sw & 1) {
-            unsigned c = in->c.raw;
-            g_string_append(p->o, "mov_dg.all");
-            for (int i = 0; i < 4; i++)
-                g_string_append_printf(p->o, " sdg%d=%u", i, (b >> (2 * i)) & 3);
-            for (int i = 0; i < 4; i++)
-                g_string_append_printf(p->o, " weg%d=%u", i, (c >> (2 * i)) & 3);
-        } else {
-            g_string_append_printf(p->o, "mov_dg src=%u dst=%u wr_lg=0x%x wr_ug=0x%x", b & 3,
-                                   (b >> 2) & 3, (b >> 4) & 1, (b >> 5) & 1);
-        }
-        p->nops = 0;
-        opnd(p, &in->dst, 0);
-        opnd(p, &in->a, 0);
-        hexop(p, p->bd->imm);
-        pred(p, in);
         return;
     default:
         unknown_form(p, in);

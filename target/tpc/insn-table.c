@@ -105,8 +105,11 @@ const TpcLayout *tpc_form_layout(unsigned form)
     return tpc_form_variant(form, 0);
 }
 
-bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type)
+bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type, int sw)
 {
+    if (sw >= 0 &&
+        (((l->cond & TPC_VC_SW0) && !(sw & 1)) || ((l->cond & TPC_VC_NOT_SW0) && (sw & 1))))
+        return false;
     if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
         ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) ||
         ((l->cond & TPC_VC_LD) && d->slot != TPC_SLOT_LD) ||
@@ -182,6 +185,29 @@ bool tpc_convert_pair_src(unsigned st, unsigned b)
     return st == TPC_T_F32 && (b & 15u) == TPC_T_BF16 && !(b & 0x40u);
 }
 
+bool tpc_opd_pair(const TpcInsnDesc *d, unsigned flags, unsigned t, unsigned sw, unsigned b)
+{
+    if (d->flags & TPC_F_CVT_PAIR)
+        return (flags & TPC_OPF_VPAIR)   ? tpc_convert_pair_dest(t, b)
+               : (flags & TPC_OPF_SPAIR) ? tpc_convert_pair_src(t, b)
+                                         : false;
+    return (flags & TPC_OPF_VPAIR) && d->slot == TPC_SLOT_VPU && tpc_vpu_pair_dest(d->opc, t, sw);
+}
+
+bool tpc_opd_src_pair_spelling(const TpcInsnDesc *d, unsigned t, unsigned b)
+{
+    return (d->flags & TPC_F_CVT_PAIR) && tpc_convert_pair_src(t, b & ~0x40u);
+}
+
+int tpc_sw_default(const TpcSwDef *sw, unsigned type, unsigned b)
+{
+    if (sw->print != TPC_SWP_LANES)
+        return sw->dflt;
+    if (tpc_convert_pair_dest(type, b))
+        return -1;
+    return type == TPC_T_F32 && (b & 15u) == TPC_T_BF16;
+}
+
 bool tpc_sw_types_ok(const TpcInsn *in)
 {
     uint32_t typed = 0, ok = 0; /* SWITCHES bits described by typed switches / valid */
@@ -222,8 +248,8 @@ unsigned tpc_insn_reads(const TpcInsn *in, unsigned slot, TpcRegRead out[TPC_MAX
         if (!src[i] || !is_reg_kind(src[i]->kind))
             continue;
         /* f32 -> bf16 CONVERT of all lanes reads a source pair (tpc.md §1.2) */
-        bool pair = i == 0 && slot == TPC_SLOT_VPU && d->form == TPC_FORM_CONVERT &&
-                    tpc_convert_pair_src(in->type, in->b.raw);
+        bool pair =
+            i == 0 && (d->flags & TPC_F_CVT_PAIR) && tpc_convert_pair_src(in->type, in->b.raw);
         out[n++] = (TpcRegRead){field[i], src[i]->kind, src[i]->num, pair ? 2 : 1};
     }
     /* accumulators (TPC_F_ACC): MAC adds to its destination, udiv_4step

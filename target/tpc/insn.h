@@ -144,8 +144,6 @@ static inline bool tpc_type_is_signed(unsigned t)
 typedef enum TpcForm {
     TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
     TPC_FORM_MOV,     /* Dst, A (register or immediate); B = type/flavor/mask */
-    TPC_FORM_CONVERT, /* Dst, A; SPU: B[3:0] target; VPU: B = target|lane_sel|single */
-    TPC_FORM_MOV_DG,  /* Dst, A, IMM mask; B = fields; SW[1:0] kind; C = weg (all) */
     TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -207,6 +205,16 @@ enum {
     /* the result is not of OPERANDS_TYPE: counts, exponents, classes, LUT
      * entries (the kernel checker and docs say what it is instead) */
     TPC_F_RES_OTHER = 1u << 11,
+    /* VPU convert: a D destination for bf16 -> f32, a source pair for f32 ->
+     * bf16 of all lanes (tpc_convert_pair_dest/src) */
+    TPC_F_CVT_PAIR = 1u << 12,
+    /* its executor cannot fault once decoded (but for a pair destination's
+     * first register): a direct bundle runs it through that executor
+     * (cpu-direct.c's staged slots) */
+    TPC_F_DIRECT = 1u << 13,
+    /* VPU: a direct bundle may run its whole-register loop of lane-ops.def
+     * (cpu-direct.c vpu_vl_form) */
+    TPC_F_VLOOP = 1u << 14,
 };
 
 typedef struct TpcInsnDesc {
@@ -246,6 +254,11 @@ enum {
     TPC_SWP_TRAIL,  /* as WORD; a bare number after the operands also sets it (the
                      * vendor's `get_lut_entry_and_interval_start.f32 D4, V2, 1, 1`) */
     TPC_SWP_BIN,    /* key=0bN..N always, the fewest binary digits (mov_g's masks) */
+    TPC_SWP_HEX,    /* key=0xN always (mov_dg's wr_lg, wr_ug) */
+    TPC_SWP_SUFFIX, /* one bit: `.key` right after the mnemonic when set (mov_dg.all) */
+    /* as WORD, with the default tpc_sw_default() gives: convert's num_lanes,
+     * single_lane for f32 -> bf16, none for bf16 -> f32 (always printed) */
+    TPC_SWP_LANES,
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -267,7 +280,13 @@ typedef struct TpcSwDef {
     bool strict;            /* values: a field value without a name is ILLEGAL_INSTRUCTION */
     uint16_t types;         /* OPERANDS_TYPE set the switch is valid for (0: any), as the
                              * vendor's InstructionDB: set elsewhere, ILLEGAL_INSTRUCTION */
+    uint8_t vars;           /* the variants of the form (bit i: TPC_VARIANT row i) the
+                             * switch exists in (0: all): mov_dg's src= only without .all */
 } TpcSwDef;
+
+/* Default value of switch sw of an instruction of OPERANDS_TYPE type whose
+ * SRC_B switch word is b; -1 when every value prints (TPC_SWP_LANES). */
+int tpc_sw_default(const TpcSwDef *sw, unsigned type, unsigned b);
 
 /* Switches of a switch set, NULL-terminated list; NULL for TPC_SWS_NONE.
  * The list order is the printing order. */
@@ -308,6 +327,9 @@ enum {
     TPC_OPF_TARGET = 1u << 5,
     /* a number held in the bundle's 32-bit IMM alone (mov_g's byte mask) */
     TPC_OPF_BIMM = 1u << 6,
+    /* a V source that reads V(n), V(n+1) when the row's pair rule says so
+     * (TPC_F_CVT_PAIR): written Vn (any n) or Dn, printed Dn for an even n */
+    TPC_OPF_SPAIR = 1u << 7,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -321,6 +343,8 @@ enum {
     TPC_VC_I32 = 1u << 4,   /* type i32 (the int5 forms) */
     TPC_VC_LD = 1u << 5,
     TPC_VC_ST = 1u << 6,
+    TPC_VC_SW0 = 1u << 7,     /* SWITCHES bit 0 set (mov_dg.all) */
+    TPC_VC_NOT_SW0 = 1u << 8, /* SWITCHES bit 0 clear */
 };
 
 enum {
@@ -348,7 +372,7 @@ typedef struct TpcLayout {
     uint8_t nops;
     TpcOpSpec op[5];
     /* variants (TPC_VARIANT rows): when this one applies */
-    uint8_t cond;   /* TPC_VC_* (0: always) */
+    uint16_t cond;  /* TPC_VC_* (0: always) */
     uint8_t need;   /* TPC_F_* the row must have */
     uint8_t swmask; /* SWITCHES bits its switch table may use (0: all) */
 } TpcLayout;
@@ -382,6 +406,10 @@ typedef struct TpcLayout {
         TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0                               \
     }
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
+#define TPC_OPD_SPAIR(f, kinds)                                                                    \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_SPAIR, 0                                \
+    }
 
 /* Layout of a form, or NULL for a hand-coded form. */
 struct TpcInsn;
@@ -391,9 +419,10 @@ const TpcLayout *tpc_form_layout(unsigned form);
 /* Variant i of a form (a form without TPC_VARIANT rows has one, its
  * TPC_LAYOUT row), or NULL past the last. */
 const TpcLayout *tpc_form_variant(unsigned form, unsigned i);
-/* Does variant l apply to row d with OPERANDS_TYPE type (type < 0: not
- * known yet, the assembler before it has read the operands)? */
-bool tpc_variant_applies(const TpcLayout *l, const struct TpcInsnDesc *d, int type);
+/* Does variant l apply to row d with OPERANDS_TYPE type and SWITCHES sw
+ * (type, sw < 0: not known yet, the assembler before it has read the
+ * operands; the ISA pages)? */
+bool tpc_variant_applies(const TpcLayout *l, const struct TpcInsnDesc *d, int type, int sw);
 
 /* Bundle position of a slot's encoding field (tpc.md §4.1): lo bit and
  * width; width 0 when the slot has no such field. */
@@ -433,6 +462,14 @@ bool tpc_vpu_pair_dest(unsigned opc, unsigned t, unsigned sw);
  * destination pair (bf16 -> f32) or read a source pair (f32 -> bf16 all_lanes)? */
 bool tpc_convert_pair_dest(unsigned st, unsigned b);
 bool tpc_convert_pair_src(unsigned st, unsigned b);
+/* Is operand `flags` (TPC_OPF_VPAIR / SPAIR) of row d a register pair for
+ * OPERANDS_TYPE t, SWITCHES sw and SRC_B switch word b?  The row's pair rule:
+ * TPC_F_CVT_PAIR (convert), else tpc_vpu_pair_dest (MAC/MUL). */
+bool tpc_opd_pair(const TpcInsnDesc *d, unsigned flags, unsigned t, unsigned sw, unsigned b);
+/* May a TPC_OPF_SPAIR source of row d be written as a pair Dn?  For the
+ * types whose pair rule reads one, whatever the lanes (the vendor's
+ * assembler takes `convert.f32 V0, D2, BF16`, a single lane). */
+bool tpc_opd_src_pair_spelling(const TpcInsnDesc *d, unsigned t, unsigned b);
 /* Every set switch bit of a decoded slot that a typed switch describes is
  * valid for the slot's OPERANDS_TYPE (TpcSwDef.types; a bit two switches
  * share is valid when either allows the type: SPU mul bit 2 is upper32 for
@@ -534,7 +571,7 @@ enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_N
  * destinations (tpc.md §1.2) are TPC_OP_V with the first (even) index.
  * When is_loop, slot[SPU].desc is the LOOP row and the other descs are NULL. */
 typedef struct TpcBundle {
-    bool is_loop;    /* SPU opcode 0x22: only `loop` and `imm` are meaningful */
+    bool is_loop;    /* SPU opcode TPC_OPC_LOOP: only `loop` and `imm` are meaningful */
     bool halt;       /* HALT in the SPU or VPU slot */
     uint32_t imm;    /* shared 32-bit immediate, bits 182:151 */
     TpcInsn slot[4]; /* indexed by TpcSlot: LD, SPU, VPU, ST */
@@ -633,13 +670,16 @@ enum {
     TPC_B_LOOP_CMP = 116,
 };
 
+/* Opcodes the bundle-level code names (from the rows: no number here) */
 enum {
-    TPC_OPC_SPU_NOP = 0x3f,
-    TPC_OPC_VPU_NOP = 0x3f,
-    TPC_OPC_LD_NOP = 0x1f,
-    TPC_OPC_ST_NOP = 0x1f,
-    TPC_OPC_HALT = 0x20,
-    TPC_OPC_LOOP = 0x22,
+    TPC_OPC_SPU_NOP = TPC_OPC_SPU_nop,
+    TPC_OPC_VPU_NOP = TPC_OPC_VPU_nop,
+    TPC_OPC_LD_NOP = TPC_OPC_LD_nop,
+    TPC_OPC_ST_NOP = TPC_OPC_ST_nop,
+    TPC_OPC_HALT = TPC_OPC_SPU_halt,
+    TPC_OPC_LOOP = TPC_OPC_SPU_loop,
 };
+/* the bundle's halt test reads both slots' opcode as TPC_OPC_HALT */
+_Static_assert(TPC_OPC_SPU_halt == TPC_OPC_VPU_halt, "SPU and VPU halt share an opcode");
 
 #endif

@@ -259,7 +259,7 @@ static inline uint32_t tpc_lane_int_mac(unsigned t, uint32_t ra, uint32_t rb, ui
     return tpc_lane_int_result((int64_t)r, t, true);
 }
 
-/* Bitwise OR/AND/XOR/NOT (opcodes 0x0F..0x12), any type. */
+/* Bitwise OR/AND/XOR/NOT, any type. */
 static inline uint32_t tpc_lane_logic(unsigned op, unsigned t, uint32_t ra, uint32_t rb)
 {
     uint32_t r = op == TPC_OPC_SPU_or    ? ra | rb

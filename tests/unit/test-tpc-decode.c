@@ -305,6 +305,52 @@ static void test_decode_faults(void)
     g_assert_false(tpc_decode_bundle(b, &bd, &f));
     g_assert_cmpuint(f.code, ==, 2);
     g_assert_cmphex(f.info, ==, 2 | 0 << 4 | 5 << 8);
+
+    /* VPU mov_dg without .all: SRC_B bits 7:6 have no field (sdg3 of .all),
+     * SWITCHES 2 no form: ILLEGAL_INSTRUCTION, the bits never print lost */
+    hex_to_bytes(nop_hex, b);
+    tpc_set_bits(b, 43, 6, 0x31);
+    tpc_set_bits(b, 49, 8, 2);
+    tpc_set_bits(b, 82, 8, 1);
+    tpc_set_bits(b, 57, 8, 0x3f);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 57, 8, 0x40);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
+    g_assert_cmphex(f.info, ==, 2 | 0x31 << 8);
+    tpc_set_bits(b, 90, 3, 1); /* .all: bits 7:6 are sdg3 */
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 90, 3, 2);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
+
+    /* VPU convert.f32 all_lanes target_type=bf16 V0, V39: the pair V39, V40
+     * does not exist: ILLEGAL_OPERAND on SRC_A; single_lane reads V39 alone */
+    hex_to_bytes(nop_hex, b);
+    tpc_set_bits(b, 43, 6, 0x16);
+    tpc_set_bits(b, 49, 8, 39);
+    tpc_set_bits(b, 57, 8, TPC_T_BF16);
+    tpc_set_bits(b, 93, 4, TPC_T_F32);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 2);
+    g_assert_cmphex(f.info, ==, 2 | 1 << 4 | 39 << 8);
+    tpc_set_bits(b, 57, 8, TPC_T_BF16 | 0x40);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    /* rounding mode 7 has no name: ILLEGAL_INSTRUCTION */
+    tpc_set_bits(b, 90, 3, 7);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
+    g_assert_cmphex(f.info, ==, 2 | 0x16 << 8);
+    /* SPU convert: SRC_B bits 6:4 (the VPU's lane_sel, num_lanes) are none
+     * of the SPU's: ILLEGAL_INSTRUCTION */
+    hex_to_bytes(nop_hex, b);
+    tpc_set_bits(b, 0, 6, 0x16);
+    tpc_set_bits(b, 13, 7, TPC_T_I32);
+    tpc_set_bits(b, 27, 4, TPC_T_F32);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 13, 7, TPC_T_I32 | 0x10);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, 3);
 }
 
 /* ---- assembler: §4.5 bytes ---- */
@@ -375,7 +421,19 @@ static const struct {
     {"nop; nop; sel_eq.i32 V4, V5, 0x7a, V7, V8; nop", NULL},
     {"nop; nop; convert.f32 target_type=int32 rz V0, V1; nop", NULL},
     {"nop; nop; unpack.i8 source_group=1 element_stride=4 group_half=1 V1, V2; nop", NULL},
+    /* convert's lanes: single_lane is f32 -> bf16's default (unprinted),
+     * bf16 -> f32 prints either, the others print single_lane only; the
+     * f32 -> bf16 source of all lanes is a pair */
+    {"nop; nop; convert.f32 target_type=bf16 V0, V3; nop", NULL},
+    {"nop; nop; convert.f32 all_lanes target_type=bf16 rz V0, D2; nop", NULL},
+    {"nop; nop; convert.f32 all_lanes target_type=bf16 V0, V3; nop", NULL},
+    {"nop; nop; convert.bf16 single_lane target_type=fp32 D0, V1; nop", NULL},
+    {"nop; nop; convert.i32 lane_sel=2 single_lane target_type=fp32 V0, V2; nop", NULL},
+    {"nop; convert.u8 target_type=bf16 rhne S1, S_LFSR; nop; nop", NULL},
     {"nop; nop; mov_dg src=1 dst=2 wr_lg=0x1 wr_ug=0x1 V1, V2, 0xffffffff; nop", NULL},
+    {"nop; nop; mov_dg.all sdg0=3 sdg1=0 sdg2=1 sdg3=2 weg0=0 weg1=2 weg2=0 weg3=3 V1, V2, 0x5, "
+     "SP3; nop",
+     NULL},
     {"nop; nop; mov_g g_en=0b0 dg_en=0b1111 V1, V2, 0x20; nop", NULL},
     {"nop; nop; nop; st_l mmio S1, S2, SP3", NULL},
     {"nop; nop; nop; st_tnsr 0x0, I3, VP4, !SP1", NULL},
@@ -581,6 +639,16 @@ static void test_errors(void)
     expect_error("nop; nop; add.f16 V1, V2, V3; nop\n", "t.s:1:15:", "missing feature");
     expect_error("nop; nop; nop; st_tnsr_low.partial 0x1, I3, V4, S31\n",
                  "t.s:1:", "missing feature");
+    /* convert: a pair is written only where the pair rule has one */
+    expect_error("nop; nop; convert.i32 target_type=fp32 V0, D2; nop\n",
+                 "t.s:1:44:", "'D2' must be V or LFSR/V_LANE_ID");
+    expect_error("nop; nop; convert.bf16 target_type=fp32 V1, V2; nop\n",
+                 "t.s:1:41:", "must be a register pair (D0)");
+    /* mov_dg: the keys of one form are not switches of the other */
+    expect_error("nop; nop; mov_dg sdg0=1 V1, V2, 0x5; nop\n",
+                 "t.s:1:18:", "switch 'sdg0' belongs to another form");
+    expect_error("nop; nop; mov_dg.all src=1 V1, V2, 0x5; nop\n",
+                 "t.s:1:22:", "switch 'src' belongs to another form");
 }
 
 static void test_metadata(void)
