@@ -1201,6 +1201,24 @@ def attach_all_then_continue_from_another_inferior():
 
 
 @case
+def schedule_multiple_by_hand_then_continue_from_another_inferior():
+    """The brief's hang: a core attached by hand (`attach 2` in inferior 2),
+    `set schedule-multiple on` typed by hand, `continue` from inferior 2:
+    gdb resumes every inferior (vCont;c, naming none), and seq0's
+    breakpoint stop left gdb hung for good (inferior 1 "stopping quietly"
+    since the connect).  With scripts/nxemu-gdb.py loaded, the attach ends
+    that state as nxemu-attach-all does: the stop is reported on seq0's
+    thread, in its first pass (loop.s: r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000080',
+        'inferior 2', 'set schedule-multiple on', 'continue', 'p $r1', 'kill inferiors 1 2'],
+        load_script=True, timeout=60)
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['1'], out
+
+
+@case
 def dma_watchpoint_names_the_transfer():
     """A watch hit by a DMA transfer is reported on the process that set the
     watchpoint (gdb matches watchpoints in the inferior that set them), with
