@@ -100,6 +100,9 @@ typedef struct NxDebug {
     bool hit_by_write;
     uint8_t hit_by;
     int hit_by_id;
+    /* The accessing core's pc when it made the access (a core's hit only):
+     * its instruction or bundle, which has retired by the stop. */
+    uint64_t hit_by_pc;
     /* Set by the DMA engine while a transfer that was already reported
      * before it moved completes: the access hook then reports only write
      * watchpoints (gdb needs to see the new value), see gdbstub-debug.c. */
