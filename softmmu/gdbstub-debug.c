@@ -78,12 +78,14 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     return false;
 }
 
-bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi)
+bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps)
 {
     NxDebug *d = m->debug;
     if (!d || !d->armed)
         return true; /* nx_debug_should_stop is false */
-    if (d->rev || d->step_cpu == cpu || d->skip_cpu == cpu)
+    if (d->rev)
+        return nx_rev_quiet(m, cpu, lo, hi, steps);
+    if (d->step_cpu == cpu || d->skip_cpu == cpu)
         return false;
     for (unsigned i = 0; i < d->bps->len; i++) {
         const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);

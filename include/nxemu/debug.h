@@ -133,11 +133,15 @@ void nx_rev_access(NxDebug *d, uint64_t pa, unsigned size, bool is_write);
 
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
-/* Can nx_debug_should_stop(m, cpu, pc) be true for no pc in [lo, hi), as
- * long as the debugger's state does not change (it changes only between
- * slices)?  No breakpoint of cpu there, no step or resume of cpu, no
- * reverse execution.  Code compiled for such a range may run unhooked. */
-bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi);
+/* Can nx_debug_should_stop(m, cpu, pc) be true for no pc in [lo, hi)
+ * during the next `steps` instructions of cpu, as long as the debugger's
+ * state does not change (it changes only between slices)?  No breakpoint
+ * of cpu there, no step or resume of cpu; while re-executing for reverse
+ * execution, also no point the re-execution looks for within those steps
+ * (nx_rev_quiet).  Code compiled for such a range may run unhooked. */
+bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps);
+/* The reverse-execution part of nx_debug_quiet_range (softmmu/reverse.c). */
+bool nx_rev_quiet(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps);
 /* True when the debugger may need to stop cpu between two of its
  * instructions: a breakpoint in its process, a step of it, any
  * watchpoint, or a re-execution for reverse execution.  A core for which it is false runs its ordinary fast loop

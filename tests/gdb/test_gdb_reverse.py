@@ -732,6 +732,41 @@ def who_wrote_this_word_far_back_costs_the_distance():
     assert m and 900000 < int(m.group(1)) < 2 * 900000, out
 
 
+@case
+def who_wrote_this_word_far_back_is_not_slower_than_the_run():
+    """whowrote.s with 45,000,000 passes: the store at position 1, then
+    90,000,000 instructions.  With the default options, the forward
+    `continue` to the end and then watch + reverse-continue in the same gdb
+    session: the answer names the store and takes less time than the
+    forward run (issue 39 asks for at most twice).  The scans run the
+    sequencer's compiled blocks between the points they look for, as the
+    forward run does where no breakpoint is; with the interpreter on every
+    re-executed instruction the reverse command took 1.8 to 2.1 times the
+    forward run on the 2-CPU test host, about 0.3 times with them."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('measures the default options')
+    with open(os.path.join(HERE, 'whowrote.s')) as f:
+        src = f.read().replace('blt.u32 r1, 450000, loop', 'blt.u32 r1, 45000000, loop')
+    assert '45000000' in src
+    path_s, path = os.path.join(IMG, 'farwho.s'), os.path.join(IMG, 'farwho.elf')
+    with open(path_s, 'w') as f:
+        f.write(src)
+    subprocess.run([NXEMU_AS, path_s, '-o', path], check=True, timeout=60)
+    out, rc = gdb_session(['-device', 'loader,file=%s' % path], [
+        'break *0x1000100', 'python import time; t0 = time.monotonic()', 'continue',
+        "python print('T-FWD %.3f' % (time.monotonic() - t0))", 'delete',
+        'watch *(int*)0x2000100', 'python t0 = time.monotonic()', 'reverse-continue',
+        "python print('T-REV %.3f' % (time.monotonic() - t0))", 'p/x $pc', 'kill'],
+        timeout=300)
+    assert 'nxemu: reverse: seq0 at pc=0x1000040 writes PA 0x2000100+4 (position 1)' in out, out
+    assert values(out) == ['0x1000040'], out
+    fwd = float(re.search(r'T-FWD (\S+)', out).group(1))
+    rev = float(re.search(r'T-REV (\S+)', out).group(1))
+    print('# forward continue %.3f s, reverse-continue %.3f s (%.2fx)' % (fwd, rev, rev / fwd))
+    assert rev < fwd, (fwd, rev)
+
+
 def main():
     return CASES.run(cleanup=IMG)
 
