@@ -99,7 +99,7 @@ for _ in range(repeat):
     cmds = ["set pagination off", "target extended-remote " + sock, "break *%#x" % halt,
             "python import time; t0 = time.time()", "continue",
             "python print('T-FWD %.3f' % (time.time() - t0))",
-            "delete", "watch *(int*)0x2000100",
+            "monitor info replay", "delete", "watch *(int*)0x2000100",
             "python t0 = time.time()", "reverse-continue",
             "python print('T-REV %.3f' % (time.time() - t0))",
             "p/x $pc", "monitor info replay", "delete", "continue"]
@@ -117,7 +117,8 @@ for _ in range(repeat):
     snaps = re.search(r"(\d+) snapshots? of (\d+) bytes", text)
     rows.append((float(fwd.group(1)), float(rev.group(1)),
                  steps.group(1) if steps else "?",
-                 "%s snapshots, %s bytes" % snaps.groups() if snaps else "no snapshots"))
+                 "%s snapshots of %s bytes at the end" % snaps.groups() if snaps
+                 else "no snapshots"))
 for f, r, steps, snaps in rows:
     print(f"gdb-reverse: who wrote 0x2000100, {2 * who_passes + 2} instructions back, defaults: "
           f"forward continue {f:.2f} s, reverse-continue {r:.2f} s ({r / max(f, 1e-3):.2f}x), "
