@@ -1219,6 +1219,25 @@ def schedule_multiple_by_hand_then_continue_from_another_inferior():
 
 
 @case
+def reverse_continue_refreshes_the_other_inferiors():
+    """schedule-multiple off: seq0 (longloop.s) stops at its end, seq1
+    (spin1.s, inferior 2) has counted r1 = 449984 by then; seq0's
+    reverse-continue to its first instruction takes the whole machine back
+    to the start, where seq1's r1 is 0.  gdb re-reads only the registers of
+    the inferior it resumed; with scripts/nxemu-gdb.py loaded every cached
+    register is dropped at the stop, so inferior 2 shows 0 (it showed the
+    stale 449984)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('longloop', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000100',
+        'continue', 'inferior 2', 'p $r1', 'inferior 1', 'break *0x1000000',
+        'reverse-continue', 'inferior 2', 'p $r1', 'kill inferiors 1 2'],
+        load_script=True, timeout=120)
+    assert 'Thread 1.1 hit Breakpoint 2, 0x0000000001000000' in out, out
+    assert values(out) == ['449984', '0'], out
+
+
+@case
 def dma_watchpoint_names_the_transfer():
     """A watch hit by a DMA transfer is reported on the process that set the
     watchpoint (gdb matches watchpoints in the inferior that set them), with
