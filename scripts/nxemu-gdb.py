@@ -16,6 +16,8 @@
 # * `nxemu-cores`: the cores, their gdb pids and states.
 # * `kill` of one core's inferior kills the other cores' inferiors too (a
 #   `hookpost-kill`): the stub runs a killed machine no more.
+# * A core attached by hand from another inferior ends inferior 1's quiet
+#   state, as nxemu-attach-all does (a `hookpost-attach`).
 # * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
 #   lanes in one element type, optionally with a vector predicate's lanes
 #   marked and only some lanes shown.
@@ -168,16 +170,44 @@ stop of the boot core after a `continue` from another inferior."""
             gdb.execute('inferior %d' % num, to_string=True)
             gdb.execute('attach %d' % pid, to_string=True)
             gdb.write('inferior %d: %s\n' % (num, _session.core_of_pid(pid) or pid))
-        boot = [i for i in gdb.inferiors() if i.num == 1 and i.pid]
-        if boot and len([i for i in gdb.inferiors() if i.pid]) > 1:
-            # the other cores stay attached, so the stub keeps the machine
-            # stopped while the boot core is detached
-            pid = boot[0].pid
-            gdb.execute('inferior 1', to_string=True)
-            gdb.execute('detach', to_string=True)
-            gdb.execute('attach %d' % pid, to_string=True)
+        _unquiet_boot_core(start)
         gdb.execute('inferior %d' % start, to_string=True)
         gdb.execute('set schedule-multiple on')
+
+
+def _unquiet_boot_core(back):
+    """gdb 13 keeps the inferior of `target extended-remote` (inferior 1,
+    the boot core) "stopping quietly" until it is resumed as the current
+    inferior or attached again, and hangs for good on a stop of that core
+    reported before: after `set schedule-multiple on` and a `continue` from
+    another inferior, say.  Once another core is attached on the
+    connection, detach inferior 1 and attach it again (the other cores stay
+    attached, so the stub keeps the machine stopped meanwhile), then select
+    inferior `back` again.  Once per connection."""
+    boot = [i for i in gdb.inferiors() if i.num == 1 and i.pid]
+    if not boot or boot[0].connection_num in _unquieted:
+        return
+    live = [i for i in gdb.inferiors() if i.pid and i.connection_num == boot[0].connection_num]
+    if len(live) < 2 or boot[0].pid != 1 or _session.core_of_pid(1) is None:
+        return
+    _unquieted.add(boot[0].connection_num)
+    gdb.execute('inferior 1', to_string=True)
+    gdb.execute('detach', to_string=True)
+    gdb.execute('attach 1', to_string=True)
+    gdb.execute('inferior %d' % back, to_string=True)
+
+
+def _after_attach():
+    """hookpost-attach: a core attached by hand ends the boot core's quiet
+    state as nxemu-attach-all does (_unquiet_boot_core)."""
+    cur = gdb.selected_inferior().num
+    if cur != 1:
+        _unquiet_boot_core(cur)
+
+
+_unquieted = set()  # connection numbers whose inferior 1 was attached again
+gdb._nxemu_after_attach = _after_attach
+gdb.execute('define hookpost-attach\npython gdb._nxemu_after_attach()\nend')
 
 
 def _kill_other_cores():

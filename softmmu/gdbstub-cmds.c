@@ -248,10 +248,19 @@ static void h_rcmd(GdbStub *s, const char *hex)
     }
     GString *out = g_string_new(NULL);
     MonAction act = MON_NONE;
-    if (!strcmp(g_strstrip(cmd), "info replay"))
+    if (!strcmp(g_strstrip(cmd), "info replay")) {
         gdb_snap_info(s, out); /* the stub's, not the machine's */
-    else
+    } else if (!strcmp(cmd, "last-access")) {
+        g_string_append_printf(
+            out, "%s\n", s->last_access[0] ? s->last_access : "no watchpoint hit reported yet");
+    } else {
         monitor_exec(s->m, cmd, out, &act);
+        if (!strcmp(cmd, "help")) /* the stub's own commands */
+            g_string_append(out,
+                            "info replay               reverse execution: snapshots, last command\n"
+                            "last-access               who made the access of the last watchpoint "
+                            "hit\n");
+    }
     g_free(cmd);
     /* console output: O<hex> packets of bounded size */
     for (size_t off = 0; off < out->len; off += 1024) {

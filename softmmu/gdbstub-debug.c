@@ -78,12 +78,14 @@ bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc)
     return false;
 }
 
-bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi)
+bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps)
 {
     NxDebug *d = m->debug;
     if (!d || !d->armed)
         return true; /* nx_debug_should_stop is false */
-    if (d->rev || d->step_cpu == cpu || d->skip_cpu == cpu)
+    if (d->rev)
+        return nx_rev_quiet(m, cpu, lo, hi, steps);
+    if (d->step_cpu == cpu || d->skip_cpu == cpu)
         return false;
     for (unsigned i = 0; i < d->bps->len; i++) {
         const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
@@ -208,6 +210,17 @@ void nx_debug_catch_stop(Machine *m, NxCpu *cpu, const char *fmt, ...)
     stop_machine(m);
 }
 
+/* The pc of the core making an access (0 for DMA and unknown cores). */
+static uint64_t accessor_pc(Machine *m, MemRequester by, int id)
+{
+    NxCpu *c = NULL;
+    if (by == MEM_REQ_SEQ && id >= 0 && (unsigned)id < m->cfg.nr_seq)
+        c = m->seq[id];
+    else if (by == MEM_REQ_TPC && id >= 0 && (unsigned)id < m->cfg.nr_tpc)
+        c = m->tpc[id];
+    return c ? c->ops->get_pc(c) : 0;
+}
+
 static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs)
 {
     NxDebug *d = opaque;
@@ -238,8 +251,11 @@ static void access_hook(void *opaque, uint64_t addr, unsigned size, bool is_writ
         w = wp_match(d, addr, size, is_write);
     }
     if (w) {
+        bool first = d->hit == NX_HIT_NONE;
         record_watch_by(d, w, false, (MemRequester)attrs.kind, attrs.id, is_write);
         d->hit_by_engine = attrs.kind == MEM_REQ_DMA;
+        if (first)
+            d->hit_by_pc = accessor_pc(d->m, (MemRequester)attrs.kind, attrs.id);
         stop_machine(d->m);
     }
 }

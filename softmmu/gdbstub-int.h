@@ -163,6 +163,9 @@ typedef struct GdbStub {
     NxDebugHit pend_hit;
     NxCpu *pend_cpu;
     uint64_t pend_addr;
+    /* The accessor of the last watchpoint hit reported in forward
+     * execution, for `monitor last-access` (empty: none yet). */
+    char last_access[160];
     GString *xml[2];   /* target.xml per CpuKind, built on first use */
     unsigned last_pid; /* last stop reported: for '?' */
     int last_sig;

@@ -156,9 +156,11 @@ static void report_end(GdbStub *s)
     gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
 }
 
-/* A watch hit by another core, a TPC or DMA: the stop is reported on the
- * process that set the watchpoint (gdb matches a watchpoint in the
- * inferior that set it), so a console line names who made the access. */
+/* A watch hit names who made the access, in `monitor last-access`
+ * (GdbStub.last_access) and, when that is not the watching core itself, in
+ * a console line: gdb 13 matches a watchpoint only in the inferior that set
+ * it, so a hit by another core, a TPC or DMA is reported on the process
+ * that set the watchpoint (docs/gdb.rst, "Who made the access"). */
 static void watch_accessor_line(GdbStub *s)
 {
     NxDebug *d = s->dbg;
@@ -167,17 +169,20 @@ static void watch_accessor_line(GdbStub *s)
         return;
     GString *who = g_string_new(NULL);
     Machine *m = s->m;
+    bool self = false;
     switch ((MemRequester)d->hit_by) {
     case MEM_REQ_SEQ:
     case MEM_REQ_TPC: {
         bool tpc = d->hit_by == MEM_REQ_TPC;
-        if ((w->kind == CPU_KIND_TPC) == tpc && w->index == (unsigned)d->hit_by_id)
-            break; /* the watching core itself */
+        self = (w->kind == CPU_KIND_TPC) == tpc && w->index == (unsigned)d->hit_by_id;
         NxCpu *c = tpc ? (d->hit_by_id < (int)m->cfg.nr_tpc ? m->tpc[d->hit_by_id] : NULL)
                        : (d->hit_by_id < (int)m->cfg.nr_seq ? m->seq[d->hit_by_id] : NULL);
         g_string_printf(who, "%s%d", tpc ? "tpc" : "seq", d->hit_by_id);
+        /* before the access: the core's pc is on the instruction; after
+         * it: the pc the instruction had when it made the access */
         if (c)
-            g_string_append_printf(who, " at pc=0x%" PRIx64, c->ops->get_pc(c));
+            g_string_append_printf(who, " at pc=0x%" PRIx64,
+                                   d->hit_precise ? c->ops->get_pc(c) : d->hit_by_pc);
         break;
     }
     case MEM_REQ_DMA:
@@ -192,12 +197,15 @@ static void watch_accessor_line(GdbStub *s)
         break;
     }
     if (who->len) {
-        char *msg = g_strdup_printf(
-            "nxemu: watchpoint 0x%" PRIx64 " of %s%u: %s %s it (%s the access)\n", d->hit_addr,
-            w->kind == CPU_KIND_TPC ? "tpc" : "seq", w->index, who->str,
-            d->hit_by_write ? "writes" : "reads", d->hit_precise ? "before" : "after");
-        console(s, msg);
-        g_free(msg);
+        snprintf(s->last_access, sizeof(s->last_access),
+                 "watchpoint 0x%" PRIx64 " of %s%u: %s %s it (%s the access)", d->hit_addr,
+                 w->kind == CPU_KIND_TPC ? "tpc" : "seq", w->index, who->str,
+                 d->hit_by_write ? "writes" : "reads", d->hit_precise ? "before" : "after");
+        if (!self) {
+            char *msg = g_strdup_printf("nxemu: %s\n", s->last_access);
+            console(s, msg);
+            g_free(msg);
+        }
     }
     g_string_free(who, TRUE);
 }

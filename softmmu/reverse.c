@@ -84,6 +84,31 @@ bool nx_rev_core_point(Machine *m, NxCpu *cpu, uint64_t pc)
     return false;
 }
 
+/* nx_rev_core_point can stop or note nothing during the next `steps`
+ * instructions of cpu in [lo, hi): cpu is not the core a reverse step
+ * follows, no breakpoint of it is there when the scan looks for them, and
+ * those steps end before the target position (the other cores and the
+ * DMA engines do not move during cpu's slice).  The compiled blocks then
+ * run between the points, as forward: a scan over a long run costs about
+ * what the run cost.  Accesses to watched memory are still seen: the
+ * compiled records touch registers and the pc only. */
+bool nx_rev_quiet(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps)
+{
+    NxDebug *d = m->debug;
+    NxRev *r = d->rev;
+    if (d->step_cpu == cpu || d->skip_cpu == cpu || (r->scan && r->step_cpu == cpu))
+        return false;
+    if (r->scan && r->want_hits) {
+        for (unsigned i = 0; i < d->bps->len; i++) {
+            const NxBreakpoint *b = &g_array_index(d->bps, NxBreakpoint, i);
+            if (b->cpu == cpu && b->addr >= lo && b->addr < hi)
+                return false;
+        }
+    }
+    uint64_t pos = nx_rev_position(m);
+    return steps < r->target && pos < r->target - steps;
+}
+
 bool nx_rev_dma_point(Machine *m, unsigned engine, int owner, uint64_t bytes)
 {
     NxRev *r = m->debug->rev;

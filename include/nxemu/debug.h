@@ -100,6 +100,9 @@ typedef struct NxDebug {
     bool hit_by_write;
     uint8_t hit_by;
     int hit_by_id;
+    /* The accessing core's pc when it made the access (a core's hit only):
+     * its instruction or bundle, which has retired by the stop. */
+    uint64_t hit_by_pc;
     /* Set by the DMA engine while a transfer that was already reported
      * before it moved completes: the access hook then reports only write
      * watchpoints (gdb needs to see the new value), see gdbstub-debug.c. */
@@ -130,11 +133,15 @@ void nx_rev_access(NxDebug *d, uint64_t pa, unsigned size, bool is_write);
 
 /* Out of line (softmmu/gdbstub-debug.c). */
 bool nx_debug_bp_check(Machine *m, NxCpu *cpu, uint64_t pc);
-/* Can nx_debug_should_stop(m, cpu, pc) be true for no pc in [lo, hi), as
- * long as the debugger's state does not change (it changes only between
- * slices)?  No breakpoint of cpu there, no step or resume of cpu, no
- * reverse execution.  Code compiled for such a range may run unhooked. */
-bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi);
+/* Can nx_debug_should_stop(m, cpu, pc) be true for no pc in [lo, hi)
+ * during the next `steps` instructions of cpu, as long as the debugger's
+ * state does not change (it changes only between slices)?  No breakpoint
+ * of cpu there, no step or resume of cpu; while re-executing for reverse
+ * execution, also no point the re-execution looks for within those steps
+ * (nx_rev_quiet).  Code compiled for such a range may run unhooked. */
+bool nx_debug_quiet_range(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps);
+/* The reverse-execution part of nx_debug_quiet_range (softmmu/reverse.c). */
+bool nx_rev_quiet(Machine *m, NxCpu *cpu, uint64_t lo, uint64_t hi, uint64_t steps);
 /* True when the debugger may need to stop cpu between two of its
  * instructions: a breakpoint in its process, a step of it, any
  * watchpoint, or a re-execution for reverse execution.  A core for which it is false runs its ordinary fast loop

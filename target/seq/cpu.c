@@ -269,7 +269,7 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, SeqDPage *p, uint64_
      * same semantics. */
     const bool jit_ok =
         !observed || (!trace_needs_every_insn(m) && !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
-                      nx_debug_quiet_range(m, cpu, base, base + 4096));
+                      nx_debug_quiet_range(m, cpu, base, base + 4096, end - *used));
     const unsigned jit_heat = jit_ok ? s->jit.threshold : 0;
     SeqJitCtx jc;
 

@@ -36,7 +36,7 @@ IMG = tempfile.mkdtemp(prefix='nxgdbbatch')
 IMAGES, NO_IMAGES = assemble(
     NXEMU_AS, HERE, IMG, ('loop', 'fault', 'spin', 'second', 'launch', 'tpck', 'launchst', 'tpcst',
                           'dmaw', 'dmaiw', 'semwait', 'spin1', 'callf', 'timing', 'timing1',
-                          'longloop', 'semsig1'),
+                          'longloop', 'semsig1', 'seqw1', 'launchst2'),
     tpc=('tpck', 'tpcst'))
 
 
@@ -1201,6 +1201,43 @@ def attach_all_then_continue_from_another_inferior():
 
 
 @case
+def schedule_multiple_by_hand_then_continue_from_another_inferior():
+    """The brief's hang: a core attached by hand (`attach 2` in inferior 2),
+    `set schedule-multiple on` typed by hand, `continue` from inferior 2:
+    gdb resumes every inferior (vCont;c, naming none), and seq0's
+    breakpoint stop left gdb hung for good (inferior 1 "stopping quietly"
+    since the connect).  With scripts/nxemu-gdb.py loaded, the attach ends
+    that state as nxemu-attach-all does: the stop is reported on seq0's
+    thread, in its first pass (loop.s: r1 = 1)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('loop', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000080',
+        'inferior 2', 'set schedule-multiple on', 'continue', 'p $r1', 'kill inferiors 1 2'],
+        load_script=True, timeout=60)
+    assert 'Thread 1.1 hit Breakpoint 1, 0x0000000001000080' in out, out
+    assert values(out) == ['1'], out
+
+
+@case
+def reverse_continue_refreshes_the_other_inferiors():
+    """schedule-multiple off: seq0 (longloop.s) stops at its end, seq1
+    (spin1.s, inferior 2) has counted r1 = 449984 by then; seq0's
+    reverse-continue to its first instruction takes the whole machine back
+    to the start, where seq1's r1 is 0.  gdb re-reads only the registers of
+    the inferior it resumed; with scripts/nxemu-gdb.py loaded every cached
+    register is dropped at the stop, so inferior 2 shows 0 (it showed the
+    stale 449984)."""
+    need()
+    out, rc, _ = gdb_session(two_seq_args('longloop', 'spin1'), [
+        'add-inferior', 'inferior 2', 'attach 2', 'inferior 1', 'break *0x1000100',
+        'continue', 'inferior 2', 'p $r1', 'inferior 1', 'break *0x1000000',
+        'reverse-continue', 'inferior 2', 'p $r1', 'kill inferiors 1 2'],
+        load_script=True, timeout=120)
+    assert 'Thread 1.1 hit Breakpoint 2, 0x0000000001000000' in out, out
+    assert values(out) == ['449984', '0'], out
+
+
+@case
 def dma_watchpoint_names_the_transfer():
     """A watch hit by a DMA transfer is reported on the process that set the
     watchpoint (gdb matches watchpoints in the inferior that set them), with
@@ -1209,10 +1246,58 @@ def dma_watchpoint_names_the_transfer():
     value, 51, at the second)."""
     need()
     out, rc, _ = gdb_session(dmaw_args(), [
-        'watch *(int*)0x2000208', 'continue', 'continue', 'kill'])
+        'monitor last-access', 'watch *(int*)0x2000208', 'continue', 'continue',
+        'monitor last-access', 'kill'])
     assert ('nxemu: watchpoint 0x2000208 of seq0: a DMA transfer of seq0 writes it (before '
             'the access)') in out, out
     assert 'Old value = 0\nNew value = 51' in out, out
+    # monitor last-access: nothing before the first hit, then the hit
+    assert 'no watchpoint hit reported yet' in out, out
+    assert re.search(r'^watchpoint 0x2000208 of seq0: a DMA transfer of seq0 writes it '
+                     r'\(before the access\)$', out, re.M), out
+
+
+@case
+def another_sequencer_writing_is_named():
+    """seq1 (seqw1.s) stores 42 to 0x2000100 with the tst at 0x1100040; the
+    word is watched from seq0's inferior (spin.s), where gdb 13 matches the
+    watchpoint, so the stop is on seq0's thread and a console line names
+    the writer and its instruction (the access is seen after it happened);
+    `monitor last-access` repeats it.  seq1 attached in inferior 2 changes
+    nothing of that."""
+    need()
+    line = ('watchpoint 0x2000100 of seq0: seq1 at pc=0x1100040 writes it (after the '
+            'access)')
+    for attach in ([], ['add-inferior', 'inferior 2', 'attach 2', 'inferior 1']):
+        out, rc, _ = gdb_session(
+            ['-smp', 'seq=2', '-device', 'loader,file=%s' % IMAGES['spin'],
+             '-device', 'loader,file=%s,cpu-num=1' % IMAGES['seqw1']],
+            attach + ['watch *(int*)0x2000100', 'continue', 'monitor last-access',
+                      'kill inferiors 1' + (' 2' if attach else '')], timeout=60)
+        assert 'nxemu: ' + line in out, out
+        assert 'Thread 1.1 hit Hardware watchpoint' in out or not attach, out
+        assert 'Old value = 0\nNew value = 42' in out, out
+        assert out.count(line) == 2, out  # the console line and the monitor's
+
+
+@case
+def tpc_writing_a_word_watched_by_the_sequencer_is_named():
+    """launchst2.s (seq0) launches tpcst.s on TPC 0, whose st_tnsr at
+    bundle 0x20 stores 7 to the 64 lanes of tensor 0 at PA 0x2000000; lane
+    1 is watched from seq0's inferior (no TPC attached): the stop is on seq0
+    and the line names tpc0 and its bundle."""
+    need()
+    out, rc, _ = gdb_session(
+        ['-device', 'loader,file=%s' % IMAGES['launchst2'],
+         '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % IMAGES['tpcst']],
+        ['watch *(int*)0x2000004', 'continue', 'monitor last-access', 'delete', 'continue'],
+        timeout=60)
+    line = 'watchpoint 0x2000004 of seq0: tpc0 at pc=0x20 writes it (after the access)'
+    assert 'nxemu: ' + line in out, out
+    assert out.count(line) == 2, out
+    assert 'Old value = 0\nNew value = 7' in out, out
+    assert 'exited normally' in out, out
+    assert rc == 0, rc
 
 
 def main():

@@ -732,6 +732,71 @@ def who_wrote_this_word_far_back_costs_the_distance():
     assert m and 900000 < int(m.group(1)) < 2 * 900000, out
 
 
+@case
+def who_wrote_this_word_far_back_is_not_slower_than_the_run():
+    """whowrote.s with 45,000,000 passes: the store at position 1, then
+    90,000,000 instructions.  With the default options, the forward
+    `continue` to the end and then watch + reverse-continue in the same gdb
+    session: the answer names the store and takes less time than the
+    forward run (issue 39 asks for at most twice).  The scans run the
+    sequencer's compiled blocks between the points they look for, as the
+    forward run does where no breakpoint is; with the interpreter on every
+    re-executed instruction the reverse command took 1.8 to 2.1 times the
+    forward run on the 2-CPU test host, about 0.3 times with them."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('measures the default options')
+    with open(os.path.join(HERE, 'whowrote.s')) as f:
+        src = f.read().replace('blt.u32 r1, 450000, loop', 'blt.u32 r1, 45000000, loop')
+    assert '45000000' in src
+    path_s, path = os.path.join(IMG, 'farwho.s'), os.path.join(IMG, 'farwho.elf')
+    with open(path_s, 'w') as f:
+        f.write(src)
+    subprocess.run([NXEMU_AS, path_s, '-o', path], check=True, timeout=60)
+    out, rc = gdb_session(['-device', 'loader,file=%s' % path], [
+        'break *0x1000100', 'python import time; t0 = time.monotonic()', 'continue',
+        "python print('T-FWD %.3f' % (time.monotonic() - t0))", 'delete',
+        'watch *(int*)0x2000100', 'python t0 = time.monotonic()', 'reverse-continue',
+        "python print('T-REV %.3f' % (time.monotonic() - t0))", 'p/x $pc', 'kill'],
+        timeout=300)
+    assert 'nxemu: reverse: seq0 at pc=0x1000040 writes PA 0x2000100+4 (position 1)' in out, out
+    assert values(out) == ['0x1000040'], out
+    fwd = float(re.search(r'T-FWD (\S+)', out).group(1))
+    rev = float(re.search(r'T-REV (\S+)', out).group(1))
+    print('# forward continue %.3f s, reverse-continue %.3f s (%.2fx)' % (fwd, rev, rev / fwd))
+    assert rev < fwd, (fwd, rev)
+
+
+@case
+def snapshots_are_thinned_within_replay_memory():
+    """longloop.s (900,001 instructions) with a snapshot every 20,000 steps
+    and -replay-memory set to room for three snapshots of this machine (their
+    size, measured by a first session, depends on the build: about 3.3 MiB,
+    more under the sanitizers): as the run grows every other one is dropped
+    and the spacing doubles, so at the end the snapshots counted stay within
+    the limit and are still spread over the whole run (the last in its
+    second half), and reverse-continue to the last store still answers."""
+    need()
+    if SNAPSHOTS:
+        raise Skip('sets its own snapshot options')
+    img = ['-device', 'loader,file=%s' % IMAGES['longloop'], '-replay-every', '20000']
+    out, rc = gdb_session(img, ['break *0x1000100', 'continue', 'monitor info replay', 'kill'])
+    sizes = [int(x) for x in re.findall(r'^  snapshot \d+ at position \d+ \((\d+) KiB', out, re.M)]
+    assert sizes, out
+    limit = int(3.5 * max(sizes) * 1024)
+    out, rc = gdb_session(img + ['-replay-memory', str(limit)], [
+        'break *0x1000100', 'continue', 'monitor info replay', 'delete',
+        'watch *(int*)0x2000000', 'reverse-continue', 'p $r1', 'kill'])
+    m = re.search(r'^position 900001, -replay-budget \d+, (\d+) snapshots of (\d+) bytes '
+                  r'\(-replay-memory %d\), every (\d+) steps$' % limit, out, re.M)
+    assert m, out
+    count, used, every = (int(x) for x in m.groups())
+    assert 2 <= count and used <= limit and every > 20000, out
+    pos = [int(x) for x in re.findall(r'^  snapshot \d+ at position (\d+) ', out, re.M)]
+    assert len(pos) == count and pos[-1] > 900001 // 2, out
+    assert 'seq0 at pc=0x1000080 writes PA 0x2000000+4 (position 899999)' in out, out
+    assert values(out) == ['300000'], out  # the last pass, before its store
+
 def main():
     return CASES.run(cleanup=IMG)
 
