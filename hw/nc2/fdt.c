@@ -29,6 +29,9 @@
 /* a TPC's global-memory port: no public fact, PROJECT (docs/timing.rst) */
 #define DEF_GMEM_LATENCY 0
 #define DEF_GMEM_BPC     64
+/* 820 GB/s per Trainium/Inferentia2 device of 2 NeuronCore-v2, at one cycle
+ * per ns (docs/timing.rst "Memory bandwidth") */
+#define DEF_HBM_BPC 410
 
 bool nc2_fdt_error(GError **err, const char *fmt, ...)
 {
@@ -336,7 +339,8 @@ static bool extract_memory(const RootIdx *ri, MachineConfig *cfg, GError **err)
                              node_path(fdt, node, &p), (unsigned long long)size);
     }
     cfg->hbm_size = size;
-    return true;
+    return get_u32_range(fdt, node, "nxemu,bytes-per-cycle", DEF_HBM_BPC, 1, 1u << 20,
+                         &cfg->hbm_bytes_per_cycle, err);
 }
 
 /* Ids 0..N-1 each exactly once (sequencer reg, tpc nxemu,index). */
