@@ -639,7 +639,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->cycles = c->bundles = 0;
     c->stall_cycles = c->hazards = c->cycle_debt = 0;
     if (c->tm)
-        tpc_timing_reset(c->tm);
+        tpc_timing_reset(c->tm, machine_vtime(m));
     c->parent.state = CPU_RUNNING;
     if (c->kernel_base % TPC_BUNDLE) {
         finish(c, TPC_FAULT_PC_RANGE, 0, c->kernel_base);

@@ -399,6 +399,47 @@ typedef struct TmHist {
 } TmHist;
 #define TM_BHIST 8 /* bundles remembered for TPC_SEQ (no rule spans more than 7) */
 
+/* The HBM cap the TPCs' ports share (memory@0 nxemu,bytes-per-cycle,
+ * docs/timing.rst "Memory bandwidth"): the bytes booked in each cycle of
+ * virtual time over a window of TM_HBM_WIN cycles, one per machine, shared
+ * by every TPC's TpcTiming.  TPCs run one after the other within a round,
+ * so the first to book a cycle gets it; a booking older than the window
+ * (a TPC that lags the others by that much) sees no contention. */
+#define TM_HBM_WIN 4096
+
+typedef struct TmHbm {
+    unsigned refs;
+    uint32_t cap;
+    uint64_t base; /* the window is [base, base + TM_HBM_WIN) */
+    uint32_t used[TM_HBM_WIN];
+} TmHbm;
+
+/* Move bytes through a port of port bytes per cycle from cycle t on, each
+ * cycle taking what the cap leaves; returns the cycle after the last. */
+static uint64_t hbm_book(TmHbm *h, uint64_t t, uint64_t bytes, uint32_t port)
+{
+    while (bytes) {
+        uint64_t take = MIN(bytes, port);
+        if (t >= h->base + TM_HBM_WIN) {
+            uint64_t nb = t - TM_HBM_WIN + 1;
+            if (nb - h->base >= TM_HBM_WIN)
+                memset(h->used, 0, sizeof(h->used));
+            else
+                for (uint64_t x = h->base; x < nb; x++)
+                    h->used[x % TM_HBM_WIN] = 0;
+            h->base = nb;
+        }
+        if (t >= h->base) {
+            uint32_t *u = &h->used[t % TM_HBM_WIN];
+            take = MIN(take, h->cap - *u);
+            *u += (uint32_t)take;
+        }
+        bytes -= take;
+        t++;
+    }
+    return t;
+}
+
 typedef struct TmSave {
     uint8_t reg;
     uint8_t *vptr;
@@ -414,6 +455,8 @@ struct TpcTiming {
      * until port_free (a cycle of c->cycles) */
     uint32_t gmem_lat, gmem_bpc;
     uint64_t port_free;
+    TmHbm *hbm;                      /* the shared HBM cap, NULL: none */
+    uint64_t t0;                     /* virtual time of the launch: c->cycles 0 */
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
@@ -451,18 +494,40 @@ void tpc_timing_free(TpcTiming *tm)
 {
     if (!tm)
         return;
+    if (tm->hbm && !--tm->hbm->refs)
+        g_free(tm->hbm);
     g_hash_table_destroy(tm->warned);
     g_hash_table_destroy(tm->warned_rule);
     g_free(tm->prof);
     g_free(tm);
 }
 
-void tpc_timing_reset(TpcTiming *tm)
+void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
 {
+    tm->t0 = vtime;
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
     tm->bh_count = 0;
+}
+
+/* Every TPC of m shares one TmHbm (none without a cap). */
+static void share_hbm(Machine *m, TpcTiming *tm)
+{
+    TmHbm *h = NULL;
+    if (!m->cfg.hbm_bytes_per_cycle)
+        return;
+    for (unsigned t = 0; t < m->cfg.nr_tpc && !h; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (c && c->tm && c->tm != tm)
+            h = c->tm->hbm;
+    }
+    if (!h) {
+        h = g_new0(TmHbm, 1);
+        h->cap = m->cfg.hbm_bytes_per_cycle;
+    }
+    h->refs++;
+    tm->hbm = h;
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -472,10 +537,13 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
         if (!c)
             continue;
         tpc_timing_free(c->tm);
-        c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn
-                    ? tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
-                                     m->cfg.tpc_gmem_bytes_per_cycle)
-                    : NULL;
+        c->tm = NULL;
+        if (mode != TPC_TIMING_FUNCTIONAL || hazard_warn) {
+            TpcTiming *tm = tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
+                                           m->cfg.tpc_gmem_bytes_per_cycle);
+            share_hbm(m, tm);
+            c->tm = tm;
+        }
     }
 }
 
@@ -485,9 +553,12 @@ void tpc_cpu_set_profile(Machine *m)
         TpcCpu *c = tpc_cpu_of(m, t);
         if (!c)
             continue;
-        if (!c->tm)
-            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
-                                   m->cfg.tpc_gmem_bytes_per_cycle);
+        if (!c->tm) {
+            TpcTiming *tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
+                                           m->cfg.tpc_gmem_bytes_per_cycle);
+            share_hbm(m, tm);
+            c->tm = tm;
+        }
         c->tm->profile = true;
     }
 }
@@ -849,7 +920,9 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     c->cycles = tc + stall;
     c->stall_cycles += mstall + stall;
     tm->tc = c->cycles;
-    if (timed && gbytes && tm->gmem_bpc)
+    if (timed && gbytes && tm->gmem_bpc && tm->hbm)
+        tm->port_free = hbm_book(tm->hbm, tm->t0 + tm->tc, gbytes, tm->gmem_bpc) - tm->t0;
+    else if (timed && gbytes && tm->gmem_bpc)
         tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
     tm->gmem_bytes += gbytes;
     tm->mem_stalls += mstall;

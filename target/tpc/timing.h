@@ -46,8 +46,9 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
                           uint32_t gmem_bytes_per_cycle);
 void tpc_timing_free(TpcTiming *tm);
-/* A launch: registers start fresh, nothing is in flight. */
-void tpc_timing_reset(TpcTiming *tm);
+/* A launch at virtual time vtime: registers start fresh, nothing is in
+ * flight (the HBM bookings of other TPCs stay). */
+void tpc_timing_reset(TpcTiming *tm, uint64_t vtime);
 
 /* The hook (cpu.c tpc_step_one), for the bundle of dcache entry idx at
  * c->pc, in this order:
