@@ -93,6 +93,7 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     c->loop_pending.active = false;
     c->in_delay_slot = false;
     c->port.finish(c->port.opaque, code, c->pc, info, addr, c->cycles, c->bundles);
+    tpc_timing_finish(c->tm);
     c->stall_sum += c->stall_cycles;
     c->hazard_sum += c->hazards;
     if (code) {

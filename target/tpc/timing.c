@@ -402,13 +402,17 @@ typedef struct TmHist {
 /* The HBM cap the TPCs' ports share (memory@0 nxemu,bytes-per-cycle,
  * docs/timing.rst "Memory bandwidth"): the bytes booked in each cycle of
  * virtual time over a window of TM_HBM_WIN cycles, one per machine, shared
- * by every TPC's TpcTiming.  TPCs run one after the other within a round,
- * so the first to book a cycle gets it; a booking older than the window
- * (a TPC that lags the others by that much) sees no contention. */
+ * by every TPC's TpcTiming.  The running TPCs share it fairly: in a cycle
+ * a TPC books at most its port's rate and an equal share of the cap (cap /
+ * running TPCs, rounded down, at least 1), as a round-robin arbiter gives
+ * when all of them stream; the bookings never pass the cap.  A booking
+ * older than the window (a TPC that lags the others by that much) sees no
+ * contention. */
 #define TM_HBM_WIN 4096
 
 typedef struct TmHbm {
     unsigned refs;
+    unsigned running; /* TPCs launched and not finished */
     uint32_t cap;
     uint64_t base; /* the window is [base, base + TM_HBM_WIN) */
     uint32_t used[TM_HBM_WIN];
@@ -418,6 +422,8 @@ typedef struct TmHbm {
  * cycle taking what the cap leaves; returns the cycle after the last. */
 static uint64_t hbm_book(TmHbm *h, uint64_t t, uint64_t bytes, uint32_t port)
 {
+    uint32_t share = MAX(1u, h->cap / MAX(1u, h->running));
+    port = MIN(port, share);
     while (bytes) {
         uint64_t take = MIN(bytes, port);
         if (t >= h->base + TM_HBM_WIN) {
@@ -456,6 +462,7 @@ struct TpcTiming {
     uint32_t gmem_lat, gmem_bpc;
     uint64_t port_free;
     TmHbm *hbm;                      /* the shared HBM cap, NULL: none */
+    bool running;                    /* counted in hbm->running */
     uint64_t t0;                     /* virtual time of the launch: c->cycles 0 */
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
@@ -494,6 +501,7 @@ void tpc_timing_free(TpcTiming *tm)
 {
     if (!tm)
         return;
+    tpc_timing_finish(tm);
     if (tm->hbm && !--tm->hbm->refs)
         g_free(tm->hbm);
     g_hash_table_destroy(tm->warned);
@@ -502,9 +510,20 @@ void tpc_timing_free(TpcTiming *tm)
     g_free(tm);
 }
 
+void tpc_timing_finish(TpcTiming *tm)
+{
+    if (tm && tm->hbm && tm->running)
+        tm->hbm->running--;
+    if (tm)
+        tm->running = false;
+}
+
 void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
 {
     tm->t0 = vtime;
+    if (tm->hbm && !tm->running)
+        tm->hbm->running++;
+    tm->running = true;
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;

@@ -49,6 +49,8 @@ void tpc_timing_free(TpcTiming *tm);
 /* A launch at virtual time vtime: registers start fresh, nothing is in
  * flight (the HBM bookings of other TPCs stay). */
 void tpc_timing_reset(TpcTiming *tm, uint64_t vtime);
+/* The kernel ended: the TPC no longer shares the HBM cap (NULL: nothing). */
+void tpc_timing_finish(TpcTiming *tm);
 
 /* The hook (cpu.c tpc_step_one), for the bundle of dcache entry idx at
  * c->pc, in this order:
