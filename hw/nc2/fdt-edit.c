@@ -314,7 +314,9 @@ static bool check_edit_values(const Nc2Edits *ed, GError **err)
            (!ed->has_gmem_bpc ||
             range_ok(err, "-machine", "gmem-bpc", ed->gmem_bpc, 1, 1u << 20)) &&
            (!ed->has_hbm_bpc || range_ok(err, "-machine", "hbm-bpc", ed->hbm_bpc, 1, 1u << 20)) &&
-           (!ed->has_dma_bpc || range_ok(err, "-machine", "dma-bpc", ed->dma_bpc, 1, 1u << 20));
+           (!ed->has_dma_bpc || range_ok(err, "-machine", "dma-bpc", ed->dma_bpc, 1, 1u << 20)) &&
+           (!ed->has_sram_lat ||
+            range_ok(err, "-machine", "sram-latency", ed->sram_lat, 0, 1u << 20));
 }
 
 bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)
@@ -347,7 +349,9 @@ bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **
          (!ed->has_hbm_bpc || edit_node_u32(buf, "memory", "nxemu,bytes-per-cycle",
                                             (uint32_t)ed->hbm_bpc, "hbm-bpc", err)) &&
          (!ed->has_dma_bpc || edit_node_u32(buf, "dma", "nxemu,bytes-per-cycle",
-                                            (uint32_t)ed->dma_bpc, "dma-bpc", err));
+                                            (uint32_t)ed->dma_bpc, "dma-bpc", err)) &&
+         (!ed->has_sram_lat || edit_tpcs_u32(buf, "nxemu,sram-latency-cycles",
+                                             (uint32_t)ed->sram_lat, "sram-latency", err));
     if (!ok) {
         g_free(buf);
         return false;

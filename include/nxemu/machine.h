@@ -39,6 +39,7 @@ typedef struct MachineConfig {
     /* /tpcs nxemu,gmem-*: each TPC's global-memory port (docs/timing.rst) */
     uint32_t tpc_gmem_latency;
     uint32_t tpc_gmem_bytes_per_cycle;
+    uint32_t tpc_sram_latency; /* /tpcs nxemu,sram-latency-cycles: SBUF/PSUM loads */
     bool dtb_in_memory;
 } MachineConfig;
 

@@ -103,7 +103,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
 typedef struct MemRow {
     uint8_t slot;
     uint16_t bytes;
-    bool load;
+    uint8_t load; /* 0 posted, 1 waits, 2 waits, SBUF/PSUM tensors less */
     const char *names, *src;
 } MemRow;
 
@@ -370,7 +370,7 @@ typedef struct TmSlot {
     uint8_t wdst;          /* its destination register (flat), 0xFF: none */
     uint16_t pairs;        /* producer pair rows */
     bool ibyp;             /* a producer on the IRF bypass */
-    bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
+    uint8_t gload;         /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
     TmRead rd[TM_MAX_RD];
@@ -459,7 +459,7 @@ struct TpcTiming {
     /* the global-memory port (/tpcs nxemu,gmem-*): a load bundle waits
      * gmem_lat cycles; the port carries gmem_bpc bytes a cycle and is busy
      * until port_free (a cycle of c->cycles) */
-    uint32_t gmem_lat, gmem_bpc;
+    uint32_t gmem_lat, gmem_bpc, sram_lat;
     uint64_t port_free;
     TmHbm *hbm;                      /* the shared HBM cap, NULL: none */
     bool running;                    /* counted in hbm->running */
@@ -485,12 +485,13 @@ struct TpcTiming {
 };
 
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
-                          uint32_t gmem_bytes_per_cycle)
+                          uint32_t gmem_bytes_per_cycle, uint32_t sram_latency)
 {
     TpcTiming *tm = g_malloc0(sizeof(*tm));
     tm->mode = mode;
     tm->warn = hazard_warn;
     tm->gmem_lat = gmem_latency;
+    tm->sram_lat = sram_latency;
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -558,8 +559,9 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
         tpc_timing_free(c->tm);
         c->tm = NULL;
         if (mode != TPC_TIMING_FUNCTIONAL || hazard_warn) {
-            TpcTiming *tm = tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
-                                           m->cfg.tpc_gmem_bytes_per_cycle);
+            TpcTiming *tm =
+                tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
+                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
             share_hbm(m, tm);
             c->tm = tm;
         }
@@ -573,8 +575,9 @@ void tpc_cpu_set_profile(Machine *m)
         if (!c)
             continue;
         if (!c->tm) {
-            TpcTiming *tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
-                                           m->cfg.tpc_gmem_bytes_per_cycle);
+            TpcTiming *tm =
+                tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
+                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
             share_hbm(m, tm);
             c->tm = tm;
         }
@@ -891,18 +894,23 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
      * makes no access. */
     uint64_t gbytes = 0, mstall = 0;
     bool gload = false;
+    uint32_t lat = tm->gmem_lat; /* the load's latency: HBM's, or SBUF/PSUM's */
     static const uint8_t mem_slots[] = {TPC_SLOT_LD, TPC_SLOT_ST};
     for (unsigned i = 0; i < G_N_ELEMENTS(mem_slots); i++) {
         unsigned s = mem_slots[i];
         const TmSlot *ts = &tb->s[s];
         if (ts->gbytes && tpc_pred_scalar(c, &b->slot[s])) {
             gbytes += ts->gbytes;
-            gload |= ts->gload;
+            gload |= ts->gload != 0;
+            if (ts->gload == 2 && c->port.on_chip &&
+                c->port.on_chip(c->port.opaque,
+                                tpc_tensor_base(c, tpc_tensor_id(c, &b->slot[s], 27))))
+                lat = tm->sram_lat;
         }
     }
     bool timed = tm->mode != TPC_TIMING_FUNCTIONAL;
     if (timed && gbytes)
-        mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? tm->gmem_lat : 0);
+        mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? lat : 0);
     uint64_t tc = tc0 + mstall, stall = 0;
     unsigned stall_reg = 0; /* the register of the longest wait */
     for (unsigned s = 0; s < 5; s++) {

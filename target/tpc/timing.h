@@ -44,7 +44,7 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
 
 /* Per-core state (NULL in TpcCpu.tm while off). */
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
-                          uint32_t gmem_bytes_per_cycle);
+                          uint32_t gmem_bytes_per_cycle, uint32_t sram_latency);
 void tpc_timing_free(TpcTiming *tm);
 /* A launch at virtual time vtime: registers start fresh, nothing is in
  * flight (the HBM bookings of other TPCs stay). */

@@ -15,7 +15,9 @@ usage: test_memory_bandwidth.py NXEMU NXEMU_AS NXEMU_TPC_RUN LAUNCHER_ELF SRCDIR
   - results never depend on the timing parameters: the kernel's output bytes
     and the DMA program's check are the same for every cap, port rate,
     latency, engine rate and TPC count, functional or interlocked;
-  - a bad hbm-bpc= or dma-bpc= is a one-line error, exit 125.
+  - a TPC load from a tensor in SBUF waits sram-latency= cycles, one from
+    HBM gmem-latency= (tests/tpc-run/add-f32.s: 8 loads);
+  - a bad hbm-bpc=, dma-bpc= or sram-latency= is a one-line error, exit 125.
 """
 import os
 import re
@@ -147,10 +149,40 @@ def results_do_not_depend_on_timing_parameters():
 
 
 @t.test
+def sbuf_loads_take_the_sram_latency():
+    # add-f32 on one row, port 256 B/cycle: 66 cycles without load latency
+    # (docs/timing.rst "Profiles"); its 8 ld_tnsr each wait the latency of
+    # the memory their tensor is in: 66 + 8 x 10 = 146 from HBM
+    k = t.path("add.o")
+    t.assemble([NXAS, "-t", "tpc"], os.path.join(SRC, "tests/tpc-run/add-f32.s"), k)
+    for fn, v in (("a1.bin", [i * 0.5 for i in range(256)]),
+                  ("b1.bin", [i * -0.25 for i in range(256)])):
+        with open(t.path(fn), "wb") as f:
+            f.write(struct.pack("<256f", *v))
+    outs = set()
+
+    def cycles(m, sbuf):
+        at = ("@0x2000000000", "@0x2000040000") if sbuf else ("", "")
+        r = t.run(TPCRUN, "-k", k, "--index-space", "4,1", "-i", t.path("a1.bin") +
+                  ":256x1:f32" + at[0], "-i", t.path("b1.bin") + ":256x1:f32" + at[1], "-o",
+                  t.path("o1.bin") + ":256x1:f32", "--tpc-timing", "interlocked", "-M", m)
+        assert r.returncode == 0, r.stderr
+        outs.add(open(t.path("o1.bin"), "rb").read())
+        return int(RUN.search(r.stderr).group(3))
+    assert cycles("gmem-latency=10,gmem-bpc=256", False) == 146
+    assert cycles("gmem-latency=10,gmem-bpc=256", True) == 66  # SBUF: 0 by default
+    assert cycles("gmem-latency=10,gmem-bpc=256,sram-latency=10", True) == 146
+    assert cycles("gmem-latency=0,gmem-bpc=256,sram-latency=10", False) == 66
+    assert cycles("gmem-latency=0,gmem-bpc=256,sram-latency=5", True) == 66 + 8 * 5
+    assert len(outs) == 1
+
+
+@t.test
 def bad_values_are_one_line_errors():
     for key, msg in (("hbm-bpc=0", "hbm-bpc=0: must be 1..1048576"),
                      ("dma-bpc=1048577", "dma-bpc=1048577: must be 1..1048576"),
-                     ("hbm-bpc=x", "hbm-bpc=x: not a number")):
+                     ("hbm-bpc=x", "hbm-bpc=x: not a number"),
+                     ("sram-latency=1048577", "sram-latency=1048577: must be 0..1048576")):
         r = t.run(NXEMU, "-nographic", "-M", key, "-kernel", LAUNCHER)
         assert r.returncode == 125 and r.stderr.count("\n") == 1 and msg in r.stderr, r.stderr
         r = t.run(TPCRUN, "-k", t.path("pipe.o"), "--index-space", "1", "-M", key)

@@ -47,6 +47,7 @@ static void test_defaults(void)
     g_assert_cmpuint(cfg.tpc_gmem_bytes_per_cycle, ==, 64);
     /* docs/timing.rst "Memory bandwidth": 820 GB/s for two NeuronCore-v2 */
     g_assert_cmpuint(cfg.hbm_bytes_per_cycle, ==, 410);
+    g_assert_cmpuint(cfg.tpc_sram_latency, ==, 0);
     g_assert_true(cfg.dtb_in_memory);
     g_free(fdt);
 }
@@ -246,6 +247,10 @@ static void m_latency(void *f)
 {
     set_u32(f, "/dma@2803800000", "nxemu,latency-cycles", (1u << 20) + 1);
 }
+static void m_sram_latency(void *f)
+{
+    set_u32(f, "/tpcs", "nxemu,sram-latency-cycles", (1u << 20) + 1);
+}
 static void m_hbm_bpc0(void *f)
 {
     set_u32(f, "/memory@0", "nxemu,bytes-per-cycle", 0);
@@ -347,6 +352,7 @@ static void test_tree_rules(void)
         {m_gmem_bpc0, "dtb: /tpcs: nxemu,gmem-bytes-per-cycle = 0: must be 1..1048576"},
         {m_gmem_latency, "dtb: /tpcs: nxemu,gmem-latency-cycles = 1048577: must be 0..1048576"},
         {m_gmem_ok, NULL},
+        {m_sram_latency, "dtb: /tpcs: nxemu,sram-latency-cycles = 1048577: must be 0..1048576"},
         {m_hbm_bpc0, "dtb: /memory@0: nxemu,bytes-per-cycle = 0: must be 1..1048576"},
         {m_hbm_bpc_big, "dtb: /memory@0: nxemu,bytes-per-cycle = 1048577: must be 1..1048576"},
         {m_no_mem_reg, "dtb: /memory@0: reg: missing"},
