@@ -25,7 +25,7 @@ typedef struct OptDesc {
 static const OptDesc opt_table[] = {
     {"machine", 'M', true, "nc2[,key=val...]|help",
      "machine and its edits: hbm=SIZE,seq=N,tpc=N,tlb=N,quantum=N,dma=N,gmem-latency=N,"
-     "gmem-bpc=N,poison=on|off,dumpdtb=FILE"},
+     "gmem-bpc=N,hbm-bpc=N,dma-bpc=N,sram-latency=N,poison=on|off,dumpdtb=FILE"},
     {"memory", 'm', true, "[size=]SIZE", "HBM size as in QEMU: MiB, or a B/K/M/G/T suffix"},
     {"smp", 0, true, "seq=N,tpc=M", "number of sequencers and TPCs"},
     {"dtb", 0, true, "FILE", "machine device tree (default: built-in nc2 tree)"},
@@ -152,6 +152,9 @@ static const char machine_props_help[] =
     "  dma=N                DMA engines, 1..16\n"
     "  gmem-latency=N       TPC global-memory latency in cycles (timed modes)\n"
     "  gmem-bpc=N           TPC global-memory bytes per cycle (timed modes)\n"
+    "  hbm-bpc=N            HBM bytes per cycle, shared by DMA engines and TPCs\n"
+    "  dma-bpc=N            bytes per cycle of each DMA engine\n"
+    "  sram-latency=N       TPC load latency from SBUF/PSUM in cycles (timed modes)\n"
     "  poison=on|off        report reads of never-written memory (docs/viewer.rst)\n"
     "  dumpdtb=FILE         write the effective device tree to FILE and exit\n";
 static const char device_list_help[] =
@@ -242,10 +245,17 @@ static bool parse_edit(Nc2Edits *ed, const char *opt, const char *key, const cha
         has = &ed->has_gmem_lat, dst = &ed->gmem_lat;
     } else if (!strcmp(key, "gmem-bpc")) {
         has = &ed->has_gmem_bpc, dst = &ed->gmem_bpc;
+    } else if (!strcmp(key, "hbm-bpc")) {
+        has = &ed->has_hbm_bpc, dst = &ed->hbm_bpc;
+    } else if (!strcmp(key, "dma-bpc")) {
+        has = &ed->has_dma_bpc, dst = &ed->dma_bpc;
+    } else if (!strcmp(key, "sram-latency")) {
+        has = &ed->has_sram_lat, dst = &ed->sram_lat;
     } else {
         return usage_error(err,
                            "%s: unknown key '%s' (type, hbm, seq, tpc, tlb, quantum, dma, "
-                           "gmem-latency, gmem-bpc, poison, dumpdtb)",
+                           "gmem-latency, gmem-bpc, hbm-bpc, dma-bpc, sram-latency, poison, "
+                           "dumpdtb)",
                            opt, key);
     }
     if (!nx_parse_u64(val, &v)) {

@@ -73,6 +73,7 @@ static void map_devices(Machine *m)
     }
     dma_init(&m->board->dma, m, cfg->nr_dma, cfg->dma_queue_depth, cfg->dma_bytes_per_cycle,
              cfg->dma_latency);
+    dma_set_hbm_cap(&m->board->dma, cfg->hbm_bytes_per_cycle);
     for (unsigned e = 0; e < cfg->nr_dma; e++) {
         map(m, mm[NC2_DMA].base + e * mm[NC2_DMA].stride, &m->board->dma.e[e].mmio);
     }

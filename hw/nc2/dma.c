@@ -1,7 +1,9 @@
 /* DMA engines (machine.md §5): a FIFO per engine, a cost per request
  * (latency + ceil(bytes / bytes_per_cycle)) paid from a per-round budget, and
  * the register file of §5.3 with the descriptor doorbell.  Requests are
- * validated by their builder at issue, so completion cannot fail. */
+ * validated by their builder at issue, so completion cannot fail.  The
+ * engines moving bytes at the same time share the HBM's bytes per cycle
+ * (docs/timing.rst "Memory bandwidth"). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 
 #include "hw/nc2/board.h"
 #include "hw/nc2/dma.h"
+#include "hw/nc2/fdt.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
@@ -105,6 +108,115 @@ static void dma_pool_destroy(DmaPool *p)
 
 /* ---- engines ----------------------------------------------------------- */
 
+/* Bytes are counted in 1/DMA_RATE_SCALE: lcm(1..16), so that an equal
+ * share of the HBM cap among n <= NC2_MAX_DMA engines is exact (a machine
+ * built without a device tree may have more: their share rounds down). */
+#define DMA_RATE_SCALE 720720u
+G_STATIC_ASSERT(NC2_MAX_DMA <= 16);
+
+/* A request of more than 2^64 / DMA_RATE_SCALE bytes (25 TB) saturates. */
+static uint64_t scaled_bytes(uint64_t bytes)
+{
+    return bytes > UINT64_MAX / DMA_RATE_SCALE ? UINT64_MAX : bytes * DMA_RATE_SCALE;
+}
+
+/* Scaled bytes one engine moves per cycle while n engines move bytes:
+ * its own rate, or an equal share of the HBM's when that is less. */
+static uint64_t dma_rate(const DmaController *dc, unsigned n)
+{
+    uint64_t full = (uint64_t)dc->bytes_per_cycle * DMA_RATE_SCALE;
+    if (!dc->hbm_bytes_per_cycle || n == 0)
+        return full;
+    return MIN(full, (uint64_t)dc->hbm_bytes_per_cycle * DMA_RATE_SCALE / n);
+}
+
+struct DmaCursor {
+    DmaRequest *req; /* the engine's request in progress, NULL: none */
+    uint64_t from;   /* cycle of the advance it may start at (its issue) */
+    uint64_t lat, rem;
+    unsigned nfin; /* requests of the engine finished in this advance */
+};
+
+static void cursor_load(const DmaEngine *e, unsigned k, uint64_t vtime, DmaCursor *cu)
+{
+    cu->req = k < e->count ? e->ring[(e->head + k) % e->depth] : NULL;
+    if (cu->req) {
+        cu->from = cu->req->issued > vtime ? cu->req->issued - vtime : 0;
+        cu->lat = cu->req->lat_left;
+        cu->rem = cu->req->rem;
+    }
+}
+
+/* Time only: run the queued requests for q cycles from vtime, every engine
+ * at once.  A request first waits for its issue, then runs its latency, then
+ * moves its bytes at dma_rate of the engines moving bytes at that time.
+ * Finished requests get .fin (cycles into the advance) and count in their
+ * engine's dc->cu[].nfin; the rest keep their progress.  With store false nothing is
+ * written and it returns at the first finish.  Returns the cycle of the
+ * first finish, UINT64_MAX if none. */
+static uint64_t dma_run_time(DmaController *dc, uint64_t vtime, uint64_t q, bool store)
+{
+    DmaCursor *cu = dc->cu;
+    uint64_t t = 0, first = UINT64_MAX;
+    for (unsigned i = 0; i < dc->nr; i++) {
+        cu[i].nfin = 0;
+        cursor_load(&dc->e[i], 0, vtime, &cu[i]);
+    }
+    for (;;) {
+        bool any = false;
+        unsigned n = 0;
+        for (unsigned i = 0; i < dc->nr; i++) {
+            while (cu[i].req && cu[i].from <= t && !cu[i].lat && !cu[i].rem) {
+                if (first == UINT64_MAX)
+                    first = t;
+                if (!store)
+                    return t;
+                cu[i].req->lat_left = cu[i].req->rem = 0;
+                cu[i].req->fin = t;
+                cursor_load(&dc->e[i], ++cu[i].nfin, vtime, &cu[i]);
+                cu[i].from = MAX(cu[i].from, t);
+            }
+            any |= cu[i].req != NULL;
+            n += cu[i].req && cu[i].from <= t && !cu[i].lat;
+        }
+        if (!any || t >= q)
+            break;
+        uint64_t rate = dma_rate(dc, n), dt = q - t;
+        for (unsigned i = 0; i < dc->nr; i++) {
+            const DmaCursor *c = &cu[i];
+            if (!c->req)
+                continue;
+            if (c->from > t)
+                dt = MIN(dt, c->from - t);
+            else if (c->lat)
+                dt = MIN(dt, c->lat);
+            else
+                dt = MIN(dt, c->rem / rate + (c->rem % rate != 0));
+        }
+        for (unsigned i = 0; i < dc->nr; i++) {
+            DmaCursor *c = &cu[i];
+            if (!c->req || c->from > t)
+                continue;
+            if (c->lat)
+                c->lat -= dt;
+            else if (dt >= c->rem / rate + (c->rem % rate != 0))
+                c->rem = 0;
+            else
+                c->rem -= dt * rate; /* < rem: no overflow */
+        }
+        t += dt;
+    }
+    if (store) {
+        for (unsigned i = 0; i < dc->nr; i++) {
+            if (cu[i].req) {
+                cu[i].req->lat_left = cu[i].lat;
+                cu[i].req->rem = cu[i].rem;
+            }
+        }
+    }
+    return first;
+}
+
 bool dma_queue_full(const DmaEngine *e)
 {
     return e->count >= e->depth;
@@ -116,7 +228,9 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     g_assert(!dma_queue_full(e)); /* callers check first: an internal bug otherwise */
     uint64_t bpc = dc->bytes_per_cycle;
     req->cost = dc->latency + req->bytes / bpc + (req->bytes % bpc != 0);
-    req->done = 0;
+    req->lat_left = dc->latency;
+    req->rem = scaled_bytes(req->bytes);
+    req->fin = 0;
     req->issued = machine_vtime(e->m);
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
@@ -167,29 +281,12 @@ static void dma_complete_head(DmaEngine *e)
     dma_pool_put(req);
 }
 
-static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last_done)
+/* Apply the nfin requests dma_run_time finished on engine e, in order. */
+static unsigned dma_engine_complete(DmaEngine *e, unsigned nfin, uint64_t *last_done)
 {
     unsigned n = 0;
-    const uint64_t start_budget = budget;
-    while (e->count) {
+    while (n < nfin) {
         DmaRequest *req = e->ring[e->head];
-        /* A request starts no earlier than it was queued: a request issued
-         * mid-round gets only the rest of that round (its cost counted
-         * from its issue, not from the round start). */
-        if (req->done == 0) {
-            uint64_t now = e->m->sched.vtime + (start_budget - budget);
-            if (req->issued > now) {
-                uint64_t idle = req->issued - now;
-                if (idle >= budget)
-                    break;
-                budget -= idle;
-            }
-        }
-        uint64_t need = req->cost - req->done;
-        if (need > budget) {
-            req->done += budget;
-            break;
-        }
         /* gdb watchpoints, before any byte moves: the request stays at the
          * head, its cost paid, so on resume it completes at once (at the
          * start of the next advance) without stopping again. */
@@ -197,7 +294,6 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
             /* re-executing for reverse execution (softmmu/gdbstub-reverse.c):
              * a stop here holds the request exactly as a watchpoint does */
             if (nx_rev_dma_point(e->m, e->index, req->owner, req->bytes)) {
-                req->done = req->cost;
                 req->watch_passed = true;
                 break;
             }
@@ -207,16 +303,12 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
              * the one reported: this request reports its own on resume */
             bool first = e->m->debug->hit == NX_HIT_NONE;
             if (req->watch(e->m, req)) {
-                req->done = req->cost;
                 req->watch_passed = first;
                 break;
             }
         }
-        /* Left-over budget carries over to the next request (§5.2). */
-        budget -= need;
-        req->done = req->cost;
         /* dma_advance runs before the round's T moves on */
-        uint64_t at = e->m->sched.vtime + (start_budget - budget);
+        uint64_t at = e->m->sched.vtime + req->fin;
         if (G_UNLIKELY(e->m->trace)) {
             trace_dma_complete(e->m, e->index, req, at);
         }
@@ -236,8 +328,8 @@ static unsigned dma_engine_advance(DmaEngine *e, uint64_t budget, uint64_t *last
                                 e->index, req->bytes, by_core ? "seq" : "doorbell ",
                                 by_core ? req->owner : 0, at);
         }
+        *last_done = MAX(*last_done, req->fin);
         dma_complete_head(e);
-        *last_done = MAX(*last_done, start_budget - budget);
         n++;
     }
     return n;
@@ -247,26 +339,22 @@ unsigned dma_advance(DmaController *dc, uint64_t q)
 {
     unsigned n = 0;
     dc->last_done = 0;
+    if (!dc->nr)
+        return 0;
+    /* Left-over budget carries over to the next request (§5.2). */
+    dma_run_time(dc, dc->e[0].m->sched.vtime, q, true);
     for (unsigned i = 0; i < dc->nr; i++) {
-        n += dma_engine_advance(&dc->e[i], q, &dc->last_done);
+        n += dma_engine_complete(&dc->e[i], dc->cu[i].nfin, &dc->last_done);
     }
     return n;
 }
 
 uint64_t dma_next_completion(const DmaController *dc)
 {
-    uint64_t best = UINT64_MAX;
-    for (unsigned i = 0; i < dc->nr; i++) {
-        const DmaEngine *e = &dc->e[i];
-        if (e->count) {
-            const DmaRequest *req = e->ring[e->head];
-            uint64_t left = req->cost - req->done;
-            if (left < best) {
-                best = left;
-            }
-        }
-    }
-    return best;
+    if (!dc->nr)
+        return UINT64_MAX;
+    /* store false: dma_run_time writes only its scratch cursors */
+    return dma_run_time((DmaController *)dc, dc->e[0].m->sched.vtime, UINT64_MAX, false);
 }
 
 static void dma_reject(DmaEngine *e, uint32_t error, const char *why)
@@ -478,6 +566,7 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
 {
     memset(dc, 0, sizeof(*dc));
     dc->nr = engines;
+    dc->cu = g_new0(DmaCursor, engines);
     dc->bytes_per_cycle = bpc ? bpc : 1;
     dc->latency = latency;
     dc->from_record = seq_dma_request_from_record;
@@ -502,6 +591,11 @@ void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, u
                          .opaque = dc};
 }
 
+void dma_set_hbm_cap(DmaController *dc, uint32_t hbm_bytes_per_cycle)
+{
+    dc->hbm_bytes_per_cycle = hbm_bytes_per_cycle;
+}
+
 void dma_destroy(DmaController *dc)
 {
     for (unsigned i = 0; i < dc->nr; i++) {
@@ -519,5 +613,7 @@ void dma_destroy(DmaController *dc)
     dma_pool_destroy(&dc->pool);
     g_free(dc->e);
     dc->e = NULL;
+    g_free(dc->cu);
+    dc->cu = NULL;
     dc->nr = 0;
 }

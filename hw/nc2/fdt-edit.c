@@ -272,6 +272,24 @@ static bool edit_tpcs_u32(void *fdt, const char *prop, uint32_t v, const char *k
     return r ? edit_error(err, key, r) : true;
 }
 
+/* hbm-bpc= / dma-bpc=: nxemu,bytes-per-cycle of the root's child named
+ * name (any unit address: memory@0, dma@2803800000). */
+static bool edit_node_u32(void *fdt, const char *name, const char *prop, uint32_t v,
+                          const char *key, GError **err)
+{
+    int node;
+    size_t len = strlen(name);
+    fdt_for_each_subnode(node, fdt, 0)
+    {
+        const char *n = fdt_get_name(fdt, node, NULL);
+        if (n && !strncmp(n, name, len) && (n[len] == '@' || !n[len])) {
+            int r = fdt_setprop_u32(fdt, node, prop, v);
+            return r ? edit_error(err, key, r) : true;
+        }
+    }
+    return nc2_fdt_error(err, "/: missing node '%s' to set %s=", name, key);
+}
+
 static bool check_edit_values(const Nc2Edits *ed, GError **err)
 {
     if (ed->has_hbm && !nc2_hbm_size_ok(ed->hbm)) {
@@ -293,7 +311,12 @@ static bool check_edit_values(const Nc2Edits *ed, GError **err)
            (!ed->has_dma || range_ok(err, "-machine", "dma", ed->dma, 1, NC2_MAX_DMA)) &&
            (!ed->has_gmem_lat ||
             range_ok(err, "-machine", "gmem-latency", ed->gmem_lat, 0, 1u << 20)) &&
-           (!ed->has_gmem_bpc || range_ok(err, "-machine", "gmem-bpc", ed->gmem_bpc, 1, 1u << 20));
+           (!ed->has_gmem_bpc ||
+            range_ok(err, "-machine", "gmem-bpc", ed->gmem_bpc, 1, 1u << 20)) &&
+           (!ed->has_hbm_bpc || range_ok(err, "-machine", "hbm-bpc", ed->hbm_bpc, 1, 1u << 20)) &&
+           (!ed->has_dma_bpc || range_ok(err, "-machine", "dma-bpc", ed->dma_bpc, 1, 1u << 20)) &&
+           (!ed->has_sram_lat ||
+            range_ok(err, "-machine", "sram-latency", ed->sram_lat, 0, 1u << 20));
 }
 
 bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **err)
@@ -322,7 +345,13 @@ bool nc2_fdt_apply_edits(void **fdt, size_t *size, const Nc2Edits *ed, GError **
          (!ed->has_gmem_lat || edit_tpcs_u32(buf, "nxemu,gmem-latency-cycles",
                                              (uint32_t)ed->gmem_lat, "gmem-latency", err)) &&
          (!ed->has_gmem_bpc || edit_tpcs_u32(buf, "nxemu,gmem-bytes-per-cycle",
-                                             (uint32_t)ed->gmem_bpc, "gmem-bpc", err));
+                                             (uint32_t)ed->gmem_bpc, "gmem-bpc", err)) &&
+         (!ed->has_hbm_bpc || edit_node_u32(buf, "memory", "nxemu,bytes-per-cycle",
+                                            (uint32_t)ed->hbm_bpc, "hbm-bpc", err)) &&
+         (!ed->has_dma_bpc || edit_node_u32(buf, "dma", "nxemu,bytes-per-cycle",
+                                            (uint32_t)ed->dma_bpc, "dma-bpc", err)) &&
+         (!ed->has_sram_lat || edit_tpcs_u32(buf, "nxemu,sram-latency-cycles",
+                                             (uint32_t)ed->sram_lat, "sram-latency", err));
     if (!ok) {
         g_free(buf);
         return false;

@@ -29,6 +29,10 @@
 /* a TPC's global-memory port: no public fact, PROJECT (docs/timing.rst) */
 #define DEF_GMEM_LATENCY 0
 #define DEF_GMEM_BPC     64
+#define DEF_SRAM_LATENCY 0
+/* 820 GB/s per Trainium/Inferentia2 device of 2 NeuronCore-v2, at one cycle
+ * per ns (docs/timing.rst "Memory bandwidth") */
+#define DEF_HBM_BPC 410
 
 bool nc2_fdt_error(GError **err, const char *fmt, ...)
 {
@@ -336,7 +340,8 @@ static bool extract_memory(const RootIdx *ri, MachineConfig *cfg, GError **err)
                              node_path(fdt, node, &p), (unsigned long long)size);
     }
     cfg->hbm_size = size;
-    return true;
+    return get_u32_range(fdt, node, "nxemu,bytes-per-cycle", DEF_HBM_BPC, 1, 1u << 20,
+                         &cfg->hbm_bytes_per_cycle, err);
 }
 
 /* Ids 0..N-1 each exactly once (sequencer reg, tpc nxemu,index). */
@@ -422,6 +427,7 @@ static bool extract_tpcs(const RootIdx *ri, MachineConfig *cfg, GError **err)
     cfg->nr_tpc = 0;
     cfg->tpc_gmem_latency = DEF_GMEM_LATENCY;
     cfg->tpc_gmem_bytes_per_cycle = DEF_GMEM_BPC;
+    cfg->tpc_sram_latency = DEF_SRAM_LATENCY;
     if (parent == -2) {
         return false;
     }
@@ -431,7 +437,9 @@ static bool extract_tpcs(const RootIdx *ri, MachineConfig *cfg, GError **err)
     if (!get_u32_range(fdt, parent, "nxemu,gmem-latency-cycles", DEF_GMEM_LATENCY, 0, 1u << 20,
                        &cfg->tpc_gmem_latency, err) ||
         !get_u32_range(fdt, parent, "nxemu,gmem-bytes-per-cycle", DEF_GMEM_BPC, 1, 1u << 20,
-                       &cfg->tpc_gmem_bytes_per_cycle, err)) {
+                       &cfg->tpc_gmem_bytes_per_cycle, err) ||
+        !get_u32_range(fdt, parent, "nxemu,sram-latency-cycles", DEF_SRAM_LATENCY, 0, 1u << 20,
+                       &cfg->tpc_sram_latency, err)) {
         return false;
     }
     fdt_for_each_subnode(node, fdt, parent)

@@ -371,6 +371,12 @@ static void port_finish(void *opaque, uint32_t fault_code, uint32_t fault_pc, ui
     tpccfg_finish(opaque, fault_code, fault_pc, fault_info, fault_addr, cycles, bundles);
 }
 
+static bool port_on_chip(void *opaque, uint64_t pa)
+{
+    const MemMapEntry *s = &nc2_memmap[NC2_SBUF], *p = &nc2_memmap[NC2_PSUM];
+    return (pa >= s->base && pa - s->base < s->size) || (pa >= p->base && pa - p->base < p->size);
+}
+
 void tpccfg_port(TpcCfg *tc, TpcPort *port)
 {
     *port = (TpcPort){
@@ -381,6 +387,7 @@ void tpccfg_port(TpcCfg *tc, TpcPort *port)
         .kv_read = port_kv_read,
         .kv_write = port_kv_write,
         .sem_add = port_sem_add,
+        .on_chip = port_on_chip,
         .finish = port_finish,
     };
 }

@@ -44,8 +44,12 @@ struct DmaRequest {
     bool watch_passed; /* reported before its completion: not again */
     void *priv;
     DmaPool *pool; /* the pool this slot belongs to, NULL = not pooled */
-    /* engine bookkeeping */
-    uint64_t cost, done;
+    /* engine bookkeeping: cost = latency + ceil(bytes / bpc), the cycles
+     * the request takes alone; lat_left its latency cycles still to run,
+     * rem its bytes still to move times DMA_RATE_SCALE (hw/nc2/dma.c: the
+     * engines share the HBM's bytes per cycle) */
+    uint64_t cost, lat_left, rem;
+    uint64_t fin;    /* cycles into the current advance it finished at */
     uint64_t issued; /* vtime queued: the engine cannot start it earlier */
 };
 

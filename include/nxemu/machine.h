@@ -33,9 +33,13 @@ typedef struct MachineConfig {
     unsigned dma_queue_depth;
     uint32_t dma_bytes_per_cycle;
     uint32_t dma_latency;
+    /* memory@0 nxemu,bytes-per-cycle: the HBM's bandwidth, shared by the
+     * DMA engines and by the TPCs' ports (docs/timing.rst); 0 = no cap */
+    uint32_t hbm_bytes_per_cycle;
     /* /tpcs nxemu,gmem-*: each TPC's global-memory port (docs/timing.rst) */
     uint32_t tpc_gmem_latency;
     uint32_t tpc_gmem_bytes_per_cycle;
+    uint32_t tpc_sram_latency; /* /tpcs nxemu,sram-latency-cycles: SBUF/PSUM loads */
     bool dtb_in_memory;
 } MachineConfig;
 

@@ -10,6 +10,7 @@
 #ifndef NXEMU_TPC_PORT_H
 #define NXEMU_TPC_PORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* kernel-view offsets */
@@ -54,6 +55,9 @@ typedef struct TpcPort {
     void (*kv_write)(void *opaque, uint32_t off, uint32_t val);
     /* ASO: the kernel view's SEMAPHORE word += val (kv_gen unchanged). */
     void (*sem_add)(void *opaque, uint32_t val);
+    /* pa lies in on-chip SRAM (SBUF, PSUM), not in HBM: the timing model's
+     * load latency (docs/timing.rst "Memory bandwidth"). */
+    bool (*on_chip)(void *opaque, uint64_t pa);
     /* The kernel ended (fault_code 0 = success): status, completion
      * semaphore, the launcher's DRAIN count (machine.md §6). */
     void (*finish)(void *opaque, uint32_t fault_code, uint32_t fault_pc, uint32_t fault_info,

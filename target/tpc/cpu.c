@@ -93,6 +93,7 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     c->loop_pending.active = false;
     c->in_delay_slot = false;
     c->port.finish(c->port.opaque, code, c->pc, info, addr, c->cycles, c->bundles);
+    tpc_timing_finish(c->tm);
     c->stall_sum += c->stall_cycles;
     c->hazard_sum += c->hazards;
     if (code) {
@@ -639,7 +640,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->cycles = c->bundles = 0;
     c->stall_cycles = c->hazards = c->cycle_debt = 0;
     if (c->tm)
-        tpc_timing_reset(c->tm);
+        tpc_timing_reset(c->tm, machine_vtime(m));
     c->parent.state = CPU_RUNNING;
     if (c->kernel_base % TPC_BUNDLE) {
         finish(c, TPC_FAULT_PC_RANGE, 0, c->kernel_base);

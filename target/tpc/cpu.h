@@ -619,6 +619,11 @@ typedef struct TpcTnsrLanes {
     unsigned nl, lo, n;
     int shift;
 } TpcTnsrLanes;
+/* The tensor id of LD_TNSR* and ST_TNSR*: the switch's S register (id_reg:
+ * S27 loads, S28 stores) or the immediate. */
+unsigned tpc_tensor_id(const TpcCpu *c, const TpcInsn *in, unsigned id_reg);
+/* Descriptor t's base address, read without validating it. */
+uint64_t tpc_tensor_base(const TpcCpu *c, unsigned t);
 /* The tensor and lane window of ld_tnsr/st_tnsr (half: 0 full, 1 low, 2 high):
  * tensor id from S[id_reg] when SW bit 3 is set, else SRC_B; a full-width
  * access with SW bit 0 takes offset/count from S[os_reg]. */

@@ -47,6 +47,12 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
     as_rw_bytes(c->m->as, pa, (void *)buf, len, true, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad);
 }
 
+uint64_t tpc_tensor_base(const TpcCpu *c, unsigned t)
+{
+    const uint32_t *w = &c->port.kv[TPC_KV_TENSOR(t & 15) / 4];
+    return (uint64_t)w[0] | (uint64_t)w[1] << 32;
+}
+
 bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
 {
     t &= 15;
@@ -55,7 +61,7 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
         return true;
     }
     const uint32_t *w = &c->port.kv[TPC_KV_TENSOR(t) / 4];
-    td->base = (uint64_t)w[0] | (uint64_t)w[1] << 32;
+    td->base = tpc_tensor_base(c, t);
     td->padding = w[2];
     td->config = w[3];
     unsigned dt = td->config & 7u;
@@ -94,10 +100,15 @@ bool tpc_tensor_read(TpcCpu *c, unsigned t, TpcTensor *td)
     return true;
 }
 
+unsigned tpc_tensor_id(const TpcCpu *c, const TpcInsn *in, unsigned id_reg)
+{
+    return (in->sw & 8u) ? (c->s[id_reg] & 15u) : (in->b.raw & 15u);
+}
+
 bool tpc_tensor_lanes(TpcCpu *c, const TpcInsn *in, bool vp, unsigned half, unsigned id_reg,
                       unsigned os_reg, TpcTensor *td, TpcTnsrLanes *w)
 {
-    unsigned t = (in->sw & 8u) ? (c->s[id_reg] & 15u) : (in->b.raw & 15u);
+    unsigned t = tpc_tensor_id(c, in, id_reg);
     if (!tpc_tensor_read(c, t, td))
         return false;
     w->nl = (vp ? TPC_VPBYTES : TPC_VBYTES) / td->esize;

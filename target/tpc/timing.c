@@ -103,7 +103,7 @@ G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
 typedef struct MemRow {
     uint8_t slot;
     uint16_t bytes;
-    bool load;
+    uint8_t load; /* 0 posted, 1 waits, 2 waits, SBUF/PSUM tensors less */
     const char *names, *src;
 } MemRow;
 
@@ -370,7 +370,7 @@ typedef struct TmSlot {
     uint8_t wdst;          /* its destination register (flat), 0xFF: none */
     uint16_t pairs;        /* producer pair rows */
     bool ibyp;             /* a producer on the IRF bypass */
-    bool gload;            /* the access waits for its data (TPC_MEM LOAD) */
+    uint8_t gload;         /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
     TmRead rd[TM_MAX_RD];
@@ -399,6 +399,53 @@ typedef struct TmHist {
 } TmHist;
 #define TM_BHIST 8 /* bundles remembered for TPC_SEQ (no rule spans more than 7) */
 
+/* The HBM cap the TPCs' ports share (memory@0 nxemu,bytes-per-cycle,
+ * docs/timing.rst "Memory bandwidth"): the bytes booked in each cycle of
+ * virtual time over a window of TM_HBM_WIN cycles, one per machine, shared
+ * by every TPC's TpcTiming.  The running TPCs share it fairly: in a cycle
+ * a TPC books at most its port's rate and an equal share of the cap (cap /
+ * running TPCs, rounded down, at least 1), as a round-robin arbiter gives
+ * when all of them stream; the bookings never pass the cap.  A booking
+ * older than the window (a TPC that lags the others by that much) sees no
+ * contention. */
+#define TM_HBM_WIN 4096
+
+typedef struct TmHbm {
+    unsigned refs;
+    unsigned running; /* TPCs launched and not finished */
+    uint32_t cap;
+    uint64_t base; /* the window is [base, base + TM_HBM_WIN) */
+    uint32_t used[TM_HBM_WIN];
+} TmHbm;
+
+/* Move bytes through a port of port bytes per cycle from cycle t on, each
+ * cycle taking what the cap leaves; returns the cycle after the last. */
+static uint64_t hbm_book(TmHbm *h, uint64_t t, uint64_t bytes, uint32_t port)
+{
+    uint32_t share = MAX(1u, h->cap / MAX(1u, h->running));
+    port = MIN(port, share);
+    while (bytes) {
+        uint64_t take = MIN(bytes, port);
+        if (t >= h->base + TM_HBM_WIN) {
+            uint64_t nb = t - TM_HBM_WIN + 1;
+            if (nb - h->base >= TM_HBM_WIN)
+                memset(h->used, 0, sizeof(h->used));
+            else
+                for (uint64_t x = h->base; x < nb; x++)
+                    h->used[x % TM_HBM_WIN] = 0;
+            h->base = nb;
+        }
+        if (t >= h->base) {
+            uint32_t *u = &h->used[t % TM_HBM_WIN];
+            take = MIN(take, h->cap - *u);
+            *u += (uint32_t)take;
+        }
+        bytes -= take;
+        t++;
+    }
+    return t;
+}
+
 typedef struct TmSave {
     uint8_t reg;
     uint8_t *vptr;
@@ -412,8 +459,11 @@ struct TpcTiming {
     /* the global-memory port (/tpcs nxemu,gmem-*): a load bundle waits
      * gmem_lat cycles; the port carries gmem_bpc bytes a cycle and is busy
      * until port_free (a cycle of c->cycles) */
-    uint32_t gmem_lat, gmem_bpc;
+    uint32_t gmem_lat, gmem_bpc, sram_lat;
     uint64_t port_free;
+    TmHbm *hbm;                      /* the shared HBM cap, NULL: none */
+    bool running;                    /* counted in hbm->running */
+    uint64_t t0;                     /* virtual time of the launch: c->cycles 0 */
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
@@ -442,12 +492,13 @@ struct TpcTiming {
 };
 
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
-                          uint32_t gmem_bytes_per_cycle)
+                          uint32_t gmem_bytes_per_cycle, uint32_t sram_latency)
 {
     TpcTiming *tm = g_malloc0(sizeof(*tm));
     tm->mode = mode;
     tm->warn = hazard_warn;
     tm->gmem_lat = gmem_latency;
+    tm->sram_lat = sram_latency;
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -459,6 +510,9 @@ void tpc_timing_free(TpcTiming *tm)
 {
     if (!tm)
         return;
+    tpc_timing_finish(tm);
+    if (tm->hbm && !--tm->hbm->refs)
+        g_free(tm->hbm);
     g_hash_table_destroy(tm->warned);
     g_hash_table_destroy(tm->warned_rule);
     g_free(tm->prof);
@@ -468,13 +522,44 @@ void tpc_timing_free(TpcTiming *tm)
     g_free(tm);
 }
 
-void tpc_timing_reset(TpcTiming *tm)
+void tpc_timing_finish(TpcTiming *tm)
 {
+    if (tm && tm->hbm && tm->running)
+        tm->hbm->running--;
+    if (tm)
+        tm->running = false;
+}
+
+void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
+{
+    tm->t0 = vtime;
+    if (tm->hbm && !tm->running)
+        tm->hbm->running++;
+    tm->running = true;
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
     tm->bh_count = 0;
     tm->last_pc = UINT32_MAX; /* no back edge from the previous launch */
+}
+
+/* Every TPC of m shares one TmHbm (none without a cap). */
+static void share_hbm(Machine *m, TpcTiming *tm)
+{
+    TmHbm *h = NULL;
+    if (!m->cfg.hbm_bytes_per_cycle)
+        return;
+    for (unsigned t = 0; t < m->cfg.nr_tpc && !h; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        if (c && c->tm && c->tm != tm)
+            h = c->tm->hbm;
+    }
+    if (!h) {
+        h = g_new0(TmHbm, 1);
+        h->cap = m->cfg.hbm_bytes_per_cycle;
+    }
+    h->refs++;
+    tm->hbm = h;
 }
 
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
@@ -484,10 +569,14 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
         if (!c)
             continue;
         tpc_timing_free(c->tm);
-        c->tm = mode != TPC_TIMING_FUNCTIONAL || hazard_warn
-                    ? tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
-                                     m->cfg.tpc_gmem_bytes_per_cycle)
-                    : NULL;
+        c->tm = NULL;
+        if (mode != TPC_TIMING_FUNCTIONAL || hazard_warn) {
+            TpcTiming *tm =
+                tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
+                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
+            share_hbm(m, tm);
+            c->tm = tm;
+        }
     }
 }
 
@@ -497,9 +586,13 @@ void tpc_cpu_set_profile(Machine *m)
         TpcCpu *c = tpc_cpu_of(m, t);
         if (!c)
             continue;
-        if (!c->tm)
-            c->tm = tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
-                                   m->cfg.tpc_gmem_bytes_per_cycle);
+        if (!c->tm) {
+            TpcTiming *tm =
+                tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
+                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
+            share_hbm(m, tm);
+            c->tm = tm;
+        }
         if (!c->tm->profile) {
             c->tm->profile = true;
             c->tm->edges = g_array_new(FALSE, TRUE, sizeof(TpcProfileEdge));
@@ -913,18 +1006,23 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
      * makes no access. */
     uint64_t gbytes = 0, mstall = 0;
     bool gload = false;
+    uint32_t lat = tm->gmem_lat; /* the load's latency: HBM's, or SBUF/PSUM's */
     static const uint8_t mem_slots[] = {TPC_SLOT_LD, TPC_SLOT_ST};
     for (unsigned i = 0; i < G_N_ELEMENTS(mem_slots); i++) {
         unsigned s = mem_slots[i];
         const TmSlot *ts = &tb->s[s];
         if (ts->gbytes && tpc_pred_scalar(c, &b->slot[s])) {
             gbytes += ts->gbytes;
-            gload |= ts->gload;
+            gload |= ts->gload != 0;
+            if (ts->gload == 2 && c->port.on_chip &&
+                c->port.on_chip(c->port.opaque,
+                                tpc_tensor_base(c, tpc_tensor_id(c, &b->slot[s], 27))))
+                lat = tm->sram_lat;
         }
     }
     bool timed = tm->mode != TPC_TIMING_FUNCTIONAL;
     if (timed && gbytes)
-        mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? tm->gmem_lat : 0);
+        mstall = (tm->port_free > tc0 ? tm->port_free - tc0 : 0) + (gload ? lat : 0);
     uint64_t tc = tc0 + mstall, stall = 0;
     unsigned stall_reg = 0; /* the register of the longest wait */
     uint32_t stall_pc = 0;  /* and its producer */
@@ -967,7 +1065,10 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     tm->tc = c->cycles;
     uint32_t port_pc = tm->port_pc; /* the bundle the port waited for (profile) */
     if (timed && gbytes && tm->gmem_bpc) {
-        tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        if (tm->hbm)
+            tm->port_free = hbm_book(tm->hbm, tm->t0 + tm->tc, gbytes, tm->gmem_bpc) - tm->t0;
+        else
+            tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
         tm->port_pc = c->pc;
     }
     tm->gmem_bytes += gbytes;

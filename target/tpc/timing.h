@@ -44,10 +44,13 @@ void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
 
 /* Per-core state (NULL in TpcCpu.tm while off). */
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,
-                          uint32_t gmem_bytes_per_cycle);
+                          uint32_t gmem_bytes_per_cycle, uint32_t sram_latency);
 void tpc_timing_free(TpcTiming *tm);
-/* A launch: registers start fresh, nothing is in flight. */
-void tpc_timing_reset(TpcTiming *tm);
+/* A launch at virtual time vtime: registers start fresh, nothing is in
+ * flight (the HBM bookings of other TPCs stay). */
+void tpc_timing_reset(TpcTiming *tm, uint64_t vtime);
+/* The kernel ended: the TPC no longer shares the HBM cap (NULL: nothing). */
+void tpc_timing_finish(TpcTiming *tm);
 
 /* The hook (cpu.c tpc_step_one), for the bundle of dcache entry idx at
  * c->pc, in this order:

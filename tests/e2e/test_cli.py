@@ -101,7 +101,7 @@ def _():
     # every key -machine takes is listed, poison and dumpdtb too
     expect_error(['-machine', 'nc2,bogus=1'], 125,
                  "nxemu: -machine: unknown key 'bogus' (type, hbm, seq, tpc, tlb, quantum, dma, "
-                 "gmem-latency, gmem-bpc, "
+                 "gmem-latency, gmem-bpc, hbm-bpc, dma-bpc, sram-latency, "
                  "poison, dumpdtb)")
 
 
@@ -309,7 +309,8 @@ def _():
     # each key the parser accepts appears in its list, and the list is on stdout, exit 0
     for args, keys in ((['-machine', 'nc2,help'],
                         ['hbm=', 'seq=', 'tpc=', 'tlb=', 'quantum=', 'dma=', 'gmem-latency=',
-                         'gmem-bpc=', 'poison=', 'dumpdtb=']),
+                         'gmem-bpc=', 'hbm-bpc=', 'dma-bpc=', 'sram-latency=',
+                         'poison=', 'dumpdtb=']),
                        (['-M', 'help'], ['nc2']),
                        (['-device', 'help'], ['loader']),
                        (['-device', 'loader,help'],

@@ -368,6 +368,66 @@ static void test_destroy_releases_queued(void)
     ctx_fini(&c); /* the sanitizer build checks nothing leaks */
 }
 
+/* The HBM cap (docs/timing.rst "Memory bandwidth"): engines moving bytes
+ * at the same time share it equally, each at most its own 64 bytes per
+ * cycle; latency cycles move nothing and take no share.  Expected cycles by
+ * hand from the cap, the rate and the latency (32). */
+static void test_hbm_cap(void)
+{
+    Ctx c;
+    DmaController *dc;
+
+    /* Four 4096-byte requests on four engines, cap 128: after the 32
+     * latency cycles each moves 128 / 4 = 32 bytes a cycle, 4096 / 32 = 128
+     * cycles: all finish at 160 (alone: 32 + 4096 / 64 = 96). */
+    ctx_init(&c, 4, 4);
+    dc = &c.m->board->dma;
+    dma_set_hbm_cap(dc, 128);
+    for (int e = 0; e < 4; e++)
+        dma_push(&dc->e[e], treq(&c, e, 4096, -1));
+    g_assert_cmpuint(dma_next_completion(dc), ==, 160);
+    g_assert_cmpuint(dma_advance(dc, 159), ==, 0);
+    g_assert_cmpuint(dma_advance(dc, 1), ==, 4);
+    g_assert_cmpuint(dc->last_done, ==, 1);
+    ctx_fini(&c);
+
+    /* A cap at least the engines' sum changes nothing: 96. */
+    ctx_init(&c, 4, 4);
+    dc = &c.m->board->dma;
+    dma_set_hbm_cap(dc, 256);
+    for (int e = 0; e < 4; e++)
+        dma_push(&dc->e[e], treq(&c, e, 4096, -1));
+    g_assert_cmpuint(dma_next_completion(dc), ==, 96);
+    g_assert_cmpuint(dma_advance(dc, 96), ==, 4);
+    g_assert_cmpuint(dc->last_done, ==, 96);
+    ctx_fini(&c);
+
+    /* Unequal requests, cap 64: 1024 and 4096 bytes share 32 bytes a cycle
+     * each; the first is done 1024 / 32 = 32 cycles after its latency (64),
+     * the second has 4096 - 1024 = 3072 bytes left at its full 64: 48 more,
+     * 112. */
+    ctx_init(&c, 2, 4);
+    dc = &c.m->board->dma;
+    dma_set_hbm_cap(dc, 64);
+    dma_push(&dc->e[0], treq(&c, 0, 1024, -1));
+    dma_push(&dc->e[1], treq(&c, 1, 4096, -1));
+    g_assert_cmpuint(dma_advance(dc, 100), ==, 1);
+    g_assert_cmpuint(dc->last_done, ==, 64);
+    g_assert_cmpuint(dma_next_completion(dc), ==, 12);
+    g_assert_cmpuint(dma_advance(dc, 12), ==, 1);
+    g_assert_cmpuint(order_at(&c, 0), ==, 0);
+    g_assert_cmpuint(order_at(&c, 1), ==, 1);
+    ctx_fini(&c);
+
+    /* One engine, cap 16 below its 64: 32 + 4096 / 16 = 288. */
+    ctx_init(&c, 1, 4);
+    dc = &c.m->board->dma;
+    dma_set_hbm_cap(dc, 16);
+    dma_push(&dc->e[0], treq(&c, 0, 4096, -1));
+    g_assert_cmpuint(dma_next_completion(dc), ==, 288);
+    ctx_fini(&c);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -379,5 +439,6 @@ int main(int argc, char **argv)
     g_test_add_func("/dma/doorbell-rejections", test_doorbell_rejections);
     g_test_add_func("/dma/doorbell-accept-and-full", test_doorbell_accept_and_full);
     g_test_add_func("/dma/destroy-releases", test_destroy_releases_queued);
+    g_test_add_func("/dma/hbm-cap", test_hbm_cap);
     return g_test_run();
 }

@@ -45,6 +45,9 @@ static void test_defaults(void)
     /* docs/timing.rst "Memory": a TPC's port, 0 cycles of latency, 64 B/cycle */
     g_assert_cmpuint(cfg.tpc_gmem_latency, ==, 0);
     g_assert_cmpuint(cfg.tpc_gmem_bytes_per_cycle, ==, 64);
+    /* docs/timing.rst "Memory bandwidth": 820 GB/s for two NeuronCore-v2 */
+    g_assert_cmpuint(cfg.hbm_bytes_per_cycle, ==, 410);
+    g_assert_cmpuint(cfg.tpc_sram_latency, ==, 0);
     g_assert_true(cfg.dtb_in_memory);
     g_free(fdt);
 }
@@ -83,7 +86,11 @@ static void test_edits(void)
                    .has_gmem_lat = true,
                    .gmem_lat = 7,
                    .has_gmem_bpc = true,
-                   .gmem_bpc = 32};
+                   .gmem_bpc = 32,
+                   .has_hbm_bpc = true,
+                   .hbm_bpc = 100,
+                   .has_dma_bpc = true,
+                   .dma_bpc = 16};
     MachineConfig cfg;
     void *fdt;
     GError *err = NULL;
@@ -100,6 +107,10 @@ static void test_edits(void)
     g_assert_cmpuint(cfg.tpc_gmem_latency, ==, 7);
     g_assert_cmpuint(cfg.tpc_gmem_bytes_per_cycle, ==, 32);
     g_assert_cmpuint(prop_u32(fdt, "/tpcs", "nxemu,gmem-bytes-per-cycle"), ==, 32);
+    /* hbm-bpc=100,dma-bpc=16: memory@0's and the DMA node's */
+    g_assert_cmpuint(cfg.hbm_bytes_per_cycle, ==, 100);
+    g_assert_cmpuint(prop_u32(fdt, "/memory@0", "nxemu,bytes-per-cycle"), ==, 100);
+    g_assert_cmpuint(cfg.dma_bytes_per_cycle, ==, 16);
 
     /* Copies of the id-0 node, reindexed, unit addresses adjusted, in order. */
     i = 0;
@@ -172,6 +183,9 @@ static void test_bad_edits(void)
         {{.has_dma = true, .dma = 0}, "-machine dma=0: must be 1..16"},
         {{.has_dma = true, .dma = 17}, "-machine dma=17: must be 1..16"},
         {{.has_gmem_bpc = true, .gmem_bpc = 0}, "-machine gmem-bpc=0: must be 1..1048576"},
+        {{.has_hbm_bpc = true, .hbm_bpc = 0}, "-machine hbm-bpc=0: must be 1..1048576"},
+        {{.has_dma_bpc = true, .dma_bpc = (1u << 20) + 1},
+         "-machine dma-bpc=1048577: must be 1..1048576"},
         {{.has_gmem_lat = true, .gmem_lat = (1u << 20) + 1},
          "-machine gmem-latency=1048577: must be 0..1048576"},
         /* HBM: a multiple of 16 MiB in 32 MiB..64 GiB */
@@ -232,6 +246,18 @@ static void m_bpc0(void *f)
 static void m_latency(void *f)
 {
     set_u32(f, "/dma@2803800000", "nxemu,latency-cycles", (1u << 20) + 1);
+}
+static void m_sram_latency(void *f)
+{
+    set_u32(f, "/tpcs", "nxemu,sram-latency-cycles", (1u << 20) + 1);
+}
+static void m_hbm_bpc0(void *f)
+{
+    set_u32(f, "/memory@0", "nxemu,bytes-per-cycle", 0);
+}
+static void m_hbm_bpc_big(void *f)
+{
+    set_u32(f, "/memory@0", "nxemu,bytes-per-cycle", (1u << 20) + 1);
 }
 static void m_gmem_bpc0(void *f)
 {
@@ -326,6 +352,9 @@ static void test_tree_rules(void)
         {m_gmem_bpc0, "dtb: /tpcs: nxemu,gmem-bytes-per-cycle = 0: must be 1..1048576"},
         {m_gmem_latency, "dtb: /tpcs: nxemu,gmem-latency-cycles = 1048577: must be 0..1048576"},
         {m_gmem_ok, NULL},
+        {m_sram_latency, "dtb: /tpcs: nxemu,sram-latency-cycles = 1048577: must be 0..1048576"},
+        {m_hbm_bpc0, "dtb: /memory@0: nxemu,bytes-per-cycle = 0: must be 1..1048576"},
+        {m_hbm_bpc_big, "dtb: /memory@0: nxemu,bytes-per-cycle = 1048577: must be 1..1048576"},
         {m_no_mem_reg, "dtb: /memory@0: reg: missing"},
         {m_mem_size,
          "dtb: /memory@0: reg size 0x3000001: must be a multiple of 16 MiB in 32 MiB..64 GiB"},

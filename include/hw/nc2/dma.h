@@ -14,6 +14,7 @@
 /* struct DmaRequest, DmaReqPool: nxemu/dma-req.h */
 
 typedef struct DmaController DmaController;
+typedef struct DmaCursor DmaCursor; /* hw/nc2/dma.c */
 
 /* Request slots, so that issuing a DMA allocates nothing once warm: one slot
  * per ring entry of every engine plus one, the slot a request is built and
@@ -51,6 +52,10 @@ struct DmaController {
     unsigned nr;
     DmaEngine *e;
     uint32_t bytes_per_cycle, latency;
+    /* the HBM's bytes per cycle, shared by the engines moving bytes at the
+     * same time (memory@0 nxemu,bytes-per-cycle); 0: no cap */
+    uint32_t hbm_bytes_per_cycle;
+    DmaCursor *cu; /* one per engine: the time model's scratch */
     /* cycles into the last dma_advance at which its last completion happened (0: none) */
     uint64_t last_done;
     /* requests in all queues (dma_pending): kept by push and completion, so
@@ -67,6 +72,8 @@ struct DmaController {
 void dma_init(DmaController *dc, Machine *m, unsigned engines, unsigned depth, uint32_t bpc,
               uint32_t latency);
 void dma_destroy(DmaController *dc);
+/* The shared HBM cap (docs/timing.rst "Memory bandwidth"): 0 = none. */
+void dma_set_hbm_cap(DmaController *dc, uint32_t hbm_bytes_per_cycle);
 bool dma_queue_full(const DmaEngine *e);
 /* Enqueue (caller checked dma_queue_full); computes req->cost. */
 void dma_push(DmaEngine *e, DmaRequest *req);
@@ -80,8 +87,10 @@ DmaRequest *dma_pool_get(DmaController *dc, size_t size, void (*fini)(DmaRequest
 void dma_pool_put(DmaRequest *req);
 /* At least `bytes` of per-controller scratch, grown once and reused. */
 void *dma_pool_scratch(DmaController *dc, size_t bytes);
-/* Advance every engine by q cycles in ascending order, applying completions
- * in order.  Returns the number of requests completed. */
+/* Advance every engine by q cycles, the engines moving bytes at the same
+ * time sharing the HBM cap; then apply the completions engine by engine in
+ * ascending order, each engine's in order.  Returns the number of requests
+ * completed. */
 unsigned dma_advance(DmaController *dc, uint64_t q);
 /* Requests queued on any engine (asked every round: one load). */
 static inline unsigned dma_pending(const DmaController *dc)

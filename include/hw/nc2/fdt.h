@@ -35,6 +35,9 @@ extern const size_t nc2_default_dtb_len;
 typedef struct Nc2Edits {
     bool has_hbm, has_seq, has_tpc, has_tlb, has_quantum, has_dma, has_gmem_lat, has_gmem_bpc;
     uint64_t hbm, seq, tpc, tlb, quantum, dma, gmem_lat, gmem_bpc; /* gmem_*: /tpcs nxemu,gmem-* */
+    /* hbm_bpc: memory@0 nxemu,bytes-per-cycle; dma_bpc: the DMA node's */
+    bool has_hbm_bpc, has_dma_bpc, has_sram_lat;
+    uint64_t hbm_bpc, dma_bpc, sram_lat; /* sram_lat: /tpcs nxemu,sram-latency-cycles */
     const char *hbm_src; /* "-m" or "-machine hbm" (for messages); NULL = "-machine hbm" */
     char hbm_text[32];   /* the size as typed (for messages); "" = print hbm in hex */
     const char *smp_src; /* "-smp" when seq/tpc came from -smp (for messages); NULL = "-machine" */
