@@ -35,7 +35,7 @@
 #include <arpa/inet.h>
 
 #include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"

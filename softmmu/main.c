@@ -16,7 +16,7 @@
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/gdbstub.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/loader.h"
 #include "nxemu/poison.h"
 #include "nxemu/sched.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/debug.h"
 #include "softmmu/monitor.h"
 

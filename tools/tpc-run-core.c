@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu-tpc-run.h"
 #include "nxemu/gdbstub.h"

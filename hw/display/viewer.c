@@ -1,5 +1,5 @@
 /*
- * The viewer (include/hw/display/viewer.h) in a build with SDL: model,
+ * The viewer (include/nxemu/viewer.h) in a build with SDL: model,
  * pacing, pause protocol and screenshots live here in libnxemu; the window
  * itself is the SDL display module (hw/display/viewer-module.h), opened with
  * GModule by viewer_new, so that nxemu does not link SDL2 and a run without
@@ -14,7 +14,7 @@
 #include "hw/display/viewer-int.h"
 #include "hw/display/viewer-module-dirs.h"
 #include "hw/display/viewer-module.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/machine.h"
 #include "nxemu/signal.h"

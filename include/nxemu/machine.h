@@ -139,7 +139,7 @@ typedef struct Machine {
     const struct NxCovIsa *cov_isa[NX_CPU_KINDS];
     /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
     struct NxTrace *trace;
-    /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
+    /* The SDL viewer (nxemu/viewer.h); NULL without -display sdl. */
     struct Viewer *viewer;
     /* Run-event observer (include/nxemu/runev.h): the viewer's timeline;
      * NULL when nobody observes. */
