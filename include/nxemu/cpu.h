@@ -31,6 +31,15 @@ typedef enum CpuState {
 typedef enum CpuKind { CPU_KIND_SEQ, CPU_KIND_TPC } CpuKind;
 #define NX_CPU_KINDS 2 /* CpuKind values, for tables indexed by kind */
 
+/* Execution modes the command line sets on the cores (-tpc-strict,
+ * -tpc-timing, -tpc-hazard-warn: docs/user-manual.rst, docs/timing.rst);
+ * a core type takes the ones that concern it (NxCpuOps.set_modes). */
+typedef struct NxCpuModes {
+    bool strict;      /* bundle conflicts fault (tpc.md §6.1); false: unchanged */
+    unsigned timing;  /* the pipeline timing model: 0 functional (nx_timing_parse) */
+    bool hazard_warn; /* report reads before their producer's latency */
+} NxCpuModes;
+
 typedef struct NxCpuOps {
     const char *arch; /* "seq" or "tpc" */
     void (*reset)(NxCpu *cpu);
@@ -70,6 +79,8 @@ typedef struct NxCpuOps {
      * transferred, 0 for an unknown number. */
     unsigned (*gdb_read_reg)(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen);
     unsigned (*gdb_write_reg)(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
+    /* Optional: take the command line's execution modes. */
+    void (*set_modes)(NxCpu *cpu, const NxCpuModes *modes);
     void (*destroy)(NxCpu *cpu);
 } NxCpuOps;
 
@@ -100,6 +111,9 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port);
  * the machine beside the cores (Machine.cov_isa). */
 extern const struct NxCovIsa seq_cov_isa;
 extern const struct NxCovIsa tpc_cov_isa;
+/* -tpc-timing MODE's names (target/tpc/timing.c): the NxCpuModes.timing
+ * value of "functional", "interlocked" or "exposed"; false for another. */
+bool nx_timing_parse(const char *s, unsigned *mode);
 
 static inline const char *cpu_state_name(CpuState s)
 {

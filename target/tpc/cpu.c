@@ -658,6 +658,19 @@ void tpc_cpu_set_strict(Machine *m, bool strict)
 
 /* ---- NxCpuOps ---- */
 
+static void tpc_set_modes(NxCpu *cpu, const NxCpuModes *mo)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    Machine *m = cpu->m;
+    if (mo->strict)
+        c->strict = true;
+    tpc_timing_free(c->tm);
+    c->tm = mo->timing != TPC_TIMING_FUNCTIONAL || mo->hazard_warn
+                ? tpc_timing_new((TpcTimingMode)mo->timing, mo->hazard_warn,
+                                 m->cfg.tpc_gmem_latency, m->cfg.tpc_gmem_bytes_per_cycle)
+                : NULL;
+}
+
 static void tpc_reset(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
@@ -707,6 +720,7 @@ static const NxCpuOps tpc_ops = {
     .disas = tpc_disas,
     .gdb_read_reg = tpc_gdb_read_reg,
     .gdb_write_reg = tpc_gdb_write_reg,
+    .set_modes = tpc_set_modes,
     .destroy = tpc_destroy,
 };
 

@@ -343,6 +343,15 @@ bool tpc_timing_parse(const char *s, TpcTimingMode *mode)
     return false;
 }
 
+bool nx_timing_parse(const char *s, unsigned *mode)
+{
+    TpcTimingMode t;
+    if (!tpc_timing_parse(s, &t))
+        return false;
+    *mode = (unsigned)t;
+    return true;
+}
+
 const char *tpc_timing_name(TpcTimingMode mode)
 {
     static const char *const names[] = {"functional", "interlocked", "exposed"};
