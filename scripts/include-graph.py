@@ -3,7 +3,7 @@
 (docs/architecture.rst, "Layers").
 
 Reads every #include "..." of the files under softmmu/, hw/, target/,
-tools/ and include/ (.c .h .inc .def), resolving a name as the compiler does
+tools/, api/ and include/ (.c .h .inc .def), resolving a name as the compiler does
 (the includer's directory, the source root, include/); generated headers
 (build directory) are left out.  Reports:
 
@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-DIRS = ("softmmu", "hw", "target", "tools", "include")
+DIRS = ("softmmu", "hw", "target", "tools", "api", "include")
 EXTS = (".c", ".h", ".inc", ".def")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 BOARD = "include/hw/nc2/board.h"

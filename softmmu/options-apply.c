@@ -1,6 +1,6 @@
 /*
  * What the parsed command line does to a built machine: shared by nxemu's
- * main and the C API (softmmu/api.c), so that an option means the same in
+ * main and the C API (api/api.c), so that an option means the same in
  * both and a new one is wired in once.  Output files (-D, -trace-json,
  * -display) stay with their callers: they differ in who owns the file.
  */

@@ -24,7 +24,7 @@
 #include "target/seq/seq-tools.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
-#include "tools/nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 
 struct NxApi {
     Machine *m;

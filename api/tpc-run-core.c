@@ -15,7 +15,7 @@
 #include "hw/nc2/board.h"
 #include "nxemu/viewer.h"
 #include "hw/nc2/fdt.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "nxemu/gdbstub.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"

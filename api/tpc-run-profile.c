@@ -8,7 +8,7 @@
 #include <inttypes.h>
 
 #include "hw/nc2/board.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
 
