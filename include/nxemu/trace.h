@@ -62,6 +62,8 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
 bool trace_needs_every_insn(const Machine *m);
 /* Close cpu's pending attempt, if any (no-op otherwise). */
 void trace_insn_end(Machine *m, NxCpu *cpu);
+/* Append p[0..n) as lower-case hex, the commit log's byte format. */
+void trace_hex(GString *g, const uint8_t *p, size_t n);
 /* A DMA request was queued on engine e (at machine_vtime). */
 void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req);
 /* The head request of engine e completes at virtual time `at`. */

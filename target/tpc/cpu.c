@@ -720,6 +720,7 @@ static const NxCpuOps tpc_ops = {
     .disas = tpc_disas,
     .gdb_read_reg = tpc_gdb_read_reg,
     .gdb_write_reg = tpc_gdb_write_reg,
+    .trace = &tpc_trace_ops,
     .set_modes = tpc_set_modes,
     .destroy = tpc_destroy,
 };
