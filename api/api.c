@@ -85,8 +85,7 @@ static bool refuse(const NxOptions *o, GError **e)
                        : o->coverage            ? "-coverage"
                        : o->poison              ? "-machine poison=on"
                        : o->dump_dtb            ? "-dump-dtb"
-                       : o->help || o->version || o->machine_help || o->log_help ||
-                               o->help_list
+                       : o->help || o->version || o->machine_help || o->log_help || o->help_list
                            ? "-help/-version"
                            : NULL;
     if (what) {

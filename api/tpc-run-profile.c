@@ -39,8 +39,8 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
                            100.0 * (double)vpu / cyc, bytes, (double)bytes / cyc, stalls);
     for (unsigned f = 0; f < TPC_TM_NFILES; f++)
         g_string_append_printf(out, "%s=%" PRIu64 " ", tpc_timing_file_names[f], by[f]);
-    g_string_append_printf(out, "MEM=%" PRIu64 " LOOP=%" PRIu64 ") hazards=%" PRIu64 "\n", mem, loop,
-                           hazards);
+    g_string_append_printf(out, "MEM=%" PRIu64 " LOOP=%" PRIu64 ") hazards=%" PRIu64 "\n", mem,
+                           loop, hazards);
     g_string_append(out, "        pc      execs     cycles     stalls  stalled-on     hazards"
                          "      bytes  bundle\n");
     for (size_t i = 0; i < last; i++) {
@@ -63,8 +63,9 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
             tpc_disas_bundle_gs(d, b, pc, NULL, NULL);
         else
             g_string_append(d, "(not readable)");
-        g_string_append_printf(out, "0x%08" PRIx32 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-                                    "  %-12s %8" PRIu64 " %10" PRIu64 "  %s\n",
+        g_string_append_printf(out,
+                               "0x%08" PRIx32 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+                               "  %-12s %8" PRIu64 " %10" PRIu64 "  %s\n",
                                pc, r->execs, r->execs + r->stalls, r->stalls,
                                on->len ? on->str : "-", r->hazards, r->bytes, d->str);
         g_string_free(on, TRUE);
@@ -75,9 +76,9 @@ static void profile_tpc(GString *out, Machine *m, unsigned t, const TpcCpu *c)
 void tr_profile_text(GString *out, Machine *m, const TrOptions *o)
 {
     TpcCpu *c0 = tpc_cpu_of(m, 0);
-    g_string_append_printf(out, "# nxemu-tpc-run profile (docs/timing.rst): kernel=%s timing=%s tpcs=%u\n",
-                           o->kernel, tpc_timing_name(c0 ? tpc_timing_mode(c0->tm) : o->timing),
-                           o->ntpc);
+    g_string_append_printf(
+        out, "# nxemu-tpc-run profile (docs/timing.rst): kernel=%s timing=%s tpcs=%u\n", o->kernel,
+        tpc_timing_name(c0 ? tpc_timing_mode(c0->tm) : o->timing), o->ntpc);
     for (unsigned t = 0; t < o->ntpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
         /* TPCs the split did not launch keep the launcher sentinel */

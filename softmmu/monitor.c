@@ -98,9 +98,6 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
     return true;
 }
 
-
-
-
 static bool info_tpc(Machine *m, const char *name, GString *out)
 {
     if (name) {

@@ -33,7 +33,7 @@ typedef struct NxOptions {
     uint64_t icount_limit, cycle_limit;
     bool nographic;
     bool tpc_strict; /* -tpc-strict: TPC bundle conflicts fault (tpc.md §6.1) */
-    unsigned tpc_timing; /* -tpc-timing (docs/timing.rst): NxCpuModes.timing */
+    unsigned tpc_timing;      /* -tpc-timing (docs/timing.rst): NxCpuModes.timing */
     bool tpc_hazard_warn;     /* -tpc-hazard-warn */
     /* Options of later issues: parsed, refused by main. */
     bool freeze;              /* -S */

@@ -524,8 +524,7 @@ void trace_tpc_launch(Machine *m, unsigned tpc)
     tc->clock = MAX(tc->clock, tc->launch_t);
     if (t->tl) {
         GString *a = g_string_new(NULL);
-        g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"",
-                               board_tpc_kernel_base(m, tpc));
+        g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"", board_tpc_kernel_base(m, tpc));
         tl_instant(t, TL_PID_TPC, tpc, "launch", tc->launch_t, a->str);
         g_string_free(a, TRUE);
     }
@@ -597,8 +596,8 @@ bool trace_finish(Machine *m, GError **err)
             g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"code\":%" PRIu32, f->fault_pc,
                                    f->fault.code);
             tl_instant(t, f->kind == CPU_KIND_TPC ? TL_PID_TPC : TL_PID_SEQ, f->index,
-                       f->ops->trace->fault_name(f->fault.code),
-                       machine_run_vtime(m), a->str); /* when the run ended: at the fault */
+                       f->ops->trace->fault_name(f->fault.code), machine_run_vtime(m),
+                       a->str); /* when the run ended: at the fault */
             g_string_free(a, TRUE);
         }
     }

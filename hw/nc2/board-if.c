@@ -143,10 +143,10 @@ void board_info_tpc(Machine *m, unsigned t, GString *out)
     uint64_t cycles = tc->cycles, bundles = tc->bundles;
     if (c->state == CPU_RUNNING)
         cycles = bundles = c->retired - tc->launch_retired;
-    g_string_append_printf(
-        out,
-        "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32 " kernel_base=0x%016" PRIx64
-        " kernel_size=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
-        t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
-        tc->latched.kernel_base, tc->latched.kernel_size, cycles, bundles);
+    g_string_append_printf(out,
+                           "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32
+                           " kernel_base=0x%016" PRIx64 " kernel_size=%" PRIu32 " cycles=%" PRIu64
+                           " bundles=%" PRIu64 "\n",
+                           t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
+                           tc->latched.kernel_base, tc->latched.kernel_size, cycles, bundles);
 }
