@@ -64,6 +64,7 @@ struct NxTrace {
     /* memory written by the pending instruction (commit) */
     GArray *mem; /* TraceMemWrite */
     bool hooked, reading_back;
+    bool subscribed; /* to the run events (trace_runev) */
 
     /* shadow of the semaphores and events, resynchronised before each
      * instruction if anything else changed them */

@@ -60,6 +60,8 @@ static void trace_meta(NxTrace *t)
     g_string_free(g, TRUE);
 }
 
+static void trace_runev(void *opaque, const NxRunEvent *ev);
+
 NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
 {
     NxTrace *t = g_new0(NxTrace, 1);
@@ -110,12 +112,19 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
         }
         trace_meta(t);
     }
+    if (!machine_runev_subscribe(m, trace_runev, t)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "trace: too many run-event observers");
+        trace_free(t);
+        return NULL;
+    }
+    t->subscribed = true;
     m->trace = t;
     return t;
 }
 
 static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
                          MemTxAttrs attrs);
+static void trace_runev(void *opaque, const NxRunEvent *ev);
 
 void trace_free(NxTrace *t)
 {
@@ -123,6 +132,8 @@ void trace_free(NxTrace *t)
         return;
     if (t->m && t->m->trace == t)
         t->m->trace = NULL;
+    if (t->subscribed)
+        machine_runev_unsubscribe(t->m, trace_runev, t);
     if (t->hooked && t->m) {
         as_remove_access_hook(t->m->as, trace_access, t);
         t->hooked = false;
@@ -478,19 +489,17 @@ void trace_insn_end(Machine *m, NxCpu *cpu)
         trace_close(t, tc);
 }
 
-void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req)
+static void trace_dma_push(NxTrace *t, unsigned e, uint64_t queued)
 {
-    NxTrace *t = m->trace;
     if (!t->tl || e >= t->nr_dma)
         return;
     uint64_t *at = g_new(uint64_t, 1);
-    *at = machine_vtime(m);
+    *at = queued;
     g_queue_push_tail(t->dma_push[e], at);
 }
 
-void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t at)
+static void trace_dma_complete(NxTrace *t, unsigned e, const NxRunEvent *req, uint64_t at)
 {
-    NxTrace *t = m->trace;
     if (!t->tl || e >= t->nr_dma)
         return;
     /* the previous completion's semaphore effects, then this one's time */
@@ -512,9 +521,9 @@ void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t 
     t->dma_last_end[e] = at;
 }
 
-void trace_tpc_launch(Machine *m, unsigned tpc)
+static void trace_tpc_launch(NxTrace *t, unsigned tpc)
 {
-    NxTrace *t = m->trace;
+    Machine *m = t->m;
     if (tpc >= t->nr_tpc)
         return;
     TraceCpu *tc = &t->tpc[tpc];
@@ -530,9 +539,10 @@ void trace_tpc_launch(Machine *m, unsigned tpc)
     }
 }
 
-void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, uint64_t bundles)
+static void trace_tpc_finish(NxTrace *t, unsigned tpc, uint32_t code, uint64_t cycles,
+                             uint64_t bundles)
 {
-    NxTrace *t = m->trace;
+    Machine *m = t->m;
     if (tpc >= t->nr_tpc)
         return;
     TraceCpu *tc = &t->tpc[tpc];
@@ -554,6 +564,30 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
     }
     tc->kernel_open = false;
     tc->counters_vtime = 0;
+}
+
+/* The trace's run-event subscription (nxemu/runev.h). */
+static void trace_runev(void *opaque, const NxRunEvent *ev)
+{
+    NxTrace *t = opaque;
+    switch (ev->kind) {
+    case NX_RUNEV_DMA_QUEUED:
+        trace_dma_push(t, ev->unit, ev->t0);
+        return;
+    case NX_RUNEV_DMA:
+        trace_dma_complete(t, ev->unit, ev, ev->t1);
+        return;
+    case NX_RUNEV_KERNEL_BEGIN:
+        trace_tpc_launch(t, ev->unit);
+        return;
+    case NX_RUNEV_KERNEL_END:
+        trace_tpc_finish(t, ev->unit, ev->code, ev->t1 - ev->t0, ev->bundles);
+        return;
+    case NX_RUNEV_WAIT_BEGIN:
+    case NX_RUNEV_WAIT_END:
+    case NX_RUNEV_FAULT:
+        return; /* the instruction hooks see these */
+    }
 }
 
 /* The first error is kept; later ones are printed (one line each). */
