@@ -3,12 +3,12 @@
 (docs/architecture.rst, "Layers").
 
 Reads every #include "..." of the files under softmmu/, hw/, target/,
-tools/ and include/ (.c .h .inc .def), resolving a name as the compiler does
+tools/, api/ and include/ (.c .h .inc .def), resolving a name as the compiler does
 (the includer's directory, the source root, include/); generated headers
 (build directory) are left out.  Reports:
 
   - the softmmu/ files that include hw/nc2/board.h, any other hw/ header,
-    any target/*/ header and any tools/ header, directly;
+    any target/*/ header and any tools/ or api/ header, directly;
   - the module circle: a header and the source that implements it are one
     module (target/tpc/cpu.h with target/tpc/cpu.c; include/nxemu/sched.h with
     softmmu/sched.c; include/hw/nc2/dma.h with hw/nc2/dma.c), module A
@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-DIRS = ("softmmu", "hw", "target", "tools", "include")
+DIRS = ("softmmu", "hw", "target", "tools", "api", "include")
 EXTS = (".c", ".h", ".inc", ".def")
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 BOARD = "include/hw/nc2/board.h"
@@ -144,13 +144,13 @@ def main(argv):
         "hw": [(f, h) for f in soft for h in sorted(edges[f])
                if (h.startswith("include/hw/") or h.startswith("hw/")) and h != BOARD],
         "target": [(f, h) for f in soft for h in sorted(edges[f]) if h.startswith("target/")],
-        "tools": [(f, h) for f in soft for h in sorted(edges[f]) if h.startswith("tools/")],
+        "tools": [(f, h) for f in soft for h in sorted(edges[f]) if h.startswith(("tools/", "api/"))],
     }
     what = {
         "board": "softmmu/ files including hw/nc2/board.h",
         "hw": "softmmu/ files including another hw/ header",
         "target": "softmmu/ files including a target/*/ header",
-        "tools": "softmmu/ files including a tools/ header",
+        "tools": "softmmu/ files including a tools/ or api/ header",
     }
     counts = {}
     for k in ("board", "hw", "target", "tools"):

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "hw/nc2/board.h"
+#include "nxemu/board-if.h"
 #include "nxemu/debug.h"
 #include "nxemu/machine.h"
 
@@ -392,22 +392,5 @@ void nx_debug_clear_hit(NxDebug *d)
 
 bool nx_debug_translate(Machine *m, NxCpu *cpu, uint64_t a, uint64_t *pa, uint64_t *room)
 {
-    if (cpu->kind == CPU_KIND_TPC) {
-        const TpcCfg *tc = m->board->tpccfg ? &m->board->tpccfg[cpu->index] : NULL;
-        uint64_t base;
-        if (!tc || a >= 0x80000000ull)
-            return false;
-        /* the latched base while a kernel runs or ran; else the programmed one */
-        base = tc->latched.kernel_base;
-        if (!base && cpu->state == CPU_RESET)
-            base = (uint64_t)tc->kv[TPC_KV_KERNEL_BASE_HI / 4] << 32 |
-                   tc->kv[TPC_KV_KERNEL_BASE_LO / 4];
-        *pa = base + a;
-        *room = 0x80000000ull - a;
-        return true;
-    }
-    if ((a >> 24) == 0) /* window 0: the own NX block only */
-        return nx_local_peek(&m->board->nx[cpu->index], a, pa, room);
-    *room = 0x1000000ull - (a & 0xFFFFFF);
-    return nx_translate_peek(&m->board->nx[cpu->index], a, pa);
+    return board_debug_translate(m, cpu, a, pa, room);
 }

@@ -19,7 +19,7 @@
 #include <sys/un.h>
 #include <arpa/inet.h>
 
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 #include "softmmu/gdbstub-int.h"
 

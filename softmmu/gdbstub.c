@@ -34,8 +34,7 @@
 #include <sys/un.h>
 #include <arpa/inet.h>
 
-#include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
 #include "softmmu/gdbstub-int.h"
@@ -338,7 +337,7 @@ static bool locked_stall(GdbStub *s)
     Machine *m = s->m;
     const Sched *sc = &m->sched;
     if (!s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
-        (m->board->dma.nr && dma_pending(&m->board->dma)))
+        nx_agent_pending(&m->agent))
         return false;
     for (unsigned i = 0; i < s->nr_proc; i++) {
         NxCpu *c = s->proc[i];
@@ -405,7 +404,7 @@ static bool held_stall(GdbStub *s, unsigned pid)
     const Sched *sc = &m->sched;
     bool held = false;
     if (s->locked || sc->round_retired || sc->round_dma_completed || sc->round_tpc_changed ||
-        (m->board->dma.nr && dma_pending(&m->board->dma)))
+        nx_agent_pending(&m->agent))
         return false;
     GString *who = g_string_new(NULL);
     for (unsigned i = 0; i < s->nr_proc; i++) {

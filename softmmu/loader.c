@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "hw/nc2/board.h"
+#include "nxemu/board-if.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/log.h"
@@ -610,11 +610,7 @@ static bool lc_apply(LoadCtx *c, GError **err)
             entry[op->index] = op->addr;
             break;
         case OP_TPC: {
-            TpcCfg *tc = &m->board->tpccfg[op->index];
-            /* KERNEL_BASE first: writing it resets KERNEL_SIZE (tpc.md §2.1). */
-            tpccfg_kv_write(tc, TPC_KV_KERNEL_BASE_LO, (uint32_t)op->addr);
-            tpccfg_kv_write(tc, TPC_KV_KERNEL_BASE_HI, (uint32_t)(op->addr >> 32));
-            tc->kernel_size = (uint32_t)op->len;
+            board_set_tpc_kernel(m, op->index, op->addr, (uint32_t)op->len);
             break;
         }
         }
@@ -631,8 +627,7 @@ static bool lc_apply(LoadCtx *c, GError **err)
         if (!has_entry[n]) {
             continue;
         }
-        m->board->nx[n].entry = entry[n];
-        m->board->nx[n].regs.pc = entry[n];
+        board_set_seq_entry(m, n, entry[n]);
         if (m->seq && m->seq[n]) {
             m->seq[n]->state = CPU_RUNNING;
         }

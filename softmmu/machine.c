@@ -1,4 +1,6 @@
 /* Run-control entry points of the machine object shared by devices and cores. */
+#include <string.h>
+
 #include "nxemu/machine.h"
 
 void machine_request_exit(Machine *m, int status)
@@ -8,6 +10,28 @@ void machine_request_exit(Machine *m, int status)
     m->stop = true;
     m->stop_reason = STOP_FINISHER;
     m->exit_status = status;
+}
+
+bool machine_runev_subscribe(Machine *m, NxRunEvFn fn, void *opaque)
+{
+    if (m->runev >= NX_RUNEV_SUBS)
+        return false;
+    m->runev_sub[m->runev].fn = fn;
+    m->runev_sub[m->runev].opaque = opaque;
+    m->runev++;
+    return true;
+}
+
+void machine_runev_unsubscribe(Machine *m, NxRunEvFn fn, void *opaque)
+{
+    for (unsigned i = 0; i < m->runev; i++) {
+        if (m->runev_sub[i].fn == fn && m->runev_sub[i].opaque == opaque) {
+            memmove(&m->runev_sub[i], &m->runev_sub[i + 1],
+                    (m->runev - i - 1) * sizeof(m->runev_sub[0]));
+            m->runev--;
+            return;
+        }
+    }
 }
 
 void machine_fault(Machine *m, NxCpu *cpu)

@@ -12,11 +12,11 @@
 
 #include "config-host.h"
 #include "nxemu-version.h"
-#include "hw/nc2/fdt.h"
+#include "nxemu/board-if.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "nxemu/gdbstub.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/loader.h"
 #include "nxemu/poison.h"
 #include "nxemu/sched.h"
@@ -24,7 +24,6 @@
 #include "nxemu/trace.h"
 #include "softmmu/monitor.h"
 #include "softmmu/options.h"
-#include "target/tpc/cpu.h"
 
 /* 125, or 126 for an output that cannot be created or written. */
 static int fail(GError *err)

@@ -5,9 +5,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
+#include "nxemu/board-if.h"
 #include "nxemu/debug.h"
+#include "nxemu/seq-port.h"
 #include "softmmu/monitor.h"
 
 #define MON_DUMP_MAX 4096u /* bytes per x/xp command */
@@ -93,70 +94,8 @@ static bool info_tlb(Machine *m, const char *name, GString *out)
         return false;
     if (cpu->kind != CPU_KIND_SEQ)
         return bad(out, "monitor: info tlb: %s is not a sequencer", name);
-    const NxBlock *nx = &m->board->nx[cpu->index];
-    const WTlb *t = &nx->tlb;
-    g_string_append_printf(out,
-                           "seq%u: wt_base=0x%016" PRIx64 " wt_len=%u entries=%u hits=%" PRIu64
-                           " misses=%" PRIu64 " evictions=%" PRIu64 "\n",
-                           cpu->index, nx->regs.wt_base, nx->wt_len, t->n, t->hits, t->misses,
-                           t->evictions);
-    for (unsigned i = 0; i < t->n; i++) {
-        if (t->e[i].valid)
-            g_string_append_printf(
-                out, "  [%u] window=0x%" PRIx64 " entry=0x%016" PRIx64 " lru=%" PRIu64 "\n", i,
-                t->e[i].window, t->e[i].entry, t->e[i].stamp);
-    }
+    board_info_tlb(m, cpu->index, out);
     return true;
-}
-
-static void info_semaphores(Machine *m, GString *out)
-{
-    const EvSem *es = &m->board->evsem;
-    for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++) {
-        g_string_append_printf(out, "%ssem[%3u]=0x%08" PRIx32, i % 4 ? "  " : "", i, es->sem[i]);
-        if (i % 4 == 3 || i + 1 == NC2_NR_SEMAPHORES)
-            g_string_append_c(out, '\n');
-    }
-    g_string_append(out, "events set:");
-    bool any = false;
-    for (unsigned i = 0; i < NC2_NR_EVENTS; i++) {
-        if (es->evt[i]) {
-            g_string_append_printf(out, " %u", i);
-            any = true;
-        }
-    }
-    g_string_append(out, any ? "\n" : " none\n");
-}
-
-static void info_dma(Machine *m, GString *out)
-{
-    g_string_append_printf(out, "%u engines, %u requests queued\n", m->board->dma.nr,
-                           m->board->dma.nr ? dma_pending(&m->board->dma) : 0);
-    for (unsigned e = 0; e < m->board->dma.nr; e++) {
-        const DmaEngine *d = &m->board->dma.e[e];
-        g_string_append_printf(out,
-                               "dma%u: queued=%u/%u completed=%" PRIu64 " bytes=%" PRIu64
-                               " desc=0x%016" PRIx64 " error=0x%08" PRIx32 "\n",
-                               e, d->count, d->depth, d->completed, d->bytes, d->desc_addr,
-                               d->error);
-    }
-}
-
-static void tpc_line(Machine *m, unsigned t, GString *out)
-{
-    const NxCpu *c = m->tpc[t];
-    const TpcCfg *tc = &m->board->tpccfg[t];
-    /* A running kernel's counts so far (one cycle per bundle, tpc.md §6);
-     * the CYCLES/BUNDLES registers only latch them at its end. */
-    uint64_t cycles = tc->cycles, bundles = tc->bundles;
-    if (c->state == CPU_RUNNING)
-        cycles = bundles = c->retired - tc->launch_retired;
-    g_string_append_printf(
-        out,
-        "tpc%u: state=%s pc=0x%08" PRIx64 " status=0x%08" PRIx32 " kernel_base=0x%016" PRIx64
-        " kernel_size=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n",
-        t, cpu_state_name(c->state), c->ops->get_pc((NxCpu *)c), tc->status,
-        tc->latched.kernel_base, tc->latched.kernel_size, cycles, bundles);
 }
 
 static bool info_tpc(Machine *m, const char *name, GString *out)
@@ -167,13 +106,13 @@ static bool info_tpc(Machine *m, const char *name, GString *out)
             return false;
         if (cpu->kind != CPU_KIND_TPC)
             return bad(out, "monitor: info tpc: %s is not a TPC", name);
-        tpc_line(m, cpu->index, out);
+        board_info_tpc(m, cpu->index, out);
         return true;
     }
     if (!m->cfg.nr_tpc)
         g_string_append(out, "no TPC\n");
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++)
-        tpc_line(m, t, out);
+        board_info_tpc(m, t, out);
     return true;
 }
 
@@ -282,10 +221,13 @@ static bool catch_cmd(Machine *m, char **args, unsigned argc, GString *out)
         if (k < 0)
             return bad(out, "monitor: catch: unknown kind '%s' (try 'help')", c1);
         if (k == NX_CATCH_SEM) {
-            if (argc != 4 || !parse_num(args[2], &n) || n >= NC2_NR_SEMAPHORES ||
-                !parse_num(args[3], &v) || v > UINT32_MAX)
+            if (argc != 4 || !parse_num(args[2], &n) || n >= SEQ_NR_SEMAPHORES ||
+                !parse_num(args[3], &v) || v > UINT32_MAX) {
+                char lim[16];
+                g_snprintf(lim, sizeof(lim), "%u", SEQ_NR_SEMAPHORES);
                 return bad(out, "monitor: catch sem: give N VALUE (N below %s, a 32-bit VALUE)",
-                           G_STRINGIFY(NC2_NR_SEMAPHORES));
+                           lim);
+            }
             d->catch_sem = (unsigned)n;
             d->catch_value = (uint32_t)v;
         } else if (argc != 2) {
@@ -338,9 +280,9 @@ bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
         } else if (!strcmp(c1, "tlb")) {
             ok = info_tlb(m, c2, out);
         } else if (!strcmp(c1, "semaphores")) {
-            info_semaphores(m, out);
+            board_info_semaphores(m, out);
         } else if (!strcmp(c1, "dma")) {
-            info_dma(m, out);
+            board_info_dma(m, out);
         } else if (!strcmp(c1, "tpc")) {
             ok = info_tpc(m, c2, out);
         } else {

@@ -1,13 +1,12 @@
 /*
  * What the parsed command line does to a built machine: shared by nxemu's
- * main and the C API (softmmu/api.c), so that an option means the same in
+ * main and the C API (api/api.c), so that an option means the same in
  * both and a new one is wired in once.  Output files (-D, -trace-json,
  * -display) stay with their callers: they differ in who owns the file.
  */
 #include "softmmu/options.h"
 
 #include "nxemu/machine.h"
-#include "target/tpc/cpu.h"
 
 void nx_options_apply(Machine *m, const NxOptions *o)
 {
@@ -19,10 +18,12 @@ void nx_options_apply(Machine *m, const NxOptions *o)
     m->replay_budget = o->replay_budget;
     m->replay_memory = o->replay_memory;
     m->replay_every = o->replay_every;
-    if (o->tpc_strict) {
-        tpc_cpu_set_strict(m, true);
+    NxCpuModes modes = {
+        .strict = o->tpc_strict, .timing = o->tpc_timing, .hazard_warn = o->tpc_hazard_warn};
+    for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {
+        if (m->tpc[t] && m->tpc[t]->ops->set_modes)
+            m->tpc[t]->ops->set_modes(m->tpc[t], &modes);
     }
-    tpc_cpu_set_timing(m, o->tpc_timing, o->tpc_hazard_warn);
 }
 
 bool nx_options_add_binds(const NxOptions *o, BindTable *bt, GError **err)

@@ -600,7 +600,7 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
     } else if (!strcmp(n, "tpc-strict")) {
         o->tpc_strict = true;
     } else if (!strcmp(n, "tpc-timing")) {
-        if (!tpc_timing_parse(value, &o->tpc_timing)) {
+        if (!nx_timing_parse(value, &o->tpc_timing)) {
             return usage_error(err, "-tpc-timing: unknown mode '%s' (functional, interlocked or "
                                     "exposed)", value);
         }

@@ -10,9 +10,8 @@
 
 #include <glib.h>
 
-#include "hw/nc2/fdt.h"
+#include "nxemu/board-if.h"
 #include "nxemu/loader.h"
-#include "target/tpc/timing.h"
 
 typedef struct NxBindOpt {
     uint32_t var_id;
@@ -34,7 +33,7 @@ typedef struct NxOptions {
     uint64_t icount_limit, cycle_limit;
     bool nographic;
     bool tpc_strict; /* -tpc-strict: TPC bundle conflicts fault (tpc.md §6.1) */
-    TpcTimingMode tpc_timing; /* -tpc-timing (docs/timing.rst) */
+    unsigned tpc_timing;      /* -tpc-timing (docs/timing.rst): NxCpuModes.timing */
     bool tpc_hazard_warn;     /* -tpc-hazard-warn */
     /* Options of later issues: parsed, refused by main. */
     bool freeze;              /* -S */

@@ -14,8 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hw/nc2/board.h"
-#include "hw/nc2/memmap.h"
+#include "nxemu/board-if.h"
 #include "nxemu/machine.h"
 #include "nxemu/poison.h"
 
@@ -43,11 +42,7 @@ struct NxPoison {
 
 static bool poison_tracked(const NxPoison *p, uint64_t addr)
 {
-    const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];
-    return (addr >= nc2_memmap[NC2_HBM].base &&
-            addr - nc2_memmap[NC2_HBM].base < p->m->cfg.hbm_size) ||
-           (addr >= sbuf->base && addr - sbuf->base < sbuf->size) ||
-           (addr >= psum->base && addr - psum->base < psum->size);
+    return board_is_memory(p->m, addr);
 }
 
 static PoisonPage *poison_page(NxPoison *p, uint64_t pn, bool create)
@@ -196,8 +191,9 @@ NxPoison *poison_new(Machine *m)
     p->m = m;
     p->pages = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
     /* The board copied the effective tree into HBM before we were there. */
-    if (m->cfg.dtb_in_memory && m->board->nx && m->cfg.nr_seq && m->fdt_size) {
-        poison_mark(p, m->board->nx[0].dtb_addr, m->fdt_size);
+    uint64_t dtb = board_dtb_addr(m);
+    if (dtb && m->fdt_size) {
+        poison_mark(p, dtb, m->fdt_size);
     }
     as_add_access_hook(m->as, poison_access, p); /* the first observer: cannot be full */
     p->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "hw/nc2/board.h"
+#include "nxemu/board-if.h"
 #include "nxemu/machine.h"
 #include "softmmu/reverse.h"
 
@@ -23,9 +23,7 @@ uint64_t nx_rev_position(const Machine *m)
         n += m->seq[i] ? m->seq[i]->retired : 0;
     for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++)
         n += m->tpc[t] ? m->tpc[t]->retired : 0;
-    for (unsigned e = 0; e < m->board->dma.nr; e++)
-        n += m->board->dma.e[e].completed;
-    return n;
+    return n + board_dma_completed(m);
 }
 
 static void rev_stop(Machine *m, NxRev *r, bool reached)

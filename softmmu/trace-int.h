@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "nxemu/board-if.h"
 #include "nxemu/machine.h"
 #include "nxemu/seq-port.h"
 #include "nxemu/trace.h"
@@ -30,8 +31,7 @@ typedef struct TraceCpu {
     unsigned len;
     uint64_t retired_before;
     uint64_t t;     /* virtual time of the attempt */
-    uint32_t r[64]; /* sequencer registers before (commit) */
-    void *tsnap;    /* TPC registers before (commit), TraceTpcSnap */
+    void *snap;     /* the core's state before (commit): NxCpuTraceOps.snap */
     /* a blocked instruction, from its first attempt to its retirement */
     bool waiting;
     uint64_t wait_start;
@@ -64,9 +64,11 @@ struct NxTrace {
     /* memory written by the pending instruction (commit) */
     GArray *mem; /* TraceMemWrite */
     bool hooked, reading_back;
+    bool subscribed; /* to the run events (trace_runev) */
 
     /* shadow of the semaphores and events, resynchronised before each
      * instruction if anything else changed them */
+    NxSemView sems; /* the board's (nxemu/board-if.h) */
     uint32_t sem[SEQ_NR_SEMAPHORES];
     uint8_t evt[SEQ_NR_EVENTS];
     uint64_t sem_changes;

@@ -11,28 +11,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "hw/nc2/board.h"
+#include "nxemu/board-if.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
 #include "softmmu/trace-int.h"
-#include "target/seq/asm.h"
-#include "target/seq/cpu.h"
-#include "target/tpc/asm.h"
-#include "target/tpc/cpu.h"
-
-/* TPC registers before a bundle (only with -d commit). */
-typedef struct TraceTpcSnap {
-    uint32_t s[TPC_NR_S];
-    uint8_t sp[TPC_NR_SP];
-    uint8_t v[TPC_NR_V][TPC_VBYTES];
-    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
-    int32_t irf[TPC_NR_I][5];
-    uint64_t ad[TPC_NR_AD];
-    /* local memory, copied only before bundles whose store slot can write it */
-    bool slm_saved, vlm_saved;
-    uint8_t slm[TPC_SLM_SIZE];
-    uint8_t vlm[TPC_VLM_SIZE];
-} TraceTpcSnap;
 
 bool trace_wanted(const NxTraceOptions *o)
 {
@@ -78,6 +60,8 @@ static void trace_meta(NxTrace *t)
     g_string_free(g, TRUE);
 }
 
+static void trace_runev(void *opaque, const NxRunEvent *ev);
+
 NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
 {
     NxTrace *t = g_new0(NxTrace, 1);
@@ -89,20 +73,24 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
     t->line = g_string_new(NULL);
     t->nr_seq = m->cfg.nr_seq;
     t->nr_tpc = m->tpc ? m->cfg.nr_tpc : 0;
-    t->nr_dma = m->board->dma.nr;
+    t->nr_dma = board_nr_dma(m);
     t->seq = g_new0(TraceCpu, t->nr_seq ? t->nr_seq : 1);
     t->tpc = g_new0(TraceCpu, t->nr_tpc ? t->nr_tpc : 1);
-    for (unsigned i = 0; i < t->nr_seq; i++)
+    for (unsigned i = 0; i < t->nr_seq; i++) {
         t->seq[i].cpu = m->seq ? m->seq[i] : NULL;
+        if (t->commit && t->seq[i].cpu)
+            t->seq[i].snap = g_malloc0(t->seq[i].cpu->ops->trace->snap_size);
+    }
     for (unsigned i = 0; i < t->nr_tpc; i++) {
         t->tpc[i].cpu = m->tpc[i];
         if (t->commit)
-            t->tpc[i].tsnap = g_new0(TraceTpcSnap, 1);
+            t->tpc[i].snap = g_malloc0(t->tpc[i].cpu->ops->trace->snap_size);
     }
     t->mem = g_array_new(FALSE, FALSE, sizeof(TraceMemWrite));
-    memcpy(t->sem, m->board->evsem.sem, sizeof(t->sem));
-    memcpy(t->evt, m->board->evsem.evt, sizeof(t->evt));
-    t->sem_changes = m->board->evsem.changes;
+    t->sems = board_sem_view(m);
+    memcpy(t->sem, t->sems.sem, sizeof(t->sem));
+    memcpy(t->evt, t->sems.evt, sizeof(t->evt));
+    t->sem_changes = *t->sems.changes;
     t->dma_push = g_new0(GQueue *, t->nr_dma ? t->nr_dma : 1);
     t->dma_last_end = g_new0(uint64_t, t->nr_dma ? t->nr_dma : 1);
     for (unsigned i = 0; i < t->nr_dma; i++)
@@ -124,12 +112,19 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
         }
         trace_meta(t);
     }
+    if (!machine_runev_subscribe(m, trace_runev, t)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "trace: too many run-event observers");
+        trace_free(t);
+        return NULL;
+    }
+    t->subscribed = true;
     m->trace = t;
     return t;
 }
 
 static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_write,
                          MemTxAttrs attrs);
+static void trace_runev(void *opaque, const NxRunEvent *ev);
 
 void trace_free(NxTrace *t)
 {
@@ -137,6 +132,8 @@ void trace_free(NxTrace *t)
         return;
     if (t->m && t->m->trace == t)
         t->m->trace = NULL;
+    if (t->subscribed)
+        machine_runev_unsubscribe(t->m, trace_runev, t);
     if (t->hooked && t->m) {
         as_remove_access_hook(t->m->as, trace_access, t);
         t->hooked = false;
@@ -144,8 +141,10 @@ void trace_free(NxTrace *t)
     tl_discard(t);
     nx_output_discard(t->cov_out);
     nx_output_discard(t->cov_txt_out);
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        g_free(t->seq[i].snap);
     for (unsigned i = 0; i < t->nr_tpc; i++)
-        g_free(t->tpc[i].tsnap);
+        g_free(t->tpc[i].snap);
     for (unsigned i = 0; i < t->nr_dma; i++)
         g_queue_free_full(t->dma_push[i], g_free);
     g_free(t->dma_push);
@@ -205,7 +204,7 @@ static void trace_unhook(NxTrace *t)
     g_array_set_size(t->mem, 0);
 }
 
-static void hex_bytes(GString *g, const uint8_t *p, size_t n)
+void trace_hex(GString *g, const uint8_t *p, size_t n)
 {
     static const char hx[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
@@ -240,7 +239,7 @@ static void commit_mem(NxTrace *t, GString *g)
             g_string_append_printf(g, " ; mem[0x%016" PRIx64 "]=0x%0*" PRIx64, w->addr, 2 * n, v);
         } else {
             g_string_append_printf(g, " ; mem[0x%016" PRIx64 "]/%u=", w->addr, w->size);
-            hex_bytes(g, buf, n);
+            trace_hex(g, buf, n);
         }
     }
 }
@@ -248,13 +247,13 @@ static void commit_mem(NxTrace *t, GString *g)
 /* " ; sem[i]=v ; evt[j]=b" for what changed since the shadow copy. */
 static void commit_sem(NxTrace *t, GString *g)
 {
-    EvSem *es = &t->m->board->evsem;
-    if (es->changes == t->sem_changes)
+    const NxSemView *es = &t->sems;
+    if (*es->changes == t->sem_changes)
         return;
-    for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
+    for (unsigned i = 0; i < SEQ_NR_SEMAPHORES; i++)
         if (es->sem[i] != t->sem[i])
             g_string_append_printf(g, " ; sem[%u]=%" PRIu32, i, es->sem[i]);
-    for (unsigned i = 0; i < NC2_NR_EVENTS; i++)
+    for (unsigned i = 0; i < SEQ_NR_EVENTS; i++)
         if (es->evt[i] != t->evt[i])
             g_string_append_printf(g, " ; evt[%u]=%u", i, es->evt[i]);
 }
@@ -263,17 +262,17 @@ static void commit_sem(NxTrace *t, GString *g)
  * becomes a counter sample at `at`. */
 static void sem_resync(NxTrace *t, uint64_t at)
 {
-    EvSem *es = &t->m->board->evsem;
+    const NxSemView *es = &t->sems;
     char name[16];
-    if (es->changes == t->sem_changes)
+    if (*es->changes == t->sem_changes)
         return;
     if (t->tl) {
-        for (unsigned i = 0; i < NC2_NR_SEMAPHORES; i++)
+        for (unsigned i = 0; i < SEQ_NR_SEMAPHORES; i++)
             if (es->sem[i] != t->sem[i]) {
                 g_snprintf(name, sizeof(name), "sem[%u]", i);
                 tl_counter(t, TL_PID_SEM, name, at, es->sem[i]);
             }
-        for (unsigned i = 0; i < NC2_NR_EVENTS; i++)
+        for (unsigned i = 0; i < SEQ_NR_EVENTS; i++)
             if (es->evt[i] != t->evt[i]) {
                 g_snprintf(name, sizeof(name), "evt[%u]", i);
                 tl_counter(t, TL_PID_SEM, name, at, es->evt[i]);
@@ -281,111 +280,15 @@ static void sem_resync(NxTrace *t, uint64_t at)
     }
     memcpy(t->sem, es->sem, sizeof(t->sem));
     memcpy(t->evt, es->evt, sizeof(t->evt));
-    t->sem_changes = es->changes;
+    t->sem_changes = *es->changes;
 }
 
-/* ---- per-ISA state snapshots ----------------------------------------------- */
-
-static bool tpc_is_loop(const uint8_t *b)
-{
-    return tpc_bits(b, TPC_B_SPU_OPC, 6) == TPC_OPC_LOOP;
-}
+/* ---- per-ISA state snapshots: the core's NxCpuTraceOps ------------------ */
 
 static void snap_before(NxTrace *t, TraceCpu *tc)
 {
-    NxCpu *cpu = tc->cpu;
-    if (cpu->kind == CPU_KIND_SEQ) {
-        memcpy(tc->r, seq_cpu(cpu)->regs->r, sizeof(tc->r));
-    } else if (tc->tsnap) {
-        TpcCpu *c = tpc_cpu(cpu);
-        TraceTpcSnap *s = tc->tsnap;
-        memcpy(s->s, c->s, sizeof(s->s));
-        memcpy(s->sp, c->sp, sizeof(s->sp));
-        for (unsigned i = 0; i < TPC_NR_V; i++)
-            memcpy(s->v[i], c->v[i], TPC_VBYTES);
-        memcpy(s->vp, c->vp, sizeof(s->vp));
-        memcpy(s->irf, c->irf, sizeof(s->irf));
-        for (unsigned i = 0; i < TPC_NR_AD; i++)
-            s->ad[i] = c->ad[i].pa;
-        /* The store slot's form says whether local memory may change. */
-        const TpcInsnDesc *st =
-            tpc_is_loop(tc->bytes)
-                ? NULL
-                : tpc_insn_desc(TPC_SLOT_ST, tpc_bits(tc->bytes, TPC_B_ST_OPC, 5));
-        s->slm_saved = st && st->form == TPC_FORM_ST_L;
-        s->vlm_saved = st && st->form == TPC_FORM_ST_L_V;
-        if (s->slm_saved)
-            memcpy(s->slm, c->slm, sizeof(s->slm));
-        if (s->vlm_saved)
-            memcpy(s->vlm, c->vlm, sizeof(s->vlm));
-    }
-}
-
-static void seq_regs_changed(TraceCpu *tc, GString *g)
-{
-    const uint32_t *r = seq_cpu(tc->cpu)->regs->r;
-    for (unsigned i = 0; i < 64; i++)
-        if (r[i] != tc->r[i])
-            g_string_append_printf(g, " ; r%u=0x%08" PRIx32, i, r[i]);
-}
-
-static void tpc_regs_changed(TraceCpu *tc, GString *g)
-{
-    TpcCpu *c = tpc_cpu(tc->cpu);
-    const TraceTpcSnap *s = tc->tsnap;
-    for (unsigned i = 0; i < TPC_NR_S; i++)
-        if (c->s[i] != s->s[i])
-            g_string_append_printf(g, " ; S%u=0x%08" PRIx32, i, c->s[i]);
-    for (unsigned i = 0; i < TPC_NR_SP; i++)
-        if (c->sp[i] != s->sp[i])
-            g_string_append_printf(g, " ; SP%u=%u", i, c->sp[i]);
-    for (unsigned i = 0; i < TPC_NR_V; i++)
-        if (memcmp(c->v[i], s->v[i], TPC_VBYTES)) {
-            g_string_append_printf(g, " ; V%u=", i);
-            hex_bytes(g, c->v[i], TPC_VBYTES);
-        }
-    for (unsigned i = 0; i < TPC_NR_VP; i++)
-        if (memcmp(c->vp[i], s->vp[i], TPC_VPBYTES)) {
-            g_string_append_printf(g, " ; VP%u=", i);
-            hex_bytes(g, c->vp[i], TPC_VPBYTES);
-        }
-    for (unsigned i = 0; i < TPC_NR_I; i++)
-        if (memcmp(c->irf[i], s->irf[i], sizeof(s->irf[i]))) {
-            const int32_t *d = c->irf[i];
-            g_string_append_printf(g, " ; I%u=[%d,%d,%d,%d,%d]", i, d[0], d[1], d[2], d[3], d[4]);
-        }
-    for (unsigned i = 0; i < TPC_NR_AD; i++)
-        if (c->ad[i].pa != s->ad[i])
-            g_string_append_printf(g, " ; AD%u=0x%016" PRIx64, i, c->ad[i].pa);
-}
-
-/* TPC-local memory is not on the address space: compare it with the copy
- * taken before a bundle whose store slot writes SLM (each changed u32) or
- * VLM (the bytes from the first to the last that changed). */
-static void tpc_local_written(TraceCpu *tc, GString *g)
-{
-    TpcCpu *c = tpc_cpu(tc->cpu);
-    const TraceTpcSnap *s = tc->tsnap;
-    if (s->slm_saved) {
-        for (unsigned off = 0; off < TPC_SLM_SIZE; off += 4) {
-            uint32_t v;
-            if (!memcmp(c->slm + off, s->slm + off, 4))
-                continue;
-            memcpy(&v, c->slm + off, 4);
-            g_string_append_printf(g, " ; slm[0x%03x]=0x%08" PRIx32, off, v);
-        }
-    }
-    if (s->vlm_saved) {
-        unsigned lo = 0, hi = TPC_VLM_SIZE;
-        while (lo < hi && c->vlm[lo] == s->vlm[lo])
-            lo++;
-        while (hi > lo && c->vlm[hi - 1] == s->vlm[hi - 1])
-            hi--;
-        if (lo < hi) {
-            g_string_append_printf(g, " ; vlm[0x%05x]/%u=", lo, hi - lo);
-            hex_bytes(g, c->vlm + lo, hi - lo);
-        }
-    }
+    if (tc->snap)
+        tc->cpu->ops->trace->snap(tc->cpu, tc->snap, tc->bytes);
 }
 
 /* ---- the commit line ------------------------------------------------------ */
@@ -393,34 +296,23 @@ static void tpc_local_written(TraceCpu *tc, GString *g)
 static void commit_line(NxTrace *t, TraceCpu *tc, bool faulted)
 {
     NxCpu *cpu = tc->cpu;
+    const NxCpuTraceOps *to = cpu->ops->trace;
     GString *g = t->line;
-    bool seq = cpu->kind == CPU_KIND_SEQ;
 
     g_string_truncate(g, 0);
-    if (seq)
-        g_string_append_printf(g, "%c seq%u 0x%016" PRIx64 " ", faulted ? 'F' : 'C', cpu->index,
-                               tc->pc);
-    else
-        g_string_append_printf(g, "%c tpc%u 0x%08" PRIx64 " ", faulted ? 'F' : 'C', cpu->index,
-                               tc->pc);
-    hex_bytes(g, tc->bytes, tc->len);
+    g_string_append_printf(g, "%c %s%u 0x%0*" PRIx64 " ", faulted ? 'F' : 'C', cpu->ops->arch,
+                           cpu->index, (int)to->pc_digits, tc->pc);
+    trace_hex(g, tc->bytes, tc->len);
     g_string_append_c(g, ' ');
-    if (seq && tc->len == 64)
-        seq_disas_insn(tc->bytes, tc->pc, g);
-    else if (!seq && tc->len == 32)
-        tpc_disas_bundle_gs(g, tc->bytes, (uint32_t)tc->pc, NULL, NULL);
+    if (tc->len == to->insn_len)
+        to->disas(tc->bytes, tc->pc, g);
     if (faulted) {
         const NxFault *f = &cpu->fault;
         g_string_append_printf(g, " ; fault=%s(%" PRIu32 ") info=0x%" PRIx32 " addr=0x%016" PRIx64,
-                               seq ? nx_fault_name(f->code) : tpc_fault_name(f->code), f->code,
-                               f->info, f->addr);
+                               to->fault_name(f->code), f->code, f->info, f->addr);
     } else {
-        if (seq) {
-            seq_regs_changed(tc, g);
-        } else {
-            tpc_regs_changed(tc, g);
-            tpc_local_written(tc, g);
-        }
+        if (tc->snap)
+            to->changed(cpu, tc->snap, g);
         commit_mem(t, g);
         commit_sem(t, g);
     }
@@ -437,7 +329,7 @@ static void tl_insn(NxTrace *t, TraceCpu *tc)
 {
     GString *a = g_string_new(NULL);
     GString *d = g_string_new(NULL);
-    seq_disas_insn(tc->bytes, tc->pc, d);
+    tc->cpu->ops->trace->disas(tc->bytes, tc->pc, d);
     g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"insn\":", tc->pc);
     tl_json_str(a, d->str);
     /* the span is named by the mnemonic with its suffixes ("bne.u32") */
@@ -467,10 +359,11 @@ static void wait_end(NxTrace *t, TraceCpu *tc, uint64_t now)
 /* A blocked attempt: the first one opens a stall (sequencers only block). */
 static void wait_begin(NxTrace *t, TraceCpu *tc)
 {
-    if (tc->waiting || tc->cpu->kind != CPU_KIND_SEQ)
+    const NxCpuTraceOps *to = tc->cpu->ops->trace;
+    unsigned reason, idx;
+    bool evt;
+    if (tc->waiting || !to->wait || !to->wait(tc->cpu, &reason, &evt, &idx))
         return;
-    SeqCpu *s = seq_cpu(tc->cpu);
-    unsigned reason = s->regs->block_reason & 3;
     GString *g = g_string_new(NULL);
     tc->waiting = true;
     tc->wait_start = tc->t;
@@ -485,12 +378,10 @@ static void wait_begin(NxTrace *t, TraceCpu *tc)
     g_strlcpy(tc->wait_what, g->str, sizeof(tc->wait_what));
     g_string_free(g, TRUE);
     if (reason == NX_BLOCK_WAIT) {
-        uint8_t mode = s->blk_wait_mode & 0x7F;
-        bool evt = mode >= SEQ_WAIT_EVT_SET;
         if (evt)
-            t->evt_waits[s->blk_wait_idx]++;
+            t->evt_waits[idx]++;
         else
-            t->sem_waits[s->blk_wait_idx]++;
+            t->sem_waits[idx]++;
     }
 }
 
@@ -524,19 +415,24 @@ static void trace_close(NxTrace *t, TraceCpu *tc)
 /* Perfetto counter tracks of a timed TPC (docs/timing.rst "Profiles"):
  * its cycles, stall cycles and global-memory bytes so far in the kernel,
  * sampled at most once a scheduling round and at the kernel's end. */
+typedef struct TlCounterAt {
+    NxTrace *t;
+    uint64_t ts;
+} TlCounterAt;
+
+static void tl_counter_emit(void *o, const char *name, uint64_t v)
+{
+    TlCounterAt *at = o;
+    tl_counter(at->t, TL_PID_TPC, name, at->ts, v);
+}
+
 static void tl_tpc_counters(NxTrace *t, TraceCpu *tc, uint64_t ts)
 {
-    TpcCpu *c = tpc_cpu(tc->cpu);
-    if (!t->tl || !c->tm)
+    const NxCpuTraceOps *to = tc->cpu->ops->trace;
+    if (!t->tl || !to->counters)
         return;
-    char name[48];
-    unsigned i = tc->cpu->index;
-    g_snprintf(name, sizeof(name), "tpc%u cycles", i);
-    tl_counter(t, TL_PID_TPC, name, ts, c->cycles);
-    g_snprintf(name, sizeof(name), "tpc%u stall cycles", i);
-    tl_counter(t, TL_PID_TPC, name, ts, c->stall_cycles);
-    g_snprintf(name, sizeof(name), "tpc%u gmem bytes", i);
-    tl_counter(t, TL_PID_TPC, name, ts, tpc_timing_gmem_bytes(c->tm));
+    TlCounterAt at = {t, ts};
+    to->counters(tc->cpu, tl_counter_emit, &at);
 }
 
 void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len)
@@ -593,19 +489,17 @@ void trace_insn_end(Machine *m, NxCpu *cpu)
         trace_close(t, tc);
 }
 
-void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req)
+static void trace_dma_push(NxTrace *t, unsigned e, uint64_t queued)
 {
-    NxTrace *t = m->trace;
     if (!t->tl || e >= t->nr_dma)
         return;
     uint64_t *at = g_new(uint64_t, 1);
-    *at = machine_vtime(m);
+    *at = queued;
     g_queue_push_tail(t->dma_push[e], at);
 }
 
-void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t at)
+static void trace_dma_complete(NxTrace *t, unsigned e, const NxRunEvent *req, uint64_t at)
 {
-    NxTrace *t = m->trace;
     if (!t->tl || e >= t->nr_dma)
         return;
     /* the previous completion's semaphore effects, then this one's time */
@@ -627,9 +521,9 @@ void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t 
     t->dma_last_end[e] = at;
 }
 
-void trace_tpc_launch(Machine *m, unsigned tpc)
+static void trace_tpc_launch(NxTrace *t, unsigned tpc)
 {
-    NxTrace *t = m->trace;
+    Machine *m = t->m;
     if (tpc >= t->nr_tpc)
         return;
     TraceCpu *tc = &t->tpc[tpc];
@@ -639,16 +533,16 @@ void trace_tpc_launch(Machine *m, unsigned tpc)
     tc->clock = MAX(tc->clock, tc->launch_t);
     if (t->tl) {
         GString *a = g_string_new(NULL);
-        g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"",
-                               m->board->tpccfg[tpc].latched.kernel_base);
+        g_string_append_printf(a, "\"base\":\"0x%016" PRIx64 "\"", board_tpc_kernel_base(m, tpc));
         tl_instant(t, TL_PID_TPC, tpc, "launch", tc->launch_t, a->str);
         g_string_free(a, TRUE);
     }
 }
 
-void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, uint64_t bundles)
+static void trace_tpc_finish(NxTrace *t, unsigned tpc, uint32_t code, uint64_t cycles,
+                             uint64_t bundles)
 {
-    NxTrace *t = m->trace;
+    Machine *m = t->m;
     if (tpc >= t->nr_tpc)
         return;
     TraceCpu *tc = &t->tpc[tpc];
@@ -663,13 +557,37 @@ void trace_tpc_finish(Machine *m, unsigned tpc, uint32_t code, uint64_t cycles, 
         g_string_append_printf(a,
                                "\"base\":\"0x%016" PRIx64 "\",\"bundles\":%" PRIu64
                                ",\"cycles\":%" PRIu64 ",\"fault\":%" PRIu32,
-                               m->board->tpccfg[tpc].latched.kernel_base, bundles, cycles, code);
+                               board_tpc_kernel_base(m, tpc), bundles, cycles, code);
         tl_span(t, TL_PID_TPC, tpc, code ? "kernel (fault)" : "kernel", start, end - start, a->str);
         g_string_free(a, TRUE);
         tl_tpc_counters(t, tc, end);
     }
     tc->kernel_open = false;
     tc->counters_vtime = 0;
+}
+
+/* The trace's run-event subscription (nxemu/runev.h). */
+static void trace_runev(void *opaque, const NxRunEvent *ev)
+{
+    NxTrace *t = opaque;
+    switch (ev->kind) {
+    case NX_RUNEV_DMA_QUEUED:
+        trace_dma_push(t, ev->unit, ev->t0);
+        return;
+    case NX_RUNEV_DMA:
+        trace_dma_complete(t, ev->unit, ev, ev->t1);
+        return;
+    case NX_RUNEV_KERNEL_BEGIN:
+        trace_tpc_launch(t, ev->unit);
+        return;
+    case NX_RUNEV_KERNEL_END:
+        trace_tpc_finish(t, ev->unit, ev->code, ev->t1 - ev->t0, ev->bundles);
+        return;
+    case NX_RUNEV_WAIT_BEGIN:
+    case NX_RUNEV_WAIT_END:
+    case NX_RUNEV_FAULT:
+        return; /* the instruction hooks see these */
+    }
 }
 
 /* The first error is kept; later ones are printed (one line each). */
@@ -712,9 +630,8 @@ bool trace_finish(Machine *m, GError **err)
             g_string_append_printf(a, "\"pc\":\"0x%016" PRIx64 "\",\"code\":%" PRIu32, f->fault_pc,
                                    f->fault.code);
             tl_instant(t, f->kind == CPU_KIND_TPC ? TL_PID_TPC : TL_PID_SEQ, f->index,
-                       f->kind == CPU_KIND_TPC ? tpc_fault_name(f->fault.code)
-                                               : nx_fault_name(f->fault.code),
-                       machine_run_vtime(m), a->str); /* when the run ended: at the fault */
+                       f->ops->trace->fault_name(f->fault.code), machine_run_vtime(m),
+                       a->str); /* when the run ended: at the fault */
             g_string_free(a, TRUE);
         }
     }

@@ -7,7 +7,7 @@
  * the input tensors written into HBM, then the ordinary scheduler.  Output
  * tensors are read from HBM afterwards.  Nothing bypasses the machine: the
  * launcher configures and starts the TPCs through their windows.  The launch
- * itself is tr_execute (tpc-run-core.c); this file is files and messages.
+ * itself is tr_execute (api/tpc-run-core.c); this file is files and messages.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "hw/nc2/fdt.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "nxemu-version.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"

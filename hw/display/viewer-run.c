@@ -1,5 +1,5 @@
 /*
- * viewer_run (include/hw/display/viewer.h): the run loop of nxemu and
+ * viewer_run (include/nxemu/viewer.h): the run loop of nxemu and
  * nxemu-tpc-run with -display sdl and without gdb, in one place so both
  * tools refresh, pause, end and take the -screendump-at-exit picture alike.
  * Built with or without SDL (without it no Viewer is ever created).
@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 

@@ -1,8 +1,8 @@
 /*
- * include/hw/display/viewer.h for a build without SDL (--disable-sdl):
+ * include/nxemu/viewer.h for a build without SDL (--disable-sdl):
  * -display sdl fails with a clear message and nothing else is reachable.
  */
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 
 Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)

@@ -65,6 +65,8 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
     ViewTimeline *tl = &vm->tl;
     ViewTlEvent e = {.unit = (uint16_t)ev->unit, .t0 = ev->t0, .t1 = ev->t1, .code = ev->code};
     switch (ev->kind) {
+    case NX_RUNEV_DMA_QUEUED: /* drawn at its completion */
+        return;
     case NX_RUNEV_DMA:
         if (ev->unit >= tl->nr_dma) {
             return;

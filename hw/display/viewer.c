@@ -1,5 +1,5 @@
 /*
- * The viewer (include/hw/display/viewer.h) in a build with SDL: model,
+ * The viewer (include/nxemu/viewer.h) in a build with SDL: model,
  * pacing, pause protocol and screenshots live here in libnxemu; the window
  * itself is the SDL display module (hw/display/viewer-module.h), opened with
  * GModule by viewer_new, so that nxemu does not link SDL2 and a run without
@@ -14,7 +14,7 @@
 #include "hw/display/viewer-int.h"
 #include "hw/display/viewer-module-dirs.h"
 #include "hw/display/viewer-module.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/error.h"
 #include "nxemu/machine.h"
 #include "nxemu/signal.h"
@@ -210,10 +210,11 @@ Viewer *viewer_new(Machine *m, const ViewerOptions *o, GError **err)
         return NULL;
     }
     v->hooked = true;
-    /* The timeline's events; one observer at a time. */
-    if (!m->runev) {
-        m->runev = vtl_event;
-        m->runev_opaque = &v->vm;
+    /* The timeline's events. */
+    if (!machine_runev_subscribe(m, vtl_event, &v->vm)) {
+        g_set_error(err, NX_ERROR, NX_ERROR_USAGE, "-display sdl: too many run-event observers");
+        viewer_free(v);
+        return NULL;
     }
     viewer_pump(v);
     viewer_show(v);
@@ -348,9 +349,8 @@ void viewer_free(Viewer *v)
     if (v->hooked) {
         as_remove_access_hook(v->vm.m->as, viewer_hook, v);
     }
-    if (v->vm.m && v->vm.m->runev_opaque == &v->vm) {
-        v->vm.m->runev = NULL;
-        v->vm.m->runev_opaque = NULL;
+    if (v->vm.m) {
+        machine_runev_unsubscribe(v->vm.m, vtl_event, &v->vm);
     }
     vmodel_destroy(&v->vm);
     if (v->win) {

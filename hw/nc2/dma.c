@@ -236,8 +236,10 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     e->count++;
     dc->queued++;
     sched_note_wake(e->m);
-    if (G_UNLIKELY(e->m->trace)) {
-        trace_dma_push(e->m, e->index, req);
+    if (G_UNLIKELY(e->m->runev)) {
+        NxRunEvent ev = {
+            .kind = NX_RUNEV_DMA_QUEUED, .unit = e->index, .t0 = req->issued, .owner = req->owner};
+        machine_runev(e->m, &ev);
     }
     nx_log_mask(&e->m->log, NX_LOG_DMA,
                 "dma: engine=%u queue owner=%d bytes=%" PRIu64 " cost=%" PRIu64 " occupancy=%u\n",
@@ -309,15 +311,15 @@ static unsigned dma_engine_complete(DmaEngine *e, unsigned nfin, uint64_t *last_
         }
         /* dma_advance runs before the round's T moves on */
         uint64_t at = e->m->sched.vtime + req->fin;
-        if (G_UNLIKELY(e->m->trace)) {
-            trace_dma_complete(e->m, e->index, req, at);
-        }
         if (G_UNLIKELY(e->m->runev)) {
             NxRunEvent ev = {.kind = NX_RUNEV_DMA,
                              .unit = e->index,
                              .t0 = req->issued,
                              .t1 = at,
-                             .bytes = req->bytes};
+                             .bytes = req->bytes,
+                             .owner = req->owner,
+                             .sem = req->sem,
+                             .sem_inc = req->sem_inc};
             machine_runev(e->m, &ev);
         }
         if (G_UNLIKELY(nx_debug_catching(e->m, NX_CATCH_DMA))) {

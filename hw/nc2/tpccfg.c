@@ -138,9 +138,6 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
                 " config=0x%" PRIx32 "\n",
                 tc->index, tc->launcher, tc->latched.kernel_base, tc->latched.kernel_size,
                 tc->latched.config);
-    if (G_UNLIKELY(m->trace)) {
-        trace_tpc_launch(m, tc->index);
-    }
     if (G_UNLIKELY(m->runev)) {
         NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_BEGIN, .unit = tc->index, .t0 = machine_vtime(m)};
         machine_runev(m, &ev);
@@ -190,16 +187,14 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
         nx_work_done(nx, tc->launcher_gen);
     }
     m->sched.round_tpc_changed++;
-    if (G_UNLIKELY(m->trace)) {
-        trace_tpc_finish(m, tc->index, fault_code, cycles, bundles);
-    }
     if (G_UNLIKELY(m->runev)) {
         /* the kernel lasts its CYCLES, as -trace-json's kernel span */
         NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_END,
                          .unit = tc->index,
                          .t0 = tc->launch_vtime,
                          .t1 = tc->launch_vtime + cycles,
-                         .code = fault_code};
+                         .code = fault_code,
+                         .bundles = bundles};
         machine_runev(m, &ev);
     }
     nx_log_mask(&m->log, NX_LOG_TPC,

@@ -31,6 +31,41 @@ typedef enum CpuState {
 typedef enum CpuKind { CPU_KIND_SEQ, CPU_KIND_TPC } CpuKind;
 #define NX_CPU_KINDS 2 /* CpuKind values, for tables indexed by kind */
 
+/* Execution modes the command line sets on the cores (-tpc-strict,
+ * -tpc-timing, -tpc-hazard-warn: docs/user-manual.rst, docs/timing.rst);
+ * a core type takes the ones that concern it (NxCpuOps.set_modes). */
+typedef struct NxCpuModes {
+    bool strict;      /* bundle conflicts fault (tpc.md §6.1); false: unchanged */
+    unsigned timing;  /* the pipeline timing model: 0 functional (nx_timing_parse) */
+    bool hazard_warn; /* report reads before their producer's latency */
+} NxCpuModes;
+
+/* What the traces (softmmu/trace.c: -d commit, -trace-json, -coverage;
+ * docs/tracing.rst) ask of a core type, so that they read no core state
+ * themselves.  The commit log finds what an instruction did by comparing
+ * the core's architectural state before and after it. */
+typedef struct NxCpuTraceOps {
+    unsigned insn_len;  /* bytes of an instruction (64) or bundle (32) */
+    unsigned pc_digits; /* hex digits of a pc in a commit line */
+    /* Bytes of a snapshot, which the trace allocates zeroed. */
+    size_t snap_size;
+    /* Before the instruction bytes[insn_len] runs: copy what it may change. */
+    void (*snap)(NxCpu *cpu, void *snap, const uint8_t *bytes);
+    /* After it: append " ; NAME=VALUE" for every change since snap. */
+    void (*changed)(NxCpu *cpu, const void *snap, GString *out);
+    /* Disassemble bytes[insn_len] at pc. */
+    void (*disas)(const uint8_t *bytes, uint64_t pc, GString *out);
+    /* The name of a fault code of this core type. */
+    const char *(*fault_name)(uint32_t code);
+    /* Optional: a blocked core's wait: *reason (NX_BLOCK_*), and for a
+     * wait on a semaphore or event its index and whether it is an event;
+     * false when the core does not say. */
+    bool (*wait)(NxCpu *cpu, unsigned *reason, bool *evt, unsigned *idx);
+    /* Optional: the timeline's counter samples of the core (name, value),
+     * each handed to emit; none when the core keeps no such counts. */
+    void (*counters)(NxCpu *cpu, void (*emit)(void *o, const char *name, uint64_t v), void *o);
+} NxCpuTraceOps;
+
 typedef struct NxCpuOps {
     const char *arch; /* "seq" or "tpc" */
     void (*reset)(NxCpu *cpu);
@@ -70,6 +105,10 @@ typedef struct NxCpuOps {
      * transferred, 0 for an unknown number. */
     unsigned (*gdb_read_reg)(NxCpu *cpu, unsigned n, uint8_t *buf, size_t buflen);
     unsigned (*gdb_write_reg)(NxCpu *cpu, unsigned n, const uint8_t *buf, size_t len);
+    /* What the traces ask of the core (above). */
+    const NxCpuTraceOps *trace;
+    /* Optional: take the command line's execution modes. */
+    void (*set_modes)(NxCpu *cpu, const NxCpuModes *modes);
     void (*destroy)(NxCpu *cpu);
 } NxCpuOps;
 
@@ -100,6 +139,9 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port);
  * the machine beside the cores (Machine.cov_isa). */
 extern const struct NxCovIsa seq_cov_isa;
 extern const struct NxCovIsa tpc_cov_isa;
+/* -tpc-timing MODE's names (target/tpc/timing.c): the NxCpuModes.timing
+ * value of "functional", "interlocked" or "exposed"; false for another. */
+bool nx_timing_parse(const char *s, unsigned *mode);
 
 static inline const char *cpu_state_name(CpuState s)
 {

@@ -143,12 +143,15 @@ typedef struct Machine {
     const struct NxCovIsa *cov_isa[NX_CPU_KINDS];
     /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
     struct NxTrace *trace;
-    /* The SDL viewer (hw/display/viewer.h); NULL without -display sdl. */
+    /* The SDL viewer (nxemu/viewer.h); NULL without -display sdl. */
     struct Viewer *viewer;
-    /* Run-event observer (include/nxemu/runev.h): the viewer's timeline;
-     * NULL when nobody observes. */
-    NxRunEvFn runev;
-    void *runev_opaque;
+    /* Run-event subscribers (include/nxemu/runev.h): the traces, the
+     * viewer's timeline; runev counts them (0: nobody observes). */
+    unsigned runev;
+    struct {
+        NxRunEvFn fn;
+        void *opaque;
+    } runev_sub[NX_RUNEV_SUBS];
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
@@ -185,11 +188,17 @@ void machine_add_label(Machine *m, uint64_t pa, uint64_t size, const char *name)
 void machine_request_exit(Machine *m, int status);
 /* A core faulted: stop the whole machine now (machine.md §9.1). */
 void machine_fault(Machine *m, NxCpu *cpu);
-/* Hand ev to the run-event observer (callers test m->runev first). */
+/* Hand ev to every run-event subscriber, in the order they subscribed
+ * (callers test m->runev first). */
 static inline void machine_runev(Machine *m, const NxRunEvent *ev)
 {
-    m->runev(m->runev_opaque, ev);
+    for (unsigned i = 0; i < m->runev; i++)
+        m->runev_sub[i].fn(m->runev_sub[i].opaque, ev);
 }
+/* Add a subscriber; false when NX_RUNEV_SUBS are there already. */
+bool machine_runev_subscribe(Machine *m, NxRunEvFn fn, void *opaque);
+/* Remove it (nothing if it is not subscribed). */
+void machine_runev_unsubscribe(Machine *m, NxRunEvFn fn, void *opaque);
 /* VTIME as seen by the requester (machine.md §8). */
 uint64_t machine_vtime(Machine *m);
 /* The run's virtual time for reports (-d stats, the viewer): once the run

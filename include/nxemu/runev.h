@@ -1,12 +1,16 @@
 /*
- * Run events: the moments -trace-json draws (softmmu/trace.c), offered to
- * one more observer, the viewer's timeline (hw/display/viewer-timeline.c).
+ * Run events: the moments of a run (DMA requests queued and completed,
+ * kernel launches and ends, sequencer waits, faults), handed to every
+ * subscriber (machine_runev_subscribe): the traces (softmmu/trace.c:
+ * -trace-json, -d stats) and the viewer's timeline
+ * (hw/display/viewer-timeline.c).  Devices and cores call no observer by
+ * name.
  *
- * The devices and cores that call the trace hooks call machine_runev() at
- * the same points, under one `if (G_UNLIKELY(m->runev))`, so a run without
- * an observer pays one predictable branch.  The observer learns what
- * happened and when from the event alone: it never reads device or core
- * structures of hw/nc2 or target/.
+ * They call machine_runev() under one `if (G_UNLIKELY(m->runev))` (the
+ * count of subscribers), so a run without an observer pays one predictable
+ * branch.  A subscriber learns what happened and when from the event alone:
+ * it never reads device or core structures of hw/nc2 or target/, and
+ * ignores the kinds it does not draw.
  */
 #ifndef NXEMU_RUNEV_H
 #define NXEMU_RUNEV_H
@@ -15,9 +19,12 @@
 #include <stdint.h>
 
 typedef enum NxRunEvKind {
-    NX_RUNEV_DMA,          /* a transfer completed: unit = engine, t0 = queued, t1 = completion */
+    NX_RUNEV_DMA_QUEUED,   /* a request was queued: unit = engine, t0 = then, owner */
+    NX_RUNEV_DMA,          /* a transfer completed: unit = engine, t0 = queued, t1 = completion,
+                            * bytes, owner, sem, sem_inc */
     NX_RUNEV_KERNEL_BEGIN, /* unit = TPC, t0 = launch */
-    NX_RUNEV_KERNEL_END,   /* unit = TPC, t0 = launch, t1 = launch + cycles, code = fault */
+    NX_RUNEV_KERNEL_END,   /* unit = TPC, t0 = launch, t1 = launch + cycles, code = fault,
+                            * bundles */
     NX_RUNEV_WAIT_BEGIN,   /* unit = sequencer, t0: its first blocked attempt */
     NX_RUNEV_WAIT_END,     /* unit = sequencer, t0: the attempt that retired */
     NX_RUNEV_FAULT,        /* unit = core (tpc says which kind), t0, code = fault */
@@ -30,8 +37,14 @@ typedef struct NxRunEvent {
     uint64_t t0, t1; /* virtual times */
     uint64_t bytes;  /* NX_RUNEV_DMA */
     uint32_t code;   /* fault code (0: none) */
+    int owner;       /* NX_RUNEV_DMA*: the issuing sequencer, -1 for a doorbell */
+    uint8_t sem, sem_inc; /* NX_RUNEV_DMA: the completion's semaphore update */
+    uint64_t bundles;     /* NX_RUNEV_KERNEL_END */
 } NxRunEvent;
 
 typedef void (*NxRunEvFn)(void *opaque, const NxRunEvent *ev);
+
+/* Subscribers a machine holds at most (the traces, the viewer, tests). */
+#define NX_RUNEV_SUBS 4
 
 #endif

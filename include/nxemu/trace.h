@@ -62,13 +62,10 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
 bool trace_needs_every_insn(const Machine *m);
 /* Close cpu's pending attempt, if any (no-op otherwise). */
 void trace_insn_end(Machine *m, NxCpu *cpu);
-/* A DMA request was queued on engine e (at machine_vtime). */
-void trace_dma_push(Machine *m, unsigned e, const DmaRequest *req);
-/* The head request of engine e completes at virtual time `at`. */
-void trace_dma_complete(Machine *m, unsigned e, const DmaRequest *req, uint64_t at);
-/* TPC t was launched (EXECUTE) / finished its kernel (code 0 = success). */
-void trace_tpc_launch(Machine *m, unsigned t);
-void trace_tpc_finish(Machine *m, unsigned t, uint32_t code, uint64_t cycles, uint64_t bundles);
+/* Append p[0..n) as lower-case hex, the commit log's byte format. */
+void trace_hex(GString *g, const uint8_t *p, size_t n);
+/* DMA requests queued and completed, kernels launched and ended reach the
+ * trace as run events (nxemu/runev.h): trace_new subscribes. */
 
 /* ---- for tests and the monitor ------------------------------------------ */
 

@@ -755,6 +755,7 @@ static const NxCpuOps seq_cpu_ops = {
     .disas = seq_disas,
     .gdb_read_reg = seq_gdb_read_reg,
     .gdb_write_reg = seq_gdb_write_reg,
+    .trace = &seq_trace_ops,
     .destroy = seq_destroy,
 };
 

@@ -265,6 +265,9 @@ static inline uint64_t seq_le64(const uint8_t *p)
 }
 
 /* Decode cache (dcache.c). */
+/* What the traces ask of a sequencer (target/seq/trace.c). */
+extern const NxCpuTraceOps seq_trace_ops;
+
 void seq_dcache_init(SeqDCache *dc);
 void seq_dcache_destroy(SeqDCache *dc);
 /* The entry for PA pa (64-aligned); fills it (phase D) on a miss. */

@@ -659,6 +659,15 @@ void tpc_cpu_set_strict(Machine *m, bool strict)
 
 /* ---- NxCpuOps ---- */
 
+static void tpc_set_modes(NxCpu *cpu, const NxCpuModes *mo)
+{
+    TpcCpu *c = tpc_cpu(cpu);
+    Machine *m = cpu->m;
+    if (mo->strict)
+        c->strict = true;
+    tpc_cpu_timing_set(m, c, (TpcTimingMode)mo->timing, mo->hazard_warn);
+}
+
 static void tpc_reset(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
@@ -708,6 +717,8 @@ static const NxCpuOps tpc_ops = {
     .disas = tpc_disas,
     .gdb_read_reg = tpc_gdb_read_reg,
     .gdb_write_reg = tpc_gdb_write_reg,
+    .trace = &tpc_trace_ops,
+    .set_modes = tpc_set_modes,
     .destroy = tpc_destroy,
 };
 

@@ -432,6 +432,8 @@ static inline bool tpc_fault(TpcCpu *c, uint32_t code, uint32_t info, uint64_t a
 }
 
 const char *tpc_fault_name(uint32_t code);
+/* What the traces ask of a TPC (target/tpc/trace.c). */
+extern const NxCpuTraceOps tpc_trace_ops;
 
 /* gdb watchpoints (include/nxemu/debug.h), checked by the executors before
  * any global-memory access of the bundle: true = a watchpoint covers

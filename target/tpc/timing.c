@@ -343,6 +343,15 @@ bool tpc_timing_parse(const char *s, TpcTimingMode *mode)
     return false;
 }
 
+bool nx_timing_parse(const char *s, unsigned *mode)
+{
+    TpcTimingMode t;
+    if (!tpc_timing_parse(s, &t))
+        return false;
+    *mode = (unsigned)t;
+    return true;
+}
+
 const char *tpc_timing_name(TpcTimingMode mode)
 {
     static const char *const names[] = {"functional", "interlocked", "exposed"};
@@ -562,21 +571,30 @@ static void share_hbm(Machine *m, TpcTiming *tm)
     tm->hbm = h;
 }
 
+/* A timing model for a TPC of m, with the machine's memory parameters and
+ * its share of the HBM cap. */
+static TpcTiming *timing_for(Machine *m, TpcTimingMode mode, bool hazard_warn)
+{
+    TpcTiming *tm = tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
+                                   m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
+    share_hbm(m, tm);
+    return tm;
+}
+
+void tpc_cpu_timing_set(Machine *m, TpcCpu *c, TpcTimingMode mode, bool hazard_warn)
+{
+    tpc_timing_free(c->tm);
+    c->tm = NULL;
+    if (mode != TPC_TIMING_FUNCTIONAL || hazard_warn)
+        c->tm = timing_for(m, mode, hazard_warn);
+}
+
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn)
 {
     for (unsigned t = 0; t < m->cfg.nr_tpc; t++) {
         TpcCpu *c = tpc_cpu_of(m, t);
-        if (!c)
-            continue;
-        tpc_timing_free(c->tm);
-        c->tm = NULL;
-        if (mode != TPC_TIMING_FUNCTIONAL || hazard_warn) {
-            TpcTiming *tm =
-                tpc_timing_new(mode, hazard_warn, m->cfg.tpc_gmem_latency,
-                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
-            share_hbm(m, tm);
-            c->tm = tm;
-        }
+        if (c)
+            tpc_cpu_timing_set(m, c, mode, hazard_warn);
     }
 }
 
@@ -586,13 +604,8 @@ void tpc_cpu_set_profile(Machine *m)
         TpcCpu *c = tpc_cpu_of(m, t);
         if (!c)
             continue;
-        if (!c->tm) {
-            TpcTiming *tm =
-                tpc_timing_new(TPC_TIMING_FUNCTIONAL, false, m->cfg.tpc_gmem_latency,
-                               m->cfg.tpc_gmem_bytes_per_cycle, m->cfg.tpc_sram_latency);
-            share_hbm(m, tm);
-            c->tm = tm;
-        }
+        if (!c->tm)
+            c->tm = timing_for(m, TPC_TIMING_FUNCTIONAL, false);
         if (!c->tm->profile) {
             c->tm->profile = true;
             c->tm->edges = g_array_new(FALSE, TRUE, sizeof(TpcProfileEdge));

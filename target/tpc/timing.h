@@ -41,6 +41,8 @@ typedef struct TpcTiming TpcTiming;
 /* Turn the model on for every TPC of m (mode functional and !warn: off). */
 typedef struct Machine Machine;
 void tpc_cpu_set_timing(Machine *m, TpcTimingMode mode, bool hazard_warn);
+/* The same for one TPC c of m. */
+void tpc_cpu_timing_set(Machine *m, TpcCpu *c, TpcTimingMode mode, bool hazard_warn);
 
 /* Per-core state (NULL in TpcCpu.tm while off). */
 TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_latency,

@@ -11,7 +11,7 @@
 #include "config-host.h"
 #include "hw/display/viewer-int.h"
 #include "viewer-testlib.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "nxemu/machine.h"
 
 #define SBUF_BASE 0x2000000000ull

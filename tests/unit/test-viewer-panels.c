@@ -220,8 +220,7 @@ static void test_timeline_wait(Fx *f, gconstpointer data)
     GString *s = g_string_new(NULL);
     const ViewTlEvent *e;
     DmaRequest *req = g_new0(DmaRequest, 1);
-    f->m->runev = vtl_event;
-    f->m->runev_opaque = f->vm;
+    g_assert_true(machine_runev_subscribe(f->m, vtl_event, f->vm));
     asm1("nop wait(sem5 >= 1)", CODE, rec);
     put(f->m, CODE, rec, 64);
     asm1("halt", CODE + 64, rec);
@@ -255,12 +254,66 @@ static void test_timeline_wait(Fx *f, gconstpointer data)
     g_string_free(s, TRUE);
 }
 
+/* Run events have several subscribers (nxemu/runev.h): the traces and the
+ * viewer each get every event of a DMA, the same fields, and one that
+ * leaves gets no more.  A 4096-byte doorbell request queued at 0 on an
+ * engine of latency 32 and 64 bytes a cycle completes at 32 + 4096 / 64. */
+typedef struct RunEvLog {
+    GArray *ev; /* NxRunEvent */
+} RunEvLog;
+
+static void runev_log(void *opaque, const NxRunEvent *ev)
+{
+    g_array_append_val(((RunEvLog *)opaque)->ev, *ev);
+}
+
+static void dma_doorbell(Fx *f, uint64_t bytes)
+{
+    DmaRequest *req = g_new0(DmaRequest, 1); /* freed by the engine (release NULL) */
+    req->bytes = bytes;
+    req->owner = -1;
+    dma_push(&f->m->board->dma.e[0], req);
+    for (int i = 0; i < 8 && f->m->board->dma.queued; i++) {
+        dma_advance(&f->m->board->dma, 64);
+        f->m->sched.vtime += 64;
+    }
+    g_assert_cmpuint(f->m->board->dma.queued, ==, 0);
+}
+
+static void test_runev_subscribers(Fx *f, gconstpointer data)
+{
+    RunEvLog log = {g_array_new(FALSE, FALSE, sizeof(NxRunEvent))};
+    g_assert_true(machine_runev_subscribe(f->m, runev_log, &log));
+    g_assert_true(machine_runev_subscribe(f->m, vtl_event, f->vm));
+    dma_doorbell(f, 4096);
+    g_assert_cmpuint(log.ev->len, ==, 2);
+    const NxRunEvent *q = &g_array_index(log.ev, NxRunEvent, 0);
+    const NxRunEvent *d = &g_array_index(log.ev, NxRunEvent, 1);
+    g_assert_cmpuint(q->kind, ==, NX_RUNEV_DMA_QUEUED);
+    g_assert_cmpint(q->owner, ==, -1);
+    g_assert_cmpuint(d->kind, ==, NX_RUNEV_DMA);
+    g_assert_cmpuint(d->t0, ==, 0);
+    g_assert_cmpuint(d->t1, ==, 32 + 4096 / 64);
+    g_assert_cmpuint(d->bytes, ==, 4096);
+    g_assert_cmpuint(f->vm->tl.ev->len, ==, 1); /* the viewer drew the same transfer */
+    g_assert_cmpuint(g_array_index(f->vm->tl.ev, ViewTlEvent, 0).t1, ==, 32 + 4096 / 64);
+    /* the log leaves: the next transfer reaches the viewer only */
+    machine_runev_unsubscribe(f->m, runev_log, &log);
+    dma_doorbell(f, 64);
+    g_assert_cmpuint(log.ev->len, ==, 2);
+    g_assert_cmpuint(f->vm->tl.ev->len, ==, 2);
+    /* NX_RUNEV_SUBS at most; a full machine refuses one more */
+    for (unsigned i = f->m->runev; i < NX_RUNEV_SUBS; i++)
+        g_assert_true(machine_runev_subscribe(f->m, runev_log, &log));
+    g_assert_false(machine_runev_subscribe(f->m, runev_log, &log));
+    g_array_free(log.ev, TRUE);
+}
+
 /* The devices report through m->runev: a real DMA on engine 0. */
 static void test_timeline_hooks(Fx *f, gconstpointer data)
 {
     DmaRequest *req = g_new0(DmaRequest, 1); /* freed by the engine (release NULL) */
-    f->m->runev = vtl_event;
-    f->m->runev_opaque = f->vm;
+    g_assert_true(machine_runev_subscribe(f->m, vtl_event, f->vm));
     req->bytes = 4096;
     req->owner = -1;
     dma_push(&f->m->board->dma.e[0], req);
@@ -464,6 +517,7 @@ int main(int argc, char **argv)
     FX_TEST("/viewer/timeline", test_timeline);
     FX_TEST("/viewer/timeline-rows", test_timeline_rows);
     FX_TEST("/viewer/timeline-hooks", test_timeline_hooks);
+    FX_TEST("/viewer/runev-subscribers", test_runev_subscribers);
     FX_TEST("/viewer/timeline-wait", test_timeline_wait);
     FX_TEST("/viewer/data-parse", test_data_parse);
     FX_TEST("/viewer/data-view", test_data_view);

@@ -1,8 +1,8 @@
 /*
  * The nc2 board's half of the machine (docs/architecture.rst, "Layers"):
- * the devices and memories behind Machine.board.  Only hw/, softmmu/ and
- * tools/tests include this; target/ works through nxemu/ headers and the
- * ports the board hands each core.
+ * the devices and memories behind Machine.board.  Only hw/, api/, tools/
+ * and tests include this; softmmu/ works through nxemu/board-if.h, target/
+ * through nxemu/ headers and the ports the board hands each core.
  */
 #ifndef HW_NC2_BOARD_H
 #define HW_NC2_BOARD_H

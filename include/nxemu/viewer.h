@@ -1,6 +1,9 @@
 /*
  * The SDL memory viewer (`-display sdl`, docs/viewer.rst): a live picture of
  * SBUF, PSUM and HBM accesses, the cores, the window TLBs and the semaphores.
+ * This is its interface, an opaque Viewer and the calls below, for the run
+ * loops of softmmu/ and tools/; hw/display implements it and is the only
+ * part that sees the board (docs/architecture.rst, "Layers").
  *
  * It only observes: it installs the memory API's access hook while open (so
  * a run without it pays nothing; it chains to a hook already installed, such
@@ -27,8 +30,8 @@
  * and resume, viewer_idle while it waits for gdb, viewer_redraw after gdb
  * changed memory or registers, and viewer_finish when it reports the end.
  */
-#ifndef HW_DISPLAY_VIEWER_H
-#define HW_DISPLAY_VIEWER_H
+#ifndef NXEMU_VIEWER_H
+#define NXEMU_VIEWER_H
 
 #include <stdbool.h>
 #include <stdint.h>

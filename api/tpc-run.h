@@ -68,22 +68,22 @@ typedef struct TrOptions {
     bool has_cycle_limit;
     uint64_t cycle_limit;
     bool help;
-    bool version; /* --version */
-    bool help_shown; /* -d help printed the item list */
-    bool time;       /* --time: report the host CPU time of the run */
-    bool stats;      /* --stats: bundles per TPC by path, host time per TPC */
-    char *gdb;        /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
-    bool gdb_default; /* -s: -gdb tcp::1234 */
-    bool freeze;      /* -S: start stopped, for the debugger or the monitor */
-    bool monitor_stdio;     /* -monitor stdio: nxemu's monitor on standard input */
-    uint64_t replay_budget; /* --replay-budget N: gdb reverse execution, 0 = off */
-    uint64_t replay_memory; /* --replay-memory SIZE: its snapshots, 0 = none */
-    uint64_t replay_every;  /* --replay-every N */
-    TpcTimingMode timing; /* --tpc-timing (docs/timing.rst) */
-    bool hazard_warn;     /* --tpc-hazard-warn */
-    char *profile;        /* --profile FILE, or NULL */
-    char *profile_json;   /* --profile-json FILE, or NULL */
-    char *profile_trace;  /* --profile-trace FILE (Perfetto counter tracks), or NULL */
+    bool version;             /* --version */
+    bool help_shown;          /* -d help printed the item list */
+    bool time;                /* --time: report the host CPU time of the run */
+    bool stats;               /* --stats: bundles per TPC by path, host time per TPC */
+    char *gdb;                /* -gdb DEV (tcp::PORT, unix:PATH), or NULL */
+    bool gdb_default;         /* -s: -gdb tcp::1234 */
+    bool freeze;              /* -S: start stopped, for the debugger or the monitor */
+    bool monitor_stdio;       /* -monitor stdio: nxemu's monitor on standard input */
+    uint64_t replay_budget;   /* --replay-budget N: gdb reverse execution, 0 = off */
+    uint64_t replay_memory;   /* --replay-memory SIZE: its snapshots, 0 = none */
+    uint64_t replay_every;    /* --replay-every N */
+    TpcTimingMode timing;     /* --tpc-timing (docs/timing.rst) */
+    bool hazard_warn;         /* --tpc-hazard-warn */
+    char *profile;            /* --profile FILE, or NULL */
+    char *profile_json;       /* --profile-json FILE, or NULL */
+    char *profile_trace;      /* --profile-trace FILE (Perfetto counter tracks), or NULL */
     int check;                /* --check: 0 off, 1 warnings, 2 fatal (tpc-run-check.c) */
     char *display;            /* --display sdl[,...] as nxemu's -display; NULL: none */
     char *screendump_at_exit; /* --screendump-at-exit FILE.png (with --display sdl) */
@@ -117,8 +117,8 @@ typedef struct TrResult {
     unsigned ntpc;   /* 0: the run did not start */
     uint64_t bundles, cycles, vtime;
     uint64_t stalls, hazards; /* timing model (timing.h): interlock stall cycles, early reads */
-    double run_seconds; /* host CPU time of the run alone */
-    GString *paths;     /* --stats: one line per launched TPC (the caller frees) */
+    double run_seconds;       /* host CPU time of the run alone */
+    GString *paths;           /* --stats: one line per launched TPC (the caller frees) */
 } TrResult;
 
 /* Launch o's kernel through the launcher ELF at `launcher` (docs/tpc-run.rst).

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "hw/nc2/board.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "nxemu/cpu.h"
 #include "nxemu/machine.h"
 #include "nxemu/memory.h"

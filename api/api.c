@@ -24,7 +24,7 @@
 #include "target/seq/seq-tools.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
-#include "tools/nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 
 struct NxApi {
     Machine *m;
@@ -85,8 +85,7 @@ static bool refuse(const NxOptions *o, GError **e)
                        : o->coverage            ? "-coverage"
                        : o->poison              ? "-machine poison=on"
                        : o->dump_dtb            ? "-dump-dtb"
-                       : o->help || o->version || o->machine_help || o->log_help ||
-                               o->help_list
+                       : o->help || o->version || o->machine_help || o->log_help || o->help_list
                            ? "-help/-version"
                            : NULL;
     if (what) {

@@ -13,9 +13,9 @@
 #include <time.h>
 
 #include "hw/nc2/board.h"
-#include "hw/display/viewer.h"
+#include "nxemu/viewer.h"
 #include "hw/nc2/fdt.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "nxemu/gdbstub.h"
 #include "nxemu/error.h"
 #include "nxemu/file-io.h"
@@ -495,8 +495,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     res->bundles = bundles;
     res->cycles = cycles;
     res->vtime = m->sched.end_vtime;
-    res->run_seconds =
-        (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    res->run_seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (rc == 0 && !save_outputs(m, o, io, err)) {
         /* 126: the run ended, an output could not be written (file-io.h) */
         rc = err && g_error_matches(*err, NX_ERROR, NX_ERROR_OUTPUT) ? NX_EXIT_OUTPUT

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 
 #include "hw/nc2/board.h"
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
 
@@ -294,9 +294,9 @@ static bool profiled(Machine *m, unsigned t, TpcCpu **c)
 void tr_profile_text(GString *out, Machine *m, const TrOptions *o)
 {
     TpcCpu *c0 = tpc_cpu_of(m, 0);
-    g_string_append_printf(out, "# nxemu-tpc-run profile (docs/timing.rst): kernel=%s timing=%s tpcs=%u\n",
-                           o->kernel, tpc_timing_name(c0 ? tpc_timing_mode(c0->tm) : o->timing),
-                           o->ntpc);
+    g_string_append_printf(
+        out, "# nxemu-tpc-run profile (docs/timing.rst): kernel=%s timing=%s tpcs=%u\n", o->kernel,
+        tpc_timing_name(c0 ? tpc_timing_mode(c0->tm) : o->timing), o->ntpc);
     for (unsigned t = 0; t < o->ntpc; t++) {
         TpcCpu *c;
         if (!profiled(m, t, &c))

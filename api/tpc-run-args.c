@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nxemu-tpc-run.h"
+#include "api/tpc-run.h"
 #include "nxemu/error.h"
 #include "nxemu/log.h"
 #include "softmmu/options.h"
