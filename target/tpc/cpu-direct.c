@@ -424,8 +424,9 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
     }
     switch (s) {
     case TPC_SLOT_LD:
-        if (in->desc->flags & TPC_F_DIRECT) /* mov */
-            return ld_mov_form(in, wr); /* (fn NULL: the slot's executor) */
+        /* mov (fn NULL: the slot's executor) */
+        if (in->desc->flags & TPC_F_DIRECT)
+            return ld_mov_form(in, wr);
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(wr, &in->dst);
