@@ -100,6 +100,19 @@ static const SeqRow seq_rows[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
 
+enum { TM_LOOP_BODY, TM_JMP_LOOP_END, TM_JMP_TARGET, TM_JMP_NEXT, TM_JMP_AFTER };
+typedef struct FlowRow {
+    uint8_t kind, slot, bundles;
+    const char *names, *src;
+} FlowRow;
+
+static const FlowRow flow_rows[] = {
+#define TPC_FLOW(kind, slot, names, bundles, src) {TM_##kind, TPC_SLOT_##slot, bundles, names, src},
+#include "target/tpc/timing.def"
+};
+static const char *const flow_names[] = {"LOOP-BODY", "JMP-LOOP-END", "JMP-TARGET", "JMP-NEXT",
+                                         "JMP-AFTER"};
+
 typedef struct MemRow {
     uint8_t slot;
     uint16_t bytes;
@@ -485,6 +498,9 @@ struct TpcTiming {
     TpcProfileSample *samp; /* TPC_PROF_NSAMP of them */
     GHashTable *warned; /* bundle PCs + 1 already reported */
     GHashTable *warned_rule; /* the same for TPC_WAW / TPC_SEQ */
+    GHashTable *warned_flow; /* the same for TPC_FLOW */
+    uint32_t jmp_pc;         /* the last jump bundle (TPC_FLOW) */
+    uint8_t jmp_age;         /* bundles run since it, 0xFF: none near */
     unsigned bh_head, bh_count;
     TmHist bh[TM_BHIST]; /* the last bundles with a TPC_SEQ producer */
     uint64_t tc;        /* issue cycle of the bundle being executed */
@@ -511,6 +527,8 @@ TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_la
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->warned_flow = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->jmp_age = 0xFF;
     tm->last_pc = UINT32_MAX;
     return tm;
 }
@@ -524,6 +542,7 @@ void tpc_timing_free(TpcTiming *tm)
         g_free(tm->hbm);
     g_hash_table_destroy(tm->warned);
     g_hash_table_destroy(tm->warned_rule);
+    g_hash_table_destroy(tm->warned_flow);
     g_free(tm->prof);
     if (tm->edges)
         g_array_free(tm->edges, TRUE);
@@ -550,6 +569,7 @@ void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
     tm->port_free = 0;
     tm->bh_count = 0;
     tm->last_pc = UINT32_MAX; /* no back edge from the previous launch */
+    tm->jmp_age = 0xFF;
 }
 
 /* Every TPC of m shares one TmHbm (none without a cap). */
@@ -1005,12 +1025,102 @@ static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, 
     return extra;
 }
 
+/* Report the first TPC_FLOW row the bundle of c->pc breaks (once per PC);
+ * loop rules name the loop's body, jump rules the jump. */
+static void flow_warn(const TpcCpu *c, TpcTiming *tm, const FlowRow *r, uint32_t a, uint32_t z,
+                      unsigned dist)
+{
+    if (g_hash_table_contains(tm->warned_flow, GUINT_TO_POINTER(c->pc + 1)))
+        return;
+    g_hash_table_add(tm->warned_flow, GUINT_TO_POINTER(c->pc + 1));
+    if (r->kind <= TM_JMP_TARGET)
+        nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s loop=0x%08" PRIx32
+                "..0x%08" PRIx32 " bundles=%u needed=%u",
+                c->t, c->pc, slot_names[r->slot], flow_names[r->kind], a, z, dist, r->bundles);
+    else
+        nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s reg=- producer=0x%08" PRIx32
+                " distance=%u needed=%u",
+                c->t, c->pc, slot_names[r->slot], flow_names[r->kind], a, dist, r->bundles + 1);
+}
+
+/* Does slot s of b hold an instruction of the row's names?  "*": any but a
+ * NOP, "halt": HALT in any slot. */
+static bool flow_match(const FlowRow *r, const TpcBundle *b)
+{
+    if (!strcmp(r->names, "halt"))
+        return b->halt;
+    if (b->is_loop)
+        return false;
+    const TpcInsn *in = &b->slot[r->slot];
+    if (!in->desc || in->desc->kind == TPC_KIND_NOP)
+        return false;
+    return !strcmp(r->names, "*") || name_match(r->names, in->desc->mnemonic);
+}
+
+/* The jump and loop restrictions (TPC_FLOW rows) for the bundle of c->pc,
+ * with -tpc-hazard-warn: reported, not counted, no stall. */
+static void flow_check(const TpcCpu *c, TpcTiming *tm, const TpcBundle *b)
+{
+    unsigned age = tm->jmp_age == 0xFF ? 0xFF : tm->jmp_age + 1u;
+    bool taken = age == 1 && c->pc != tm->jmp_pc + 32;
+    const TpcLoopFrame *f = c->nloops ? &c->loops[c->nloops - 1] : NULL;
+    if (f && (c->pc < f->body || c->pc > f->end))
+        f = NULL; /* outside the innermost body: no loop rule applies */
+    const TpcInsn *spu = &b->slot[TPC_SLOT_SPU];
+    bool jmp = !b->is_loop && spu->desc && spu->desc->form == TPC_FORM_JMP;
+    for (size_t i = 0; i < G_N_ELEMENTS(flow_rows); i++) {
+        const FlowRow *r = &flow_rows[i];
+        unsigned n;
+        switch (r->kind) {
+        case TM_LOOP_BODY:
+            if (!b->is_loop || b->loop.end_offset < 64)
+                continue;
+            n = (b->loop.end_offset - 64u) / 32u + 1u;
+            if (n < r->bundles) {
+                flow_warn(c, tm, r, c->pc + 64, c->pc + b->loop.end_offset, n);
+                return;
+            }
+            continue;
+        case TM_JMP_LOOP_END:
+        case TM_JMP_TARGET:
+            if (!f || (r->kind == TM_JMP_LOOP_END ? !jmp : !taken))
+                continue;
+            n = (f->end - c->pc) / 32u;
+            if (n < r->bundles) {
+                flow_warn(c, tm, r, f->body, f->end, n);
+                return;
+            }
+            continue;
+        default:
+            if (age > r->bundles || (r->kind == TM_JMP_NEXT && (age != 1 || taken)) ||
+                !flow_match(r, b))
+                continue;
+            flow_warn(c, tm, r, tm->jmp_pc, 0, age);
+            return;
+        }
+    }
+}
+
+static void flow_step(const TpcCpu *c, TpcTiming *tm, const TpcBundle *b)
+{
+    if (tm->warn)
+        flow_check(c, tm, b);
+    const TpcInsn *spu = &b->slot[TPC_SLOT_SPU];
+    if (!b->is_loop && spu->desc && spu->desc->form == TPC_FORM_JMP) {
+        tm->jmp_pc = c->pc;
+        tm->jmp_age = 0;
+    } else if (tm->jmp_age != 0xFF) {
+        tm->jmp_age = tm->jmp_age < 8 ? (uint8_t)(tm->jmp_age + 1) : 0xFF;
+    }
+}
+
 void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
 {
     TpcTiming *tm = c->tm;
     TmBundle *tb = &tm->b[idx];
     if (decoded || !tb->valid)
         resolve(tb, b);
+    flow_step(c, tm, b);
     uint64_t tc0 = c->cycles, hz = c->hazards;
     /* Global memory first (docs/timing.rst "Memory"): the bundle waits for
      * the port, and a load for its data.  Both timed modes stall here, as

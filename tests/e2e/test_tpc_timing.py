@@ -19,6 +19,9 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
     an unwritable FILE is refused before the run (exit 125);
   - --stats splits the bundles by tier (direct, loop plans, hoisted spans,
     staged); the load slot's mov.f32 V, S runs direct and in loop plans;
+  - the jump and loop restrictions of tests/tpc/timing-flow.s: one line per
+    broken rule with the bundles named, the same in every mode, none counted
+    as a hazard, and nothing without --tpc-hazard-warn;
   - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
     (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
@@ -283,6 +286,34 @@ def stats_show_tpc_stalls():
     r = t.run(*base, "-trace-json", js)  # functional: no counter tracks
     assert not [e for e in json.load(open(js))["traceEvents"] if e.get("ph") == "C" and
                 e["name"].startswith("tpc0")], "counters without a timing model"
+
+
+@t.test
+def jump_and_loop_restrictions_are_named():
+    k = kernel("tests/tpc/timing-flow.s")
+    want = [  # PCs and bundle counts by hand (the kernel's comment)
+        "nxemu: warning: tpc=0 hazard pc=0x00000000 slot=LOOP rule=LOOP-BODY "
+        "loop=0x00000040..0x00000060 bundles=2 needed=6",
+        "nxemu: warning: tpc=0 hazard pc=0x00000040 slot=SPU reg=S2 producer=0x00000040 "
+        "distance=2 needed=4",
+        "nxemu: warning: tpc=0 hazard pc=0x00000120 slot=SPU rule=JMP-LOOP-END "
+        "loop=0x000000c0..0x000001a0 bundles=4 needed=6",
+        "nxemu: warning: tpc=0 hazard pc=0x00000180 slot=SPU rule=JMP-TARGET "
+        "loop=0x000000c0..0x000001a0 bundles=1 needed=3",
+        "nxemu: warning: tpc=0 hazard pc=0x000001e0 slot=SPU rule=JMP-NEXT reg=- "
+        "producer=0x000001c0 distance=1 needed=2",
+        "nxemu: warning: tpc=0 hazard pc=0x00000280 slot=SPU rule=JMP-AFTER reg=- "
+        "producer=0x00000240 distance=1 needed=3",
+    ]
+    for mode, cycles in (("functional", 19), ("interlocked", 21), ("exposed", 19)):
+        r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--tpc-timing", mode, "--tpc-hazard-warn")
+        assert r.returncode == 0, r.stderr
+        assert [ln for ln in r.stderr.splitlines() if "warning" in ln] == want, (mode, r.stderr)
+        m = STATS.search(r.stderr)
+        assert m and m.group(2) == "19" and m.group(3) == str(cycles), (mode, r.stderr)
+        assert "hazards=1\n" in r.stderr, (mode, r.stderr)  # only the RAW read
+    r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--tpc-timing", "exposed")
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
 
 
 t.main()
