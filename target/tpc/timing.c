@@ -394,6 +394,7 @@ typedef struct TmSlot {
     bool ibyp;             /* a producer on the IRF bypass */
     uint8_t gload;         /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
+    bool gtnsr;            /* a tensor access (else LD_G/ST_G through an ADRF) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
     TmRead rd[TM_MAX_RD];
 } TmSlot;
@@ -900,6 +901,7 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
             ts->gload = mr->load;
+            ts->gtnsr = strstr(in->desc->mnemonic, "tnsr") != NULL;
         }
     }
 }
@@ -1126,8 +1128,9 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
      * the port, and a load for its data.  Both timed modes stall here, as
      * silicon must: the vendor's schedules assume the table's latency for
      * LD_TNSR and never pad for memory.  A slot its SP predicate turns off
-     * makes no access. */
-    uint64_t gbytes = 0, mstall = 0;
+     * makes no access.  Bytes of SBUF/PSUM take none of the HBM cap
+     * (docs/timing.rst "Memory bandwidth"). */
+    uint64_t gbytes = 0, hbytes = 0, mstall = 0;
     bool gload = false;
     uint32_t lat = tm->gmem_lat; /* the load's latency: HBM's, or SBUF/PSUM's */
     static const uint8_t mem_slots[] = {TPC_SLOT_LD, TPC_SLOT_ST};
@@ -1135,11 +1138,18 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         unsigned s = mem_slots[i];
         const TmSlot *ts = &tb->s[s];
         if (ts->gbytes && tpc_pred_scalar(c, &b->slot[s])) {
+            const TpcInsn *in = &b->slot[s];
+            bool chip = false;
+            if (c->port.on_chip) {
+                uint64_t pa =
+                    ts->gtnsr ? tpc_tensor_base(c, tpc_tensor_id(c, in, s == TPC_SLOT_LD ? 27 : 28))
+                              : c->ad[in->a.num & 7].pa;
+                chip = c->port.on_chip(c->port.opaque, pa);
+            }
             gbytes += ts->gbytes;
+            hbytes += chip ? 0 : ts->gbytes;
             gload |= ts->gload != 0;
-            if (ts->gload == 2 && c->port.on_chip &&
-                c->port.on_chip(c->port.opaque,
-                                tpc_tensor_base(c, tpc_tensor_id(c, &b->slot[s], 27))))
+            if (ts->gload == 2 && chip)
                 lat = tm->sram_lat;
         }
     }
@@ -1188,10 +1198,11 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     tm->tc = c->cycles;
     uint32_t port_pc = tm->port_pc; /* the bundle the port waited for (profile) */
     if (timed && gbytes && tm->gmem_bpc) {
-        if (tm->hbm)
-            tm->port_free = hbm_book(tm->hbm, tm->t0 + tm->tc, gbytes, tm->gmem_bpc) - tm->t0;
-        else
-            tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        if (tm->hbm && hbytes) {
+            uint64_t end = hbm_book(tm->hbm, tm->t0 + tm->tc, hbytes, tm->gmem_bpc) - tm->t0;
+            tm->port_free = MAX(tm->port_free, end);
+        }
         tm->port_pc = c->pc;
     }
     tm->gmem_bytes += gbytes;
