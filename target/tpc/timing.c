@@ -488,6 +488,7 @@ struct TpcTiming {
     bool running;                    /* counted in hbm->running */
     uint64_t t0;                     /* virtual time of the launch: c->cycles 0 */
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
+    uint64_t by_cause[TPC_STALL_NCAUSES]; /* the kernel's stall cycles by cause */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
     GArray *edges;    /* TpcProfileEdge: backward transfers seen */
@@ -568,6 +569,7 @@ void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
+    memset(tm->by_cause, 0, sizeof(tm->by_cause));
     tm->bh_count = 0;
     tm->last_pc = UINT32_MAX; /* no back edge from the previous launch */
     tm->jmp_age = 0xFF;
@@ -1207,6 +1209,9 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     }
     tm->gmem_bytes += gbytes;
     tm->mem_stalls += mstall;
+    tm->by_cause[TPC_STALL_MEM] += mstall;
+    tm->by_cause[b->is_loop ? TPC_STALL_LOOP : TPC_STALL_RAW] += stall - rstall;
+    tm->by_cause[TPC_STALL_RULE] += rstall;
     TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
     if (row) {
         unsigned n, k = reg_kind(stall_reg, &n);
@@ -1341,4 +1346,10 @@ uint64_t tpc_timing_gmem_bytes(const TpcTiming *tm)
 uint64_t tpc_timing_mem_stalls(const TpcTiming *tm)
 {
     return tm ? tm->mem_stalls : 0;
+}
+
+void tpc_timing_stalls_by_cause(const TpcTiming *tm, uint64_t out[TPC_STALL_NCAUSES])
+{
+    for (unsigned i = 0; i < TPC_STALL_NCAUSES; i++)
+        out[i] = tm ? tm->by_cause[i] : 0;
 }

@@ -22,6 +22,9 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
   - the jump and loop restrictions of tests/tpc/timing-flow.s: one line per
     broken rule with the bundles named, the same in every mode, none counted
     as a hazard, and nothing without --tpc-hazard-warn;
+  - nxemu -trace-json has a counter track per stall cause whose last values
+    are a hand-computed kernel's (RAW 1, RULE 1, MEM 0, LOOP 0) and sum to
+    its stall cycles;
   - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
     (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
@@ -314,6 +317,38 @@ def jump_and_loop_restrictions_are_named():
         assert "hazards=1\n" in r.stderr, (mode, r.stderr)  # only the RAW read
     r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--tpc-timing", "exposed")
     assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
+@t.test
+def trace_json_counts_stalls_by_cause():
+    # issue cycles by hand (docs/timing.rst): 0x00 at 0 (float MUL to V1,
+    # SPU add to S1); 0x20 writes V1 again: the WAW rule after a float MUL
+    # needs 2, so 1 RULE cycle, issue 2; 0x40 reads S1 (SPU integer: 4) at
+    # distance 3: 1 RAW cycle, issue 4; HALT at 5: 6 cycles
+    src = t.write("causes.s", "nop; add.i32 S1, S1, 0x1; mul.f32 V1, V2, V3; nop\n"
+                  "nop; nop; add.f32 V1, V4, V5; nop\nnop; add.i32 S2, S1, 0x1; nop; nop\n"
+                  "halt\nnop\nnop\nnop\n")
+    k = t.path("causes.o")
+    t.assemble([NXAS, "-t", "tpc"], src, k)
+    blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
+    blk += struct.pack("<10I", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<II", 0, 0)
+    with open(t.path("causes-block.bin"), "wb") as f:
+        f.write(blk + bytes(128))
+    js = t.path("causes.json")
+    r = t.run(NXEMU, "-nographic", "-kernel", LAUNCHER, "-device",
+              f"loader,file={t.path('causes-block.bin')},addr=0x01f00000", "-device",
+              f"loader,file={k},addr=0x02000000", "-tpc-timing", "interlocked",
+              "-trace-json", js)
+    assert r.returncode == 0, r.stderr
+    ev = json.load(open(js))["traceEvents"]
+
+    def last(name):
+        c = [e for e in ev if e.get("ph") == "C" and e["name"] == name]
+        assert c and all(a["ts"] <= b["ts"] for a, b in zip(c, c[1:])), (name, c)
+        return c[-1]["args"]["value"]
+    assert last("tpc0 cycles") == 6 and last("tpc0 stall cycles") == 2
+    got = {k: last("tpc0 stall cycles " + k) for k in ("RAW", "MEM", "RULE", "LOOP")}
+    assert got == {"RAW": 1, "MEM": 0, "RULE": 1, "LOOP": 0}, got
 
 
 t.main()
