@@ -177,15 +177,16 @@ static uint64_t dma_run_time(DmaController *dc, uint64_t vtime, uint64_t q, bool
                 cu[i].from = MAX(cu[i].from, t);
             }
             any |= cu[i].req != NULL;
-            n += cu[i].req && cu[i].from <= t && !cu[i].lat;
+            n += cu[i].req && cu[i].from <= t && !cu[i].lat && cu[i].req->hbm;
         }
         if (!any || t >= q)
             break;
-        uint64_t rate = dma_rate(dc, n), dt = q - t;
+        uint64_t hrate = dma_rate(dc, n), dt = q - t;
         for (unsigned i = 0; i < dc->nr; i++) {
             const DmaCursor *c = &cu[i];
             if (!c->req)
                 continue;
+            uint64_t rate = c->req->hbm ? hrate : dma_rate(dc, 0);
             if (c->from > t)
                 dt = MIN(dt, c->from - t);
             else if (c->lat)
@@ -197,6 +198,7 @@ static uint64_t dma_run_time(DmaController *dc, uint64_t vtime, uint64_t q, bool
             DmaCursor *c = &cu[i];
             if (!c->req || c->from > t)
                 continue;
+            uint64_t rate = c->req->hbm ? hrate : dma_rate(dc, 0);
             if (c->lat)
                 c->lat -= dt;
             else if (dt >= c->rem / rate + (c->rem % rate != 0))
@@ -232,6 +234,7 @@ void dma_push(DmaEngine *e, DmaRequest *req)
     req->rem = scaled_bytes(req->bytes);
     req->fin = 0;
     req->issued = machine_vtime(e->m);
+    req->hbm = !nc2_on_chip(req->src_lo, req->src_hi) || !nc2_on_chip(req->dst_lo, req->dst_hi);
     e->ring[(e->head + e->count) % e->depth] = req;
     e->count++;
     dc->queued++;

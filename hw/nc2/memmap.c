@@ -12,6 +12,16 @@ const MemMapEntry nc2_memmap[NC2_NR_REGIONS] = {
     [NC2_TEST] = {"test", 0x2805000000ull, 0x1000, 0, 1},
 };
 
+bool nc2_on_chip(uint64_t lo, uint64_t hi)
+{
+    for (unsigned r = NC2_SBUF; r <= NC2_PSUM; r++) {
+        const MemMapEntry *e = &nc2_memmap[r];
+        if (lo < hi && lo >= e->base && hi - e->base <= e->size)
+            return true;
+    }
+    return false;
+}
+
 int nc2_sbuf_decode(uint64_t off, unsigned *partition, uint32_t *offset)
 {
     if (off >= nc2_memmap[NC2_SBUF].size) {

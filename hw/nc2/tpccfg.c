@@ -368,8 +368,8 @@ static void port_finish(void *opaque, uint32_t fault_code, uint32_t fault_pc, ui
 
 static bool port_on_chip(void *opaque, uint64_t pa)
 {
-    const MemMapEntry *s = &nc2_memmap[NC2_SBUF], *p = &nc2_memmap[NC2_PSUM];
-    return (pa >= s->base && pa - s->base < s->size) || (pa >= p->base && pa - p->base < p->size);
+    (void)opaque;
+    return nc2_on_chip(pa, pa + 1);
 }
 
 void tpccfg_port(TpcCfg *tc, TpcPort *port)

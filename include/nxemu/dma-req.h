@@ -43,6 +43,12 @@ struct DmaRequest {
     bool (*watch)(Machine *m, DmaRequest *req);
     bool watch_passed; /* reported before its completion: not again */
     void *priv;
+    /* The byte ranges [lo, hi) it reads and writes, set by the builder: a
+     * request whose both ranges lie in SBUF/PSUM takes none of the HBM's
+     * bytes per cycle (docs/timing.rst "Memory bandwidth"); empty ranges
+     * (a builder that does not say) count as HBM. */
+    uint64_t src_lo, src_hi, dst_lo, dst_hi;
+    bool hbm;      /* engine bookkeeping: it draws from the HBM cap */
     DmaPool *pool; /* the pool this slot belongs to, NULL = not pooled */
     /* engine bookkeeping: cost = latency + ceil(bytes / bpc), the cycles
      * the request takes alone; lat_left its latency cycles still to run,

@@ -457,6 +457,10 @@ bool seq_dma_build(Machine *m, const DmaReqPool *pool, const uint8_t r[SEQ_REC_B
         nx_fault_set(f, NX_FAULT_DMA_ERROR, NX_DMA_OVERLAP, dst);
         goto fail;
     }
+    if (q->req.bytes) { /* checked above: the extents are addresses of memory */
+        q->req.src_lo = (uint64_t)slo, q->req.src_hi = (uint64_t)shi;
+        q->req.dst_lo = (uint64_t)dlo, q->req.dst_hi = (uint64_t)dhi;
+    }
     /* 4: DUP_INDEX for scatters without non_unique_dst_idx. */
     if (q->didx && !F(DMAI_NON_UNIQUE_DST)) {
         int64_t k = dma_first_dup(pool, q->didx, q->n);

@@ -100,6 +100,19 @@ static const SeqRow seq_rows[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(seq_rows) <= 8);
 
+enum { TM_LOOP_BODY, TM_JMP_LOOP_END, TM_JMP_TARGET, TM_JMP_NEXT, TM_JMP_AFTER };
+typedef struct FlowRow {
+    uint8_t kind, slot, bundles;
+    const char *names, *src;
+} FlowRow;
+
+static const FlowRow flow_rows[] = {
+#define TPC_FLOW(kind, slot, names, bundles, src) {TM_##kind, TPC_SLOT_##slot, bundles, names, src},
+#include "target/tpc/timing.def"
+};
+static const char *const flow_names[] = {"LOOP-BODY", "JMP-LOOP-END", "JMP-TARGET", "JMP-NEXT",
+                                         "JMP-AFTER"};
+
 typedef struct MemRow {
     uint8_t slot;
     uint16_t bytes;
@@ -381,6 +394,7 @@ typedef struct TmSlot {
     bool ibyp;             /* a producer on the IRF bypass */
     uint8_t gload;         /* the access waits for its data (TPC_MEM LOAD) */
     uint16_t gbytes;       /* global-memory bytes moved, 0: none (TPC_MEM) */
+    bool gtnsr;            /* a tensor access (else LD_G/ST_G through an ADRF) */
     uint8_t pw[TPC_OP_AD + 1]; /* by TPC_OP_* kind */
     TmRead rd[TM_MAX_RD];
 } TmSlot;
@@ -474,6 +488,7 @@ struct TpcTiming {
     bool running;                    /* counted in hbm->running */
     uint64_t t0;                     /* virtual time of the launch: c->cycles 0 */
     uint64_t gmem_bytes, mem_stalls; /* since the model was turned on */
+    uint64_t by_cause[TPC_STALL_NCAUSES]; /* the kernel's stall cycles by cause */
     TpcProfileRow *prof; /* by PC / 32, nprof rows */
     size_t nprof;
     GArray *edges;    /* TpcProfileEdge: backward transfers seen */
@@ -485,6 +500,9 @@ struct TpcTiming {
     TpcProfileSample *samp; /* TPC_PROF_NSAMP of them */
     GHashTable *warned; /* bundle PCs + 1 already reported */
     GHashTable *warned_rule; /* the same for TPC_WAW / TPC_SEQ */
+    GHashTable *warned_flow; /* the same for TPC_FLOW */
+    uint32_t jmp_pc;         /* the last jump bundle (TPC_FLOW) */
+    uint8_t jmp_age;         /* bundles run since it, 0xFF: none near */
     unsigned bh_head, bh_count;
     TmHist bh[TM_BHIST]; /* the last bundles with a TPC_SEQ producer */
     uint64_t tc;        /* issue cycle of the bundle being executed */
@@ -511,6 +529,8 @@ TpcTiming *tpc_timing_new(TpcTimingMode mode, bool hazard_warn, uint32_t gmem_la
     tm->gmem_bpc = gmem_bytes_per_cycle; /* 0 (no DTB): no bandwidth limit */
     tm->warned = g_hash_table_new(g_direct_hash, g_direct_equal);
     tm->warned_rule = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->warned_flow = g_hash_table_new(g_direct_hash, g_direct_equal);
+    tm->jmp_age = 0xFF;
     tm->last_pc = UINT32_MAX;
     return tm;
 }
@@ -524,6 +544,7 @@ void tpc_timing_free(TpcTiming *tm)
         g_free(tm->hbm);
     g_hash_table_destroy(tm->warned);
     g_hash_table_destroy(tm->warned_rule);
+    g_hash_table_destroy(tm->warned_flow);
     g_free(tm->prof);
     if (tm->edges)
         g_array_free(tm->edges, TRUE);
@@ -548,8 +569,10 @@ void tpc_timing_reset(TpcTiming *tm, uint64_t vtime)
     for (unsigned r = 0; r < TM_NREGS; r++)
         tm->reg[r].count = 0;
     tm->port_free = 0;
+    memset(tm->by_cause, 0, sizeof(tm->by_cause));
     tm->bh_count = 0;
     tm->last_pc = UINT32_MAX; /* no back edge from the previous launch */
+    tm->jmp_age = 0xFF;
 }
 
 /* Every TPC of m shares one TmHbm (none without a cap). */
@@ -880,6 +903,7 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
             ts->gload = mr->load;
+            ts->gtnsr = strstr(in->desc->mnemonic, "tnsr") != NULL;
         }
     }
 }
@@ -1005,19 +1029,110 @@ static uint64_t rules(TpcCpu *c, TpcTiming *tm, const TmBundle *tb, uint64_t t, 
     return extra;
 }
 
+/* Report the first TPC_FLOW row the bundle of c->pc breaks (once per PC);
+ * loop rules name the loop's body, jump rules the jump. */
+static void flow_warn(const TpcCpu *c, TpcTiming *tm, const FlowRow *r, uint32_t a, uint32_t z,
+                      unsigned dist)
+{
+    if (g_hash_table_contains(tm->warned_flow, GUINT_TO_POINTER(c->pc + 1)))
+        return;
+    g_hash_table_add(tm->warned_flow, GUINT_TO_POINTER(c->pc + 1));
+    if (r->kind <= TM_JMP_TARGET)
+        nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s loop=0x%08" PRIx32
+                "..0x%08" PRIx32 " bundles=%u needed=%u",
+                c->t, c->pc, slot_names[r->slot], flow_names[r->kind], a, z, dist, r->bundles);
+    else
+        nx_warn("tpc=%u hazard pc=0x%08" PRIx32 " slot=%s rule=%s reg=- producer=0x%08" PRIx32
+                " distance=%u needed=%u",
+                c->t, c->pc, slot_names[r->slot], flow_names[r->kind], a, dist, r->bundles + 1);
+}
+
+/* Does slot s of b hold an instruction of the row's names?  "*": any but a
+ * NOP, "halt": HALT in any slot. */
+static bool flow_match(const FlowRow *r, const TpcBundle *b)
+{
+    if (!strcmp(r->names, "halt"))
+        return b->halt;
+    if (b->is_loop)
+        return false;
+    const TpcInsn *in = &b->slot[r->slot];
+    if (!in->desc || in->desc->kind == TPC_KIND_NOP)
+        return false;
+    return !strcmp(r->names, "*") || name_match(r->names, in->desc->mnemonic);
+}
+
+/* The jump and loop restrictions (TPC_FLOW rows) for the bundle of c->pc,
+ * with -tpc-hazard-warn: reported, not counted, no stall. */
+static void flow_check(const TpcCpu *c, TpcTiming *tm, const TpcBundle *b)
+{
+    unsigned age = tm->jmp_age == 0xFF ? 0xFF : tm->jmp_age + 1u;
+    bool taken = age == 1 && c->pc != tm->jmp_pc + 32;
+    const TpcLoopFrame *f = c->nloops ? &c->loops[c->nloops - 1] : NULL;
+    if (f && (c->pc < f->body || c->pc > f->end))
+        f = NULL; /* outside the innermost body: no loop rule applies */
+    const TpcInsn *spu = &b->slot[TPC_SLOT_SPU];
+    bool jmp = !b->is_loop && spu->desc && spu->desc->form == TPC_FORM_JMP;
+    for (size_t i = 0; i < G_N_ELEMENTS(flow_rows); i++) {
+        const FlowRow *r = &flow_rows[i];
+        unsigned n;
+        switch (r->kind) {
+        case TM_LOOP_BODY:
+            if (!b->is_loop || b->loop.end_offset < 64)
+                continue;
+            n = (b->loop.end_offset - 64u) / 32u + 1u;
+            if (n < r->bundles) {
+                flow_warn(c, tm, r, c->pc + 64, c->pc + b->loop.end_offset, n);
+                return;
+            }
+            continue;
+        case TM_JMP_LOOP_END:
+        case TM_JMP_TARGET:
+            if (!f || (r->kind == TM_JMP_LOOP_END ? !jmp : !taken))
+                continue;
+            n = (f->end - c->pc) / 32u;
+            if (n < r->bundles) {
+                flow_warn(c, tm, r, f->body, f->end, n);
+                return;
+            }
+            continue;
+        default:
+            if (age > r->bundles || (r->kind == TM_JMP_NEXT && (age != 1 || taken)) ||
+                !flow_match(r, b))
+                continue;
+            flow_warn(c, tm, r, tm->jmp_pc, 0, age);
+            return;
+        }
+    }
+}
+
+static void flow_step(const TpcCpu *c, TpcTiming *tm, const TpcBundle *b)
+{
+    if (tm->warn)
+        flow_check(c, tm, b);
+    const TpcInsn *spu = &b->slot[TPC_SLOT_SPU];
+    if (!b->is_loop && spu->desc && spu->desc->form == TPC_FORM_JMP) {
+        tm->jmp_pc = c->pc;
+        tm->jmp_age = 0;
+    } else if (tm->jmp_age != 0xFF) {
+        tm->jmp_age = tm->jmp_age < 8 ? (uint8_t)(tm->jmp_age + 1) : 0xFF;
+    }
+}
+
 void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
 {
     TpcTiming *tm = c->tm;
     TmBundle *tb = &tm->b[idx];
     if (decoded || !tb->valid)
         resolve(tb, b);
+    flow_step(c, tm, b);
     uint64_t tc0 = c->cycles, hz = c->hazards;
     /* Global memory first (docs/timing.rst "Memory"): the bundle waits for
      * the port, and a load for its data.  Both timed modes stall here, as
      * silicon must: the vendor's schedules assume the table's latency for
      * LD_TNSR and never pad for memory.  A slot its SP predicate turns off
-     * makes no access. */
-    uint64_t gbytes = 0, mstall = 0;
+     * makes no access.  Bytes of SBUF/PSUM take none of the HBM cap
+     * (docs/timing.rst "Memory bandwidth"). */
+    uint64_t gbytes = 0, hbytes = 0, mstall = 0;
     bool gload = false;
     uint32_t lat = tm->gmem_lat; /* the load's latency: HBM's, or SBUF/PSUM's */
     static const uint8_t mem_slots[] = {TPC_SLOT_LD, TPC_SLOT_ST};
@@ -1025,11 +1140,18 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
         unsigned s = mem_slots[i];
         const TmSlot *ts = &tb->s[s];
         if (ts->gbytes && tpc_pred_scalar(c, &b->slot[s])) {
+            const TpcInsn *in = &b->slot[s];
+            bool chip = false;
+            if (c->port.on_chip) {
+                uint64_t pa =
+                    ts->gtnsr ? tpc_tensor_base(c, tpc_tensor_id(c, in, s == TPC_SLOT_LD ? 27 : 28))
+                              : c->ad[in->a.num & 7].pa;
+                chip = c->port.on_chip(c->port.opaque, pa);
+            }
             gbytes += ts->gbytes;
+            hbytes += chip ? 0 : ts->gbytes;
             gload |= ts->gload != 0;
-            if (ts->gload == 2 && c->port.on_chip &&
-                c->port.on_chip(c->port.opaque,
-                                tpc_tensor_base(c, tpc_tensor_id(c, &b->slot[s], 27))))
+            if (ts->gload == 2 && chip)
                 lat = tm->sram_lat;
         }
     }
@@ -1078,14 +1200,18 @@ void tpc_timing_begin(TpcCpu *c, unsigned idx, const TpcBundle *b, bool decoded)
     tm->tc = c->cycles;
     uint32_t port_pc = tm->port_pc; /* the bundle the port waited for (profile) */
     if (timed && gbytes && tm->gmem_bpc) {
-        if (tm->hbm)
-            tm->port_free = hbm_book(tm->hbm, tm->t0 + tm->tc, gbytes, tm->gmem_bpc) - tm->t0;
-        else
-            tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        tm->port_free = tm->tc + (gbytes + tm->gmem_bpc - 1) / tm->gmem_bpc;
+        if (tm->hbm && hbytes) {
+            uint64_t end = hbm_book(tm->hbm, tm->t0 + tm->tc, hbytes, tm->gmem_bpc) - tm->t0;
+            tm->port_free = MAX(tm->port_free, end);
+        }
         tm->port_pc = c->pc;
     }
     tm->gmem_bytes += gbytes;
     tm->mem_stalls += mstall;
+    tm->by_cause[TPC_STALL_MEM] += mstall;
+    tm->by_cause[b->is_loop ? TPC_STALL_LOOP : TPC_STALL_RAW] += stall - rstall;
+    tm->by_cause[TPC_STALL_RULE] += rstall;
     TpcProfileRow *row = tm->profile ? prof_row(tm, c->pc) : NULL;
     if (row) {
         unsigned n, k = reg_kind(stall_reg, &n);
@@ -1220,4 +1346,10 @@ uint64_t tpc_timing_gmem_bytes(const TpcTiming *tm)
 uint64_t tpc_timing_mem_stalls(const TpcTiming *tm)
 {
     return tm ? tm->mem_stalls : 0;
+}
+
+void tpc_timing_stalls_by_cause(const TpcTiming *tm, uint64_t out[TPC_STALL_NCAUSES])
+{
+    for (unsigned i = 0; i < TPC_STALL_NCAUSES; i++)
+        out[i] = tm ? tm->by_cause[i] : 0;
 }

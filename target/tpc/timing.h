@@ -137,6 +137,10 @@ TpcTimingMode tpc_timing_mode(const TpcTiming *tm);
 uint64_t tpc_timing_gmem_bytes(const TpcTiming *tm);
 uint64_t tpc_timing_mem_stalls(const TpcTiming *tm);
 
+/* The stall cycles of the running (or last) kernel by cause, indexed by
+ * TPC_STALL_*: they sum to its TpcCpu.stall_cycles (-trace-json counters). */
+void tpc_timing_stalls_by_cause(const TpcTiming *tm, uint64_t out[TPC_STALL_NCAUSES]);
+
 /* The rows of timing.def resolved for one decoded slot instruction:
  * distance for a producer/consumer pair (unit tests, docs). */
 unsigned tpc_timing_distance(unsigned pslot, const TpcInsn *prod, unsigned pkind, unsigned cslot,

@@ -121,8 +121,8 @@ static void tpc_trace_disas(const uint8_t *bytes, uint64_t pc, GString *out)
     tpc_disas_bundle_gs(out, bytes, (uint32_t)pc, NULL, NULL);
 }
 
-/* Perfetto counter tracks of a timed TPC: its cycles, stall cycles and
- * global-memory bytes so far in the kernel. */
+/* Perfetto counter tracks of a timed TPC: its cycles, stall cycles (in all
+ * and by cause) and global-memory bytes so far in the kernel. */
 static void tpc_trace_counters(NxCpu *cpu, void (*emit)(void *o, const char *name, uint64_t v),
                                void *o)
 {
@@ -135,6 +135,12 @@ static void tpc_trace_counters(NxCpu *cpu, void (*emit)(void *o, const char *nam
     emit(o, name, c->cycles);
     g_snprintf(name, sizeof(name), "tpc%u stall cycles", i);
     emit(o, name, c->stall_cycles);
+    uint64_t by[TPC_STALL_NCAUSES];
+    tpc_timing_stalls_by_cause(c->tm, by);
+    for (unsigned k = 0; k < TPC_STALL_NCAUSES; k++) {
+        g_snprintf(name, sizeof(name), "tpc%u stall cycles %s", i, tpc_stall_cause_names[k]);
+        emit(o, name, by[k]);
+    }
     g_snprintf(name, sizeof(name), "tpc%u gmem bytes", i);
     emit(o, name, tpc_timing_gmem_bytes(c->tm));
 }

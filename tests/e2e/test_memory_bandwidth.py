@@ -17,6 +17,10 @@ usage: test_memory_bandwidth.py NXEMU NXEMU_AS NXEMU_TPC_RUN LAUNCHER_ELF SRCDIR
     latency, engine rate and TPC count, functional or interlocked;
   - a TPC load from a tensor in SBUF waits sram-latency= cycles, one from
     HBM gmem-latency= (tests/tpc-run/add-f32.s: 8 loads);
+  - SBUF/PSUM traffic takes none of the cap: 16 DMA copies SBUF -> SBUF on
+    16 engines and a streaming kernel on 8 TPCs with its tensors in SBUF
+    take exactly as long with a cap of 64 as with no binding cap; the same
+    from HBM take at least bytes / 64 cycles;
   - a bad hbm-bpc=, dma-bpc= or sram-latency= is a one-line error, exit 125.
 """
 import os
@@ -38,14 +42,14 @@ RUN = re.compile(r"^nxemu-tpc-run: tpcs=(\d+) bundles=(\d+) cycles=(\d+) vtime=(
 # the destination after all 16 completed (FAIL exit 1 otherwise).
 DMA16 = """
         .org 0x01000000
-start:  write.u32 [0x0200fffc], 0x12345678
+start:  write.u32 [SRCEND], 0x12345678
         mov.u32 r1, 0
 loop:   write.u32 [0x100178], r1
-        dma src=[0x02000000] sshape=(16384,1) sstep=(1,0) sesz=4 dst=[0x04000000] dshape=(16384,1) dstep=(1,0) desz=4 sem=1 inc=1
+        dma src=[SRC] sshape=(16384,1) sstep=(1,0) sesz=4 dst=[DST] dshape=(16384,1) dstep=(1,0) desz=4 sem=1 inc=1
         add.u32 r1, r1, 1
         bne.u32 r1, 16, loop
         nop wait(sem1 >= 16)
-        tld.u32 {r2}, [0x0400fffc], shape=(1,1), step=(1,0)
+        tld.u32 {r2}, [DSTEND], shape=(1,1), step=(1,0)
         bne.u32 r2, 0x12345678, bad
         write.u32 [0x2805000000], 0x5555
         halt
@@ -54,8 +58,11 @@ bad:    write.u32 [0x2805000000], 0x13333
 """
 
 
-def dma16(*machine):
-    src = t.write("dma16.s", DMA16)
+def dma16(*machine, src=0x02000000, dst=0x04000000):
+    text = DMA16
+    for k, v in (("SRCEND", src + 0xfffc), ("DSTEND", dst + 0xfffc), ("SRC", src), ("DST", dst)):
+        text = text.replace(k, hex(v))
+    src = t.write("dma16.s", text)
     elf = t.path("dma16.elf")
     t.assemble([NXAS], src, elf)
     args = [NXEMU, "-nographic", "-kernel", elf, "-d", "stats"]
@@ -174,6 +181,44 @@ def sbuf_loads_take_the_sram_latency():
     assert cycles("gmem-latency=10,gmem-bpc=256,sram-latency=10", True) == 146
     assert cycles("gmem-latency=0,gmem-bpc=256,sram-latency=10", False) == 66
     assert cycles("gmem-latency=0,gmem-bpc=256,sram-latency=5", True) == 66 + 8 * 5
+    assert len(outs) == 1
+
+
+@t.test
+def sbuf_traffic_is_outside_the_hbm_cap():
+    sb0, sb1 = 0x2000000000, 0x2000040000  # SBUF partitions 0 and 1 (192 KiB each)
+    # DMA: 16 x 64 KiB SBUF -> SBUF on 16 engines, each at its 64 bytes per
+    # cycle whatever the cap: the same virtual time with a cap of 64 as
+    # with none
+    free = dma16("dma=16", "hbm-bpc=1048576", src=sb0, dst=sb1)
+    capped = dma16("dma=16", "hbm-bpc=64", src=sb0, dst=sb1)
+    assert capped == free, (capped, free)
+    assert free < 32 + 65536 // 64 + 200, free
+    # HBM -> HBM and HBM -> SBUF under the cap of 64: 1 MiB / 64 cycles at least
+    for v in (dma16("dma=16", "hbm-bpc=64"), dma16("dma=16", "hbm-bpc=64", dst=sb1)):
+        assert v >= 32 + 1048576 // 64, v
+    # TPCs: the streaming kernel on 8 TPCs over 4096 x 4 f32 (64 KiB in, 64
+    # KiB out) in SBUF is not slowed by a cap of 64 (as fast as in HBM with
+    # no binding cap); in HBM it moves its 128 KiB at 64 bytes per cycle at
+    # most
+    k = t.path("pipe-sb.o")
+    t.assemble([NXAS, "-t", "tpc"], os.path.join(SRC, "bench/stream-pipelined.s"), k)
+    h = 4
+    with open(t.path("in4.bin"), "wb") as f:
+        f.write(struct.pack(f"<{W * h}f", *[float(i % 97) - 40.0 for i in range(W * h)]))
+    outs = set()
+
+    def vt(cap, sbuf):
+        at = (f"@{sb0:#x}", f"@{sb1:#x}") if sbuf else ("", "")
+        r = t.run(TPCRUN, "-k", k, "-n", "8", "--index-space", f"{W // 64},{h}", "--farg", "1.5",
+                  "--arg", "1", "-i", t.path("in4.bin") + f":{W}x{h}:f32" + at[0], "-o",
+                  t.path("o4.bin") + f":{W}x{h}:f32" + at[1], "--tpc-timing", "interlocked",
+                  "-M", f"hbm-bpc={cap}")
+        assert r.returncode == 0, r.stderr
+        outs.add(open(t.path("o4.bin"), "rb").read())
+        return int(RUN.search(r.stderr).group(4))
+    a, b, c, d = vt(64, True), vt(1048576, True), vt(64, False), vt(1048576, False)
+    assert a == b == d < c and c >= 2 * W * h * 4 // 64, (a, b, c, d)
     assert len(outs) == 1
 
 

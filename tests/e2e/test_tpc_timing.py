@@ -19,6 +19,12 @@ SRCDIR is the source tree (its tests/tpc and tests/tpc-run kernels are used):
     an unwritable FILE is refused before the run (exit 125);
   - --stats splits the bundles by tier (direct, loop plans, hoisted spans,
     staged); the load slot's mov.f32 V, S runs direct and in loop plans;
+  - the jump and loop restrictions of tests/tpc/timing-flow.s: one line per
+    broken rule with the bundles named, the same in every mode, none counted
+    as a hazard, and nothing without --tpc-hazard-warn;
+  - nxemu -trace-json has a counter track per stall cause whose last values
+    are a hand-computed kernel's (RAW 1, RULE 1, MEM 0, LOOP 0) and sum to
+    its stall cycles;
   - nxemu -d stats adds the TPC's stall cycles and hazards with a timing mode
     (the launcher run under nxemu, as docs/tpc-run.rst describes).
 """
@@ -283,6 +289,66 @@ def stats_show_tpc_stalls():
     r = t.run(*base, "-trace-json", js)  # functional: no counter tracks
     assert not [e for e in json.load(open(js))["traceEvents"] if e.get("ph") == "C" and
                 e["name"].startswith("tpc0")], "counters without a timing model"
+
+
+@t.test
+def jump_and_loop_restrictions_are_named():
+    k = kernel("tests/tpc/timing-flow.s")
+    want = [  # PCs and bundle counts by hand (the kernel's comment)
+        "nxemu: warning: tpc=0 hazard pc=0x00000000 slot=LOOP rule=LOOP-BODY "
+        "loop=0x00000040..0x00000060 bundles=2 needed=6",
+        "nxemu: warning: tpc=0 hazard pc=0x00000040 slot=SPU reg=S2 producer=0x00000040 "
+        "distance=2 needed=4",
+        "nxemu: warning: tpc=0 hazard pc=0x00000120 slot=SPU rule=JMP-LOOP-END "
+        "loop=0x000000c0..0x000001a0 bundles=4 needed=6",
+        "nxemu: warning: tpc=0 hazard pc=0x00000180 slot=SPU rule=JMP-TARGET "
+        "loop=0x000000c0..0x000001a0 bundles=1 needed=3",
+        "nxemu: warning: tpc=0 hazard pc=0x000001e0 slot=SPU rule=JMP-NEXT reg=- "
+        "producer=0x000001c0 distance=1 needed=2",
+        "nxemu: warning: tpc=0 hazard pc=0x00000280 slot=SPU rule=JMP-AFTER reg=- "
+        "producer=0x00000240 distance=1 needed=3",
+    ]
+    for mode, cycles in (("functional", 19), ("interlocked", 21), ("exposed", 19)):
+        r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--tpc-timing", mode, "--tpc-hazard-warn")
+        assert r.returncode == 0, r.stderr
+        assert [ln for ln in r.stderr.splitlines() if "warning" in ln] == want, (mode, r.stderr)
+        m = STATS.search(r.stderr)
+        assert m and m.group(2) == "19" and m.group(3) == str(cycles), (mode, r.stderr)
+        assert "hazards=1\n" in r.stderr, (mode, r.stderr)  # only the RAW read
+    r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--tpc-timing", "exposed")
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+
+
+@t.test
+def trace_json_counts_stalls_by_cause():
+    # issue cycles by hand (docs/timing.rst): 0x00 at 0 (float MUL to V1,
+    # SPU add to S1); 0x20 writes V1 again: the WAW rule after a float MUL
+    # needs 2, so 1 RULE cycle, issue 2; 0x40 reads S1 (SPU integer: 4) at
+    # distance 3: 1 RAW cycle, issue 4; HALT at 5: 6 cycles
+    src = t.write("causes.s", "nop; add.i32 S1, S1, 0x1; mul.f32 V1, V2, V3; nop\n"
+                  "nop; nop; add.f32 V1, V4, V5; nop\nnop; add.i32 S2, S1, 0x1; nop; nop\n"
+                  "halt\nnop\nnop\nnop\n")
+    k = t.path("causes.o")
+    t.assemble([NXAS, "-t", "tpc"], src, k)
+    blk = struct.pack("<IIQIIII", 0x4C50584E, 1, 0x02000000, 0, 0, 0, 0)
+    blk += struct.pack("<10I", 0, 1, 0, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<II", 0, 0)
+    with open(t.path("causes-block.bin"), "wb") as f:
+        f.write(blk + bytes(128))
+    js = t.path("causes.json")
+    r = t.run(NXEMU, "-nographic", "-kernel", LAUNCHER, "-device",
+              f"loader,file={t.path('causes-block.bin')},addr=0x01f00000", "-device",
+              f"loader,file={k},addr=0x02000000", "-tpc-timing", "interlocked",
+              "-trace-json", js)
+    assert r.returncode == 0, r.stderr
+    ev = json.load(open(js))["traceEvents"]
+
+    def last(name):
+        c = [e for e in ev if e.get("ph") == "C" and e["name"] == name]
+        assert c and all(a["ts"] <= b["ts"] for a, b in zip(c, c[1:])), (name, c)
+        return c[-1]["args"]["value"]
+    assert last("tpc0 cycles") == 6 and last("tpc0 stall cycles") == 2
+    got = {k: last("tpc0 stall cycles " + k) for k in ("RAW", "MEM", "RULE", "LOOP")}
+    assert got == {"RAW": 1, "MEM": 0, "RULE": 1, "LOOP": 0}, got
 
 
 t.main()

@@ -3,6 +3,7 @@
 #ifndef HW_NC2_MEMMAP_H
 #define HW_NC2_MEMMAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -39,6 +40,11 @@ extern const MemMapEntry nc2_memmap[NC2_NR_REGIONS];
 #define NC2_NX_LOCAL_BASE    0x100000u /* Neuron address of the own block, window 0 */
 #define NC2_NR_SEMAPHORES    256
 #define NC2_NR_EVENTS        256
+
+/* [lo, hi) lies in on-chip SRAM, the SBUF or the PSUM window, not in HBM:
+ * such accesses take none of the HBM's bandwidth (docs/timing.rst "Memory
+ * bandwidth").  An empty range is not on chip. */
+bool nc2_on_chip(uint64_t lo, uint64_t hi);
 
 /* SBUF/PSUM decode (§1.1, §1.2): offset within the window -> partition,
  * byte offset; returns 0 for a hole. */
