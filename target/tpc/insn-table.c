@@ -113,7 +113,8 @@ bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type, int
     if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
         ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) ||
         ((l->cond & TPC_VC_LD) && d->slot != TPC_SLOT_LD) ||
-        ((l->cond & TPC_VC_ST) && d->slot != TPC_SLOT_ST) || (l->need & ~d->flags))
+        ((l->cond & TPC_VC_ST) && d->slot != TPC_SLOT_ST) ||
+        ((l->cond & TPC_VC_NOT_VPU) && d->slot == TPC_SLOT_VPU) || (l->need & ~d->flags))
         return false;
     if (type < 0)
         return true;
