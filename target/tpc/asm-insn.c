@@ -89,28 +89,25 @@ bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col)
         }
         asm_put(&st, TPC_B_LOOP_ONCE, 1, o->value);
     }
-    static const unsigned pos[3] = {TPC_B_LOOP_START, TPC_B_LOOP_BOUNDARY, TPC_B_LOOP_STEP};
-    static const unsigned width[3] = {7, 7, 6};
-    static const unsigned sel[3] = {TPC_B_LOOP_START_SEL, TPC_B_LOOP_BOUNDARY_SEL,
-                                    TPC_B_LOOP_STEP_SEL};
-    static const char *const what[3] = {"start", "boundary", "step"};
     for (int i = 0; i < 3; i++) {
         const AOp *o = &st.ops[i];
+        const TpcLoopOpd *d = &tpc_loop_opd[i];
         if (asm_is_reg(o, TPC_OP_S)) {
-            asm_put(&st, pos[i], width[i], o->num);
+            asm_put(&st, d->reg_lo, d->reg_w, o->num);
         } else if (o->type == AOP_IMM) {
-            asm_put(&st, pos[i], width[i], o->value & ((1u << width[i]) - 1));
-            asm_put(&st, sel[i], 1, 1);
-            if (i == 0) {
+            /* the vendor also leaves the immediate's low bits in the register field */
+            asm_put(&st, d->reg_lo, d->reg_w, o->value & ((1u << d->reg_w) - 1));
+            asm_put(&st, d->sel, 1, 1);
+            if (d->imm_lo == TPC_B_IMM) { /* the bundle's IMM, shared with the slots */
                 ab->imm[TPC_SLOT_SPU].used = true;
                 ab->imm[TPC_SLOT_SPU].value = o->value;
                 ab->imm[TPC_SLOT_SPU].col = o->col;
                 ab->loop_start_imm = true;
             } else {
-                asm_put(&st, i == 1 ? TPC_B_LOOP_BOUNDARY_IMM : TPC_B_LOOP_STEP_IMM, 32, o->value);
+                asm_put(&st, d->imm_lo, 32, o->value);
             }
         } else {
-            asm_error(c, o->col, "loop %s must be an S register or an integer", what[i]);
+            asm_error(c, o->col, "loop %s must be an S register or an integer", d->name);
             goto out;
         }
     }

@@ -473,18 +473,18 @@ static bool dec_st(Dec *d, TpcInsn *in)
 static void dec_loop(const uint8_t *b, TpcBundle *out)
 {
     TpcLoop *l = &out->loop;
-    l->start_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_START, 7);
-    l->boundary_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_BOUNDARY, 7);
-    l->step_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_STEP, 6);
-    l->start_imm = tpc_bits(b, TPC_B_LOOP_START_SEL, 1);
-    l->boundary_imm = tpc_bits(b, TPC_B_LOOP_BOUNDARY_SEL, 1);
-    l->step_imm = tpc_bits(b, TPC_B_LOOP_STEP_SEL, 1);
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *o = &tpc_loop_opd[i];
+        uint8_t reg = (uint8_t)tpc_bits(b, o->reg_lo, o->reg_w);
+        bool sel = tpc_bits(b, o->sel, 1);
+        uint32_t v = tpc_bits(b, o->imm_lo, 32);
+        memcpy((char *)l + o->reg_off, &reg, sizeof(reg));
+        memcpy((char *)l + o->sel_off, &sel, sizeof(sel));
+        memcpy((char *)l + o->val_off, &v, sizeof(v));
+    }
     l->once = tpc_bits(b, TPC_B_LOOP_ONCE, 1);
     l->polarity = tpc_bits(b, TPC_B_SPU_POL, 1);
     l->pred = (uint8_t)tpc_bits(b, TPC_B_SPU_PRED, 4);
-    l->boundary = tpc_bits(b, TPC_B_LOOP_BOUNDARY_IMM, 32);
-    l->step = tpc_bits(b, TPC_B_LOOP_STEP_IMM, 32);
-    l->start = tpc_bits(b, TPC_B_IMM, 32);
     l->end_offset = (uint16_t)tpc_bits(b, TPC_B_LOOP_END, 16);
     l->cmp = (uint8_t)tpc_bits(b, TPC_B_LOOP_CMP, 3);
 }
@@ -492,15 +492,16 @@ static void dec_loop(const uint8_t *b, TpcBundle *out)
 static bool loop_check(const TpcLoop *l, NxFault *f)
 {
     unsigned s = TPC_SLOT_BUNDLE;
-    if (!l->start_imm && l->start_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_SRC_A << 4 | (unsigned)l->start_reg << 8, 0);
-    if (!l->boundary_imm && l->boundary_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_SRC_B << 4 | (unsigned)l->boundary_reg << 8, 0);
-    if (!l->step_imm && l->step_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_DEST << 4 | (unsigned)l->step_reg << 8, 0);
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *o = &tpc_loop_opd[i];
+        uint8_t reg;
+        bool sel;
+        memcpy(&reg, (const char *)l + o->reg_off, sizeof(reg));
+        memcpy(&sel, (const char *)l + o->sel_off, sizeof(sel));
+        if (!sel && reg > 35)
+            return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
+                                s | (unsigned)o->field << 4 | (unsigned)reg << 8, 0);
+    }
     if (l->cmp > TPC_CMP_NE)
         return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, s | TPC_OPC_LOOP << 8, 0);
     return true;

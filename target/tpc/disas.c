@@ -317,19 +317,17 @@ static void print_loop(P *p)
 {
     const TpcLoop *l = &p->bd->loop;
     GString *o = p->o;
-    g_string_append(o, "loop ");
-    if (l->start_imm)
-        g_string_append_printf(o, "%u", l->start);
-    else
-        g_string_append_printf(o, "S%u", l->start_reg);
-    if (l->boundary_imm)
-        g_string_append_printf(o, ", %u", l->boundary);
-    else
-        g_string_append_printf(o, ", S%u", l->boundary_reg);
-    if (l->step_imm)
-        g_string_append_printf(o, ", %u", l->step);
-    else
-        g_string_append_printf(o, ", S%u", l->step_reg);
+    g_string_append(o, "loop");
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *d = &tpc_loop_opd[i];
+        uint8_t reg;
+        bool sel;
+        uint32_t v;
+        memcpy(&reg, (const char *)l + d->reg_off, sizeof(reg));
+        memcpy(&sel, (const char *)l + d->sel_off, sizeof(sel));
+        memcpy(&v, (const char *)l + d->val_off, sizeof(v));
+        g_string_append_printf(o, sel ? "%s%u" : "%sS%u", i ? ", " : " ", sel ? v : reg);
+    }
     g_string_append_printf(o, ", %s", l->cmp < 6 ? tpc_loop_cmp_name[l->cmp] : "?");
     p->nops = 4;
     target(p, p->pc + l->end_offset + TPC_BUNDLE_BYTES, l->end_offset);

@@ -610,6 +610,19 @@ typedef struct TpcLoop {
 
 enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_NE };
 
+/* LOOP's start, boundary and step, in assembly order (tpc.md §4.4): an S
+ * register in bits reg_lo.. (reg_w wide) or, with the select bit sel set,
+ * the 32-bit immediate at imm_lo (start's is the bundle's IMM); field is the
+ * FAULT_INFO field of a bad register; the offsets are TpcLoop's members.
+ * The decoder, the printer and the assembler walk these three rows (LOOP
+ * is no row of insn-forms.def: docs/tpc-isa.rst says why). */
+typedef struct TpcLoopOpd {
+    const char *name;
+    uint8_t reg_lo, reg_w, sel, imm_lo, field;
+    uint8_t reg_off, sel_off, val_off; /* offsetof(TpcLoop, ...) */
+} TpcLoopOpd;
+extern const TpcLoopOpd tpc_loop_opd[3];
+
 /* Operand conventions: a field the form does not use has kind TPC_OP_NONE;
  * switch-like fields (tensor ids, masks, CONVERT/PACK/MOV_DG words, MOV
  * type/section in B) are TPC_OP_RAW with the field in `raw`.  Pair/quad
