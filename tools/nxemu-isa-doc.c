@@ -61,7 +61,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     /* (one literal in parentheses: clang's -Wstring-concatenation) */
     [TPC_FORM_LOOP] = ("start, boundary, step, cmp, label[, 0x1][, pred] "
                        "(docs/user-manual.rst, TPC assembler syntax)"),
-    [TPC_FORM_MOV] = "Dst, Src (V, S, SP, VP, I forms; VPRF section k: mov k VPd, Src)",
     [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
     [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
@@ -82,10 +81,10 @@ static const char *const swf_name[] = {"SWITCHES", "SRC_A", "SRC_B", "SRC_C", "S
 static void kinds(GString *o, unsigned k, unsigned group)
 {
     static const char *const n[] = {
-        [TPC_OP_RAW] = "number", [TPC_OP_V] = "V",   [TPC_OP_S] = "S",
-        [TPC_OP_SP] = "SP",      [TPC_OP_VP] = "VP", [TPC_OP_I] = "I",
-        [TPC_OP_AD] = "AD",      [TPC_OP_IMM] = "imm", [TPC_OP_VSPECIAL] = "LFSR/V_LANE_ID",
-        [TPC_OP_SLFSR] = "S_LFSR",
+        [TPC_OP_RAW] = "number",   [TPC_OP_V] = "V",      [TPC_OP_S] = "S",
+        [TPC_OP_SP] = "SP",        [TPC_OP_VP] = "VP",    [TPC_OP_I] = "I",
+        [TPC_OP_AD] = "AD",        [TPC_OP_IMM] = "imm",  [TPC_OP_VSPECIAL] = "LFSR/V_LANE_ID",
+        [TPC_OP_SLFSR] = "S_LFSR", [TPC_OP_HWREG] = "PC",
     };
     unsigned c = 0;
     for (unsigned i = 0; i < G_N_ELEMENTS(n); i++) {
@@ -141,6 +140,30 @@ static void switches(GString *o, const TpcInsnDesc *d)
         g_string_append(o, "none");
 }
 
+/* When a variant chosen by its source kinds (TPC_LF_BY_SRC) applies: its
+ * switch bit and type rule, in parentheses. */
+static void variant_when(GString *o, const TpcLayout *l, const TpcInsnDesc *d)
+{
+    const char *t = tpc_type_suffix[tpc_layout_type(l)];
+    bool has_type = d->slot == TPC_SLOT_SPU || d->slot == TPC_SLOT_VPU;
+    GString *w = g_string_new(NULL);
+    if (l->cond & TPC_VC_SW0)
+        g_string_append(w, ", SWITCHES bit 0 set");
+    if ((l->cond & TPC_VC_I32) || (l->need & TPC_F_INT5))
+        g_string_append(w, ", int5");
+    if (l->cond & TPC_VC_NOT_B)
+        g_string_append(w, ", any type but b");
+    if ((l->flags & TPC_LF_T_NONE) || ((l->flags & TPC_LF_T_FIXED) && !has_type))
+        g_string_append(w, ", no type");
+    else if (l->flags & TPC_LF_T_FIXED)
+        g_string_append_printf(w, ", type %s whatever the suffix", t);
+    else if (l->flags & TPC_LF_T_DEFAULT)
+        g_string_append_printf(w, ", type %s unless another is written", t);
+    if (w->len)
+        g_string_append_printf(o, "(%s) ", w->str + 2);
+    g_string_free(w, TRUE);
+}
+
 static bool page(unsigned slot, GString *o)
 {
     bool ok = true;
@@ -191,7 +214,9 @@ static bool page(unsigned slot, GString *o)
                 if (!tpc_variant_applies(l, d, -1, -1))
                     continue;
                 g_string_append(o, n++ ? "; or " : "");
-                if (several > 1)
+                if (several > 1 && (l->flags & TPC_LF_BY_SRC))
+                    variant_when(o, l, d);
+                else if (several > 1)
                     g_string_append(o, l->cond & TPC_VC_B         ? "(type b) "
                                        : l->cond & TPC_VC_I32     ? "(int5, type i32) "
                                        : l->cond & TPC_VC_SW0     ? "(SWITCHES bit 0 set) "
@@ -202,6 +227,16 @@ static bool page(unsigned slot, GString *o)
                     g_string_append_printf(o, "%s", i ? ", " : "");
                     if (s->flags & TPC_OPF_BIMM) {
                         g_string_append(o, "number in the bundle's IMM");
+                        continue;
+                    }
+                    if (s->flags & TPC_OPF_COPY) {
+                        g_string_append_printf(o, "DEST again in %s", field_name[s->field]);
+                        continue;
+                    }
+                    if (s->flags & TPC_OPF_TYPE) {
+                        g_string_append_printf(o, "the type suffix in %s bits %u..%u",
+                                               field_name[s->field], s->shift,
+                                               s->shift + s->width - 1);
                         continue;
                     }
                     if (s->flags & TPC_OPF_DIMMASK) {

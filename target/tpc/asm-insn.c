@@ -8,134 +8,15 @@
 
 #include "target/tpc/asm-int.h"
 
-/* ---- per-slot encoders ---- */
-
-static bool enc_spu(Stmt *st)
+/* An SPU or VPU row whose form has no layout: loop, which asm_loop
+ * assembles as a whole bundle, or a table mistake. */
+static bool enc_no_layout(Stmt *st)
 {
-    const TpcInsnDesc *d = st->desc;
-    int a = 0, b = 0, dst = 0;
-    unsigned type = 0, sw = st->f_sw;
-
-    switch (d->form) {
-    case TPC_FORM_MOV: {
-        bool hw;
-        uint32_t hb = 0;
-        if (!asm_mov_hwreg(st, &dst, &hb, &sw, &hw))
-            return false;
-        if (hw) {
-            /* the vendor's encoder repeats the destination in SRC_A */
-            b = (int)hb;
-            a = dst;
-            break;
-        }
-        if (!asm_take_ops(st, 2, 2))
-            return false;
-        if (asm_is_reg(&st->ops[0], TPC_OP_I)) {
-            if (!st->mask_given) {
-                asm_error(st->c, st->ops[0].col,
-                          "'mov' to an index register needs a dim mask (bMMMMM)");
-                return false;
-            }
-            CHK(dst = asm_enc(st, &st->ops[0], K(I), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(I) | K(S) | K(IMM), "source"));
-            sw = st->mask << 2;
-            type = TPC_T_I32;
-        } else if (asm_is_reg(&st->ops[0], TPC_OP_SP)) {
-            CHK(dst = asm_enc(st, &st->ops[0], K(SP), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR) | K(SP) | K(IMM), "source"));
-            /* the vendor encodes a written type (`mov.u32 SP1, SP2`: 3), else b */
-            type = st->type >= 0 ? (unsigned)st->type : TPC_T_B;
-        } else {
-            if (!asm_need_type(st))
-                return false;
-            CHK(dst = asm_enc(st, &st->ops[0], K(S), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(S) | K(SLFSR) | K(IMM), "source"));
-            type = (unsigned)st->type;
-        }
-        break;
-    }
-    default:
+    if (st->desc->form == TPC_FORM_LOOP)
+        asm_error(st->c, st->col, "'loop' occupies a whole bundle and must be alone on its line");
+    else
         asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
-        return false;
-    }
-    asm_put(st, TPC_B_SPU_OPC, 6, d->opc);
-    asm_put(st, TPC_B_SPU_SRC_A, 7, (unsigned)a);
-    asm_put(st, TPC_B_SPU_SRC_B, 7, (unsigned)b);
-    asm_put(st, TPC_B_SPU_DEST, 7, (unsigned)dst);
-    asm_put(st, TPC_B_SPU_TYPE, 4, type);
-    asm_put(st, TPC_B_SPU_SW, 7, sw);
-    return asm_put_pred(st);
-}
-
-
-static bool enc_vpu(Stmt *st)
-{
-    const TpcInsnDesc *d = st->desc;
-    int a = 0, b = 0, cc = 0, dd = 0, dst = 0;
-    unsigned type = 0, sw = st->f_sw;
-    const unsigned vsrc = K(V) | K(VSPECIAL);
-
-    switch (d->form) {
-    case TPC_FORM_MOV:
-        asm_mov_section_prefix(st);
-        if (!asm_take_ops(st, 2, 3))
-            return false;
-        if (asm_is_reg(&st->ops[0], TPC_OP_VP)) {
-            CHK(dst = asm_enc(st, &st->ops[0], K(VP), "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], K(VP) | K(SP) | K(S) | K(IMM), "source"));
-            if (asm_is_reg(&st->ops[1], TPC_OP_VP) || asm_is_reg(&st->ops[1], TPC_OP_SP)) {
-                if (!asm_want_ops(st, 2, 2))
-                    return false;
-                type = TPC_T_I32;
-                if (st->type >= 0) /* `mov.b VP4, VP5`: the vendor encodes the type (6) */
-                    type = (unsigned)st->type;
-            } else {
-                type = TPC_T_U32;
-                b = 8;
-                if (st->nops == 3) {
-                    if (st->ops[2].type != AOP_IMM || st->ops[2].value > 8) {
-                        asm_error(st->c, st->ops[2].col,
-                                  "predicate section must be 0..7, or 8 for all");
-                        return false;
-                    }
-                    b = (int)st->ops[2].value;
-                }
-            }
-            /* from a scalar, the vendor's assembler writes u32 whatever the
-             * suffix (`mov.i32 0x1 VP5, S35`); between predicates it keeps
-             * the suffix */
-            if (st->type >= 0 && type != TPC_T_U32)
-                type = (unsigned)st->type;
-        } else {
-            if (!asm_want_ops(st, 2, 2))
-                return false;
-            CHK(dst = asm_enc_vec(st, &st->ops[0], 1, "destination"));
-            CHK(a = asm_enc(st, &st->ops[1], vsrc | K(S) | K(SLFSR) | K(IMM), "source"));
-            if (st->ops[1].type == AOP_REG &&
-                (st->ops[1].kind == TPC_OP_V || st->ops[1].kind == TPC_OP_VSPECIAL)) {
-                type = st->type < 0 ? 0 : (unsigned)st->type;
-            } else {
-                if (!asm_need_type(st))
-                    return false;
-                type = (unsigned)st->type;
-            }
-        }
-        break;
-    default:
-        asm_error(st->c, st->col, "'%s' has no encoder for its form (a table mistake)", st->mn);
-        return false;
-    }
-    asm_put(st, TPC_B_VPU_OPC, 6, d->opc);
-    asm_put(st, TPC_B_VPU_SRC_A, 8, (unsigned)a);
-    asm_put(st, TPC_B_VPU_SRC_B, 8, (unsigned)b);
-    if (st->ab->uses_vpu_c)
-        asm_put(st, TPC_B_VPU_SRC_C, 8, (unsigned)cc);
-    if (st->ab->uses_vpu_d)
-        asm_put(st, TPC_B_VPU_SRC_D, 9, (unsigned)dd);
-    asm_put(st, TPC_B_VPU_DEST, 8, (unsigned)dst);
-    asm_put(st, TPC_B_VPU_SW, 3, sw);
-    asm_put(st, TPC_B_VPU_TYPE, 4, type);
-    return asm_put_pred(st);
+    return false;
 }
 
 bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
@@ -158,10 +39,8 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
             ok = asm_enc_ld(&st);
             break;
         case TPC_SLOT_SPU:
-            ok = enc_spu(&st);
-            break;
         case TPC_SLOT_VPU:
-            ok = enc_vpu(&st);
+            ok = enc_no_layout(&st);
             break;
         default:
             ok = asm_enc_st(&st);
@@ -210,28 +89,25 @@ bool asm_loop(AsmCtx *c, AsmBundle *ab, char *text, int col)
         }
         asm_put(&st, TPC_B_LOOP_ONCE, 1, o->value);
     }
-    static const unsigned pos[3] = {TPC_B_LOOP_START, TPC_B_LOOP_BOUNDARY, TPC_B_LOOP_STEP};
-    static const unsigned width[3] = {7, 7, 6};
-    static const unsigned sel[3] = {TPC_B_LOOP_START_SEL, TPC_B_LOOP_BOUNDARY_SEL,
-                                    TPC_B_LOOP_STEP_SEL};
-    static const char *const what[3] = {"start", "boundary", "step"};
     for (int i = 0; i < 3; i++) {
         const AOp *o = &st.ops[i];
+        const TpcLoopOpd *d = &tpc_loop_opd[i];
         if (asm_is_reg(o, TPC_OP_S)) {
-            asm_put(&st, pos[i], width[i], o->num);
+            asm_put(&st, d->reg_lo, d->reg_w, o->num);
         } else if (o->type == AOP_IMM) {
-            asm_put(&st, pos[i], width[i], o->value & ((1u << width[i]) - 1));
-            asm_put(&st, sel[i], 1, 1);
-            if (i == 0) {
+            /* the vendor also leaves the immediate's low bits in the register field */
+            asm_put(&st, d->reg_lo, d->reg_w, o->value & ((1u << d->reg_w) - 1));
+            asm_put(&st, d->sel, 1, 1);
+            if (d->imm_lo == TPC_B_IMM) { /* the bundle's IMM, shared with the slots */
                 ab->imm[TPC_SLOT_SPU].used = true;
                 ab->imm[TPC_SLOT_SPU].value = o->value;
                 ab->imm[TPC_SLOT_SPU].col = o->col;
                 ab->loop_start_imm = true;
             } else {
-                asm_put(&st, i == 1 ? TPC_B_LOOP_BOUNDARY_IMM : TPC_B_LOOP_STEP_IMM, 32, o->value);
+                asm_put(&st, d->imm_lo, 32, o->value);
             }
         } else {
-            asm_error(c, o->col, "loop %s must be an S register or an integer", what[i]);
+            asm_error(c, o->col, "loop %s must be an S register or an integer", d->name);
             goto out;
         }
     }

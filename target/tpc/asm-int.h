@@ -95,7 +95,7 @@ typedef struct Stmt {
     uint32_t f_sw, f_a, f_b, f_c, f_d, f_t;
     bool given[ASM_MAX_SW];
     int given_col[ASM_MAX_SW];
-    bool hw_reg; /* `.from_hw_reg` suffix of mov */
+    bool sw0_written; /* SWITCHES bit 0 was written (mov.from_hw_reg), not implied */
     /* operands */
     AOp ops[ASM_MAX_OPS];
     int nops;
@@ -130,11 +130,6 @@ bool asm_given(Stmt *st, const char *key);
 /* A written switch whose TpcSwDef.types excludes the written type: error. */
 bool asm_check_switch_types(Stmt *st);
 bool asm_parse_stmt(Stmt *st, char *text, int col);
-/* `mov Sd, PC` / `mov.from_hw_reg Sd, 0` (SPU, load slot): DEST, SRC_B (the
- * register id) and SWITCHES bit 0.  *handled false: not such a move. */
-bool asm_mov_hwreg(Stmt *st, int *dst, uint32_t *b, uint32_t *sw, bool *handled);
-/* `mov K VPd, src` (section K before the destination) -> `mov VPd, src, K`. */
-void asm_mov_section_prefix(Stmt *st);
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at
  * least `min` operands remain. */
 void asm_take_pred(Stmt *st, int min);

@@ -20,6 +20,7 @@ static const char *const kind_text[] = {
     [TPC_OP_IMM] = "an immediate",
     [TPC_OP_VSPECIAL] = "LFSR/V_LANE_ID",
     [TPC_OP_SLFSR] = "S_LFSR",
+    [TPC_OP_HWREG] = "PC",
 };
 
 /* "V, S or an immediate": the kinds an operand accepts, for messages. */
@@ -45,6 +46,19 @@ static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned ind
     unsigned width = s->width ? s->width : tpc_field_pos[st->slot][s->field].width;
     uint32_t max = s->max ? s->max : width >= 32 ? 0xffffffffu : (1u << width) - 1;
     char want[96];
+    if (s->kinds == TPC_K(HWREG)) {
+        /* PC, or its number after mov.from_hw_reg */
+        if (!asm_is_reg(op, TPC_OP_HWREG) && !(op->type == AOP_IMM && st->sw0_written)) {
+            asm_error(st->c, op->col, "'%s': hardware register must be PC or a number", st->mn);
+            return -1;
+        }
+        unsigned id = op->type == AOP_IMM ? op->value : op->num;
+        if (id != 0) {
+            asm_error(st->c, op->col, "hardware register %u does not exist on Gaudi (0 is PC)", id);
+            return -1;
+        }
+        return 0; /* SRC_B bit 6 clear: from the register */
+    }
     if (s->kinds == TPC_K(RAW)) {
         if (op->type == AOP_IMM && !op->bare_float && op->value <= max)
             return (int)op->value;
@@ -76,9 +90,10 @@ static int enc_operand(Stmt *st, const TpcOpSpec *s, const AOp *op, unsigned ind
 static void usage_text(char *buf, size_t n, const TpcLayout *l)
 {
     static const char *const brief[] = {
-        [TPC_OP_RAW] = "N", [TPC_OP_V] = "V",   [TPC_OP_S] = "S",     [TPC_OP_SP] = "SP",
-        [TPC_OP_VP] = "VP", [TPC_OP_I] = "I",   [TPC_OP_AD] = "AD",   [TPC_OP_IMM] = "imm",
-        [TPC_OP_VSPECIAL] = "LFSR|V_LANE_ID",   [TPC_OP_SLFSR] = "S_LFSR",
+        [TPC_OP_RAW] = "N",        [TPC_OP_V] = "V",      [TPC_OP_S] = "S",
+        [TPC_OP_SP] = "SP",        [TPC_OP_VP] = "VP",    [TPC_OP_I] = "I",
+        [TPC_OP_AD] = "AD",        [TPC_OP_IMM] = "imm",  [TPC_OP_VSPECIAL] = "LFSR|V_LANE_ID",
+        [TPC_OP_SLFSR] = "S_LFSR", [TPC_OP_HWREG] = "PC",
     };
     buf[0] = 0;
     for (unsigned i = 0, w = 0; i < l->nops; i++) {
@@ -87,6 +102,8 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
             g_strlcat(buf, "bMMMMM ", n);
             continue;
         }
+        if (l->op[i].flags & (TPC_OPF_TYPE | TPC_OPF_COPY))
+            continue;
         g_strlcat(buf, w++ ? ", " : "", n);
         for (unsigned j = 0; j < G_N_ELEMENTS(brief); j++) {
             if (!((l->op[i].kinds >> j) & 1) || !brief[j] || j == TPC_OP_SIMM)
@@ -100,18 +117,75 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
     }
 }
 
-/* Operands of a variant written in the text (the dim mask is a word). */
+/* Operand specs not written as an operand: the dim mask (a word), the data
+ * type (the suffix), a field repeating DEST. */
+#define OPF_UNWRITTEN (TPC_OPF_DIMMASK | TPC_OPF_TYPE | TPC_OPF_COPY)
+
+/* Operands of a variant written in the text. */
 static unsigned written_ops(const TpcLayout *l)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < l->nops; i++)
-        n += !(l->op[i].flags & TPC_OPF_DIMMASK);
+        n += !(l->op[i].flags & OPF_UNWRITTEN);
     return n;
+}
+
+/* The switch of variant var that a bare number before (lead) or after the
+ * operands sets (TPC_SWP_LEAD / TRAIL / BARE), or NULL; *idx its index. */
+static const TpcSwDef *bare_switch(const Stmt *st, unsigned var, bool lead, int *idx)
+{
+    const TpcSwDef *t = tpc_sws_table(st->desc->sws);
+    for (int i = 0; t && t[i].key; i++) {
+        if ((t[i].slots && !(t[i].slots & (1u << st->slot))) ||
+            (t[i].vars && !((t[i].vars >> var) & 1)))
+            continue;
+        if (t[i].print == TPC_SWP_BARE || t[i].print == (lead ? TPC_SWP_LEAD : TPC_SWP_TRAIL)) {
+            *idx = i;
+            return &t[i];
+        }
+    }
+    return NULL;
+}
+
+/* Does written operand op fit operand spec s? */
+static bool op_fits(const Stmt *st, const TpcOpSpec *s, const AOp *op)
+{
+    if (s->kinds == TPC_K(RAW) || (s->flags & TPC_OPF_BIMM))
+        return op->type == AOP_IMM;
+    if (s->kinds == TPC_K(HWREG))
+        return asm_is_reg(op, TPC_OP_HWREG) || (op->type == AOP_IMM && st->sw0_written);
+    if (op->type == AOP_IMM)
+        return (s->kinds & TPC_K(IMM)) != 0;
+    if (op->type == AOP_NAME)
+        return (s->flags & TPC_OPF_TARGET) != 0;
+    return op->type == AOP_REG && ((s->kinds >> op->kind) & 1);
+}
+
+/* Do the written operands (a predicate last, a bare switch number first or
+ * last) fit every operand of variant var (a TPC_LF_BY_SRC one)? */
+static bool variant_matches(const Stmt *st, const TpcLayout *l, unsigned var)
+{
+    int na = (int)written_ops(l), n = st->nops, first = 0, idx;
+    const AOp *last = n ? &st->ops[n - 1] : NULL;
+    if (n > na && (asm_is_reg(last, TPC_OP_SP) || asm_is_reg(last, TPC_OP_VP)))
+        n--;
+    if (n == na + 1 && st->ops[0].type == AOP_IMM && bare_switch(st, var, true, &idx))
+        first = 1, n--;
+    else if (n == na + 1 && st->ops[n - 1].type == AOP_IMM && bare_switch(st, var, false, &idx))
+        n--;
+    if (n != na)
+        return false;
+    for (unsigned i = 0, j = (unsigned)first; i < l->nops; i++)
+        if (!(l->op[i].flags & OPF_UNWRITTEN) && !op_fits(st, &l->op[i], &st->ops[j++]))
+            return false;
+    return true;
 }
 
 /* The variant of a form with several (insn-forms.def TPC_VARIANT): the first
  * that applies to the row and the written type and whose destination kinds
- * take the first operand; NULL after a one-line error. */
+ * take the first operand (a TPC_LF_BY_SRC variant: whose operand kinds take
+ * all the operands; when none does, the first whose destination kinds take
+ * the first register, for its operand's error); NULL after a one-line error. */
 static const TpcLayout *pick_variant(Stmt *st, unsigned *var)
 {
     const TpcInsnDesc *d = st->desc;
@@ -123,16 +197,35 @@ static const TpcLayout *pick_variant(Stmt *st, unsigned *var)
     unsigned kinds = 0;
     for (unsigned i = 0; (l = tpc_form_variant(d->form, i)); i++) {
         *var = i;
-        if (!tpc_variant_applies(l, d, -1, (int)st->f_sw))
+        /* a switch bit an operand implies (mov Sd, PC) */
+        int sw = (int)(st->f_sw | ((l->flags & TPC_LF_SETS_SW0) ? 1u : 0u));
+        if (!tpc_variant_applies(l, d, -1, sw))
             continue;
         /* the first written operand (the destination, or the store slot's SRC_C) */
         unsigned k = 0;
-        while (k < l->nops && (l->op[k].flags & TPC_OPF_DIMMASK))
+        while (k < l->nops && (l->op[k].flags & OPF_UNWRITTEN))
             k++;
         if (k == l->nops)
             return l;
         kinds |= l->op[k].kinds;
+        if (l->flags & TPC_LF_BY_SRC) {
+            if (tpc_variant_applies(l, d, st->type, sw) && variant_matches(st, l, i))
+                return l;
+            continue;
+        }
         if (o && o->type == AOP_REG && ((l->op[k].kinds >> o->kind) & 1) &&
+            tpc_variant_applies(l, d, st->type, (int)st->f_sw))
+            return l;
+    }
+    /* no variant takes every operand: the first whose destination takes the
+     * first register operand reports the one it does not take */
+    const AOp *r = o && o->type == AOP_IMM && st->nops > 1 ? &st->ops[1] : o;
+    for (unsigned i = 0; r && r->type == AOP_REG && (l = tpc_form_variant(d->form, i)); i++) {
+        *var = i;
+        unsigned k = 0;
+        while (k < l->nops && (l->op[k].flags & OPF_UNWRITTEN))
+            k++;
+        if (k < l->nops && ((l->op[k].kinds >> r->kind) & 1) &&
             tpc_variant_applies(l, d, st->type, (int)st->f_sw))
             return l;
     }
@@ -142,6 +235,12 @@ static const TpcLayout *pick_variant(Stmt *st, unsigned *var)
                       st->mn);
         else
             asm_error(st->c, st->type_col, "index-register '%s' must be .i32", st->mn);
+        return NULL;
+    }
+    if (o && o->type == AOP_REG && ((kinds >> o->kind) & 1) && st->type >= 0) {
+        /* `mov.b S1, S2`: the destination has forms, none of this type */
+        asm_error(st->c, st->type_col, "'%s' has no form of type .%s with destination '%s'", st->mn,
+                  tpc_type_suffix[st->type], o->s ? o->s : "?");
         return NULL;
     }
     char want[96];
@@ -156,6 +255,7 @@ bool asm_enc_layout(Stmt *st)
 {
     const TpcInsnDesc *d = st->desc;
     unsigned var;
+    st->sw0_written = st->f_sw & 1;
     const TpcLayout *l = pick_variant(st, &var);
     const TpcFieldPos *pos = tpc_field_pos[st->slot];
     uint32_t fields[TPC_FIELD_COUNT] = {0};
@@ -163,6 +263,8 @@ bool asm_enc_layout(Stmt *st)
 
     if (!l)
         return false;
+    if (l->flags & TPC_LF_SETS_SW0)
+        st->f_sw |= 1;
     /* a switch of another variant (mov_dg's sdg0 without .all) */
     for (int i = 0; d->sws && tpc_sws_table(d->sws)[i].key && i < ASM_MAX_SW; i++) {
         const TpcSwDef *sw = &tpc_sws_table(d->sws)[i];
@@ -188,32 +290,32 @@ bool asm_enc_layout(Stmt *st)
         return true;
     }
     unsigned na = written_ops(l);
-    bool has_mask = na != l->nops;
+    bool has_mask = false;
+    for (unsigned i = 0; i < l->nops; i++)
+        has_mask |= (l->op[i].flags & TPC_OPF_DIMMASK) != 0;
     asm_take_pred(st, (int)na);
     if ((l->flags & TPC_LF_ADDR_OFF) && st->nops == (int)na + 1) {
         for (unsigned i = 0; i < na; i++)
             if (l->op[i].field == TPC_FIELD_SRC_A && !asm_drop_zero_offset(st, (int)i))
                 return false;
     }
-    const TpcSwDef *t = tpc_sws_table(d->sws);
-    if (st->nops == (int)na + 1 && st->ops[0].type == AOP_IMM && t && t[0].key &&
-        t[0].print == TPC_SWP_LEAD) {
-        /* `popcnt.f32 1 S1, S2`: the vendor's bare value of the first switch */
-        if (!asm_sw_set(st, &t[0], 0, st->ops[0].value, st->ops[0].col))
+    const TpcSwDef *t = tpc_sws_table(d->sws), *bs;
+    int bi;
+    if (st->nops == (int)na + 1 && st->ops[0].type == AOP_IMM &&
+        (bs = bare_switch(st, var, true, &bi)) != NULL) {
+        /* `popcnt.f32 1 S1, S2`, `mov 0x3 VP4, S1`: the vendor's bare value
+         * of a switch before the operands */
+        if (!asm_sw_set(st, bs, bi, st->ops[0].value, st->ops[0].col))
             return false;
         memmove(&st->ops[0], &st->ops[1], (size_t)(st->nops - 1) * sizeof(st->ops[0]));
         st->nops--;
     }
-    if (st->nops == (int)na + 1 && st->ops[na].type == AOP_IMM && t) {
+    if (st->nops == (int)na + 1 && st->ops[na].type == AOP_IMM &&
+        (bs = bare_switch(st, var, false, &bi)) != NULL) {
         /* a bare value after the operands for the switch that takes one */
-        for (int i = 0; t[i].key; i++) {
-            if (t[i].print != TPC_SWP_TRAIL)
-                continue;
-            if (!asm_sw_set(st, &t[i], i, st->ops[na].value, st->ops[na].col))
-                return false;
-            st->nops--;
-            break;
-        }
+        if (!asm_sw_set(st, bs, bi, st->ops[na].value, st->ops[na].col))
+            return false;
+        st->nops--;
     }
     if (st->nops > (int)na) {
         char want[256], takes[300];
@@ -242,23 +344,27 @@ bool asm_enc_layout(Stmt *st)
         st->type = TPC_T_B;
     if (st->type < 0 && (l->cond & TPC_VC_I32))
         st->type = TPC_T_I32;
+    if (st->type < 0 && (l->flags & (TPC_LF_T_DEFAULT | TPC_LF_T_FIXED)))
+        st->type = (int)tpc_layout_type(l);
     if (l->swmask && (st->f_sw & ~(uint32_t)l->swmask)) {
         asm_error(st->c, st->col, "'%s': a switch of SWITCHES bits 0x%x does not exist in this form",
                   st->mn, st->f_sw & ~(uint32_t)l->swmask);
         return false;
     }
-    if (d->types ? !asm_need_type(st) : !asm_no_type(st))
+    if (d->types && !(l->flags & TPC_LF_T_NONE) ? !asm_need_type(st) : !asm_no_type(st))
         return false;
     /* switches: defaults for those not written */
     for (int i = 0; t && t[i].key; i++) {
         int dflt = tpc_sw_default(&t[i], st->type < 0 ? 0u : (unsigned)st->type, st->f_b);
         if ((t[i].slots && !(t[i].slots & (1u << st->slot))) || dflt <= 0 ||
-            (i < ASM_MAX_SW && st->given[i]))
+            (t[i].vars && !((t[i].vars >> var) & 1)) || (i < ASM_MAX_SW && st->given[i]))
             continue;
         *asm_sw_field(st, t[i].field) |= (uint32_t)dflt << t[i].shift;
     }
     fields[TPC_FIELD_SW] = st->f_sw;
-    fields[TPC_FIELD_TYPE] = d->types                        ? (uint32_t)st->type
+    fields[TPC_FIELD_TYPE] = (l->flags & TPC_LF_T_NONE)     ? 0u
+                             : (l->flags & TPC_LF_T_FIXED)  ? tpc_layout_type(l)
+                             : d->types                     ? (uint32_t)st->type
                              : (l->flags & TPC_LF_TYPE_I32) ? TPC_T_I32
                                                             : st->f_t;
     used[TPC_FIELD_SW] = used[TPC_FIELD_TYPE] = true;
@@ -290,7 +396,11 @@ bool asm_enc_layout(Stmt *st)
             j++;
             continue;
         }
-        if (s->flags & TPC_OPF_DIMMASK) {
+        if (s->flags & TPC_OPF_COPY) {
+            v = (int)fields[TPC_FIELD_DEST];
+        } else if (s->flags & TPC_OPF_TYPE) {
+            v = st->type;
+        } else if (s->flags & TPC_OPF_DIMMASK) {
             v = (int)st->mask;
         } else {
             if (((s->flags & TPC_OPF_VPAIR) &&

@@ -281,7 +281,10 @@ bool asm_sw_set(Stmt *st, const TpcSwDef *d, int idx, unsigned value, int col)
         asm_error(st->c, col, "switch '%s' of '%s' given twice", d->key, st->mn);
         return false;
     }
-    if (value >> d->width) {
+    bool named = !d->strict || !d->values;
+    for (const TpcSwVal *v = d->values; !named && v->name; v++)
+        named = v->value == value;
+    if (value >> d->width || !named) {
         asm_error(st->c, col, "value %u out of range for switch '%s'", value, d->key);
         return false;
     }
@@ -372,9 +375,9 @@ bool asm_given(Stmt *st, const char *key)
 /* ---- statement parsing ---- */
 
 static const char *const suffix_switch[] = {
-    "sat",     "st",      "neg",          "carry", "acc_fp32", "mmio",
-    "partial", "rmw_sel", "mask_eq_zero", "rhu",   "upper32",  "double_and_round32",
-    "all",     "dec",     "vpu",          "pack",  NULL,
+    "sat",     "st",      "neg",          "carry", "acc_fp32",    "mmio",
+    "partial", "rmw_sel", "mask_eq_zero", "rhu",   "upper32",     "double_and_round32",
+    "all",     "dec",     "vpu",          "pack",  "from_hw_reg", NULL,
 };
 
 static bool is_dimmask(const char *s)
@@ -471,7 +474,7 @@ static int split_words(Stmt *st, char *text, int col, Word *w, int max)
 static bool form_has_mask(const TpcInsnDesc *d)
 {
     /* IRF forms: a table variant with a dim mask (SPU arithmetic, whose rows
-     * without an int5 form are diagnosed later; set_indx), and MOV */
+     * without an int5 form are diagnosed later; set_indx, mov) */
     if (d->slot == TPC_SLOT_VPU)
         return false;
     const TpcLayout *l;
@@ -479,7 +482,7 @@ static bool form_has_mask(const TpcInsnDesc *d)
         for (unsigned i = 0; i < l->nops; i++)
             if (l->op[i].flags & TPC_OPF_DIMMASK)
                 return true;
-    return d->form == TPC_FORM_MOV;
+    return false;
 }
 
 /* Parse mnemonic, suffixes, switch words and operands. */
@@ -540,9 +543,6 @@ bool asm_parse_stmt(Stmt *st, char *text, int col)
                    !g_ascii_strcasecmp(parts[i], "f8_143")) {
             asm_error(c, pcol, "type .%s is not available on Gaudi (missing feature)", parts[i]);
             goto fail;
-        } else if (!g_ascii_strcasecmp(parts[i], "from_hw_reg") &&
-                   st->desc->form == TPC_FORM_MOV) {
-            st->hw_reg = true;
         } else {
             bool known = false;
             for (int k = 0; suffix_switch[k]; k++)
@@ -602,34 +602,6 @@ fail:
     return false;
 }
 
-bool asm_mov_hwreg(Stmt *st, int *dst, uint32_t *b, uint32_t *sw, bool *handled)
-{
-    *handled = st->hw_reg || (st->nops >= 2 && asm_is_reg(&st->ops[1], TPC_OP_HWREG));
-    if (!*handled)
-        return true;
-    if (!asm_take_ops(st, 2, 2) || !asm_no_type(st))
-        return false;
-    const AOp *src = &st->ops[1];
-    unsigned id;
-    if (asm_is_reg(src, TPC_OP_HWREG))
-        id = src->num;
-    else if (st->hw_reg && src->type == AOP_IMM)
-        id = src->value;
-    else {
-        asm_error(st->c, src->col, "'mov': hardware register must be PC or a number");
-        return false;
-    }
-    if (id != 0) {
-        asm_error(st->c, src->col, "hardware register %u does not exist on Gaudi (0 is PC)", id);
-        return false;
-    }
-    if ((*dst = asm_enc(st, &st->ops[0], K(S), "destination")) < 0)
-        return false;
-    *b = id; /* bit 6 clear: from the register */
-    *sw |= 1;
-    return true;
-}
-
 /* The compiler prints local-memory vector addresses as two parts, register
  * and offset (`ld_l_v %V0, %S1, 0x0`, tpc-llvm TPCInstPrinter
  * printAddrOperand, clang/test/RC99/CodeGen/vect-01.c).  Gaudi has no offset
@@ -648,19 +620,6 @@ bool asm_drop_zero_offset(Stmt *st, int at)
         st->ops[i] = st->ops[i + 1];
     st->nops--;
     return true;
-}
-
-/* The vendor writes the VPRF section of `mov VPd, Ss|imm` as a number before
- * the destination (`mov 3 VP4, S1`, tpc-llvm mov-v-01/mov-ld-01); move it to
- * the third operand, where the MOV encoders expect it (`mov VP4, S1, 3`). */
-void asm_mov_section_prefix(Stmt *st)
-{
-    if (st->nops < 3 || st->ops[0].type != AOP_IMM || !asm_is_reg(&st->ops[1], TPC_OP_VP))
-        return;
-    AOp sect = st->ops[0];
-    st->ops[0] = st->ops[1];
-    st->ops[1] = st->ops[2];
-    st->ops[2] = sect;
 }
 
 /* Take the last operand as the predicate when it is [!]SPn/[!]VPn and at

@@ -115,6 +115,20 @@ static const TpcSwDef sw_mov_g[] = {
     {"dg_en", "dual_group_en", TPC_SWF_B, 2, 4, 0, NULL, true, 0, TPC_SWP_BIN, false, 0, 0},
     {0},
 };
+/* mov (insn-forms.def MOV, whose variant numbers `vars` names):
+ * from_hw_reg, SWITCHES bit 0, is what `mov Sd, PC` implies (variant 0);
+ * the VPRF section 0..7 (8: all) of `mov [k] VPd, Ss|imm` (variants 5, 10) */
+static const TpcSwVal v_section[] = {
+    {"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4},
+    {"5", 5}, {"6", 6}, {"7", 7}, {"8", 8}, {NULL, 0},
+};
+static const TpcSwDef sw_mov[] = {
+    {"from_hw_reg", NULL, TPC_SWF_SW, 0, 1, SLOT(LD) | SLOT(SPU), NULL, false, 0, TPC_SWP_NEVER,
+     false, 0, 1u << 0},
+    {"section", NULL, TPC_SWF_B, 0, 4, SLOT(LD) | SLOT(VPU), v_section, true, 8, TPC_SWP_BARE, true,
+     0, 1u << 5 | 1u << 10},
+    {0},
+};
 static const TpcSwDef sw_mmio[] = {
     {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
@@ -212,20 +226,34 @@ static const TpcSwDef sw_find_first[] = {
 const TpcSwDef *tpc_sws_table(unsigned sws)
 {
     static const TpcSwDef *const tab[TPC_SWS_COUNT] = {
-        [TPC_SWS_MAC] = sw_mac,         [TPC_SWS_MUL_SPU] = sw_mul_spu,
-        [TPC_SWS_MUL_VPU] = sw_mul_vpu, [TPC_SWS_ADD] = sw_add,
-        [TPC_SWS_SUB] = sw_sub,         [TPC_SWS_CMP_EQ] = sw_cmp_eq,
-        [TPC_SWS_ASH] = sw_ash,         [TPC_SWS_CONVERT] = sw_convert,
-        [TPC_SWS_PACK] = sw_pack,       [TPC_SWS_UNPACK] = sw_unpack,
-        [TPC_SWS_MOV_DG] = sw_mov_dg,   [TPC_SWS_MOV_G] = sw_mov_g,
-        [TPC_SWS_MMIO] = sw_mmio,       [TPC_SWS_LD_TNSR] = sw_ld_tnsr,
-        [TPC_SWS_ST_TNSR] = sw_st_tnsr, [TPC_SWS_ASO] = sw_aso,
-        [TPC_SWS_NEARBYINT] = sw_nearbyint, [TPC_SWS_EXTRACT_EXP] = sw_extract_exp,
-        [TPC_SWS_CALC_FP] = sw_calc_fp,     [TPC_SWS_FORM_FP_NUM] = sw_form_fp_num,
-        [TPC_SWS_GET_LUT] = sw_get_lut,     [TPC_SWS_LOOKUP] = sw_lookup,
-        [TPC_SWS_LOOKUP_C] = sw_lookup_c,   [TPC_SWS_CVT_INT] = sw_cvt_int,
-        [TPC_SWS_CVT_INT16] = sw_cvt_int16, [TPC_SWS_POPCNT] = sw_popcnt,
+        [TPC_SWS_MAC] = sw_mac,
+        [TPC_SWS_MUL_SPU] = sw_mul_spu,
+        [TPC_SWS_MUL_VPU] = sw_mul_vpu,
+        [TPC_SWS_ADD] = sw_add,
+        [TPC_SWS_SUB] = sw_sub,
+        [TPC_SWS_CMP_EQ] = sw_cmp_eq,
+        [TPC_SWS_ASH] = sw_ash,
+        [TPC_SWS_CONVERT] = sw_convert,
+        [TPC_SWS_PACK] = sw_pack,
+        [TPC_SWS_UNPACK] = sw_unpack,
+        [TPC_SWS_MOV_DG] = sw_mov_dg,
+        [TPC_SWS_MOV_G] = sw_mov_g,
+        [TPC_SWS_MMIO] = sw_mmio,
+        [TPC_SWS_LD_TNSR] = sw_ld_tnsr,
+        [TPC_SWS_ST_TNSR] = sw_st_tnsr,
+        [TPC_SWS_ASO] = sw_aso,
+        [TPC_SWS_NEARBYINT] = sw_nearbyint,
+        [TPC_SWS_EXTRACT_EXP] = sw_extract_exp,
+        [TPC_SWS_CALC_FP] = sw_calc_fp,
+        [TPC_SWS_FORM_FP_NUM] = sw_form_fp_num,
+        [TPC_SWS_GET_LUT] = sw_get_lut,
+        [TPC_SWS_LOOKUP] = sw_lookup,
+        [TPC_SWS_LOOKUP_C] = sw_lookup_c,
+        [TPC_SWS_CVT_INT] = sw_cvt_int,
+        [TPC_SWS_CVT_INT16] = sw_cvt_int16,
+        [TPC_SWS_POPCNT] = sw_popcnt,
         [TPC_SWS_FIND_FIRST] = sw_find_first,
+        [TPC_SWS_MOV] = sw_mov,
     };
     return sws < TPC_SWS_COUNT ? tab[sws] : NULL;
 }

@@ -12,10 +12,7 @@
 
 /* ---- operand decoding ---- */
 
-#define K(x)       (1u << TPC_OP_##x)
-#define K_SIMM_ANY (K(IMM) | K(SIMM))
-#define K_SSRC     (K(S) | K(SLFSR) | K_SIMM_ANY) /* scalar value source */
-#define K_VSRC     (K(V) | K(VSPECIAL))           /* vector register source */
+#define K(x) (1u << TPC_OP_##x)
 
 /* VPU/LD/ST 8-bit register field (tpc.md §4.2 left column). */
 static bool enc_vpu(unsigned v, TpcOperand *o)
@@ -224,10 +221,18 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
         return false;
     if ((l->flags & TPC_LF_TYPE_I32) && in->type != TPC_T_I32)
         return bad_operand(d, TPC_FIELD_TYPE, in->type);
+    if (((l->flags & TPC_LF_T_NONE) && in->type != 0) ||
+        ((l->flags & TPC_LF_T_FIXED) && in->type != tpc_layout_type(l)))
+        return bad_operand(d, TPC_FIELD_TYPE, in->type);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
         if (s->flags & TPC_OPF_BIMM) /* any 32-bit value of the bundle's IMM */
             continue;
+        if (s->flags & TPC_OPF_COPY) { /* repeats DEST: another value has no spelling */
+            if (fv[s->field] != fv[TPC_FIELD_DEST])
+                return bad_operand(d, s->field, fv[s->field]);
+            continue;
+        }
         if (s->field > TPC_FIELD_SRC_D) { /* a number in SW: read from in->sw */
             unsigned v = (in->sw >> s->shift) & ((1u << s->width) - 1);
             if (s->max && v > s->max)
@@ -244,6 +249,21 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
             if (s->width && !shared && (fv[s->field] & ~(((1u << s->width) - 1) << s->shift)))
                 return bad_operand(d, s->field, fv[s->field]);
             raw(o, fv[s->field]);
+            if (s->flags & TPC_OPF_TYPE) { /* the data type (load-slot mov: SRC_B[7:4]) */
+                unsigned t = (fv[s->field] >> s->shift) & ((1u << s->width) - 1);
+                if (t >= TPC_T_COUNT || !((in->desc->types >> t) & 1) ||
+                    ((l->cond & TPC_VC_NOT_B) && t == TPC_T_B))
+                    return bad_operand(d, s->field, fv[s->field]);
+                in->type = (uint8_t)t;
+            }
+            continue;
+        }
+        if (s->kinds == TPC_K(HWREG)) { /* Gaudi's one: PC (id 0), read (bit 6 clear) */
+            if (fv[s->field] != 0)
+                return bad_insn(d, in->opc);
+            o->kind = TPC_OP_HWREG;
+            o->num = 0;
+            o->raw = 0;
             continue;
         }
         if (!reg(d, o, s->field, fv[s->field], s->kinds))
@@ -262,9 +282,34 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
     return check_switches(d, in, l);
 }
 
+/* Do the register fields of variant l take their operands: DEST only, or
+ * with `all` every register operand (a TPC_LF_BY_SRC variant)? */
+static bool variant_fits(const Dec *d, const TpcLayout *l, const unsigned fv[5], bool all)
+{
+    for (unsigned k = 0; k < l->nops; k++) {
+        const TpcOpSpec *s = &l->op[k];
+        if (s->field > TPC_FIELD_SRC_D || s->kinds == TPC_K(RAW) ||
+            (s->flags & (TPC_OPF_COPY | TPC_OPF_BIMM)) || (!all && s->field != TPC_FIELD_DEST))
+            continue;
+        if (s->kinds == TPC_K(HWREG)) {
+            if (fv[s->field] != 0)
+                return false;
+            continue;
+        }
+        TpcOperand o;
+        NxFault scratch;
+        Dec peek = {d->b, d->slot, &scratch};
+        if (!reg(&peek, &o, s->field, fv[s->field], s->kinds))
+            return false;
+    }
+    return true;
+}
+
 /* A table-described form (fv[]: the slot's raw fields by TPC_FIELD_*).  A
  * form with variants: the first that applies to the row and the type and
- * whose destination kinds take DEST. */
+ * whose destination kinds take DEST (and, for a TPC_LF_BY_SRC variant, whose
+ * source kinds take the sources); when none does, the first whose
+ * destination fits reports the operand that does not. */
 static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
 {
     const TpcLayout *l;
@@ -273,23 +318,14 @@ static bool dec_table_form(Dec *d, TpcInsn *in, const unsigned fv[5])
         return dec_layout(d, in, tpc_form_layout(in->desc->form), fv);
     if (!check_type(d, in))
         return false;
-    for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
-        if (!tpc_variant_applies(l, in->desc, in->type, in->sw))
-            continue;
-        /* the variants of a form differ in their DEST kinds, or have none */
-        const TpcOpSpec *dst = NULL;
-        for (unsigned k = 0; k < l->nops && !dst; k++)
-            if (l->op[k].field == TPC_FIELD_DEST)
-                dst = &l->op[k];
-        if (dst) {
-            TpcOperand o;
-            NxFault scratch;
-            Dec peek = {d->b, d->slot, &scratch};
-            if (!reg(&peek, &o, TPC_FIELD_DEST, fv[TPC_FIELD_DEST], dst->kinds))
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; (l = tpc_form_variant(in->desc->form, i)); i++) {
+            if (!tpc_variant_applies(l, in->desc, in->type, in->sw) ||
+                !variant_fits(d, l, fv, pass == 0 && (l->flags & TPC_LF_BY_SRC)))
                 continue;
+            in->var = (uint8_t)i;
+            return dec_layout(d, in, l, fv);
         }
-        in->var = (uint8_t)i;
-        return dec_layout(d, in, l, fv);
     }
     return bad_operand(d, TPC_FIELD_DEST, fv[TPC_FIELD_DEST]);
 }
@@ -303,8 +339,7 @@ static bool no_decoder(Dec *d, const TpcInsn *in)
 }
 
 /* SWITCHES bits a hand-coded form gives meaning to: its switch table's, plus
- * the ones the form's code reads (int5 dim masks, ash's st, the hardware-
- * register bit of mov, the tensor forms' bits).  The others are a later
+ * the ones the form's code reads (the tensor forms' bits).  The others are a later
  * generation's switches: ILLEGAL_INSTRUCTION, so that what prints keeps every
  * bit the bundle holds. */
 static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
@@ -313,14 +348,7 @@ static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++)
         if (sw->field == TPC_SWF_SW && (!sw->slots || (sw->slots >> slot) & 1))
             used |= ((1u << sw->width) - 1) << sw->shift;
-    bool irf = in->dst.kind == TPC_OP_I;
     switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        if (slot == TPC_SLOT_SPU && irf)
-            used |= 0x7Cu;
-        if (in->a.kind == TPC_OP_HWREG)
-            used |= 1u;
-        return used;
     case TPC_FORM_LD_TNSR:
         return used | 0x9u; /* partial, tensor in S27 */
     case TPC_FORM_ST_TNSR:
@@ -328,19 +356,6 @@ static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
     default:
         return used;
     }
-}
-
-/* MOV with SWITCHES bit 0 (SPU, load slot): a hardware-register move, SRC_B
- * = {direction (bit 6, 1 = to the register), register id (bits 5:0)}.  Gaudi
- * has one: PC (id 0), readable only (the vendor's Gaudi disassembler table). */
-static bool dec_mov_hwreg(Dec *d, TpcInsn *in, unsigned fd, unsigned fb)
-{
-    if ((fb & 0x7f) != 0)
-        return bad_insn(d, in->opc);
-    in->a.kind = TPC_OP_HWREG;
-    in->a.num = 0;
-    in->a.raw = (uint16_t)fb;
-    return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S));
 }
 
 /* ---- per-slot decoding ---- */
@@ -351,38 +366,18 @@ static bool dec_spu(Dec *d, TpcInsn *in)
     unsigned fa = tpc_bits(b, TPC_B_SPU_SRC_A, 7);
     unsigned fb = tpc_bits(b, TPC_B_SPU_SRC_B, 7);
     unsigned fd = tpc_bits(b, TPC_B_SPU_DEST, 7);
-    bool is_b;
 
     in->type = (uint8_t)tpc_bits(b, TPC_B_SPU_TYPE, 4);
     in->polarity = tpc_bits(b, TPC_B_SPU_POL, 1);
     in->pred = (uint8_t)tpc_bits(b, TPC_B_SPU_PRED, 4);
     in->pred_vp = false;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_SPU_SW, 7);
-    is_b = in->type == TPC_T_B;
 
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
-    switch (in->desc->form) {
-    case TPC_FORM_LOOP:
+    if (in->desc->form == TPC_FORM_LOOP) /* the whole bundle: tpc_decode_bundle_all */
         return true;
-    case TPC_FORM_MOV:
-        if (in->sw & 1)
-            return dec_mov_hwreg(d, in, fd, fb);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(S) | K(SP) | K(I)))
-            return false;
-        if (in->dst.kind == TPC_OP_S) {
-            if (!check_type(d, in) || is_b)
-                return bad_operand(d, TPC_FIELD_TYPE, in->type);
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
-        }
-        if (in->dst.kind == TPC_OP_SP)
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC | K(SP));
-        if (in->type != TPC_T_I32) /* mov bM Id, ...: the vendor writes i32, and prints none */
-            return bad_operand(d, TPC_FIELD_TYPE, in->type);
-        return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
-    default:
-        return no_decoder(d, in);
-    }
+    return no_decoder(d, in);
 }
 
 
@@ -403,31 +398,7 @@ static bool dec_vpu(Dec *d, TpcInsn *in)
 
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, fc, fdd});
-    switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        if (in->sw & 1) /* hardware-register moves: Gaudi has none in the VPU */
-            return bad_insn(d, in->opc);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)))
-            return false;
-        if (in->dst.kind == TPC_OP_V) {
-            if (!check_type(d, in))
-                return false;
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC | K_SSRC);
-        }
-        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP) | K(SP) | K_SSRC))
-            return false;
-        if (in->a.kind != TPC_OP_VP && in->a.kind != TPC_OP_SP) {
-            if (fb > 8)
-                return bad_operand(d, TPC_FIELD_SRC_B, fb);
-            /* the vendor's assembler writes u32 here whatever the suffix */
-            if (in->type != TPC_T_U32)
-                return bad_operand(d, TPC_FIELD_TYPE, in->type);
-            raw(&in->b, fb);
-        }
-        return true;
-    default:
-        return no_decoder(d, in);
-    }
+    return no_decoder(d, in);
 }
 
 static void ldst_pred(const uint8_t *b, TpcInsn *in)
@@ -452,38 +423,6 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     if (tpc_form_layout(in->desc->form))
         return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
     switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        if (in->sw & 1)
-            return dec_mov_hwreg(d, in, fd, fb);
-        raw(&in->b, fb);
-        if (!reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP) | K(S) | K(SP) | K(I)))
-            return false;
-        switch (in->dst.kind) {
-        case TPC_OP_V:
-            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_VSRC | K_SSRC))
-                return false;
-            if (in->a.kind != TPC_OP_V && in->a.kind != TPC_OP_VSPECIAL) {
-                in->type = (uint8_t)(fb >> 4);
-                if (in->type >= TPC_T_COUNT)
-                    return bad_operand(d, TPC_FIELD_SRC_B, fb);
-            }
-            return true;
-        case TPC_OP_VP:
-            if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(VP) | K(SP) | K_SSRC))
-                return false;
-            if (in->a.kind != TPC_OP_VP && in->a.kind != TPC_OP_SP && fb > 8)
-                return bad_operand(d, TPC_FIELD_SRC_B, fb);
-            return true;
-        case TPC_OP_S:
-            in->type = (uint8_t)(fb >> 4);
-            if (in->type >= TPC_T_COUNT || in->type == TPC_T_B)
-                return bad_operand(d, TPC_FIELD_SRC_B, fb);
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
-        case TPC_OP_SP:
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K_SSRC);
-        default: /* I */
-            return reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(S) | K(I) | K_SIMM_ANY);
-        }
     case TPC_FORM_LD_TNSR:
         if (half && (in->sw & 1))
             return bad_insn(d, in->opc);
@@ -534,18 +473,18 @@ static bool dec_st(Dec *d, TpcInsn *in)
 static void dec_loop(const uint8_t *b, TpcBundle *out)
 {
     TpcLoop *l = &out->loop;
-    l->start_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_START, 7);
-    l->boundary_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_BOUNDARY, 7);
-    l->step_reg = (uint8_t)tpc_bits(b, TPC_B_LOOP_STEP, 6);
-    l->start_imm = tpc_bits(b, TPC_B_LOOP_START_SEL, 1);
-    l->boundary_imm = tpc_bits(b, TPC_B_LOOP_BOUNDARY_SEL, 1);
-    l->step_imm = tpc_bits(b, TPC_B_LOOP_STEP_SEL, 1);
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *o = &tpc_loop_opd[i];
+        uint8_t reg = (uint8_t)tpc_bits(b, o->reg_lo, o->reg_w);
+        bool sel = tpc_bits(b, o->sel, 1);
+        uint32_t v = tpc_bits(b, o->imm_lo, 32);
+        memcpy((char *)l + o->reg_off, &reg, sizeof(reg));
+        memcpy((char *)l + o->sel_off, &sel, sizeof(sel));
+        memcpy((char *)l + o->val_off, &v, sizeof(v));
+    }
     l->once = tpc_bits(b, TPC_B_LOOP_ONCE, 1);
     l->polarity = tpc_bits(b, TPC_B_SPU_POL, 1);
     l->pred = (uint8_t)tpc_bits(b, TPC_B_SPU_PRED, 4);
-    l->boundary = tpc_bits(b, TPC_B_LOOP_BOUNDARY_IMM, 32);
-    l->step = tpc_bits(b, TPC_B_LOOP_STEP_IMM, 32);
-    l->start = tpc_bits(b, TPC_B_IMM, 32);
     l->end_offset = (uint16_t)tpc_bits(b, TPC_B_LOOP_END, 16);
     l->cmp = (uint8_t)tpc_bits(b, TPC_B_LOOP_CMP, 3);
 }
@@ -553,15 +492,16 @@ static void dec_loop(const uint8_t *b, TpcBundle *out)
 static bool loop_check(const TpcLoop *l, NxFault *f)
 {
     unsigned s = TPC_SLOT_BUNDLE;
-    if (!l->start_imm && l->start_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_SRC_A << 4 | (unsigned)l->start_reg << 8, 0);
-    if (!l->boundary_imm && l->boundary_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_SRC_B << 4 | (unsigned)l->boundary_reg << 8, 0);
-    if (!l->step_imm && l->step_reg > 35)
-        return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
-                            s | TPC_FIELD_DEST << 4 | (unsigned)l->step_reg << 8, 0);
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *o = &tpc_loop_opd[i];
+        uint8_t reg;
+        bool sel;
+        memcpy(&reg, (const char *)l + o->reg_off, sizeof(reg));
+        memcpy(&sel, (const char *)l + o->sel_off, sizeof(sel));
+        if (!sel && reg > 35)
+            return nx_fault_set(f, TPC_FAULT_ILLEGAL_OPERAND,
+                                s | (unsigned)o->field << 4 | (unsigned)reg << 8, 0);
+    }
     if (l->cmp > TPC_CMP_NE)
         return nx_fault_set(f, TPC_FAULT_ILLEGAL_INSTRUCTION, s | TPC_OPC_LOOP << 8, 0);
     return true;

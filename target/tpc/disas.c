@@ -163,6 +163,11 @@ static void sw_print(P *p, const TpcInsn *in, unsigned swmask)
                 word(p, name);
             continue;
         }
+        if (sw->print == TPC_SWP_BARE) {
+            if (v != sw->dflt)
+                g_string_append_printf(p->o, " 0x%x", v);
+            continue;
+        }
         if (sw->print == TPC_SWP_HEX) {
             g_string_append_printf(p->o, " %s=0x%x", sw->key, v);
             continue;
@@ -204,10 +209,19 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
         g_string_append(p->o, in->desc->mnemonic);
         return;
     }
-    mnem(p, in, in->desc->types != 0);
+    /* the type suffix: of a typed row, unless the variant has none or a fixed
+     * one, or the type is the variant's default */
+    bool typed = in->desc->types != 0;
+    if (l->flags & (TPC_LF_T_NONE | TPC_LF_T_FIXED | TPC_LF_TYPE_I32))
+        typed = false;
+    else if (l->flags & TPC_LF_T_DEFAULT)
+        typed = in->type != tpc_layout_type(l);
+    mnem(p, in, typed);
     sw_print(p, in, l->swmask);
     for (unsigned i = 0; i < l->nops; i++) {
         const TpcOpSpec *s = &l->op[i];
+        if (s->flags & (TPC_OPF_TYPE | TPC_OPF_COPY)) /* the suffix; not written */
+            continue;
         if (s->flags & TPC_OPF_BIMM) {
             hexop(p, p->bd->imm);
         } else if (s->kinds == TPC_K(RAW)) {
@@ -238,67 +252,6 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
     pred(p, in);
 }
 
-/* MOV in any slot; `tsrc` is the type of a broadcast, `sect` the VP section
- * field (8 = all), `mask` the int5 dim mask. */
-static void print_mov(P *p, const TpcInsn *in, unsigned tsrc, unsigned sect, unsigned mask)
-{
-    const TpcOperand *d = &in->dst, *a = &in->a;
-    bool vec_src = a->kind == TPC_OP_V || a->kind == TPC_OP_VSPECIAL || a->kind == TPC_OP_VP ||
-                   a->kind == TPC_OP_SP;
-    g_string_append(p->o, "mov");
-    p->nops = 0;
-    /* V <- V moves print no type in tpc-llvm; nxemu prints a non-zero VPU type
-     * because it sets the lane size of a VPRF predicate (tpc.md §5.0.1) */
-    if ((d->kind == TPC_OP_V && (!vec_src || (in->desc->slot == TPC_SLOT_VPU && in->type))) ||
-        (d->kind == TPC_OP_S && a->kind != TPC_OP_HWREG))
-        g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc < TPC_T_COUNT ? tsrc : 0]);
-    /* predicate moves: tpc-llvm prints no type, but a type other than the one
-     * its assembler writes by default (SPU b, VPU i32 / u32 from a scalar, load
-     * slot none) is printed, so that the text reassembles to the same bytes */
-    if (d->kind == TPC_OP_SP || d->kind == TPC_OP_VP) {
-        unsigned deflt = in->desc->slot == TPC_SLOT_SPU ? TPC_T_B
-                         : in->desc->slot == TPC_SLOT_LD ? 0
-                         : vec_src                       ? TPC_T_I32
-                                                         : TPC_T_U32;
-        if (tsrc != deflt && tsrc < TPC_T_COUNT)
-            g_string_append_printf(p->o, ".%s", tpc_type_suffix[tsrc]);
-    }
-    /* one VPRF section: the vendor prints its number after the type, before
-     * the destination (`mov.i32 0x1 VP5, S35`) */
-    if (d->kind == TPC_OP_VP && !vec_src && sect != 8)
-        g_string_append_printf(p->o, " 0x%x", sect);
-    if (d->kind == TPC_OP_I)
-        dimmask(p, mask, false);
-    opnd(p, d, 0);
-    opnd(p, a, 0);
-    pred(p, in);
-}
-
-static void print_spu(P *p, const TpcInsn *in)
-{
-    switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        print_mov(p, in, in->type, 8, in->sw >> 2);
-        return;
-    default:
-        unknown_form(p, in);
-        return;
-    }
-}
-
-static void print_vpu(P *p, const TpcInsn *in)
-{
-    unsigned b = in->b.raw;
-    switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        print_mov(p, in, in->type, b, 0);
-        return;
-    default:
-        unknown_form(p, in);
-        return;
-    }
-}
-
 /* Tensor operand: the register when SW bit 3 is set; else the id as
  * tpc-llvm prints it (loads: B[4:0]; stores: the whole SRC_B). */
 static void tensor_op(P *p, const TpcInsn *in, const char *reg)
@@ -325,17 +278,7 @@ static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand
 
 static void print_ld(P *p, const TpcInsn *in)
 {
-    unsigned b = in->b.raw;
     switch (in->desc->form) {
-    case TPC_FORM_MOV:
-        print_mov(p, in,
-                  in->dst.kind == TPC_OP_V || in->dst.kind == TPC_OP_S ||
-                          (in->dst.kind == TPC_OP_SP && in->a.kind != TPC_OP_SP)
-                      ? b >> 4
-                      : 0,
-                  b,
-                  b >> 2);
-        return;
     case TPC_FORM_LD_TNSR:
         print_ops(p, in, NULL, &in->dst, NULL);
         tensor_op(p, in, "S27");
@@ -374,19 +317,17 @@ static void print_loop(P *p)
 {
     const TpcLoop *l = &p->bd->loop;
     GString *o = p->o;
-    g_string_append(o, "loop ");
-    if (l->start_imm)
-        g_string_append_printf(o, "%u", l->start);
-    else
-        g_string_append_printf(o, "S%u", l->start_reg);
-    if (l->boundary_imm)
-        g_string_append_printf(o, ", %u", l->boundary);
-    else
-        g_string_append_printf(o, ", S%u", l->boundary_reg);
-    if (l->step_imm)
-        g_string_append_printf(o, ", %u", l->step);
-    else
-        g_string_append_printf(o, ", S%u", l->step_reg);
+    g_string_append(o, "loop");
+    for (unsigned i = 0; i < 3; i++) {
+        const TpcLoopOpd *d = &tpc_loop_opd[i];
+        uint8_t reg;
+        bool sel;
+        uint32_t v;
+        memcpy(&reg, (const char *)l + d->reg_off, sizeof(reg));
+        memcpy(&sel, (const char *)l + d->sel_off, sizeof(sel));
+        memcpy(&v, (const char *)l + d->val_off, sizeof(v));
+        g_string_append_printf(o, sel ? "%s%u" : "%sS%u", i ? ", " : " ", sel ? v : reg);
+    }
     g_string_append_printf(o, ", %s", l->cmp < 6 ? tpc_loop_cmp_name[l->cmp] : "?");
     p->nops = 4;
     target(p, p->pc + l->end_offset + TPC_BUNDLE_BYTES, l->end_offset);
@@ -425,8 +366,8 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         return;
     }
     for (unsigned s = 0; s < 4; s++) {
-        static void (*const print_slot[4])(P *, const TpcInsn *) = {print_ld, print_spu, print_vpu,
-                                                                    print_st};
+        static void (*const print_slot[4])(P *, const TpcInsn *) = {print_ld, unknown_form,
+                                                                    unknown_form, print_st};
         const TpcInsn *in = &bd.slot[s];
         const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
         if (s)

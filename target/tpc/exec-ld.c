@@ -141,9 +141,9 @@ static uint32_t ext_scalar(uint32_t v, unsigned t)
 /* MOV of the load slot (§5.1.1) and, via tpc_exec_vpu_mov, the VPU. */
 bool tpc_exec_ld_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
-    if (in->a.kind == TPC_OP_HWREG) { /* mov Sd, PC */
+    if (in->b.kind == TPC_OP_HWREG) { /* mov Sd, PC */
         if (tpc_pred_scalar(c, in))
-            tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->a, o));
+            tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->b, o));
         return true;
     }
     uint8_t m[TPC_VBYTES];

@@ -125,8 +125,8 @@ bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotO
 {
     if (!tpc_pred_scalar(c, in))
         return true;
-    if (in->a.kind == TPC_OP_HWREG) { /* mov Sd, PC */
-        tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->a, o));
+    if (in->b.kind == TPC_OP_HWREG) { /* mov Sd, PC */
+        tpc_out_s(o, in->dst.num, tpc_rd_scalar(c, b, &in->b, o));
         return true;
     }
     if (in->dst.kind == TPC_OP_I)

@@ -113,7 +113,8 @@ bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type, int
     if (((l->cond & TPC_VC_SPU) && d->slot != TPC_SLOT_SPU) ||
         ((l->cond & TPC_VC_VPU) && d->slot != TPC_SLOT_VPU) ||
         ((l->cond & TPC_VC_LD) && d->slot != TPC_SLOT_LD) ||
-        ((l->cond & TPC_VC_ST) && d->slot != TPC_SLOT_ST) || (l->need & ~d->flags))
+        ((l->cond & TPC_VC_ST) && d->slot != TPC_SLOT_ST) ||
+        ((l->cond & TPC_VC_NOT_VPU) && d->slot == TPC_SLOT_VPU) || (l->need & ~d->flags))
         return false;
     if (type < 0)
         return true;
@@ -121,6 +122,20 @@ bool tpc_variant_applies(const TpcLayout *l, const TpcInsnDesc *d, int type, int
              ((l->cond & TPC_VC_NOT_B) && type == TPC_T_B) ||
              ((l->cond & TPC_VC_I32) && type != TPC_T_I32));
 }
+
+/* ---- LOOP's operands (tpc.md §4.4) ---- */
+
+#define LOOP_OPD(name, NAME, w, imm, field)                                                        \
+    {                                                                                              \
+#name, TPC_B_LOOP_##NAME, w, TPC_B_LOOP_##NAME##_SEL, imm, TPC_FIELD_##field,              \
+            offsetof(TpcLoop, name##_reg), offsetof(TpcLoop, name##_imm), offsetof(TpcLoop, name)  \
+    }
+const TpcLoopOpd tpc_loop_opd[3] = {
+    LOOP_OPD(start, START, 7, TPC_B_IMM, SRC_A),
+    LOOP_OPD(boundary, BOUNDARY, 7, TPC_B_LOOP_BOUNDARY_IMM, SRC_B),
+    LOOP_OPD(step, STEP, 6, TPC_B_LOOP_STEP_IMM, DEST),
+};
+#undef LOOP_OPD
 
 /* ---- field positions (tpc.md §4.1) ---- */
 

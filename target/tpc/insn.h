@@ -143,7 +143,6 @@ static inline bool tpc_type_is_signed(unsigned t)
  * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */
 typedef enum TpcForm {
     TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
-    TPC_FORM_MOV,     /* Dst, A (register or immediate); B = type/flavor/mask */
     TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
     TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
@@ -157,22 +156,23 @@ typedef enum TpcForm {
 /* Switch sets (names and positions are in the assembler/disassembler). */
 typedef enum TpcSws {
     TPC_SWS_NONE,
-    TPC_SWS_MAC,     /* 0 st, 1 neg, 2 acc_fp32 */
-    TPC_SWS_MUL_SPU, /* 2 upper32 (i32/u32) / acc_fp32 (bf16) */
-    TPC_SWS_MUL_VPU, /* 1 double_and_round32, 2 acc_fp32 */
-    TPC_SWS_ADD,     /* 0 st, 1 carry */
-    TPC_SWS_SUB,     /* 0 st, 1 neg */
-    TPC_SWS_CMP_EQ,  /* 0 mask_eq_zero */
-    TPC_SWS_ASH,     /* 0 st (always), 1 rhu */
-    TPC_SWS_CONVERT, /* rounding mode, target type, lane_sel, num_lanes */
-    TPC_SWS_PACK,    /* source_group, element_stride */
-    TPC_SWS_UNPACK,  /* source_group, element_stride, group_half */
-    TPC_SWS_MOV_DG,  /* src, dst, wr_lg, wr_ug / all: sdg0..3, weg0..3 */
-    TPC_SWS_MOV_G,   /* g_en, dg_en */
-    TPC_SWS_MMIO,    /* LD_L/ST_L B[0] */
-    TPC_SWS_LD_TNSR, /* partial (SW0), tensor in S27 (SW3) */
-    TPC_SWS_ST_TNSR, /* partial (SW0), rmw_sel (SW1), pack (SW2), tensor in S28 (SW3) */
-    TPC_SWS_ASO,     /* dec, vpu */
+    TPC_SWS_MAC,         /* 0 st, 1 neg, 2 acc_fp32 */
+    TPC_SWS_MUL_SPU,     /* 2 upper32 (i32/u32) / acc_fp32 (bf16) */
+    TPC_SWS_MUL_VPU,     /* 1 double_and_round32, 2 acc_fp32 */
+    TPC_SWS_ADD,         /* 0 st, 1 carry */
+    TPC_SWS_SUB,         /* 0 st, 1 neg */
+    TPC_SWS_CMP_EQ,      /* 0 mask_eq_zero */
+    TPC_SWS_ASH,         /* 0 st (always), 1 rhu */
+    TPC_SWS_CONVERT,     /* rounding mode, target type, lane_sel, num_lanes */
+    TPC_SWS_PACK,        /* source_group, element_stride */
+    TPC_SWS_UNPACK,      /* source_group, element_stride, group_half */
+    TPC_SWS_MOV_DG,      /* src, dst, wr_lg, wr_ug / all: sdg0..3, weg0..3 */
+    TPC_SWS_MOV_G,       /* g_en, dg_en */
+    TPC_SWS_MOV,         /* from_hw_reg (SW0), the VPRF section (SRC_B[3:0]) */
+    TPC_SWS_MMIO,        /* LD_L/ST_L B[0] */
+    TPC_SWS_LD_TNSR,     /* partial (SW0), tensor in S27 (SW3) */
+    TPC_SWS_ST_TNSR,     /* partial (SW0), rmw_sel (SW1), pack (SW2), tensor in S28 (SW3) */
+    TPC_SWS_ASO,         /* dec, vpu */
     TPC_SWS_NEARBYINT,   /* rounding mode in SW[2:0] */
     TPC_SWS_EXTRACT_EXP, /* biased */
     TPC_SWS_CALC_FP,     /* func in SW[2:0] */
@@ -259,6 +259,10 @@ enum {
     /* as WORD, with the default tpc_sw_default() gives: convert's num_lanes,
      * single_lane for f32 -> bf16, none for bf16 -> f32 (always printed) */
     TPC_SWP_LANES,
+    /* the value as a bare number before the operands when != dflt; a bare
+     * number before or after the operands sets it (mov's VPRF section:
+     * `mov 0x3 VP4, S1`, also `mov VP4, S1, 3`) */
+    TPC_SWP_BARE,
 };
 
 /* Value name of a multi-bit switch, or alias of a one-bit one. */
@@ -280,7 +284,7 @@ typedef struct TpcSwDef {
     bool strict;            /* values: a field value without a name is ILLEGAL_INSTRUCTION */
     uint16_t types;         /* OPERANDS_TYPE set the switch is valid for (0: any), as the
                              * vendor's InstructionDB: set elsewhere, ILLEGAL_INSTRUCTION */
-    uint8_t vars;           /* the variants of the form (bit i: TPC_VARIANT row i) the
+    uint16_t vars;          /* the variants of the form (bit i: TPC_VARIANT row i) the
                              * switch exists in (0: all): mov_dg's src= only without .all */
 } TpcSwDef;
 
@@ -305,7 +309,7 @@ typedef struct TpcOpSpec {
     uint8_t group;  /* 0: single register; 2: V pair (D) or S pair (Z) */
     uint16_t kinds; /* TPC_OP_* bit mask; TPC_OP_RAW: a number placed in the field */
     uint8_t shift, width; /* TPC_OP_RAW: the number's bits in the field (width 0: all) */
-    uint8_t flags;        /* TPC_OPF_* */
+    uint16_t flags;       /* TPC_OPF_* */
     uint8_t max;          /* TPC_OP_RAW: largest valid value (0: any that fits) */
 } TpcOpSpec;
 
@@ -330,6 +334,12 @@ enum {
     /* a V source that reads V(n), V(n+1) when the row's pair rule says so
      * (TPC_F_CVT_PAIR): written Vn (any n) or Dn, printed Dn for an even n */
     TPC_OPF_SPAIR = 1u << 7,
+    /* a number that is the instruction's data type (TpcInsn.type), written
+     * as the type suffix: the load slot's mov keeps it in SRC_B[7:4] */
+    TPC_OPF_TYPE = 1u << 8,
+    /* not written: the field repeats the DEST field (the vendor's encoder
+     * writes `mov S4, PC`'s destination in SRC_A too) */
+    TPC_OPF_COPY = 1u << 9,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -345,6 +355,7 @@ enum {
     TPC_VC_ST = 1u << 6,
     TPC_VC_SW0 = 1u << 7,     /* SWITCHES bit 0 set (mov_dg.all) */
     TPC_VC_NOT_SW0 = 1u << 8, /* SWITCHES bit 0 clear */
+    TPC_VC_NOT_VPU = 1u << 9, /* any slot but the VPU (mov Sd, PC: SPU, load slot) */
 };
 
 enum {
@@ -365,10 +376,29 @@ enum {
     /* the store slot's SRC_C operand is the destination (an IRF/ADRF
      * result), not a value read */
     TPC_LF_C_DEST = 1u << 8,
+    /* OPERANDS_TYPE of the variant (its type T in bits 19:16, TPC_LF_T):
+     * NONE: 0, no suffix (the decoder refuses another, the assembler a
+     * written one); DEFAULT: T when none is written, the suffix printed
+     * only when the type is another; FIXED: always T, no suffix (the
+     * vendor's assembler writes T whatever suffix is written) */
+    TPC_LF_T_NONE = 1u << 9,
+    TPC_LF_T_DEFAULT = 1u << 10,
+    TPC_LF_T_FIXED = 1u << 11,
+    /* chosen by the kinds of its sources as well as of its destination
+     * (the decoder and the assembler try the next variant when a source
+     * does not fit) */
+    TPC_LF_BY_SRC = 1u << 12,
+    /* its TPC_VC_SW0 bit is implied by an operand (mov Sd, PC): the
+     * assembler sets it without the switch being written */
+    TPC_LF_SETS_SW0 = 1u << 13,
 };
+#define TPC_LF_T(t)        ((uint32_t)(t) << 16)
+#define TPC_LF_T_DEF(t)    (TPC_LF_T_DEFAULT | TPC_LF_T(TPC_T_##t))
+#define TPC_LF_T_FIX(t)    (TPC_LF_T_FIXED | TPC_LF_T(TPC_T_##t))
+#define tpc_layout_type(l) (((l)->flags >> 16) & 15u)
 
 typedef struct TpcLayout {
-    uint16_t flags; /* TPC_LF_* */
+    uint32_t flags; /* TPC_LF_* */
     uint8_t nops;
     TpcOpSpec op[5];
     /* variants (TPC_VARIANT rows): when this one applies */
@@ -406,6 +436,21 @@ typedef struct TpcLayout {
         TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0                               \
     }
 #define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
+/* a dim mask in bits 6:2 of field f, written as a word before the operands */
+#define TPC_OPD_DIMMASK_IN(f)                                                                      \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0                                     \
+    }
+/* the data type in bits shift..shift+width-1 of field f (the type suffix) */
+#define TPC_OPD_TYPE(f, shift, width)                                                              \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_TYPE, 0                                \
+    }
+/* field f repeats DEST (not written) */
+#define TPC_OPD_COPY(f)                                                                            \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, 0, 0, 0, TPC_OPF_COPY, 0                                                 \
+    }
 #define TPC_OPD_SPAIR(f, kinds)                                                                    \
     {                                                                                              \
         TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_SPAIR, 0                                \
@@ -515,7 +560,7 @@ typedef enum TpcOpKind {
     TPC_OP_SIMM,     /* short immediate 111..126 (value in num, 111 -> 15) */
     TPC_OP_VSPECIAL, /* num: TPC_VS_* (vector read-only sources) */
     TPC_OP_SLFSR,    /* num: 0 S_LFSR, 1 S_LFSR_NO_CHANGE */
-    TPC_OP_HWREG,    /* hardware register of a MOV (SWITCHES bit 0): num 0 = PC */
+    TPC_OP_HWREG,    /* hardware register of a MOV (SWITCHES bit 0, SRC_B): num 0 = PC */
 } TpcOpKind;
 
 enum {
@@ -564,6 +609,19 @@ typedef struct TpcLoop {
 } TpcLoop;
 
 enum { TPC_CMP_GT = 0, TPC_CMP_GE, TPC_CMP_LT, TPC_CMP_LE, TPC_CMP_EQ, TPC_CMP_NE };
+
+/* LOOP's start, boundary and step, in assembly order (tpc.md §4.4): an S
+ * register in bits reg_lo.. (reg_w wide) or, with the select bit sel set,
+ * the 32-bit immediate at imm_lo (start's is the bundle's IMM); field is the
+ * FAULT_INFO field of a bad register; the offsets are TpcLoop's members.
+ * The decoder, the printer and the assembler walk these three rows (LOOP
+ * is no row of insn-forms.def: docs/tpc-isa.rst says why). */
+typedef struct TpcLoopOpd {
+    const char *name;
+    uint8_t reg_lo, reg_w, sel, imm_lo, field;
+    uint8_t reg_off, sel_off, val_off; /* offsetof(TpcLoop, ...) */
+} TpcLoopOpd;
+extern const TpcLoopOpd tpc_loop_opd[3];
 
 /* Operand conventions: a field the form does not use has kind TPC_OP_NONE;
  * switch-like fields (tensor ids, masks, CONVERT/PACK/MOV_DG words, MOV

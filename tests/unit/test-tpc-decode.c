@@ -921,6 +921,92 @@ static void test_every_row_round_trips(void)
     g_rand_free(r);
 }
 
+/* mov, every slot and operand kind (insn-forms.def MOV): the fields each
+ * text assembles to, from the field positions and register encodings of
+ * tpc.md §4.1/§4.2 (S4 in the SPU is 4, in a load-slot field 64+4; VPn
+ * 240+n; SPn 224+n (SPU 48+n); In 128+n (SPU 64+n)), and back to the same
+ * text.  `mov S4, PC` is the vendor's encoding of the issue text (SPU word 0
+ * 0x00400108: SRC_A repeats DEST). */
+static void test_mov_variants(void)
+{
+    static const struct {
+        const char *text;
+        unsigned f[6][3]; /* lo, width, value; width 0 ends */
+    } c[] = {
+        {"nop; mov S4, PC; nop; nop", {{0, 32, 0x00400108}, {36, 7, 1}, {27, 4, 0}}},
+        {"mov S4, PC; nop; nop; nop", {{111, 8, 68}, {103, 8, 68}, {73, 9, 0}, {183, 4, 1}}},
+        {"nop; mov.i16 S2, S3; nop; nop", {{20, 7, 2}, {6, 7, 3}, {27, 4, 7}, {36, 7, 0}}},
+        {"nop; mov SP1, SP2; nop; nop", {{20, 7, 49}, {6, 7, 50}, {27, 4, 6}}},
+        {"nop; mov.u32 SP1, S2; nop; nop", {{20, 7, 49}, {6, 7, 2}, {27, 4, 3}}},
+        {"nop; mov b00101 I2, S1; nop; nop", {{20, 7, 66}, {6, 7, 1}, {27, 4, 2}, {36, 7, 0x14}}},
+        {"nop; nop; mov VP4, VP5; nop", {{82, 8, 244}, {49, 8, 245}, {57, 8, 0}, {93, 4, 2}}},
+        {"nop; nop; mov VP4, S1; nop", {{82, 8, 244}, {49, 8, 65}, {57, 8, 8}, {93, 4, 3}}},
+        {"nop; nop; mov 0x3 VP4, S1; nop", {{82, 8, 244}, {49, 8, 65}, {57, 8, 3}, {93, 4, 3}}},
+        {"nop; nop; mov V1, V2; nop", {{82, 8, 1}, {49, 8, 2}, {93, 4, 0}}},
+        {"nop; nop; mov.i8 V1, V2; nop", {{82, 8, 1}, {49, 8, 2}, {93, 4, 4}}},
+        {"nop; nop; mov.bf16 V1, S2; nop", {{82, 8, 1}, {49, 8, 66}, {93, 4, 1}}},
+        {"mov b00101 I2, S1; nop; nop; nop", {{111, 8, 130}, {103, 8, 65}, {73, 9, 0x14}}},
+        {"mov VP4, VP5; nop; nop; nop", {{111, 8, 244}, {103, 8, 245}, {73, 9, 0}}},
+        {"mov 0x3 VP4, S1; nop; nop; nop", {{111, 8, 244}, {103, 8, 65}, {73, 9, 3}}},
+        {"mov.u32 SP5, S3; nop; nop; nop", {{111, 8, 229}, {103, 8, 67}, {73, 9, 0x30}}},
+        {"mov.i16 S2, S3; nop; nop; nop", {{111, 8, 66}, {103, 8, 67}, {73, 9, 0x70}}},
+        {"mov V1, V2; nop; nop; nop", {{111, 8, 1}, {103, 8, 2}, {73, 9, 0}}},
+        {"mov.f32 V1, S2; nop; nop; nop", {{111, 8, 1}, {103, 8, 66}, {73, 9, 0x00}}},
+        {"mov.i8 V1, S2; nop; nop; nop", {{111, 8, 1}, {103, 8, 66}, {73, 9, 0x40}}},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(c); i++) {
+        TpcObject obj;
+        char *src = g_strconcat(c[i].text, "\n", NULL), *errs;
+        bool ok = assemble(src, &obj, &errs);
+        if (!ok)
+            g_test_message("%s: %s", c[i].text, errs);
+        g_assert_true(ok);
+        for (unsigned k = 0; k < 6 && c[i].f[k][1]; k++) {
+            unsigned got = tpc_bits(obj.text->data, c[i].f[k][0], c[i].f[k][1]);
+            if (got != c[i].f[k][2])
+                g_test_message("%s: bits %u+%u = 0x%x, expected 0x%x", c[i].text, c[i].f[k][0],
+                               c[i].f[k][1], got, c[i].f[k][2]);
+            g_assert_cmphex(got, ==, c[i].f[k][2]);
+        }
+        char *t = disas(obj.text->data);
+        g_assert_cmpstr(t, ==, c[i].text);
+        g_free(t), g_free(src), g_free(errs);
+        tpc_object_free(&obj);
+    }
+
+    /* bits a mov's text cannot show are refused, not dropped */
+    uint8_t b[32];
+    TpcBundle bd;
+    NxFault f;
+    TpcObject obj;
+    g_assert_true(
+        assemble("nop; mov S4, PC; nop; nop\nmov.i16 S2, S3; nop; nop; nop\n", &obj, NULL));
+    memcpy(b, obj.text->data, 32);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    tpc_set_bits(b, 6, 7, 0); /* SRC_A no longer repeats DEST */
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, TPC_FAULT_ILLEGAL_OPERAND);
+    g_assert_cmphex(f.info, ==, 1 | 1 << 4 | 0 << 8);
+    memcpy(b, obj.text->data, 32);
+    tpc_set_bits(b, 27, 4, 2); /* a type on a hardware-register move */
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, TPC_FAULT_ILLEGAL_OPERAND);
+    memcpy(b, obj.text->data + 32, 32);
+    g_assert_true(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(bd.slot[TPC_SLOT_LD].type, ==, TPC_T_I16);
+    tpc_set_bits(b, 73, 9, 0x71); /* SRC_B[3:0] beside the type */
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    g_assert_cmpuint(f.code, ==, TPC_FAULT_ILLEGAL_OPERAND);
+    g_assert_cmphex(f.info, ==, 0 | 2 << 4 | 0x71 << 8);
+    tpc_object_free(&obj);
+    /* a VPRF section beyond 8 (all) has no spelling */
+    g_assert_true(assemble("nop; nop; mov VP4, S1; nop\n", &obj, NULL));
+    memcpy(b, obj.text->data, 32);
+    tpc_set_bits(b, 57, 8, 9);
+    g_assert_false(tpc_decode_bundle(b, &bd, &f));
+    tpc_object_free(&obj);
+}
+
 static void test_jumps(void)
 {
     TpcObject obj;
@@ -991,6 +1077,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-decode/asm/errors", test_errors);
     g_test_add_func("/tpc-decode/asm/metadata", test_metadata);
     g_test_add_func("/tpc-decode/asm/jumps", test_jumps);
+    g_test_add_func("/tpc-decode/asm/mov-variants", test_mov_variants);
     g_test_add_func("/tpc-decode/disas/bad-bundle", test_bad_bundle_print);
     g_test_add_func("/tpc-decode/disas/asm-property", test_disas_asm_property);
     g_test_add_func("/tpc-decode/disas/every-row", test_every_row_round_trips);
