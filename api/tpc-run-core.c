@@ -446,10 +446,9 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
          * re-executes this command line (softmmu/gdbstub-reverse.c): the
          * tensors are read again from their files, the outputs written
          * only at the end */
-        m->replay_budget = o->replay_budget;
-        m->replay_memory = o->replay_memory;
-        m->replay_every = o->replay_every;
-        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
+        GdbReplay replay = {
+            .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay);
     } else if (o->monitor_stdio) {
         rc = monitor_stdio_run(m, o->freeze); /* nxemu's -monitor stdio */
     } else if (m->viewer) {

@@ -158,7 +158,7 @@ static void h_qsupported(GdbStub *s, const char *args)
                            "PacketSize=%x;qXfer:features:read+;QStartNoAckMode+;multiprocess+;"
                            "swbreak+;hwbreak+;vContSupported+",
                            GDB_PACKET_SIZE);
-    if (s->m->replay_budget) /* re-execution (gdbstub-reverse.c) */
+    if (s->replay.budget) /* re-execution (gdbstub-reverse.c) */
         g_string_append(s->reply, ";ReverseStep+;ReverseContinue+");
 }
 
@@ -822,7 +822,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         break;
     case 'b':
         /* bs / bc: reverse step / continue of the Hc process */
-        if (s->m->replay_budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
+        if (s->replay.budget && (!strcmp(pkt, "bs") || !strcmp(pkt, "bc"))) {
             s->action = GDB_ACT_REVERSE;
             gdb_resume_all(s, 0);
             s->rev_step = pkt[1] == 's';

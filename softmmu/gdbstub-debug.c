@@ -7,11 +7,13 @@
  * while at least one watchpoint exists, since a hook also disables the RAM
  * fast path (as_host_ptr).
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "nxemu/board-if.h"
 #include "nxemu/debug.h"
+#include "nxemu/log.h"
 #include "nxemu/machine.h"
 
 static void stop_machine(Machine *m)
@@ -298,12 +300,75 @@ void nx_debug_set_step_first(NxDebug *d, NxCpu *cpu)
     d->step_first = cpu != NULL;
 }
 
+/* The debugger's run-event subscription (nxemu/runev.h): catchpoints, and
+ * the DMA positions of a re-execution for reverse execution.  The devices
+ * call neither by name.  The lines are those the devices printed before. */
+static void debug_runev(void *opaque, const NxRunEvent *ev)
+{
+    NxDebug *d = opaque;
+    Machine *m = d->m;
+    if (m->debug != d) /* detached: the stub keeps d for the next gdb */
+        return;
+    switch (ev->kind) {
+    case NX_RUNEV_DMA_DUE:
+        /* a stop here holds the request exactly as a watchpoint does */
+        if (d->rev)
+            *ev->hold = nx_rev_dma_point(m, ev->unit, ev->owner, ev->bytes);
+        return;
+    case NX_RUNEV_DMA:
+        if (d->catch_mask & NX_CATCH_DMA) {
+            bool by_core = ev->owner >= 0 && (unsigned)ev->owner < m->cfg.nr_seq;
+            nx_debug_catch_stop(m, by_core ? m->seq[ev->owner] : NULL,
+                                "nxemu: catch: dma%u completed %" PRIu64 " bytes for %s%d at "
+                                "vtime=%" PRIu64 "\n",
+                                ev->unit, ev->bytes, by_core ? "seq" : "doorbell ",
+                                by_core ? ev->owner : 0, ev->t1);
+        }
+        return;
+    case NX_RUNEV_KERNEL_BEGIN:
+        if (d->catch_mask & NX_CATCH_TPC_LAUNCH) {
+            bool by_core = ev->owner >= 0 && (unsigned)ev->owner < m->cfg.nr_seq;
+            nx_debug_catch_stop(m, m->tpc ? m->tpc[ev->unit] : NULL,
+                                "nxemu: catch: tpc%u launched by %s%u at vtime=%" PRIu64 "\n",
+                                ev->unit, by_core ? "seq" : "a non-core write ",
+                                by_core ? (unsigned)ev->owner : 0, ev->t0);
+        }
+        return;
+    case NX_RUNEV_KERNEL_END:
+        if (d->catch_mask & NX_CATCH_TPC_END) {
+            nx_debug_catch_stop(m, m->tpc ? m->tpc[ev->unit] : NULL,
+                                "nxemu: catch: tpc%u kernel %s after %" PRIu64 " cycles, %" PRIu64
+                                " bundles at vtime=%" PRIu64 "\n",
+                                ev->unit, ev->code ? "faulted" : "ended", ev->t1 - ev->t0,
+                                ev->bundles, ev->t1);
+        }
+        return;
+    case NX_RUNEV_SEM:
+        /* `catch sem N VALUE`: N became VALUE */
+        if ((d->catch_mask & NX_CATCH_SEM) && ev->unit == d->catch_sem &&
+            ev->val == d->catch_value) {
+            nx_debug_catch_stop(m, NULL, "nxemu: catch: sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n",
+                                ev->unit, ev->op, ev->old, ev->val);
+        }
+        return;
+    case NX_RUNEV_DMA_QUEUED:
+    case NX_RUNEV_WAIT_BEGIN:
+    case NX_RUNEV_WAIT_END:
+    case NX_RUNEV_FAULT:
+        return;
+    }
+}
+
 NxDebug *nx_debug_new(Machine *m)
 {
     NxDebug *d = g_new0(NxDebug, 1);
     d->m = m;
     d->bps = g_array_new(FALSE, FALSE, sizeof(NxBreakpoint));
     d->wps = g_array_new(FALSE, FALSE, sizeof(NxWatchpoint));
+    d->runev = machine_runev_subscribe(m, debug_runev, d);
+    if (!d->runev)
+        nx_warn("gdb: no run-event subscription left: catchpoints and reverse execution "
+                "see no DMA, TPC or semaphore event");
     return d;
 }
 
@@ -313,6 +378,8 @@ void nx_debug_free(NxDebug *d)
         return;
     if (d->hook_installed)
         unhook(d);
+    if (d->runev)
+        machine_runev_unsubscribe(d->m, debug_runev, d);
     g_array_free(d->bps, TRUE);
     g_array_free(d->wps, TRUE);
     g_free(d);

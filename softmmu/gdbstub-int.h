@@ -121,6 +121,7 @@ typedef enum GdbAction {
 typedef struct GdbStub {
     Machine *m;
     NxDebug *dbg;
+    GdbReplay replay; /* reverse execution's settings (gdb_serve) */
     unsigned nr_proc;
     NxCpu **proc;         /* proc[pid - 1] */
     bool *attached;       /* by pid - 1 */

@@ -268,9 +268,9 @@ void gdb_reverse_start(GdbStub *s, bool step, unsigned pid)
         return;
     }
     uint64_t base = gdb_snap_base(pos);
-    if (pos - base > m->replay_budget) {
+    if (pos - base > s->replay.budget) {
         refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64, pos - base,
-               m->replay_budget);
+               s->replay.budget);
         return;
     }
     if (pos == 0) {
@@ -454,7 +454,7 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
              * from the start), within the budget */
             p.spent += stop_at - from;
             uint64_t more = from - gdb_snap_base(from);
-            if (p.spent + more > s->m->replay_budget) {
+            if (p.spent + more > s->replay.budget) {
                 if (stop_at != p.target) {
                     /* refused: nothing moves, so run on to where gdb
                      * stopped (this scan ended where the later one began) */
@@ -465,7 +465,7 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
                 }
                 stay(s, &p);
                 refuse(s, "%" PRIu64 " steps to re-execute exceed -replay-budget %" PRIu64,
-                       p.spent + more, s->m->replay_budget);
+                       p.spent + more, s->replay.budget);
                 plan_free(&p);
                 return true;
             }

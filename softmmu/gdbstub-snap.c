@@ -389,12 +389,12 @@ static bool take(GdbStub *s, uint64_t pos)
 bool gdb_snap_maybe(GdbStub *s)
 {
     Machine *m = s->m;
-    if (!m->replay_memory || !m->replay_budget || snap.disabled || m->viewer || s->rev_changed ||
+    if (!s->replay.memory || !s->replay.budget || snap.disabled || m->viewer || s->rev_changed ||
         s->rev_offsched || s->locked)
         return false;
     if (!snap.init) {
         snap.init = true;
-        snap.every = m->replay_every ? m->replay_every : 1;
+        snap.every = s->replay.every ? s->replay.every : 1;
         snap.next = snap.every;
     }
     uint64_t pos = nx_rev_position(m);
@@ -409,16 +409,16 @@ bool gdb_snap_maybe(GdbStub *s)
     reap();
     uint64_t est = resident_bytes();
     while (snap.list->len &&
-           (snap.list->len >= GDB_SNAP_MAX || used_bytes() + est > m->replay_memory)) {
+           (snap.list->len >= GDB_SNAP_MAX || used_bytes() + est > s->replay.memory)) {
         /* thin out: every other one, the first kept (drop() shifts the
          * rest down, so i walks over the old odd indices) */
         for (guint i = 1; i < snap.list->len; i++)
             drop(i);
         snap.every *= 2;
-        if (snap.list->len == 1 && used_bytes() + est > m->replay_memory)
+        if (snap.list->len == 1 && used_bytes() + est > s->replay.memory)
             drop(0);
     }
-    if (est > m->replay_memory) {
+    if (est > s->replay.memory) {
         snap.next = pos + snap.every;
         return false; /* one would not fit */
     }
@@ -588,8 +588,8 @@ void gdb_snap_note(uint64_t from, uint64_t steps)
 void gdb_snap_info(GdbStub *s, GString *out)
 {
     Machine *m = s->m;
-    const char *why = !m->replay_budget   ? " (off: -replay-budget 0)"
-                      : !m->replay_memory ? " (off: -replay-memory 0)"
+    const char *why = !s->replay.budget   ? " (off: -replay-budget 0)"
+                      : !s->replay.memory ? " (off: -replay-memory 0)"
                       : m->viewer         ? " (off with -display sdl)"
                       : snap.disabled     ? " (off: could not be set up)"
                       : s->rev_changed    ? " (none after the run was changed)"
@@ -600,8 +600,8 @@ void gdb_snap_info(GdbStub *s, GString *out)
                            "position %" PRIu64 ", -replay-budget %" PRIu64
                            ", %u snapshot%s of %" PRIu64 " bytes (-replay-memory %" PRIu64
                            "), every %" PRIu64 " steps%s\n",
-                           nx_rev_position(m), m->replay_budget, n, n == 1 ? "" : "s", used_bytes(),
-                           m->replay_memory, snap.init ? snap.every : m->replay_every, why);
+                           nx_rev_position(m), s->replay.budget, n, n == 1 ? "" : "s", used_bytes(),
+                           s->replay.memory, snap.init ? snap.every : s->replay.every, why);
     for (guint i = 0; i < n; i++) {
         const SnapEntry *e = &g_array_index(snap.list, SnapEntry, i);
         g_string_append_printf(out,

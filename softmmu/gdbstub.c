@@ -863,13 +863,15 @@ static bool run_until_gdb(GdbStub *s)
     return false;
 }
 
-int gdb_serve(Machine *m, const char *dev, bool start_stopped)
+int gdb_serve(Machine *m, const char *dev, bool start_stopped, const GdbReplay *replay)
 {
     GError *err = NULL;
     GdbStub st = {0}, *s = &st;
     int rc;
 
     s->m = m;
+    if (replay)
+        s->replay = *replay;
     s->conn = -1;
     bool restarted = gdb_restart_adopt(s);
     if (restarted)

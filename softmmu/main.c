@@ -201,14 +201,17 @@ static int run(NxOptions *o)
         }
         m->console_file = serial;
     }
-    if (o->gdb || o->gdb_default)
-        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze);
-    else if (m->viewer)
+    if (o->gdb || o->gdb_default) {
+        GdbReplay replay = {
+            .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay);
+    } else if (m->viewer) {
         rc = viewer_run(m, m->viewer);
-    else if (o->monitor_stdio)
+    } else if (o->monitor_stdio) {
         rc = monitor_stdio_run(m, o->freeze);
-    else
+    } else {
         rc = sched_run(m);
+    }
     if (serial) {
         m->console_file = NULL;
         if (fclose(serial) != 0) {

@@ -15,9 +15,6 @@ void nx_options_apply(Machine *m, const NxOptions *o)
     m->sched.icount_limit = o->icount_limit;
     m->sched.has_cycle_limit = o->has_cycle_limit;
     m->sched.cycle_limit = o->cycle_limit;
-    m->replay_budget = o->replay_budget;
-    m->replay_memory = o->replay_memory;
-    m->replay_every = o->replay_every;
     NxCpuModes modes = {
         .strict = o->tpc_strict, .timing = o->tpc_timing, .hazard_warn = o->tpc_hazard_warn};
     for (unsigned t = 0; m->tpc && t < m->cfg.nr_tpc; t++) {

@@ -587,6 +587,9 @@ static void trace_runev(void *opaque, const NxRunEvent *ev)
     case NX_RUNEV_WAIT_END:
     case NX_RUNEV_FAULT:
         return; /* the instruction hooks see these */
+    case NX_RUNEV_DMA_DUE:
+    case NX_RUNEV_SEM:
+        return; /* -d sem logs the changes */
     }
 }
 

@@ -66,6 +66,8 @@ void vtl_event(void *opaque, const NxRunEvent *ev)
     ViewTlEvent e = {.unit = (uint16_t)ev->unit, .t0 = ev->t0, .t1 = ev->t1, .code = ev->code};
     switch (ev->kind) {
     case NX_RUNEV_DMA_QUEUED: /* drawn at its completion */
+    case NX_RUNEV_DMA_DUE:
+    case NX_RUNEV_SEM:
         return;
     case NX_RUNEV_DMA:
         if (ev->unit >= tl->nr_dma) {

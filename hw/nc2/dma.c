@@ -295,15 +295,22 @@ static unsigned dma_engine_complete(DmaEngine *e, unsigned nfin, uint64_t *last_
         /* gdb watchpoints, before any byte moves: the request stays at the
          * head, its cost paid, so on resume it completes at once (at the
          * start of the next advance) without stopping again. */
-        if (G_UNLIKELY(e->m->debug) && G_UNLIKELY(e->m->debug->rev)) {
-            /* re-executing for reverse execution (softmmu/gdbstub-reverse.c):
-             * a stop here holds the request exactly as a watchpoint does */
-            if (nx_rev_dma_point(e->m, e->index, req->owner, req->bytes)) {
-                req->watch_passed = true;
-                break;
-            }
-        } else if (G_UNLIKELY(e->m->debug) && req->watch && !req->watch_passed &&
-                   e->m->debug->wps->len) {
+        bool hold = false;
+        if (G_UNLIKELY(e->m->runev)) {
+            /* an observer may hold it (reverse execution stops here as a
+             * watchpoint does, softmmu/gdbstub-debug.c) */
+            NxRunEvent due = {.kind = NX_RUNEV_DMA_DUE,
+                              .unit = e->index,
+                              .bytes = req->bytes,
+                              .owner = req->owner,
+                              .hold = &hold};
+            machine_runev(e->m, &due);
+        }
+        if (G_UNLIKELY(hold)) {
+            req->watch_passed = true;
+            break;
+        }
+        if (G_UNLIKELY(e->m->debug) && req->watch && !req->watch_passed && e->m->debug->wps->len) {
             /* a stop already recorded this round (another engine's hit) is
              * the one reported: this request reports its own on resume */
             bool first = e->m->debug->hit == NX_HIT_NONE;
@@ -324,14 +331,6 @@ static unsigned dma_engine_complete(DmaEngine *e, unsigned nfin, uint64_t *last_
                              .sem = req->sem,
                              .sem_inc = req->sem_inc};
             machine_runev(e->m, &ev);
-        }
-        if (G_UNLIKELY(nx_debug_catching(e->m, NX_CATCH_DMA))) {
-            bool by_core = req->owner >= 0 && (unsigned)req->owner < e->m->cfg.nr_seq;
-            nx_debug_catch_stop(e->m, by_core ? e->m->seq[req->owner] : NULL,
-                                "nxemu: catch: dma%u completed %" PRIu64 " bytes for %s%d at "
-                                "vtime=%" PRIu64 "\n",
-                                e->index, req->bytes, by_core ? "seq" : "doorbell ",
-                                by_core ? req->owner : 0, at);
         }
         *last_done = MAX(*last_done, req->fin);
         dma_complete_head(e);

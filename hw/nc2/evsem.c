@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "hw/nc2/evsem.h"
-#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
 #include "nxemu/seq-port.h"
@@ -32,11 +31,10 @@ static void evsem_set_sem(EvSem *es, unsigned i, uint32_t v, const char *op)
         nx_log_mask(&es->m->log, NX_LOG_SEM, "sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n", i, op, old,
                     v);
     }
-    /* a debugger's `catch sem N VALUE`: N became VALUE */
-    if (es->m && old != v && G_UNLIKELY(nx_debug_catching(es->m, NX_CATCH_SEM)) &&
-        i == es->m->debug->catch_sem && v == es->m->debug->catch_value) {
-        nx_debug_catch_stop(es->m, NULL, "nxemu: catch: sem[%u] %s: %" PRIu32 " -> %" PRIu32 "\n",
-                            i, op, old, v);
+    /* a debugger's `catch sem N VALUE` is one subscriber */
+    if (es->m && old != v && G_UNLIKELY(es->m->runev)) {
+        NxRunEvent ev = {.kind = NX_RUNEV_SEM, .unit = i, .old = old, .val = v, .op = op};
+        machine_runev(es->m, &ev);
     }
 }
 

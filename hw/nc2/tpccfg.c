@@ -7,7 +7,6 @@
 
 #include "hw/nc2/board.h"
 #include "hw/nc2/tpccfg.h"
-#include "nxemu/debug.h"
 #include "nxemu/machine.h"
 #include "nxemu/trace.h"
 
@@ -139,14 +138,11 @@ static void tpccfg_execute(TpcCfg *tc, MemTxAttrs attrs)
                 tc->index, tc->launcher, tc->latched.kernel_base, tc->latched.kernel_size,
                 tc->latched.config);
     if (G_UNLIKELY(m->runev)) {
-        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_BEGIN, .unit = tc->index, .t0 = machine_vtime(m)};
+        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_BEGIN,
+                         .unit = tc->index,
+                         .t0 = machine_vtime(m),
+                         .owner = (int)MIN(tc->launcher, (uint32_t)G_MAXINT)};
         machine_runev(m, &ev);
-    }
-    if (G_UNLIKELY(nx_debug_catching(m, NX_CATCH_TPC_LAUNCH))) {
-        nx_debug_catch_stop(m, m->tpc ? m->tpc[tc->index] : NULL,
-                            "nxemu: catch: tpc%u launched by %s%u at vtime=%" PRIu64 "\n",
-                            tc->index, tc->launcher < m->cfg.nr_seq ? "seq" : "a non-core write ",
-                            tc->launcher < m->cfg.nr_seq ? tc->launcher : 0, machine_vtime(m));
     }
     /* the running kernel's progress for a debugger (the CYCLES/BUNDLES
      * registers latch at the end, tpc.md §3) */
@@ -165,13 +161,17 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
     tc->fault_pc = fault_pc;
     tc->fault_info = fault_info;
     tc->fault_addr = fault_addr;
-    /* before the completion semaphore moves: the cause is reported first */
-    if (G_UNLIKELY(nx_debug_catching(m, NX_CATCH_TPC_END))) {
-        nx_debug_catch_stop(m, m->tpc ? m->tpc[tc->index] : NULL,
-                            "nxemu: catch: tpc%u kernel %s after %" PRIu64 " cycles, %" PRIu64
-                            " bundles at vtime=%" PRIu64 "\n",
-                            tc->index, fault_code ? "faulted" : "ended", cycles, bundles,
-                            tc->launch_vtime + cycles); /* as -trace-json's kernel span */
+    /* before the completion semaphore moves: the cause is reported first
+     * (a debugger's catch tpc-end line before its catch sem line) */
+    if (G_UNLIKELY(m->runev)) {
+        /* the kernel lasts its CYCLES, as -trace-json's kernel span */
+        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_END,
+                         .unit = tc->index,
+                         .t0 = tc->launch_vtime,
+                         .t1 = tc->launch_vtime + cycles,
+                         .code = fault_code,
+                         .bundles = bundles};
+        machine_runev(m, &ev);
     }
     if (fault_code) {
         tc->status = TPC_ST_FAULT | (fault_code & 0xFF) << 8;
@@ -187,16 +187,6 @@ void tpccfg_finish(TpcCfg *tc, uint32_t fault_code, uint32_t fault_pc, uint32_t 
         nx_work_done(nx, tc->launcher_gen);
     }
     m->sched.round_tpc_changed++;
-    if (G_UNLIKELY(m->runev)) {
-        /* the kernel lasts its CYCLES, as -trace-json's kernel span */
-        NxRunEvent ev = {.kind = NX_RUNEV_KERNEL_END,
-                         .unit = tc->index,
-                         .t0 = tc->launch_vtime,
-                         .t1 = tc->launch_vtime + cycles,
-                         .code = fault_code,
-                         .bundles = bundles};
-        machine_runev(m, &ev);
-    }
     nx_log_mask(&m->log, NX_LOG_TPC,
                 "tpc: %u %s code=%" PRIu32 " cycles=%" PRIu64 " bundles=%" PRIu64 "\n", tc->index,
                 fault_code ? "fault" : "done", fault_code, cycles, bundles);

@@ -118,6 +118,9 @@ typedef struct NxDebug {
      * checks then go to nx_rev_core_point / nx_rev_dma_point instead of
      * stopping at breakpoints and watchpoints. */
     struct NxRev *rev;
+    /* Subscribed to the run events (catchpoints, reverse execution's DMA
+     * positions: debug_runev in softmmu/gdbstub-debug.c). */
+    bool runev;
 } NxDebug;
 
 /* The machine's position: instructions and bundles retired by every core

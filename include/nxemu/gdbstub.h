@@ -49,8 +49,18 @@ enum {
  * control.  With start_stopped (-S) no core runs before gdb resumes it;
  * otherwise the machine runs while waiting for gdb.  Returns the process
  * exit status (machine.md §9.2); 125 if dev cannot be used (message on
- * stderr).
+ * stderr).  replay: the reverse-execution settings (NULL: off).
  */
-int gdb_serve(Machine *m, const char *dev, bool start_stopped);
+typedef struct GdbReplay {
+    /* most steps (nx_rev_position) one reverse command may re-execute; 0:
+     * no reverse execution (-replay-budget, softmmu/gdbstub-reverse.c) */
+    uint64_t budget;
+    /* the memory the snapshots of the run may hold, in bytes (0: none,
+     * every reverse command re-executes from the start; -replay-memory),
+     * and the steps between two of them at first (-replay-every,
+     * softmmu/gdbstub-snap.c) */
+    uint64_t memory, every;
+} GdbReplay;
+int gdb_serve(Machine *m, const char *dev, bool start_stopped, const GdbReplay *replay);
 
 #endif

@@ -130,14 +130,6 @@ typedef struct Machine {
 
     /* Debugger state (include/nxemu/debug.h); NULL without a debugger. */
     struct NxDebug *debug;
-    /* gdb reverse execution: most steps (nx_rev_position) one reverse
-     * command may re-execute; 0 = no reverse execution (-replay-budget). */
-    uint64_t replay_budget;
-    /* Snapshots of the debugged run that reverse commands re-execute from
-     * (softmmu/gdbstub-snap.c): the memory they may hold, in bytes (0: none,
-     * every reverse command re-executes from the start; -replay-memory),
-     * and the steps between two of them at first (-replay-every). */
-    uint64_t replay_memory, replay_every;
     /* What -coverage counts of each core type (nxemu/coverage.h), by
      * CpuKind, filled by the board; NULL: no such core. */
     const struct NxCovIsa *cov_isa[NX_CPU_KINDS];

@@ -303,6 +303,10 @@ static bool seq_dma_watch(Machine *m, DmaRequest *req)
 {
     const SeqDmaReq *q = (const SeqDmaReq *)req;
     NxDebug *d = m->debug;
+    /* while re-executing for reverse execution, its own check holds
+     * requests (NX_RUNEV_DMA_DUE, softmmu/gdbstub-debug.c) */
+    if (d->rev)
+        return false;
     bool wr = false;
     const NxWatchpoint *w = dma_side_watch(d, q, false, false);
     if (!w && q->op)

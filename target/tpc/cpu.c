@@ -534,7 +534,7 @@ static void fence_stores(TpcCpu *c)
 static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
 {
     uint64_t n = 0;
-    c->x.code_host = NULL; /* see TpcCpu.code_host */
+    c->x.code_host = NULL; /* see TpcExec.code_host */
     /* the direct loop has no timing hook: the model runs the general path;
      * an attached debugger needs no per-bundle check beyond this core's
      * breakpoints, which the direct loop compares itself, and -d exec and

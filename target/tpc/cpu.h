@@ -24,6 +24,7 @@
 #define TARGET_TPC_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -235,12 +236,12 @@ typedef struct TpcBcast {
 } TpcBcast;
 
 /* What a TPC keeps to run fast, apart from its architectural state
- * (TpcCpu): the decode cache, the fetch window and code generation, the
+ * (TpcState): the decode cache, the fetch window and code generation, the
  * parsed descriptors and host spans of the tensor fast paths, and the
  * staging of the bundle being executed.  Everything here is derived from
  * the state and memory and is rebuilt or revalidated as it is used; gdb
- * and the trace read only TpcCpu's other members.  (The V registers and
- * the slots' result buffers share TpcCpu.vstore: a commit swaps pointers.) */
+ * and the trace read only TpcState.  (The V registers and the slots'
+ * result buffers share TpcState.vstore: a commit swaps pointers.) */
 typedef struct TpcExec {
     /* Decoded bundles, direct-mapped by PC and validated by their bytes,
      * so code written by anyone is never stale and nothing must be
@@ -315,68 +316,50 @@ typedef struct TpcExec {
     uint32_t bp_pc[8];
 } TpcExec;
 
+/* The architectural state of a TPC (tpc.md §1, §7.2): what a snapshot, gdb
+ * or reverse execution must keep, and nothing that only makes the core run
+ * fast.  The members are listed once, in state.def, and named twice in
+ * TpcCpu: one by one (c->pc, c->s[i]: the executors' spelling) and as the
+ * whole (c->st), as Linux's struct_group() does. */
+typedef struct TpcState {
+#include "target/tpc/state.def"
+} TpcState;
+
 struct TpcCpu {
     NxCpu parent;
     Machine *m;
     TpcPort port; /* the configuration space (nxemu/tpc-port.h), a copy */
     unsigned t;
 
-    uint32_t pc;
-    uint32_t s[TPC_NR_S];
-    /* SP0 is the constant 1 (it reads as 1, writes are ignored): stored
-     * as 1 from creation and every launch, and never written (commits,
-     * gdb and the staged paths skip it), so a predicate test indexes
-     * without a case for it */
-    uint8_t sp[TPC_NR_SP];
-    /* V registers point into vstore, as do the slots' result buffers
-     * (TpcSlotOut.vbuf): committing a vector result swaps two pointers
-     * instead of copying 256 bytes.  Contents never change by a swap, so a
-     * pointer read in the compute phase stays valid until the bundle ends. */
-    uint8_t *v[TPC_NR_V];
-    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
-    int32_t irf[TPC_NR_I][5];
-    TpcAddrReg ad[TPC_NR_AD];
-    uint8_t s_carry;
-    uint8_t v_carry[TPC_VPBYTES];
-
-    TpcLoopFrame loops[TPC_LOOP_MAX];
-    unsigned nloops;
-    TpcLoopPending loop_pending;
-    bool in_delay_slot; /* the bundle at pc is a LOOP delay slot */
-
-    uint32_t lfsr_s;
-    uint32_t lfsr_v[64];
-    uint8_t lane_id[3][TPC_VBYTES]; /* V_LANE_ID_32/16/8 images */
-
-    /* launch latches (tpc.md §7.2) */
-    uint64_t kernel_base;
-    uint32_t kernel_size;
-    uint32_t vlm_size;
-    uint64_t cycles, bundles;
+    /* caches, staging and tier counters: how the core runs fast, never
+     * state (TpcExec).  Embedded, not allocated apart: every access of the
+     * direct executors would load the pointer first (+4% host instructions
+     * a bundle, bench/tpc-kernels.sh CALLGRIND=1), and one core's context
+     * is no other core's already. */
+    TpcExec x;
 
     /* -tpc-timing / -tpc-hazard-warn (timing.h): NULL while the model is off,
      * the only test the functional path pays; stall_cycles are in cycles */
     struct TpcTiming *tm;
     uint64_t stall_cycles, hazards;
     uint64_t stall_sum, hazard_sum; /* of every kernel that ended (-d stats) */
-    /* stall cycles of the last bundle of a slice beyond its budget, charged
-     * to the next slice so that virtual time counts every one */
-    uint64_t cycle_debt;
 
     bool strict;                 /* -tpc-strict: bundle conflicts fault */
     GHashTable *conflict_warned; /* PCs already warned about */
     void *block;                 /* the allocation c sits in, aligned (tpc_cpu_create) */
-
-    /* caches and staging: how the core runs fast, never state (TpcExec) */
-    TpcExec x;
-
-    NxFault fault;
     bool watch_stop; /* the bundle stopped at a gdb watchpoint, unretired */
 
-    uint8_t vstore[TPC_NR_V + 8][TPC_VBYTES] __attribute__((aligned(64)));
-    uint8_t slm[TPC_SLM_SIZE];
-    uint8_t vlm[TPC_VLM_SIZE] __attribute__((aligned(64)));
+    uint8_t lane_id[3][TPC_VBYTES]; /* V_LANE_ID_32/16/8 images, constant */
+
+    union {
+        struct {
+#include "target/tpc/state.def"
+        };
+        TpcState st;
+    };
 };
+/* the members one by one lie where the whole has them */
+G_STATIC_ASSERT(offsetof(TpcCpu, vlm) - offsetof(TpcCpu, st) == offsetof(TpcState, vlm));
 
 static inline TpcCpu *tpc_cpu(NxCpu *c)
 {

@@ -286,11 +286,16 @@ static void test_runev_subscribers(Fx *f, gconstpointer data)
     g_assert_true(machine_runev_subscribe(f->m, runev_log, &log));
     g_assert_true(machine_runev_subscribe(f->m, vtl_event, f->vm));
     dma_doorbell(f, 4096);
-    g_assert_cmpuint(log.ev->len, ==, 2);
+    g_assert_cmpuint(log.ev->len, ==, 3);
     const NxRunEvent *q = &g_array_index(log.ev, NxRunEvent, 0);
-    const NxRunEvent *d = &g_array_index(log.ev, NxRunEvent, 1);
+    const NxRunEvent *due = &g_array_index(log.ev, NxRunEvent, 1);
+    const NxRunEvent *d = &g_array_index(log.ev, NxRunEvent, 2);
     g_assert_cmpuint(q->kind, ==, NX_RUNEV_DMA_QUEUED);
     g_assert_cmpint(q->owner, ==, -1);
+    /* before it completes, an observer could hold it (reverse execution) */
+    g_assert_cmpuint(due->kind, ==, NX_RUNEV_DMA_DUE);
+    g_assert_cmpuint(due->bytes, ==, 4096);
+    g_assert_nonnull(due->hold);
     g_assert_cmpuint(d->kind, ==, NX_RUNEV_DMA);
     g_assert_cmpuint(d->t0, ==, 0);
     g_assert_cmpuint(d->t1, ==, 32 + 4096 / 64);
@@ -300,7 +305,7 @@ static void test_runev_subscribers(Fx *f, gconstpointer data)
     /* the log leaves: the next transfer reaches the viewer only */
     machine_runev_unsubscribe(f->m, runev_log, &log);
     dma_doorbell(f, 64);
-    g_assert_cmpuint(log.ev->len, ==, 2);
+    g_assert_cmpuint(log.ev->len, ==, 3);
     g_assert_cmpuint(f->vm->tl.ev->len, ==, 2);
     /* NX_RUNEV_SUBS at most; a full machine refuses one more */
     for (unsigned i = f->m->runev; i < NX_RUNEV_SUBS; i++)
