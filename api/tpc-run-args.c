@@ -41,6 +41,8 @@ const char tr_usage[] =
     "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
     "                           (docs/timing.rst)\n"
     "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
+    "  --threads N              run the TPCs on N host threads (default: the host's\n"
+    "                           cores, at most N TPCs; 1: one thread; docs/tpc-run.rst)\n"
     "  --check[=fatal]          checking mode: tensor accesses with no element in their\n"
     "                           tensor, TPC accesses outside every tensor, writes into\n"
     "                           inputs, output elements no TPC wrote, once per PC;\n"
@@ -335,6 +337,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                                                "--logfile",
                                                "--gdb",
                                                "--tpc-timing",
+                                               "--threads",
                                                "--profile",
                                                "--profile-json",
                                                "--profile-trace",
@@ -366,6 +369,10 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                 ok = usage(err, "%s: '%s': expected a TPC count 1..64", a, v);
             }
             o->has_ntpc = true;
+        } else if (opt_is(a, "--threads")) {
+            if (!parse_u32(v, &o->threads) || o->threads < 1 || o->threads > 1024) {
+                ok = usage(err, "%s: '%s': expected a thread count 1..1024", a, v);
+            }
         } else if (opt_is(a, "--index-space")) {
             ok = parse_list(a, v, o->space, &o->nspace, err);
         } else if (opt_is(a, "--index-base")) {

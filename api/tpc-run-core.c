@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "hw/nc2/board.h"
+#include "nxemu/threads.h"
 #include "nxemu/viewer.h"
 #include "hw/nc2/fdt.h"
 #include "api/tpc-run.h"
@@ -355,6 +356,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
     tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
+    nx_threads_set(m, o->threads);
     if (profiling)
         tpc_cpu_set_profile(m);
     if (o->has_cycle_limit) {

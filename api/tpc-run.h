@@ -81,6 +81,7 @@ typedef struct TrOptions {
     uint64_t replay_every;    /* --replay-every N */
     TpcTimingMode timing;     /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;         /* --tpc-hazard-warn */
+    unsigned threads;         /* --threads N (nxemu/threads.h); 0: the default */
     char *profile;            /* --profile FILE, or NULL */
     char *profile_json;       /* --profile-json FILE, or NULL */
     char *profile_trace;      /* --profile-trace FILE (Perfetto counter tracks), or NULL */

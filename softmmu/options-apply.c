@@ -7,6 +7,7 @@
 #include "softmmu/options.h"
 
 #include "nxemu/machine.h"
+#include "nxemu/threads.h"
 
 void nx_options_apply(Machine *m, const NxOptions *o)
 {
@@ -24,6 +25,7 @@ void nx_options_apply(Machine *m, const NxOptions *o)
         if (m->tpc[t] && m->tpc[t]->ops->set_modes)
             m->tpc[t]->ops->set_modes(m->tpc[t], &modes);
     }
+    nx_threads_set(m, o->tpc_threads);
 }
 
 bool nx_options_add_binds(const NxOptions *o, BindTable *bt, GError **err)

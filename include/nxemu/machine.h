@@ -119,6 +119,9 @@ typedef struct Machine {
     NxCpu **tpc; /* cfg.nr_tpc */
 
     Sched sched;
+    /* TPC worker threads (nxemu/threads.h); NULL: the TPCs run on the
+     * scheduler's thread. */
+    struct NxThreads *threads;
     NxLog log;
 
     /* Set to stop every core's slice at the next instruction boundary. */

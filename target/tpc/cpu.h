@@ -648,6 +648,9 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *td, const int32_t coord[5
                            unsigned lo, unsigned n, int elem_shift, const uint8_t *en,
                            const uint8_t *src, bool rmw, uint32_t rmw_ctl);
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
+/* Is every lane of the staged tensor store plain RAM outside marked code
+ * (a worker thread may commit it: nxemu/worker.h)? */
+bool tpc_tensor_store_in_ram(TpcCpu *c, const TpcMemWrite *mw);
 
 /* Checking mode (Machine.check): report an access of tensor t at coord
  * that has no element inside the tensor ("ld_tnsr", "st_tnsr",
