@@ -36,6 +36,7 @@ typedef struct NxOptions {
     unsigned tpc_timing;      /* -tpc-timing (docs/timing.rst): NxCpuModes.timing */
     bool tpc_hazard_warn;     /* -tpc-hazard-warn */
     unsigned tpc_threads;     /* -tpc-threads N (nxemu/threads.h); 0: the default */
+    unsigned tpc_race;        /* -tpc-race: nxemu/tpc-race.h mode (1 warn, the default) */
     /* Options of later issues: parsed, refused by main. */
     bool freeze;              /* -S */
     bool gdb_default;         /* -s */

@@ -34,6 +34,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
+#include "target/tpc/race.h"
 #include "target/tpc/timing.h"
 #include "target/tpc/vlane.h"
 
@@ -154,6 +155,7 @@ typedef struct TpcMemWrite {
     bool bit_en;   /* tensor VPRF store: lane_en[i] is the mask of the bits of byte i */
     uint8_t *host; /* tensor, contig && !rmw: host bytes of the span, or NULL */
     uint8_t rmw_dt, rmw_op;
+    int8_t tensor;          /* tensor: its number for the race report (-1: none) */
     uint32_t off, len, val; /* tensor: off = element shift of the lanes */
     uint64_t pa;
     /* tensor stores: lane j is written at pa + (j - off) * lane_step */
@@ -580,6 +582,7 @@ static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(Tp
     if (oob)
         return NULL;
     uint64_t pa = c->x.tdesc[t].base + off;
+    tpc_race_note(c->m, c->t, pa, TPC_VBYTES, store, c->pc, (int)t);
     const struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
     uint64_t o = pa - vs->s.lo;
     if (G_LIKELY(o < vs->vlim && *vs->s.genp == vs->s.gen))
