@@ -41,6 +41,7 @@ struct NxThreads {
     unsigned pending;
     GMutex mem_lock;
     unsigned nr; /* TPCs */
+    uint64_t q;  /* the quantum */
     NxCpu **cpu;
     NxWorkerSlice *slice;
     uint64_t *budget, *used;
@@ -52,8 +53,19 @@ static void worker(gpointer data, gpointer user)
 {
     NxThreads *th = user;
     unsigned t = GPOINTER_TO_UINT(data) - 1;
+    NxCpu *cpu = th->cpu[t];
+    uint64_t used = 0;
     nx_worker = &th->slice[t];
-    th->used[t] = th->cpu[t]->ops->run(th->cpu[t], th->budget[t]);
+    /* a slice per round, as on one thread: a core's own choices that
+     * depend on the budget (which loops run as plans: --stats) stay the
+     * same; it stops where it stopped short (an instruction handed back) */
+    while (used < th->budget[t]) {
+        uint64_t u = cpu->ops->run(cpu, th->q);
+        used += u;
+        if (u < th->q || cpu->state != CPU_RUNNING)
+            break;
+    }
+    th->used[t] = used;
     nx_worker = NULL;
     g_mutex_lock(&th->lock);
     if (--th->pending == 0)
@@ -103,6 +115,7 @@ void nx_threads_set(Machine *m, unsigned n)
     th->cpu = g_new0(NxCpu *, th->nr);
     th->slice = g_new0(NxWorkerSlice, th->nr);
     th->budget = g_new0(uint64_t, th->nr);
+    th->q = m->sched.quantum;
     th->used = g_new0(uint64_t, th->nr);
     th->ahead = g_new0(uint64_t, th->nr);
     th->par = g_new0(bool, th->nr);
