@@ -425,7 +425,8 @@ int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const
     api_sig_install(&sig);
     rc = tr_execute(&o, launcher, &io, &res, &e);
     api_sig_restore(&sig);
-    if (rc >= 1 && rc <= 122 && !e && !(o.check == 2 && rc == TR_EXIT_CHECK)) {
+    if (rc >= 1 && rc <= 122 && !e && !(o.check == 2 && rc == TR_EXIT_CHECK) &&
+        !(o.race == 2 && rc == TR_EXIT_RACE)) {
         g_string_append_printf(rep, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
                                tr_fail_reason(rc));
     }

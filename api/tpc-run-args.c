@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/tpc-run.h"
+#include "nxemu/tpc-race.h"
 #include "nxemu/error.h"
 #include "nxemu/log.h"
 #include "softmmu/options.h"
@@ -41,6 +42,9 @@ const char tr_usage[] =
     "  --tpc-timing MODE        functional (default), interlocked or exposed pipeline\n"
     "                           (docs/timing.rst)\n"
     "  --tpc-hazard-warn        report reads before their producer's latency, once per PC\n"
+    "  --race MODE              races between TPCs: warn (default), fault (exit 122), off\n"
+    "  --threads N              run the TPCs on N host threads (default: the host's\n"
+    "                           cores, at most N TPCs; 1: one thread; docs/tpc-run.rst)\n"
     "  --check[=fatal]          checking mode: tensor accesses with no element in their\n"
     "                           tensor, TPC accesses outside every tensor, writes into\n"
     "                           inputs, output elements no TPC wrote, once per PC;\n"
@@ -260,6 +264,7 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
 
     memset(o, 0, sizeof(*o));
     o->ntpc = 1;
+    o->race = 1;
     o->replay_budget = NX_REPLAY_BUDGET_DEFAULT; /* as nxemu's -replay-budget */
     o->replay_memory = NX_REPLAY_MEMORY_DEFAULT;
     o->replay_every = NX_REPLAY_EVERY_DEFAULT;
@@ -335,6 +340,8 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                                                "--logfile",
                                                "--gdb",
                                                "--tpc-timing",
+                                               "--threads",
+                                               "--race",
                                                "--profile",
                                                "--profile-json",
                                                "--profile-trace",
@@ -366,6 +373,14 @@ bool tr_parse_args(TrOptions *o, int argc, char **argv, GError **err)
                 ok = usage(err, "%s: '%s': expected a TPC count 1..64", a, v);
             }
             o->has_ntpc = true;
+        } else if (opt_is(a, "--race")) {
+            if (!tpc_race_parse(v, &o->race)) {
+                ok = usage(err, "%s: '%s': off, warn or fault", a, v);
+            }
+        } else if (opt_is(a, "--threads")) {
+            if (!parse_u32(v, &o->threads) || o->threads < 1 || o->threads > 1024) {
+                ok = usage(err, "%s: '%s': expected a thread count 1..1024", a, v);
+            }
         } else if (opt_is(a, "--index-space")) {
             ok = parse_list(a, v, o->space, &o->nspace, err);
         } else if (opt_is(a, "--index-base")) {

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "hw/nc2/board.h"
+#include "nxemu/threads.h"
+#include "nxemu/tpc-race.h"
 #include "nxemu/viewer.h"
 #include "hw/nc2/fdt.h"
 #include "api/tpc-run.h"
@@ -355,6 +357,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         m->log.file = nx_output_stream(logout); /* committed below, not by machine_free */
     }
     tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
+    nx_threads_set(m, o->threads);
+    tpc_race_set(m, o->race);
     if (profiling)
         tpc_cpu_set_profile(m);
     if (o->has_cycle_limit) {
@@ -456,6 +460,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     } else {
         rc = sched_run(m);
     }
+    rc = tpc_race_end(m, rc); /* --race=fault: 122 */
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     if (check) {
         rc = tr_check_finish(check, rc);

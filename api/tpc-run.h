@@ -81,6 +81,8 @@ typedef struct TrOptions {
     uint64_t replay_every;    /* --replay-every N */
     TpcTimingMode timing;     /* --tpc-timing (docs/timing.rst) */
     bool hazard_warn;         /* --tpc-hazard-warn */
+    unsigned threads;         /* --threads N (nxemu/threads.h); 0: the default */
+    unsigned race;            /* --race: nxemu/tpc-race.h mode (1 warn, the default) */
     char *profile;            /* --profile FILE, or NULL */
     char *profile_json;       /* --profile-json FILE, or NULL */
     char *profile_trace;      /* --profile-trace FILE (Perfetto counter tracks), or NULL */
@@ -132,6 +134,8 @@ const char *tr_fail_reason(int rc);
  * tr_check_finish adds the after-run checks and returns the run's status,
  * TR_EXIT_CHECK for --check=fatal with findings. */
 #define TR_EXIT_CHECK 121
+/* --race=fault with a race reported (nxemu/tpc-race.h) */
+#define TR_EXIT_RACE 122
 typedef struct TrCheck TrCheck;
 typedef struct Machine Machine;
 TrCheck *tr_check_new(Machine *m, const TrOptions *o, GString *report);

@@ -14,6 +14,7 @@
 #include "nxemu-version.h"
 #include "nxemu/board-if.h"
 #include "nxemu/error.h"
+#include "nxemu/tpc-race.h"
 #include "nxemu/file-io.h"
 #include "nxemu/gdbstub.h"
 #include "nxemu/viewer.h"
@@ -212,6 +213,7 @@ static int run(NxOptions *o)
     } else {
         rc = sched_run(m);
     }
+    rc = tpc_race_end(m, rc); /* -tpc-race fault: 122 */
     if (serial) {
         m->console_file = NULL;
         if (fclose(serial) != 0) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nxemu/tpc-race.h"
 #include "nxemu/error.h"
 #include "nxemu/log.h"
 #include "softmmu/options.h"
@@ -63,6 +64,12 @@ static const OptDesc opt_table[] = {
      "TPC pipeline model (docs/timing.rst; default functional: 1 cycle per bundle)"},
     {"tpc-hazard-warn", 0, false, NULL,
      "TPC: report each register read before its producer's latency, once per bundle"},
+    {"tpc-threads", 0, true, "N",
+     "run the TPCs on N host threads (default: the host's cores, at most one per TPC;"
+     " 1: one thread; docs/machine.rst)"},
+    {"tpc-race", 0, true, "off|warn|fault",
+     "races between the TPCs of a launch: report them (warn, the default), also exit 122"
+     " (fault), or do not look (off)"},
     {"icount-limit", 0, true, "N", "stop after N sequencer instructions (exit 123)"},
     {"cycle-limit", 0, true, "N", "stop at the first round ending at or after cycle N (exit 123)"},
     {"version", 0, false, NULL, "print the version and exit"},
@@ -637,6 +644,16 @@ static gboolean opt_cb(const gchar *option_name, const gchar *value, gpointer da
             return false;
         if (!o->replay_every)
             return usage_error(err, "-replay-every: must be at least 1%s", "");
+    } else if (!strcmp(n, "tpc-threads")) {
+        uint64_t v;
+        if (!nx_parse_u64(value, &v) || v < 1 || v > 1024) {
+            return usage_error(err, "-tpc-threads: '%s': expected a thread count 1..1024", value);
+        }
+        o->tpc_threads = (unsigned)v;
+    } else if (!strcmp(n, "tpc-race")) {
+        if (!tpc_race_parse(value, &o->tpc_race)) {
+            return usage_error(err, "-tpc-race: '%s': off, warn or fault", value);
+        }
     } else if (!strcmp(n, "icount-limit")) {
         return opt_number("-icount-limit", value, &o->has_icount_limit, &o->icount_limit, err);
     } else if (!strcmp(n, "cycle-limit")) {
@@ -739,6 +756,7 @@ bool nx_options_parse(NxOptions *o, int argc, char **argv, GError **err)
     o->replay_budget = NX_REPLAY_BUDGET_DEFAULT;
     o->replay_memory = NX_REPLAY_MEMORY_DEFAULT;
     o->replay_every = NX_REPLAY_EVERY_DEFAULT;
+    o->tpc_race = 1; /* warn */
     o->items = g_array_new(FALSE, TRUE, sizeof(LoaderItem));
     o->binds = g_array_new(FALSE, TRUE, sizeof(NxBindOpt));
 

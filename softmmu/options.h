@@ -35,6 +35,8 @@ typedef struct NxOptions {
     bool tpc_strict; /* -tpc-strict: TPC bundle conflicts fault (tpc.md §6.1) */
     unsigned tpc_timing;      /* -tpc-timing (docs/timing.rst): NxCpuModes.timing */
     bool tpc_hazard_warn;     /* -tpc-hazard-warn */
+    unsigned tpc_threads;     /* -tpc-threads N (nxemu/threads.h); 0: the default */
+    unsigned tpc_race;        /* -tpc-race: nxemu/tpc-race.h mode (1 warn, the default) */
     /* Options of later issues: parsed, refused by main. */
     bool freeze;              /* -S */
     bool gdb_default;         /* -s */

@@ -12,6 +12,7 @@
 #include "nxemu/log.h"
 #include "nxemu/sched.h"
 #include "nxemu/signal.h"
+#include "nxemu/threads.h"
 
 void sched_init(Machine *m, uint64_t quantum)
 {
@@ -250,6 +251,32 @@ static void solo_slice(Machine *m, NxCpu *cpu, uint64_t k, bool watch)
     s->round_used = MAX(s->round_used, cpu->slice_used);
 }
 
+/*
+ * The rounds the TPCs may run ahead on worker threads from this round's
+ * phase 3 (softmmu/sched-threads.c): nothing but TPCs can act in them --
+ * every sequencer idle or blocked in a wait only a change can satisfy
+ * (blocked_waiting), no DMA in flight -- and never past the round that
+ * reaches the cycle limit.  1: this round only.
+ */
+static uint64_t tpc_window(Machine *m)
+{
+    Sched *s = &m->sched;
+    uint64_t k = s->slice_rounds;
+    if (k < 2 || dma_queued(m) || s->has_icount_limit) {
+        return 1;
+    }
+    for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
+        if (sched_seq_active(m->seq[i]) && !blocked_waiting(m, i)) {
+            return 1;
+        }
+    }
+    if (s->has_cycle_limit) {
+        uint64_t left = s->cycle_limit > s->vtime ? s->cycle_limit - s->vtime : 0;
+        k = MIN(k, left ? (left + s->quantum - 1) / s->quantum : 1);
+    }
+    return MAX(k, 1);
+}
+
 enum SchedPhase { SCHED_PH_SEQ = 0, SCHED_PH_DMA, SCHED_PH_TPC, SCHED_PH_END };
 
 /* A core still able to run that the debugger holds. */
@@ -387,7 +414,13 @@ StopReason sched_rounds(Machine *m, uint64_t max_rounds)
         }
     }
 
-    /* 3. TPCs in ascending index. */
+    /* 3. TPCs in ascending index (on worker threads: sched-threads.c). */
+    if (s->phase == SCHED_PH_TPC && m->threads && !m->debug) {
+        s->phase = SCHED_PH_END;
+        if (!nx_threads_tpc_phase(m, tpc_window(m))) {
+            return stopped(m, m->tpc[s->next]->slice_used);
+        }
+    }
     if (s->phase == SCHED_PH_TPC) {
         for (; m->tpc && s->next < m->cfg.nr_tpc; s->next++) {
             NxCpu *cpu = m->tpc[s->next];

@@ -169,7 +169,8 @@ static int run(TrOptions *o)
         /* the run ended but an output could not be saved */
         fprintf(stderr, "nxemu-tpc-run: %s\n", err->message);
         g_clear_error(&err);
-    } else if (rc >= 1 && rc <= 122 && !(o->check == 2 && rc == TR_EXIT_CHECK)) {
+    } else if (rc >= 1 && rc <= 122 && !(o->check == 2 && rc == TR_EXIT_CHECK) &&
+               !(o->race == 2 && rc == TR_EXIT_RACE)) {
         fprintf(stderr, "nxemu-tpc-run: launcher failed with code %d (%s)\n", rc,
                 tr_fail_reason(rc));
     }

@@ -109,6 +109,9 @@ typedef struct NxCpuOps {
     const NxCpuTraceOps *trace;
     /* Optional: take the command line's execution modes. */
     void (*set_modes)(NxCpu *cpu, const NxCpuModes *modes);
+    /* Optional: may run() now execute on a worker thread (nxemu/worker.h)?
+     * Absent or false: the core's slices stay on the main thread. */
+    bool (*worker_ok)(NxCpu *cpu);
     void (*destroy)(NxCpu *cpu);
 } NxCpuOps;
 

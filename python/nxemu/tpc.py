@@ -101,7 +101,7 @@ def _arg_option(v):
 def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None, args=(),
         fargs=None, machine=None, kernel_config=None, sem=None, cycle_limit=DEFAULT_CYCLE_LIMIT,
         launcher=None, check=True, check_fatal=False, timing=None, profile=None,
-        raise_errors=True, descriptors=None):
+        raise_errors=True, descriptors=None, threads=None, race=None):
     """Launch `kernel` on TPCs 0..tpcs-1.
 
     kernel: ELF bytes (nxemu.tpc.assemble), TPC source text (a str with a
@@ -124,6 +124,10 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         "Profiles"), or a path: also the --profile text written there.
     descriptors: the descriptor of each tensor, inputs then outputs, as
         --descriptors (a kernel whose glue puts an input after an output);
+    threads: host threads for the TPCs, as --threads (None: the host's
+        cores, at most one per TPC; the results do not depend on it);
+    race: "warn" (the default: races between TPCs reported on stderr),
+        "fault" (also status 122) or "off", as --race;
 
     Returns a Result: the output arrays, with .bundles .cycles .stalls
     .hazards .vtime .warnings (.profile with profile=).  A non-zero exit status (fault, limit,
@@ -191,6 +195,10 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
             argv += ["--check=fatal" if check_fatal else "--check"]
         if timing:
             argv += ["--tpc-timing", str(timing)]
+        if threads is not None:
+            argv += ["--threads", str(int(threads))]
+        if race is not None:
+            argv += ["--race", str(race)]
         pjson = os.path.join(tmp, "profile.json")
         if profile:
             argv += ["--profile-json", pjson]

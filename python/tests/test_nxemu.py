@@ -53,6 +53,31 @@ class TestTpcRun(unittest.TestCase):
         self.assertGreater(r.bundles, 0)
         self.assertGreaterEqual(r.cycles, r.bundles)
 
+    def test_threads_same_result(self):
+        # 8 TPCs over 16 x 40 vectors: the sum (worked out by numpy), the
+        # bundles, cycles and vtime are the same on 1, 2 and 4 threads
+        rng = np.random.default_rng(2)
+        a = rng.standard_normal((40, 1024)).astype(np.float32)
+        b = rng.standard_normal((40, 1024)).astype(np.float32)
+        got = []
+        for th in (1, 2, 4):
+            r = nxemu.tpc.run(add_kernel(), inputs=[a, b], outputs=[((40, 1024), np.float32)],
+                              index_space=(16, 40), tpcs=8, threads=th)
+            np.testing.assert_array_equal(r[0], a + b)
+            got.append((r.bundles, r.cycles, r.vtime))
+        self.assertEqual(got[1], got[0])
+        self.assertEqual(got[2], got[0])
+
+    def test_race_fault_status(self):
+        # TPCs i and i+1 both store element 63 (i+1) (tests/tpc-run/overlap-f32.s)
+        src = os.path.join(os.path.dirname(ADD), "overlap-f32.s")
+        with open(src) as f:
+            k = nxemu.tpc.assemble(f.read(), src)
+        x = np.arange(512, dtype=np.float32)
+        r = nxemu.tpc.run(k, inputs=[x], outputs=[(512, np.float32)], index_space=(4,), tpcs=4,
+                          threads=2, race="fault", raise_errors=False, check=False)
+        self.assertEqual(r.status, 122)
+
     def test_kernel_from_path(self):
         a = np.arange(64, dtype=np.float32)
         with open(os.path.join(self.tmp(), "add.o"), "wb") as f:

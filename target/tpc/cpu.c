@@ -15,6 +15,7 @@
 #include "target/tpc/asm.h"
 #include "nxemu/debug.h"
 #include "nxemu/poison.h"
+#include "nxemu/worker.h"
 #include "target/tpc/cpu.h"
 
 /* ---- dispatch tables built from the ISA rows ---- */
@@ -108,6 +109,50 @@ static void finish(TpcCpu *c, uint32_t code, uint32_t info, uint64_t addr)
     }
 }
 
+/* On a worker thread (nxemu/worker.h): hand the bundle back to the main
+ * thread, which runs it in TPC order.  Nothing of it happened: the slots
+ * only staged their results (a watchpoint stops a bundle the same way). */
+static bool escape(TpcCpu *c)
+{
+    c->fault.code = 0;
+    c->watch_stop = true;
+    nx_worker->escaped = true;
+    return false;
+}
+
+/* The bundle faulted (c->fault): end the kernel, or on a worker thread hand
+ * the bundle back (the main thread's run of it faults again). */
+static bool stop(TpcCpu *c)
+{
+    if (G_UNLIKELY(nx_worker))
+        return escape(c);
+    finish(c, c->fault.code, c->fault.info, c->fault.addr);
+    return false;
+}
+
+/* May a worker thread commit the bundle's memory write?  Only plain RAM
+ * outside marked code; device, configuration and semaphore writes are the
+ * main thread's. */
+static bool worker_may_commit(TpcCpu *c)
+{
+    const TpcMemWrite *mw = &c->x.mw;
+    switch (mw->kind) {
+    case TPC_MW_SLM:
+    case TPC_MW_VLM:
+        return true;
+    case TPC_MW_GLOBAL: {
+        nx_worker_mem_enter();
+        bool ok = as_host_ptr(c->m->as, mw->pa, mw->len, true, 0) != NULL;
+        nx_worker_mem_leave();
+        return ok;
+    }
+    case TPC_MW_TENSOR:
+        return mw->host != NULL || tpc_tensor_store_in_ram(c, mw);
+    default:
+        return false;
+    }
+}
+
 /* Register encoding (tpc.md §4.2, 8-bit fields) of a staged write, for the
  * BUNDLE_CONFLICT FAULT_INFO. */
 static uint32_t write_encoding(const TpcWrite *w)
@@ -162,6 +207,8 @@ static bool check_conflicts(TpcCpu *c, TpcDCacheEntry *dc)
                     if (c->strict)
                         return tpc_fault(c, TPC_FAULT_BUNDLE_CONFLICT, write_encoding(&a->w[i]), 0);
                     if (!g_hash_table_contains(c->conflict_warned, GUINT_TO_POINTER(c->pc + 1))) {
+                        if (nx_worker)
+                            return false; /* the warning is the main thread's */
                         g_hash_table_add(c->conflict_warned, GUINT_TO_POINTER(c->pc + 1));
                         nx_warn("tpc=%u bundle-conflict pc=0x%08" PRIx32, c->t, c->pc);
                     }
@@ -221,6 +268,7 @@ static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
         tpc_fault(c, TPC_FAULT_PC_RANGE, 0, pa);
         return NULL;
     }
+    nx_worker_mem_enter();
     const uint8_t *p = as_host_ptr(c->m->as, pa, TPC_BUNDLE, false, 0);
     if (p) {
         /* cache the whole kernel when it is one RAM range, else this bundle */
@@ -237,8 +285,12 @@ static const uint8_t *fetch(TpcCpu *c, uint8_t buf[TPC_BUNDLE])
             c->x.code_lo = pc;
             c->x.code_hi = pc + TPC_BUNDLE;
         }
+        nx_worker_mem_leave();
         return p;
     }
+    nx_worker_mem_leave();
+    if (nx_worker)
+        return NULL; /* not RAM: the main thread fetches it (c->fault.code 0) */
     uint64_t bad;
     if (as_rw_bytes(c->m->as, pa, buf, TPC_BUNDLE, false, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad) !=
         MEMTX_OK) {
@@ -384,20 +436,16 @@ bool tpc_step_one(TpcCpu *c)
     uint8_t rawbuf[TPC_BUNDLE];
     c->fault.code = 0;
     const uint8_t *raw = fetch(c, rawbuf);
-    if (!raw) {
-        finish(c, c->fault.code, c->fault.info, c->fault.addr);
-        return false;
-    }
+    if (!raw)
+        return stop(c);
     unsigned dci = (c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE;
     TpcDCacheEntry *dc = &c->x.dcache[dci];
     bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         decoded = true;
         dc->valid = dc->direct = false;
-        if (!tpc_decode_bundle(raw, &dc->b, &c->fault)) {
-            finish(c, c->fault.code, c->fault.info, c->fault.addr);
-            return false;
-        }
+        if (!tpc_decode_bundle(raw, &dc->b, &c->fault))
+            return stop(c);
         memcpy(dc->raw, raw, TPC_BUNDLE);
         prepare_entry(dc);
         dc->valid = true;
@@ -407,6 +455,8 @@ bool tpc_step_one(TpcCpu *c)
     dc->gen = c->x.code_gen; /* the bytes were just compared (or decoded) */
     dc->gen_pc = c->pc;    /* entries are shared by PCs 8 KiB apart (cpu.h) */
     const TpcBundle *bp = &dc->b;
+    if (G_UNLIKELY(bp->halt) && nx_worker)
+        return escape(c); /* the kernel's end (its completion) is the main thread's */
     if (G_UNLIKELY(c->m->trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
@@ -422,10 +472,8 @@ bool tpc_step_one(TpcCpu *c)
         bool ok = exec_loop(c, &bp->loop);
         if (G_UNLIKELY(tm))
             tpc_timing_leave(c, TPC_SLOT_BUNDLE);
-        if (!ok) {
-            finish(c, c->fault.code, c->fault.info, c->fault.addr);
-            return false;
-        }
+        if (!ok)
+            return stop(c);
         c->cycles++;
         c->bundles++;
         c->parent.retired++;
@@ -457,18 +505,17 @@ bool tpc_step_one(TpcCpu *c)
                 c->watch_stop = true;
                 return false;
             }
-            finish(c, c->fault.code, c->fault.info, c->fault.addr);
-            return false;
+            return stop(c);
         }
         nwriters += o->nw != 0;
         lfsr_s |= o->lfsr_s_read;
         lfsr_v |= o->lfsr_v_read;
     }
     /* a conflict needs two slots writing registers */
-    if (nwriters > 1 && !check_conflicts(c, dc)) {
-        finish(c, c->fault.code, c->fault.info, c->fault.addr);
-        return false;
-    }
+    if (nwriters > 1 && !check_conflicts(c, dc))
+        return stop(c);
+    if (G_UNLIKELY(nx_worker) && c->x.mw.kind != TPC_MW_NONE && !worker_may_commit(c))
+        return escape(c);
 
     /* commit: LD, SPU, VPU, ST registers, then the store slot's memory */
     if (G_UNLIKELY(tm) && nwriters)
@@ -515,8 +562,7 @@ bool tpc_step_one(TpcCpu *c)
 
 ill_delay:
     tpc_fault(c, TPC_FAULT_ILLEGAL_INSTRUCTION, TPC_SLOT_SPU | (uint32_t)bp->slot[1].opc << 8, 0);
-    finish(c, c->fault.code, c->fault.info, c->fault.addr);
-    return false;
+    return stop(c);
 }
 
 /* Make this slice's non-temporal tensor stores visible to other threads
@@ -630,6 +676,7 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->lfsr_s = 0x2545F491u;
     for (unsigned i = 0; i < 64; i++)
         c->lfsr_v[i] = 0x9E3779B9u * (i + 1);
+    tpc_race_launch(m, t);
     c->pc = 0;
     c->kernel_base = l->kernel_base;
     c->kernel_size = l->kernel_size;
@@ -685,8 +732,19 @@ static uint64_t tpc_run(NxCpu *cpu, uint64_t budget)
     uint64_t b0 = c->parent.retired;
     uint64_t n = tpc_cpu_step(c, budget);
     /* bundles (with the timing model n also counts interlock stalls) */
-    c->m->sched.round_retired += c->tm ? c->parent.retired - b0 : n;
+    uint64_t r = c->tm ? c->parent.retired - b0 : n;
+    if (nx_worker)
+        nx_worker->retired += r; /* the main thread adds it in TPC order */
+    else
+        c->m->sched.round_retired += r;
     return n;
+}
+
+/* Not with the timing model: its HBM ledger is shared by all TPCs and
+ * must see their accesses in (round, TPC) order (timing.c). */
+static bool tpc_worker_ok(NxCpu *cpu)
+{
+    return !tpc_cpu(cpu)->tm;
 }
 
 static uint64_t tpc_get_pc(NxCpu *cpu)
@@ -719,6 +777,7 @@ static const NxCpuOps tpc_ops = {
     .gdb_write_reg = tpc_gdb_write_reg,
     .trace = &tpc_trace_ops,
     .set_modes = tpc_set_modes,
+    .worker_ok = tpc_worker_ok,
     .destroy = tpc_destroy,
 };
 

@@ -35,6 +35,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
+#include "target/tpc/race.h"
 #include "target/tpc/timing.h"
 #include "target/tpc/vlane.h"
 
@@ -155,6 +156,7 @@ typedef struct TpcMemWrite {
     bool bit_en;   /* tensor VPRF store: lane_en[i] is the mask of the bits of byte i */
     uint8_t *host; /* tensor, contig && !rmw: host bytes of the span, or NULL */
     uint8_t rmw_dt, rmw_op;
+    int8_t tensor;          /* tensor: its number for the race report (-1: none) */
     uint32_t off, len, val; /* tensor: off = element shift of the lanes */
     uint64_t pa;
     /* tensor stores: lane j is written at pa + (j - off) * lane_step */
@@ -563,6 +565,7 @@ static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(Tp
     if (oob)
         return NULL;
     uint64_t pa = c->x.tdesc[t].base + off;
+    tpc_race_note(c->m, c->t, pa, TPC_VBYTES, store, c->pc, (int)t);
     const struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
     uint64_t o = pa - vs->s.lo;
     if (G_LIKELY(o < vs->vlim && *vs->s.genp == vs->s.gen))
@@ -631,6 +634,9 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *td, const int32_t coord[5
                            unsigned lo, unsigned n, int elem_shift, const uint8_t *en,
                            const uint8_t *src, bool rmw, uint32_t rmw_ctl);
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
+/* Is every lane of the staged tensor store plain RAM outside marked code
+ * (a worker thread may commit it: nxemu/worker.h)? */
+bool tpc_tensor_store_in_ram(TpcCpu *c, const TpcMemWrite *mw);
 
 /* Checking mode (Machine.check): report an access of tensor t at coord
  * that has no element inside the tensor ("ld_tnsr", "st_tnsr",

@@ -37,6 +37,8 @@ typedef struct HoistAcc {
     const uint8_t *h1;    /* its host bytes in the second */
     struct TpcVSpan vs;   /* and the RAM span they are in */
     unsigned t;
+    uint32_t pc; /* of its bundle */
+    bool store;
     int64_t step; /* host bytes it moves per trip (loop_hoist) */
 } HoistAcc;
 
@@ -53,6 +55,8 @@ static void hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *con
             h->h1 = span[dc->dprep[i]];
             h->vs = store ? c->x.wspan : c->x.rspan;
             h->t = in->b.raw & 15u;
+            h->pc = c->pc;
+            h->store = store;
         }
     }
 }
@@ -114,6 +118,10 @@ static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb
     for (uint64_t k = 0; k < r; k++) {
         for (unsigned p = 0; p < na; p++)
             *slot[p] += acc[p].step;
+        if (G_UNLIKELY(c->m->tpc_race))
+            for (unsigned p = 0; p < na; p++)
+                tpc_race_note(c->m, c->t, acc[p].vs.s.lo + (uint64_t)(*slot[p] - acc[p].vs.s.host),
+                              TPC_VBYTES, acc[p].store, acc[p].pc, (int)acc[p].t);
         for (unsigned b = 0; b < nb; b++) {
             c->pc = body + b * TPC_BUNDLE;
             tpc_direct_steps(c, plan[b], span[b]);

@@ -8,14 +8,35 @@
 
 #include "target/tpc/cpu.h"
 #include "target/tpc/vlane.h"
+#include "nxemu/worker.h"
+
+/* as_host_ptr, under the workers' memory lock on a worker (nxemu/worker.h) */
+static uint8_t *host_ptr(TpcCpu *c, uint64_t pa, uint64_t len, bool write)
+{
+    nx_worker_mem_enter();
+    uint8_t *p = as_host_ptr(c->m->as, pa, len, write, 0);
+    nx_worker_mem_leave();
+    return p;
+}
+
+static bool is_ram(TpcCpu *c, uint64_t pa, uint64_t len)
+{
+    nx_worker_mem_enter();
+    bool r = as_is_ram(c->m->as, pa, len, 0);
+    nx_worker_mem_leave();
+    return r;
+}
 
 bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
 {
-    uint8_t *p = as_host_ptr(c->m->as, pa, len, false, 0);
+    uint8_t *p = host_ptr(c, pa, len, false);
+    tpc_race_note(c->m, c->t, pa, len, false, c->pc, -1);
     if (p) {
         memcpy(buf, p, len);
         return true;
     }
+    if (nx_worker)
+        return false; /* a device: the main thread reads it (c->fault.code 0) */
     uint64_t bad = pa;
     if (as_rw_bytes(c->m->as, pa, buf, len, false, MEMTXATTRS(MEM_REQ_TPC, c->t), &bad) != MEMTX_OK)
         return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, bad);
@@ -24,22 +45,24 @@ bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
 
 bool tpc_global_check(TpcCpu *c, uint64_t pa, unsigned len)
 {
-    if (as_is_ram(c->m->as, pa, len, 0))
+    if (is_ram(c, pa, len))
         return true;
     /* report the first byte that is not memory */
     for (unsigned i = 0; i < len; i++)
-        if (!as_is_ram(c->m->as, pa + i, 1, 0))
+        if (!is_ram(c, pa + i, 1))
             return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, pa + i);
     return tpc_fault(c, TPC_FAULT_GLOBAL_FAULT, 0, pa);
 }
 
 void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
 {
-    uint8_t *p = as_host_ptr(c->m->as, pa, len, true, 0);
+    uint8_t *p = host_ptr(c, pa, len, true);
+    tpc_race_note(c->m, c->t, pa, len, true, c->pc, -1);
     if (p) {
         memcpy(p, buf, len);
         return;
     }
+    g_assert(!nx_worker); /* worker_may_commit checked it */
     /* checked before commit; the slow path also invalidates decoded code.
      * A device write might remap memory: drop the cached code pointer. */
     c->x.code_host = NULL;
@@ -137,7 +160,9 @@ bool tpc_tensor_fast_form(const TpcInsn *in, const TpcOperand *vreg)
 uint8_t *tpc_tensor_fast_miss(TpcCpu *c, uint64_t pa, bool store)
 {
     struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
+    nx_worker_mem_enter();
     bool ok = as_host_span(c->m->as, pa, store, &vs->s); /* (len 0 when not) */
+    nx_worker_mem_leave();
     vs->vlim = ok && vs->s.len >= TPC_VBYTES ? vs->s.len - TPC_VBYTES + 1 : 0;
     uint64_t o = pa - vs->s.lo;
     return o < vs->vlim ? vs->s.host + o : NULL;
@@ -340,8 +365,10 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
         /* Ungated contiguous span (the common case): straight into dst.  dst
          * is staging, so a fault half way leaves nothing architectural. */
         uint64_t pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
-        uint8_t *p = as_host_ptr(c->m->as, pa, (uint64_t)(end - first) * e, false, 0);
+        uint8_t *p = host_ptr(c, pa, (uint64_t)(end - first) * e, false);
         if (p) {
+            tpc_race_note(c->m, c->t, pa, (uint64_t)(end - first) * e, false, c->pc,
+                          G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
             for (unsigned b = lo * e; b < first * e; b += e)
                 memcpy(dst + b, &td.padding, e);
             memcpy(dst + first * e, p, (size_t)(end - first) * e);
@@ -356,10 +383,11 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
         memcpy(img + b, &td.padding, e);
     if (first < end) {
         uint64_t pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
-        uint8_t *p = g.step == (int64_t)e
-                         ? as_host_ptr(c->m->as, pa, (uint64_t)(end - first) * e, false, 0)
-                         : NULL;
+        uint8_t *p =
+            g.step == (int64_t)e ? host_ptr(c, pa, (uint64_t)(end - first) * e, false) : NULL;
         if (p) {
+            tpc_race_note(c->m, c->t, pa, (uint64_t)(end - first) * e, false, c->pc,
+                          G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
             memcpy(img + first * e, p, (size_t)(end - first) * e);
         } else {
             /* lane by lane: only enabled lanes touch memory; the lowest
@@ -439,11 +467,8 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
     uint64_t span_pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
     /* the span's host bytes, found once for the check and the commit (the
      * map cannot change in between: both are in this bundle) */
-    mw->host = mw->contig && !rmw
-                   ? as_host_ptr(c->m->as, span_pa, (uint64_t)(end - first) * e, true, 0)
-                   : NULL;
-    if (!mw->host &&
-        (!mw->contig || !as_is_ram(c->m->as, span_pa, (uint64_t)(end - first) * e, 0))) {
+    mw->host = mw->contig && !rmw ? host_ptr(c, span_pa, (uint64_t)(end - first) * e, true) : NULL;
+    if (!mw->host && (!mw->contig || !is_ram(c, span_pa, (uint64_t)(end - first) * e))) {
         for (unsigned j = first; j < end; j++) {
             if (!lane_enabled(len_en, j * e, e))
                 continue;
@@ -453,6 +478,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         }
     }
     mw->kind = TPC_MW_TENSOR;
+    mw->tensor = (int8_t)(G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
     mw->esize = (uint8_t)e;
     mw->rmw = rmw;
     mw->pa = g.pa0;
@@ -532,12 +558,28 @@ void tpc_tensor_store_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
     store_stream(c, span, src, TPC_VBYTES);
 }
 
+bool tpc_tensor_store_in_ram(TpcCpu *c, const TpcMemWrite *mw)
+{
+    unsigned e = mw->esize;
+    for (unsigned j = mw->lane_lo; j < mw->lane_lo + mw->nlanes; j++) {
+        uint64_t pa = mw->pa + (uint64_t)(((int64_t)j - (int64_t)mw->off) * mw->lane_step);
+        if (!host_ptr(c, pa, e, true))
+            return false;
+    }
+    return true;
+}
+
 void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
 {
     unsigned e = mw->esize;
     if (mw->host) {
         unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
         uint8_t *p = mw->host;
+        if (G_UNLIKELY(c->m->tpc_race)) {
+            uint64_t pa =
+                mw->pa + (uint64_t)(((int64_t)mw->lane_lo - (int64_t)mw->off) * mw->lane_step);
+            tpc_race_note(c->m, c->t, pa, len, true, c->pc, mw->tensor);
+        }
         if (mw->all_en) {
             store_stream(c, p, mw->src + b0, len);
             return;

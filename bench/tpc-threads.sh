@@ -1,0 +1,81 @@
+#!/bin/sh
+# TPCs on host threads (issue 37, docs/machine.rst "Host threads"): an
+# 8-TPC kernel (each TPC: 8 vectors, ITER mac.f32 bundles per vector in a
+# loop) run by nxemu-tpc-run with --threads 1 and --threads $(nproc) in the
+# same invocation; prints the wall times (best of REPEAT), their ratio, the
+# load average beside it (other work on the host takes cores from the
+# threads), and a projection for 16 cores: the work divided over min(16, 8)
+# threads plus the synchronisation measured here -- the cost per round of a
+# barrier every round (NXEMU_SLICE_ROUNDS=1: a 1-round window) times the
+# windows a run takes.  The outputs of every run are compared.
+# usage: sh bench/tpc-threads.sh BUILD_DIR   (ITER default 200000, REPEAT 3)
+set -eu
+B=${1:-build}
+ITER=${ITER:-200000}
+REPEAT=${REPEAT:-3}
+N=$(nproc)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cat > "$T/k.s" <<ASM
+nop; mov_irf_dim 0x0 S10, I0; nop; nop
+nop; mov_irf_dim 0x0 S11, I1; nop; nop
+nop; add.i32 S11, S11, S10; nop; nop
+loop S10, S11, 1, <, End0
+nop
+nop; mul.i32 S20, S32, 0x40; nop; nop
+nop; set_indx I2, b00001, S20; nop; nop
+ld_tnsr V1, 0x0, I2; nop; nop; nop
+loop 0x0, $ITER, 1, <, End1
+nop
+nop; nop; mac.f32 V2, V1, V1; nop
+End1:
+nop
+nop; nop; nop; st_tnsr 0x1, I2, V2
+End0:
+nop
+halt
+nop
+nop
+nop
+ASM
+"$B/tools/nxemu-as" -t tpc -o "$T/k.o" "$T/k.s"
+python3 -c "import struct; open('$T/in.bin','wb').write(struct.pack('<4096f', *[0.001] * 4096))"
+# best wall seconds of REPEAT runs with --threads $1 (env in $2)
+best() {
+    b=""
+    for i in $(seq "$REPEAT"); do
+        s=$(date +%s.%N)
+        env $2 "$B/tools/nxemu-tpc-run" -k "$T/k.o" -n 8 --index-space 64 \
+            -i "$T/in.bin:4096:f32" -o "$T/out$1.bin:4096:f32" --threads "$1" 2> "$T/err$1"
+        e=$(date +%s.%N)
+        w=$(echo "$e - $s" | bc -l)
+        if [ -z "$b" ] || [ "$(echo "$w < $b" | bc -l)" = 1 ]; then b=$w; fi
+    done
+    echo "$b"
+}
+t1=$(best 1 "X=1")
+tn=$(best "$N" "X=1")
+cmp -s "$T/out1.bin" "$T/out$N.bin" || { echo "tpc-threads: outputs differ"; exit 1; }
+cmp -s "$T/err1" "$T/err$N" || { echo "tpc-threads: stderr differs"; exit 1; }
+t1r=$(best 1 "NXEMU_SLICE_ROUNDS=1")
+tnr=$(best "$N" "NXEMU_SLICE_ROUNDS=1")
+vtime=$(sed -n 's/.*vtime=\([0-9]*\).*/\1/p' "$T/err1")
+rounds=$((vtime / 64 + 1))
+windows=$((rounds / 1024 + 1))
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$t1" "$tn" "$t1r" "$tnr" "$rounds" "$windows" "$N" "$load" <<'PY'
+import sys
+t1, tn, t1r, tnr = map(float, sys.argv[1:5])
+rounds, windows, n = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+load = sys.argv[8]
+print("tpc-threads: 8 TPCs, %d rounds: --threads 1 %.3f s, --threads %d %.3f s: %.2fx"
+      " (load average %s, %d cores)" % (rounds, t1, n, tn, t1 / tn, load, n))
+# a barrier per round instead of per window: the difference per round is the
+# synchronisation cost of a round
+sync = max(0.0, (tnr - tn) / max(1, rounds - windows))
+print("tpc-threads: per-round barrier (NXEMU_SLICE_ROUNDS=1): %.3f s at %d threads,"
+      " %.3f s at 1: %.2f us per round" % (tnr, n, t1r, sync * 1e6))
+t16 = t1 / min(16, 8) + windows * sync
+print("tpc-threads: projection for 16 cores: %.3f s (%.2fx): 8 TPCs use 8 of them;"
+      " %d windows x %.2f us of synchronisation" % (t16, t1 / t16, windows, sync * 1e6))
+PY

@@ -1,0 +1,33 @@
+/*
+ * The TPC worker threads of a machine (-tpc-threads N, softmmu/sched-threads.c,
+ * docs/machine.rst "Host threads").
+ */
+#ifndef NXEMU_THREADS_H
+#define NXEMU_THREADS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct Machine Machine;
+typedef struct NxThreads NxThreads;
+
+/* The default: the host's cores, at most one per TPC. */
+unsigned nx_threads_default(const Machine *m);
+/* Run the TPCs' slices on n threads (0: the default); 1 frees the pool and
+ * runs them on the calling thread, as without this call.  Call before the
+ * run. */
+void nx_threads_set(Machine *m, unsigned n);
+/* The threads in use (1 without a pool). */
+unsigned nx_threads_count(const Machine *m);
+void nx_threads_free(Machine *m);
+
+/* Phase 3 of a round (softmmu/sched.c) when m->threads is set: the running
+ * TPCs in ascending index, those that may (NxCpuOps.worker_ok) on the
+ * workers for up to window rounds when nothing but TPCs can act in them.
+ * Returns false when the machine stopped in the phase (m->stop). */
+bool nx_threads_tpc_phase(Machine *m, uint64_t window);
+/* Has TPC t already run past the start of the current round on a worker
+ * (it is ahead of the round)? */
+bool nx_threads_ahead(const Machine *m, unsigned t);
+
+#endif

@@ -1,0 +1,257 @@
+/*
+ * Races between the TPCs of a launch (race.h, docs/tpc-run.rst "Races").
+ */
+#include "target/tpc/race.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nxemu/log.h"
+#include "target/tpc/cpu.h"
+
+/* entries per TPC and launch kept at most (24 bytes each) */
+#define TPC_RACE_MAX (1u << 22)
+
+bool tpc_race_parse(const char *s, unsigned *mode)
+{
+    static const char *const names[] = {"off", "warn", "fault"};
+    for (unsigned i = 0; i < G_N_ELEMENTS(names); i++) {
+        if (!strcmp(s, names[i])) {
+            *mode = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+void tpc_race_free(Machine *m)
+{
+    TpcRace *r = m->tpc_race;
+    if (!r)
+        return;
+    for (unsigned t = 0; t < r->nr; t++)
+        g_free(r->log[t].a);
+    g_free(r->log);
+    g_hash_table_destroy(r->seen);
+    g_free(r);
+    m->tpc_race = NULL;
+}
+
+void tpc_race_set(Machine *m, unsigned mode)
+{
+    tpc_race_free(m);
+    if (mode == 0 || !m->tpc || m->cfg.nr_tpc < 2)
+        return;
+    TpcRace *r = g_new0(TpcRace, 1);
+    r->nr = m->cfg.nr_tpc;
+    r->log = g_new0(TpcRaceLog, r->nr);
+    r->fatal = mode == 2;
+    r->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    m->tpc_race = r;
+}
+
+static void compare(Machine *m);
+
+int tpc_race_end(Machine *m, int rc)
+{
+    TpcRace *r = m->tpc_race;
+    if (!r)
+        return rc;
+    compare(m);
+    return r->fatal && r->reported && rc == 0 ? 122 : rc;
+}
+
+void tpc_race_launch(Machine *m, unsigned t)
+{
+    TpcRace *r = m->tpc_race;
+    if (!r || t >= r->nr)
+        return;
+    if (r->log[t].launched)
+        compare(m);
+    r->log[t].launched = true;
+}
+
+void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
+                        int tensor)
+{
+    if (l->n == l->cap) {
+        if (l->n >= TPC_RACE_MAX) {
+            l->full = true;
+            return;
+        }
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->a = g_renew(TpcRaceAcc, l->a, l->cap);
+    }
+    l->a[l->n++] = (TpcRaceAcc){pa, pa + len, pc, (int8_t)tensor, write};
+    l->open[((pc >> 5) * 2u + write) % TPC_RACE_OPEN] = (uint32_t)l->n;
+}
+
+typedef struct Item {
+    TpcRaceAcc a;
+    unsigned t;
+} Item;
+
+static int item_cmp(const void *pa, const void *pb)
+{
+    const Item *x = pa, *y = pb;
+    if (x->a.lo != y->a.lo)
+        return x->a.lo < y->a.lo ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->a.pc != y->a.pc)
+        return x->a.pc < y->a.pc ? -1 : 1;
+    if (x->a.write != y->a.write)
+        return x->a.write ? 1 : -1;
+    return x->a.hi < y->a.hi ? -1 : x->a.hi > y->a.hi;
+}
+
+typedef struct Report {
+    unsigned ta, tb; /* ta < tb for write/write; ta reads otherwise */
+    uint32_t pa, pb;
+    bool ww;
+    uint64_t lo, hi;
+    unsigned tw; /* the writer whose tensor names the bytes */
+    int tensor;
+} Report;
+
+static int report_cmp(const void *pa, const void *pb)
+{
+    const Report *x = pa, *y = pb;
+    unsigned kx = MIN(x->ta, x->tb), ky = MIN(y->ta, y->tb);
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
+    if (x->ta != y->ta)
+        return x->ta < y->ta ? -1 : 1;
+    if (x->pa != y->pa)
+        return x->pa < y->pa ? -1 : 1;
+    if (x->tb != y->tb)
+        return x->tb < y->tb ? -1 : 1;
+    if (x->pb != y->pb)
+        return x->pb < y->pb ? -1 : 1;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* ", coordinates d0,d1,..." of byte addr in TPC t's tensor n, dense
+ * descending strides; nothing when the address is not an element of it. */
+static void coords(Machine *m, unsigned t, int n, uint64_t addr, GString *out)
+{
+    TpcCpu *c = tpc_cpu_of(m, t);
+    TpcTensor td;
+    if (!c || n < 0 || !tpc_tensor_read(c, (unsigned)n, &td) || addr < td.base)
+        return;
+    uint64_t off = (addr - td.base) / td.esize;
+    int32_t co[5] = {0};
+    unsigned rank = 0, used = 0;
+    for (unsigned d = 0; d < 5; d++)
+        if (td.valid_mask & (1u << d))
+            rank = d + 1;
+    /* the dims by stride, largest first */
+    for (unsigned k = 0; k < rank; k++) {
+        int best = -1;
+        for (unsigned d = 0; d < rank; d++)
+            if ((td.valid_mask & (1u << d)) && !(used & (1u << d)) && td.stride[d] > 0 &&
+                (best < 0 || td.stride[d] > td.stride[best]))
+                best = (int)d;
+        if (best < 0)
+            break;
+        used |= 1u << best;
+        co[best] = (int32_t)(off / (uint64_t)td.stride[best]);
+        off %= (uint64_t)td.stride[best];
+    }
+    if (off)
+        return;
+    g_string_append(out, ", coordinates ");
+    for (unsigned d = 0; d < MAX(rank, 1u); d++)
+        g_string_append_printf(out, "%s%" PRId32, d ? "," : "", co[d]);
+}
+
+static void add_report(TpcRace *r, GArray *reps, const Item *x, const Item *y)
+{
+    bool ww = x->a.write && y->a.write;
+    const Item *a = x, *b = y;
+    if (ww ? b->t < a->t : a->a.write) {
+        a = y;
+        b = x;
+    }
+    char *key = g_strdup_printf("%u:%x:%u:%x:%d", a->t, a->a.pc, b->t, b->a.pc, ww);
+    if (g_hash_table_contains(r->seen, key)) {
+        g_free(key);
+        return;
+    }
+    g_hash_table_add(r->seen, key);
+    Report rep = {.ta = a->t,
+                  .tb = b->t,
+                  .pa = a->a.pc,
+                  .pb = b->a.pc,
+                  .ww = ww,
+                  .lo = MAX(a->a.lo, b->a.lo),
+                  .hi = MIN(a->a.hi, b->a.hi),
+                  .tw = b->t,
+                  .tensor = b->a.tensor};
+    g_array_append_val(reps, rep);
+}
+
+static void compare(Machine *m)
+{
+    TpcRace *r = m->tpc_race;
+    size_t n = 0;
+    bool full = false;
+    for (unsigned t = 0; t < r->nr; t++) {
+        n += r->log[t].n;
+        full |= r->log[t].full;
+    }
+    Item *it = g_new(Item, n ? n : 1);
+    size_t k = 0;
+    for (unsigned t = 0; t < r->nr; t++)
+        for (size_t i = 0; i < r->log[t].n; i++)
+            it[k++] = (Item){r->log[t].a[i], t};
+    qsort(it, n, sizeof(Item), item_cmp);
+    /* sweep in address order, keeping the accesses still open */
+    GArray *reps = g_array_new(FALSE, FALSE, sizeof(Report));
+    size_t *act = g_new(size_t, n ? n : 1);
+    size_t nact = 0;
+    for (size_t i = 0; i < n; i++) {
+        const Item *x = &it[i];
+        size_t keep = 0;
+        for (size_t j = 0; j < nact; j++) {
+            const Item *y = &it[act[j]];
+            if (y->a.hi <= x->a.lo)
+                continue; /* closed */
+            act[keep++] = act[j];
+            if (y->t != x->t && (x->a.write || y->a.write))
+                add_report(r, reps, x, y);
+        }
+        nact = keep;
+        act[nact++] = i;
+    }
+    g_array_sort(reps, report_cmp);
+    for (guint i = 0; i < reps->len; i++) {
+        const Report *p = &g_array_index(reps, Report, i);
+        GString *where = g_string_new(NULL);
+        if (p->tensor >= 0) {
+            g_string_append_printf(where, " (tensor %d", p->tensor);
+            coords(m, p->tw, p->tensor, p->lo, where);
+            g_string_append_c(where, ')');
+        }
+        nx_warn("tpc race: tpc%u pc=0x%08" PRIx32 " and tpc%u pc=0x%08" PRIx32 " %s [0x%" PRIx64
+                ", +%" PRIu64 ")%s",
+                p->ta, p->pa, p->tb, p->pb, p->ww ? "write" : "read and write", p->lo,
+                p->hi - p->lo, where->str);
+        g_string_free(where, TRUE);
+    }
+    if (full)
+        nx_warn("tpc race: more than %u accesses of one TPC in a launch: the rest were not "
+                "compared",
+                TPC_RACE_MAX);
+    r->reported += reps->len;
+    g_array_free(reps, TRUE);
+    g_free(act);
+    g_free(it);
+    for (unsigned t = 0; t < r->nr; t++) {
+        r->log[t].n = 0;
+        r->log[t].full = false;
+        r->log[t].launched = false;
+        memset(r->log[t].open, 0, sizeof(r->log[t].open));
+    }
+}

@@ -1,0 +1,71 @@
+/*
+ * Races between the TPCs of a launch (docs/tpc-run.rst "Races"): every
+ * global-memory access a TPC makes is noted in its own log (coalesced per
+ * PC), and when a TPC starts its next kernel or the run ends the logs are
+ * compared:
+ * bytes two TPCs write, or one reads and another writes, are reported once
+ * per pair of PCs, in TPC order.  The logs are per TPC, so a TPC on a
+ * worker thread writes only its own (nxemu/worker.h).
+ */
+#ifndef TARGET_TPC_RACE_H
+#define TARGET_TPC_RACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nxemu/machine.h"
+#include "nxemu/tpc-race.h"
+
+typedef struct TpcRaceAcc {
+    uint64_t lo, hi; /* [lo, hi) */
+    uint32_t pc;
+    int8_t tensor; /* -1: not a tensor access */
+    bool write;
+} TpcRaceAcc;
+
+#define TPC_RACE_OPEN 16
+
+typedef struct TpcRaceLog {
+    TpcRaceAcc *a;
+    size_t n, cap;
+    bool full;                    /* gave up: more than TPC_RACE_MAX entries */
+    bool launched;                /* ran a kernel since the last comparison */
+    uint32_t open[TPC_RACE_OPEN]; /* per PC hash: 1 + the entry it extends */
+} TpcRaceLog;
+
+typedef struct TpcRace {
+    unsigned nr;
+    TpcRaceLog *log; /* per TPC */
+    bool fatal;      /* -tpc-race fault */
+    unsigned reported;
+    GHashTable *seen; /* pairs of PCs already reported */
+} TpcRace;
+
+/* TPC t starts a kernel: if it ran one since the logs were last compared,
+ * that launch is over: compare them now. */
+void tpc_race_launch(Machine *m, unsigned t);
+
+void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
+                        int tensor);
+
+/* TPC t accessed [pa, pa + len) at pc. */
+static inline void tpc_race_note(Machine *m, unsigned t, uint64_t pa, uint64_t len, bool write,
+                                 uint32_t pc, int tensor)
+{
+    TpcRace *r = m->tpc_race;
+    if (G_LIKELY(!r))
+        return;
+    TpcRaceLog *l = &r->log[t];
+    unsigned h = ((pc >> 5) * 2u + write) % TPC_RACE_OPEN;
+    uint32_t e = l->open[h];
+    if (G_LIKELY(e)) {
+        TpcRaceAcc *x = &l->a[e - 1];
+        if (x->hi == pa && x->pc == pc && x->write == write) {
+            x->hi = pa + len;
+            return;
+        }
+    }
+    tpc_race_note_slow(l, pa, len, write, pc, tensor);
+}
+
+#endif
