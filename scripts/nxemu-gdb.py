@@ -11,9 +11,10 @@
 #   show real instructions with their real lengths (64-byte sequencer
 #   records, 32-byte TPC bundles).  Inferiors that are not nxemu cores keep
 #   gdb's built-in disassembler.
-# * `nxemu-attach-all`: one inferior per core (add-inferior / attach PID)
-#   and `set schedule-multiple on`.
-# * `nxemu-cores`: the cores, their gdb pids and states.
+# * `nxemu-attach-all`: attach every process of the connection (the TPCs'
+#   process 2; with -gdb DEV,cores=processes one per core) with
+#   add-inferior / attach PID, and `set schedule-multiple on`.
+# * `nxemu-cores`: the cores, their gdb threads (or pids) and states.
 # * `kill` of one core's inferior kills the other cores' inferiors too (a
 #   `hookpost-kill`): the stub runs a killed machine no more.
 # * A core attached by hand from another inferior ends inferior 1's quiet
@@ -30,7 +31,10 @@ import struct
 import gdb
 import gdb.disassembler
 
-_CORE_LINE = re.compile(r'^pid (\d+) ((?:seq|tpc)\d+) state=(\w+) pc=(0x[0-9a-f]+)')
+# `monitor info cores`: "thread P.T NAME ..." (the stub's threads model, its
+# default) or "pid P NAME ..." (-gdb DEV,cores=processes, one core a process)
+_CORE_LINE = re.compile(r'^(?:pid (\d+)|thread (\d+)\.(\d+)) ((?:seq|tpc)\d+) state=(\w+) '
+                        r'pc=(0x[0-9a-f]+)')
 _DISAS_LINE = re.compile(r'^0x([0-9a-f]+) (\d+) (.*)$')
 
 
@@ -38,25 +42,52 @@ def _monitor(cmd):
     return gdb.execute('monitor ' + cmd, to_string=True)
 
 
+def _core_lines():
+    """(pid, thread number in that process, core name) per core."""
+    out = []
+    for line in _monitor('info cores').splitlines():
+        m = _CORE_LINE.match(line)
+        if m and m.group(1):
+            out.append((int(m.group(1)), 1, m.group(4)))
+        elif m:
+            out.append((int(m.group(2)), int(m.group(3)), m.group(4)))
+    return out
+
+
 class _Session:
-    """Per-connection knowledge: pid -> core name, disassembly cache."""
+    """Per-connection knowledge: (pid, thread) -> core name, disassembly
+    cache."""
 
     def __init__(self):
-        self.cores = None  # pid -> name
+        self.cores = None  # (pid, thread number) -> name
         self.cache = {}
 
-    def core_of_pid(self, pid):
+    def core_of_thread(self, pid, tid):
         if self.cores is None:
             self.cores = {}
             try:
-                for line in _monitor('info cores').splitlines():
-                    m = _CORE_LINE.match(line)
-                    if m:
-                        self.cores[int(m.group(1))] = m.group(2)
+                for p, n, name in _core_lines():
+                    self.cores[(p, n)] = name
             except gdb.error:
                 self.cores = None
                 return None
-        return self.cores.get(pid)
+        return self.cores.get((pid, tid))
+
+    def core_of_inferior(self, inf):
+        """The core of inf's selected thread (of its first when another
+        inferior is selected), or None."""
+        if not inf.pid:
+            return None
+        th = gdb.selected_thread()
+        if th is None or th.inferior != inf:
+            ths = inf.threads()
+            th = min(ths, key=lambda x: x.num) if ths else None
+        # a remote thread pP.T is ptid (P, T, 0)
+        return self.core_of_thread(th.ptid[0], th.ptid[1]) if th is not None else None
+
+    def has_pid(self, pid):
+        self.core_of_thread(0, 0)
+        return any(p == pid for p, _ in (self.cores or {}))
 
     def reset(self, *_):
         self.cache.clear()
@@ -96,10 +127,10 @@ class NxemuDisassembler(gdb.disassembler.Disassembler):
 
     def __call__(self, info):
         inf = gdb.selected_inferior()
-        core = _session.core_of_pid(inf.pid) if inf.pid else None
+        core = _session.core_of_inferior(inf)
         if core is None:
             return None  # not ours: gdb's own disassembler
-        key = (inf.num, info.address)
+        key = (core, info.address)
         hit = _session.cache.get(key)
         if hit is None:
             try:
@@ -109,8 +140,8 @@ class NxemuDisassembler(gdb.disassembler.Disassembler):
             for line in out.splitlines():
                 m = _DISAS_LINE.match(line)
                 if m and int(m.group(2)) > 0:
-                    _session.cache[(inf.num, int(m.group(1), 16))] = (int(m.group(2)),
-                                                                      m.group(3))
+                    _session.cache[(core, int(m.group(1), 16))] = (int(m.group(2)),
+                                                                    m.group(3))
             hit = _session.cache.get(key)
         if hit is None:
             # unreadable: let gdb report the memory error
@@ -135,7 +166,8 @@ class NxemuCores(gdb.Command):
 
 
 class NxemuAttachAll(gdb.Command):
-    """Attach every nxemu core as its own inferior (one process per core).
+    """Attach every process of nxemu: the TPCs' (inferior 2; with
+-gdb DEV,cores=processes, one inferior per core).
 
 Needs `target extended-remote`.  Inferior 1 stays the boot core; afterwards
 `set schedule-multiple on` makes `continue` resume every core (nxemu always
@@ -150,10 +182,9 @@ stop of the boot core after a `continue` from another inferior."""
     def invoke(self, arg, from_tty):
         _session.forget()
         pids = []
-        for line in _monitor('info cores').splitlines():
-            m = _CORE_LINE.match(line)
-            if m:
-                pids.append(int(m.group(1)))
+        for p, _, _ in _core_lines():
+            if p not in pids:
+                pids.append(p)
         if not pids:
             raise gdb.GdbError('nxemu-attach-all: not connected to nxemu')
         start = gdb.selected_inferior().num
@@ -169,7 +200,9 @@ stop of the boot core after a `continue` from another inferior."""
                 num = max(i.num for i in gdb.inferiors())
             gdb.execute('inferior %d' % num, to_string=True)
             gdb.execute('attach %d' % pid, to_string=True)
-            gdb.write('inferior %d: %s\n' % (num, _session.core_of_pid(pid) or pid))
+            names = [n for (p, _), n in sorted(_session.cores.items()) if p == pid] \
+                if _session.has_pid(pid) else []
+            gdb.write('inferior %d: %s\n' % (num, ', '.join(names) or pid))
         _unquiet_boot_core(start)
         gdb.execute('inferior %d' % start, to_string=True)
         gdb.execute('set schedule-multiple on')
@@ -188,7 +221,7 @@ def _unquiet_boot_core(back):
     if not boot or boot[0].connection_num in _unquieted:
         return
     live = [i for i in gdb.inferiors() if i.pid and i.connection_num == boot[0].connection_num]
-    if len(live) < 2 or boot[0].pid != 1 or _session.core_of_pid(1) is None:
+    if len(live) < 2 or boot[0].pid != 1 or not _session.has_pid(1):
         return
     _unquieted.add(boot[0].connection_num)
     gdb.execute('inferior 1', to_string=True)
@@ -352,7 +385,7 @@ Usage: nxemu-tensor T [TYPE] [R0:R1] [C0:C1] [@I2,I3,I4]
             raise gdb.GdbError('usage: nxemu-tensor T [TYPE] [R0:R1] [C0:C1] [@I2,I3,I4] '
                                '(T = 0..15)')
         t = int(args[0])
-        core = _session.core_of_pid(gdb.selected_inferior().pid)
+        core = _session.core_of_inferior(gdb.selected_inferior())
         if not core or not core.startswith('tpc'):
             raise gdb.GdbError('nxemu-tensor: the current inferior is not a TPC '
                                '(nxemu-cores lists them)')

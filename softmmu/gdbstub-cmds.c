@@ -26,6 +26,42 @@ unsigned gdb_pid_of_cpu(GdbStub *s, const NxCpu *cpu)
     return cpu->kind == CPU_KIND_SEQ ? cpu->index + 1 : s->m->cfg.nr_seq + cpu->index + 1;
 }
 
+unsigned gdb_proc_of(const GdbStub *s, unsigned pid)
+{
+    if (!s->threads)
+        return pid;
+    return pid > s->m->cfg.nr_seq ? 2 : 1;
+}
+
+void gdb_ptid_append(const GdbStub *s, GString *out, unsigned pid)
+{
+    unsigned tid = !s->threads ? 1 : pid > s->m->cfg.nr_seq ? pid - s->m->cfg.nr_seq : pid;
+    g_string_append_printf(out, "p%x.%x", gdb_proc_of(s, pid), tid);
+}
+
+/* The core of thread tid of gdb's process proc (tid 0: its first), or 0. */
+static unsigned pid_of_thread(const GdbStub *s, uint64_t proc, uint64_t tid)
+{
+    if (!s->threads)
+        return proc >= 1 && proc <= s->nr_proc ? (unsigned)proc : 0;
+    unsigned nseq = s->m->cfg.nr_seq, ntpc = s->nr_proc - nseq;
+    if (proc == 1 && tid <= nseq && nseq)
+        return tid ? (unsigned)tid : 1;
+    if (proc == 2 && tid <= ntpc && ntpc)
+        return nseq + (tid ? (unsigned)tid : 1);
+    return 0;
+}
+
+void gdb_set_attached_proc(GdbStub *s, unsigned proc, bool on)
+{
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (gdb_proc_of(s, i + 1) == proc) {
+            s->attached[i] = on;
+            if (on)
+                s->last_state[i] = s->proc[i]->state; /* no stale halt */
+        }
+}
+
 int gdb_signal_from_host(int host_sig)
 {
     switch (host_sig) {
@@ -94,9 +130,16 @@ void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig)
         gdb_hex_encode(out, buf, n);
         g_string_append_c(out, ';');
     }
-    g_string_append_printf(out, "thread:p%x.1;", pid);
+    g_string_append(out, "thread:");
+    gdb_ptid_append(s, out, pid);
+    g_string_append_c(out, ';');
     NxDebug *d = s->dbg;
-    if (sig == GDB_SIGTRAP && d->hit_cpu && gdb_pid_of_cpu(s, d->hit_cpu) == pid) {
+    /* a watchpoint is its process's: in the threads model another thread
+     * of that process may report it (the one that made the access) */
+    if (sig == GDB_SIGTRAP && d->hit_cpu &&
+        (gdb_pid_of_cpu(s, d->hit_cpu) == pid ||
+         (d->hit != NX_HIT_BREAK &&
+          gdb_proc_of(s, gdb_pid_of_cpu(s, d->hit_cpu)) == gdb_proc_of(s, pid)))) {
         switch (d->hit) {
         case NX_HIT_BREAK:
             g_string_append(out, "swbreak:;");
@@ -118,27 +161,33 @@ void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig)
 
 /* ---- thread ids: "pP.T", "P" (T), "-1", "0" ---- */
 
-/* Returns the pid named (0 = any/all) or -1 if malformed. */
-static long parse_ptid(const char **p)
+/* Returns the core named (0 = any/all), for a whole process its first
+ * thread's, or -1 if malformed; a process or thread that does not exist
+ * is -2 (an error for H, T, vCont). */
+static long parse_ptid(GdbStub *s, const char **p)
 {
-    uint64_t pid = 0, tid;
+    uint64_t proc = 0, tid = 0;
     const char *q = *p;
     if (*q == 'p') {
         q++;
         if (q[0] == '-' && q[1] == '1') {
             q += 2;
-        } else if (!gdb_parse_hex(&q, &pid) || pid > UINT32_MAX) {
+            proc = 0;
+        } else if (!gdb_parse_hex(&q, &proc) || proc > UINT32_MAX) {
             return -1;
         }
         if (*q == '.') {
             q++;
             if (q[0] == '-' && q[1] == '1')
                 q += 2;
-            else if (!gdb_parse_hex(&q, &tid))
+            else if (!gdb_parse_hex(&q, &tid) || tid > UINT32_MAX)
                 return -1;
         }
         *p = q;
-        return (long)pid;
+        if (!proc)
+            return 0;
+        unsigned pid = pid_of_thread(s, proc, tid);
+        return pid ? (long)pid : -2;
     }
     if (q[0] == '-' && q[1] == '1') {
         *p = q + 2;
@@ -210,7 +259,9 @@ static void h_thread_list(GdbStub *s, bool first)
     bool any = false;
     for (unsigned i = 0; i < s->nr_proc; i++) {
         if (s->attached[i]) {
-            g_string_append_printf(s->reply, "%sp%x.1", any ? "," : "", i + 1);
+            if (any)
+                g_string_append_c(s->reply, ',');
+            gdb_ptid_append(s, s->reply, i + 1);
             any = true;
         }
     }
@@ -221,16 +272,26 @@ static void h_thread_list(GdbStub *s, bool first)
 static void h_extra_info(GdbStub *s, const char *args)
 {
     const char *p = args;
-    long pid = parse_ptid(&p);
+    long pid = parse_ptid(s, &p);
     NxCpu *cpu = gdb_cpu_of_pid(s, pid > 0 ? (unsigned)pid : s->g_pid);
     if (pid < 0 || !cpu) {
         g_string_append(s->reply, E_BADARG);
         return;
     }
-    char *t = g_strdup_printf("%s%u %s", cpu->kind == CPU_KIND_SEQ ? "seq" : "tpc", cpu->index,
-                              cpu_state_name(cpu->state));
-    gdb_hex_encode(s->reply, (const uint8_t *)t, strlen(t));
-    g_free(t);
+    /* "seq1 BLOCKED sem[2] ge 1 current=0": the core, its state, a wait */
+    GString *t = g_string_new(NULL);
+    g_string_printf(t, "%s%u %s", cpu->kind == CPU_KIND_SEQ ? "seq" : "tpc", cpu->index,
+                    cpu_state_name(cpu->state));
+    if (cpu->state == CPU_BLOCKED && cpu->ops->block_info) {
+        GString *why = g_string_new(NULL);
+        cpu->ops->block_info(cpu, why);
+        if (why->len)
+            g_string_append_printf(t, " %s",
+                                   g_str_has_prefix(why->str, "wait=") ? why->str + 5 : why->str);
+        g_string_free(why, TRUE);
+    }
+    gdb_hex_encode(s->reply, (const uint8_t *)t->str, t->len);
+    g_string_free(t, TRUE);
 }
 
 static void h_rcmd(GdbStub *s, const char *hex)
@@ -250,6 +311,15 @@ static void h_rcmd(GdbStub *s, const char *hex)
     MonAction act = MON_NONE;
     if (!strcmp(g_strstrip(cmd), "info replay")) {
         gdb_snap_info(s, out); /* the stub's, not the machine's */
+    } else if (s->threads && !strcmp(cmd, "info cores")) {
+        /* the monitor's lines, each core named by its gdb thread */
+        for (unsigned i = 0; i < s->nr_proc; i++) {
+            NxCpu *c = s->proc[i];
+            g_string_append_printf(
+                out, "thread %u.%u %s%u state=%s pc=0x%0*" PRIx64 "\n", gdb_proc_of(s, i + 1),
+                c->index + 1, c->kind == CPU_KIND_SEQ ? "seq" : "tpc", c->index,
+                cpu_state_name(c->state), c->kind == CPU_KIND_SEQ ? 16 : 8, c->ops->get_pc(c));
+        }
     } else if (!strcmp(cmd, "last-access")) {
         g_string_append_printf(
             out, "%s\n", s->last_access[0] ? s->last_access : "no watchpoint hit reported yet");
@@ -284,7 +354,8 @@ static void h_query(GdbStub *s, char *pkt)
     } else if (g_str_has_prefix(pkt, "qXfer:features:read:")) {
         h_qxfer_features(s, pkt + strlen("qXfer:features:read:"));
     } else if (!strcmp(pkt, "qC")) {
-        g_string_append_printf(s->reply, "QCp%x.1", s->c_pid ? s->c_pid : 1);
+        g_string_append(s->reply, "QC");
+        gdb_ptid_append(s, s->reply, s->c_pid ? s->c_pid : 1);
     } else if (g_str_has_prefix(pkt, "qAttached")) {
         g_string_append(s->reply, "1");
     } else if (!strcmp(pkt, "qfThreadInfo")) {
@@ -481,10 +552,21 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
         return;
     }
     bool ok;
+    unsigned proc = gdb_proc_of(s, s->g_pid);
     switch (type) {
     case 0:
     case 1:
-        ok = insert ? nx_debug_bp_insert(s->dbg, cpu, addr) : nx_debug_bp_remove(s->dbg, cpu, addr);
+        /* a breakpoint is its process's: every thread (core) stops at it */
+        ok = true;
+        for (unsigned i = 0; i < s->nr_proc; i++) {
+            NxCpu *c = s->proc[i];
+            if (gdb_proc_of(s, i + 1) != proc)
+                continue;
+            if (insert)
+                ok = nx_debug_bp_insert(s->dbg, c, addr) && ok;
+            else
+                nx_debug_bp_remove(s->dbg, c, addr);
+        }
         g_string_append(s->reply, ok || !insert ? "OK" : E_BADARG);
         return;
     case 2:
@@ -493,7 +575,9 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
         NxDebugHit t = type == 2 ? NX_HIT_WATCH : type == 3 ? NX_HIT_RWATCH : NX_HIT_AWATCH;
         uint64_t pa, room;
         if (!insert) {
-            nx_debug_wp_remove(s->dbg, cpu, t, addr, kind);
+            for (unsigned i = 0; i < s->nr_proc; i++)
+                if (gdb_proc_of(s, i + 1) == proc)
+                    nx_debug_wp_remove(s->dbg, s->proc[i], t, addr, kind);
             g_string_append(s->reply, "OK");
             return;
         }
@@ -505,6 +589,16 @@ static void h_breakpoint(GdbStub *s, const char *pkt, bool insert)
             !nx_debug_wp_insert(s->dbg, cpu, t, addr, pa, kind)) {
             g_string_append(s->reply, E_BADARG);
             return;
+        }
+        /* the process's other threads watch the same address, each through
+         * its own translation, so that an access stops the core that makes
+         * it before the access (a core whose translation does not cover it,
+         * a TPC without kernel, leaves it to the access hook) */
+        for (unsigned i = 0; i < s->nr_proc; i++) {
+            NxCpu *c = s->proc[i];
+            if (c != cpu && gdb_proc_of(s, i + 1) == proc &&
+                nx_debug_translate(s->m, c, addr, &pa, &room) && room >= kind)
+                nx_debug_wp_insert(s->dbg, c, t, addr, pa, kind);
         }
         g_string_append(s->reply, "OK");
         return;
@@ -549,7 +643,7 @@ static void h_vcont(GdbStub *s, const char *p)
         if (*p == ':') {
             p++;
             const char *id = p;
-            pid = parse_ptid(&p);
+            pid = parse_ptid(s, &p);
             if (pid < 0) {
                 g_string_append(s->reply, E_BADARG);
                 g_free(set);
@@ -621,13 +715,17 @@ static void h_vcont(GdbStub *s, const char *p)
     g_free(set);
 }
 
+/* Detach gdb's process of core pid: all its threads. */
 static void detach_pid(GdbStub *s, unsigned pid)
 {
-    nx_debug_clear(s->dbg, gdb_cpu_of_pid(s, pid));
-    s->attached[pid - 1] = false;
-    if (s->g_pid == pid)
+    unsigned proc = gdb_proc_of(s, pid);
+    for (unsigned i = 0; i < s->nr_proc; i++)
+        if (gdb_proc_of(s, i + 1) == proc)
+            nx_debug_clear(s->dbg, s->proc[i]);
+    gdb_set_attached_proc(s, proc, false);
+    if (gdb_proc_of(s, s->g_pid) == proc)
         s->g_pid = first_attached(s) ? first_attached(s) : pid;
-    if (s->c_pid == pid)
+    if (gdb_proc_of(s, s->c_pid) == proc)
         s->c_pid = first_attached(s) ? first_attached(s) : pid;
     if (!first_attached(s))
         s->action = GDB_ACT_DETACH_ALL;
@@ -641,30 +739,33 @@ static void h_v(GdbStub *s, char *pkt)
         h_vcont(s, pkt + 5);
     } else if (g_str_has_prefix(pkt, "vAttach;")) {
         const char *p = pkt + 8;
-        uint64_t pid;
-        if (!gdb_parse_hex(&p, &pid) || *p || !gdb_cpu_of_pid(s, (unsigned)MIN(pid, UINT32_MAX))) {
+        uint64_t proc;
+        unsigned pid;
+        if (!gdb_parse_hex(&p, &proc) || *p || !(pid = pid_of_thread(s, proc, 0))) {
             g_string_append(s->reply, E_BADARG);
             return;
         }
-        s->attached[pid - 1] = true;
-        s->last_state[pid - 1] = s->proc[pid - 1]->state; /* no stale halt */
-        if (pid == 1)
+        gdb_set_attached_proc(s, (unsigned)proc, true);
+        if (proc == 1)
             s->quiet1 = false; /* gdb's attach ends inferior 1's quiet state */
-        gdb_stop_reply(s, s->reply, (unsigned)pid, GDB_SIGTRAP);
+        gdb_stop_reply(s, s->reply, pid, GDB_SIGTRAP);
     } else if (g_str_has_prefix(pkt, "vKill;")) {
         /* The machine never runs again.  Killing the last attached process
          * ends the emulator once the OK is sent, as QEMU does; with others
          * attached their next resume reports them killed. */
         const char *p = pkt + 6;
-        uint64_t pid;
-        if (!gdb_parse_hex(&p, &pid) || *p) {
+        uint64_t proc;
+        if (!gdb_parse_hex(&p, &proc) || *p) {
             g_string_append(s->reply, E_BADARG);
             return;
         }
         s->killed = true;
-        if (attached(s, (unsigned)MIN(pid, UINT32_MAX))) {
-            nx_debug_clear(s->dbg, gdb_cpu_of_pid(s, (unsigned)pid));
-            s->attached[pid - 1] = false;
+        unsigned pid = pid_of_thread(s, proc, 0);
+        if (pid) {
+            for (unsigned i = 0; i < s->nr_proc; i++)
+                if (gdb_proc_of(s, i + 1) == proc)
+                    nx_debug_clear(s->dbg, s->proc[i]);
+            gdb_set_attached_proc(s, (unsigned)proc, false);
         }
         /* extended-remote: gdb stays and may `run` again (vRun); nxemu ends
          * when it leaves */
@@ -685,7 +786,7 @@ static void h_set_thread(GdbStub *s, const char *pkt)
 {
     const char *p = pkt + 2;
     long pid;
-    if ((pkt[1] != 'g' && pkt[1] != 'c') || (pid = parse_ptid(&p)) < 0 || *p) {
+    if ((pkt[1] != 'g' && pkt[1] != 'c') || (pid = parse_ptid(s, &p)) < 0 || *p) {
         g_string_append(s->reply, E_BADARG);
         return;
     }
@@ -743,7 +844,7 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         break;
     case 'T': {
         const char *p = pkt + 1;
-        long pid = parse_ptid(&p);
+        long pid = parse_ptid(s, &p);
         g_string_append(s->reply, pid >= 0 && !*p && (pid == 0 || attached(s, (unsigned)pid))
                                       ? "OK"
                                       : E_BADARG);
@@ -797,11 +898,12 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len)
         h_v(s, pkt);
         break;
     case 'D': {
-        uint64_t pid = s->g_pid;
+        uint64_t pid = s->g_pid, proc;
         const char *p = pkt + 1;
         if (*p == ';') {
             p++;
-            if (!gdb_parse_hex(&p, &pid) || *p || !attached(s, (unsigned)MIN(pid, UINT32_MAX))) {
+            if (!gdb_parse_hex(&p, &proc) || *p || !(pid = pid_of_thread(s, proc, 0)) ||
+                !attached(s, (unsigned)pid)) {
                 g_string_append(s->reply, E_BADARG);
                 break;
             }

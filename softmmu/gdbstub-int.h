@@ -118,10 +118,24 @@ typedef enum GdbAction {
     GDB_ACT_REVERSE, /* bs (rev_step) / bc: gdbstub-reverse.c */
 } GdbAction;
 
+/* Inside the stub every core has a number, its "pid" below: sequencer n
+ * is n + 1, TPC t is nr_seq + t + 1 (GdbStub.proc).  What gdb sees:
+ *   threads (the default): every core of one architecture is a thread of
+ *     one process, as QEMU's vCPUs: sequencer n is thread p1.(n+1), TPC t
+ *     thread p2.(t+1), each process with its target description; the
+ *     sequencers are attached at connect, the TPCs by gdb's `attach 2`
+ *     (gdb 13 reads a target description for an inferior it attaches, not
+ *     for one it finds in the thread list: that one would get the
+ *     sequencers' registers);
+ *   processes (-gdb DEV,cores=processes): every core is a process of one
+ *     thread, pN.1 with N the core's number, only the boot core attached
+ *     at connect (the model of nxemu before, kept for existing scripts).
+ * gdb_ptid_append / the parsers of gdbstub-cmds.c translate. */
 typedef struct GdbStub {
     Machine *m;
     NxDebug *dbg;
     GdbReplay replay; /* reverse execution's settings (gdb_serve) */
+    bool threads;     /* the threads model (see above) */
     unsigned nr_proc;
     NxCpu **proc;         /* proc[pid - 1] */
     bool *attached;       /* by pid - 1 */
@@ -202,6 +216,12 @@ void gdb_handle_packet(GdbStub *s, char *pkt, size_t len);
  * it also selects pid for Hg and Hc, as QEMU's gdb_set_stop_cpu does. */
 void gdb_stop_reply(GdbStub *s, GString *out, unsigned pid, int sig);
 NxCpu *gdb_cpu_of_pid(GdbStub *s, unsigned pid);
+/* gdb's process of core pid (threads: 1 for sequencers, 2 for TPCs), and
+ * "pP.T" naming its thread. */
+unsigned gdb_proc_of(const GdbStub *s, unsigned pid);
+void gdb_ptid_append(const GdbStub *s, GString *out, unsigned pid);
+/* Attach or detach every core of gdb's process proc. */
+void gdb_set_attached_proc(GdbStub *s, unsigned proc, bool on);
 /* Run control of softmmu/gdbstub.c, also driven by tests/fuzz/fuzz-gdb.c:
  * lift a debugger stop before a resume (the core stopped at a breakpoint
  * executes it first), and execute one instruction of cpu (false if it

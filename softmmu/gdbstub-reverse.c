@@ -423,7 +423,7 @@ bool gdb_reverse_adopt_text(GdbStub *s, const char *text, uint64_t from)
         return false;
     }
     for (unsigned i = 0; i < s->nr_proc; i++)
-        s->attached[i] = i < p.att->len ? p.att->str[i] == '1' : i == 0;
+        s->attached[i] = i < p.att->len ? p.att->str[i] == '1' : gdb_proc_of(s, i + 1) == 1;
     s->extended = p.extended;
     s->sel_pid = p.sel;
     s->quiet1 = p.quiet1 != 0;

@@ -143,15 +143,16 @@ static void report_end(GdbStub *s)
         s->exited = true;
     }
     unsigned pid = report_pid(s, m->fault_cpu);
+    unsigned proc = gdb_proc_of(s, pid);
     if (m->stop_reason == STOP_FAULT && m->fault_cpu) {
         int sig = gdb_signal_from_host(m->fault_cpu->ops->fault_signal(m->fault_cpu));
-        snprintf(s->exit_pkt, sizeof(s->exit_pkt), "X%02x;process:%x", sig, pid);
+        snprintf(s->exit_pkt, sizeof(s->exit_pkt), "X%02x;process:%x", sig, proc);
     } else {
         snprintf(s->exit_pkt, sizeof(s->exit_pkt), "W%02x;process:%x", sched_exit_status(m) & 0xff,
-                 pid);
+                 proc);
     }
     if (pid >= 1 && pid <= s->nr_proc)
-        s->attached[pid - 1] = false;
+        gdb_set_attached_proc(s, proc, false);
     gdb_send_packet(s, s->exit_pkt, strlen(s->exit_pkt));
 }
 
@@ -242,7 +243,7 @@ static void report_stop(GdbStub *s, unsigned fallback_pid)
 
 void gdb_resume_all(GdbStub *s, unsigned cur)
 {
-    if (cur == 1)
+    if (cur && gdb_proc_of(s, cur) == 1)
         s->quiet1 = false;
     /* cur 0: every thread resumed, the current inferior unknown (gdb sends
      * nothing that names it): inferior 1's stops are reported, as gdb then
@@ -250,7 +251,7 @@ void gdb_resume_all(GdbStub *s, unsigned cur)
      * resumes every inferior from another one (nxemu-attach-all attaches
      * inferior 1 again to rule it out) */
     for (unsigned i = 0; i < s->nr_proc; i++)
-        s->resumed[i] = i > 0 || !s->quiet1 || !cur;
+        s->resumed[i] = gdb_proc_of(s, i + 1) != 1 || !s->quiet1 || !cur;
 }
 
 static bool resumed(const GdbStub *s, unsigned pid)
@@ -508,9 +509,9 @@ static bool killed_stop(GdbStub *s)
         return false;
     unsigned pid = report_pid(s, NULL);
     char pkt[32];
-    snprintf(pkt, sizeof(pkt), "X%02x;process:%x", GDB_SIGKILL, pid);
+    snprintf(pkt, sizeof(pkt), "X%02x;process:%x", GDB_SIGKILL, gdb_proc_of(s, pid));
     if (pid >= 1 && pid <= s->nr_proc)
-        s->attached[pid - 1] = false;
+        gdb_set_attached_proc(s, gdb_proc_of(s, pid), false);
     gdb_send_packet(s, pkt, strlen(pkt));
     return true;
 }
@@ -726,7 +727,8 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
         s->last_pid = 0;
         s->last_sig = 0;
         for (unsigned i = 0; i < s->nr_proc; i++) {
-            s->attached[i] = i == 0; /* only the boot core at connect time */
+            /* threads: every sequencer; processes: the boot core */
+            s->attached[i] = gdb_proc_of(s, i + 1) == 1;
             s->last_state[i] = s->proc[i]->state;
         }
     }
@@ -863,16 +865,12 @@ static bool run_until_gdb(GdbStub *s)
     return false;
 }
 
-int gdb_serve(Machine *m, const char *dev, bool start_stopped, const GdbReplay *replay)
+static int gdb_serve_on(GdbStub *s, const char *dev, bool start_stopped)
 {
+    Machine *m = s->m;
     GError *err = NULL;
-    GdbStub st = {0}, *s = &st;
     int rc;
 
-    s->m = m;
-    if (replay)
-        s->replay = *replay;
-    s->conn = -1;
     bool restarted = gdb_restart_adopt(s);
     if (restarted)
         s->unix_path = g_str_has_prefix(dev, "unix:") ? g_strdup(dev + 5) : NULL;
@@ -950,5 +948,43 @@ int gdb_serve(Machine *m, const char *dev, bool start_stopped, const GdbReplay *
     }
     rc = run_to_end(s);
     stub_free(s);
+    return rc;
+}
+
+/* -gdb DEV[,cores=threads|processes]: how gdb sees the cores (GdbStub);
+ * false on an unknown option. */
+static bool parse_cores(GdbStub *s, const char *dev, char **name)
+{
+    const char *comma = strchr(dev, ',');
+    s->threads = true;
+    *name = g_strndup(dev, comma ? (size_t)(comma - dev) : strlen(dev));
+    if (!comma || !strcmp(comma, ",cores=threads"))
+        return true;
+    if (!strcmp(comma, ",cores=processes")) {
+        s->threads = false;
+        return true;
+    }
+    return false;
+}
+
+int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay)
+{
+    GdbStub st = {0}, *s = &st;
+    char *dev = NULL;
+    int rc;
+
+    if (!parse_cores(s, dev_opts, &dev)) {
+        fflush(stdout);
+        fprintf(stderr, "nxemu: -gdb %s: unknown option '%s' (cores=threads or cores=processes)\n",
+                dev_opts, strchr(dev_opts, ',') + 1);
+        g_free(dev);
+        return 125;
+    }
+    s->m = m;
+    if (replay)
+        s->replay = *replay;
+    s->conn = -1;
+    rc = gdb_serve_on(s, dev, start_stopped);
+    g_free(dev);
     return rc;
 }

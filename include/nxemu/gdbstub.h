@@ -61,6 +61,6 @@ typedef struct GdbReplay {
      * softmmu/gdbstub-snap.c) */
     uint64_t memory, every;
 } GdbReplay;
-int gdb_serve(Machine *m, const char *dev, bool start_stopped, const GdbReplay *replay);
+int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay);
 
 #endif

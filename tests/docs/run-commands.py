@@ -36,9 +36,11 @@ Two more forms run what a reader does in two terminals or in gdb:
    other lines what gdb and the emulator print, which must all appear in
    that order (a line ``...`` stands for any lines).  COMMAND starts the
    emulator with ``-gdb unix:PATH`` (in the background, after ``setup=SH``
-   if given); gdb-multiarch connects to PATH with ``scripts/nxemu-gdb.py``
-   loaded, runs ``before=CMD;CMD...`` (the text's "stopped at ...") and
-   then the block's commands.  The status is gdb's.
+   if given); gdb-multiarch connects to PATH (``target extended-remote``,
+   without ``scripts/nxemu-gdb.py``: a recipe must not need it, unless the
+   block shows the script's own commands and says ``script=yes``), runs
+   ``before=CMD;CMD...`` (the text's "stopped at ...") and then the block's
+   commands.  The status is gdb's.
 
 ``save=FILE``
    the block is not run but saved as FILE for the blocks after it (a
@@ -258,8 +260,10 @@ def gdb_session(opts, body, work):
             cmds.append(re.sub(r'\s+#.*$', '', b[6:]).strip())
         elif b.strip():
             want.append(b)
-    argv = ['gdb-multiarch', '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'source scripts/nxemu-gdb.py', '-ex', 'target extended-remote ' + m.group(1)]
+    argv = ['gdb-multiarch', '-nx', '-batch', '-ex', 'set pagination off']
+    if opts.get('script', ['no'])[-1] == 'yes':
+        argv += ['-ex', 'source scripts/nxemu-gdb.py']
+    argv += ['-ex', 'target extended-remote ' + m.group(1)]
     for c in cmds:
         argv += ['-ex', c]
     try:

@@ -55,6 +55,10 @@ import test_viewer  # noqa: E402
 from test_viewer_panels import runs, KERNEL, TL_X, TL_Y, TL_ROW_H, TL_ROWS, TL_W  # noqa: E402
 from gdbclient import Stub  # noqa: E402
 
+# These sessions drive the per-core-process model (-gdb DEV,cores=processes,
+# docs/gdb.rst): each core its own gdb process, attached one by one.
+Stub.CORES = 'processes'
+
 GDB = shutil.which("gdb-multiarch")
 
 

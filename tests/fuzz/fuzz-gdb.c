@@ -119,7 +119,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s->dbg = nx_debug_new(m);
     m->debug = s->dbg;
     s->g_pid = s->c_pid = 1;
-    s->attached[0] = true; /* only the boot core at connect time */
+    /* the stub's default model: the sequencers are threads of process 1,
+     * attached at connect, the TPCs threads of process 2 (vAttach;2) */
+    s->threads = true;
+    for (unsigned i = 0; i < s->nr_proc; i++) {
+        s->attached[i] = gdb_proc_of(s, i + 1) == 1;
+    }
     for (unsigned i = 0; i < s->nr_proc; i++) {
         s->last_state[i] = s->proc[i]->state;
     }

@@ -132,12 +132,19 @@ class Client:
 
 
 class Stub:
-    """nxemu (or nxemu-tpc-run) listening on a fresh unix socket."""
+    """nxemu (or nxemu-tpc-run) listening on a fresh unix socket.  CORES
+    (None: the stub's default, the threads model) is added to the device
+    as ',cores=CORES' (docs/gdb.rst, "How the cores appear in gdb")."""
 
-    def __init__(self, binary, args=(), dev=None, start_stopped=True):
+    CORES = None
+
+    def __init__(self, binary, args=(), dev=None, start_stopped=True, cores=None):
         self.dir = tempfile.mkdtemp(prefix='nxgdb')
         self.path = os.path.join(self.dir, 'gdb.sock')
         self.dev = dev or ('unix:' + self.path)
+        cores = cores or self.CORES
+        if cores:
+            self.dev += ',cores=' + cores
         argv = [binary, '-gdb', self.dev] + (['-S'] if start_stopped else []) + list(args)
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stdout = self.stderr = b''
@@ -167,7 +174,7 @@ class Stub:
                         raise
                     time.sleep(0.01)
         else:
-            host, port = self.dev[4:].rsplit(':', 1)
+            host, port = self.dev[4:].split(',')[0].rsplit(':', 1)
             end = time.time() + 10
             while True:
                 try:

@@ -59,11 +59,12 @@ def read(path):
 
 # gdb session: every core's stops; each step is of the core that stopped
 # (docs/gdb.rst, "Stops do not change the timing")
+# (the sequencers are threads 1.1 and 1.2 of inferior 1, the TPC thread 2.1
+# of inferior 2, which gdb attaches)
 SESSION = [
-    'nxemu-attach-all',
-    'inferior 2', 'symbol-file diff1.elf', 'break diff1.s:6',
-    'inferior 3', 'symbol-file tpck.o', 'break tpck.s:3',
-    'inferior 1', 'break diff0.s:15',
+    'add-symbol-file diff1.elf', 'break diff1.s:6',
+    'add-inferior', 'inferior 2', 'attach 2', 'symbol-file tpck.o', 'break tpck.s:3',
+    'inferior 1', 'break diff0.s:15', 'set schedule-multiple on',
     'continue', 'p $r1',               # seq0, first pass: r1 = 1
     'continue 3', 'p $r1',             # its fourth pass: r1 = 4
     'next', 'stepi', 'p $r2',          # line 16, then the blt: back at 14; r2 = 4 * 3
@@ -107,8 +108,8 @@ def debugged_run_ends_like_the_undebugged_one():
     out = g.stdout.decode(errors='replace')
     assert values(out) == ['1', '4', '12', '1', '1', '2', '50', '150'], out
     assert 'Thread 1.1 hit Breakpoint 3, loop () at diff0.s:15' in out, out
-    assert 'Thread 2.1 hit Breakpoint 1, loop () at diff1.s:6' in out, out
-    assert 'Thread 3.1 hit Breakpoint 2, ?? () at tpck.s:3' in out, out
+    assert 'Thread 1.2 hit Breakpoint 1, loop () at diff1.s:6' in out, out
+    assert 'Thread 2.1 hit Breakpoint 2, ?? () at tpck.s:3' in out, out
     assert 'nxemu: tpc0 halted at pc=0x60' in out, out
     assert 'nxemu: seq1 halted at pc=0x11001c0' in out, out
     assert 'Thread 1.1 hit Breakpoint 4, loop () at diff0.s:21' in out, out

@@ -32,6 +32,10 @@ sys.path.insert(0, HERE)
 from gdbclient import Stub  # noqa: E402
 from gdbtap import Cases, Skip, assemble, bigloop, values  # noqa: E402
 
+# These sessions drive the per-core-process model (-gdb DEV,cores=processes,
+# docs/gdb.rst): each core its own gdb process, attached one by one.
+Stub.CORES = 'processes'
+
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
 SNAPSHOTS = '--snapshots' in sys.argv[4:]
 SNAP_ARGS = ['-replay-every', '1'] if SNAPSHOTS else []

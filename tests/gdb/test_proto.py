@@ -22,6 +22,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gdbclient import Client, Stub, frame  # noqa: E402
 from gdbtap import Cases  # noqa: E402
 
+# These sessions drive the per-core-process model (-gdb DEV,cores=processes,
+# docs/gdb.rst): each core its own gdb process, attached one by one.
+Stub.CORES = 'processes'
+
 NXEMU = os.path.abspath(sys.argv[1])
 # A one-instruction image: HALT (opcode 0xA1, header byte 1 = 0x10, the rest
 # zero; sequencer.md §2.1, §8.2) at Neuron 0x1000000, entry of seq0.
