@@ -163,8 +163,9 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
         case TPC_SLOT_VPU:
             ok = enc_vpu(&st);
             break;
-        default:
-            ok = asm_enc_st(&st);
+        default: /* every store-slot form is table-described */
+            asm_error(c, st.col, "'%s' cannot be assembled", st.mn);
+            ok = false;
             break;
         }
         if (ok) {

@@ -210,6 +210,13 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
         const TpcOpSpec *s = &l->op[i];
         if (s->flags & TPC_OPF_BIMM) {
             hexop(p, p->bd->imm);
+        } else if ((s->flags & (TPC_OPF_TNSR | TPC_OPF_SWREG)) && s->sreg &&
+                   ((in->sw >> s->swbit) & 1)) {
+            char r[8];
+            g_snprintf(r, sizeof r, "S%u", s->sreg);
+            regop(p, r);
+        } else if (s->flags & TPC_OPF_SWREG) {
+            continue; /* the switch is clear: no operand */
         } else if (s->kinds == TPC_K(RAW)) {
             uint32_t v = s->field == TPC_FIELD_SW ? in->sw : ops[s->field]->raw;
             if (s->width)
@@ -299,30 +306,6 @@ static void print_vpu(P *p, const TpcInsn *in)
     }
 }
 
-/* Tensor operand: the register when SW bit 3 is set; else the id as
- * tpc-llvm prints it (loads: B[4:0]; stores: the whole SRC_B). */
-static void tensor_op(P *p, const TpcInsn *in, const char *reg)
-{
-    if (in->sw & 8)
-        regop(p, reg);
-    else
-        hexop(p, p->o && reg[2] == '7' ? in->b.raw & 0x1fu : in->b.raw);
-}
-
-/* Mnemonic, an optional modifier word, then up to two operands (each may be
- * NULL): the plain load/store forms differ only in which of these they list. */
-static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand *x,
-                      const TpcOperand *y)
-{
-    mnem(p, in, false);
-    if (mod)
-        word(p, mod);
-    if (x)
-        opnd(p, x, 0);
-    if (y)
-        opnd(p, y, 0);
-}
-
 static void print_ld(P *p, const TpcInsn *in)
 {
     unsigned b = in->b.raw;
@@ -336,13 +319,6 @@ static void print_ld(P *p, const TpcInsn *in)
                   b,
                   b >> 2);
         return;
-    case TPC_FORM_LD_TNSR:
-        print_ops(p, in, NULL, &in->dst, NULL);
-        tensor_op(p, in, "S27");
-        opnd(p, &in->a, 0);
-        if (in->sw & 1)
-            regop(p, "S30");
-        break;
     default:
         unknown_form(p, in);
         return;
@@ -350,24 +326,10 @@ static void print_ld(P *p, const TpcInsn *in)
     pred(p, in);
 }
 
+/* every store-slot form is table-described (print_layout) */
 static void print_st(P *p, const TpcInsn *in)
 {
-    switch (in->desc->form) {
-    case TPC_FORM_ST_TNSR:
-        print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);
-        tensor_op(p, in, "S28");
-        opnd(p, &in->a, 0);
-        opnd(p, &in->c, 0);
-        if (in->sw & 2)
-            regop(p, "S29");
-        if (in->sw & 1)
-            regop(p, "S31");
-        break;
-    default:
-        unknown_form(p, in);
-        return;
-    }
-    pred(p, in);
+    unknown_form(p, in);
 }
 
 static void print_loop(P *p)

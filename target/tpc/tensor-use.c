@@ -1,8 +1,8 @@
 /*
  * Which tensor descriptors a kernel provably uses: the tensor ids its
- * instructions name as immediates (GEN_ADDR, LD_TNSR*, ST_TNSR* without the
- * "tensor in S27/S28" switch).  An id taken from a register at run time is
- * not known here.  nxemu-tpc-run checks its -i/-o count against this.
+ * instructions name as immediates (the TPC_OPF_TNSR operands of their forms:
+ * GEN_ADDR, LD_TNSR*, ST_TNSR* without the "tensor in S27/S28" switch).  An id taken from a
+ * register at run time is not known here.  nxemu-tpc-run checks its -i/-o count against this.
  */
 #include "target/tpc/insn.h"
 
@@ -21,11 +21,14 @@ int tpc_text_max_tensor(const uint8_t *text, size_t len, uint32_t *pc, const cha
             if (!in->desc) {
                 continue;
             }
-            /* (opcode 0 is also the SPU's and VPU's MAC: the form tells) */
-            if (in->desc->form == TPC_FORM_GEN_ADDR_LD || in->desc->form == TPC_FORM_GEN_ADDR_ST) {
-                id = in->b.raw & 15;
-            } else if (in->desc->form == TPC_FORM_LD_TNSR || in->desc->form == TPC_FORM_ST_TNSR) {
-                id = (in->sw & 8u) ? -1 : (in->b.raw & 15);
+            /* a tensor operand of the row's form (TPC_OPF_TNSR), unless
+             * its register switch names S27/S28 */
+            const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
+            for (unsigned k = 0; l && k < l->nops; k++) {
+                const TpcOpSpec *o = &l->op[k];
+                if ((o->flags & TPC_OPF_TNSR) && o->field == TPC_FIELD_SRC_B &&
+                    !(o->sreg && ((in->sw >> o->swbit) & 1)))
+                    id = in->b.raw & 15;
             }
             if (id > best) {
                 best = id;
