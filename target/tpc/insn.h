@@ -652,6 +652,11 @@ bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, Nx
  * full length.  For logging (-d in_asm); needs no executor. */
 size_t tpc_disas_bundle(char *buf, size_t size, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc);
 
+/* The tensor a decoded slot instruction names through its form's
+ * TPC_OPF_TNSR operand (gen_addr, ld_tnsr*, st_tnsr*): its id 0..15, -1 when
+ * it takes it from S27/S28, -2 when the form has none (tensor-use.c). */
+int tpc_insn_tensor(const struct TpcInsn *in);
+
 /* The highest tensor id that an instruction of the kernel code `text` names
  * as an immediate (GEN_ADDR, LD_TNSR*, ST_TNSR* without the register switch),
  * -1 if none; then *pc is the offset of its first bundle and *mnemonic the

@@ -6,6 +6,18 @@
  */
 #include "target/tpc/insn.h"
 
+int tpc_insn_tensor(const TpcInsn *in)
+{
+    const TpcLayout *l = in->desc ? tpc_form_variant(in->desc->form, in->var) : NULL;
+    for (unsigned k = 0; l && k < l->nops; k++) {
+        const TpcOpSpec *o = &l->op[k];
+        if (!(o->flags & TPC_OPF_TNSR) || o->field != TPC_FIELD_SRC_B)
+            continue;
+        return o->sreg && ((in->sw >> o->swbit) & 1) ? -1 : (int)(in->b.raw & 15);
+    }
+    return -2;
+}
+
 int tpc_text_max_tensor(const uint8_t *text, size_t len, uint32_t *pc, const char **mnemonic)
 {
     int best = -1;
@@ -21,15 +33,7 @@ int tpc_text_max_tensor(const uint8_t *text, size_t len, uint32_t *pc, const cha
             if (!in->desc) {
                 continue;
             }
-            /* a tensor operand of the row's form (TPC_OPF_TNSR), unless
-             * its register switch names S27/S28 */
-            const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
-            for (unsigned k = 0; l && k < l->nops; k++) {
-                const TpcOpSpec *o = &l->op[k];
-                if ((o->flags & TPC_OPF_TNSR) && o->field == TPC_FIELD_SRC_B &&
-                    !(o->sreg && ((in->sw >> o->swbit) & 1)))
-                    id = in->b.raw & 15;
-            }
+            id = tpc_insn_tensor(in);
             if (id > best) {
                 best = id;
                 *pc = (uint32_t)off;
