@@ -206,17 +206,18 @@ static void text_types(const uint8_t *text, size_t len, TypeUse use[TR_MAX_TENSO
             if (t >= 0 && t < TR_MAX_TENSORS)
                 use[t].ldpc = use[t].pc == off ? vpc[ops[k]->num] : use[t].ldpc;
         }
-        if (st->desc && st->desc->form == TPC_FORM_ST_TNSR && !(st->sw & 8u) &&
-            st->c.kind == TPC_OP_V && st->c.num < 64) {
-            int t = st->b.raw & 15;
+        /* a V stored to a tensor named by number (st_tnsr*, TPC_OPF_TNSR) */
+        int st_t = tpc_insn_tensor(st);
+        if (st_t >= 0 && st->c.kind == TPC_OP_V && st->c.num < 64) {
+            int t = st_t;
             int vt = vtype[st->c.num];
             if (vt >= 0 && use[t].type < 0)
                 use[t] = (TypeUse){vt, vpc[st->c.num], (uint32_t)off, vmn[st->c.num], st->c.num};
         }
         /* then writes */
-        if (ld->desc && ld->desc->form == TPC_FORM_LD_TNSR && ld->dst.kind == TPC_OP_V &&
-            ld->dst.num < 64) {
-            vsrc[ld->dst.num] = (ld->sw & 8u) ? -1 : (ld->b.raw & 15);
+        int ld_t = ld->desc ? tpc_insn_tensor(ld) : -2;
+        if (ld_t != -2 && ld->dst.kind == TPC_OP_V && ld->dst.num < 64) {
+            vsrc[ld->dst.num] = ld_t; /* a tensor load (-1: from S27) */
             vtype[ld->dst.num] = -1;
             vpc[ld->dst.num] = (uint32_t)off;
         } else if (ld->desc && ld->dst.kind == TPC_OP_V && ld->dst.num < 64) {

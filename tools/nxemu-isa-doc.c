@@ -61,8 +61,6 @@ static const char *const legacy_form[TPC_FORM_COUNT] = {
     /* (one literal in parentheses: clang's -Wstring-concatenation) */
     [TPC_FORM_LOOP] = ("start, boundary, step, cmp, label[, 0x1][, pred] "
                        "(docs/user-manual.rst, TPC assembler syntax)"),
-    [TPC_FORM_LD_TNSR] = "Vd|VPd, tensor|S27, Ic[, S30]",
-    [TPC_FORM_ST_TNSR] = "tensor|S28, Ic, Vv|VPv[, S29][, S31]",
 };
 
 /* The operand line of a hand-coded form. */
@@ -224,6 +222,8 @@ static bool page(unsigned slot, GString *o)
                                                                   : "(other types) ");
                 for (unsigned i = 0; i < l->nops; i++) {
                     const TpcOpSpec *s = &l->op[i];
+                    if ((s->flags & TPC_OPF_FULL_ONLY) && tpc_insn_half(d))
+                        continue; /* (no partial _low/_high access on Gaudi) */
                     g_string_append_printf(o, "%s", i ? ", " : "");
                     if (s->flags & TPC_OPF_BIMM) {
                         g_string_append(o, "number in the bundle's IMM");
@@ -237,6 +237,20 @@ static bool page(unsigned slot, GString *o)
                         g_string_append_printf(o, "the type suffix in %s bits %u..%u",
                                                field_name[s->field], s->shift,
                                                s->shift + s->width - 1);
+                        continue;
+                    }
+                    if (s->flags & TPC_OPF_SWREG) {
+                        g_string_append_printf(
+                            o, "optionally S%u (SWITCHES bit %u%s)", s->sreg, s->swbit,
+                            (s->flags & TPC_OPF_NOT_VP) ? ", not with a VP value" : "");
+                        continue;
+                    }
+                    if ((s->flags & TPC_OPF_TNSR) && s->sreg) {
+                        g_string_append_printf(o,
+                                               "tensor 0..%u in %s, or S%u (SWITCHES bit %u, "
+                                               "%s = %u)",
+                                               s->max, field_name[s->field], s->sreg, s->swbit,
+                                               field_name[s->field], s->sregval);
                         continue;
                     }
                     if (s->flags & TPC_OPF_DIMMASK) {

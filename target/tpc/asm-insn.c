@@ -8,7 +8,7 @@
 
 #include "target/tpc/asm-int.h"
 
-/* An SPU or VPU row whose form has no layout: loop, which asm_loop
+/* A row whose form has no layout: loop, which asm_loop
  * assembles as a whole bundle, or a table mistake. */
 static bool enc_no_layout(Stmt *st)
 {
@@ -31,21 +31,7 @@ bool asm_slot(AsmCtx *c, AsmBundle *ab, unsigned slot, char *text, int col)
     ok = asm_parse_stmt(&st, text, col) && asm_check_switch_types(&st);
     if (ok) {
         /* shared-field rules (tpc.md §4.1, §8.1) are checked after all slots */
-        switch (tpc_form_layout(st.desc->form) ? 4 : slot) {
-        case 4:
-            ok = asm_enc_layout(&st);
-            break;
-        case TPC_SLOT_LD:
-            ok = asm_enc_ld(&st);
-            break;
-        case TPC_SLOT_SPU:
-        case TPC_SLOT_VPU:
-            ok = enc_no_layout(&st);
-            break;
-        default:
-            ok = asm_enc_st(&st);
-            break;
-        }
+        ok = tpc_form_layout(st.desc->form) ? asm_enc_layout(&st) : enc_no_layout(&st);
         if (ok) {
             ab->slot_used[slot] = st.desc->form != TPC_FORM_NOP;
             /* the slot's value of each shared field it claimed, for the

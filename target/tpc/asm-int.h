@@ -148,9 +148,6 @@ static inline bool asm_take_ops(Stmt *st, int lo, int hi)
         if ((x) < 0)                                                                               \
             return false;                                                                          \
     } while (0)
-/* Load/store-slot encoders (asm-ldst.c). */
-bool asm_enc_ld(Stmt *st);
-bool asm_enc_st(Stmt *st);
 
 void asm_bundle_init(AsmBundle *ab);
 /* Assemble one slot's text (`text` is the slot, trimmed; col its column). */

@@ -104,7 +104,19 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
         }
         if (l->op[i].flags & (TPC_OPF_TYPE | TPC_OPF_COPY))
             continue;
+        if (l->op[i].flags & TPC_OPF_SWREG) {
+            char r[16];
+            g_snprintf(r, sizeof r, "[, S%u]", l->op[i].sreg);
+            g_strlcat(buf, r, n);
+            continue;
+        }
         g_strlcat(buf, w++ ? ", " : "", n);
+        if ((l->op[i].flags & TPC_OPF_TNSR) && l->op[i].sreg) {
+            char r[16];
+            g_snprintf(r, sizeof r, "N|S%u", l->op[i].sreg);
+            g_strlcat(buf, r, n);
+            continue;
+        }
         for (unsigned j = 0; j < G_N_ELEMENTS(brief); j++) {
             if (!((l->op[i].kinds >> j) & 1) || !brief[j] || j == TPC_OP_SIMM)
                 continue;
@@ -121,12 +133,16 @@ static void usage_text(char *buf, size_t n, const TpcLayout *l)
  * type (the suffix), a field repeating DEST. */
 #define OPF_UNWRITTEN (TPC_OPF_DIMMASK | TPC_OPF_TYPE | TPC_OPF_COPY)
 
-/* Operands of a variant written in the text. */
-static unsigned written_ops(const TpcLayout *l)
+/* Operands of a variant written in the text, and how many of them may be
+ * left out (TPC_OPF_SWREG). */
+static unsigned written_ops(const TpcLayout *l, unsigned *optional)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < l->nops; i++)
+    *optional = 0;
+    for (unsigned i = 0; i < l->nops; i++) {
         n += !(l->op[i].flags & OPF_UNWRITTEN);
+        *optional += (l->op[i].flags & TPC_OPF_SWREG) != 0;
+    }
     return n;
 }
 
@@ -165,7 +181,8 @@ static bool op_fits(const Stmt *st, const TpcOpSpec *s, const AOp *op)
  * last) fit every operand of variant var (a TPC_LF_BY_SRC one)? */
 static bool variant_matches(const Stmt *st, const TpcLayout *l, unsigned var)
 {
-    int na = (int)written_ops(l), n = st->nops, first = 0, idx;
+    unsigned nopt;
+    int na = (int)written_ops(l, &nopt), n = st->nops, first = 0, idx;
     const AOp *last = n ? &st->ops[n - 1] : NULL;
     if (n > na && (asm_is_reg(last, TPC_OP_SP) || asm_is_reg(last, TPC_OP_VP)))
         n--;
@@ -178,6 +195,48 @@ static bool variant_matches(const Stmt *st, const TpcLayout *l, unsigned var)
     for (unsigned i = 0, j = (unsigned)first; i < l->nops; i++)
         if (!(l->op[i].flags & OPF_UNWRITTEN) && !op_fits(st, &l->op[i], &st->ops[j++]))
             return false;
+    return true;
+}
+
+/* A tensor operand (TPC_OPF_TNSR with a register): a number 0..max, or the
+ * register S<sreg>, which sets its SWITCHES bit and puts sregval in the
+ * field.  The field value, or -1 after a one-line error. */
+static int enc_tensor(Stmt *st, const TpcOpSpec *s, const AOp *op, uint32_t *sw)
+{
+    if (asm_is_reg(op, TPC_OP_S) && op->num == s->sreg) {
+        *sw |= 1u << s->swbit;
+        return s->sregval;
+    }
+    /* the vendor's assembler keeps B[4:0] of a larger number without a word
+     * (`st_tnsr 0x27` writes tensor 7): refused here */
+    if (op->type == AOP_IMM && !op->bare_float && op->value <= s->max)
+        return (int)op->value;
+    asm_error(st->c, op->col, "'%s': tensor must be 0..%u or S%u", st->mn, s->max, s->sreg);
+    return -1;
+}
+
+/* A register switch operand (TPC_OPF_SWREG) once the operands are read:
+ * the row's rules for its bit, whether set by the register or by the
+ * switch word; false after a one-line error. */
+static bool swreg_check(Stmt *st, const TpcOpSpec *s, bool written, const AOp *c_op, uint32_t *sw)
+{
+    if (!((*sw >> s->swbit) & 1))
+        return true;
+    if (!written && (s->flags & TPC_OPF_SWREG_ONLY)) {
+        /* vendor behaviour (tpc.md §10 item 8): the switch alone is ignored */
+        asm_warn(st->c, st->col, "'%s partial' without S%u assembles without PARTIAL", st->mn,
+                 s->sreg);
+        *sw &= ~(1u << s->swbit);
+        return true;
+    }
+    if ((s->flags & TPC_OPF_FULL_ONLY) && tpc_insn_half(st->desc)) {
+        asm_error(st->c, st->col, "'%s' has no partial form on Gaudi (missing feature)", st->mn);
+        return false;
+    }
+    if ((s->flags & TPC_OPF_NOT_VP) && c_op && asm_is_reg(c_op, TPC_OP_VP)) {
+        asm_error(st->c, c_op->col, "'%s': RMW store of a vector predicate", st->mn);
+        return false;
+    }
     return true;
 }
 
@@ -289,11 +348,11 @@ bool asm_enc_layout(Stmt *st)
         asm_put(st, pos[TPC_FPOS_OPC].lo, pos[TPC_FPOS_OPC].width, d->opc);
         return true;
     }
-    unsigned na = written_ops(l);
+    unsigned nopt, na = written_ops(l, &nopt);
     bool has_mask = false;
     for (unsigned i = 0; i < l->nops; i++)
         has_mask |= (l->op[i].flags & TPC_OPF_DIMMASK) != 0;
-    asm_take_pred(st, (int)na);
+    asm_take_pred(st, (int)(na - nopt));
     if ((l->flags & TPC_LF_ADDR_OFF) && st->nops == (int)na + 1) {
         for (unsigned i = 0; i < na; i++)
             if (l->op[i].field == TPC_FIELD_SRC_A && !asm_drop_zero_offset(st, (int)i))
@@ -323,11 +382,11 @@ bool asm_enc_layout(Stmt *st)
         g_snprintf(takes, sizeof takes, "it takes %s and a predicate", na ? want : "none");
         return asm_extra_operand(st, (int)na, takes);
     }
-    if (st->nops != (int)na) {
+    if (st->nops < (int)(na - nopt)) {
         char want[256];
         usage_text(want, sizeof(want), l);
         asm_error(st->c, st->col, "'%s' takes %u operand%s (%s) and a predicate, %d given", st->mn,
-                  na, na == 1 ? "" : "s", want, st->nops);
+                  na - nopt, na - nopt == 1 ? "" : "s", want, st->nops);
         return false;
     }
     if (st->mask_given && !has_mask) {
@@ -380,10 +439,32 @@ bool asm_enc_layout(Stmt *st)
             used[swf[i].field] = true;
         }
     }
-    for (unsigned i = 0, j = 0; i < l->nops; i++) {
+    const AOp *c_op = NULL; /* the operand in SRC_C (TPC_OPF_NOT_VP) */
+    unsigned j = 0;
+    for (unsigned i = 0; i < l->nops; i++) {
         TpcOpSpec s_pair, *sp = NULL;
         const TpcOpSpec *s = &l->op[i];
         int v;
+        if (s->flags & TPC_OPF_SWREG) {
+            /* optional: the register S<sreg> sets the bit (a word may too) */
+            const AOp *op = j < (unsigned)st->nops ? &st->ops[j] : NULL;
+            bool written = op && asm_is_reg(op, TPC_OP_S) && op->num == s->sreg;
+            if (written) {
+                fields[TPC_FIELD_SW] |= 1u << s->swbit;
+                j++;
+            }
+            if (!swreg_check(st, s, written, c_op, &fields[TPC_FIELD_SW]))
+                return false;
+            continue;
+        }
+        if ((s->flags & TPC_OPF_TNSR) && s->sreg) {
+            CHK(v = enc_tensor(st, s, &st->ops[j++], &fields[TPC_FIELD_SW]));
+            fields[s->field] = (uint32_t)v;
+            used[s->field] = true;
+            continue;
+        }
+        if (s->field == TPC_FIELD_SRC_C && j < (unsigned)st->nops)
+            c_op = &st->ops[j];
         if (s->flags & TPC_OPF_BIMM) {
             /* a number in the bundle's IMM alone: no field of the slot */
             const AOp *op = &st->ops[j];
@@ -440,6 +521,13 @@ bool asm_enc_layout(Stmt *st)
             fields[s->field] = (uint32_t)v;
         }
         used[s->field] = true;
+    }
+    if (j < (unsigned)st->nops) {
+        /* an optional register switch out of place or a wrong register */
+        char want[256], takes[300];
+        usage_text(want, sizeof(want), l);
+        g_snprintf(takes, sizeof takes, "it takes %s and a predicate", want);
+        return asm_extra_operand(st, (int)j, takes);
     }
     /* the shared fields (tpc.md §4.1) are claimed for the bundle checks */
     if (st->slot == TPC_SLOT_LD && used[TPC_FIELD_SRC_B])

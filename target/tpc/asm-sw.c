@@ -133,13 +133,14 @@ static const TpcSwDef sw_mmio[] = {
     {"mmio", NULL, TPC_SWF_B, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };
+/* partial, rmw_sel: printed as their register operands (S30; S31, S29) */
 static const TpcSwDef sw_ld_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_NEVER, false, 0, 0},
     {0},
 };
 static const TpcSwDef sw_st_tnsr[] = {
-    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
-    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
+    {"partial", NULL, TPC_SWF_SW, 0, 1, 0, NULL, false, 0, TPC_SWP_NEVER, false, 0, 0},
+    {"rmw_sel", NULL, TPC_SWF_SW, 1, 1, 0, NULL, false, 0, TPC_SWP_NEVER, false, 0, 0},
     {"pack", NULL, TPC_SWF_SW, 2, 1, 0, NULL, false, 0, TPC_SWP_WORD, false, 0, 0},
     {0},
 };

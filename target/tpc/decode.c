@@ -181,6 +181,8 @@ static bool check_switches(Dec *d, const TpcInsn *in, const TpcLayout *l)
         uint32_t m = s->width ? ((1u << s->width) - 1) << s->shift : 0xFFFFFFFFu;
         if (s->kinds != TPC_K(RAW) || (s->flags & TPC_OPF_BIMM))
             continue;
+        if ((s->flags & TPC_OPF_TNSR) && s->sreg)
+            covered[TPC_SWF_SW] |= 1u << s->swbit;
         if (s->field == TPC_FIELD_SW)
             covered[TPC_SWF_SW] |= m;
         else if (s->field == TPC_FIELD_SRC_B)
@@ -237,9 +239,22 @@ static bool dec_layout(Dec *d, TpcInsn *in, const TpcLayout *l, const unsigned f
             unsigned v = (in->sw >> s->shift) & ((1u << s->width) - 1);
             if (s->max && v > s->max)
                 return bad_insn(d, in->opc);
+            /* a register switch (st_tnsr's S31 = partial) the row forbids */
+            if ((s->flags & TPC_OPF_SWREG) && v &&
+                (((s->flags & TPC_OPF_FULL_ONLY) && tpc_insn_half(in->desc)) ||
+                 ((s->flags & TPC_OPF_NOT_VP) && in->c.kind == TPC_OP_VP)))
+                return bad_insn(d, in->opc);
             continue;
         }
         TpcOperand *o = ops[s->field];
+        if ((s->flags & TPC_OPF_TNSR) && s->sreg && ((in->sw >> s->swbit) & 1)) {
+            /* the tensor in S27/S28: the field holds the value the
+             * vendor's assembler writes for it */
+            if (fv[s->field] != s->sregval)
+                return bad_operand(d, s->field, fv[s->field]);
+            raw(o, fv[s->field]);
+            continue;
+        }
         if (s->kinds == TPC_K(RAW)) {
             /* a number field (gen_addr's tensor 0..15): the rest of the
              * field must be clear unless switches share it */
@@ -338,24 +353,17 @@ static bool no_decoder(Dec *d, const TpcInsn *in)
     return nx_fault_set(d->f, TPC_FAULT_UNIMPLEMENTED, d->slot | (unsigned)in->opc << 8, 0);
 }
 
-/* SWITCHES bits a hand-coded form gives meaning to: its switch table's, plus
- * the ones the form's code reads (the tensor forms' bits).  The others are a later
- * generation's switches: ILLEGAL_INSTRUCTION, so that what prints keeps every
- * bit the bundle holds. */
+/* SWITCHES bits a form without a layout gives meaning to: its switch
+ * table's.  The others are a later generation's switches:
+ * ILLEGAL_INSTRUCTION, so that what prints keeps every bit the bundle
+ * holds. */
 static uint32_t legacy_sw_used(unsigned slot, const TpcInsn *in)
 {
     uint32_t used = 0;
     for (const TpcSwDef *sw = tpc_sws_table(in->desc->sws); sw && sw->key; sw++)
         if (sw->field == TPC_SWF_SW && (!sw->slots || (sw->slots >> slot) & 1))
             used |= ((1u << sw->width) - 1) << sw->shift;
-    switch (in->desc->form) {
-    case TPC_FORM_LD_TNSR:
-        return used | 0x9u; /* partial, tensor in S27 */
-    case TPC_FORM_ST_TNSR:
-        return used | 0xFu; /* partial, rmw_sel, pack, tensor in S28 */
-    default:
-        return used;
-    }
+    return used;
 }
 
 /* ---- per-slot decoding ---- */
@@ -414,28 +422,15 @@ static bool dec_ld(Dec *d, TpcInsn *in)
     unsigned fa = tpc_bits(b, TPC_B_LD_SRC_A, 8);
     unsigned fb = tpc_bits(b, TPC_B_VPU_SRC_D, 9);
     unsigned fd = tpc_bits(b, TPC_B_LD_DEST, 8);
-    bool half = tpc_insn_half(in->desc) != 0;
 
     ldst_pred(b, in);
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_LD_SW, 4);
 
-    if (tpc_form_layout(in->desc->form))
-        return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
-    switch (in->desc->form) {
-    case TPC_FORM_LD_TNSR:
-        if (half && (in->sw & 1))
-            return bad_insn(d, in->opc);
-        if (in->sw & 6) /* later-generation switches */
-            return bad_insn(d, in->opc);
-        if (!(in->sw & 8) && (fb & 0x1f) > 15) /* Gaudi has tensors 0..15 */
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        return reg(d, &in->dst, TPC_FIELD_DEST, fd, K(V) | K(VP)) &&
-               reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I));
-    default:
+    /* every load-slot form is table-described */
+    if (!tpc_form_layout(in->desc->form))
         return no_decoder(d, in);
-    }
+    return dec_table_form(d, in, (const unsigned[5]){fd, fa, fb, 0, 0});
 }
 
 static bool dec_st(Dec *d, TpcInsn *in)
@@ -444,30 +439,14 @@ static bool dec_st(Dec *d, TpcInsn *in)
     unsigned fa = tpc_bits(b, TPC_B_ST_SRC_A, 8);
     unsigned fb = tpc_bits(b, TPC_B_ST_SRC_B, 8);
     unsigned fc = tpc_bits(b, TPC_B_VPU_SRC_C, 8);
-    bool half = tpc_insn_half(in->desc) != 0;
 
     ldst_pred(b, in);
     in->type = 0;
     in->sw = (uint8_t)tpc_bits(b, TPC_B_ST_SW, 4);
-
-    if (tpc_form_layout(in->desc->form))
-        return dec_table_form(d, in, (const unsigned[5]){0, fa, fb, fc, 0});
-    switch (in->desc->form) {
-    case TPC_FORM_ST_TNSR:
-        if (half && (in->sw & 1))
-            return bad_insn(d, in->opc);
-        if (!(in->sw & 8) && fb > 15) /* Gaudi has tensors 0..15 */
-            return bad_operand(d, TPC_FIELD_SRC_B, fb);
-        raw(&in->b, fb);
-        if (!reg(d, &in->a, TPC_FIELD_SRC_A, fa, K(I)) ||
-            !reg(d, &in->c, TPC_FIELD_SRC_C, fc, K(V) | K(VP)))
-            return false;
-        if ((in->sw & 2) && in->c.kind == TPC_OP_VP) /* RMW of a predicate */
-            return bad_insn(d, in->opc);
-        return true;
-    default:
+    /* every store-slot form is table-described */
+    if (!tpc_form_layout(in->desc->form))
         return no_decoder(d, in);
-    }
+    return dec_table_form(d, in, (const unsigned[5]){0, fa, fb, fc, 0});
 }
 
 static void dec_loop(const uint8_t *b, TpcBundle *out)

@@ -224,6 +224,13 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
             continue;
         if (s->flags & TPC_OPF_BIMM) {
             hexop(p, p->bd->imm);
+        } else if ((s->flags & (TPC_OPF_TNSR | TPC_OPF_SWREG)) && s->sreg &&
+                   ((in->sw >> s->swbit) & 1)) {
+            char r[8];
+            g_snprintf(r, sizeof r, "S%u", s->sreg);
+            regop(p, r);
+        } else if (s->flags & TPC_OPF_SWREG) {
+            continue; /* the switch is clear: no operand */
         } else if (s->kinds == TPC_K(RAW)) {
             uint32_t v = s->field == TPC_FIELD_SW ? in->sw : ops[s->field]->raw;
             if (s->width)
@@ -248,67 +255,6 @@ static void print_layout(P *p, const TpcInsn *in, const TpcLayout *l)
                         (!(s->flags & TPC_OPF_SPAIR) || (o->kind == TPC_OP_V && o->num % 2 == 0));
             opnd(p, o, pair ? 2 : s->group);
         }
-    }
-    pred(p, in);
-}
-
-/* Tensor operand: the register when SW bit 3 is set; else the id as
- * tpc-llvm prints it (loads: B[4:0]; stores: the whole SRC_B). */
-static void tensor_op(P *p, const TpcInsn *in, const char *reg)
-{
-    if (in->sw & 8)
-        regop(p, reg);
-    else
-        hexop(p, p->o && reg[2] == '7' ? in->b.raw & 0x1fu : in->b.raw);
-}
-
-/* Mnemonic, an optional modifier word, then up to two operands (each may be
- * NULL): the plain load/store forms differ only in which of these they list. */
-static void print_ops(P *p, const TpcInsn *in, const char *mod, const TpcOperand *x,
-                      const TpcOperand *y)
-{
-    mnem(p, in, false);
-    if (mod)
-        word(p, mod);
-    if (x)
-        opnd(p, x, 0);
-    if (y)
-        opnd(p, y, 0);
-}
-
-static void print_ld(P *p, const TpcInsn *in)
-{
-    switch (in->desc->form) {
-    case TPC_FORM_LD_TNSR:
-        print_ops(p, in, NULL, &in->dst, NULL);
-        tensor_op(p, in, "S27");
-        opnd(p, &in->a, 0);
-        if (in->sw & 1)
-            regop(p, "S30");
-        break;
-    default:
-        unknown_form(p, in);
-        return;
-    }
-    pred(p, in);
-}
-
-static void print_st(P *p, const TpcInsn *in)
-{
-    switch (in->desc->form) {
-    case TPC_FORM_ST_TNSR:
-        print_ops(p, in, in->sw & 4 ? "pack" : NULL, NULL, NULL);
-        tensor_op(p, in, "S28");
-        opnd(p, &in->a, 0);
-        opnd(p, &in->c, 0);
-        if (in->sw & 2)
-            regop(p, "S29");
-        if (in->sw & 1)
-            regop(p, "S31");
-        break;
-    default:
-        unknown_form(p, in);
-        return;
     }
     pred(p, in);
 }
@@ -366,8 +312,6 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         return;
     }
     for (unsigned s = 0; s < 4; s++) {
-        static void (*const print_slot[4])(P *, const TpcInsn *) = {print_ld, unknown_form,
-                                                                    unknown_form, print_st};
         const TpcInsn *in = &bd.slot[s];
         const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
         if (s)
@@ -375,7 +319,7 @@ void tpc_disas_bundle_gs(GString *out, const uint8_t b[TPC_BUNDLE_BYTES], uint32
         if (l)
             print_layout(&p, in, l);
         else
-            print_slot[s](&p, in);
+            unknown_form(&p, in); /* a row without a layout: a table mistake */
     }
     return;
 bad:

@@ -142,9 +142,7 @@ static inline bool tpc_type_is_signed(unsigned t)
  * LD: A = LD SRC_A, B = LD SRC_B (shared bits 81:73), Dst = LD DEST;
  * ST: A, B = ST SRC_A, SRC_B, C = ST SRC_C (shared bits 72:65)). */
 typedef enum TpcForm {
-    TPC_FORM_LOOP,    /* whole-bundle LOOP, TpcBundle.loop */
-    TPC_FORM_LD_TNSR, /* Dst = V|VP; A = I; B[4:0] tensor; SW0 partial, SW3 tensor in S27 */
-    TPC_FORM_ST_TNSR, /* A = I; B[4:0] tensor; C = value; SW bits partial/rmw/pack/reg */
+    TPC_FORM_LOOP, /* whole-bundle LOOP, TpcBundle.loop */
 /* table-described forms (TpcLayout), one per row of insn-forms.def */
 #define TPC_LAYOUT(name, flags, ...) TPC_FORM_##name,
 #define TPC_LAYOUT0(name, flags)     TPC_FORM_##name,
@@ -311,6 +309,10 @@ typedef struct TpcOpSpec {
     uint8_t shift, width; /* TPC_OP_RAW: the number's bits in the field (width 0: all) */
     uint16_t flags;       /* TPC_OPF_* */
     uint8_t max;          /* TPC_OP_RAW: largest valid value (0: any that fits) */
+    /* TPC_OPF_TNSR, TPC_OPF_SWREG: the register S<sreg> the operand may be
+     * written as, the SWITCHES bit that says so, and (TNSR) the field's
+     * value when it is */
+    uint8_t sreg, swbit, sregval;
 } TpcOpSpec;
 
 enum {
@@ -340,6 +342,23 @@ enum {
     /* not written: the field repeats the DEST field (the vendor's encoder
      * writes `mov S4, PC`'s destination in SRC_A too) */
     TPC_OPF_COPY = 1u << 9,
+    /* a tensor: a number 0..max in the field, or (sreg != 0) the register
+     * S<sreg> when SWITCHES bit swbit is set, the field then holding sregval
+     * (`ld_tnsr V1, S27, I2`: LD SRC_B 0; `st_tnsr S28, ...`: ST SRC_B 28) */
+    TPC_OPF_TNSR = 1u << 10,
+    /* an optional trailing operand, the register S<sreg>, written when
+     * SWITCHES bit swbit is set (ld_tnsr's S30 = partial; st_tnsr's S29 =
+     * rmw_sel, S31 = partial) */
+    TPC_OPF_SWREG = 1u << 11,
+    /* TPC_OPF_SWREG: the switch word alone (no register) is dropped with a
+     * warning, as the vendor's assembler does for `ld_tnsr partial` */
+    TPC_OPF_SWREG_ONLY = 1u << 12,
+    /* TPC_OPF_SWREG: not in a _low/_high row (Gaudi has no partial half
+     * access): ILLEGAL_INSTRUCTION */
+    TPC_OPF_FULL_ONLY = 1u << 13,
+    /* TPC_OPF_SWREG: not with a VP value in SRC_C (no read-modify-write of
+     * a predicate): ILLEGAL_INSTRUCTION */
+    TPC_OPF_NOT_VP = 1u << 14,
 };
 
 /* When a variant of a form applies (TpcLayout.cond): the slot, and what
@@ -413,47 +432,84 @@ typedef struct TpcLayout {
 #define TPC_K_SSRC   (TPC_K(S) | TPC_K(SLFSR) | TPC_K_IMM) /* scalar value source */
 #define TPC_K_VSRC   (TPC_K(V) | TPC_K(VSPECIAL))          /* vector register source */
 #define TPC_K_VSSRC  (TPC_K_VSRC | TPC_K_SSRC)              /* vector or broadcast scalar */
-#define TPC_OPD(f, kinds)   {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, 0, 0}
-#define TPC_OPD2(f, kinds)  {TPC_FIELD_##f, 2, (uint16_t)(kinds), 0, 0, 0, 0}
+#define TPC_OPD(f, kinds)                                                                          \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, 0, 0, 0, 0, 0                                   \
+    }
+#define TPC_OPD2(f, kinds)                                                                         \
+    {                                                                                              \
+        TPC_FIELD_##f, 2, (uint16_t)(kinds), 0, 0, 0, 0, 0, 0, 0                                   \
+    }
 /* a number in bits shift..shift+width-1 of field f, printed before the
  * operands; max: the largest valid value (0: any that fits) */
-#define TPC_OPDN(f, shift, width, max) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX, max}
+#define TPC_OPDN(f, shift, width, max)                                                             \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_PREFIX, max, 0, 0, 0                   \
+    }
 /* a number operand in bits shift..shift+width-1 of field f (width 0: all) */
-#define TPC_OPDR(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, 0, 0}
+#define TPC_OPDR(f, shift, width)                                                                  \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, 0, 0, 0, 0, 0                                  \
+    }
 /* TPC_OPDR whose value the encoder also writes to the bundle's IMM */
-#define TPC_OPDRI(f, shift, width) {TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_IMM, 0}
+#define TPC_OPDRI(f, shift, width)                                                                 \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_IMM, 0, 0, 0, 0                        \
+    }
 /* the int5 dim mask in SWITCHES[6:2] */
-#define TPC_OPD_DIMMASK {TPC_FIELD_SW, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0}
+#define TPC_OPD_DIMMASK                                                                            \
+    {                                                                                              \
+        TPC_FIELD_SW, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0, 0, 0, 0                             \
+    }
 /* a dim mask in bits 6:2 of field f, written as an operand */
-#define TPC_OPD_DIMMASK_AT(f) {TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0}
+#define TPC_OPD_DIMMASK_AT(f)                                                                      \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK | TPC_OPF_LISTED, 0, 0, 0, 0           \
+    }
 /* a V destination, a pair for the types and switches tpc_vpu_pair_dest names */
 #define TPC_OPD_BIMM                                                                               \
     {                                                                                              \
-        TPC_FIELD_SW, 0, TPC_K(RAW), 0, 0, TPC_OPF_BIMM, 0                                         \
+        TPC_FIELD_SW, 0, TPC_K(RAW), 0, 0, TPC_OPF_BIMM, 0, 0, 0, 0                                \
     }
 #define TPC_OPD_TARGET(f, kinds)                                                                   \
     {                                                                                              \
-        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0                               \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_TARGET, 0, 0, 0, 0                      \
     }
-#define TPC_OPD_VPAIR(f, kinds) {TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0}
+#define TPC_OPD_VPAIR(f, kinds)                                                                    \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_VPAIR, 0, 0, 0, 0                       \
+    }
 /* a dim mask in bits 6:2 of field f, written as a word before the operands */
 #define TPC_OPD_DIMMASK_IN(f)                                                                      \
     {                                                                                              \
-        TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0                                     \
+        TPC_FIELD_##f, 0, TPC_K(RAW), 2, 5, TPC_OPF_DIMMASK, 0, 0, 0, 0                            \
     }
 /* the data type in bits shift..shift+width-1 of field f (the type suffix) */
 #define TPC_OPD_TYPE(f, shift, width)                                                              \
     {                                                                                              \
-        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_TYPE, 0                                \
+        TPC_FIELD_##f, 0, TPC_K(RAW), shift, width, TPC_OPF_TYPE, 0, 0, 0, 0                       \
     }
 /* field f repeats DEST (not written) */
 #define TPC_OPD_COPY(f)                                                                            \
     {                                                                                              \
-        TPC_FIELD_##f, 0, 0, 0, 0, TPC_OPF_COPY, 0                                                 \
+        TPC_FIELD_##f, 0, 0, 0, 0, TPC_OPF_COPY, 0, 0, 0, 0                                        \
     }
 #define TPC_OPD_SPAIR(f, kinds)                                                                    \
     {                                                                                              \
-        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_SPAIR, 0                                \
+        TPC_FIELD_##f, 0, (uint16_t)(kinds), 0, 0, TPC_OPF_SPAIR, 0, 0, 0, 0                       \
+    }
+
+/* a tensor number 0..15 in bits 3:0 of field f, or S<sreg> (SWITCHES bit
+ * swbit, the field then holding val; sreg 0: a number only) */
+#define TPC_OPD_TNSR(f, sreg, swbit, val)                                                          \
+    {                                                                                              \
+        TPC_FIELD_##f, 0, TPC_K(RAW), 0, 4, TPC_OPF_TNSR, 15, sreg, swbit, val                     \
+    }
+/* the optional trailing register S<sreg> of SWITCHES bit swbit; more:
+ * TPC_OPF_SWREG_ONLY, TPC_OPF_FULL_ONLY, TPC_OPF_NOT_VP */
+#define TPC_OPD_SWREG(sreg, swbit, more)                                                           \
+    {                                                                                              \
+        TPC_FIELD_SW, 0, TPC_K(RAW), swbit, 1, TPC_OPF_SWREG | (more), 0, sreg, swbit, 0           \
     }
 
 /* Layout of a form, or NULL for a hand-coded form. */
@@ -653,6 +709,11 @@ bool tpc_decode_bundle_all(const uint8_t b[TPC_BUNDLE_BYTES], TpcBundle *out, Nx
  * as numbers) into buf, NUL-terminated and truncated to size; returns the
  * full length.  For logging (-d in_asm); needs no executor. */
 size_t tpc_disas_bundle(char *buf, size_t size, const uint8_t b[TPC_BUNDLE_BYTES], uint32_t pc);
+
+/* The tensor a decoded slot instruction names through its form's
+ * TPC_OPF_TNSR operand (gen_addr, ld_tnsr*, st_tnsr*): its id 0..15, -1 when
+ * it takes it from S27/S28, -2 when the form has none (tensor-use.c). */
+int tpc_insn_tensor(const struct TpcInsn *in);
 
 /* The highest tensor id that an instruction of the kernel code `text` names
  * as an immediate (GEN_ADDR, LD_TNSR*, ST_TNSR* without the register switch),

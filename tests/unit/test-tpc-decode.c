@@ -868,6 +868,100 @@ static void test_disas_asm_property(void)
 /* Every row of the four instruction tables (walked from the tables, not a
  * hand list) has bundles that decode, print and reassemble to the same
  * bytes: random fields from the encodings of tpc.md §4.2, that slot alone. */
+/* ld_tnsr / st_tnsr from their insn-forms.def rows (tpc.md §5.1, §5.4): the
+ * tensor 0..15 or S27/S28 (SWITCHES bit 3; the vendor's assembler then
+ * writes LD SRC_B 0, ST SRC_B 28), the register switches S30 / S29, S31,
+ * and what Gaudi lacks (partial _low/_high, RMW of a predicate). */
+static void tnsr_case(unsigned slot, unsigned opc, unsigned b, unsigned sw, unsigned val,
+                      unsigned code, unsigned info, const char *text)
+{
+    uint8_t bytes[32];
+    TpcBundle bd;
+    NxFault f;
+    hex_to_bytes(nop_hex, bytes);
+    if (slot == TPC_SLOT_LD) {
+        tpc_set_bits(bytes, TPC_B_LD_OPC, 5, opc);
+        tpc_set_bits(bytes, TPC_B_LD_DEST, 8, val);
+        tpc_set_bits(bytes, TPC_B_LD_SRC_A, 8, 128 + 2); /* I2 */
+        tpc_set_bits(bytes, TPC_B_VPU_SRC_D, 9, b);
+        tpc_set_bits(bytes, TPC_B_LD_SW, 4, sw);
+    } else {
+        tpc_set_bits(bytes, TPC_B_ST_OPC, 5, opc);
+        tpc_set_bits(bytes, TPC_B_ST_SRC_A, 8, 128 + 3); /* I3 */
+        tpc_set_bits(bytes, TPC_B_ST_SRC_B, 8, b);
+        tpc_set_bits(bytes, TPC_B_VPU_SRC_C, 8, val);
+        tpc_set_bits(bytes, TPC_B_ST_SW, 4, sw);
+    }
+    bool ok = tpc_decode_bundle(bytes, &bd, &f);
+    if (code) {
+        g_assert_false(ok);
+        g_assert_cmpuint(f.code, ==, code);
+        g_assert_cmphex(f.info, ==, info);
+        return;
+    }
+    g_assert_true(ok);
+    char *t = disas(bytes);
+    g_assert_cmpstr(t, ==, text);
+    g_free(t);
+    g_assert_true(round_trips(bytes));
+}
+
+static void test_tnsr_rows(void)
+{
+    const unsigned LD = TPC_SLOT_LD, ST = TPC_SLOT_ST, ILL_OP = TPC_FAULT_ILLEGAL_OPERAND,
+                   ILL_IN = TPC_FAULT_ILLEGAL_INSTRUCTION;
+    const unsigned ldt = TPC_OPC_LD_ld_tnsr, ldl = TPC_OPC_LD_ld_tnsr_low,
+                   ldh = TPC_OPC_LD_ld_tnsr_high, stt = TPC_OPC_ST_st_tnsr,
+                   stl = TPC_OPC_ST_st_tnsr_low;
+    tnsr_case(LD, ldt, 3, 0, 1, 0, 0, "ld_tnsr V1, 0x3, I2; nop; nop; nop");
+    tnsr_case(LD, ldt, 0, 8, 1, 0, 0, "ld_tnsr V1, S27, I2; nop; nop; nop");
+    tnsr_case(LD, ldt, 15, 1, 1, 0, 0, "ld_tnsr V1, 0xf, I2, S30; nop; nop; nop");
+    tnsr_case(LD, ldh, 0, 8, 244, 0, 0, "ld_tnsr_high VP4, S27, I2; nop; nop; nop");
+    /* S27 with another SRC_B, a tensor past 15: ILLEGAL_OPERAND on SRC_B */
+    tnsr_case(LD, ldt, 5, 8, 1, ILL_OP, LD | 2 << 4 | 5 << 8, NULL);
+    tnsr_case(LD, ldt, 0x23, 0, 1, ILL_OP, LD | 2 << 4 | 0x23 << 8, NULL);
+    tnsr_case(LD, ldt, 0x10, 0, 1, ILL_OP, LD | 2 << 4 | 0x10 << 8, NULL);
+    /* a later generation's switch, partial of a half load */
+    tnsr_case(LD, ldt, 3, 2, 1, ILL_IN, LD | ldt << 8, NULL);
+    tnsr_case(LD, ldl, 3, 1, 1, ILL_IN, LD | ldl << 8, NULL);
+    /* a scalar destination */
+    tnsr_case(LD, ldt, 3, 0, 64 + 1, ILL_OP, LD | 0 << 4 | 65 << 8, NULL);
+
+    tnsr_case(ST, stt, 1, 2, 4, 0, 0, "nop; nop; nop; st_tnsr 0x1, I3, V4, S29");
+    tnsr_case(ST, stt, 28, 8 | 4 | 1, 244, 0, 0, "nop; nop; nop; st_tnsr pack S28, I3, VP4, S31");
+    tnsr_case(ST, stt, 1, 3, 4, 0, 0, "nop; nop; nop; st_tnsr 0x1, I3, V4, S29, S31");
+    tnsr_case(ST, stl, 2, 4, 244, 0, 0, "nop; nop; nop; st_tnsr_low pack 0x2, I3, VP4");
+    /* S28 with another SRC_B */
+    tnsr_case(ST, stt, 0, 8, 4, ILL_OP, ST | 2 << 4 | 0 << 8, NULL);
+    /* RMW of a predicate, partial of a half store */
+    tnsr_case(ST, stt, 1, 2, 244, ILL_IN, ST | stt << 8, NULL);
+    tnsr_case(ST, stl, 1, 1, 4, ILL_IN, ST | stl << 8, NULL);
+
+    /* the assembler's side of the same rules */
+    expect_error("ld_tnsr V1, S28, I2; nop; nop; nop\n",
+                 "t.s:1:13:", "tensor must be 0..15 or S27");
+    expect_error("nop; nop; nop; st_tnsr 0x10, I2, V3\n",
+                 "t.s:1:24:", "tensor must be 0..15 or S28");
+    expect_error("nop; nop; nop; st_tnsr 0x1, I2, VP3, S29\n",
+                 "t.s:1:33:", "RMW store of a vector predicate");
+    expect_error("nop; nop; nop; st_tnsr 0x1, I2, V3, S31, S29\n",
+                 "t.s:1:42:", "unexpected operand 'S29'");
+    expect_error("ld_tnsr_low V1, 0x1, I2, S30; nop; nop; nop\n", "t.s:1:1:", "missing feature");
+
+    /* the tensors a kernel names (tensor-use.c): immediates, not S27/S28 */
+    TpcObject obj;
+    uint32_t pc = 0;
+    const char *mn = NULL;
+    g_assert_true(assemble("ld_tnsr V1, S27, I2; nop; nop; st_tnsr 0x4, I2, V1\n"
+                           "ld_tnsr V1, 0x6, I2; nop; nop; st_tnsr S28, I2, V1\n"
+                           "gen_addr AD1, 0x2, I2; nop; nop; nop\n",
+                           &obj, NULL));
+    g_assert_cmpint(tpc_text_max_tensor(obj.text->data, obj.text->len, &pc, &mn), ==, 6);
+    g_assert_cmpuint(pc, ==, 32);
+    g_assert_cmpstr(mn, ==, "ld_tnsr");
+    tpc_object_free(&obj);
+}
+
 static void test_every_row_round_trips(void)
 {
     static const int v8[] = {0,   1,   2,   4,   5,   6,   39,  40,  44,  64,  70,  99, 104,
@@ -1081,6 +1175,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-decode/disas/bad-bundle", test_bad_bundle_print);
     g_test_add_func("/tpc-decode/disas/asm-property", test_disas_asm_property);
     g_test_add_func("/tpc-decode/disas/every-row", test_every_row_round_trips);
+    g_test_add_func("/tpc-decode/tnsr-rows", test_tnsr_rows);
     g_test_add_func("/tpc-decode/elf", test_elf);
     return g_test_run();
 }
