@@ -863,17 +863,16 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
             for (unsigned j = 0; j < rr[i].count; j++)
                 add_read(ts, s, in, rr[i].field, rr[i].kind, rr[i].num + j);
         /* the implicit registers of the tensor accesses (tensor.c
-         * tpc_tensor_lanes, exec-st.c): the id in S27/S28 (SW3), PARTIAL's
-         * offset/size in S30/S31 (SW0, full form), RMW's S29 (SW1) */
-        bool ldt = s == TPC_SLOT_LD && !strncmp(in->desc->mnemonic, "ld_tnsr", 7);
-        bool stt = s == TPC_SLOT_ST && !strncmp(in->desc->mnemonic, "st_tnsr", 7);
-        if (ldt || stt) {
-            if (in->sw & 8u)
-                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 27 : 28);
-            if ((in->sw & 1u) && !tpc_insn_half(in->desc))
-                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, ldt ? 30 : 31);
-            if (stt && (in->sw & 2u))
-                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, 29);
+         * tpc_tensor_lanes, exec-st.c), as their rows name them: the id in
+         * S27/S28, PARTIAL's offset/size in S30/S31, RMW's S29, each read
+         * when its SWITCHES bit is set (insn-forms.def TPC_OPD_TNSR/SWREG) */
+        const TpcLayout *l = tpc_form_variant(in->desc->form, in->var);
+        for (unsigned k = 0; l && k < l->nops; k++) {
+            const TpcOpSpec *o = &l->op[k];
+            if (o->sreg && (o->flags & (TPC_OPF_TNSR | TPC_OPF_SWREG)) &&
+                ((in->sw >> o->swbit) & 1u) &&
+                !((o->flags & TPC_OPF_FULL_ONLY) && tpc_insn_half(in->desc)))
+                add_read(ts, s, in, TPC_FIELD_SW, TPC_OP_S, o->sreg);
         }
         for (unsigned k = TPC_OP_V; k <= TPC_OP_AD; k++)
             ts->pw[k] = (uint8_t)pw_of(s, in, k);
@@ -903,7 +902,7 @@ static void resolve(TmBundle *tb, const TpcBundle *b)
         if (mr) {
             ts->gbytes = (uint16_t)mem_bytes(mr, s, in);
             ts->gload = mr->load;
-            ts->gtnsr = strstr(in->desc->mnemonic, "tnsr") != NULL;
+            ts->gtnsr = tpc_insn_tensor(in) != -2; /* a tensor operand */
         }
     }
 }
