@@ -202,3 +202,20 @@ class Stub:
             self.proc.kill()
         self.proc.communicate()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def gdb_batch(gdb, stub, cmds, files=(), timeout=60):
+    """Run stock gdb in batch mode (no init file, files as its program file)
+    with the -ex commands cmds against the listening stub, then wait for the
+    stub; returns (gdb's stdout and stderr, the stub's exit status).  A gdb
+    still running after timeout seconds is a hang: AssertionError."""
+    argv = [gdb, '-nx', '-batch'] + list(files)
+    for c in cmds:
+        argv += ['-ex', c]
+    try:
+        p = subprocess.run(argv, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stub.kill()
+        raise AssertionError('gdb hung')
+    rc = stub.wait(timeout=30)
+    return p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace'), rc

@@ -23,7 +23,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gdbclient import ProtocolError, Stub  # noqa: E402
+from gdbclient import ProtocolError, Stub, gdb_batch  # noqa: E402
 from gdbtap import Cases, Skip, assemble, bigloop, values  # noqa: E402
 
 # These sessions drive the per-core-process model (-gdb DEV,cores=processes,
@@ -64,19 +64,10 @@ def gdb_session(args, cmds, load_script=False, timeout=90, elf=None, binary=None
     stderr)."""
     st = Stub(binary or EMU, args)
     st.wait_listening()
-    argv = [GDB, '-nx', '-batch'] + ([elf] if elf else []) + [
-        '-ex', 'set pagination off', '-ex', 'target extended-remote %s' % st.path]
+    setup = ['set pagination off', 'target extended-remote %s' % st.path]
     if load_script:
-        argv += ['-ex', 'source %s' % SCRIPT]
-    for c in cmds:
-        argv += ['-ex', c]
-    try:
-        p = subprocess.run(argv, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        st.kill()
-        raise AssertionError('gdb hung')
-    rc = st.wait(timeout=30)
-    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
+        setup.append('source %s' % SCRIPT)
+    out, rc = gdb_batch(GDB, st, setup + list(cmds), files=[elf] if elf else [], timeout=timeout)
     return out, rc, st.stderr.decode(errors='replace')
 
 

@@ -29,7 +29,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gdbclient import Stub  # noqa: E402
+from gdbclient import Stub, gdb_batch  # noqa: E402
 from gdbtap import Cases, Skip, assemble, bigloop, values  # noqa: E402
 
 # These sessions drive the per-core-process model (-gdb DEV,cores=processes,
@@ -72,18 +72,8 @@ def gdb_session(args, cmds, timeout=120):
     """One gdb batch session; returns (gdb output, nxemu status, nxemu stdout)."""
     st = Stub(NXEMU, list(args) + SNAP_ARGS)
     st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off',
-            '-ex', 'target extended-remote %s' % st.path]
-    for c in cmds:
-        argv += ['-ex', c]
-    try:
-        p = subprocess.run(argv, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        st.kill()
-        raise AssertionError('gdb hung')
-    rc = st.wait(timeout=30)
-    out = p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace')
-    return out, rc
+    setup = ['set pagination off', 'target extended-remote %s' % st.path]
+    return gdb_batch(GDB, st, setup + list(cmds), timeout=timeout)
 
 
 CASES = Cases()

@@ -19,13 +19,12 @@ the sessions expect, worked out by hand from the sources:
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gdbclient import Stub  # noqa: E402
+from gdbclient import Stub, gdb_batch  # noqa: E402
 from gdbtap import Cases, Skip, assemble, values  # noqa: E402
 
 NXEMU, NXEMU_AS, SRCROOT = [os.path.abspath(a) for a in sys.argv[1:4]]
@@ -55,16 +54,8 @@ def session(args, cmds, remote='target remote', timeout=60):
     need()
     st = Stub(NXEMU, args)
     st.wait_listening()
-    argv = [GDB, '-nx', '-batch', '-ex', 'set pagination off', '-ex', remote + ' ' + st.path]
-    for c in cmds:
-        argv += ['-ex', c]
-    try:
-        p = subprocess.run(argv, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        st.kill()
-        raise AssertionError('gdb hung')
-    rc = st.wait(timeout=30)
-    return p.stdout.decode(errors='replace') + p.stderr.decode(errors='replace'), rc
+    setup = ['set pagination off', remote + ' ' + st.path]
+    return gdb_batch(GDB, st, setup + list(cmds), timeout=timeout)
 
 
 @case
