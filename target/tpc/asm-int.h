@@ -117,8 +117,6 @@ bool asm_enc_layout(Stmt *st);
 /* Register-field value of `op` (kinds in `allowed`, a TPC_OP_* bit mask; IMM
  * records the slot's long immediate), or -1 after an error. */
 int asm_enc(Stmt *st, const AOp *op, unsigned allowed, const char *what);
-/* Vector register: group 2 = pair (even index), 1 = single. */
-int asm_enc_vec(Stmt *st, const AOp *op, unsigned group, const char *what);
 bool asm_is_reg(const AOp *op, int kind);
 bool asm_want_ops(Stmt *st, int lo, int hi);
 /* Error naming operand `have` (the first one too many); `takes` says what fits. */
@@ -126,7 +124,6 @@ bool asm_extra_operand(Stmt *st, int have, const char *takes);
 bool asm_need_type(Stmt *st);
 bool asm_no_type(Stmt *st);
 bool asm_put_pred(Stmt *st);
-bool asm_given(Stmt *st, const char *key);
 /* A written switch whose TpcSwDef.types excludes the written type: error. */
 bool asm_check_switch_types(Stmt *st);
 bool asm_parse_stmt(Stmt *st, char *text, int col);

@@ -127,25 +127,6 @@ bool asm_want_ops(Stmt *st, int lo, int hi)
     return true;
 }
 
-/* Vector register with the right grouping (V, or D/V with even index). */
-int asm_enc_vec(Stmt *st, const AOp *op, unsigned group, const char *what)
-{
-    if (op->type == AOP_REG && op->kind == TPC_OP_V) {
-        if (group == 2 && op->num % 2) {
-            asm_error(st->c, op->col, "'%s': %s must be a register pair (D%u)", st->mn, what,
-                      op->num & ~1u);
-            return -1;
-        }
-        if (group == 1 && op->group != 1) {
-            asm_error(st->c, op->col, "'%s': %s must be a single vector register", st->mn, what);
-            return -1;
-        }
-    }
-    /* read-only vector sources (LFSR, V_LANE_ID_*) are single registers */
-    return asm_enc(st, op, group == 1 && strcmp(what, "destination") ? K(V) | K(VSPECIAL) : K(V),
-                   what);
-}
-
 bool asm_need_type(Stmt *st)
 {
     if (st->type < 0) {
@@ -364,12 +345,6 @@ bool asm_check_switch_types(Stmt *st)
         return false;
     }
     return true;
-}
-
-bool asm_given(Stmt *st, const char *key)
-{
-    int idx;
-    return sw_find(st, key, &idx) && idx < ASM_MAX_SW && st->given[idx];
 }
 
 /* ---- statement parsing ---- */
