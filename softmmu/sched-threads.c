@@ -16,11 +16,15 @@
  * A barrier costs microseconds and a 64-bundle slice about as much, so when
  * nothing but the TPCs can act in the rounds ahead (every sequencer idle or
  * blocked in a wait that only a change can satisfy, no DMA in flight), the
- * workers run up to `window` rounds at once.  A TPC that ran past the
- * current round is "ahead": the following rounds count its slice as used
+ * workers run up to `window` rounds at once (a stretch).  A TPC that ran past
+ * the current round is "ahead": the following rounds count its slice as used
  * and only run the rest of its last, partial one.  Its effects that others
  * can see were all handed back, so the other agents still see them in
  * (round, index) order.
+ *
+ * With one thread (n == 1, no pool) the same stretches run here, one after
+ * another in ascending index, so where each TPC stops -- after a fault
+ * too -- does not depend on the thread count.
  */
 #include "nxemu/threads.h"
 
@@ -85,7 +89,8 @@ void nx_threads_free(Machine *m)
     NxThreads *th = m->threads;
     if (!th)
         return;
-    g_thread_pool_free(th->pool, FALSE, TRUE);
+    if (th->pool)
+        g_thread_pool_free(th->pool, FALSE, TRUE);
     g_mutex_clear(&th->lock);
     g_cond_clear(&th->done);
     g_mutex_clear(&th->mem_lock);
@@ -104,8 +109,9 @@ void nx_threads_set(Machine *m, unsigned n)
     nx_threads_free(m);
     if (n == 0)
         n = nx_threads_default(m);
-    if (n <= 1 || !m->tpc || m->cfg.nr_tpc < 2)
+    if (!m->tpc || m->cfg.nr_tpc < 2)
         return;
+    n = MAX(n, 1);
     NxThreads *th = g_new0(NxThreads, 1);
     th->n = n;
     th->nr = m->cfg.nr_tpc;
@@ -119,15 +125,15 @@ void nx_threads_set(Machine *m, unsigned n)
     th->used = g_new0(uint64_t, th->nr);
     th->ahead = g_new0(uint64_t, th->nr);
     th->par = g_new0(bool, th->nr);
+    m->threads = th;
+    if (n == 1)
+        return; /* the stretches run on this thread, one after the other */
     /* exclusive: the n threads are made now and live as long as the pool */
     th->pool = g_thread_pool_new(worker, th, (gint)n, TRUE, NULL);
     if (!th->pool) {
-        m->threads = th;
-        nx_threads_free(m);
+        th->n = 1;
         nx_warn("-tpc-threads %u: no threads (the TPCs run on one)", n);
-        return;
     }
-    m->threads = th;
 }
 
 unsigned nx_threads_count(const Machine *m)
@@ -188,12 +194,14 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
             npar++;
         }
     }
-    if (npar == 1) {
+    if (npar && (!th->pool || npar == 1)) {
+        /* one thread, or one TPC (no worker to wake): the same stretches
+         * here, in ascending index */
+        th->pending = npar;
         for (unsigned t = 0; t < th->nr; t++)
-            th->par[t] = false; /* one TPC: no worker to wake */
-        npar = 0;
-    }
-    if (npar) {
+            if (th->par[t])
+                worker(GUINT_TO_POINTER(t + 1), th);
+    } else if (npar) {
         th->pending = npar;
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])

@@ -13,17 +13,18 @@ typedef struct NxThreads NxThreads;
 
 /* The default: the host's cores, at most one per TPC. */
 unsigned nx_threads_default(const Machine *m);
-/* Run the TPCs' slices on n threads (0: the default); 1 frees the pool and
- * runs them on the calling thread, as without this call.  Call before the
- * run. */
+/* Run the TPCs' stretches on n threads (0: the default); 1: no pool, the
+ * stretches run on the calling thread one after another.  Without this call
+ * the TPCs take turns every round.  Call before the run. */
 void nx_threads_set(Machine *m, unsigned n);
 /* The threads in use (1 without a pool). */
 unsigned nx_threads_count(const Machine *m);
 void nx_threads_free(Machine *m);
 
 /* Phase 3 of a round (softmmu/sched.c) when m->threads is set: the running
- * TPCs in ascending index, those that may (NxCpuOps.worker_ok) on the
- * workers for up to window rounds when nothing but TPCs can act in them.
+ * TPCs in ascending index, those that may (NxCpuOps.worker_ok) for a stretch
+ * of up to window rounds (on the workers, or one after another with one
+ * thread) when nothing but TPCs can act in them.
  * Returns false when the machine stopped in the phase (m->stop). */
 bool nx_threads_tpc_phase(Machine *m, uint64_t window);
 /* Has TPC t already run past the start of the current round on a worker

@@ -33,7 +33,7 @@ def run(args, cwd=None, timeout=120):
 def main():
     tmp = tempfile.mkdtemp(prefix="tpc-threads-")
     k = {}
-    for name in ("add-f32", "fault-slm", "overlap-f32", "read-next-f32"):
+    for name in ("add-f32", "fault-slm", "fault-late", "overlap-f32", "read-next-f32"):
         o = os.path.join(tmp, name + ".o")
         p = run([NXAS, "-t", "tpc", "-o", o, os.path.join(KSRC, name + ".s")])
         check("assemble " + name, p.returncode == 0, p.stderr.decode())
@@ -69,21 +69,58 @@ def main():
                       % (ntpc, th), res == ref,
                       "stderr 1: %r\nstderr %d: %r" % (ref[1], th, p.stderr))
 
-    # a fault: same status and fault lines for every thread count (the TPCs
-    # after the faulting one may have run the rest of its round: their
-    # bundle counts are not compared, docs/tpc-run.rst "Threads")
+    # a fault: same status, fault lines, vtime and per-TPC bundle counts for
+    # every thread count (docs/machine.rst "Host threads": the others run to
+    # the end of their stretch)
     ref = None
     for th in (1, 2, 4):
         p = run([TPCRUN, "-k", k["fault-slm"], "-n", "8", "--index-space", "8",
-                 "--threads", str(th)])
-        lines = [l for l in p.stderr.decode().splitlines() if not l.startswith("nxemu-tpc-run:")]
+                 "--threads", str(th), "--stats"])
+        err = re.sub(rb"host=[0-9.]+ s", b"host=T s", p.stderr).decode()
         if th == 1:
             check("fault-slm threads=1: faults", p.returncode == 139 and
-                  lines[0].startswith("nxemu: fault: tpc=0 code=SLM_RANGE(6)"), p.stderr.decode())
-            ref = (p.returncode, lines)
+                  err.startswith("nxemu: fault: tpc=0 code=SLM_RANGE(6)"), err)
+            ref = (p.returncode, err)
         else:
-            check("fault-slm threads=%d: same status and fault lines as 1 thread" % th,
-                  (p.returncode, lines) == ref, p.stderr.decode())
+            check("fault-slm threads=%d: same status, fault lines, counts as 1 thread" % th,
+                  (p.returncode, err) == ref, "1 thread:\n%s\n%d threads:\n%s" % (ref[1], th, err))
+    # fault-late: the TPC of index n/2 faults after 300 trips while the
+    # others loop 5000 times, on 1..24 TPCs; and with the per-bundle log
+    late = re.compile(r"^nxemu-tpc-run: tpc(\d+) bundles=(\d+) ", re.M)
+    for ntpc in (1, 2, 4, 8, 24):
+        ref = None
+        for th in (1, 2, 4):
+            args = [TPCRUN, "-k", k["fault-late"], "-n", str(ntpc), "--index-space", str(ntpc),
+                    "--arg", str(ntpc // 2), "--threads", str(th), "--stats"]
+            p = run(args, cwd=tmp)
+            err = re.sub(rb"host=[0-9.]+ s", b"host=T s", p.stderr).decode()
+            res = (p.returncode, err)
+            if th == 1:
+                # 308 bundles: 5 + the loop's 2 + 300 trips, stopped at ld_l
+                counts = dict((int(t), int(b)) for t, b in late.findall(err))
+                check("fault-late n=%d threads=1: tpc%d faults after 308 bundles"
+                      % (ntpc, ntpc // 2), p.returncode == 139 and
+                      ("nxemu: fault: tpc=%d code=SLM_RANGE(6)" % (ntpc // 2)) in err and
+                      counts.get(ntpc // 2) == 308, err)
+                ref = res
+            else:
+                check("fault-late n=%d threads=%d: same status, stderr, counts as 1 thread"
+                      % (ntpc, th), res == ref,
+                      "1 thread:\n%s\n%d threads:\n%s" % (ref[1], th, err))
+    ref = None
+    for th in (1, 2, 4):
+        log = os.path.join(tmp, "exec-%d.log" % th)
+        p = run([TPCRUN, "-k", k["fault-late"], "-n", "8", "--index-space", "8", "--arg", "4",
+                 "--threads", str(th), "-d", "exec", "-D", log], cwd=tmp)
+        with open(log, "rb") as f:
+            res = (p.returncode, p.stderr, f.read())
+        if th == 1:
+            check("fault-late -d exec threads=1: faults, log written",
+                  p.returncode == 139 and len(res[2]) > 0, p.stderr.decode())
+            ref = res
+        else:
+            check("fault-late -d exec threads=%d: same log and stderr as 1 thread" % th,
+                  res == ref, p.stderr.decode())
 
     # races: tensor 0 input at 0x4000000 (512 f32), tensor 1 output at 0x4100000
     data = struct.pack("<512f", *range(512))
