@@ -24,6 +24,10 @@
  */
 #include "nxemu/threads.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
 #include "nxemu/log.h"
 #include "nxemu/machine.h"
 #include "nxemu/sched.h"
@@ -33,13 +37,35 @@
 
 _Thread_local NxWorkerSlice *nx_worker;
 
+/*
+ * The pool: n - 1 worker threads and the calling (main) thread, which runs
+ * TPCs too.  A dispatch publishes the TPCs to run in `todo` and a new
+ * generation in `ticket` (generation, entries, next entry); each
+ * thread claims entries with a compare-and-swap until todo is exhausted,
+ * and counts what it finished in `done`.  The main thread waits for done,
+ * not for the workers: one still asleep when the work ran out is not
+ * waited for, and its late claim fails on the generation.  Waiting spins
+ * for up to SPIN_NS first (a dispatch follows the last one within
+ * microseconds when the rounds are short), then sleeps on a condition
+ * variable.  Everything is C11 atomics and pthread mutexes and condition
+ * variables, so that ThreadSanitizer (make tsan-check) sees the hand-over:
+ * the release store of ticket publishes todo, the budgets and the slices;
+ * the release increment of done publishes what a TPC's slice did.
+ */
+#define SPIN_NS 50000
+
 struct NxThreads {
-    unsigned n;
-    GThreadPool *pool;
-    GMutex lock; /* pending, done */
-    GCond done;
-    unsigned pending;
-    GMutex mem_lock;
+    /* generation << 32 | entries of todo << 16 | the next entry to claim */
+    _Alignas(64) _Atomic uint64_t ticket;
+    _Alignas(64) _Atomic unsigned done; /* entries of todo finished */
+    _Alignas(64) pthread_mutex_t lock;  /* sleepers, and the sleeps on go and fin */
+    pthread_cond_t go, fin;
+    unsigned sleepers; /* workers asleep on go */
+    _Atomic bool quit; /* set before a generation is published */
+    unsigned n;        /* threads, the main thread included */
+    pthread_t *tid;    /* the n - 1 workers */
+    unsigned *todo;    /* the TPCs the pool runs in this dispatch */
+    pthread_mutex_t mem_lock;
     unsigned nr; /* TPCs */
     uint64_t q;  /* the quantum */
     NxCpu **cpu;
@@ -49,10 +75,43 @@ struct NxThreads {
     bool *par;
 };
 
-static void worker(gpointer data, gpointer user)
+static inline void cpu_relax(void)
 {
-    NxThreads *th = user;
-    unsigned t = GPOINTER_TO_UINT(data) - 1;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spin until done(th, arg) or SPIN_NS passed; true if done. */
+static bool spin(bool (*done)(NxThreads *, unsigned), NxThreads *th, unsigned arg)
+{
+    uint64_t t0 = 0;
+    for (unsigned i = 1;; i++) {
+        if (done(th, arg))
+            return true;
+        cpu_relax();
+        if (i % 256 == 0) {
+            uint64_t t = now_ns();
+            if (!t0)
+                t0 = t;
+            else if (t - t0 > SPIN_NS)
+                return false;
+        }
+    }
+}
+
+/* TPC t's slices of this dispatch, on the calling thread. */
+static void run_tpc(NxThreads *th, unsigned t)
+{
     NxCpu *cpu = th->cpu[t];
     uint64_t used = 0;
     nx_worker = &th->slice[t];
@@ -67,10 +126,84 @@ static void worker(gpointer data, gpointer user)
     }
     th->used[t] = used;
     nx_worker = NULL;
-    g_mutex_lock(&th->lock);
-    if (--th->pending == 0)
-        g_cond_signal(&th->done);
-    g_mutex_unlock(&th->lock);
+}
+
+/* Claim and run entries of todo while generation gen lasts. */
+static void drain(NxThreads *th, unsigned gen)
+{
+    uint64_t tk = atomic_load_explicit(&th->ticket, memory_order_acquire);
+    for (;;) {
+        unsigned ntodo = (tk >> 16) & 0xffff, i = tk & 0xffff;
+        if ((unsigned)(tk >> 32) != gen || i >= ntodo)
+            return;
+        if (!atomic_compare_exchange_weak_explicit(&th->ticket, &tk, tk + 1, memory_order_acquire,
+                                                   memory_order_acquire))
+            continue;
+        run_tpc(th, th->todo[i]);
+        if (atomic_fetch_add_explicit(&th->done, 1, memory_order_acq_rel) + 1 == ntodo) {
+            pthread_mutex_lock(&th->lock);
+            pthread_cond_signal(&th->fin);
+            pthread_mutex_unlock(&th->lock);
+        }
+        tk = atomic_load_explicit(&th->ticket, memory_order_acquire);
+    }
+}
+
+static bool new_gen(NxThreads *th, unsigned seen)
+{
+    return (unsigned)(atomic_load_explicit(&th->ticket, memory_order_acquire) >> 32) != seen;
+}
+
+static void *worker(void *opaque)
+{
+    NxThreads *th = opaque;
+    unsigned seen = 0;
+    for (;;) {
+        if (!spin(new_gen, th, seen)) {
+            pthread_mutex_lock(&th->lock);
+            th->sleepers++;
+            while (!new_gen(th, seen))
+                pthread_cond_wait(&th->go, &th->lock);
+            th->sleepers--;
+            pthread_mutex_unlock(&th->lock);
+        }
+        seen = (unsigned)(atomic_load_explicit(&th->ticket, memory_order_acquire) >> 32);
+        if (atomic_load_explicit(&th->quit, memory_order_relaxed))
+            return NULL;
+        drain(th, seen);
+    }
+}
+
+static bool all_done(NxThreads *th, unsigned ntodo)
+{
+    return atomic_load_explicit(&th->done, memory_order_acquire) == ntodo;
+}
+
+/* Start a generation: todo[0, ntodo) for every thread, or quit. */
+static void publish(NxThreads *th, unsigned ntodo, bool quit)
+{
+    unsigned gen = (unsigned)(atomic_load_explicit(&th->ticket, memory_order_relaxed) >> 32) + 1;
+    atomic_store_explicit(&th->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&th->quit, quit, memory_order_relaxed);
+    pthread_mutex_lock(&th->lock);
+    atomic_store_explicit(&th->ticket, (uint64_t)gen << 32 | (uint64_t)ntodo << 16,
+                          memory_order_release);
+    if (th->sleepers)
+        pthread_cond_broadcast(&th->go);
+    pthread_mutex_unlock(&th->lock);
+}
+
+/* Run todo[0, ntodo) on the pool and this thread; return when all ran. */
+static void dispatch(NxThreads *th, unsigned ntodo)
+{
+    publish(th, ntodo, false);
+    drain(th, (unsigned)(atomic_load_explicit(&th->ticket, memory_order_relaxed) >> 32));
+    if (spin(all_done, th, ntodo))
+        return;
+    pthread_mutex_lock(&th->lock);
+    while (!all_done(th, ntodo))
+        pthread_cond_wait(&th->fin, &th->lock);
+    pthread_mutex_unlock(&th->lock);
 }
 
 unsigned nx_threads_default(const Machine *m)
@@ -80,22 +213,33 @@ unsigned nx_threads_default(const Machine *m)
     return MAX(1u, MIN(n, nr));
 }
 
+/* Stop and join the first `started` workers and free the pool. */
+static void pool_free(NxThreads *th, unsigned started)
+{
+    publish(th, 0, true);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th->tid[i], NULL);
+    pthread_mutex_destroy(&th->lock);
+    pthread_cond_destroy(&th->go);
+    pthread_cond_destroy(&th->fin);
+    pthread_mutex_destroy(&th->mem_lock);
+    g_free(th->tid);
+    g_free(th->todo);
+    g_free(th->cpu);
+    g_aligned_free(th->slice);
+    g_free(th->budget);
+    g_free(th->used);
+    g_free(th->ahead);
+    g_free(th->par);
+    g_aligned_free(th);
+}
+
 void nx_threads_free(Machine *m)
 {
     NxThreads *th = m->threads;
     if (!th)
         return;
-    g_thread_pool_free(th->pool, FALSE, TRUE);
-    g_mutex_clear(&th->lock);
-    g_cond_clear(&th->done);
-    g_mutex_clear(&th->mem_lock);
-    g_free(th->cpu);
-    g_free(th->slice);
-    g_free(th->budget);
-    g_free(th->used);
-    g_free(th->ahead);
-    g_free(th->par);
-    g_free(th);
+    pool_free(th, th->n - 1);
     m->threads = NULL;
 }
 
@@ -106,26 +250,30 @@ void nx_threads_set(Machine *m, unsigned n)
         n = nx_threads_default(m);
     if (n <= 1 || !m->tpc || m->cfg.nr_tpc < 2)
         return;
-    NxThreads *th = g_new0(NxThreads, 1);
+    NxThreads *th = g_aligned_alloc0(1, sizeof(NxThreads), 64);
     th->n = n;
     th->nr = m->cfg.nr_tpc;
-    g_mutex_init(&th->lock);
-    g_cond_init(&th->done);
-    g_mutex_init(&th->mem_lock);
+    pthread_mutex_init(&th->lock, NULL);
+    pthread_cond_init(&th->go, NULL);
+    pthread_cond_init(&th->fin, NULL);
+    pthread_mutex_init(&th->mem_lock, NULL);
+    th->tid = g_new0(pthread_t, n - 1);
+    th->todo = g_new0(unsigned, th->nr);
     th->cpu = g_new0(NxCpu *, th->nr);
-    th->slice = g_new0(NxWorkerSlice, th->nr);
+    th->slice = g_aligned_alloc0(th->nr, sizeof(NxWorkerSlice), 64);
     th->budget = g_new0(uint64_t, th->nr);
     th->q = m->sched.quantum;
     th->used = g_new0(uint64_t, th->nr);
     th->ahead = g_new0(uint64_t, th->nr);
     th->par = g_new0(bool, th->nr);
-    /* exclusive: the n threads are made now and live as long as the pool */
-    th->pool = g_thread_pool_new(worker, th, (gint)n, TRUE, NULL);
-    if (!th->pool) {
-        m->threads = th;
-        nx_threads_free(m);
-        nx_warn("-tpc-threads %u: no threads (the TPCs run on one)", n);
-        return;
+    /* made now; they live as long as the pool */
+    for (unsigned i = 0; i < n - 1; i++) {
+        int err = pthread_create(&th->tid[i], NULL, worker, th);
+        if (err) {
+            pool_free(th, i);
+            nx_warn("-tpc-threads %u: no threads (%s): the TPCs run on one", n, g_strerror(err));
+            return;
+        }
     }
     m->threads = th;
 }
@@ -194,14 +342,11 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
         npar = 0;
     }
     if (npar) {
-        th->pending = npar;
+        unsigned k = 0;
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])
-                g_thread_pool_push(th->pool, GUINT_TO_POINTER(t + 1), NULL);
-        g_mutex_lock(&th->lock);
-        while (th->pending)
-            g_cond_wait(&th->done, &th->lock);
-        g_mutex_unlock(&th->lock);
+                th->todo[k++] = t;
+        dispatch(th, k);
     }
     /* In ascending index: what the workers did, then what only this thread
      * may do, as a 1-thread round runs them. */
