@@ -39,24 +39,39 @@ _Thread_local NxWorkerSlice *nx_worker;
 
 /*
  * The pool: n - 1 worker threads and the calling (main) thread, which runs
- * TPCs too.  A dispatch publishes the TPCs to run in `todo` and a new
- * generation in `ticket` (generation, entries, next entry); each
- * thread claims entries with a compare-and-swap until todo is exhausted,
- * and counts what it finished in `done`.  The main thread waits for done,
- * not for the workers: one still asleep when the work ran out is not
- * waited for, and its late claim fails on the generation.  Waiting spins
- * for up to SPIN_NS first (a dispatch follows the last one within
- * microseconds when the rounds are short), then sleeps on a condition
- * variable.  Everything is C11 atomics and pthread mutexes and condition
- * variables, so that ThreadSanitizer (make tsan-check) sees the hand-over:
- * the release store of ticket publishes todo, the budgets and the slices;
- * the release increment of done publishes what a TPC's slice did.
+ * TPCs too.  A dispatch publishes the TPCs to run in `todo`, split into n
+ * contiguous shares, one per thread (thread 0: the main thread), each with
+ * its own ticket (generation, entries, end and next entry of the share),
+ * then the new generation in `gen`.  Each thread claims the entries of its
+ * own share with a compare-and-swap, then those left in the others'
+ * (a thread that woke late or a TPC that stopped early: the work
+ * balances), and counts what it finished in `done`.  A TPC thus runs on
+ * the same thread round after round while the work is even, its state
+ * staying in that core's cache.  The main thread waits for done, not for
+ * the workers: one still asleep when the work ran out is not waited for,
+ * and its late claims fail on the generation.  Waiting spins for up to
+ * SPIN_NS first (a dispatch follows the last one within microseconds when
+ * the rounds are short), then sleeps on a condition variable.  Everything
+ * is C11 atomics and pthread mutexes and condition variables, so that
+ * ThreadSanitizer (make tsan-check) sees the hand-over: the release store
+ * of gen publishes todo, the tickets, the budgets and the slices; the
+ * release increment of done publishes what a TPC's slice did.
  */
 #define SPIN_NS 50000
 
-struct NxThreads {
-    /* generation << 32 | entries of todo << 16 | the next entry to claim */
+/* A thread's share of todo: generation << 32 | entries of todo << 16 |
+ * the share's end << 8 | its next entry to claim (at most 255 TPCs). */
+typedef struct Share {
     _Alignas(64) _Atomic uint64_t ticket;
+} Share;
+
+typedef struct Worker {
+    NxThreads *th;
+    unsigned k; /* its share */
+} Worker;
+
+struct NxThreads {
+    _Alignas(64) _Atomic unsigned gen;  /* the last generation published */
     _Alignas(64) _Atomic unsigned done; /* entries of todo finished */
     _Alignas(64) pthread_mutex_t lock;  /* sleepers, and the sleeps on go and fin */
     pthread_cond_t go, fin;
@@ -64,6 +79,8 @@ struct NxThreads {
     _Atomic bool quit; /* set before a generation is published */
     unsigned n;        /* threads, the main thread included */
     pthread_t *tid;    /* the n - 1 workers */
+    Worker *wk;        /* their arguments */
+    Share *share;      /* n: thread k's share of todo */
     unsigned *todo;    /* the TPCs the pool runs in this dispatch */
     pthread_mutex_t mem_lock;
     unsigned nr; /* TPCs */
@@ -128,35 +145,41 @@ static void run_tpc(NxThreads *th, unsigned t)
     nx_worker = NULL;
 }
 
-/* Claim and run entries of todo while generation gen lasts. */
-static void drain(NxThreads *th, unsigned gen)
+/* Claim and run entries of todo while generation gen lasts: share k's,
+ * then the others'. */
+static void drain(NxThreads *th, unsigned gen, unsigned k)
 {
-    uint64_t tk = atomic_load_explicit(&th->ticket, memory_order_acquire);
-    for (;;) {
-        unsigned ntodo = (tk >> 16) & 0xffff, i = tk & 0xffff;
-        if ((unsigned)(tk >> 32) != gen || i >= ntodo)
-            return;
-        if (!atomic_compare_exchange_weak_explicit(&th->ticket, &tk, tk + 1, memory_order_acquire,
-                                                   memory_order_acquire))
-            continue;
-        run_tpc(th, th->todo[i]);
-        if (atomic_fetch_add_explicit(&th->done, 1, memory_order_acq_rel) + 1 == ntodo) {
-            pthread_mutex_lock(&th->lock);
-            pthread_cond_signal(&th->fin);
-            pthread_mutex_unlock(&th->lock);
+    for (unsigned j = 0; j < th->n; j++) {
+        Share *sh = &th->share[(k + j) % th->n];
+        uint64_t tk = atomic_load_explicit(&sh->ticket, memory_order_acquire);
+        for (;;) {
+            unsigned ntodo = (tk >> 16) & 0xff, end = (tk >> 8) & 0xff, i = tk & 0xff;
+            if ((unsigned)(tk >> 32) != gen || i >= end)
+                break;
+            if (!atomic_compare_exchange_weak_explicit(&sh->ticket, &tk, tk + 1,
+                                                       memory_order_acquire, memory_order_acquire))
+                continue;
+            run_tpc(th, th->todo[i]);
+            if (atomic_fetch_add_explicit(&th->done, 1, memory_order_acq_rel) + 1 == ntodo) {
+                pthread_mutex_lock(&th->lock);
+                pthread_cond_signal(&th->fin);
+                pthread_mutex_unlock(&th->lock);
+                return;
+            }
+            tk = atomic_load_explicit(&sh->ticket, memory_order_acquire);
         }
-        tk = atomic_load_explicit(&th->ticket, memory_order_acquire);
     }
 }
 
 static bool new_gen(NxThreads *th, unsigned seen)
 {
-    return (unsigned)(atomic_load_explicit(&th->ticket, memory_order_acquire) >> 32) != seen;
+    return atomic_load_explicit(&th->gen, memory_order_acquire) != seen;
 }
 
 static void *worker(void *opaque)
 {
-    NxThreads *th = opaque;
+    Worker *w = opaque;
+    NxThreads *th = w->th;
     unsigned seen = 0;
     for (;;) {
         if (!spin(new_gen, th, seen)) {
@@ -167,10 +190,10 @@ static void *worker(void *opaque)
             th->sleepers--;
             pthread_mutex_unlock(&th->lock);
         }
-        seen = (unsigned)(atomic_load_explicit(&th->ticket, memory_order_acquire) >> 32);
+        seen = atomic_load_explicit(&th->gen, memory_order_acquire);
         if (atomic_load_explicit(&th->quit, memory_order_relaxed))
             return NULL;
-        drain(th, seen);
+        drain(th, seen, w->k);
     }
 }
 
@@ -179,25 +202,31 @@ static bool all_done(NxThreads *th, unsigned ntodo)
     return atomic_load_explicit(&th->done, memory_order_acquire) == ntodo;
 }
 
-/* Start a generation: todo[0, ntodo) for every thread, or quit. */
-static void publish(NxThreads *th, unsigned ntodo, bool quit)
+/* Start a generation: todo[0, ntodo) for every thread, or quit; returns
+ * the generation. */
+static unsigned publish(NxThreads *th, unsigned ntodo, bool quit)
 {
-    unsigned gen = (unsigned)(atomic_load_explicit(&th->ticket, memory_order_relaxed) >> 32) + 1;
+    unsigned gen = atomic_load_explicit(&th->gen, memory_order_relaxed) + 1;
     atomic_store_explicit(&th->done, 0, memory_order_relaxed);
     atomic_store_explicit(&th->quit, quit, memory_order_relaxed);
+    for (unsigned k = 0; k < th->n; k++) {
+        uint64_t lo = k * ntodo / th->n, end = (k + 1) * ntodo / th->n;
+        atomic_store_explicit(&th->share[k].ticket,
+                              (uint64_t)gen << 32 | (uint64_t)ntodo << 16 | end << 8 | lo,
+                              memory_order_relaxed);
+    }
     pthread_mutex_lock(&th->lock);
-    atomic_store_explicit(&th->ticket, (uint64_t)gen << 32 | (uint64_t)ntodo << 16,
-                          memory_order_release);
+    atomic_store_explicit(&th->gen, gen, memory_order_release);
     if (th->sleepers)
         pthread_cond_broadcast(&th->go);
     pthread_mutex_unlock(&th->lock);
+    return gen;
 }
 
 /* Run todo[0, ntodo) on the pool and this thread; return when all ran. */
 static void dispatch(NxThreads *th, unsigned ntodo)
 {
-    publish(th, ntodo, false);
-    drain(th, (unsigned)(atomic_load_explicit(&th->ticket, memory_order_relaxed) >> 32));
+    drain(th, publish(th, ntodo, false), 0);
     if (spin(all_done, th, ntodo))
         return;
     pthread_mutex_lock(&th->lock);
@@ -224,6 +253,8 @@ static void pool_free(NxThreads *th, unsigned started)
     pthread_cond_destroy(&th->fin);
     pthread_mutex_destroy(&th->mem_lock);
     g_free(th->tid);
+    g_free(th->wk);
+    g_aligned_free(th->share);
     g_free(th->todo);
     g_free(th->cpu);
     g_aligned_free(th->slice);
@@ -250,6 +281,10 @@ void nx_threads_set(Machine *m, unsigned n)
         n = nx_threads_default(m);
     if (n <= 1 || !m->tpc || m->cfg.nr_tpc < 2)
         return;
+    if (m->cfg.nr_tpc > 255) {
+        nx_warn("-tpc-threads %u: more than 255 TPCs: the TPCs run on one thread", n);
+        return;
+    }
     NxThreads *th = g_aligned_alloc0(1, sizeof(NxThreads), 64);
     th->n = n;
     th->nr = m->cfg.nr_tpc;
@@ -258,6 +293,8 @@ void nx_threads_set(Machine *m, unsigned n)
     pthread_cond_init(&th->fin, NULL);
     pthread_mutex_init(&th->mem_lock, NULL);
     th->tid = g_new0(pthread_t, n - 1);
+    th->wk = g_new0(Worker, n - 1);
+    th->share = g_aligned_alloc0(n, sizeof(Share), 64);
     th->todo = g_new0(unsigned, th->nr);
     th->cpu = g_new0(NxCpu *, th->nr);
     th->slice = g_aligned_alloc0(th->nr, sizeof(NxWorkerSlice), 64);
@@ -268,7 +305,8 @@ void nx_threads_set(Machine *m, unsigned n)
     th->par = g_new0(bool, th->nr);
     /* made now; they live as long as the pool */
     for (unsigned i = 0; i < n - 1; i++) {
-        int err = pthread_create(&th->tid[i], NULL, worker, th);
+        th->wk[i] = (Worker){th, i + 1};
+        int err = pthread_create(&th->tid[i], NULL, worker, &th->wk[i]);
         if (err) {
             pool_free(th, i);
             nx_warn("-tpc-threads %u: no threads (%s): the TPCs run on one", n, g_strerror(err));
