@@ -132,6 +132,9 @@ static void run_tpc(NxThreads *th, unsigned t)
     NxCpu *cpu = th->cpu[t];
     uint64_t used = 0;
     nx_worker = &th->slice[t];
+    /* reset here, not by the main thread: the line stays this thread's */
+    nx_worker->retired = 0;
+    nx_worker->escaped = false;
     /* a slice per round, as on one thread: a core's own choices that
      * depend on the budget (which loops run as plans: --stats) stay the
      * same; it stops where it stopped short (an instruction handed back) */
@@ -298,6 +301,8 @@ void nx_threads_set(Machine *m, unsigned n)
     th->todo = g_new0(unsigned, th->nr);
     th->cpu = g_new0(NxCpu *, th->nr);
     th->slice = g_aligned_alloc0(th->nr, sizeof(NxWorkerSlice), 64);
+    for (unsigned t = 0; t < th->nr; t++)
+        th->slice[t].mem_lock = &th->mem_lock;
     th->budget = g_new0(uint64_t, th->nr);
     th->q = m->sched.quantum;
     th->used = g_new0(uint64_t, th->nr);
@@ -367,9 +372,12 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
         th->ahead[t] = 0;
         if (ok && cpu->ops->worker_ok && cpu->ops->worker_ok(cpu)) {
             th->par[t] = true;
-            th->cpu[t] = cpu;
-            th->budget[t] = window * q;
-            th->slice[t] = (NxWorkerSlice){.mem_lock = &th->mem_lock};
+            /* written only when they change: the workers' copies of
+             * these lines stay valid from one dispatch to the next */
+            if (th->cpu[t] != cpu)
+                th->cpu[t] = cpu;
+            if (th->budget[t] != window * q)
+                th->budget[t] = window * q;
             cpu->slice_used = 0;
             npar++;
         }
