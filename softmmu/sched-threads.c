@@ -25,6 +25,7 @@
 #include "nxemu/threads.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -108,7 +109,9 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Spin until done(th, arg) or SPIN_NS passed; true if done. */
+/* Spin until done(th, arg) or SPIN_NS passed; true if done.  It yields
+ * now and then: on a host with more runnable threads than cores the thread
+ * waited for may be queued on this one. */
 static bool spin(bool (*done)(NxThreads *, unsigned), NxThreads *th, unsigned arg)
 {
     uint64_t t0 = 0;
@@ -117,6 +120,7 @@ static bool spin(bool (*done)(NxThreads *, unsigned), NxThreads *th, unsigned ar
             return true;
         cpu_relax();
         if (i % 256 == 0) {
+            sched_yield();
             uint64_t t = now_ns();
             if (!t0)
                 t0 = t;
