@@ -32,9 +32,9 @@ sanitize-check: deps
 	@python3 scripts/test-summary.py build-san
 
 # ThreadSanitizer (issue 37): the TPC threads' tests (suite threads) built with
-# -fsanitize=thread; a report fails the test (halt_on_error).  Known: GLib's
-# GMutex/GCond (futexes, not pthread) are invisible to TSan, so the pool's
-# hand-over in sched-threads.c is reported until it uses pthread primitives.
+# -fsanitize=thread; a report fails the test (halt_on_error).  The pool's
+# hand-over (softmmu/sched-threads.c) is C11 atomics and pthread mutexes and
+# condition variables, which TSan sees (GLib's GMutex/GCond it does not).
 tsan-check: deps
 	@[ -f build-tsan/build.ninja ] || CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread \
 	  ./configure --builddir=build-tsan --disable-sdl

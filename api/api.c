@@ -20,6 +20,7 @@
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
 #include "nxemu/signal.h"
+#include "nxemu/tpc-race.h"
 #include "softmmu/options.h"
 #include "target/seq/seq-tools.h"
 #include "target/tpc/asm.h"
@@ -31,6 +32,7 @@ struct NxApi {
     BindTable binds; /* -bind entries, kept for later loads */
     char *fit_config;
     GString *console; /* the test device's console bytes (m->console) */
+    TpcRace *race;    /* -tpc-race: races between TPCs, at each TPC's next launch */
 };
 
 /* SIGINT during a run: the scheduler stops at the next round boundary
@@ -139,6 +141,7 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
         }
         a = g_new0(NxApi, 1);
         a->m = m;
+        a->race = tpc_race_new(m, o.tpc_race);
         a->console = g_string_new(NULL);
         m->console = a->console;
         bind_table_init(&a->binds);
@@ -162,6 +165,7 @@ void nxapi_free(NxApi *a)
     if (!a) {
         return;
     }
+    tpc_race_free(a->race);
     machine_free(a->m);
     if (a->console)
         g_string_free(a->console, TRUE);

@@ -358,7 +358,6 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     }
     tpc_cpu_set_timing(m, o->timing, o->hazard_warn);
     nx_threads_set(m, o->threads);
-    tpc_race_set(m, o->race);
     if (profiling)
         tpc_cpu_set_profile(m);
     if (o->has_cycle_limit) {
@@ -437,6 +436,10 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         if (c)
             c->x.time_host = true; /* host time per TPC (cpu.c tpc_cpu_step) */
     }
+    /* races between the TPCs: the caller's report takes their lines as the
+     * checks' */
+    TpcRace *race = tpc_race_new(m, o->race);
+    tpc_race_set_output(race, res->report);
     /* the run alone: no start-up, tensor files or first-touch of the inputs */
     struct timespec t0, t1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
@@ -460,7 +463,8 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
     } else {
         rc = sched_run(m);
     }
-    rc = tpc_race_end(m, rc); /* --race=fault: 122 */
+    rc = tpc_race_end(race, rc); /* --race=fault: 122 */
+    tpc_race_free(race);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     if (check) {
         rc = tr_check_finish(check, rc);

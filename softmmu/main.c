@@ -202,6 +202,8 @@ static int run(NxOptions *o)
         }
         m->console_file = serial;
     }
+    /* the race detector attaches to the TPCs, and leaves them after the run */
+    TpcRace *race = tpc_race_new(m, o->tpc_race);
     if (o->gdb || o->gdb_default) {
         GdbReplay replay = {
             .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
@@ -213,7 +215,8 @@ static int run(NxOptions *o)
     } else {
         rc = sched_run(m);
     }
-    rc = tpc_race_end(m, rc); /* -tpc-race fault: 122 */
+    rc = tpc_race_end(race, rc); /* -tpc-race fault: 122 */
+    tpc_race_free(race);
     if (serial) {
         m->console_file = NULL;
         if (fclose(serial) != 0) {

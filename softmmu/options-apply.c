@@ -8,7 +8,6 @@
 
 #include "nxemu/machine.h"
 #include "nxemu/threads.h"
-#include "nxemu/tpc-race.h"
 
 void nx_options_apply(Machine *m, const NxOptions *o)
 {
@@ -24,7 +23,6 @@ void nx_options_apply(Machine *m, const NxOptions *o)
             m->tpc[t]->ops->set_modes(m->tpc[t], &modes);
     }
     nx_threads_set(m, o->tpc_threads);
-    tpc_race_set(m, o->tpc_race);
 }
 
 bool nx_options_add_binds(const NxOptions *o, BindTable *bt, GError **err)

@@ -16,17 +16,22 @@
  * A barrier costs microseconds and a 64-bundle slice about as much, so when
  * nothing but the TPCs can act in the rounds ahead (every sequencer idle or
  * blocked in a wait that only a change can satisfy, no DMA in flight), the
- * workers run up to `window` rounds at once (a stretch).  A TPC that ran past
- * the current round is "ahead": the following rounds count its slice as used
+ * workers run up to `window` rounds at once (a stretch).  A TPC that ran past the
+ * current round is "ahead": the following rounds count its slice as used
  * and only run the rest of its last, partial one.  Its effects that others
  * can see were all handed back, so the other agents still see them in
  * (round, index) order.
  *
- * With one thread (n == 1, no pool) the same stretches run here, one after
- * another in ascending index, so where each TPC stops -- after a fault
- * too -- does not depend on the thread count.
+ * With one thread (n == 1, no workers) the same stretches run here, one
+ * after another in ascending index, so where each TPC stops -- after a
+ * fault too -- does not depend on the thread count.
  */
 #include "nxemu/threads.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
 
 #include "nxemu/log.h"
 #include "nxemu/machine.h"
@@ -37,13 +42,52 @@
 
 _Thread_local NxWorkerSlice *nx_worker;
 
+/*
+ * The pool: n - 1 worker threads and the calling (main) thread, which runs
+ * TPCs too.  A dispatch publishes the TPCs to run in `todo`, split into n
+ * contiguous shares, one per thread (thread 0: the main thread), each with
+ * its own ticket (generation, entries, end and next entry of the share),
+ * then the new generation in `gen`.  Each thread claims the entries of its
+ * own share with a compare-and-swap, then those left in the others'
+ * (a thread that woke late or a TPC that stopped early: the work
+ * balances), and counts what it finished in `done`.  A TPC thus runs on
+ * the same thread round after round while the work is even, its state
+ * staying in that core's cache.  The main thread waits for done, not for
+ * the workers: one still asleep when the work ran out is not waited for,
+ * and its late claims fail on the generation.  Waiting spins for up to
+ * SPIN_NS first (a dispatch follows the last one within microseconds when
+ * the rounds are short), then sleeps on a condition variable.  Everything
+ * is C11 atomics and pthread mutexes and condition variables, so that
+ * ThreadSanitizer (make tsan-check) sees the hand-over: the release store
+ * of gen publishes todo, the tickets, the budgets and the slices; the
+ * release increment of done publishes what a TPC's slice did.
+ */
+#define SPIN_NS 50000
+
+/* A thread's share of todo: generation << 32 | entries of todo << 16 |
+ * the share's end << 8 | its next entry to claim (at most 255 TPCs). */
+typedef struct Share {
+    _Alignas(64) _Atomic uint64_t ticket;
+} Share;
+
+typedef struct Worker {
+    NxThreads *th;
+    unsigned k; /* its share */
+} Worker;
+
 struct NxThreads {
-    unsigned n;
-    GThreadPool *pool;
-    GMutex lock; /* pending, done */
-    GCond done;
-    unsigned pending;
-    GMutex mem_lock;
+    _Alignas(64) _Atomic unsigned gen;  /* the last generation published */
+    _Alignas(64) _Atomic unsigned done; /* entries of todo finished */
+    _Alignas(64) pthread_mutex_t lock;  /* sleepers, and the sleeps on go and fin */
+    pthread_cond_t go, fin;
+    unsigned sleepers; /* workers asleep on go */
+    _Atomic bool quit; /* set before a generation is published */
+    unsigned n;        /* threads, the main thread included */
+    pthread_t *tid;    /* the n - 1 workers */
+    Worker *wk;        /* their arguments */
+    Share *share;      /* n: thread k's share of todo */
+    unsigned *todo;    /* the TPCs the pool runs in this dispatch */
+    pthread_mutex_t mem_lock;
     unsigned nr; /* TPCs */
     uint64_t q;  /* the quantum */
     NxCpu **cpu;
@@ -53,13 +97,52 @@ struct NxThreads {
     bool *par;
 };
 
-static void worker(gpointer data, gpointer user)
+static inline void cpu_relax(void)
 {
-    NxThreads *th = user;
-    unsigned t = GPOINTER_TO_UINT(data) - 1;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spin until done(th, arg) or SPIN_NS passed; true if done.  It yields
+ * now and then: on a host with more runnable threads than cores the thread
+ * waited for may be queued on this one. */
+static bool spin(bool (*done)(NxThreads *, unsigned), NxThreads *th, unsigned arg)
+{
+    uint64_t t0 = 0;
+    for (unsigned i = 1;; i++) {
+        if (done(th, arg))
+            return true;
+        cpu_relax();
+        if (i % 256 == 0) {
+            sched_yield();
+            uint64_t t = now_ns();
+            if (!t0)
+                t0 = t;
+            else if (t - t0 > SPIN_NS)
+                return false;
+        }
+    }
+}
+
+/* TPC t's slices of this dispatch, on the calling thread. */
+static void run_tpc(NxThreads *th, unsigned t)
+{
     NxCpu *cpu = th->cpu[t];
     uint64_t used = 0;
     nx_worker = &th->slice[t];
+    /* reset here, not by the main thread: the line stays this thread's */
+    nx_worker->retired = 0;
+    nx_worker->escaped = false;
     /* a slice per round, as on one thread: a core's own choices that
      * depend on the budget (which loops run as plans: --stats) stay the
      * same; it stops where it stopped short (an instruction handed back) */
@@ -71,10 +154,96 @@ static void worker(gpointer data, gpointer user)
     }
     th->used[t] = used;
     nx_worker = NULL;
-    g_mutex_lock(&th->lock);
-    if (--th->pending == 0)
-        g_cond_signal(&th->done);
-    g_mutex_unlock(&th->lock);
+}
+
+/* Claim and run entries of todo while generation gen lasts: share k's,
+ * then the others'. */
+static void drain(NxThreads *th, unsigned gen, unsigned k)
+{
+    for (unsigned j = 0; j < th->n; j++) {
+        Share *sh = &th->share[(k + j) % th->n];
+        uint64_t tk = atomic_load_explicit(&sh->ticket, memory_order_acquire);
+        for (;;) {
+            unsigned ntodo = (tk >> 16) & 0xff, end = (tk >> 8) & 0xff, i = tk & 0xff;
+            if ((unsigned)(tk >> 32) != gen || i >= end)
+                break;
+            if (!atomic_compare_exchange_weak_explicit(&sh->ticket, &tk, tk + 1,
+                                                       memory_order_acquire, memory_order_acquire))
+                continue;
+            run_tpc(th, th->todo[i]);
+            if (atomic_fetch_add_explicit(&th->done, 1, memory_order_acq_rel) + 1 == ntodo) {
+                pthread_mutex_lock(&th->lock);
+                pthread_cond_signal(&th->fin);
+                pthread_mutex_unlock(&th->lock);
+                return;
+            }
+            tk = atomic_load_explicit(&sh->ticket, memory_order_acquire);
+        }
+    }
+}
+
+static bool new_gen(NxThreads *th, unsigned seen)
+{
+    return atomic_load_explicit(&th->gen, memory_order_acquire) != seen;
+}
+
+static void *worker(void *opaque)
+{
+    Worker *w = opaque;
+    NxThreads *th = w->th;
+    unsigned seen = 0;
+    for (;;) {
+        if (!spin(new_gen, th, seen)) {
+            pthread_mutex_lock(&th->lock);
+            th->sleepers++;
+            while (!new_gen(th, seen))
+                pthread_cond_wait(&th->go, &th->lock);
+            th->sleepers--;
+            pthread_mutex_unlock(&th->lock);
+        }
+        seen = atomic_load_explicit(&th->gen, memory_order_acquire);
+        if (atomic_load_explicit(&th->quit, memory_order_relaxed))
+            return NULL;
+        drain(th, seen, w->k);
+    }
+}
+
+static bool all_done(NxThreads *th, unsigned ntodo)
+{
+    return atomic_load_explicit(&th->done, memory_order_acquire) == ntodo;
+}
+
+/* Start a generation: todo[0, ntodo) for every thread, or quit; returns
+ * the generation. */
+static unsigned publish(NxThreads *th, unsigned ntodo, bool quit)
+{
+    unsigned gen = atomic_load_explicit(&th->gen, memory_order_relaxed) + 1;
+    atomic_store_explicit(&th->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&th->quit, quit, memory_order_relaxed);
+    for (unsigned k = 0; k < th->n; k++) {
+        uint64_t lo = k * ntodo / th->n, end = (k + 1) * ntodo / th->n;
+        atomic_store_explicit(&th->share[k].ticket,
+                              (uint64_t)gen << 32 | (uint64_t)ntodo << 16 | end << 8 | lo,
+                              memory_order_relaxed);
+    }
+    pthread_mutex_lock(&th->lock);
+    atomic_store_explicit(&th->gen, gen, memory_order_release);
+    if (th->sleepers)
+        pthread_cond_broadcast(&th->go);
+    pthread_mutex_unlock(&th->lock);
+    return gen;
+}
+
+/* Run todo[0, ntodo) on the pool and this thread; return when all ran. */
+static void dispatch(NxThreads *th, unsigned ntodo)
+{
+    drain(th, publish(th, ntodo, false), 0);
+    if (spin(all_done, th, ntodo))
+        return;
+    pthread_mutex_lock(&th->lock);
+    while (!all_done(th, ntodo))
+        pthread_cond_wait(&th->fin, &th->lock);
+    pthread_mutex_unlock(&th->lock);
 }
 
 unsigned nx_threads_default(const Machine *m)
@@ -84,23 +253,35 @@ unsigned nx_threads_default(const Machine *m)
     return MAX(1u, MIN(n, nr));
 }
 
+/* Stop and join the first `started` workers and free the pool. */
+static void pool_free(NxThreads *th, unsigned started)
+{
+    publish(th, 0, true);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th->tid[i], NULL);
+    pthread_mutex_destroy(&th->lock);
+    pthread_cond_destroy(&th->go);
+    pthread_cond_destroy(&th->fin);
+    pthread_mutex_destroy(&th->mem_lock);
+    g_free(th->tid);
+    g_free(th->wk);
+    g_aligned_free(th->share);
+    g_free(th->todo);
+    g_free(th->cpu);
+    g_aligned_free(th->slice);
+    g_free(th->budget);
+    g_free(th->used);
+    g_free(th->ahead);
+    g_free(th->par);
+    g_aligned_free(th);
+}
+
 void nx_threads_free(Machine *m)
 {
     NxThreads *th = m->threads;
     if (!th)
         return;
-    if (th->pool)
-        g_thread_pool_free(th->pool, FALSE, TRUE);
-    g_mutex_clear(&th->lock);
-    g_cond_clear(&th->done);
-    g_mutex_clear(&th->mem_lock);
-    g_free(th->cpu);
-    g_free(th->slice);
-    g_free(th->budget);
-    g_free(th->used);
-    g_free(th->ahead);
-    g_free(th->par);
-    g_free(th);
+    pool_free(th, th->n - 1);
     m->threads = NULL;
 }
 
@@ -111,29 +292,47 @@ void nx_threads_set(Machine *m, unsigned n)
         n = nx_threads_default(m);
     if (!m->tpc || m->cfg.nr_tpc < 2)
         return;
+    if (n > 1 && m->cfg.nr_tpc > 255) {
+        nx_warn("-tpc-threads %u: more than 255 TPCs: the TPCs run on one thread", n);
+        n = 1;
+    }
     n = MAX(n, 1);
-    NxThreads *th = g_new0(NxThreads, 1);
+    NxThreads *th = g_aligned_alloc0(1, sizeof(NxThreads), 64);
     th->n = n;
     th->nr = m->cfg.nr_tpc;
-    g_mutex_init(&th->lock);
-    g_cond_init(&th->done);
-    g_mutex_init(&th->mem_lock);
+    pthread_mutex_init(&th->lock, NULL);
+    pthread_cond_init(&th->go, NULL);
+    pthread_cond_init(&th->fin, NULL);
+    pthread_mutex_init(&th->mem_lock, NULL);
+    th->tid = g_new0(pthread_t, n - 1);
+    th->wk = g_new0(Worker, n - 1);
+    th->share = g_aligned_alloc0(n, sizeof(Share), 64);
+    th->todo = g_new0(unsigned, th->nr);
     th->cpu = g_new0(NxCpu *, th->nr);
-    th->slice = g_new0(NxWorkerSlice, th->nr);
+    th->slice = g_aligned_alloc0(th->nr, sizeof(NxWorkerSlice), 64);
+    for (unsigned t = 0; t < th->nr; t++)
+        th->slice[t].mem_lock = &th->mem_lock;
     th->budget = g_new0(uint64_t, th->nr);
     th->q = m->sched.quantum;
     th->used = g_new0(uint64_t, th->nr);
     th->ahead = g_new0(uint64_t, th->nr);
     th->par = g_new0(bool, th->nr);
-    m->threads = th;
-    if (n == 1)
-        return; /* the stretches run on this thread, one after the other */
-    /* exclusive: the n threads are made now and live as long as the pool */
-    th->pool = g_thread_pool_new(worker, th, (gint)n, TRUE, NULL);
-    if (!th->pool) {
-        th->n = 1;
-        nx_warn("-tpc-threads %u: no threads (the TPCs run on one)", n);
+    /* made now; they live as long as the pool */
+    for (unsigned i = 0; i < n - 1; i++) {
+        th->wk[i] = (Worker){th, i + 1};
+        int err = pthread_create(&th->tid[i], NULL, worker, &th->wk[i]);
+        if (err) {
+            /* the stretches run on this thread (n == 1 below) */
+            nx_warn("-tpc-threads %u: no threads (%s): the TPCs run on one", n, g_strerror(err));
+            publish(th, 0, true);
+            for (unsigned j = 0; j < i; j++)
+                pthread_join(th->tid[j], NULL);
+            atomic_store_explicit(&th->quit, false, memory_order_relaxed);
+            th->n = 1;
+            break;
+        }
     }
+    m->threads = th;
 }
 
 unsigned nx_threads_count(const Machine *m)
@@ -187,29 +386,28 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
         th->ahead[t] = 0;
         if (ok && cpu->ops->worker_ok && cpu->ops->worker_ok(cpu)) {
             th->par[t] = true;
-            th->cpu[t] = cpu;
-            th->budget[t] = window * q;
-            th->slice[t] = (NxWorkerSlice){.mem_lock = &th->mem_lock};
+            /* written only when they change: the workers' copies of
+             * these lines stay valid from one dispatch to the next */
+            if (th->cpu[t] != cpu)
+                th->cpu[t] = cpu;
+            if (th->budget[t] != window * q)
+                th->budget[t] = window * q;
             cpu->slice_used = 0;
             npar++;
         }
     }
-    if (npar && (!th->pool || npar == 1)) {
+    if (npar && (th->n == 1 || npar == 1)) {
         /* one thread, or one TPC (no worker to wake): the same stretches
          * here, in ascending index */
-        th->pending = npar;
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])
-                worker(GUINT_TO_POINTER(t + 1), th);
+                run_tpc(th, t);
     } else if (npar) {
-        th->pending = npar;
+        unsigned k = 0;
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])
-                g_thread_pool_push(th->pool, GUINT_TO_POINTER(t + 1), NULL);
-        g_mutex_lock(&th->lock);
-        while (th->pending)
-            g_cond_wait(&th->done, &th->lock);
-        g_mutex_unlock(&th->lock);
+                th->todo[k++] = t;
+        dispatch(th, k);
     }
     /* In ascending index: what the workers did, then what only this thread
      * may do, as a 1-thread round runs them. */

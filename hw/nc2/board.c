@@ -12,7 +12,6 @@
 #include "hw/nc2/board.h"
 #include "hw/nc2/fdt.h"
 #include "nxemu/threads.h"
-#include "nxemu/tpc-race.h"
 #include "nxemu/error.h"
 #include "nxemu/sched.h"
 
@@ -201,7 +200,6 @@ void machine_free(Machine *m)
         g_array_free(m->labels, TRUE);
     }
     nx_threads_free(m); /* the workers run cores: stopped before them */
-    tpc_race_free(m);
     /* Cores first: they may hold pointers into devices and memory. */
     for (unsigned i = 0; m->seq && i < m->cfg.nr_seq; i++) {
         if (m->seq[i] && m->seq[i]->ops->destroy) {

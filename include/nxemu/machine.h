@@ -122,8 +122,6 @@ typedef struct Machine {
     /* TPC worker threads (nxemu/threads.h); NULL: the TPCs run on the
      * scheduler's thread. */
     struct NxThreads *threads;
-    /* Races between TPCs (target/tpc/race.h); NULL: not looked for. */
-    struct TpcRace *tpc_race;
     NxLog log;
 
     /* Set to stop every core's slice at the next instruction boundary. */

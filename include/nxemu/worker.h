@@ -16,15 +16,19 @@
 #ifndef NXEMU_WORKER_H
 #define NXEMU_WORKER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <glib.h>
 
+/* One per TPC, written by the thread that runs it: a cache line each, so
+ * that threads running neighbouring TPCs do not share one (64-aligned
+ * storage: g_aligned_alloc0). */
 typedef struct NxWorkerSlice {
-    uint64_t retired; /* what run() adds to the round's retirement count */
-    bool escaped;     /* stopped before an instruction the main thread must run */
-    GMutex *mem_lock; /* held around memory-API calls */
+    _Alignas(64) uint64_t retired; /* what run() adds to the round's retirement count */
+    bool escaped;                  /* stopped before an instruction the main thread must run */
+    pthread_mutex_t *mem_lock;     /* held around memory-API calls */
 } NxWorkerSlice;
 
 /* The slice the calling thread runs; NULL on the main thread. */
@@ -33,13 +37,13 @@ extern _Thread_local NxWorkerSlice *nx_worker;
 static inline void nx_worker_mem_enter(void)
 {
     if (G_UNLIKELY(nx_worker))
-        g_mutex_lock(nx_worker->mem_lock);
+        pthread_mutex_lock(nx_worker->mem_lock);
 }
 
 static inline void nx_worker_mem_leave(void)
 {
     if (G_UNLIKELY(nx_worker))
-        g_mutex_unlock(nx_worker->mem_lock);
+        pthread_mutex_unlock(nx_worker->mem_lock);
 }
 
 #endif

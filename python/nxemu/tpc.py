@@ -17,7 +17,7 @@ import tempfile
 
 from . import DEFAULT_CYCLE_LIMIT, Error, _argv, _lib, _take_str
 
-__all__ = ["run", "assemble", "DTYPES", "CheckWarning", "AssemblerWarning"]
+__all__ = ["run", "assemble", "DTYPES", "CheckWarning", "RaceWarning", "AssemblerWarning"]
 
 # nxemu dtype -> numpy dtype name (bf16 travels as its uint16 bit patterns).
 DTYPES = {"f32": "float32", "bf16": "uint16", "i32": "int32", "u32": "uint32",
@@ -78,7 +78,7 @@ class Result(list):
     (summed over the launched TPCs), stalls and hazards (the timing model's
     interlock stall cycles and early reads: timing="..."), vtime, status,
     report (the run's diagnostic lines), warnings (the checking mode's
-    lines) and profile (with profile=: the --profile-json profile as dicts
+    lines, then the races between TPCs) and profile (with profile=: the --profile-json profile as dicts
     and lists, docs/python.rst "Profiles"; else None)."""
 
 
@@ -126,8 +126,9 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         --descriptors (a kernel whose glue puts an input after an output);
     threads: host threads for the TPCs, as --threads (None: the host's
         cores, at most one per TPC; the results do not depend on it);
-    race: "warn" (the default: races between TPCs reported on stderr),
-        "fault" (also status 122) or "off", as --race;
+    race: "warn" (the default: races between TPCs reported, each in
+        Result.warnings and as a RaceWarning), "fault" (also status 122)
+        or "off", as --race;
 
     Returns a Result: the output arrays, with .bundles .cycles .stalls
     .hazards .vtime .warnings (.profile with profile=).  A non-zero exit status (fault, limit,
@@ -226,12 +227,17 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
     res.status, res.report = st, report
     res.profile = prof
     res.warnings = pre + [ln for ln in report.splitlines() if ": check: " in ln]
+    races = [ln for ln in report.splitlines() if ln.startswith(_RACE)]
+    res.warnings += races
     if pre and check_fatal and st == 0:
         raise Error(pre[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)", 121, report)
     if res.warnings:
         import warnings
         for w in res.warnings:
-            warnings.warn(w.removeprefix("nxemu-tpc-run: "), CheckWarning, stacklevel=2)
+            if w.startswith(_RACE):
+                warnings.warn(w.removeprefix("nxemu: warning: "), RaceWarning, stacklevel=2)
+            else:
+                warnings.warn(w.removeprefix("nxemu-tpc-run: "), CheckWarning, stacklevel=2)
     if st == 123 and cycle_limit == DEFAULT_CYCLE_LIMIT:
         report += (f"nxemu-tpc-run: the default cycle limit ({cycle_limit}) of nxemu.tpc.run: "
                    "does the kernel halt? (cycle_limit= to raise it, None for none)\n")
@@ -241,6 +247,8 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         first = lines[0] or f"exit status {st}"
         if st == 121 and check_fatal and res.warnings:
             first = res.warnings[0].removeprefix("nxemu-tpc-run: ") + " (check_fatal=True)"
+        if st == 122 and races:
+            first = races[0].removeprefix("nxemu: warning: ") + ' (race="fault")'
         if st == 123 and cycle_limit:
             first = (f"the kernel did not end within the cycle limit of {cycle_limit} cycles "
                      f"({first.removeprefix('nxemu: ')})")
@@ -257,3 +265,10 @@ class AssemblerWarning(UserWarning):
 
 class CheckWarning(UserWarning):
     """A finding of the checking mode (nxemu.tpc.run(check=True))."""
+
+
+class RaceWarning(UserWarning):
+    """A race between TPCs (nxemu.tpc.run(race="warn"), docs/tpc-run.rst)."""
+
+
+_RACE = "nxemu: warning: tpc race: "

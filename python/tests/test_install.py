@@ -32,6 +32,7 @@ except ImportError as e:
     sys.exit(77)
 
 ADD = os.path.join(SRC, "tests", "tpc-run", "add-f32.s")
+OVERLAP = os.path.join(SRC, "tests", "tpc-run", "overlap-f32.s")
 # the pytest file of docs/tpc-guide.rst's Python section, as a user has it
 KERNEL_TEST = '''
 import numpy as np
@@ -52,7 +53,32 @@ def test_add(shape):
 def test_where():
     print("\\nLIB", nxemu._lib._nxemu_path)
     print("LAUNCHER", nxemu.tpc._launcher())
-''' % ADD
+
+# TPC i copies 64 f32 to element 63 i of tensor 1 (st_tnsr: bundle 4, pc
+# 0x80), so TPCs i and i+1 both write element 63 (i + 1).  Tensor 0 (512
+# f32) is at 0x4000000, tensor 1 at the next 4 KiB: 0x4001000
+# (docs/tpc-run.rst).
+RACY = open(%r).read()
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_race_lines_in_warnings(threads):
+    x = np.arange(512, dtype=np.float32)
+    with pytest.warns(nxemu.tpc.RaceWarning) as caught:
+        out = nxemu.tpc.run(RACY, inputs=[x], outputs=[(512, np.float32)], index_space=(4,),
+                            tpcs=4, threads=threads, check=False)
+    want = ["nxemu: warning: tpc race: tpc%%d pc=0x00000080 and tpc%%d pc=0x00000080 write "
+            "[0x%%x, +4) (tensor 1, coordinates %%d)"
+            %% (i, i + 1, 0x4001000 + 4 * 63 * (i + 1), 63 * (i + 1)) for i in range(3)]
+    assert out.warnings == want
+    assert [str(w.message) for w in caught] == [w.removeprefix("nxemu: warning: ") for w in want]
+
+def test_race_free_no_race_lines():
+    a = np.arange(40 * 128, dtype=np.float32).reshape(40, 128)
+    out = nxemu.tpc.run(KERNEL, inputs=[a, a], outputs=[((40, 128), np.float32)],
+                        index_space=(2, 40), tpcs=8, threads=2)
+    np.testing.assert_array_equal(out[0], a + a)
+    assert out.warnings == []
+''' % (ADD, OVERLAP)
 
 
 def clean_env():
@@ -78,7 +104,7 @@ class TestInstall(unittest.TestCase):
     def pytest_where(self, python, env=None):
         out = run([python, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "test_add.py"],
                   cwd=self.tmp, env=env or clean_env())
-        self.assertIn("4 passed", out)
+        self.assertIn("7 passed", out)
         where = dict(ln.split(" ", 1) for ln in out.splitlines()
                      if ln.startswith(("LIB ", "LAUNCHER ")))
         return where["LIB"], os.path.realpath(where["LAUNCHER"])

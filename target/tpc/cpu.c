@@ -676,7 +676,8 @@ void tpc_cpu_launch(Machine *m, unsigned t)
     c->lfsr_s = 0x2545F491u;
     for (unsigned i = 0; i < 64; i++)
         c->lfsr_v[i] = 0x9E3779B9u * (i + 1);
-    tpc_race_launch(m, t);
+    if (c->race)
+        tpc_race_launch(c->race);
     c->pc = 0;
     c->kernel_base = l->kernel_base;
     c->kernel_size = l->kernel_size;

@@ -332,6 +332,9 @@ struct TpcCpu {
     Machine *m;
     TpcPort port; /* the configuration space (nxemu/tpc-port.h), a copy */
     unsigned t;
+    /* the race detector's log of this TPC (race.h, attached by
+     * tpc_race_new); NULL: no detector, the only test an access pays */
+    struct TpcRaceLog *race;
 
     /* caches, staging and tier counters: how the core runs fast, never
      * state (TpcExec).  Embedded, not allocated apart: every access of the
@@ -565,7 +568,7 @@ static inline __attribute__((always_inline)) uint8_t *tpc_tensor_span_nodebug(Tp
     if (oob)
         return NULL;
     uint64_t pa = c->x.tdesc[t].base + off;
-    tpc_race_note(c->m, c->t, pa, TPC_VBYTES, store, c->pc, (int)t);
+    tpc_race_note(c->race, pa, TPC_VBYTES, store, c->pc, (int)t);
     const struct TpcVSpan *vs = store ? &c->x.wspan : &c->x.rspan;
     uint64_t o = pa - vs->s.lo;
     if (G_LIKELY(o < vs->vlim && *vs->s.genp == vs->s.gen))

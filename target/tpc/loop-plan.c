@@ -118,9 +118,9 @@ static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb
     for (uint64_t k = 0; k < r; k++) {
         for (unsigned p = 0; p < na; p++)
             *slot[p] += acc[p].step;
-        if (G_UNLIKELY(c->m->tpc_race))
+        if (G_UNLIKELY(c->race))
             for (unsigned p = 0; p < na; p++)
-                tpc_race_note(c->m, c->t, acc[p].vs.s.lo + (uint64_t)(*slot[p] - acc[p].vs.s.host),
+                tpc_race_note(c->race, acc[p].vs.s.lo + (uint64_t)(*slot[p] - acc[p].vs.s.host),
                               TPC_VBYTES, acc[p].store, acc[p].pc, (int)acc[p].t);
         for (unsigned b = 0; b < nb; b++) {
             c->pc = body + b * TPC_BUNDLE;

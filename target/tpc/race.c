@@ -4,6 +4,7 @@
 #include "target/tpc/race.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,51 +26,61 @@ bool tpc_race_parse(const char *s, unsigned *mode)
     return false;
 }
 
-void tpc_race_free(Machine *m)
+void tpc_race_free(TpcRace *r)
 {
-    TpcRace *r = m->tpc_race;
     if (!r)
         return;
-    for (unsigned t = 0; t < r->nr; t++)
+    for (unsigned t = 0; t < r->nr; t++) {
+        TpcCpu *c = tpc_cpu_of(r->m, t);
+        if (c && c->race == &r->log[t])
+            c->race = NULL;
         g_free(r->log[t].a);
-    g_free(r->log);
+    }
+    g_aligned_free(r->log);
     g_hash_table_destroy(r->seen);
     g_free(r);
-    m->tpc_race = NULL;
 }
 
-void tpc_race_set(Machine *m, unsigned mode)
+TpcRace *tpc_race_new(Machine *m, unsigned mode)
 {
-    tpc_race_free(m);
     if (mode == 0 || !m->tpc || m->cfg.nr_tpc < 2)
-        return;
+        return NULL;
     TpcRace *r = g_new0(TpcRace, 1);
+    r->m = m;
     r->nr = m->cfg.nr_tpc;
-    r->log = g_new0(TpcRaceLog, r->nr);
+    r->log = g_aligned_alloc0(r->nr, sizeof(TpcRaceLog), 64);
     r->fatal = mode == 2;
     r->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    m->tpc_race = r;
+    for (unsigned t = 0; t < r->nr; t++) {
+        TpcCpu *c = tpc_cpu_of(m, t);
+        r->log[t].r = r;
+        if (c)
+            c->race = &r->log[t];
+    }
+    return r;
 }
 
-static void compare(Machine *m);
-
-int tpc_race_end(Machine *m, int rc)
+void tpc_race_set_output(TpcRace *r, GString *out)
 {
-    TpcRace *r = m->tpc_race;
+    if (r)
+        r->out = out;
+}
+
+static void compare(TpcRace *r);
+
+int tpc_race_end(TpcRace *r, int rc)
+{
     if (!r)
         return rc;
-    compare(m);
+    compare(r);
     return r->fatal && r->reported && rc == 0 ? 122 : rc;
 }
 
-void tpc_race_launch(Machine *m, unsigned t)
+void tpc_race_launch(TpcRaceLog *l)
 {
-    TpcRace *r = m->tpc_race;
-    if (!r || t >= r->nr)
-        return;
-    if (r->log[t].launched)
-        compare(m);
-    r->log[t].launched = true;
+    if (l->launched)
+        compare(l->r);
+    l->launched = true;
 }
 
 void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
@@ -192,9 +203,23 @@ static void add_report(TpcRace *r, GArray *reps, const Item *x, const Item *y)
     g_array_append_val(reps, rep);
 }
 
-static void compare(Machine *m)
+/* One line: on stderr as nx_warn's, or in the report. */
+static void G_GNUC_PRINTF(2, 3) say(TpcRace *r, const char *fmt, ...)
 {
-    TpcRace *r = m->tpc_race;
+    va_list ap;
+    va_start(ap, fmt);
+    char *line = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    if (r->out)
+        g_string_append_printf(r->out, "nxemu: warning: %s\n", line);
+    else
+        nx_warn("%s", line);
+    g_free(line);
+}
+
+static void compare(TpcRace *r)
+{
+    Machine *m = r->m;
     size_t n = 0;
     bool full = false;
     for (unsigned t = 0; t < r->nr; t++) {
@@ -234,16 +259,18 @@ static void compare(Machine *m)
             coords(m, p->tw, p->tensor, p->lo, where);
             g_string_append_c(where, ')');
         }
-        nx_warn("tpc race: tpc%u pc=0x%08" PRIx32 " and tpc%u pc=0x%08" PRIx32 " %s [0x%" PRIx64
-                ", +%" PRIu64 ")%s",
-                p->ta, p->pa, p->tb, p->pb, p->ww ? "write" : "read and write", p->lo,
-                p->hi - p->lo, where->str);
+        say(r,
+            "tpc race: tpc%u pc=0x%08" PRIx32 " and tpc%u pc=0x%08" PRIx32 " %s [0x%" PRIx64
+            ", +%" PRIu64 ")%s",
+            p->ta, p->pa, p->tb, p->pb, p->ww ? "write" : "read and write", p->lo, p->hi - p->lo,
+            where->str);
         g_string_free(where, TRUE);
     }
     if (full)
-        nx_warn("tpc race: more than %u accesses of one TPC in a launch: the rest were not "
-                "compared",
-                TPC_RACE_MAX);
+        say(r,
+            "tpc race: more than %u accesses of one TPC in a launch: the rest were not "
+            "compared",
+            TPC_RACE_MAX);
     r->reported += reps->len;
     g_array_free(reps, TRUE);
     g_free(act);

@@ -5,7 +5,10 @@
  * compared:
  * bytes two TPCs write, or one reads and another writes, are reported once
  * per pair of PCs, in TPC order.  The logs are per TPC, so a TPC on a
- * worker thread writes only its own (nxemu/worker.h).
+ * worker thread writes only its own (nxemu/worker.h), one cache line apart.
+ * The detector is its owner's (softmmu/main.c, api/), not the machine's:
+ * each TPC reaches its log through TpcCpu.race, its accesses and its
+ * launches alike.
  */
 #ifndef TARGET_TPC_RACE_H
 #define TARGET_TPC_RACE_H
@@ -26,36 +29,37 @@ typedef struct TpcRaceAcc {
 #define TPC_RACE_OPEN 16
 
 typedef struct TpcRaceLog {
-    TpcRaceAcc *a;
+    _Alignas(64) TpcRaceAcc *a;
     size_t n, cap;
     bool full;                    /* gave up: more than TPC_RACE_MAX entries */
     bool launched;                /* ran a kernel since the last comparison */
     uint32_t open[TPC_RACE_OPEN]; /* per PC hash: 1 + the entry it extends */
+    struct TpcRace *r;            /* the detector */
 } TpcRaceLog;
 
-typedef struct TpcRace {
+struct TpcRace {
+    Machine *m;
     unsigned nr;
     TpcRaceLog *log; /* per TPC */
     bool fatal;      /* -tpc-race fault */
     unsigned reported;
     GHashTable *seen; /* pairs of PCs already reported */
-} TpcRace;
+    GString *out;     /* NULL: stderr */
+};
 
-/* TPC t starts a kernel: if it ran one since the logs were last compared,
- * that launch is over: compare them now. */
-void tpc_race_launch(Machine *m, unsigned t);
+/* The TPC of log l starts a kernel: if it ran one since the logs were last
+ * compared, that launch is over: compare them now. */
+void tpc_race_launch(TpcRaceLog *l);
 
 void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
                         int tensor);
 
-/* TPC t accessed [pa, pa + len) at pc. */
-static inline void tpc_race_note(Machine *m, unsigned t, uint64_t pa, uint64_t len, bool write,
-                                 uint32_t pc, int tensor)
+/* The TPC of log l (NULL: no detector) accessed [pa, pa + len) at pc. */
+static inline void tpc_race_note(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
+                                 int tensor)
 {
-    TpcRace *r = m->tpc_race;
-    if (G_LIKELY(!r))
+    if (G_LIKELY(!l))
         return;
-    TpcRaceLog *l = &r->log[t];
     unsigned h = ((pc >> 5) * 2u + write) % TPC_RACE_OPEN;
     uint32_t e = l->open[h];
     if (G_LIKELY(e)) {

@@ -30,7 +30,7 @@ static bool is_ram(TpcCpu *c, uint64_t pa, uint64_t len)
 bool tpc_global_read(TpcCpu *c, uint64_t pa, void *buf, unsigned len)
 {
     uint8_t *p = host_ptr(c, pa, len, false);
-    tpc_race_note(c->m, c->t, pa, len, false, c->pc, -1);
+    tpc_race_note(c->race, pa, len, false, c->pc, -1);
     if (p) {
         memcpy(buf, p, len);
         return true;
@@ -57,7 +57,7 @@ bool tpc_global_check(TpcCpu *c, uint64_t pa, unsigned len)
 void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
 {
     uint8_t *p = host_ptr(c, pa, len, true);
-    tpc_race_note(c->m, c->t, pa, len, true, c->pc, -1);
+    tpc_race_note(c->race, pa, len, true, c->pc, -1);
     if (p) {
         memcpy(p, buf, len);
         return;
@@ -367,8 +367,8 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
         uint64_t pa = g.pa0 + (uint64_t)(((int64_t)first - elem_shift) * g.step);
         uint8_t *p = host_ptr(c, pa, (uint64_t)(end - first) * e, false);
         if (p) {
-            tpc_race_note(c->m, c->t, pa, (uint64_t)(end - first) * e, false, c->pc,
-                          G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
+            tpc_race_note(c->race, pa, (uint64_t)(end - first) * e, false, c->pc,
+                          G_UNLIKELY(c->race) ? tensor_number(c, &td) : -1);
             for (unsigned b = lo * e; b < first * e; b += e)
                 memcpy(dst + b, &td.padding, e);
             memcpy(dst + first * e, p, (size_t)(end - first) * e);
@@ -386,8 +386,8 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
         uint8_t *p =
             g.step == (int64_t)e ? host_ptr(c, pa, (uint64_t)(end - first) * e, false) : NULL;
         if (p) {
-            tpc_race_note(c->m, c->t, pa, (uint64_t)(end - first) * e, false, c->pc,
-                          G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
+            tpc_race_note(c->race, pa, (uint64_t)(end - first) * e, false, c->pc,
+                          G_UNLIKELY(c->race) ? tensor_number(c, &td) : -1);
             memcpy(img + first * e, p, (size_t)(end - first) * e);
         } else {
             /* lane by lane: only enabled lanes touch memory; the lowest
@@ -478,7 +478,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         }
     }
     mw->kind = TPC_MW_TENSOR;
-    mw->tensor = (int8_t)(G_UNLIKELY(c->m->tpc_race) ? tensor_number(c, &td) : -1);
+    mw->tensor = (int8_t)(G_UNLIKELY(c->race) ? tensor_number(c, &td) : -1);
     mw->esize = (uint8_t)e;
     mw->rmw = rmw;
     mw->pa = g.pa0;
@@ -575,10 +575,10 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
     if (mw->host) {
         unsigned b0 = mw->lane_lo * e, len = mw->nlanes * e;
         uint8_t *p = mw->host;
-        if (G_UNLIKELY(c->m->tpc_race)) {
+        if (G_UNLIKELY(c->race)) {
             uint64_t pa =
                 mw->pa + (uint64_t)(((int64_t)mw->lane_lo - (int64_t)mw->off) * mw->lane_step);
-            tpc_race_note(c->m, c->t, pa, len, true, c->pc, mw->tensor);
+            tpc_race_note(c->race, pa, len, true, c->pc, mw->tensor);
         }
         if (mw->all_en) {
             store_stream(c, p, mw->src + b0, len);
