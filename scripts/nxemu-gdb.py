@@ -262,6 +262,55 @@ def _kill_other_cores():
 
 
 gdb._nxemu_kill_other_cores = _kill_other_cores
+
+
+def _after_connect():
+    """hookpost of `target extended-remote`: on a connection to nxemu's
+    threads model with TPCs, attach the TPCs' process 2 in inferior 2 and
+    make inferior 1 leave its quiet state, as nxemu-attach-all does, so the
+    TPCs are threads of gdb right after the connect.  gdb 13 cannot do it
+    by itself: it reads the target description of the inferior it connects
+    and of a process it attaches, never of one it finds in the thread list."""
+    _session.forget()
+    try:
+        cores = _monitor('info cores')
+    except gdb.error:
+        return  # not nxemu
+    # the threads model's TPC lines; cores=processes names pids instead
+    if not re.search(r'^thread 2\.\d+ tpc', cores, re.M):
+        return
+    if any(i.pid == 2 for i in gdb.inferiors()):
+        return
+    quiet = gdb.parameter('suppress-cli-notifications')
+    gdb.execute('set suppress-cli-notifications on')
+    try:
+        gdb.execute('nxemu-attach-all', to_string=False)
+    finally:
+        gdb.execute('set suppress-cli-notifications ' + ('on' if quiet else 'off'))
+    for i in gdb.inferiors():
+        if i.pid == 2:
+            _attached_at_connect.add((i.connection_num, i.num))
+
+
+gdb._nxemu_after_connect = _after_connect
+
+
+def _before_attach():
+    """hook-attach: `attach` from the inferior attached at connect (the
+    manual recipe: add-inferior, inferior 2, attach 2) would make gdb kill
+    its process and attach it again; refuse it instead, so that the recipe
+    goes on with that inferior as it is."""
+    cur = gdb.selected_inferior()
+    if cur.pid and (cur.connection_num, cur.num) in _attached_at_connect:
+        raise gdb.GdbError('nxemu: inferior %d is process %d already, attached at connect'
+                           % (cur.num, cur.pid))
+
+
+_attached_at_connect = set()  # (connection number, inferior number)
+gdb._nxemu_before_attach = _before_attach
+gdb.execute('define hook-attach\npython gdb._nxemu_before_attach()\nend')
+gdb.execute('define target hookpost-extended-remote\n'
+            'python gdb._nxemu_after_connect()\nend')
 gdb.execute('define hookpost-kill\npython gdb._nxemu_kill_other_cores()\nend')
 
 
