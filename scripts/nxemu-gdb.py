@@ -19,6 +19,10 @@
 #   `hookpost-kill`): the stub runs a killed machine no more.
 # * A core attached by hand from another inferior ends inferior 1's quiet
 #   state, as nxemu-attach-all does (a `hookpost-attach`).
+# * Loaded before `target extended-remote` (auto-loaded from a -g program on
+#   gdb's command line, or -x), it attaches the TPCs' process in inferior 2
+#   right after the connect, as nxemu-attach-all does (a hookpost of that
+#   command), and refuses a second `attach` from that inferior.
 # * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
 #   lanes in one element type, optionally with a vector predicate's lanes
 #   marked and only some lanes shown.
@@ -238,7 +242,10 @@ def _after_attach():
         _unquiet_boot_core(cur)
 
 
-_unquieted = set()  # connection numbers whose inferior 1 was attached again
+# connection numbers whose inferior 1 was attached again; kept across a
+# second load of the script (a kernel's .debug_gdb_scripts after the connect)
+_unquieted = getattr(gdb, '_nxemu_unquieted', set())
+gdb._nxemu_unquieted = _unquieted
 gdb._nxemu_after_attach = _after_attach
 gdb.execute('define hookpost-attach\npython gdb._nxemu_after_attach()\nend')
 
@@ -306,7 +313,9 @@ def _before_attach():
                            % (cur.num, cur.pid))
 
 
-_attached_at_connect = set()  # (connection number, inferior number)
+# (connection number, inferior number), kept across loads as _unquieted
+_attached_at_connect = getattr(gdb, '_nxemu_attached_at_connect', set())
+gdb._nxemu_attached_at_connect = _attached_at_connect
 gdb._nxemu_before_attach = _before_attach
 gdb.execute('define hook-attach\npython gdb._nxemu_before_attach()\nend')
 gdb.execute('define target hookpost-extended-remote\n'
