@@ -19,6 +19,10 @@
 #   `hookpost-kill`): the stub runs a killed machine no more.
 # * A core attached by hand from another inferior ends inferior 1's quiet
 #   state, as nxemu-attach-all does (a `hookpost-attach`).
+# * Loaded before `target extended-remote` (auto-loaded from a -g program on
+#   gdb's command line, or -x), it attaches the TPCs' process in inferior 2
+#   right after the connect, as nxemu-attach-all does (a hookpost of that
+#   command), and refuses a second `attach` from that inferior.
 # * `nxemu-vreg Vn [TYPE] [VPm] [LO:HI]`: a TPC vector register as a grid of
 #   lanes in one element type, optionally with a vector predicate's lanes
 #   marked and only some lanes shown.
@@ -238,7 +242,10 @@ def _after_attach():
         _unquiet_boot_core(cur)
 
 
-_unquieted = set()  # connection numbers whose inferior 1 was attached again
+# connection numbers whose inferior 1 was attached again; kept across a
+# second load of the script (a kernel's .debug_gdb_scripts after the connect)
+_unquieted = getattr(gdb, '_nxemu_unquieted', set())
+gdb._nxemu_unquieted = _unquieted
 gdb._nxemu_after_attach = _after_attach
 gdb.execute('define hookpost-attach\npython gdb._nxemu_after_attach()\nend')
 
@@ -262,6 +269,57 @@ def _kill_other_cores():
 
 
 gdb._nxemu_kill_other_cores = _kill_other_cores
+
+
+def _after_connect():
+    """hookpost of `target extended-remote`: on a connection to nxemu's
+    threads model with TPCs, attach the TPCs' process 2 in inferior 2 and
+    make inferior 1 leave its quiet state, as nxemu-attach-all does, so the
+    TPCs are threads of gdb right after the connect.  gdb 13 cannot do it
+    by itself: it reads the target description of the inferior it connects
+    and of a process it attaches, never of one it finds in the thread list."""
+    _session.forget()
+    try:
+        cores = _monitor('info cores')
+    except gdb.error:
+        return  # not nxemu
+    # the threads model's TPC lines; cores=processes names pids instead
+    if not re.search(r'^thread 2\.\d+ tpc', cores, re.M):
+        return
+    if any(i.pid == 2 for i in gdb.inferiors()):
+        return
+    quiet = gdb.parameter('suppress-cli-notifications')
+    gdb.execute('set suppress-cli-notifications on')
+    try:
+        gdb.execute('nxemu-attach-all', to_string=False)
+    finally:
+        gdb.execute('set suppress-cli-notifications ' + ('on' if quiet else 'off'))
+    for i in gdb.inferiors():
+        if i.pid == 2:
+            _attached_at_connect.add((i.connection_num, i.num))
+
+
+gdb._nxemu_after_connect = _after_connect
+
+
+def _before_attach():
+    """hook-attach: `attach` from the inferior attached at connect (the
+    manual recipe: add-inferior, inferior 2, attach 2) would make gdb kill
+    its process and attach it again; refuse it instead, so that the recipe
+    goes on with that inferior as it is."""
+    cur = gdb.selected_inferior()
+    if cur.pid and (cur.connection_num, cur.num) in _attached_at_connect:
+        raise gdb.GdbError('nxemu: inferior %d is process %d already, attached at connect'
+                           % (cur.num, cur.pid))
+
+
+# (connection number, inferior number), kept across loads as _unquieted
+_attached_at_connect = getattr(gdb, '_nxemu_attached_at_connect', set())
+gdb._nxemu_attached_at_connect = _attached_at_connect
+gdb._nxemu_before_attach = _before_attach
+gdb.execute('define hook-attach\npython gdb._nxemu_before_attach()\nend')
+gdb.execute('define target hookpost-extended-remote\n'
+            'python gdb._nxemu_after_connect()\nend')
 gdb.execute('define hookpost-kill\npython gdb._nxemu_kill_other_cores()\nend')
 
 

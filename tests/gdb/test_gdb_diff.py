@@ -60,11 +60,12 @@ def read(path):
 # gdb session: every core's stops; each step is of the core that stopped
 # (docs/gdb.rst, "Stops do not change the timing")
 # (the sequencers are threads 1.1 and 1.2 of inferior 1, the TPC thread 2.1
-# of inferior 2, which gdb attaches)
+# of inferior 2, which scripts/nxemu-gdb.py, auto-loaded from diff0.elf,
+# attaches at connect with schedule-multiple on)
 SESSION = [
     'add-symbol-file diff1.elf', 'break diff1.s:6',
-    'add-inferior', 'inferior 2', 'attach 2', 'symbol-file tpck.o', 'break tpck.s:3',
-    'inferior 1', 'break diff0.s:15', 'set schedule-multiple on',
+    'inferior 2', 'symbol-file tpck.o', 'break tpck.s:3',
+    'inferior 1', 'break diff0.s:15',
     'continue', 'p $r1',               # seq0, first pass: r1 = 1
     'continue 3', 'p $r1',             # its fourth pass: r1 = 4
     'next', 'stepi', 'p $r2',          # line 16, then the blt: back at 14; r2 = 4 * 3

@@ -171,6 +171,63 @@ def tpc_threads_have_tpc_registers_after_a_launch():
     assert "Remote 'g' packet reply" not in out, out
 
 
+def script_session(args, cmds, source='launchspin'):
+    """A batch session whose program is SOURCE assembled with nxemu-as -g,
+    from which gdb auto-loads scripts/nxemu-gdb.py before the connect."""
+    need()
+    import subprocess
+    elf = os.path.join(TMP, source + '-g.elf')
+    subprocess.run([NXEMU_AS, '-g', os.path.join(HERE, source + '.s'), '-o', elf], check=True)
+    st = Stub(NXEMU, args)
+    st.wait_listening()
+    setup = ['set pagination off', 'target extended-remote ' + st.path]
+    return gdb_batch(GDB, st, setup + list(cmds),
+                     files=['-iex', 'add-auto-load-safe-path ' + TMP, elf])
+
+
+LAUNCH_ARGS = ['-machine', 'seq=1,tpc=2', '-device', 'loader,file=%s' % os.path.join(
+    TMP, 'launchspin-g.elf'), '-device', 'loader,file=%s,addr=0x100000,tpc-num=0' % os.path.join(
+    TMP, 'tpck.elf')]
+
+
+@case
+def tpcs_attached_at_connect_by_the_script():
+    """With scripts/nxemu-gdb.py loaded before the connect (here from the
+    program's .debug_gdb_scripts), the TPCs' process is inferior 2 right
+    after `target extended-remote`: a breakpoint set from it stops tpc0 at
+    bundle 0x20 of the launched kernel (S2 = 1).  Inferior 1 is out of its
+    quiet state: seq0's breakpoint (0x10000c0, after the kernel's end), hit
+    after a continue from inferior 2 alone, is reported (before, the stub
+    held it back until inferior 1 was continued: gdb waited for good).
+    The continue between reports tpc0's halt."""
+    out, rc = script_session(LAUNCH_ARGS, [
+        'info inferiors', 'info threads', 'break *0x10000c0', 'inferior 2', 'break *0x20',
+        'continue', 'p $_inferior', 'p $S2', 'continue', 'continue', 'p $_inferior',
+        'p/x $pc', 'kill inferiors 1 2'])
+    assert 'inferior 2: tpc0, tpc1' in out, out
+    assert 'Thread 2.1 (tpc0 RESET)' in out and 'Thread 2.2 (tpc1 RESET)' in out, out
+    assert 'Thread 2.1 hit Breakpoint 2, 0x00000020' in out, out
+    assert 'nxemu: tpc0 halted at pc=0x60' in out, out  # the second continue
+    assert 'Thread 1.1 hit Breakpoint 1, spin () at' in out, out
+    assert values(out) == ['2', '1', '1', '0x10000c0'], out
+    assert "Remote 'g' packet reply" not in out, out
+
+
+@case
+def manual_attach_after_the_script_attached_at_connect():
+    """The manual recipe (add-inferior, inferior 2, attach 2) in a session
+    where the script attached the TPCs at connect: `attach 2` is refused
+    with one line instead of gdb killing the process, and the recipe goes
+    on in inferior 2 (tpc0 at bundle 0x20, S2 = 1)."""
+    out, rc = script_session(LAUNCH_ARGS, [
+        'add-inferior', 'inferior 2', 'attach 2', 'break *0x20', 'continue', 'p $S2',
+        'kill inferiors 1 2'])
+    assert 'nxemu: inferior 2 is process 2 already, attached at connect' in out, out
+    assert 'Kill it?' not in out, out
+    assert 'Thread 2.1 hit Breakpoint 1, 0x00000020' in out, out
+    assert values(out) == ['1'], out
+
+
 @case
 def unknown_cores_option_is_refused():
     st = Stub(NXEMU, ['-device', 'loader,file=' + IMAGES['loop']] if IMAGES else [],
