@@ -16,6 +16,7 @@
 #include "hw/nc2/fdt.h"
 #include "nxemu-version.h"
 #include "nxemu/api.h"
+#include "nxemu/board-if.h"
 #include "nxemu/error.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
@@ -30,7 +31,7 @@ struct NxApi {
     Machine *m;
     BindTable binds; /* -bind entries, kept for later loads */
     char *fit_config;
-    GString *console; /* the test device's console bytes (m->console) */
+    GString *console; /* the test device's console bytes (board_set_serial) */
 };
 
 /* SIGINT during a run: the scheduler stops at the next round boundary
@@ -140,7 +141,7 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
         a = g_new0(NxApi, 1);
         a->m = m;
         a->console = g_string_new(NULL);
-        m->console = a->console;
+        board_set_serial(m, &(NxSerial){.buf = a->console});
         bind_table_init(&a->binds);
         if (!load_items(a, &o, &e)) {
             nxapi_free(a);

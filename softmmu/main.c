@@ -188,7 +188,6 @@ static int run(NxOptions *o)
     /* -serial: the console is opened last, so no error path above has to
      * close it. */
     FILE *serial = NULL;
-    m->console_off = o->serial_off;
     if (o->serial_file) {
         if (!(serial = fopen(o->serial_file, "w"))) {
             fprintf(stderr, "nxemu: -serial: %s: cannot create: %s\n", o->serial_file,
@@ -200,8 +199,8 @@ static int run(NxOptions *o)
             end_machine(m, logout, false, NULL);
             return NX_EXIT_USAGE;
         }
-        m->console_file = serial;
     }
+    board_set_serial(m, &(NxSerial){.file = serial, .off = o->serial_off});
     if (o->gdb || o->gdb_default) {
         GdbReplay replay = {
             .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
@@ -215,7 +214,7 @@ static int run(NxOptions *o)
     }
     rc = tpc_race_end(m, rc); /* -tpc-race fault: 122 */
     if (serial) {
-        m->console_file = NULL;
+        board_set_serial(m, &(NxSerial){0});
         if (fclose(serial) != 0) {
             fprintf(stderr, "nxemu: -serial: %s: write failed: %s\n", o->serial_file,
                     g_strerror(errno));

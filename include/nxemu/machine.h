@@ -152,9 +152,6 @@ typedef struct Machine {
     /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
      * accesses test it (one branch) to report uninitialised reads. */
     struct NxPoison *poison;
-    /* The test device's console bytes go here instead of stdout when set
-     * (the C API captures them for its caller); owned by the setter. */
-    GString *console;
     /* Kernel checking mode (nxemu-tpc-run --check, docs/tpc-guide.rst):
      * when set, the cores report what a kernel author most likely did not
      * mean (a tensor access with no element inside its tensor) as one line
@@ -165,11 +162,6 @@ typedef struct Machine {
     void (*check)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const int32_t coord[5],
                   bool dim0_only, const char *what);
     void *check_opaque;
-    /* Where the test device's CONSOLE bytes go when `console` is NULL
-     * (-serial): NULL is standard output; console_off drops them (-serial
-     * none). */
-    FILE *console_file;
-    bool console_off;
     /* What was put where (NxMemLabel, in the order added); NULL: none. */
     GArray *labels;
 } Machine;
