@@ -223,7 +223,7 @@ static int run(NxOptions *o)
     }
     if (trace) {
         fflush(stdout);
-        if (!trace_finish(m, &err)) {
+        if (!trace_finish(trace, &err)) {
             rc = output_failed(err);
             err = NULL;
         }
