@@ -159,6 +159,7 @@ static int run(NxOptions *o)
         end_machine(m, logout, false, NULL);
         return fail(err);
     }
+    Viewer *viewer = NULL;
     if (o->display_sdl) {
         bool gdb = o->gdb || o->gdb_default;
         /* Under gdb the window never holds the end: gdb decides when
@@ -172,8 +173,8 @@ static int run(NxOptions *o)
                             .data = o->display_data,
                             .dtype = o->display_dtype,
                             .cmap = o->display_cmap};
-        m->viewer = viewer_new(m, &vo, &err);
-        if (!m->viewer) {
+        viewer = viewer_new(m, &vo, &err);
+        if (!viewer) {
             trace_free(trace);
             poison_free(poison);
             end_machine(m, logout, false, NULL);
@@ -193,8 +194,7 @@ static int run(NxOptions *o)
             fprintf(stderr, "nxemu: -serial: %s: cannot create: %s\n", o->serial_file,
                     g_strerror(errno));
             trace_free(trace);
-            viewer_free(m->viewer);
-            m->viewer = NULL;
+            viewer_free(viewer);
             poison_free(poison);
             end_machine(m, logout, false, NULL);
             return NX_EXIT_USAGE;
@@ -204,11 +204,11 @@ static int run(NxOptions *o)
     if (o->gdb || o->gdb_default) {
         GdbReplay replay = {
             .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
-        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay);
-    } else if (m->viewer) {
-        rc = viewer_run(m, m->viewer);
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay, viewer);
+    } else if (viewer) {
+        rc = viewer_run(m, viewer);
     } else if (o->monitor_stdio) {
-        rc = monitor_stdio_run(m, o->freeze);
+        rc = monitor_stdio_run(m, NULL, o->freeze); /* -display sdl runs above */
     } else {
         rc = sched_run(m);
     }
@@ -230,8 +230,7 @@ static int run(NxOptions *o)
         trace_free(trace);
     }
     fflush(stdout);
-    viewer_free(m->viewer); /* observers leave in reverse order: viewer, then poison */
-    m->viewer = NULL;
+    viewer_free(viewer); /* observers leave in reverse order: viewer, then poison */
     poison_free(poison);
     if (!end_machine(m, logout, true, &err)) {
         rc = output_failed(err);

@@ -138,8 +138,6 @@ typedef struct Machine {
     /* What -coverage counts of each core type (nxemu/coverage.h), by
      * CpuKind, filled by the board; NULL: no such core. */
     const struct NxCovIsa *cov_isa[NX_CPU_KINDS];
-    /* The SDL viewer (nxemu/viewer.h); NULL without -display sdl. */
-    struct Viewer *viewer;
     /* Run-event subscribers (include/nxemu/runev.h): the traces, the
      * viewer's timeline; runev counts them (0: nobody observes). */
     unsigned runev;
