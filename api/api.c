@@ -16,6 +16,7 @@
 #include "hw/nc2/fdt.h"
 #include "nxemu-version.h"
 #include "nxemu/api.h"
+#include "nxemu/board-if.h"
 #include "nxemu/error.h"
 #include "nxemu/loader.h"
 #include "nxemu/sched.h"
@@ -31,7 +32,7 @@ struct NxApi {
     Machine *m;
     BindTable binds; /* -bind entries, kept for later loads */
     char *fit_config;
-    GString *console; /* the test device's console bytes (m->console) */
+    GString *console; /* the test device's console bytes (board_set_serial) */
     TpcRace *race;    /* -tpc-race: races between TPCs, at each TPC's next launch */
 };
 
@@ -143,7 +144,7 @@ NxApi *nxapi_new(int argc, char **argv, char **err)
         a->m = m;
         a->race = tpc_race_new(m, o.tpc_race);
         a->console = g_string_new(NULL);
-        m->console = a->console;
+        board_set_serial(m, &(NxSerial){.buf = a->console});
         bind_table_init(&a->binds);
         if (!load_items(a, &o, &e)) {
             nxapi_free(a);

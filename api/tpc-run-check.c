@@ -4,7 +4,7 @@
  * silently wrong result, reported as one line per PC.
  *
  * - the TPC target reports a tensor access with no element inside its
- *   tensor (ld_tnsr, st_tnsr, gen_addr: Machine.check);
+ *   tensor (ld_tnsr, st_tnsr, gen_addr: NxCpu.check);
  * - an access observer sees every TPC access to the PA space: one outside
  *   every tensor of the launch (and the kernel's own area), a write into an
  *   input tensor, and which output bytes the TPCs wrote;
@@ -288,8 +288,10 @@ TrCheck *tr_check_new(Machine *m, const TrOptions *o, GString *report)
     k->seen = g_hash_table_new(g_direct_hash, g_direct_equal);
     for (unsigned i = o->ninputs; i < o->ntensor; i++)
         k->written[i] = g_malloc0(o->tensor[i].bytes ? o->tensor[i].bytes : 1);
-    m->check = on_tensor;
-    m->check_opaque = k;
+    for (unsigned i = 0; i < m->cfg.nr_tpc; i++) {
+        m->tpc[i]->check = on_tensor;
+        m->tpc[i]->check_opaque = k;
+    }
     as_add_access_hook(m->as, on_access, k);
     return k;
 }
@@ -328,8 +330,10 @@ static void unwritten_outputs(TrCheck *k)
 int tr_check_finish(TrCheck *k, int rc)
 {
     as_remove_access_hook(k->m->as, on_access, k);
-    k->m->check = NULL;
-    k->m->check_opaque = NULL;
+    for (unsigned i = 0; i < k->m->cfg.nr_tpc; i++) {
+        k->m->tpc[i]->check = NULL;
+        k->m->tpc[i]->check_opaque = NULL;
+    }
     if (rc == 0)
         unwritten_outputs(k);
     if (k->o->check == 2 && k->findings && rc == 0) {

@@ -261,12 +261,12 @@ static bool save_outputs(Machine *m, const TrOptions *o, const TrIo *io, GError 
 
 /* The viewer of --display sdl[,...] (nxemu's -display, parsed again by
  * nxemu's parser: tr_parse_args checked it already). */
-static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
+static Viewer *open_viewer(Machine *m, const TrOptions *o, GError **err)
 {
     NxOptions no;
     char *argv[] = {"nxemu", "-display", o->display, NULL};
-    bool ok = nx_options_parse(&no, 3, argv, err);
-    if (ok) {
+    Viewer *v = NULL;
+    if (nx_options_parse(&no, 3, argv, err)) {
         bool gdb = o->gdb || o->gdb_default;
         /* the kernel's picture by default: the activity zoom fits the maps
          * to the launch and starts the timeline at the first kernel, where
@@ -281,11 +281,10 @@ static bool open_viewer(Machine *m, const TrOptions *o, GError **err)
                             .cmap = no.display_cmap,
                             .screendump_at_exit = o->screendump_at_exit,
                             .gdb = gdb};
-        m->viewer = viewer_new(m, &vo, err);
-        ok = m->viewer != NULL;
+        v = viewer_new(m, &vo, err);
     }
     nx_options_free(&no);
-    return ok;
+    return v;
 }
 
 int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res, GError **err)
@@ -400,16 +399,16 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
          check_tensor_count(m, o, m->board->tpccfg[0].kernel_size, err);
     /* --display sdl: opened after loading, as nxemu does, so the window
      * shows what the run does (the loader's writes are not marks). */
+    Viewer *viewer = NULL;
     if (ok && o->display) {
-        ok = open_viewer(m, o, err);
+        ok = (viewer = open_viewer(m, o, err)) != NULL;
     }
     if (!ok) {
         m->log.file = NULL;
         nx_output_discard(logout);
         for (unsigned i = 0; i < 3; i++)
             nx_output_discard(profout[i]);
-        viewer_free(m->viewer);
-        m->viewer = NULL;
+        viewer_free(viewer);
         poison_free(poison);
         machine_free(m);
         return NX_EXIT_USAGE;
@@ -455,11 +454,11 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
          * only at the end */
         GdbReplay replay = {
             .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
-        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay);
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay, viewer);
     } else if (o->monitor_stdio) {
-        rc = monitor_stdio_run(m, o->freeze); /* nxemu's -monitor stdio */
-    } else if (m->viewer) {
-        rc = viewer_run(m, m->viewer); /* nxemu's loop: refresh, end, screenshot */
+        rc = monitor_stdio_run(m, viewer, o->freeze); /* nxemu's -monitor stdio */
+    } else if (viewer) {
+        rc = viewer_run(m, viewer); /* nxemu's loop: refresh, end, screenshot */
     } else {
         rc = sched_run(m);
     }
@@ -537,8 +536,7 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
         }
         rc = NX_EXIT_OUTPUT;
     }
-    viewer_free(m->viewer); /* its access hook leaves before the machine */
-    m->viewer = NULL;
+    viewer_free(viewer); /* its access hook leaves before the machine */
     poison_free(poison); /* after the viewer, which hooked after it */
     machine_free(m);
     return rc;

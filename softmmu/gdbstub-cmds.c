@@ -324,7 +324,7 @@ static void h_rcmd(GdbStub *s, const char *hex)
         g_string_append_printf(
             out, "%s\n", s->last_access[0] ? s->last_access : "no watchpoint hit reported yet");
     } else {
-        monitor_exec(s->m, cmd, out, &act);
+        monitor_exec(s->m, s->viewer, cmd, out, &act);
         if (!strcmp(cmd, "help")) /* the stub's own commands */
             g_string_append(out,
                             "info replay               reverse execution: snapshots, last command\n"

@@ -135,6 +135,7 @@ typedef struct GdbStub {
     Machine *m;
     NxDebug *dbg;
     GdbReplay replay; /* reverse execution's settings (gdb_serve) */
+    Viewer *viewer;   /* -display sdl (gdb_serve); NULL: none */
     bool threads;     /* the threads model (see above) */
     unsigned nr_proc;
     NxCpu **proc;         /* proc[pid - 1] */
@@ -187,7 +188,7 @@ typedef struct GdbStub {
     char exit_pkt[32]; /* "W00;process:1" once the run ended */
     bool fault_shown;  /* the fault stop was reported; a resume reports the exit */
     bool killed;       /* vKill: the machine does not run again */
-    /* -display sdl (Machine.viewer): the user closed the window, which ends
+    /* -display sdl (viewer): the user closed the window, which ends
      * nxemu as without gdb; gdb changed memory or registers since the
      * window was last drawn. */
     bool view_closed, view_dirty;

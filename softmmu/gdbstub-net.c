@@ -124,7 +124,7 @@ void gdb_refuse_second(GdbStub *s)
  * false when it is gone. */
 bool gdb_wait_input(GdbStub *s)
 {
-    Viewer *v = s->m->viewer;
+    Viewer *v = s->viewer;
     for (;;) {
         struct pollfd p[2] = {{.fd = s->conn, .events = POLLIN},
                               {.fd = s->listener, .events = POLLIN}};
@@ -260,7 +260,7 @@ int gdb_listen_on(const char *dev, char **unix_path, GError **err)
 int gdb_accept_conn(GdbStub *s, bool blocking)
 {
     int c;
-    Viewer *v = s->m->viewer;
+    Viewer *v = s->viewer;
     /* -S with the viewer: keep its window answering until gdb connects */
     while (blocking && v) {
         struct pollfd p = {.fd = s->listener, .events = POLLIN};

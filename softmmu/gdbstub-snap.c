@@ -389,7 +389,7 @@ static bool take(GdbStub *s, uint64_t pos)
 bool gdb_snap_maybe(GdbStub *s)
 {
     Machine *m = s->m;
-    if (!s->replay.memory || !s->replay.budget || snap.disabled || m->viewer || s->rev_changed ||
+    if (!s->replay.memory || !s->replay.budget || snap.disabled || s->viewer || s->rev_changed ||
         s->rev_offsched || s->locked)
         return false;
     if (!snap.init) {
@@ -590,7 +590,7 @@ void gdb_snap_info(GdbStub *s, GString *out)
     Machine *m = s->m;
     const char *why = !s->replay.budget   ? " (off: -replay-budget 0)"
                       : !s->replay.memory ? " (off: -replay-memory 0)"
-                      : m->viewer         ? " (off with -display sdl)"
+                      : s->viewer         ? " (off with -display sdl)"
                       : snap.disabled     ? " (off: could not be set up)"
                       : s->rev_changed    ? " (none after the run was changed)"
                       : s->rev_offsched   ? " (none after steps outside the schedule)"

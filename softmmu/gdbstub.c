@@ -54,14 +54,14 @@ static void note_stop(GdbStub *s, unsigned pid, int sig)
     gdb_stop_reply(s, r, pid, sig);
     gdb_send_packet(s, r->str, r->len);
     g_string_free(r, TRUE);
-    if (s->m->viewer)
-        viewer_debug_stop(s->m->viewer, true); /* the window shows this stop */
+    if (s->viewer)
+        viewer_debug_stop(s->viewer, true); /* the window shows this stop */
 }
 
 /* Between two rounds of a run: false once the user closed the window. */
 static bool view_refresh(GdbStub *s)
 {
-    if (s->m->viewer && !viewer_refresh(s->m->viewer)) {
+    if (s->viewer && !viewer_refresh(s->viewer)) {
         s->view_closed = true;
         return false;
     }
@@ -69,10 +69,10 @@ static bool view_refresh(GdbStub *s)
 }
 
 /* The end of the run as without gdb: the final picture, -screendump-at-exit. */
-static void view_finish(Machine *m)
+static void view_finish(GdbStub *s)
 {
     GError *err = NULL;
-    if (m->viewer && !viewer_finish(m->viewer, &err)) {
+    if (s->viewer && !viewer_finish(s->viewer, &err)) {
         fflush(stdout);
         fprintf(stderr, "nxemu: %s\n", err->message); /* never changes the status */
         g_error_free(err);
@@ -139,7 +139,7 @@ static void report_end(GdbStub *s)
             console(s, diag->str);
         g_string_free(diag, TRUE);
         sched_log_end(m); /* the -d machine line, as without gdb */
-        view_finish(m);   /* the PNG exists when gdb hears of the end */
+        view_finish(s);   /* the PNG exists when gdb hears of the end */
         s->exited = true;
     }
     unsigned pid = report_pid(s, m->fault_cpu);
@@ -302,8 +302,8 @@ void gdb_prepare_resume(GdbStub *s)
     }
     for (unsigned i = 0; i < s->nr_proc; i++)
         s->last_state[i] = s->proc[i]->state;
-    if (m->viewer)
-        viewer_debug_stop(m->viewer, false);
+    if (s->viewer)
+        viewer_debug_stop(s->viewer, false);
 }
 
 /* Scan unhandled bytes for Ctrl-C (gdb sends nothing else while the
@@ -734,8 +734,8 @@ static bool session(GdbStub *s, bool restarted, bool reversed)
     }
     if (restarted && !reversed)
         note_stop(s, 1, GDB_SIGTRAP); /* the reply to vRun: stopped at the start */
-    else if (s->m->viewer && !ended(s->m))
-        viewer_debug_stop(s->m->viewer, true); /* gdb holds the machine from here */
+    else if (s->viewer && !ended(s->m))
+        viewer_debug_stop(s->viewer, true); /* gdb holds the machine from here */
 
     for (;;) {
         GdbAction a = next_action(s);
@@ -827,7 +827,7 @@ static void stub_free(GdbStub *s)
 static int run_to_end(GdbStub *s)
 {
     Machine *m = s->m;
-    if (s->exited && !m->viewer) {
+    if (s->exited && !s->viewer) {
         GString *out = g_string_new(NULL);
         fflush(stdout);
         sched_report(m, out);
@@ -839,9 +839,9 @@ static int run_to_end(GdbStub *s)
         m->stop = false;
         m->stop_reason = STOP_NONE;
     }
-    if (m->viewer) {
-        viewer_debug_stop(m->viewer, false);
-        return viewer_run(m, m->viewer); /* a closed window: its line, status 0 */
+    if (s->viewer) {
+        viewer_debug_stop(s->viewer, false);
+        return viewer_run(m, s->viewer); /* a closed window: its line, status 0 */
     }
     return sched_run(m);
 }
@@ -967,7 +967,8 @@ static bool parse_cores(GdbStub *s, const char *dev, char **name)
     return false;
 }
 
-int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay)
+int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay,
+              Viewer *viewer)
 {
     GdbStub st = {0}, *s = &st;
     char *dev = NULL;
@@ -981,6 +982,7 @@ int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbRep
         return 125;
     }
     s->m = m;
+    s->viewer = viewer;
     if (replay)
         s->replay = *replay;
     s->conn = -1;

@@ -159,6 +159,7 @@ static int run(NxOptions *o)
         end_machine(m, logout, false, NULL);
         return fail(err);
     }
+    Viewer *viewer = NULL;
     if (o->display_sdl) {
         bool gdb = o->gdb || o->gdb_default;
         /* Under gdb the window never holds the end: gdb decides when
@@ -172,8 +173,8 @@ static int run(NxOptions *o)
                             .data = o->display_data,
                             .dtype = o->display_dtype,
                             .cmap = o->display_cmap};
-        m->viewer = viewer_new(m, &vo, &err);
-        if (!m->viewer) {
+        viewer = viewer_new(m, &vo, &err);
+        if (!viewer) {
             trace_free(trace);
             poison_free(poison);
             end_machine(m, logout, false, NULL);
@@ -188,37 +189,35 @@ static int run(NxOptions *o)
     /* -serial: the console is opened last, so no error path above has to
      * close it. */
     FILE *serial = NULL;
-    m->console_off = o->serial_off;
     if (o->serial_file) {
         if (!(serial = fopen(o->serial_file, "w"))) {
             fprintf(stderr, "nxemu: -serial: %s: cannot create: %s\n", o->serial_file,
                     g_strerror(errno));
             trace_free(trace);
-            viewer_free(m->viewer);
-            m->viewer = NULL;
+            viewer_free(viewer);
             poison_free(poison);
             end_machine(m, logout, false, NULL);
             return NX_EXIT_USAGE;
         }
-        m->console_file = serial;
     }
+    board_set_serial(m, &(NxSerial){.file = serial, .off = o->serial_off});
     /* the race detector attaches to the TPCs, and leaves them after the run */
     TpcRace *race = tpc_race_new(m, o->tpc_race);
     if (o->gdb || o->gdb_default) {
         GdbReplay replay = {
             .budget = o->replay_budget, .memory = o->replay_memory, .every = o->replay_every};
-        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay);
-    } else if (m->viewer) {
-        rc = viewer_run(m, m->viewer);
+        rc = gdb_serve(m, o->gdb ? o->gdb : "tcp::1234", o->freeze, &replay, viewer);
+    } else if (viewer) {
+        rc = viewer_run(m, viewer);
     } else if (o->monitor_stdio) {
-        rc = monitor_stdio_run(m, o->freeze);
+        rc = monitor_stdio_run(m, NULL, o->freeze); /* -display sdl runs above */
     } else {
         rc = sched_run(m);
     }
     rc = tpc_race_end(race, rc); /* -tpc-race fault: 122 */
     tpc_race_free(race);
     if (serial) {
-        m->console_file = NULL;
+        board_set_serial(m, &(NxSerial){0});
         if (fclose(serial) != 0) {
             fprintf(stderr, "nxemu: -serial: %s: write failed: %s\n", o->serial_file,
                     g_strerror(errno));
@@ -227,15 +226,14 @@ static int run(NxOptions *o)
     }
     if (trace) {
         fflush(stdout);
-        if (!trace_finish(m, &err)) {
+        if (!trace_finish(trace, &err)) {
             rc = output_failed(err);
             err = NULL;
         }
         trace_free(trace);
     }
     fflush(stdout);
-    viewer_free(m->viewer); /* observers leave in reverse order: viewer, then poison */
-    m->viewer = NULL;
+    viewer_free(viewer); /* observers leave in reverse order: viewer, then poison */
     poison_free(poison);
     if (!end_machine(m, logout, true, &err)) {
         rc = output_failed(err);

@@ -23,6 +23,7 @@ typedef struct StdioMon {
     GString *in; /* bytes read, not yet a whole line */
     bool eof;
     bool tty;
+    Viewer *viewer; /* screendump's window (NULL: none) */
 } StdioMon;
 
 static void prompt(StdioMon *s)
@@ -64,7 +65,7 @@ static bool run_lines(Machine *m, StdioMon *s, bool *stopped)
         g_string_erase(s->in, 0, nl - s->in->str + 1);
         g_strstrip(line);
         if (*line) {
-            monitor_exec(m, line, out, &act);
+            monitor_exec(m, s->viewer, line, out, &act);
             fputs(out->str, stdout);
         } else {
             act = MON_NONE;
@@ -86,9 +87,9 @@ static bool run_lines(Machine *m, StdioMon *s, bool *stopped)
     return true;
 }
 
-int monitor_stdio_run(Machine *m, bool start_stopped)
+int monitor_stdio_run(Machine *m, Viewer *viewer, bool start_stopped)
 {
-    StdioMon s = {.in = g_string_new(NULL), .tty = isatty(STDIN_FILENO)};
+    StdioMon s = {.in = g_string_new(NULL), .tty = isatty(STDIN_FILENO), .viewer = viewer};
     bool stopped = start_stopped;
     bool quit = false;
     GString *report = g_string_new(NULL);

@@ -250,7 +250,7 @@ static bool catch_cmd(Machine *m, char **args, unsigned argc, GString *out)
     return true;
 }
 
-bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
+bool monitor_exec(Machine *m, Viewer *viewer, const char *line, GString *out, MonAction *act)
 {
     char **argv = g_strsplit_set(line, " \t", -1);
     char *args[8] = {0};
@@ -301,9 +301,9 @@ bool monitor_exec(Machine *m, const char *line, GString *out, MonAction *act)
         GError *e = NULL;
         if (!c1) {
             ok = bad(out, "monitor: screendump: name a FILE.png%s", NULL);
-        } else if (!m->viewer) {
+        } else if (!viewer) {
             ok = bad(out, "monitor: screendump: no display (start nxemu with -display sdl)%s", NULL);
-        } else if (!(ok = viewer_screendump(m->viewer, c1, &e))) {
+        } else if (!(ok = viewer_screendump(viewer, c1, &e))) {
             g_string_append_printf(out, "monitor: %s\n", e->message);
             g_error_free(e);
         }

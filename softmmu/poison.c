@@ -201,7 +201,8 @@ NxPoison *poison_new(Machine *m)
         p->vlm_written = g_malloc0((size_t)p->nr_tpc * POISON_VLM_MAP);
         p->vlm_reported = g_malloc0((size_t)p->nr_tpc * POISON_VLM_MAP);
     }
-    m->poison = p;
+    for (unsigned i = 0; i < p->nr_tpc; i++)
+        m->tpc[i]->poison = p; /* the TPCs feed their VLM accesses */
     return p;
 }
 
@@ -211,9 +212,9 @@ void poison_free(NxPoison *p)
         return;
     }
     as_remove_access_hook(p->m->as, poison_access, p);
-    if (p->m->poison == p) {
-        p->m->poison = NULL;
-    }
+    for (unsigned i = 0; i < p->nr_tpc; i++)
+        if (p->m->tpc[i]->poison == p)
+            p->m->tpc[i]->poison = NULL;
     g_free(p->vlm_written);
     g_free(p->vlm_reported);
     g_hash_table_destroy(p->pages);

@@ -346,12 +346,15 @@ bool nx_threads_ahead(const Machine *m, unsigned t)
     return th && t < th->nr && th->ahead[t] > m->sched.vtime;
 }
 
-/* Nothing looks at single bundles or at memory accesses: no debugger,
- * trace, coverage, poison or checking mode, memory hooks (the viewer) or
- * per-instruction log. */
+/* Nothing looks at single bundles or at memory accesses: no debugger, no
+ * observer on a TPC (trace, coverage, poison or checking mode: NxCpu), no
+ * memory hooks (the viewer, poison) and no per-instruction log. */
 static bool quiet(const Machine *m)
 {
-    return !m->debug && !m->trace && !m->poison && !m->check && !m->viewer && !m->as->nr_hooks &&
+    for (unsigned t = 0; t < m->cfg.nr_tpc; t++)
+        if (nx_cpu_observed(m->tpc[t]))
+            return false;
+    return !m->debug && !m->as->nr_hooks &&
            !(m->log.mask & (NX_LOG_EXEC | NX_LOG_IN_ASM | NX_LOG_CPU));
 }
 

@@ -139,7 +139,7 @@ static bool blocked_waiting(const Machine *m, unsigned i)
         return false; /* not the board's sequencers (unit tests' fake cores) */
     }
     return c->state == CPU_BLOCKED && !c->debug_frozen && c->wait_mark == m->sched.changes &&
-           c->ops->blocked_on_values((NxCpu *)c) && !m->debug && !m->trace &&
+           c->ops->blocked_on_values((NxCpu *)c) && !m->debug && !c->trace &&
            !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU | NX_LOG_DEBUG_CMD)) &&
            m->sched.slice_rounds > 1;
 }
@@ -165,12 +165,15 @@ static uint64_t solo_rounds(Machine *m, uint64_t max_rounds, NxCpu **only, bool 
 {
     Sched *s = &m->sched;
     NxCpu *cpu = NULL;
-    if (max_rounds < 2 || m->debug || m->trace || (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
+    if (max_rounds < 2 || m->debug || (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU))) {
         return 0;
     }
     *watch = false;
     for (unsigned i = 0; i < m->cfg.nr_seq; i++) {
         NxCpu *c = m->seq[i];
+        if (c->trace) {
+            return 0; /* observed per instruction */
+        }
         if (!sched_seq_active(c)) {
             continue;
         }

@@ -3,7 +3,7 @@
  * for the hook contract and docs/tracing.rst for the line format.
  *
  * Nothing here is on a hot path unless tracing is on: the cores test
- * m->trace once per instruction.  With tracing on, what an instruction did
+ * their own NxCpu.trace once per instruction.  With tracing on, what an instruction did
  * is found by comparing the core's architectural state before and after it,
  * so the cores need no per-result instrumentation and cannot forget one.
  */
@@ -118,7 +118,11 @@ NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err)
         return NULL;
     }
     t->subscribed = true;
-    m->trace = t;
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        if (t->seq[i].cpu)
+            t->seq[i].cpu->trace = t;
+    for (unsigned i = 0; i < t->nr_tpc; i++)
+        t->tpc[i].cpu->trace = t;
     return t;
 }
 
@@ -130,8 +134,12 @@ void trace_free(NxTrace *t)
 {
     if (!t)
         return;
-    if (t->m && t->m->trace == t)
-        t->m->trace = NULL;
+    for (unsigned i = 0; i < t->nr_seq; i++)
+        if (t->seq[i].cpu && t->seq[i].cpu->trace == t)
+            t->seq[i].cpu->trace = NULL;
+    for (unsigned i = 0; i < t->nr_tpc; i++)
+        if (t->tpc[i].cpu && t->tpc[i].cpu->trace == t)
+            t->tpc[i].cpu->trace = NULL;
     if (t->subscribed)
         machine_runev_unsubscribe(t->m, trace_runev, t);
     if (t->hooked && t->m) {
@@ -437,7 +445,7 @@ static void tl_tpc_counters(NxTrace *t, TraceCpu *tc, uint64_t ts)
 
 void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes, unsigned len)
 {
-    NxTrace *t = m->trace;
+    NxTrace *t = cpu->trace;
     TraceCpu *tc = trace_cpu(t, cpu);
     if (!tc)
         return;
@@ -472,9 +480,8 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
     }
 }
 
-bool trace_needs_every_insn(const Machine *m)
+bool trace_needs_every_insn(const NxTrace *t)
 {
-    const NxTrace *t = m->trace;
     /* (a pure record skipped between two hooked ones changes no stall,
      * wait or semaphore figure: wait_end and sem_resync see the same state
      * at the next hooked attempt) */
@@ -483,7 +490,7 @@ bool trace_needs_every_insn(const Machine *m)
 
 void trace_insn_end(Machine *m, NxCpu *cpu)
 {
-    NxTrace *t = m->trace;
+    NxTrace *t = cpu->trace;
     TraceCpu *tc = trace_cpu(t, cpu);
     if (tc && tc->pending)
         trace_close(t, tc);
@@ -605,12 +612,12 @@ static void keep_error(GError **first, GError **e)
     *e = NULL;
 }
 
-bool trace_finish(Machine *m, GError **err)
+bool trace_finish(NxTrace *t, GError **err)
 {
-    NxTrace *t = m->trace;
-    uint64_t now = m->sched.vtime;
     if (!t)
         return true;
+    Machine *m = t->m;
+    uint64_t now = m->sched.vtime;
     for (unsigned i = 0; i < t->nr_seq; i++) {
         if (t->seq[i].pending)
             trace_close(t, &t->seq[i]);

@@ -22,6 +22,11 @@ void board_set_tpc_kernel(Machine *m, unsigned tpc, uint64_t base, uint32_t size
     tc->kernel_size = size;
 }
 
+void board_set_serial(Machine *m, const NxSerial *serial)
+{
+    m->board->test.serial = *serial;
+}
+
 bool board_is_memory(const Machine *m, uint64_t addr)
 {
     const MemMapEntry *sbuf = &nc2_memmap[NC2_SBUF], *psum = &nc2_memmap[NC2_PSUM];

@@ -51,10 +51,11 @@ static MemTxResult testdev_write(void *opaque, uint64_t off, unsigned size, uint
     if (off == TESTDEV_FINISHER && size == 4) {
         testdev_finisher(td, (uint32_t)data);
     } else if (off == TESTDEV_CONSOLE && size <= 4) {
-        if (td->m->console)
-            g_string_append_c(td->m->console, (char)(data & 0xFF));
-        else if (!td->m->console_off)
-            fputc((int)(data & 0xFF), td->m->console_file ? td->m->console_file : stdout);
+        const NxSerial *se = &td->serial;
+        if (se->buf)
+            g_string_append_c(se->buf, (char)(data & 0xFF));
+        else if (!se->off)
+            fputc((int)(data & 0xFF), se->file ? se->file : stdout);
     }
     return MEMTX_OK;
 }

@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "nxemu/machine.h"
+#include "nxemu/serial.h"
 
 /* ---- configuration: the device tree (machine.md §10, hw/nc2/fdt.c) ---- */
 
@@ -50,6 +51,11 @@ bool nc2_fdt_write(const void *fdt, const char *path, GError **err);
 void board_set_seq_entry(Machine *m, unsigned seq, uint64_t entry);
 /* TPC tpc's kernel: KERNEL_BASE then KERNEL_SIZE (tpc.md §2.1). */
 void board_set_tpc_kernel(Machine *m, unsigned tpc, uint64_t base, uint32_t size);
+
+/* ---- the test device's console (machine.md §7), as QEMU's -serial ---- */
+
+/* The test device's console backend becomes *serial (nxemu/serial.h). */
+void board_set_serial(Machine *m, const NxSerial *serial);
 
 /* ---- what observers read ---- */
 

@@ -17,6 +17,17 @@ typedef struct Machine Machine;
 typedef struct NxCpu NxCpu;
 typedef struct SeqPort SeqPort;
 typedef struct TpcPort TpcPort;
+typedef struct NxTrace NxTrace;
+typedef struct NxPoison NxPoison;
+
+/* Kernel checking mode (nxemu-tpc-run --check, docs/tpc-guide.rst): a core
+ * reports what a kernel author most likely did not mean (a tensor access
+ * with no element inside its tensor) as one line of text naming the core,
+ * its pc, the tensor number (-1: none) and the coordinates; dim0_only:
+ * only dim 0 puts them outside (a vector past a row's end, which a
+ * kernel's last block of vectors may do on purpose). */
+typedef void (*NxCheckFn)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const int32_t coord[5],
+                          bool dim0_only, const char *what);
 
 /* Sequencer STATUS[3:0] values (machine.md §3); TPCs use RESET for IDLE and
  * HALTED for DONE. */
@@ -130,7 +141,24 @@ struct NxCpu {
      * only): the scheduler gives it no slice and no deadlock verdict is
      * drawn while it could still run. */
     bool debug_frozen;
+    /* The observers attached to this core, each set by the observer when it
+     * attaches and cleared when it leaves (NULL: none), so that a core's hot
+     * paths test its own context and the Machine holds no observer:
+     * trace_new (-d commit, -trace-json, -coverage, -d stats), poison_new
+     * (-machine poison=on: the TPCs' VLM accesses) and the checking mode
+     * (TPCs only; check_opaque is its argument). */
+    NxTrace *trace;
+    NxPoison *poison;
+    NxCheckFn check;
+    void *check_opaque;
 };
+
+/* Is an observer attached to cpu that looks at its single instructions or
+ * accesses (the scheduler runs such a core's slices in order)? */
+static inline bool nx_cpu_observed(const NxCpu *cpu)
+{
+    return cpu->trace || cpu->poison || cpu->check;
+}
 
 /* Constructors implemented by the targets; the board calls them.  Each core
  * works through the port the board fills in (nxemu/seq-port.h,

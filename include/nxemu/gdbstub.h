@@ -49,8 +49,11 @@ enum {
  * control.  With start_stopped (-S) no core runs before gdb resumes it;
  * otherwise the machine runs while waiting for gdb.  Returns the process
  * exit status (machine.md §9.2); 125 if dev cannot be used (message on
- * stderr).  replay: the reverse-execution settings (NULL: off).
+ * stderr).  replay: the reverse-execution settings (NULL: off).  viewer:
+ * the -display sdl window the stub keeps drawn and answering while gdb
+ * holds the machine (NULL: none; the caller owns it).
  */
+typedef struct Viewer Viewer; /* nxemu/viewer.h */
 typedef struct GdbReplay {
     /* most steps (nx_rev_position) one reverse command may re-execute; 0:
      * no reverse execution (-replay-budget, softmmu/gdbstub-reverse.c) */
@@ -61,6 +64,7 @@ typedef struct GdbReplay {
      * softmmu/gdbstub-snap.c) */
     uint64_t memory, every;
 } GdbReplay;
-int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay);
+int gdb_serve(Machine *m, const char *dev_opts, bool start_stopped, const GdbReplay *replay,
+              Viewer *viewer);
 
 #endif

@@ -136,10 +136,6 @@ typedef struct Machine {
     /* What -coverage counts of each core type (nxemu/coverage.h), by
      * CpuKind, filled by the board; NULL: no such core. */
     const struct NxCovIsa *cov_isa[NX_CPU_KINDS];
-    /* Commit log, timeline, coverage, stats (include/nxemu/trace.h); NULL when off. */
-    struct NxTrace *trace;
-    /* The SDL viewer (nxemu/viewer.h); NULL without -display sdl. */
-    struct Viewer *viewer;
     /* Run-event subscribers (include/nxemu/runev.h): the traces, the
      * viewer's timeline; runev counts them (0: nobody observes). */
     unsigned runev;
@@ -147,27 +143,6 @@ typedef struct Machine {
         NxRunEvFn fn;
         void *opaque;
     } runev_sub[NX_RUNEV_SUBS];
-    /* Poison mode (include/nxemu/poison.h); NULL when off.  TPC VLM
-     * accesses test it (one branch) to report uninitialised reads. */
-    struct NxPoison *poison;
-    /* The test device's console bytes go here instead of stdout when set
-     * (the C API captures them for its caller); owned by the setter. */
-    GString *console;
-    /* Kernel checking mode (nxemu-tpc-run --check, docs/tpc-guide.rst):
-     * when set, the cores report what a kernel author most likely did not
-     * mean (a tensor access with no element inside its tensor) as one line
-     * of text naming the core, its pc, the tensor number (-1: none) and the
-     * coordinates; dim0_only: only dim 0 puts them outside (a vector past
-     * a row's end, which a kernel's last block of vectors may do on
-     * purpose).  NULL when off. */
-    void (*check)(void *opaque, NxCpu *cpu, uint64_t pc, int tensor, const int32_t coord[5],
-                  bool dim0_only, const char *what);
-    void *check_opaque;
-    /* Where the test device's CONSOLE bytes go when `console` is NULL
-     * (-serial): NULL is standard output; console_off drops them (-serial
-     * none). */
-    FILE *console_file;
-    bool console_off;
     /* What was put where (NxMemLabel, in the order added); NULL: none. */
     GArray *labels;
 } Machine;

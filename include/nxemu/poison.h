@@ -9,7 +9,7 @@
  * ("tpc=N pc=0x..." for a TPC, "dma=E" for a DMA engine, which has no pc),
  * at most once per byte: a later read of already reported bytes is silent.
  * TPC VLM (private to each TPC, not in the PA map) is tracked here too, fed
- * by the TPC target when m->poison is set (poison_new sets it):
+ * by the TPC target when its NxCpu.poison is set (poison_new sets it):
  *   nxemu: warning: poison: tpc=N pc=0x<16 hex> read of uninitialised VLM 0x<5 hex> (size S)
  * with S the bytes the instruction reads and the VLM byte offset.  VLM
  * persists across launches (tpc.md §2), so does its map.  SLM is not tracked.

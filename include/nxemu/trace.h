@@ -4,9 +4,9 @@
  * (`-coverage FILE`) and run statistics (`-d stats`).  docs/tracing.rst
  * documents the formats.
  *
- * All of it hangs off m->trace, which is NULL unless one of those options is
- * given: the cores and devices call the hooks below under a single
- *   if (G_UNLIKELY(m->trace)) ...
+ * trace_new attaches it to every core (NxCpu.trace, NULL unless one of those
+ * options is given): the cores call the hooks below under a single
+ *   if (G_UNLIKELY(cpu->trace)) ...
  * so a run without them pays one predictable branch per instruction.
  *
  * The cores need exactly two calls: trace_insn_begin() once the instruction
@@ -39,14 +39,14 @@ typedef struct NxTraceOptions {
 
 /* True if o asks for anything (else there is no reason to create a trace). */
 bool trace_wanted(const NxTraceOptions *o);
-/* Create the trace and hang it on m->trace.  Opens the timeline file now, so
+/* Create the trace and attach it to every core (NxCpu.trace).  Opens the timeline file now, so
  * an unwritable path fails before anything runs: NULL + err. */
 NxTrace *trace_new(Machine *m, const NxTraceOptions *o, GError **err);
 /* The run ended: close open spans, record the fault kind, write the timeline
  * and coverage files and print the statistics.  false + err if a file could
  * not be written. */
-bool trace_finish(Machine *m, GError **err);
-/* Detach from m and free (after trace_finish, or on an error path). */
+bool trace_finish(NxTrace *t, GError **err);
+/* Detach from the cores and free (after trace_finish, or on an error path). */
 void trace_free(NxTrace *t);
 
 /* ---- hooks --------------------------------------------------------------- */
@@ -59,7 +59,7 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
  * counters come from attempts that block and from the cores' own counters,
  * so a core may run pure ALU/branch records without the hook (the
  * sequencer's compiled blocks).  NULL: false. */
-bool trace_needs_every_insn(const Machine *m);
+bool trace_needs_every_insn(const NxTrace *t);
 /* Close cpu's pending attempt, if any (no-op otherwise). */
 void trace_insn_end(Machine *m, NxCpu *cpu);
 /* Append p[0..n) as lower-case hex, the commit log's byte format. */

@@ -126,9 +126,10 @@ static inline void seq_icount_check(Sched *sc, const NxCpu *cpu, uint64_t used, 
 
 /* Is anyone watching instructions one by one (gdb, -trace-json, -d exec,
  * -d cpu)?  Read once per slice: observers come and go between runs. */
-static inline bool seq_observed(const Machine *m)
+static inline bool seq_observed(const NxCpu *cpu)
 {
-    return (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) || m->debug || m->trace;
+    const Machine *m = cpu->m;
+    return (m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) || m->debug || cpu->trace;
 }
 
 /* The per-instruction observer hook, the same for both paths of the run
@@ -141,7 +142,7 @@ static G_GNUC_NO_INLINE void seq_observe_insn(SeqCpu *s, const SeqDecoded *d)
     Machine *m = cpu->m;
     NxLog *lg = &m->log;
 
-    if (m->trace)
+    if (cpu->trace)
         trace_insn_begin(m, cpu, s->regs->pc, d->insn.rec, SEQ_REC_BYTES);
     if (nx_log_enabled(lg, NX_LOG_CPU)) {
         GString *g = g_string_new(NULL);
@@ -267,9 +268,9 @@ static G_GNUC_NO_INLINE SeqFastExit seq_run_fast(SeqCpu *s, SeqDPage *p, uint64_
      * slices) or a trace that needs no pure record (-d stats alone).  A
      * trace or -d exec/cpu hooks every record: the threaded code below, the
      * same semantics. */
-    const bool jit_ok =
-        !observed || (!trace_needs_every_insn(m) && !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
-                      nx_debug_quiet_range(m, cpu, base, base + 4096, end - *used));
+    const bool jit_ok = !observed || (!trace_needs_every_insn(cpu->trace) &&
+                                      !(m->log.mask & (NX_LOG_EXEC | NX_LOG_CPU)) &&
+                                      nx_debug_quiet_range(m, cpu, base, base + 4096, end - *used));
     const unsigned jit_heat = jit_ok ? s->jit.threshold : 0;
     SeqJitCtx jc;
 
@@ -476,7 +477,7 @@ static uint64_t seq_run(NxCpu *cpu, uint64_t budget)
         left = sc->icount_limit > sc->icount ? sc->icount_limit - sc->icount : 0;
         end = MIN(budget, left);
     }
-    const bool observed = seq_observed(m);
+    const bool observed = seq_observed(cpu);
 
     while (used < budget && !m->stop) {
         if (G_UNLIKELY(sc->solo) && used && !sched_solo_alone(m)) {
@@ -561,7 +562,7 @@ out:
         s->kept = false;
         nx->discard_kept = false;
     }
-    if (G_UNLIKELY(m->trace))
+    if (G_UNLIKELY(cpu->trace))
         trace_insn_end(m, cpu);
     return used;
 }

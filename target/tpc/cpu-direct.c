@@ -577,7 +577,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
      * -d stats alone needs no record per bundle (its TPC figures are the
      * core's counters and the kernel's launch and finish), so it observes
      * the engine an unobserved run uses. */
-    bool traced = trace_needs_every_insn(c->m);
+    bool traced = trace_needs_every_insn(c->parent.trace);
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;

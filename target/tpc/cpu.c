@@ -238,8 +238,8 @@ static void commit_mem(TpcCpu *c)
         for (unsigned i = 0; i < mw->len; i++)
             if (mw->lane_en[i])
                 c->vlm[mw->off + i] = mw->data[i];
-        if (G_UNLIKELY(c->m->poison))
-            poison_vlm_write(c->m->poison, c->t, mw->off, mw->len, mw->lane_en);
+        if (G_UNLIKELY(c->parent.poison))
+            poison_vlm_write(c->parent.poison, c->t, mw->off, mw->len, mw->lane_en);
         break;
     case TPC_MW_GLOBAL:
         tpc_global_write(c, mw->pa, &mw->val, mw->len);
@@ -457,7 +457,7 @@ bool tpc_step_one(TpcCpu *c)
     const TpcBundle *bp = &dc->b;
     if (G_UNLIKELY(bp->halt) && nx_worker)
         return escape(c); /* the kernel's end (its completion) is the main thread's */
-    if (G_UNLIKELY(c->m->trace))
+    if (G_UNLIKELY(c->parent.trace))
         trace_insn_begin(c->m, &c->parent, c->pc, raw, TPC_BUNDLE);
     if (nx_log_enabled(&c->m->log, NX_LOG_EXEC))
         tpc_log_bundle(c, raw, "exec");
@@ -587,7 +587,7 @@ static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
      * the trace observe the direct loop too */
     uint64_t bps[G_N_ELEMENTS(c->x.bp_pc)];
     /* the checking mode looks at every tensor access on the general path */
-    int nbp = c->tm || c->m->check
+    int nbp = c->tm || c->parent.check
                   ? -1
                   : nx_debug_cpu_breakpoints(c->m, &c->parent, bps, G_N_ELEMENTS(bps));
     if (nbp >= 0) {
@@ -595,7 +595,7 @@ static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
         for (int i = 0; i < nbp; i++)
             c->x.bp_pc[i] = (uint32_t)bps[i];
         n = tpc_run_quiet(c, max_bundles);
-        if (G_UNLIKELY(c->m->trace))
+        if (G_UNLIKELY(c->parent.trace))
             trace_insn_end(c->m, &c->parent); /* the slice's last staged bundle */
         fence_stores(c);
         return n;
@@ -622,7 +622,7 @@ static uint64_t cpu_step(TpcCpu *c, uint64_t max_bundles)
         c->cycle_debt = n - max_bundles; /* a stall crossed the slice's end */
         n = max_bundles;
     }
-    if (G_UNLIKELY(c->m->trace))
+    if (G_UNLIKELY(c->parent.trace))
         trace_insn_end(c->m, &c->parent);
     fence_stores(c);
     return n;

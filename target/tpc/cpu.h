@@ -641,7 +641,7 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw);
  * (a worker thread may commit it: nxemu/worker.h)? */
 bool tpc_tensor_store_in_ram(TpcCpu *c, const TpcMemWrite *mw);
 
-/* Checking mode (Machine.check): report an access of tensor t at coord
+/* Checking mode (NxCpu.check): report an access of tensor t at coord
  * that has no element inside the tensor ("ld_tnsr", "st_tnsr",
  * "gen_addr"); dim0_only: every other dim is inside.  td may be NULL (then
  * t's descriptor is read). */

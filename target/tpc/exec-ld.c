@@ -18,7 +18,7 @@ bool tpc_do_gen_addr(TpcCpu *c, const TpcInsn *in, const TpcOperand *dst, TpcSlo
     TpcTensor td;
     if (!tpc_tensor_read(c, t, &td))
         return false;
-    if (G_UNLIKELY(c->m->check)) {
+    if (G_UNLIKELY(c->parent.check)) {
         const int32_t *k = c->irf[in->a.num & 31];
         if (!tpc_tensor_in_bounds_hi(&td, k) || !tpc_tensor_in_bounds_d0(&td, k[0]))
             tpc_check_tensor(c, (int)t, &td, k, false, "gen_addr");
@@ -292,7 +292,7 @@ static void ld_l_v_poison(TpcCpu *c, uint32_t a, unsigned len, unsigned half, bo
     } else if (en) {
         u = en + (half == 2 ? 128 : 0);
     }
-    poison_vlm_read(c->m->poison, c->t, c->pc, a, len, u);
+    poison_vlm_read(c->parent.poison, c->t, c->pc, a, len, u);
 }
 
 /* half: 0 full, 1 low, 2 high.  A VPRF half is bytes 0..15 / 16..31 of its
@@ -308,7 +308,7 @@ static bool ld_l_v(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut 
     unsigned len = vp ? (half ? TPC_VPBYTES / 2 : TPC_VPBYTES) : half ? 128 : TPC_VBYTES;
     if (!tpc_check_vlm(c, a, len, half ? 128 : 256))
         return false;
-    if (G_UNLIKELY(c->m->poison))
+    if (G_UNLIKELY(c->parent.poison))
         ld_l_v_poison(c, a, len, half, vp, en);
     uint8_t *r = o->vbuf[0];
     if (vp) {

@@ -231,7 +231,7 @@ void tpc_check_tensor(TpcCpu *c, int t, const TpcTensor *td, const int32_t coord
     for (unsigned d = 0; d < MAX(rank, 1u); d++)
         g_string_append_printf(msg, "%s%" PRIu32, d ? "x" : "", td->size[d]);
     g_string_append(msg, ", dim 0 first)");
-    c->m->check(c->m->check_opaque, &c->parent, c->pc, t, coord, dim0_only, msg->str);
+    c->parent.check(c->parent.check_opaque, &c->parent, c->pc, t, coord, dim0_only, msg->str);
     g_string_free(msg, TRUE);
 }
 
@@ -356,7 +356,7 @@ bool tpc_tensor_load(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[5], bo
     unsigned first = lo, end = lo;
     if (g.hi_ok)
         d0_range(&td, coord[0], elem_shift, lo, n, &first, &end);
-    if (G_UNLIKELY(c->m->check) && first >= end && any_lane(en, lo, n, e))
+    if (G_UNLIKELY(c->parent.check) && first >= end && any_lane(en, lo, n, e))
         tpc_check_tensor(c, -1, &td, coord, g.hi_ok, "ld_tnsr");
     if (G_UNLIKELY(c->m->debug) && lanes_watch_hit(c, &g, first, end, elem_shift, en, false, false))
         return false;
@@ -423,7 +423,7 @@ bool tpc_tensor_store_plan(TpcCpu *c, const TpcTensor *tdp, const int32_t coord[
         mw->rmw_op = (uint8_t)((rmw_ctl >> 4) & 3u);
     }
     unsigned nl = g.nbytes / g.e, e = g.e;
-    if (G_UNLIKELY(c->m->check) && lo < nl) {
+    if (G_UNLIKELY(c->parent.check) && lo < nl) {
         unsigned cn = MIN(n, nl - lo), f = lo, z = lo;
         if (g.hi_ok)
             d0_range(&td, coord[0], elem_shift, lo, cn, &f, &z);

@@ -29,9 +29,9 @@ static void fx_setup(Fx *f, gconstpointer data)
     GError *err = NULL;
     f->m = machine_new(&cfg, NULL, 0, &err);
     g_assert_no_error(err);
-    g_assert_null(f->m->poison); /* off unless asked for */
+    g_assert_null(f->m->tpc[0]->poison); /* off unless asked for */
     f->p = poison_new(f->m);
-    g_assert_true(f->m->poison == f->p);
+    g_assert_true(f->m->tpc[0]->poison == f->p); /* on the TPCs */
     f->out = g_string_new(NULL);
     poison_set_output(f->p, f->out);
 }
@@ -39,7 +39,7 @@ static void fx_setup(Fx *f, gconstpointer data)
 static void fx_teardown(Fx *f, gconstpointer data)
 {
     poison_free(f->p);
-    g_assert_null(f->m->poison);
+    g_assert_null(f->m->tpc[0]->poison);
     machine_free(f->m);
     g_string_free(f->out, TRUE);
 }

@@ -42,14 +42,16 @@ static void fx_setup(Fx *f, gconstpointer data)
     GError *err = NULL;
     f->m = machine_new(&cfg, NULL, 0, &err);
     g_assert_no_error(err);
-    g_assert_null(f->m->trace); /* off unless asked for */
+    g_assert_null(f->m->seq[0]->trace); /* off unless asked for */
+    g_assert_null(f->m->tpc[0]->trace);
     f->dir = g_dir_make_tmp("nxemu-trace-XXXXXX", &err);
     g_assert_no_error(err);
     g_autofree char *cov = g_build_filename(f->dir, "cov.json", NULL);
     NxTraceOptions o = {.commit = true, .stats = true, .coverage = cov};
     f->t = trace_new(f->m, &o, &err);
     g_assert_no_error(err);
-    g_assert_true(f->m->trace == f->t);
+    g_assert_true(f->m->seq[0]->trace == f->t); /* on every core */
+    g_assert_true(f->m->tpc[0]->trace == f->t);
     f->out = g_string_new(NULL);
     trace_set_commit_output(f->t, f->out);
 }
@@ -57,7 +59,8 @@ static void fx_setup(Fx *f, gconstpointer data)
 static void fx_teardown(Fx *f, gconstpointer data)
 {
     trace_free(f->t);
-    g_assert_null(f->m->trace);
+    g_assert_null(f->m->seq[0]->trace); /* gone with it */
+    g_assert_null(f->m->tpc[0]->trace);
     machine_free(f->m);
     g_string_free(f->out, TRUE);
     g_autofree char *cov = g_build_filename(f->dir, "cov.json", NULL);
@@ -339,7 +342,7 @@ static void test_coverage(Fx *f, gconstpointer data)
     FILE *saved = f->m->log.file;
     g_autofree char *logp = g_build_filename(f->dir, "stats.log", NULL);
     f->m->log.file = fopen(logp, "w");
-    g_assert_true(trace_finish(f->m, &err));
+    g_assert_true(trace_finish(f->t, &err));
     g_assert_no_error(err);
     fclose(f->m->log.file);
     f->m->log.file = saved;
