@@ -97,7 +97,7 @@ def messages_name_the_mismatch():
     assert "expected 0" in rep["fail-code"]["message"]
     assert "expect-stdout '^goodbye$'" in rep["pattern-mismatch"]["message"]
     # the timeout is a SIGTERM first, which nxemu answers with where it was
-    assert rep["hang"]["message"] == "timeout after 3 s: stopped with SIGTERM", rep["hang"]
+    assert rep["hang"]["message"] == "timeout after 8 s: stopped with SIGTERM", rep["hang"]
     assert rep["hang"]["diagnostic"].startswith(
         "nxemu: terminating on signal 15 (SIGTERM): icount=0 vtime=0\n"
         "nxemu:   core=0 pc=0x0000000001000000 state=RUNNING\n"), rep["hang"]
@@ -115,7 +115,7 @@ def json_counts_and_times():
     # nothing printed: null, not 0
     assert rep["fail-code"]["instructions"] is None and rep["fail-code"]["cycles"] is None
     assert rep["deadlock"]["cycles"] == 192
-    assert 3.0 <= rep["hang"]["wall_time"] < 12, rep["hang"]["wall_time"]
+    assert 8.0 <= rep["hang"]["wall_time"] < 20, rep["hang"]["wall_time"]
     for c in rep.values():
         assert c["wall_time"] > 0
     assert rep["pass"]["tags"] == ["smoke", "fast"]
