@@ -305,6 +305,11 @@ typedef struct TpcExec {
     uint64_t direct_total;
     uint64_t loop_total;  /* of them, run by loop plans (loop-plan.c) */
     uint64_t hoist_total; /* of those, with the tensor spans hoisted */
+    /* the block compiler (jit.c): on (NXEMU_TPC_JIT=on), its arena and
+     * bodies, and the bundles its compiled bodies ran (in loop_total) */
+    bool jit_on;
+    struct TpcJit *jit;
+    uint64_t jit_total;
     /* the last loop body found without a plan, not looked at again in
      * this code generation (loop-plan.c) */
     uint32_t lp_fail_body, lp_fail_end;
