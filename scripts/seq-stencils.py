@@ -14,7 +14,12 @@ usage: seq-stencils.py [--prefix P] OBJECT OUTPUT.h
        seq-stencils.py [--prefix P] --none OUTPUT.h   (a host without stencils)
 
 --prefix tpc makes the TPC's header (target/tpc/jit-stencils.c: tpc_st_*,
-tpc_hole_*, TpcStencil, TPC_HOLE_*) from the same rules.
+tpc_hole_*, TpcStencil, TPC_HOLE_*) from the same rules, and allows one
+more kind of relocation there: a PC-relative one against constants in
+.rodata (vector constants of the lane loops).  The constants are copied
+after the stencil's code at a multiple of 32 bytes (the field patched
+here: code and data move together), its trailing jump is then kept, and
+the stencil's align field asks jit.c to place it at a multiple of 32.
 """
 import struct
 import sys
@@ -60,20 +65,32 @@ def symbols(data, secs):
     strtab = secs[st["link"]]
     out = []
     for i in range(st["size"] // 24):
-        name, _info, _other, shndx, _value, _size = struct.unpack_from(
+        name, _info, _other, shndx, value, _size = struct.unpack_from(
             "<IBBHQQ", data, st["off"] + i * 24)
-        out.append((cstr(data, strtab["off"] + name), shndx))
+        out.append((cstr(data, strtab["off"] + name), shndx, value))
     return out
 
 
-def stencil(data, sec, rela, syms):
-    """(code, relocations, strip) or a reason to leave it out."""
-    code = data[sec["off"]:sec["off"] + sec["size"]]
+def stencil(data, secs, sec, rela, syms):
+    """(code, relocations, strip, align) or a reason to leave it out."""
+    code = bytearray(data[sec["off"]:sec["off"] + sec["size"]])
+    size = len(code)
     rels = []
+    consts = {}  # .rodata section index -> its offset in the stencil
     for i in range(rela["size"] // 24 if rela else 0):
         off, info, addend = struct.unpack_from("<QQq", data, rela["off"] + i * 24)
         sym, typ = info >> 32, info & 0xFFFFFFFF
-        name, shndx = syms[sym]
+        name, shndx, value = syms[sym]
+        if (P == "tpc" and 0 < shndx < len(secs) and secs[shndx]["name"].startswith(".rodata")
+                and typ == R_X86_64_PC32):
+            if shndx not in consts:
+                code += b"\xcc" * (-len(code) % 32)
+                consts[shndx] = len(code)
+                cs = secs[shndx]
+                code += data[cs["off"]:cs["off"] + cs["size"]]
+            rel = consts[shndx] + value + addend - off
+            struct.pack_into("<i", code, off, rel)
+            continue
         if not name.startswith(f"{P}_hole_") or shndx != 0:
             return f"relocation against {name or 'a section'}"
         if typ not in rtypes():
@@ -86,9 +103,9 @@ def stencil(data, sec, rela, syms):
                 return f"{P}_hole_{hole} is not a jump"
         rels.append((off, rtypes()[typ], hole.upper(), addend))
     # A trailing "jmp next" is dropped when the next stencil follows.
-    strip = 5 if any(o == len(code) - 4 and h == "NEXT" and code[o - 1] == 0xE9
-                     for o, _t, h, _a in rels) else 0
-    return code, rels, strip
+    strip = 5 if not consts and any(o == size - 4 and h == "NEXT" and code[o - 1] == 0xE9
+                                    for o, _t, h, _a in rels) else 0
+    return bytes(code), rels, strip, 32 if consts else 0
 
 
 def main():
@@ -116,19 +133,20 @@ def main():
             continue
         name = sec["name"][len(f".text.{P}_st_"):]
         rela = next((s for s in secs if s["type"] == 4 and s["info"] == idx), None)
-        got = stencil(data, sec, rela, syms)
+        got = stencil(data, secs, sec, rela, syms)
         if isinstance(got, str):
             print(f"seq-stencils: warning: stencil {name} left out: {got}", file=sys.stderr)
             out.append(f"/* {name}: left out, {got} */")
             continue
-        code, rels, strip = got
+        code, rels, strip, align = got
         out.append(f"static const uint8_t {P}_st_code_{name}[] = {{" +
                    ", ".join(f"0x{b:02x}" for b in code) + "};")
         out.append(f"static const {typ}StReloc {P}_st_rel_{name}[] = {{" +
                    ", ".join(f"{{{o}, {t}, {up()}_HOLE_{h}, {a}}}" for o, t, h, a in rels) +
                    ("" if rels else "{0, 0, 0, 0}") + "};")
         table.append(f"    [{up()}_ST_{name}] = {{{P}_st_code_{name}, {len(code)}, "
-                     f"{P}_st_rel_{name}, {len(rels)}, {strip}}},")
+                     f"{P}_st_rel_{name}, {len(rels)}, {strip}" +
+                     (f", {align}" if P == "tpc" else "") + "},")
     out.append(f"static const {typ}Stencil {P}_stencils[{up()}_ST_COUNT] = {{")
     out += table
     out.append("};")

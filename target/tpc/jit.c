@@ -38,7 +38,8 @@ G_STATIC_ASSERT(sizeof(TpcJitBcast) == sizeof(TpcBcast));
 G_STATIC_ASSERT(offsetof(TpcJitBcast, val) == offsetof(TpcBcast, val));
 G_STATIC_ASSERT(offsetof(TpcJitBcast, e) == offsetof(TpcBcast, e));
 
-#define TPC_JIT_ARENA   (1u << 20)
+size_t tpc_jit_arena_bytes = 1u << 20;
+unsigned tpc_jit_flushes, tpc_jit_inlined;
 #define TPC_JIT_BODIES  32
 #define TPC_JIT_MAXBODY 256 /* bundles */
 #define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
@@ -165,10 +166,12 @@ bool tpc_jit_available(void)
 #endif
 }
 
-bool tpc_jit_enabled(void)
+unsigned tpc_jit_enabled(void)
 {
     const char *v = getenv("NXEMU_TPC_JIT");
-    return v && !strcmp(v, "on") && tpc_jit_available();
+    if (!v || !tpc_jit_available())
+        return 0;
+    return !strcmp(v, "on") ? 1 : !strcmp(v, "all") ? 2 : 0;
 }
 
 /* ---- emitting ---- */
@@ -205,8 +208,12 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
     const TpcStencil *st = &tpc_stencils[id];
     if (!st->code)
         return EM_NOFIT;
-    if (j->used + st->len + tpc_stencils[TPC_ST_EXIT].len > j->cap)
+    size_t pad = st->align ? -j->used % st->align : 0;
+    if (j->used + pad + st->len + tpc_stencils[TPC_ST_EXIT].len > j->cap)
         return EM_FULL;
+    /* (NOPs: what came before falls through or jumps into them) */
+    memset(j->buf + j->used, 0x90, pad);
+    j->used += pad;
     uint8_t *at = j->buf + j->used, *next = NULL;
     memcpy(at, st->code, st->len);
     if (taken)
@@ -279,6 +286,7 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     }
     if (taken)
         link_to(taken, j->buf + j->used);
+    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
     return EM_OK;
 }
 
@@ -369,13 +377,13 @@ static TpcJit *jit_of(TpcCpu *c)
     if (j)
         return j;
     j = g_new0(TpcJit, 1);
-    void *buf =
-        mmap(NULL, TPC_JIT_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const size_t cap = tpc_jit_arena_bytes;
+    void *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (buf == MAP_FAILED) {
         j->broken = true;
     } else {
         j->buf = buf;
-        j->cap = TPC_JIT_ARENA;
+        j->cap = cap;
         if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0)
             j->broken = true;
     }
@@ -416,6 +424,7 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
         TpcJitBody keep = *b;
         memset(b, 0, sizeof *b);
         flush(j);
+        __atomic_fetch_add(&tpc_jit_flushes, 1, __ATOMIC_RELAXED);
         b = &j->body[j->nbody++];
         *b = keep;
         b->ncalled = 0;
@@ -432,8 +441,10 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     }
     __builtin___clear_cache((char *)j->buf, (char *)j->buf + j->used);
     if (r != EM_OK) {
+        /* (a body bigger than an empty arena: its slot stays empty) */
         body_fold(j, b);
-        j->nbody--; /* (the last one: a fresh arena holds any body) */
+        if (b == &j->body[j->nbody - 1])
+            j->nbody--;
         return NULL;
     }
     return b;
@@ -454,7 +465,8 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         return false;
     TpcJitBody *b = NULL;
     for (unsigned i = 0; i < j->nbody && !b; i++)
-        if (j->body[i].body == body && j->body[i].end == end && j->body[i].gen == gen)
+        if (j->body[i].fn && j->body[i].body == body && j->body[i].end == end &&
+            j->body[i].gen == gen)
             b = &j->body[i];
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
@@ -475,7 +487,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         }
         /* a short body with tensor accesses is the loop plan's, which
          * hoists their checks; one without a VPU loop step gains nothing */
-        if (!any_vl || (any_prep && nb <= 8)) {
+        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8))) {
             j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
             return false;
         }

@@ -69,12 +69,20 @@ typedef struct TpcStencil {
     const TpcStReloc *rel;
     uint8_t nrel;
     uint8_t strip; /* bytes of a trailing jump to NEXT, dropped when it follows */
+    uint8_t align; /* 32: at a multiple of 32 bytes (constants after the code) */
 } TpcStencil;
 
 /* Whether this host runs compiled bodies (x86-64 with AVX2 and FMA and the
  * stencils built), and whether NXEMU_TPC_JIT asks for them ("on"). */
 bool tpc_jit_available(void);
-bool tpc_jit_enabled(void);
+/* NXEMU_TPC_JIT: "on" 1 (bodies the plans would not run faster), "all" 2
+ * (every body it can: the tests), else 0; 0 without tpc_jit_available. */
+unsigned tpc_jit_enabled(void);
+/* Bytes of a core's arena when it is mapped (tests: a small one, flushed
+ * and refilled). */
+extern size_t tpc_jit_arena_bytes;
+/* Arena flushes and VPU steps compiled inline since the start (tests). */
+extern unsigned tpc_jit_flushes, tpc_jit_inlined;
 bool tpc_jit_has_stencil(TpcStencilId id);
 /* The VPU stencil of (opcode, type, switches) with operand B of kind
  * bkind (TPC_OP_V, _S, _IMM/_SIMM, _NONE), or -1. */
