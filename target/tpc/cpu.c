@@ -812,7 +812,7 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port)
             c->x.out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
     tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
-    c->x.jit_on = tpc_jit_enabled();
+    c->x.jit_on = (uint8_t)tpc_jit_enabled();
     /* one hook for all TPCs of the machine (installed once) */
     c->x.code_hooked = as_set_code_write_hook(m->as, tpc_code_write_hook, m);
     if (!c->x.code_hooked)

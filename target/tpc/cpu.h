@@ -305,9 +305,10 @@ typedef struct TpcExec {
     uint64_t direct_total;
     uint64_t loop_total;  /* of them, run by loop plans (loop-plan.c) */
     uint64_t hoist_total; /* of those, with the tensor spans hoisted */
-    /* the block compiler (jit.c): on (NXEMU_TPC_JIT=on), its arena and
-     * bodies, and the bundles its compiled bodies ran (in loop_total) */
-    bool jit_on;
+    /* the block compiler (jit.c): 0 off, 1 on (NXEMU_TPC_JIT=on), 2 on
+     * for every body it can compile (=all, tests), its arena and bodies,
+     * and the bundles its compiled bodies ran (in loop_total) */
+    uint8_t jit_on;
     struct TpcJit *jit;
     uint64_t jit_total;
     /* the last loop body found without a plan, not looked at again in
