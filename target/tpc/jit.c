@@ -45,7 +45,7 @@ unsigned tpc_jit_flushes, tpc_jit_inlined;
 #define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
 
 typedef struct TpcJitCalled {
-    const char *mnem;
+    const TpcInsnDesc *mnem; /* its slot and mnemonic */
     uint32_t n; /* per trip */
 } TpcJitCalled;
 
@@ -72,7 +72,7 @@ typedef struct TpcJit {
     uint64_t fail_gen;
     /* calls of the direct path by mnemonic, of bodies gone */
     struct {
-        const char *mnem;
+        const TpcInsnDesc *mnem;
         uint64_t n;
     } called[TPC_JIT_CALLED];
 } TpcJit;
@@ -290,7 +290,7 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     return EM_OK;
 }
 
-static void count_called(TpcJitBody *b, const char *mnem)
+static void count_called(TpcJitBody *b, const TpcInsnDesc *mnem)
 {
     for (unsigned i = 0; i < b->ncalled; i++)
         if (b->called[i].mnem == mnem) {
@@ -313,7 +313,7 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
             if (r != EM_OK)
                 return EM_FULL; /* (the stencil exists: tpc_jit_available) */
             for (unsigned s = 0; s < dc->nact; s++)
-                count_called(b, dc->din[s]->desc->mnemonic);
+                count_called(b, dc->din[s]->desc);
             continue;
         }
         for (unsigned s = 0; s < dc->nact; s++) {
@@ -324,7 +324,7 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
                 continue;
             if (emit_k(j, TPC_ST_STEP, k, s) != EM_OK)
                 return EM_FULL;
-            count_called(b, dc->din[s]->desc->mnemonic);
+            count_called(b, dc->din[s]->desc);
         }
     }
     return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
@@ -526,7 +526,7 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
         return;
     /* fold a copy: the bodies stay */
     struct {
-        const char *mnem;
+        const TpcInsnDesc *mnem;
         uint64_t n;
     } t[TPC_JIT_CALLED];
     memcpy(t, j->called, sizeof t);
@@ -543,8 +543,10 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
         }
     }
     size_t o = 0;
+    static const char *const slot[4] = {"ld", "spu", "vpu", "st"};
     for (unsigned u = 0; u < TPC_JIT_CALLED && t[u].mnem && o < len; u++)
-        o += (size_t)snprintf(out + o, len - o, " %s=%" G_GUINT64_FORMAT, t[u].mnem, t[u].n);
+        o += (size_t)snprintf(out + o, len - o, " %s.%s=%" G_GUINT64_FORMAT,
+                              slot[t[u].mnem->slot & 3], t[u].mnem->mnemonic, t[u].n);
 }
 
 void tpc_jit_free(TpcCpu *c)
