@@ -477,7 +477,8 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && tpc_bp_at(c, pc)))
                 return false; /* (not decoded yet, or a breakpoint: this slice) */
             if (!dc->direct || dc->spu_jmp) {
-                j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
+                /* (no loop plan either: as loop_plan_iterate records it) */
+                c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
                 return false;
             }
             for (unsigned s = 0; s < dc->nact; s++)
