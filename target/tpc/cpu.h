@@ -411,6 +411,12 @@ void tpc_jump_to(TpcCpu *c, uint32_t target);
 void tpc_direct_plan(TpcDCacheEntry *dc);
 /* tpc_cpu_step's loop while nothing observes single bundles */
 uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
+/* The block compiler (jit.c, jit.h): NXEMU_TPC_JIT's level, "on" 1
+ * (bodies the loop plans would not run faster), "all" 2 (every body it
+ * can: the tests), else 0, and 0 without stencils for this host
+ * (tpc_jit_available); a core's arena and bodies freed. */
+unsigned tpc_jit_enabled(void);
+void tpc_jit_free(TpcCpu *c);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */

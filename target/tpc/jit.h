@@ -75,9 +75,8 @@ typedef struct TpcStencil {
 /* Whether this host runs compiled bodies (x86-64 with AVX2 and FMA and the
  * stencils built), and whether NXEMU_TPC_JIT asks for them ("on"). */
 bool tpc_jit_available(void);
-/* NXEMU_TPC_JIT: "on" 1 (bodies the plans would not run faster), "all" 2
- * (every body it can: the tests), else 0; 0 without tpc_jit_available. */
-unsigned tpc_jit_enabled(void);
+/* (tpc_jit_enabled and tpc_jit_free are declared in cpu.h, which the
+ * core's creation and destruction use) */
 /* Bytes of a core's arena when it is mapped (tests: a small one, flushed
  * and refilled). */
 extern size_t tpc_jit_arena_bytes;
@@ -96,6 +95,5 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd);
 /* The steps and bundles that called the direct path, by mnemonic, for
  * --stats ("" when none). */
 void tpc_jit_stats(TpcCpu *c, char *out, size_t len);
-void tpc_jit_free(TpcCpu *c);
 
 #endif

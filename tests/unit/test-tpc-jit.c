@@ -11,6 +11,7 @@
  */
 #include <glib.h>
 
+#include "target/tpc/cpu.h"
 #include "target/tpc/insn.h"
 #include "target/tpc/jit.h"
 #include "target/tpc/vlane.h"
