@@ -27,6 +27,7 @@
 #include "softmmu/monitor.h"
 #include "softmmu/options.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/jit.h"
 
 #define TR_MAGIC     0x4C50584Eu /* "NXPL" */
 #define TR_BLOCK_LEN (0xD0 + 0x38 * TR_MAX_TENSORS)
@@ -495,6 +496,15 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
                 " loop=%" PRIu64 " hoist=%" PRIu64 " host=%.6f s\n",
                 t, c->parent.retired, c->x.direct_total, c->parent.retired - c->x.direct_total,
                 c->x.loop_total, c->x.hoist_total, (double)c->x.host_ns * 1e-9);
+            if (c->x.jit_on) {
+                /* the block compiler's bundles and the steps its bodies
+                 * left to the direct path, by mnemonic (jit.h) */
+                char called[512];
+                tpc_jit_stats(c, called, sizeof called);
+                g_string_append_printf(res->paths,
+                                       "nxemu-tpc-run: tpc%u jit=%" PRIu64 " called:%s\n", t,
+                                       c->x.jit_total, called[0] ? called : " none");
+            }
         }
     }
     fflush(stdout);

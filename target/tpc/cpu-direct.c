@@ -150,6 +150,11 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
     dc->vfn(out, pa, pb, old);
 }
 
+bool tpc_direct_is_vl(TpcDirectFn fn)
+{
+    return fn == run_vpu_vl;
+}
+
 /* The same under a VPRF predicate: the result blended into the old value
  * over the lane mask, as vpu_arith does (tpc_pred_mask, tpc_merge). */
 static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,

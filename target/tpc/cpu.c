@@ -760,6 +760,7 @@ static void tpc_destroy(NxCpu *cpu)
     TpcCpu *c = tpc_cpu(cpu);
     g_hash_table_destroy(c->conflict_warned);
     tpc_timing_free(c->tm);
+    tpc_jit_free(c);
     g_free(c->block);
 }
 
@@ -811,6 +812,7 @@ NxCpu *tpc_cpu_create(Machine *m, unsigned index, const TpcPort *port)
             c->x.out[s].vbuf[k] = c->vstore[TPC_NR_V + 2 * s + k];
     tpc_lane_id_init(c);
     c->conflict_warned = g_hash_table_new(g_direct_hash, g_direct_equal);
+    c->x.jit_on = (uint8_t)tpc_jit_enabled();
     /* one hook for all TPCs of the machine (installed once) */
     c->x.code_hooked = as_set_code_write_hook(m->as, tpc_code_write_hook, m);
     if (!c->x.code_hooked)

@@ -305,6 +305,12 @@ typedef struct TpcExec {
     uint64_t direct_total;
     uint64_t loop_total;  /* of them, run by loop plans (loop-plan.c) */
     uint64_t hoist_total; /* of those, with the tensor spans hoisted */
+    /* the block compiler (jit.c): 0 off, 1 on (NXEMU_TPC_JIT=on), 2 on
+     * for every body it can compile (=all, tests), its arena and bodies,
+     * and the bundles its compiled bodies ran (in loop_total) */
+    uint8_t jit_on;
+    struct TpcJit *jit;
+    uint64_t jit_total;
     /* the last loop body found without a plan, not looked at again in
      * this code generation (loop-plan.c) */
     uint32_t lp_fail_body, lp_fail_end;
@@ -408,6 +414,12 @@ void tpc_jump_to(TpcCpu *c, uint32_t target);
 void tpc_direct_plan(TpcDCacheEntry *dc);
 /* tpc_cpu_step's loop while nothing observes single bundles */
 uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
+/* The block compiler (jit.c, jit.h): NXEMU_TPC_JIT's level, "on" 1
+ * (bodies the loop plans would not run faster), "all" 2 (every body it
+ * can: the tests), else 0, and 0 without stencils for this host
+ * (tpc_jit_available); a core's arena and bodies freed. */
+unsigned tpc_jit_enabled(void);
+void tpc_jit_free(TpcCpu *c);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */

@@ -114,6 +114,10 @@ static inline bool tpc_bp_at(const TpcCpu *c, uint32_t pc)
     return false;
 }
 
+/* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP
+ * predicate), which the block compiler (jit.c) runs inline. */
+bool tpc_direct_is_vl(TpcDirectFn fn);
+
 /* Run the innermost loop's body by its plans from c->pc (loop-plan.c),
  * counting bundles into *n (the slice's, at most max_bundles) and *nd
  * (the direct ones not yet in the core's counters). */

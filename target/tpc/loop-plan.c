@@ -8,6 +8,7 @@
 
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
+#include "target/tpc/jit.h"
 
 /* ---- loop plans: a LOOP body of direct bundles run as one ---- */
 
@@ -237,7 +238,14 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     /* (counters of its own, which the direct executors cannot alias, stay
      * in registers: through the caller's, 13 host instructions a bundle) */
     uint64_t ln = *n, lnd = 0;
-    loop_plan_iterate(c, &ln, max_bundles, &lnd);
+    /* (a body found without plans has no compiled body either: the block
+     * compiler's lookup cost lrelu 13 host instructions a bundle) */
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    if (!c->x.jit_on ||
+        (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
+         c->x.code_gen == c->x.lp_fail_gen) ||
+        !tpc_jit_loop(c, &ln, max_bundles, &lnd))
+        loop_plan_iterate(c, &ln, max_bundles, &lnd);
     *n = ln;
     *nd += lnd;
     c->x.loop_total += lnd;

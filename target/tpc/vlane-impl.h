@@ -10,19 +10,12 @@
 #define VL_N(E) (TPC_VBYTES / (E))
 
 /* One loop over the lanes of element size E as a function (a TpcVlFn):
- * x, y, z are lanes of a, b, d, T the type TY.  Unrolled by 8: with AVX2 that is the
- * whole register (8 vectors of 32 bytes), so no loop counter per vector. */
+ * VL_LANES (vlane-loop.h), with x, y, z lanes of a, b, d, T the type TY. */
 #define VL_FN(name, E, TY, expr)                                                                   \
     VL_ATTR static void VL(name)(uint8_t *restrict out, const uint8_t *restrict a,                 \
                                  const uint8_t *restrict b, const uint8_t *restrict d)             \
     {                                                                                              \
-        enum { T = TY };                                                                           \
-        _Pragma("GCC unroll 8") for (unsigned i = 0; i < VL_N(E); i++)                             \
-        {                                                                                          \
-            uint32_t x = vl_ld##E(a, i), y = vl_ld##E(b, i), z = vl_ld##E(d, i);                   \
-            (void)x, (void)y, (void)z;                                                             \
-            vl_st##E(out, i, (expr));                                                              \
-        }                                                                                          \
+        VL_LANES(E, TY, expr, out, a, b, d);                                                       \
     }
 
 /* a whole register moved: a tensor load's span into its register image.

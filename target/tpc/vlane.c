@@ -24,42 +24,8 @@
 
 #include "target/tpc/cpu.h"
 #include "target/tpc/lane.h"
+#include "target/tpc/vlane-loop.h"
 #include "target/tpc/vlane.h"
-
-static inline uint32_t vl_ld4(const uint8_t *p, unsigned i)
-{
-    uint32_t v;
-    memcpy(&v, p + 4 * i, 4);
-    return v;
-}
-
-static inline uint32_t vl_ld2(const uint8_t *p, unsigned i)
-{
-    uint16_t v;
-    memcpy(&v, p + 2 * i, 2);
-    return v;
-}
-
-static inline uint32_t vl_ld1(const uint8_t *p, unsigned i)
-{
-    return p[i];
-}
-
-static inline void vl_st4(uint8_t *p, unsigned i, uint32_t v)
-{
-    memcpy(p + 4 * i, &v, 4);
-}
-
-static inline void vl_st2(uint8_t *p, unsigned i, uint32_t v)
-{
-    uint16_t h = (uint16_t)v;
-    memcpy(p + 2 * i, &h, 2);
-}
-
-static inline void vl_st1(uint8_t *p, unsigned i, uint32_t v)
-{
-    p[i] = (uint8_t)v;
-}
 
 void tpc_vl_pack(uint8_t vp[TPC_VPBYTES], const uint8_t bytes[TPC_VBYTES])
 {

@@ -43,6 +43,7 @@
 #include "nxemu/machine.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/jit.h"
 #include "../tpc/tpc-testlib.h"
 
 #define NKERN   60
@@ -137,6 +138,15 @@ static unsigned sidx(GRand *r, bool direct)
     return direct ? 2 * pick(r, 4) : pick(r, 8);
 }
 
+/* VPU arithmetic: direct forms (and, from int add and i32 mul on, staged
+ * ones) */
+static const char *const vpu_ops[] = {
+    "add.f32",  "sub.f32",    "mul.f32", "sub.f32 neg", "mac.f32", "mac.f32 neg", "max.f32",
+    "min.f32",  "sub.i32 st", "max.i16", "min.u8",      "sub.u16", "shl.i32",     "shr.u16",
+    "and.i32",  "or.u16",     "xor.i8",  "sub.i8 st",   "add.i32", "max.i32",     "add.u8 st",
+    "add.bf16", "mul.bf16",   "sub.u32", "min.i32",     "xor.u32",
+};
+
 /* One bundle, `left` more to come in the body; wv/wi: registers written
  * so far in it (no conflicts).  direct: only forms with a direct plan
  * (no VPRF predicate on the LD/ST slots, no st_l, no jump: pass left 0),
@@ -219,16 +229,9 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     f = pick(r, 10);
     unsigned v = pick(r, 8);
     if (f < 6 && !(wv & (1ull << v))) {
-        /* direct forms (and, from int add and i32 mul on, staged ones) */
-        static const char *const ops[] = {
-            "add.f32",     "sub.f32",     "mul.f32",    "sub.f32 neg", "mac.f32",  "mac.f32 neg",
-            "max.f32",     "min.f32",     "sub.i32 st", "max.i16",     "min.u8",   "sub.u16",
-            "shl.i32",     "shr.u16",     "and.i32",    "or.u16",      "xor.i8",   "sub.i8 st",
-            "add.i32",     "max.i32",     "add.u8 st",
-        };
-        unsigned o = pick(r, G_N_ELEMENTS(ops));
+        unsigned o = pick(r, G_N_ELEMENTS(vpu_ops));
         wv |= 1ull << v;
-        g_string_append_printf(k, "%s V%u, V%u, ", ops[o], v, pick(r, 8));
+        g_string_append_printf(k, "%s V%u, V%u, ", vpu_ops[o], v, pick(r, 8));
         unsigned b = pick(r, 3);
         if (b == 0)
             g_string_append_printf(k, "V%u", pick(r, 8));
@@ -290,6 +293,60 @@ static GByteArray *kernel(GRand *r, GString *src)
                          "loop 0x0, 0x3, 1, <, End\nnop\n");
     for (unsigned b = 0; b < NBUNDLE; b++)
         bundle(src, r, NBUNDLE - 1 - b, false);
+    g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    return assemble(src);
+}
+
+/* A LOOP body of 1 to 30 bundles going round 2 to 40 times, for the block
+ * compiler (jit.c): mostly VPU arithmetic of every operand B kind and
+ * predicate (vpu_ops; what has a loop stencil runs inline), with LD-slot
+ * MOVs into V, the SPU's compares switching SP1/SP2 and scalar adds (calls
+ * of the direct executors), and now and then a bundle of bundle()'s direct
+ * forms (tensor accesses: a call of the direct path, which leaves the body
+ * when a span leaves its tensor or a predicate is off).  The V registers
+ * start as tensor data (f32 values, integers, NaNs). */
+static GByteArray *jit_kernel(GRand *r, GString *src)
+{
+    unsigned nb = 1 + pick(r, 30), trips = 2 + pick(r, 39);
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
+    for (unsigned v = 0; v < 8; v++)
+        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
+    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+    /* now and then a load walking t4 until it faults past the end of HBM
+     * (as loop_kernel's), in the middle of a compiled body */
+    unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
+    for (unsigned b = 0; b < nb; b++) {
+        if (b == walk)
+            g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
+        if (pick(r, 8) == 0) {
+            bundle(src, r, 0, true);
+            continue;
+        }
+        unsigned v = pick(r, 8), mv = (v + 1 + pick(r, 7)) % 8;
+        if (pick(r, 5) == 0)
+            g_string_append_printf(src, "mov.f32 V%u, S%u; ", mv, pick(r, 8));
+        else
+            g_string_append(src, "nop; ");
+        unsigned f = pick(r, 5);
+        if (f == 0)
+            g_string_append_printf(src, "cmp_less.i32 SP%u, S%u, S%u; ", 1 + pick(r, 2), pick(r, 8),
+                                   pick(r, 8));
+        else if (f == 1)
+            g_string_append_printf(src, "add.i32 S%u, S%u, S%u; ", 1 + pick(r, 7), pick(r, 8),
+                                   pick(r, 8));
+        else
+            g_string_append(src, "nop; ");
+        g_string_append_printf(src, "%s V%u, V%u, ", vpu_ops[pick(r, G_N_ELEMENTS(vpu_ops))], v,
+                               pick(r, 8));
+        unsigned bk = pick(r, 3);
+        if (bk == 0)
+            g_string_append_printf(src, "V%u", pick(r, 8));
+        else if (bk == 1)
+            g_string_append_printf(src, "S%u", pick(r, 8));
+        else
+            g_string_append_printf(src, "0x%x", pick(r, 2) ? 0x3fa00000u : g_rand_int(r));
+        g_string_append_printf(src, "%s; nop\n", preds[pick(r, G_N_ELEMENTS(preds))]);
+    }
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
     return assemble(src);
 }
@@ -447,6 +504,7 @@ typedef struct State {
      * path ends a slice at the same bundle (vtime and the other cores'
      * interleaving depend on it) */
     uint64_t slices;
+    uint64_t cycles, retired; /* the core's counters (virtual time) */
     uint32_t s[TPC_NR_S];
     uint8_t sp[TPC_NR_SP];
     uint8_t v[TPC_NR_V][TPC_VBYTES];
@@ -460,14 +518,20 @@ typedef struct State {
  * MODE_STAGED: a watchpoint on a word no kernel touches, which puts every
  * bundle through the general (staged) path: the reference. */
 /* MODE_TRACED: -d commit and -d exec on (both observe the direct loop).
- * MODE_STATS: -d stats alone, which must leave the engine as it is. */
-enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_STATS, MODE_DEBUGGER, MODE_STAGED };
+ * MODE_STATS: -d stats alone, which must leave the engine as it is.
+ * MODE_JIT: the block compiler on for every body it can compile
+ * (NXEMU_TPC_JIT=all), every eighth kernel with an arena of 1 KiB, which
+ * holds few bodies (flushed, and then the loop plans run them), every
+ * eighth with 4 KiB. */
+enum { MODE_PLAIN, MODE_OBSERVED, MODE_TRACED, MODE_STATS, MODE_JIT, MODE_DEBUGGER, MODE_STAGED };
 
 static void nop_hook(void *opaque, uint64_t addr, unsigned size, bool is_write, MemTxAttrs attrs) {}
 
 /* bundles the last run_mode ran by loop plans (TpcExec.loop_total), and
  * of them with hoisted tensor spans (hoist_total) */
 static uint64_t last_loop_bundles, last_hoist_bundles;
+/* and by compiled bodies (TpcExec.jit_total) */
+static uint64_t last_jit_bundles;
 
 /* slice: bundles per cpu->ops->run call */
 static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned slice, State *st)
@@ -516,6 +580,7 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned sl
     tt_wr32(m, TPC0 + 0x1008, 1);
     NxCpu *cpu = m->tpc[0];
     TpcCpu *c = tpc_cpu(cpu);
+    c->x.jit_on = mode == MODE_JIT ? 2 : 0;
     uint64_t slices = 0;
     for (unsigned n = 0; n < 100000 && cpu->state == CPU_RUNNING; n++) {
         uint64_t used = cpu->ops->run(cpu, slice); /* odd slices: bundles straddle slice ends */
@@ -525,8 +590,11 @@ static void run_mode(const GByteArray *text, guint32 seed, int mode, unsigned sl
     g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
     last_loop_bundles = c->x.loop_total;
     last_hoist_bundles = c->x.hoist_total;
+    last_jit_bundles = c->x.jit_total;
     memset(st, 0, sizeof(*st));
     st->slices = slices;
+    st->cycles = c->cycles;
+    st->retired = cpu->retired;
     st->status = tt_rd32(m, TPC0 + 0x100C);
     st->fault_pc = tt_rd32(m, TPC0 + 0x1020);
     st->fault_addr = tt_rd32(m, TPC0 + 0x1030);
@@ -575,6 +643,8 @@ static void compare(const State *a, const State *b, const char *what, const GStr
                        : a->fault_addr != b->fault_addr         ? "FAULT_ADDR"
                        : a->bundles != b->bundles               ? "BUNDLES"
                        : a->slices != b->slices                 ? "slice ends"
+                       : a->cycles != b->cycles                 ? "cycles"
+                       : a->retired != b->retired               ? "retired"
                        : memcmp(a->s, b->s, sizeof(a->s))       ? "SRF"
                        : memcmp(a->sp, b->sp, sizeof(a->sp))    ? "SPRF"
                        : memcmp(a->v, b->v, sizeof(a->v))       ? "VRF"
@@ -590,28 +660,37 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST };
+enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT };
 
 static void differential(int gen, guint32 seed0)
 {
     /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
     const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
-    unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0) : gen == GEN_HOIST ? 2 * NKERN : NKERN;
+    unsigned nkern = en                 ? (unsigned)g_ascii_strtoull(en, NULL, 0)
+                     : gen == GEN_HOIST ? 2 * NKERN
+                     : gen == GEN_JIT   ? 4 * NKERN
+                                        : NKERN;
     GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : seed0);
     GString *src = g_string_new(NULL);
     State *a = g_new(State, 1), *b = g_new(State, 1);
-    unsigned faults = 0, fused = 0, hoisted = 0;
+    unsigned faults = 0, fused = 0, hoisted = 0, jit_kernels = 0, flushes0 = tpc_jit_flushes;
+    unsigned inl0 = tpc_jit_inlined;
+    uint64_t jit_bundles = 0;
     uint64_t fused_bundles = 0, hoisted_bundles = 0;
-    static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7};
+    static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7},
+                          jslices[] = {1000, 64, 1000, 7};
     for (unsigned n = 0; n < nkern; n++) {
         bool loops = gen != GEN_RANDOM;
         GByteArray *text = gen == GEN_HOIST   ? hoist_kernel(r, src, n)
                            : gen == GEN_LOOPS ? loop_kernel(r, src)
+                           : gen == GEN_JIT   ? jit_kernel(r, src)
                                               : kernel(r, src);
         guint32 seed = g_rand_int(r);
         /* (hoisting needs slices of a few trips: the default quantum, 64) */
-        unsigned sl = gen == GEN_HOIST ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
-                                                                        : hslices[n % G_N_ELEMENTS(hslices)])
+        unsigned sl = gen == GEN_HOIST
+                          ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
+                                                           : hslices[n % G_N_ELEMENTS(hslices)])
+                      : gen == GEN_JIT ? jslices[n % G_N_ELEMENTS(jslices)]
                       : loops          ? slices[n % G_N_ELEMENTS(slices)]
                                        : 7;
         run_mode(text, seed, MODE_PLAIN, sl, a);
@@ -635,6 +714,13 @@ static void differential(int gen, guint32 seed0)
         g_assert_cmpuint(b->slices, ==, a->slices);
         g_assert_cmpuint(last_loop_bundles, ==, plain_loops); /* the same engine */
         g_assert_cmpuint(last_hoist_bundles, ==, a_hoist);
+        if (tpc_jit_available()) {
+            tpc_jit_arena_bytes = n % 8 == 1 ? 1024 : n % 8 == 3 ? 4096 : 1u << 20;
+            run_mode(text, seed, MODE_JIT, sl, b);
+            compare(a, b, "the compiled run (NXEMU_TPC_JIT=all)", src);
+            jit_kernels += last_jit_bundles != 0;
+            jit_bundles += last_jit_bundles;
+        }
         run_mode(text, seed, MODE_DEBUGGER, sl, b);
         compare(a, b, "the debugger's run", src);
         run_mode(text, seed, MODE_STAGED, sl, b);
@@ -645,9 +731,21 @@ static void differential(int gen, guint32 seed0)
     g_test_message("%u of %u kernels faulted, %u ran %" PRIu64 " bundles by loop plans, %u %" PRIu64
                    " of them with hoisted spans",
                    faults, nkern, fused, fused_bundles, hoisted, hoisted_bundles);
+    g_test_message("%u kernels ran %" PRIu64 " bundles by compiled bodies, %u arena flushes, "
+                   "%u VPU steps compiled inline",
+                   jit_kernels, jit_bundles, tpc_jit_flushes - flushes0, tpc_jit_inlined - inl0);
+    /* the loop kernels' bodies are compiled (on x86-64 with AVX2 and FMA),
+     * with VPU steps inline, and the small arenas fill */
+    if (gen != GEN_RANDOM && !en && tpc_jit_available()) {
+        g_assert_cmpuint(jit_kernels, >, nkern / 5);
+        if (gen == GEN_JIT) {
+            g_assert_cmpuint(tpc_jit_inlined - inl0, >, 4u * nkern);
+            g_assert_cmpuint(tpc_jit_flushes - flushes0, >, 0);
+        }
+    }
     /* many bodies have plans that go round more than once (others leave
      * at once: a span off its tensor or a predicate off, every trip) */
-    if (gen != GEN_RANDOM && !en)
+    if (gen != GEN_RANDOM && gen != GEN_JIT && !en)
         g_assert_cmpuint(fused, >, nkern / 5);
     /* and the coordinate walks' are hoisted, some of them past many trips */
     if (gen == GEN_HOIST && !en) {
@@ -678,11 +776,17 @@ static void test_hoisted_spans(void)
     differential(GEN_HOIST, 20261206);
 }
 
+static void test_jit_bodies(void)
+{
+    differential(GEN_JIT, 20261207);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tpc-fast-diff/random-kernels", test_differential);
     g_test_add_func("/tpc-fast-diff/loop-plans", test_loop_plans);
     g_test_add_func("/tpc-fast-diff/hoisted-spans", test_hoisted_spans);
+    g_test_add_func("/tpc-fast-diff/jit-bodies", test_jit_bodies);
     return g_test_run();
 }

@@ -1,0 +1,151 @@
+/*
+ * Stencils of the TPC's block compiler (jit.c), copy-and-patch style, as
+ * the sequencer's (target/seq/jit-stencils.c).  This file is not part of
+ * the emulator: the build compiles it on its own for x86-64 with AVX2 and
+ * FMA (target/tpc/meson.build; jit.c uses the stencils only on a host that
+ * has both) and scripts/seq-stencils.py --prefix tpc turns the object into
+ * target/tpc/tpc-stencils.h.
+ *
+ * The VPU stencils are instantiated from lane-ops.def, the table the
+ * interpreter's whole-register loops (vlane-impl.h) are instantiated from,
+ * with the same loop (VL_LANES, vlane-loop.h): one stencil per row with a
+ * loop tier and per kind of operand B (a V register, an S register's
+ * broadcast, an immediate's).  Each does what the direct path's
+ * run_vpu_vl does (cpu-direct.c): the slot's result buffer becomes the
+ * destination register and the loop fills it from the sources and the old
+ * value.  The register numbers are holes (byte offsets of the V and S
+ * registers in the core), as are the immediate, the broadcast image, an
+ * SP predicate and a bundle's index.  What has no stencil calls the
+ * direct path's own executor through the context (STEP, BUNDLE).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "target/tpc/jit-abi.h"
+#include "target/tpc/lane.h"
+#include "target/tpc/vlane-loop.h"
+#include "target/tpc/vlane.h"
+
+#define HOLE(name) extern const char tpc_hole_##name[] __attribute__((weak))
+HOLE(vd);
+HOLE(va);
+HOLE(vb);
+HOLE(buf);
+HOLE(sb);
+HOLE(imm);
+HOLE(bc);
+HOLE(sp);
+HOLE(pol);
+HOLE(k);
+HOLE(s);
+#undef HOLE
+uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
+uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
+
+#define V(h)     ((uintptr_t)tpc_hole_##h)
+#define AT(T, h) ((T *)(c + V(h)))
+
+#define STENCIL(name) uint32_t tpc_st_##name(char *c, const TpcJitCtx *x)
+
+/* The element size of an OPERANDS_TYPE suffix. */
+#define ST_E_F32  4
+#define ST_E_BF16 2
+#define ST_E_I32  4
+#define ST_E_U32  4
+#define ST_E_I16  2
+#define ST_E_U16  2
+#define ST_E_I8   1
+#define ST_E_U8   1
+
+/* Every stencil has a prototype (-Wmissing-prototypes). */
+#define ST_PROTO_L(name, type)                                                                     \
+    STENCIL(name##_##type##_V);                                                                    \
+    STENCIL(name##_##type##_S);                                                                    \
+    STENCIL(name##_##type##_I);
+#define ST_PROTO_LA(name, type) ST_PROTO_L(name, type)
+#define ST_PROTO_E(name, type)
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
+#include "target/tpc/lane-ops.def"
+STENCIL(PRED_SP);
+STENCIL(STEP);
+STENCIL(BUNDLE);
+STENCIL(EXIT);
+#undef ST_PROTO_L
+#undef ST_PROTO_LA
+#undef ST_PROTO_E
+
+/* The scalar v of e bytes broadcast to every lane, in the core's image at
+ * hole bc (kept while v and e stay, as the direct path's vl_src_b does). */
+static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, uint32_t v,
+                                                                     unsigned e)
+{
+    TpcJitBcast *bc = AT(TpcJitBcast, bc);
+    if (__builtin_expect(v != bc->val || e != bc->e, 0)) {
+        tpc_vl_broadcast(bc->img, v, e);
+        bc->val = v;
+        bc->e = e;
+    }
+    return bc->img;
+}
+
+/* One lane-ops.def row over whole registers, operand B of kind K: V (a
+ * register: hole vb), S (an S register's broadcast: sb, bc) or I (the
+ * immediate's: imm, bc). */
+#define ST_ROW(name, type, expr, K)                                                                \
+    static inline __attribute__((always_inline)) void st_loop_##name##_##type##_##K(               \
+        uint8_t *restrict out, const uint8_t *restrict a, const uint8_t *restrict b,               \
+        const uint8_t *restrict d)                                                                 \
+    {                                                                                              \
+        VL_LANES(ST_E_##type, TPC_T_##type, expr, out, a, b, d);                                   \
+    }                                                                                              \
+    STENCIL(name##_##type##_##K)                                                                   \
+    {                                                                                              \
+        uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
+        const uint8_t *pa = *AT(uint8_t *, va);                                                    \
+        const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                    \
+                            : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)           \
+                                           : st_bcast(c, (uint32_t)V(imm), ST_E_##type);           \
+        uint8_t *out = *buf, *old = *r;                                                            \
+        *r = out;                                                                                  \
+        *buf = old;                                                                                \
+        st_loop_##name##_##type##_##K(out, pa, pb, old);                                           \
+        return tpc_hole_next(c, x);                                                                \
+    }
+#define ST_L(name, type, expr)                                                                     \
+    ST_ROW(name, type, expr, V) ST_ROW(name, type, expr, S) ST_ROW(name, type, expr, I)
+#define ST_LA(name, type, expr) ST_L(name, type, expr)
+#define ST_E(name, type, expr)
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_##tier(name, type, expr)
+#include "target/tpc/lane-ops.def"
+
+/* An SP predicate (tpc_pred_sp): the guarded stencil when true, else the
+ * one after it (TAKEN). */
+STENCIL(PRED_SP)
+{
+    if (!(*AT(uint8_t, sp) ^ (uint8_t)V(pol)))
+        return tpc_hole_taken(c, x);
+    return tpc_hole_next(c, x);
+}
+
+/* Step s of bundle k through the direct path's executor. */
+STENCIL(STEP)
+{
+    x->step(c, x, (uint32_t)V(k), (uint32_t)V(s));
+    return tpc_hole_next(c, x);
+}
+
+/* Bundle k through the direct path (its tensor checks, then its steps),
+ * or leave before it. */
+STENCIL(BUNDLE)
+{
+    if (!x->run(c, x, (uint32_t)V(k)))
+        return (uint32_t)V(k);
+    return tpc_hole_next(c, x);
+}
+
+/* Leave with k bundles of the trip run. */
+STENCIL(EXIT)
+{
+    (void)c, (void)x;
+    return (uint32_t)V(k);
+}

@@ -1,0 +1,563 @@
+/*
+ * The TPC's block compiler (jit.h): copies stencils (jit-stencils.c, turned
+ * into tpc-stencils.h by scripts/seq-stencils.py --prefix tpc) into an
+ * arena per core and patches their holes, as the sequencer's (seq/jit.c).
+ *
+ * The unit is an innermost LOOP body whose bundles all have current direct
+ * plans (cpu-direct.c) and no jump: each bundle's steps in the plan's
+ * order, a VPU step with a loop stencil inline (the direct path's
+ * run_vpu_vl with the registers as holes), any other step a call of its
+ * direct executor, and a bundle with tensor accesses a call of
+ * tpc_direct_run that leaves the body before the bundle when its checks
+ * fail.  One call runs one trip; tpc_jit_loop goes round the loop as the
+ * loop plans do (the budget and the code generation checked per trip, the
+ * loop end by tpc_loop_end_fast).  The arena is written between an
+ * mprotect to read-write and one back to read-execute, only while no
+ * compiled code runs; when full it is emptied whole with every body.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <glib.h>
+
+#include "target/tpc/cpu.h"
+#include "target/tpc/direct.h"
+#include "target/tpc/jit.h"
+#include "target/tpc/lane.h"
+#include "target/tpc/tpc-stencils.h"
+#include "target/tpc/vlane-loop.h"
+
+#if !TPC_JIT_HAVE_STENCILS
+static const TpcStencil tpc_stencils[TPC_ST_COUNT];
+#endif
+
+G_STATIC_ASSERT(TPC_VL_BYTES == TPC_VBYTES);
+G_STATIC_ASSERT(sizeof(TpcJitBcast) == sizeof(TpcBcast));
+G_STATIC_ASSERT(offsetof(TpcJitBcast, val) == offsetof(TpcBcast, val));
+G_STATIC_ASSERT(offsetof(TpcJitBcast, e) == offsetof(TpcBcast, e));
+
+size_t tpc_jit_arena_bytes = 1u << 20;
+unsigned tpc_jit_flushes, tpc_jit_inlined;
+#define TPC_JIT_BODIES  32
+#define TPC_JIT_MAXBODY 256 /* bundles */
+#define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
+
+typedef struct TpcJitCalled {
+    const TpcInsnDesc *mnem; /* its slot and mnemonic */
+    uint32_t n; /* per trip */
+} TpcJitCalled;
+
+typedef struct TpcJitBody {
+    uint32_t body, end;
+    uint64_t gen;
+    TpcJitFn fn;
+    TpcJitCtx ctx;
+    const void **plan;
+    uint32_t nb;
+    uint64_t trips; /* completed, for the called counts */
+    unsigned ncalled;
+    TpcJitCalled *called;
+} TpcJitBody;
+
+typedef struct TpcJit {
+    uint8_t *buf;
+    size_t cap, used;
+    bool broken; /* no arena or no exec: the plans alone */
+    TpcJitBody body[TPC_JIT_BODIES];
+    unsigned nbody, next; /* next: the slot a new body replaces when full */
+    /* the last body that could not be compiled, in its generation */
+    uint32_t fail_body, fail_end;
+    uint64_t fail_gen;
+    /* calls of the direct path by mnemonic, of bodies gone */
+    struct {
+        const TpcInsnDesc *mnem;
+        uint64_t n;
+    } called[TPC_JIT_CALLED];
+} TpcJit;
+
+/* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
+
+static int16_t vtab[64][TPC_T_COUNT][8];
+static bool vtab_done;
+
+static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
+                     unsigned tier, int id, uint8_t taken[64][TPC_T_COUNT][8])
+{
+    if (!(slots & TPC_LS_VPU))
+        return;
+    for (unsigned sw = 0; sw < 8; sw++) {
+        if ((sw & swm) != swv || taken[op][t][sw])
+            continue;
+        taken[op][t][sw] = 1;
+        /* the loop tiers as vlane-impl.h's table: LA only without bit 2 */
+        bool loop = tier == 1 || (tier == 2 && !(sw & 4u));
+        vtab[op][t][sw] = (int16_t)(loop ? id : -1);
+    }
+}
+
+static void vtab_init(void)
+{
+    static uint8_t taken[64][TPC_T_COUNT][8];
+    memset(vtab, 0xFF, sizeof vtab);
+#define JT_TIER_L      1u
+#define JT_TIER_LA     2u
+#define JT_TIER_E      0u
+#define JT_ID_L(n, t)  TPC_ST_##n##_##t##_V
+#define JT_ID_LA(n, t) TPC_ST_##n##_##t##_V
+#define JT_ID_E(n, t)  -1
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    vtab_put(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, JT_TIER_##tier,                     \
+             JT_ID_##tier(name, type), taken);
+#include "target/tpc/lane-ops.def"
+#undef JT_TIER_L
+#undef JT_TIER_LA
+#undef JT_TIER_E
+#undef JT_ID_L
+#undef JT_ID_LA
+#undef JT_ID_E
+}
+
+int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
+{
+    if (!vtab_done) {
+        /* (idempotent: racing threads write the same values) */
+        vtab_init();
+        vtab_done = true;
+    }
+    if (op >= 64 || t >= TPC_T_COUNT)
+        return -1;
+    int id = vtab[op][t][sw & 7u];
+    if (id < 0)
+        return -1;
+    switch (bkind) {
+    case TPC_OP_V:
+    case TPC_OP_NONE:
+        return id;
+    case TPC_OP_S:
+        return id + 1;
+    case TPC_OP_IMM:
+    case TPC_OP_SIMM:
+        return id + 2;
+    default:
+        return -1;
+    }
+}
+
+bool tpc_jit_has_stencil(TpcStencilId id)
+{
+    return id < TPC_ST_COUNT && tpc_stencils[id].code != NULL;
+}
+
+bool tpc_jit_available(void)
+{
+#if TPC_JIT_HAVE_STENCILS && defined(__x86_64__)
+    static int ok = -1;
+    if (ok < 0) {
+        __builtin_cpu_init();
+        ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+             tpc_stencils[TPC_ST_EXIT].code && tpc_stencils[TPC_ST_STEP].code &&
+             tpc_stencils[TPC_ST_BUNDLE].code && tpc_stencils[TPC_ST_PRED_SP].code;
+    }
+    return ok;
+#else
+    return false;
+#endif
+}
+
+unsigned tpc_jit_enabled(void)
+{
+    const char *v = getenv("NXEMU_TPC_JIT");
+    if (!v || !tpc_jit_available())
+        return 0;
+    return !strcmp(v, "on") ? 1 : !strcmp(v, "all") ? 2 : 0;
+}
+
+/* ---- emitting ---- */
+
+typedef struct Holes {
+    uint64_t v[TPC_HOLE_COUNT];
+} Holes;
+
+static bool patch32(uint8_t *field, uint8_t type, int64_t addend, uint64_t val)
+{
+    int64_t x = (int64_t)val + addend;
+    if (type == TPC_RT_PC32)
+        x -= (int64_t)(uintptr_t)field;
+    if (type == TPC_RT_32 ? (x < 0 || x > (int64_t)UINT32_MAX) : (x < INT32_MIN || x > INT32_MAX))
+        return false;
+    uint32_t w = (uint32_t)x;
+    memcpy(field, &w, 4);
+    return true;
+}
+
+static void link_to(uint8_t *field, const uint8_t *code)
+{
+    int32_t w = (int32_t)((int64_t)(uintptr_t)code - ((int64_t)(uintptr_t)field + 4));
+    memcpy(field, &w, 4);
+}
+
+typedef enum { EM_OK, EM_FULL, EM_NOFIT } EmitRes;
+
+/* Copy stencil id with holes h, its NEXT link followed by what comes next
+ * (the trailing jump dropped or pointed there); its TAKEN link's field in
+ * *taken.  Room is kept for an EXIT after it. */
+static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
+{
+    const TpcStencil *st = &tpc_stencils[id];
+    if (!st->code)
+        return EM_NOFIT;
+    size_t pad = st->align ? -j->used % st->align : 0;
+    if (j->used + pad + st->len + tpc_stencils[TPC_ST_EXIT].len > j->cap)
+        return EM_FULL;
+    /* (NOPs: what came before falls through or jumps into them) */
+    memset(j->buf + j->used, 0x90, pad);
+    j->used += pad;
+    uint8_t *at = j->buf + j->used, *next = NULL;
+    memcpy(at, st->code, st->len);
+    if (taken)
+        *taken = NULL;
+    for (unsigned i = 0; i < st->nrel; i++) {
+        const TpcStReloc *r = &st->rel[i];
+        if (r->hole == TPC_HOLE_NEXT) {
+            next = at + r->off;
+            continue;
+        }
+        if (r->hole == TPC_HOLE_TAKEN) {
+            if (taken)
+                *taken = at + r->off;
+            continue;
+        }
+        if (!patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
+            return EM_NOFIT;
+    }
+    j->used += st->len;
+    if (st->strip)
+        j->used -= st->strip;
+    else if (next)
+        link_to(next, j->buf + j->used);
+    return EM_OK;
+}
+
+static EmitRes emit_k(TpcJit *j, int id, uint32_t k, uint32_t s)
+{
+    Holes h = {.v = {[TPC_HOLE_K] = k, [TPC_HOLE_S] = s}};
+    return emit(j, id, &h, NULL);
+}
+
+#define OFF(member) ((uint64_t)offsetof(TpcCpu, member))
+
+/* The inline stencil of plan step s of dc, or EM_NOFIT. */
+static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    if (!tpc_direct_is_vl(dc->dfn[s]))
+        return EM_NOFIT;
+    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
+    if (id < 0 || !tpc_stencils[id].code || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V)
+        return EM_NOFIT;
+    Holes h = {.v = {0}};
+    h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
+    h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
+    h.v[TPC_HOLE_VB] = in->b.kind == TPC_OP_V ? OFF(v) + sizeof(uint8_t *) * (in->b.num % TPC_NR_V)
+                                              : h.v[TPC_HOLE_VA];
+    h.v[TPC_HOLE_BUF] = OFF(x.out[TPC_SLOT_VPU].vbuf[0]);
+    unsigned bc = in->b.kind == TPC_OP_S ? in->b.num % TPC_NR_S : TPC_NR_S;
+    h.v[TPC_HOLE_BC] = OFF(x.vbcast) + sizeof(TpcBcast) * bc;
+    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
+    if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
+        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    const size_t start = j->used;
+    uint8_t *taken = NULL;
+    if (in->pred & 15 || in->polarity) {
+        Holes p = {.v = {[TPC_HOLE_SP] = OFF(sp) + (in->pred & 15u),
+                         [TPC_HOLE_POL] = in->polarity ? 1u : 0u}};
+        EmitRes r = emit(j, TPC_ST_PRED_SP, &p, &taken);
+        if (r != EM_OK || !taken) {
+            j->used = start;
+            return r == EM_OK ? EM_NOFIT : r;
+        }
+    }
+    EmitRes r = emit(j, id, &h, NULL);
+    if (r != EM_OK) {
+        j->used = start;
+        return r;
+    }
+    if (taken)
+        link_to(taken, j->buf + j->used);
+    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
+    return EM_OK;
+}
+
+static void count_called(TpcJitBody *b, const TpcInsnDesc *mnem)
+{
+    for (unsigned i = 0; i < b->ncalled; i++)
+        if (b->called[i].mnem == mnem) {
+            b->called[i].n++;
+            return;
+        }
+    b->called = g_realloc_n(b->called, b->ncalled + 1, sizeof *b->called);
+    b->called[b->ncalled].mnem = mnem;
+    b->called[b->ncalled].n = 1;
+    b->ncalled++;
+}
+
+/* Body b's code from the arena's current end; EM_FULL if it ran out. */
+static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
+{
+    for (uint32_t k = 0; k < b->nb; k++) {
+        const TpcDCacheEntry *dc = b->plan[k];
+        if (dc->nprep) {
+            EmitRes r = emit_k(j, TPC_ST_BUNDLE, k, 0);
+            if (r != EM_OK)
+                return EM_FULL; /* (the stencil exists: tpc_jit_available) */
+            for (unsigned s = 0; s < dc->nact; s++)
+                count_called(b, dc->din[s]->desc);
+            continue;
+        }
+        for (unsigned s = 0; s < dc->nact; s++) {
+            EmitRes r = emit_vpu(j, c, dc, s);
+            if (r == EM_FULL)
+                return r;
+            if (r == EM_OK)
+                continue;
+            if (emit_k(j, TPC_ST_STEP, k, s) != EM_OK)
+                return EM_FULL;
+            count_called(b, dc->din[s]->desc);
+        }
+    }
+    return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
+}
+
+/* ---- running ---- */
+
+static bool jit_run(char *cc, const TpcJitCtx *x, uint32_t k)
+{
+    TpcCpu *c = (TpcCpu *)cc;
+    c->pc = x->body + k * TPC_BUNDLE;
+    return tpc_direct_run(c, x->plan[k]);
+}
+
+static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
+{
+    TpcCpu *c = (TpcCpu *)cc;
+    const TpcDCacheEntry *dc = x->plan[k];
+    c->pc = x->body + k * TPC_BUNDLE;
+    dc->dfn[s](c, dc, dc->din[s], NULL);
+}
+
+static void body_fold(TpcJit *j, TpcJitBody *b)
+{
+    for (unsigned i = 0; i < b->ncalled; i++) {
+        unsigned t = 0;
+        while (t < TPC_JIT_CALLED && j->called[t].mnem && j->called[t].mnem != b->called[i].mnem)
+            t++;
+        if (t == TPC_JIT_CALLED)
+            continue;
+        j->called[t].mnem = b->called[i].mnem;
+        j->called[t].n += b->trips * b->called[i].n;
+    }
+    g_free(b->called);
+    g_free(b->plan);
+    memset(b, 0, sizeof *b);
+}
+
+static void flush(TpcJit *j)
+{
+    for (unsigned i = 0; i < j->nbody; i++)
+        body_fold(j, &j->body[i]);
+    j->nbody = j->next = 0;
+    j->used = 0;
+}
+
+static TpcJit *jit_of(TpcCpu *c)
+{
+    TpcJit *j = c->x.jit;
+    if (j)
+        return j;
+    j = g_new0(TpcJit, 1);
+    const size_t cap = tpc_jit_arena_bytes;
+    void *buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buf == MAP_FAILED) {
+        j->broken = true;
+    } else {
+        j->buf = buf;
+        j->cap = cap;
+        if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0)
+            j->broken = true;
+    }
+    c->x.jit = j;
+    return j;
+}
+
+/* Compile the body [body, end] of plans plan[0..nb), or NULL. */
+static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen,
+                           const TpcDCacheEntry *const *plan, uint32_t nb)
+{
+    if (mprotect(j->buf, j->cap, PROT_READ | PROT_WRITE) != 0) {
+        j->broken = true;
+        return NULL;
+    }
+    TpcJitBody *b;
+    if (j->nbody < TPC_JIT_BODIES) {
+        b = &j->body[j->nbody++];
+    } else {
+        b = &j->body[j->next];
+        j->next = (j->next + 1) % TPC_JIT_BODIES;
+        body_fold(j, b);
+    }
+    b->body = body;
+    b->end = end;
+    b->gen = gen;
+    b->nb = nb;
+    b->plan = g_new(const void *, nb);
+    memcpy(b->plan, plan, nb * sizeof *plan);
+    b->ctx.run = jit_run;
+    b->ctx.step = jit_step;
+    b->ctx.plan = b->plan;
+    b->ctx.body = body;
+    size_t start = j->used;
+    EmitRes r = emit_body(j, c, b);
+    if (r == EM_FULL) {
+        /* empty the arena (every other body goes) and once more */
+        TpcJitBody keep = *b;
+        memset(b, 0, sizeof *b);
+        flush(j);
+        __atomic_fetch_add(&tpc_jit_flushes, 1, __ATOMIC_RELAXED);
+        b = &j->body[j->nbody++];
+        *b = keep;
+        b->ncalled = 0;
+        g_free(b->called);
+        b->called = NULL;
+        start = 0;
+        r = emit_body(j, c, b);
+    }
+    if (r == EM_OK)
+        b->fn = (TpcJitFn)(void *)(j->buf + start);
+    if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0) {
+        j->broken = true;
+        return NULL;
+    }
+    __builtin___clear_cache((char *)j->buf, (char *)j->buf + j->used);
+    if (r != EM_OK) {
+        /* (a body bigger than an empty arena: its slot stays empty) */
+        body_fold(j, b);
+        if (b == &j->body[j->nbody - 1])
+            j->nbody--;
+        return NULL;
+    }
+    return b;
+}
+
+bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    uint32_t body = f->body, end = f->end;
+    unsigned depth = c->nloops;
+    if (c->pc != body || end < body || (end - body) / TPC_BUNDLE >= TPC_JIT_MAXBODY ||
+        !c->x.code_marked || c->in_delay_slot)
+        return false;
+    uint32_t nb = (end - body) / TPC_BUNDLE + 1;
+    uint64_t gen = c->x.code_gen;
+    TpcJit *j = jit_of(c);
+    if (j->broken || (j->fail_body == body && j->fail_end == end && j->fail_gen == gen))
+        return false;
+    TpcJitBody *b = NULL;
+    for (unsigned i = 0; i < j->nbody && !b; i++)
+        if (j->body[i].fn && j->body[i].body == body && j->body[i].end == end &&
+            j->body[i].gen == gen)
+            b = &j->body[i];
+    if (!b) {
+        const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
+        bool any_vl = false, any_prep = false;
+        for (uint32_t k = 0; k < nb; k++) {
+            uint32_t pc = body + k * TPC_BUNDLE;
+            const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
+            if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && tpc_bp_at(c, pc)))
+                return false; /* (not decoded yet, or a breakpoint: this slice) */
+            if (!dc->direct || dc->spu_jmp) {
+                /* (no loop plan either: as loop_plan_iterate records it) */
+                c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
+                return false;
+            }
+            for (unsigned s = 0; s < dc->nact; s++)
+                any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
+            any_prep = any_prep || dc->nprep;
+            plan[k] = dc;
+        }
+        /* a short body with tensor accesses is the loop plan's, which
+         * hoists their checks; one without a VPU loop step gains nothing */
+        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8))) {
+            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
+            return false;
+        }
+        b = compile(j, c, body, end, gen, plan, nb);
+        if (!b) {
+            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
+            return false;
+        }
+    }
+    for (;;) {
+        /* once per trip: the budget for the whole body and the code still
+         * current (nothing in a trip changes it, as for loop plans) */
+        if (max_bundles - *n < nb || !c->x.code_marked || c->x.code_gen != gen)
+            return true;
+        uint32_t k = b->fn((char *)c, &b->ctx);
+        *n += k;
+        *nd += k;
+        c->x.jit_total += k;
+        if (k < nb) {
+            c->pc = body + k * TPC_BUNDLE;
+            return true;
+        }
+        b->trips++;
+        uint32_t next = tpc_loop_end_fast(c, end);
+        c->pc = next;
+        if (next != body || c->nloops != depth)
+            return true;
+    }
+}
+
+void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
+{
+    TpcJit *j = c->x.jit;
+    out[0] = 0;
+    if (!j)
+        return;
+    /* fold a copy: the bodies stay */
+    struct {
+        const TpcInsnDesc *mnem;
+        uint64_t n;
+    } t[TPC_JIT_CALLED];
+    memcpy(t, j->called, sizeof t);
+    for (unsigned i = 0; i < j->nbody; i++) {
+        const TpcJitBody *b = &j->body[i];
+        for (unsigned q = 0; q < b->ncalled; q++) {
+            unsigned u = 0;
+            while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != b->called[q].mnem)
+                u++;
+            if (u == TPC_JIT_CALLED)
+                continue;
+            t[u].mnem = b->called[q].mnem;
+            t[u].n += b->trips * b->called[q].n;
+        }
+    }
+    size_t o = 0;
+    static const char *const slot[4] = {"ld", "spu", "vpu", "st"};
+    for (unsigned u = 0; u < TPC_JIT_CALLED && t[u].mnem && o < len; u++)
+        o += (size_t)snprintf(out + o, len - o, " %s.%s=%" G_GUINT64_FORMAT,
+                              slot[t[u].mnem->slot & 3], t[u].mnem->mnemonic, t[u].n);
+}
+
+void tpc_jit_free(TpcCpu *c)
+{
+    TpcJit *j = c->x.jit;
+    if (!j)
+        return;
+    flush(j);
+    if (j->buf)
+        munmap(j->buf, j->cap);
+    g_free(j);
+    c->x.jit = NULL;
+}

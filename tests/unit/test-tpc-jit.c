@@ -1,0 +1,91 @@
+/*
+ * The TPC block compiler's stencils (target/tpc/jit.c, jit-stencils.c):
+ * on x86-64 Linux every stencil the table names is in tpc-stencils.h (the
+ * generator leaves out one it cannot copy, with a warning only, so this is
+ * where a missing one fails), and the (opcode, type, switches) -> stencil
+ * table agrees with the interpreter's whole-register loops: a VPU form the
+ * direct path runs by a lane loop (tpc_vl_arith_fn) has a stencil for each
+ * kind of operand B, and no other form has one.  The compiled code itself
+ * is compared with the interpreter by test-tpc-fast-diff
+ * (/tpc-fast-diff/jit-bodies and the MODE_JIT runs).
+ */
+#include <glib.h>
+
+#include "target/tpc/cpu.h"
+#include "target/tpc/insn.h"
+#include "target/tpc/jit.h"
+#include "target/tpc/vlane.h"
+
+static void test_stencils(void)
+{
+#if defined(__x86_64__) && defined(__linux__)
+    for (int id = 0; id < TPC_ST_COUNT; id++)
+        if (!tpc_jit_has_stencil((TpcStencilId)id))
+            g_error("stencil %d missing from tpc-stencils.h", id);
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+        g_assert_false(tpc_jit_available());
+    else
+        g_assert_true(tpc_jit_available());
+#else
+    g_assert_false(tpc_jit_available());
+#endif
+}
+
+static void test_table(void)
+{
+    static const unsigned bk[] = {TPC_OP_V, TPC_OP_S, TPC_OP_IMM};
+    unsigned n = 0;
+    for (unsigned op = 0; op < 64; op++)
+        for (unsigned t = 0; t < TPC_T_COUNT; t++)
+            for (unsigned sw = 0; sw < 8; sw++) {
+                bool loop = tpc_vl_arith_fn(op, t, sw) != NULL;
+                for (unsigned k = 0; k < G_N_ELEMENTS(bk); k++) {
+                    int id = tpc_jit_vpu_stencil(op, t, sw, bk[k]);
+                    if (loop != (id >= 0))
+                        g_error("op %u type %u switches %u B kind %u: lane loop %d, stencil %d", op,
+                                t, sw, bk[k], loop, id);
+                    if (id >= 0 && (id >= TPC_ST_PRED_SP || (unsigned)id % 3 != k))
+                        g_error("op %u type %u switches %u: stencil %d is not a VPU row's", op, t,
+                                sw, id);
+                }
+                n += loop;
+            }
+    /* f32 MAC/MUL/ADD/SUB/MAX/MIN, the bf16 and integer rows, logic */
+    g_assert_cmpuint(n, >, 100);
+    g_assert_cmpint(tpc_jit_vpu_stencil(TPC_OPC_SPU_mac, TPC_T_F32, 0, TPC_OP_S), ==,
+                    TPC_ST_f32_mac_F32_S);
+    g_assert_cmpint(tpc_jit_vpu_stencil(TPC_OPC_SPU_mac, TPC_T_F32, 2, TPC_OP_V), ==,
+                    TPC_ST_f32_macn_F32_V);
+    /* integer ADD (carries) and LFSR operands have none */
+    g_assert_cmpint(tpc_jit_vpu_stencil(TPC_OPC_SPU_add, TPC_T_I32, 0, TPC_OP_V), <, 0);
+    g_assert_cmpint(tpc_jit_vpu_stencil(TPC_OPC_SPU_add, TPC_T_F32, 0, TPC_OP_VSPECIAL), <, 0);
+}
+
+/* NXEMU_TPC_JIT (docs/architecture.rst) */
+static void test_env(void)
+{
+    if (!tpc_jit_available()) {
+        g_test_skip("no stencils or no AVX2+FMA on this host");
+        return;
+    }
+    static const struct {
+        const char *v;
+        unsigned want;
+    } cases[] = {{NULL, 0}, {"", 0}, {"off", 0}, {"on", 1}, {"all", 2}, {"1", 0}, {"ON", 0}};
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (cases[i].v)
+            g_setenv("NXEMU_TPC_JIT", cases[i].v, TRUE);
+        else
+            g_unsetenv("NXEMU_TPC_JIT");
+        g_assert_cmpuint(tpc_jit_enabled(), ==, cases[i].want);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tpc-jit/stencils", test_stencils);
+    g_test_add_func("/tpc-jit/table", test_table);
+    g_test_add_func("/tpc-jit/env", test_env);
+    return g_test_run();
+}
