@@ -46,7 +46,7 @@ unsigned tpc_jit_flushes, tpc_jit_inlined;
 
 typedef struct TpcJitCalled {
     const TpcInsnDesc *mnem; /* its slot and mnemonic */
-    uint32_t n; /* per trip */
+    uint32_t n;              /* per trip */
 } TpcJitCalled;
 
 typedef struct TpcJitBody {

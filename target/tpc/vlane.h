@@ -56,7 +56,7 @@ void tpc_vl_sel(unsigned op, unsigned t, bool mez, uint8_t *out, uint8_t *out2, 
  * scalar operand of a vector op; inline everywhere: a stencil of the
  * block compiler may call nothing, jit-stencils.c). */
 static inline __attribute__((always_inline)) void tpc_vl_broadcast(uint8_t *dst, uint32_t v,
-                                                                    unsigned e)
+                                                                   unsigned e)
 {
     typedef uint32_t v4u __attribute__((vector_size(16)));
     uint32_t w = e == 4 ? v : e == 2 ? (v & 0xFFFFu) * 0x10001u : (v & 0xFFu) * 0x01010101u;
