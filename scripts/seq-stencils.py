@@ -35,8 +35,8 @@ def up():
 
 
 def rtypes():
-    return {R_X86_64_PC32: f"{up()}_RT_PC32", R_X86_64_PLT32: f"{up()}_RT_PC32",
-            R_X86_64_32: f"{up()}_RT_32", R_X86_64_32S: f"{up()}_RT_32S"}
+    return {R_X86_64_PC32: "NX_RT_PC32", R_X86_64_PLT32: "NX_RT_PC32",
+            R_X86_64_32: "NX_RT_32", R_X86_64_32S: "NX_RT_32S"}
 
 
 def sections(data):
@@ -141,7 +141,7 @@ def main():
         code, rels, strip, align = got
         out.append(f"static const uint8_t {P}_st_code_{name}[] = {{" +
                    ", ".join(f"0x{b:02x}" for b in code) + "};")
-        out.append(f"static const {typ}StReloc {P}_st_rel_{name}[] = {{" +
+        out.append(f"static const NxStReloc {P}_st_rel_{name}[] = {{" +
                    ", ".join(f"{{{o}, {t}, {up()}_HOLE_{h}, {a}}}" for o, t, h, a in rels) +
                    ("" if rels else "{0, 0, 0, 0}") + "};")
         table.append(f"    [{up()}_ST_{name}] = {{{P}_st_code_{name}, {len(code)}, "

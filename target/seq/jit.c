@@ -109,20 +109,6 @@ typedef struct Holes {
     uint64_t v[SEQ_HOLE_COUNT];
 } Holes;
 
-/* Write a 32-bit field: the value `val` as the relocation type says, or
- * false if it does not fit. */
-static bool patch32(uint8_t *field, uint8_t type, int64_t addend, uint64_t val)
-{
-    int64_t x = (int64_t)val + addend;
-    if (type == SEQ_RT_PC32)
-        x -= (int64_t)(uintptr_t)field;
-    if (type == SEQ_RT_32 ? (x < 0 || x > (int64_t)UINT32_MAX) : (x < INT32_MIN || x > INT32_MAX))
-        return false;
-    uint32_t w = (uint32_t)x;
-    memcpy(field, &w, 4);
-    return true;
-}
-
 /* Copy stencil id with holes h; link fields (NEXT, TAKEN) are returned in
  * links[] for the caller (NULL: the stencil has none).  False, with nothing
  * emitted, if the arena is full or a hole does not fit. */
@@ -141,12 +127,12 @@ static bool emit(Emit *e, SeqStencilId id, const Holes *h, uint8_t *links[2])
     uint8_t *at = j->buf + j->used;
     memcpy(at, st->code, st->len);
     for (unsigned i = 0; i < st->nrel; i++) {
-        const SeqStReloc *r = &st->rel[i];
+        const NxStReloc *r = &st->rel[i];
         if (r->hole == SEQ_HOLE_NEXT || r->hole == SEQ_HOLE_TAKEN) {
             links[r->hole == SEQ_HOLE_TAKEN] = at + r->off;
             continue;
         }
-        if (!patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
+        if (!nx_stencil_patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
             return false;
     }
     j->used += st->len;
@@ -288,7 +274,7 @@ static bool emit_chain(Emit *e, unsigned k)
         const SeqStencil *hs = &seq_stencils[SEQ_ST_HEAD];
         for (unsigned r = 0; r < hs->nrel; r++)
             if (hs->rel[r].hole == SEQ_HOLE_N)
-                patch32(j->buf + start + hs->rel[r].off, hs->rel[r].type, hs->rel[r].addend, n);
+                nx_stencil_patch32(j->buf + start + hs->rel[r].off, hs->rel[r].type, hs->rel[r].addend, n);
         j->blocks++;
         if (!branch) {
             /* Ended before record i, which has no stencil: leave there. */

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nxemu/stencil.h"
 #include "target/seq/alu-ops.h"
 #include "target/seq/jit-abi.h"
 
@@ -59,21 +60,10 @@ typedef enum SeqHole {
     SEQ_HOLE_COUNT
 } SeqHole;
 
-/* How a relocation is patched: a 32-bit field holding the value (zero- or
- * sign-extended by the instruction) or the value minus the field's address. */
-typedef enum SeqRelType { SEQ_RT_32, SEQ_RT_32S, SEQ_RT_PC32 } SeqRelType;
-
-typedef struct SeqStReloc {
-    uint16_t off;
-    uint8_t type; /* SeqRelType */
-    uint8_t hole; /* SeqHole */
-    int32_t addend;
-} SeqStReloc;
-
 typedef struct SeqStencil {
     const uint8_t *code; /* NULL: no such stencil on this host */
     uint16_t len;
-    const SeqStReloc *rel;
+    const NxStReloc *rel;
     uint8_t nrel;
     uint8_t strip; /* bytes of a trailing jump to NEXT, dropped when it follows */
 } SeqStencil;

@@ -180,18 +180,6 @@ typedef struct Holes {
     uint64_t v[TPC_HOLE_COUNT];
 } Holes;
 
-static bool patch32(uint8_t *field, uint8_t type, int64_t addend, uint64_t val)
-{
-    int64_t x = (int64_t)val + addend;
-    if (type == TPC_RT_PC32)
-        x -= (int64_t)(uintptr_t)field;
-    if (type == TPC_RT_32 ? (x < 0 || x > (int64_t)UINT32_MAX) : (x < INT32_MIN || x > INT32_MAX))
-        return false;
-    uint32_t w = (uint32_t)x;
-    memcpy(field, &w, 4);
-    return true;
-}
-
 static void link_to(uint8_t *field, const uint8_t *code)
 {
     int32_t w = (int32_t)((int64_t)(uintptr_t)code - ((int64_t)(uintptr_t)field + 4));
@@ -219,7 +207,7 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
     if (taken)
         *taken = NULL;
     for (unsigned i = 0; i < st->nrel; i++) {
-        const TpcStReloc *r = &st->rel[i];
+        const NxStReloc *r = &st->rel[i];
         if (r->hole == TPC_HOLE_NEXT) {
             next = at + r->off;
             continue;
@@ -229,7 +217,7 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
                 *taken = at + r->off;
             continue;
         }
-        if (!patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
+        if (!nx_stencil_patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
             return EM_NOFIT;
     }
     j->used += st->len;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nxemu/stencil.h"
 #include "target/tpc/jit-abi.h"
 
 /* The stencils, named as in jit-stencils.c: per lane-ops.def row with a
@@ -54,19 +55,10 @@ typedef enum TpcHole {
     TPC_HOLE_COUNT
 } TpcHole;
 
-typedef enum TpcRelType { TPC_RT_32, TPC_RT_32S, TPC_RT_PC32 } TpcRelType;
-
-typedef struct TpcStReloc {
-    uint16_t off;
-    uint8_t type; /* TpcRelType */
-    uint8_t hole; /* TpcHole */
-    int32_t addend;
-} TpcStReloc;
-
 typedef struct TpcStencil {
     const uint8_t *code; /* NULL: no such stencil on this host */
     uint16_t len;
-    const TpcStReloc *rel;
+    const NxStReloc *rel;
     uint8_t nrel;
     uint8_t strip; /* bytes of a trailing jump to NEXT, dropped when it follows */
     uint8_t align; /* 32: at a multiple of 32 bytes (constants after the code) */
