@@ -274,7 +274,8 @@ static bool emit_chain(Emit *e, unsigned k)
         const SeqStencil *hs = &seq_stencils[SEQ_ST_HEAD];
         for (unsigned r = 0; r < hs->nrel; r++)
             if (hs->rel[r].hole == SEQ_HOLE_N)
-                nx_stencil_patch32(j->buf + start + hs->rel[r].off, hs->rel[r].type, hs->rel[r].addend, n);
+                nx_stencil_patch32(j->buf + start + hs->rel[r].off, hs->rel[r].type,
+                                   hs->rel[r].addend, n);
         j->blocks++;
         if (!branch) {
             /* Ended before record i, which has no stencil: leave there. */
