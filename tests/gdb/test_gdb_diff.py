@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Multi-core differential test: a run debugged with stock gdb-multiarch
-(breakpoints, continues, next/step/stepi by line on two sequencers and a
+(breakpoints, continues, next by line and stepi on two sequencers and a
 TPC) ends in the same state at the same vtime as the run without gdb (TAP).
 
 usage: test_gdb_diff.py NXEMU NXEMU_AS SRCROOT
