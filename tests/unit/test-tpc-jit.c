@@ -64,8 +64,15 @@ static void test_table(void)
 /* NXEMU_TPC_JIT (docs/architecture.rst) */
 static void test_env(void)
 {
-    if (!tpc_jit_available()) {
-        g_test_skip("no stencils or no AVX2+FMA on this host");
+    /* only the host can excuse it: test_stencils fails when the stencils
+     * are missing on a host that has them */
+#if defined(__x86_64__) && defined(__linux__)
+    bool host = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    bool host = false;
+#endif
+    if (!host) {
+        g_test_skip("the host is not x86-64 Linux with AVX2 and FMA");
         return;
     }
     static const struct {
