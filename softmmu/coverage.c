@@ -27,6 +27,7 @@ static void cat_init(NxCovCat *c, const char *name)
     c->keys = g_ptr_array_new_with_free_func(g_free);
     c->hits = g_array_new(FALSE, TRUE, sizeof(uint64_t));
     c->index = g_hash_table_new(g_str_hash, g_str_equal);
+    c->weight = 1;
 }
 
 static void cat_destroy(NxCovCat *c)
@@ -58,7 +59,7 @@ void nx_cov_exists(NxCovCat *c, const char *key)
 void nx_cov_hit(NxCovCat *c, const char *key)
 {
     if (key)
-        g_array_index(c->hits, uint64_t, cat_add(c, key))++;
+        g_array_index(c->hits, uint64_t, cat_add(c, key)) += c->weight;
 }
 
 TraceCov *cov_new(const Machine *m)
@@ -87,11 +88,23 @@ void cov_free(TraceCov *c)
     g_free(c);
 }
 
-void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len)
+void cov_insn_n(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len, uint64_t n)
 {
     CovIsa *ci = &c->isa[kind];
-    if (ci->isa && len == ci->isa->len && ci->isa->insn(ci->cats, bytes))
-        ci->n++;
+    if (!ci->isa || len != ci->isa->len || !n)
+        return;
+    /* n executions decoded once: each hit weighs n */
+    for (unsigned i = 0; i < ci->isa->nr_cats; i++)
+        ci->cats[i].weight = n;
+    if (ci->isa->insn(ci->cats, bytes))
+        ci->n += n;
+    for (unsigned i = 0; i < ci->isa->nr_cats; i++)
+        ci->cats[i].weight = 1;
+}
+
+void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len)
+{
+    cov_insn_n(c, kind, bytes, len, 1);
 }
 
 void cov_fault(TraceCov *c, CpuKind kind, uint32_t code)

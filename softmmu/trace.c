@@ -488,6 +488,23 @@ bool trace_needs_every_insn(const NxTrace *t)
     return t && (t->commit || t->tl || t->cov);
 }
 
+bool trace_needs_insn_records(const NxTrace *t)
+{
+    return t && (t->commit || t->tl);
+}
+
+bool trace_counts_insns(const NxTrace *t)
+{
+    return t && t->cov;
+}
+
+void trace_insn_count(NxCpu *cpu, const uint8_t *bytes, unsigned len, uint64_t n)
+{
+    NxTrace *t = cpu->trace;
+    if (t && t->cov)
+        cov_insn_n(t->cov, cpu->kind, bytes, len, n);
+}
+
 void trace_insn_end(Machine *m, NxCpu *cpu)
 {
     NxTrace *t = cpu->trace;

@@ -22,11 +22,13 @@ typedef struct NxCovCat {
     GArray *hits;      /* uint64_t per key */
     GHashTable *index; /* key -> index + 1 */
     unsigned universe;
+    uint64_t weight; /* what a hit adds: 1, or the executions counted at
+                      * once (softmmu/coverage.c cov_insn_n) */
 } NxCovCat;
 
 /* Declare what exists (in universe(), before any hit). */
 void nx_cov_exists(NxCovCat *c, const char *key);
-/* One hit; a key outside the universe is kept as well, listed as "other".
+/* One hit (weight executions); a key outside the universe is kept as well, listed as "other".
  * NULL is ignored. */
 void nx_cov_hit(NxCovCat *c, const char *key);
 
