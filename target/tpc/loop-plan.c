@@ -256,6 +256,13 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
      * compiler's lookup cost lrelu 13 host instructions a bundle) */
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
     uint32_t body = f->body, end = f->end;
+    /* a gdb breakpoint in the body (set while the core was stopped, since
+     * the body was compiled): this slice runs it bundle by bundle, and
+     * stops there (nx_debug_quiet_range's rule, checked at entry) */
+    if (G_UNLIKELY(c->x.nbp))
+        for (int i = 0; i < c->x.nbp; i++)
+            if (c->x.bp_pc[i] >= body && c->x.bp_pc[i] <= end)
+                return;
     if (!c->x.jit_on ||
         (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
          c->x.code_gen == c->x.lp_fail_gen) ||
