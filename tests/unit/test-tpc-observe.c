@@ -16,12 +16,12 @@
  *   - observed: -coverage and -d stats on and gdb attached with
  *     breakpoints outside the loop bodies, default tiers;
  *   - observed+jit: the same with the compiler eager.
- * Registers, memory (the kernel's own code included), STATUS, FAULT_PC and
- * FAULT_ADDR, BUNDLES, the core's cycles and retired counts (virtual time)
- * and every slice's end must be the staged run's, and both observed runs'
- * coverage JSON the staged run's byte for byte, while their loop plans and
- * compiled bodies must run (they do not count under the observers
- * otherwise).  Fixed kernels add a body that stores over its own code while
+ * The registers (every one gdb reads), memory (the kernel's own code
+ * included), STATUS, FAULT_PC, FAULT_ADDR, BUNDLES, the core's cycles and
+ * retired counts (virtual time) and every slice's end must be the staged
+ * run's, both observed runs' coverage JSON the staged run's byte for byte,
+ * and the observed runs must run as many bundles by loop plans and
+ * compiled bodies as the unobserved ones.  Fixed kernels add a body that stores over its own code while
  * a compiled body of it exists (the old body must not run again) and loads
  * walking off the end of memory mid-loop (the fault at the same bundle and
  * trip).  TPC_OBSERVE_N / TPC_OBSERVE_SEED: a longer soak by hand.
@@ -94,13 +94,7 @@ static void setup(Machine *m, const GByteArray *text, guint32 seed)
     tt_wr32(m, TPC0 + 0x7C0 + 4 * 8, 0x448);
     tt_wr32(m, TPC0 + 0x7C0 + 4 * 9, 48);
     g_rand_free(r);
-    uint64_t bad;
-    g_assert_cmpint(
-        as_rw_bytes(m->as, KBASE, text->data, text->len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
-        ==, MEMTX_OK);
-    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
-    tt_wr32(m, TPC0 + 0x78C, 0);
-    tt_wr32(m, TPC0 + 0x1028, text->len);
+    tt_load_kernel(m, text->data, text->len);
 }
 
 /* ---- kernels ---- */
@@ -281,14 +275,15 @@ enum { MODE_STAGED, MODE_PLAIN, MODE_JIT, MODE_OBSERVED, MODE_OBSERVED_JIT, MODE
 static const char *const mode_name[MODE_COUNT] = {"staged", "plain", "jit", "observed",
                                                   "observed+jit"};
 
+/* STATUS, FAULT_PC, FAULT_ADDR and BUNDLES (tpc.md §7.2) */
+static const uint32_t cfg_regs[] = {0x100C, 0x1020, 0x1030, 0x1038};
+static const char *const cfg_names[] = {"STATUS", "FAULT_PC", "FAULT_ADDR", "BUNDLES"};
+#define REG_BYTES 16384
+
 typedef struct End {
-    uint32_t status, fault_pc, fault_addr, bundles;
+    uint32_t cfg[G_N_ELEMENTS(cfg_regs)];
     uint64_t slices, cycles, retired;
-    uint32_t s[TPC_NR_S];
-    uint8_t sp[TPC_NR_SP];
-    uint8_t v[TPC_NR_V][TPC_VBYTES];
-    uint8_t vp[TPC_NR_VP][TPC_VPBYTES];
-    int32_t irf[TPC_NR_I][5];
+    uint8_t regs[REG_BYTES]; /* every register as gdb reads it, in its order */
     uint8_t data[DATA_LEN], top[TOP_LEN], code[CODE_LEN];
 } End;
 
@@ -298,6 +293,17 @@ typedef struct Ran {
 } Ran;
 
 static char *tmpdir;
+
+static void read_regs(NxCpu *cpu, uint8_t *regs)
+{
+    size_t at = 0;
+    memset(regs, 0, REG_BYTES);
+    for (unsigned n = 0; n < TPC_GDB_NREGS; n++) {
+        unsigned len = cpu->ops->gdb_read_reg(cpu, n, regs + at, REG_BYTES - at);
+        g_assert_cmpuint(len, >, 0);
+        at += len;
+    }
+}
 
 static void run(const GByteArray *text, guint32 seed, int mode, unsigned slice, uint32_t body_lo,
                 uint32_t body_hi, End *e, Ran *ran)
@@ -309,6 +315,9 @@ static void run(const GByteArray *text, guint32 seed, int mode, unsigned slice, 
     if (mode != MODE_PLAIN && mode != MODE_JIT) {
         d = nx_debug_new(m);
         m->debug = d;
+        if (!tmpdir) /* (the coverage files, removed at the end) */
+            tmpdir = g_dir_make_tmp("tpc-observe-XXXXXX", NULL);
+        g_assert_nonnull(tmpdir);
         g_autofree char *cov = g_build_filename(tmpdir, "cov.json", NULL);
         NxTraceOptions o = {.coverage = cov, .stats = mode != MODE_STAGED};
         GError *err = NULL;
@@ -338,19 +347,12 @@ static void run(const GByteArray *text, guint32 seed, int mode, unsigned slice, 
     }
     g_assert_cmpint(cpu->state, !=, CPU_RUNNING);
     memset(e, 0, sizeof(*e));
+    for (unsigned i = 0; i < G_N_ELEMENTS(cfg_regs); i++)
+        e->cfg[i] = tt_rd32(m, TPC0 + cfg_regs[i]);
     e->slices = slices;
     e->cycles = c->cycles;
     e->retired = cpu->retired;
-    e->status = tt_rd32(m, TPC0 + 0x100C);
-    e->fault_pc = tt_rd32(m, TPC0 + 0x1020);
-    e->fault_addr = tt_rd32(m, TPC0 + 0x1030);
-    e->bundles = tt_rd32(m, TPC0 + 0x1038);
-    memcpy(e->s, c->s, sizeof(e->s));
-    memcpy(e->sp, c->sp, sizeof(e->sp));
-    for (unsigned i = 0; i < TPC_NR_V; i++)
-        memcpy(e->v[i], c->v[i], TPC_VBYTES);
-    memcpy(e->vp, c->vp, sizeof(e->vp));
-    memcpy(e->irf, c->irf, sizeof(e->irf));
+    read_regs(cpu, e->regs);
     ran->loop = c->x.loop_total;
     ran->jit = c->x.jit_total;
     ran->cov = NULL;
@@ -372,22 +374,18 @@ static void run(const GByteArray *text, guint32 seed, int mode, unsigned slice, 
 
 static const char *differs(const End *a, const End *b)
 {
-    return a->status != b->status                   ? "STATUS"
-           : a->fault_pc != b->fault_pc             ? "FAULT_PC"
-           : a->fault_addr != b->fault_addr         ? "FAULT_ADDR"
-           : a->bundles != b->bundles               ? "BUNDLES"
-           : a->slices != b->slices                 ? "slice ends"
-           : a->cycles != b->cycles                 ? "cycles"
-           : a->retired != b->retired               ? "retired"
-           : memcmp(a->s, b->s, sizeof(a->s))       ? "SRF"
-           : memcmp(a->sp, b->sp, sizeof(a->sp))    ? "SPRF"
-           : memcmp(a->v, b->v, sizeof(a->v))       ? "VRF"
-           : memcmp(a->vp, b->vp, sizeof(a->vp))    ? "VPRF"
-           : memcmp(a->irf, b->irf, sizeof(a->irf)) ? "IRF"
-           : memcmp(a->data, b->data, DATA_LEN)     ? "data memory"
-           : memcmp(a->top, b->top, TOP_LEN)        ? "t3's memory"
-           : memcmp(a->code, b->code, CODE_LEN)     ? "code memory"
-                                                    : NULL;
+    for (unsigned i = 0; i < G_N_ELEMENTS(cfg_regs); i++)
+        if (a->cfg[i] != b->cfg[i])
+            return cfg_names[i];
+    if (a->slices != b->slices)
+        return "slice ends";
+    if (a->cycles != b->cycles || a->retired != b->retired)
+        return "cycles or retired bundles";
+    if (memcmp(a->regs, b->regs, REG_BYTES))
+        return "registers";
+    if (memcmp(a->data, b->data, DATA_LEN) || memcmp(a->top, b->top, TOP_LEN))
+        return "data memory";
+    return memcmp(a->code, b->code, CODE_LEN) ? "code memory" : NULL;
 }
 
 typedef struct Totals {
@@ -404,7 +402,7 @@ static void check_kernel(const GByteArray *text, const char *src, guint32 seed, 
     tpc_jit_arena_bytes = t->kernels % 4 == 1 ? 1024 : 1u << 20;
     run(text, seed, MODE_STAGED, slice, body_lo, body_hi, ref, &ref_ran);
     g_assert_cmpuint(ref_ran.loop, ==, 0);
-    t->faults += (ref->status & 3) == 3;
+    t->faults += (ref->cfg[0] & 3) == 3;
     for (int mode = MODE_PLAIN; mode < MODE_COUNT; mode++) {
         if ((mode == MODE_JIT || mode == MODE_OBSERVED_JIT) && !tpc_jit_available())
             continue;
@@ -413,7 +411,7 @@ static void check_kernel(const GByteArray *text, const char *src, guint32 seed, 
         if (what)
             g_error("%s run differs from the staged one in %s (status 0x%x / 0x%x, slices of "
                     "%u, seed %u) for:\n%s",
-                    mode_name[mode], what, e->status, ref->status, slice, seed, src);
+                    mode_name[mode], what, e->cfg[0], ref->cfg[0], slice, seed, src);
         if (ran.cov && strcmp(ran.cov->str, ref_ran.cov->str))
             g_error("%s run's coverage differs from the staged one's (slices of %u):\n%s\n"
                     "staged:\n%s\n%s:\n%s",
@@ -549,10 +547,13 @@ static void breakpoint_in_body(bool jit)
     while (cpu->state == CPU_RUNNING)
         cpu->ops->run(cpu, 1000);
     g_assert_cmpuint(c->x.loop_total, >, 4000);
-    g_assert_cmpuint(tt_rd32(m, TPC0 + 0x100C), ==, ref->status);
-    g_assert_cmpuint(tt_rd32(m, TPC0 + 0x1038), ==, ref->bundles);
+    g_assert_cmpuint(tt_rd32(m, TPC0 + 0x100C), ==, ref->cfg[0]);
+    g_assert_cmpuint(tt_rd32(m, TPC0 + 0x1038), ==, ref->cfg[3]);
     g_assert_cmpuint(c->cycles, ==, ref->cycles);
-    g_assert_cmpmem(c->v[3], TPC_VBYTES, ref->v[3], TPC_VBYTES);
+    uint8_t *regs = g_malloc(REG_BYTES);
+    read_regs(cpu, regs);
+    g_assert_cmpmem(regs, REG_BYTES, ref->regs, REG_BYTES);
+    g_free(regs);
     m->debug = NULL;
     nx_debug_free(d);
     machine_free(m);
@@ -573,19 +574,19 @@ static void test_breakpoint_in_compiled_body(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    tmpdir = g_dir_make_tmp("tpc-observe-XXXXXX", NULL);
-    g_assert_nonnull(tmpdir);
     g_test_add_func("/tpc-observe/self-modifying", test_self_modifying);
     g_test_add_func("/tpc-observe/walk-off-memory", test_walk_off);
     g_test_add_func("/tpc-observe/breakpoint-in-body", test_breakpoint_in_body);
     g_test_add_func("/tpc-observe/breakpoint-in-compiled-body", test_breakpoint_in_compiled_body);
     g_test_add_func("/tpc-observe/random-kernels", test_random);
     int rc = g_test_run();
-    g_autofree char *cov = g_build_filename(tmpdir, "cov.json", NULL);
-    g_autofree char *txt = g_strconcat(cov, ".txt", NULL);
-    g_remove(cov);
-    g_remove(txt);
-    g_rmdir(tmpdir);
-    g_free(tmpdir);
+    if (tmpdir) {
+        g_autofree char *cov = g_build_filename(tmpdir, "cov.json", NULL);
+        g_autofree char *txt = g_strconcat(cov, ".txt", NULL);
+        g_remove(cov);
+        g_remove(txt);
+        g_rmdir(tmpdir);
+        g_free(tmpdir);
+    }
     return rc;
 }
