@@ -135,10 +135,10 @@ const NxCovIsa tpc_cov_isa = {
  *
  * With -coverage alone, the direct loop, the loop plans and the compiled
  * bodies count executions per decode-cache entry (tpc_cov_note: an add, and
- * the entry listed on its first count in the slice) instead of opening a
- * trace record per bundle; the counts reach the report here, decoded once
- * per entry and slice (cov_insn_n), so the report is the one the staged
- * path would have written. */
+ * the entry listed on its first count) instead of opening a trace record
+ * per bundle; the counts reach the report here, before the entry is
+ * decoded anew and when the report is made (NxCpuTraceOps.flush_counts),
+ * so it is the one the staged path would have written. */
 
 void tpc_cov_flush_entry(TpcCpu *c, TpcDCacheEntry *dc)
 {
@@ -155,4 +155,9 @@ void tpc_cov_flush(TpcCpu *c)
         dc->cov_listed = false;
     }
     c->x.ncov_dirty = 0;
+}
+
+void tpc_cov_flush_counts(NxCpu *cpu)
+{
+    tpc_cov_flush(tpc_cpu(cpu));
 }

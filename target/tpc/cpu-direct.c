@@ -584,7 +584,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
      * unobserved run uses. */
     bool traced = trace_needs_insn_records(c->parent.trace);
     /* -coverage without those: every tier runs, counting executions per
-     * decode-cache entry (tpc_cov_note), handed over at the slice's end */
+     * decode-cache entry (tpc_cov_note; handed over by tpc_cov_flush) */
     bool counted = !traced && trace_counts_insns(c->parent.trace);
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
@@ -651,7 +651,5 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     c->bundles += nd;
     c->parent.retired += nd;
     c->x.direct_total += nd;
-    if (G_UNLIKELY(counted))
-        tpc_cov_flush(c);
     return n;
 }

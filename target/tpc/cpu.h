@@ -323,7 +323,7 @@ typedef struct TpcExec {
     bool time_host;
     uint64_t host_ns;
 
-    /* the entries with coverage counts (TpcDCacheEntry.cov_n) this slice */
+    /* the entries with coverage counts (TpcDCacheEntry.cov_n) */
     uint16_t cov_dirty[TPC_DCACHE_SIZE];
     unsigned ncov_dirty;
 
@@ -423,9 +423,10 @@ void tpc_jump_to(TpcCpu *c, uint32_t target);
 void tpc_direct_plan(TpcDCacheEntry *dc);
 /* -coverage from the fast tiers (target/tpc/coverage.c): hand an entry's
  * counted executions to the trace (before its bytes change), or every
- * entry's counted this slice (at the slice's end) */
+ * entry's (before a report: NxCpuTraceOps.flush_counts) */
 void tpc_cov_flush_entry(TpcCpu *c, TpcDCacheEntry *dc);
 void tpc_cov_flush(TpcCpu *c);
+void tpc_cov_flush_counts(NxCpu *cpu);
 /* Count n executions of dc's bundle (the direct loop, loop plans). */
 static inline void tpc_cov_note(TpcCpu *c, TpcDCacheEntry *dc, uint64_t n)
 {
