@@ -21,10 +21,12 @@
  * retired counts (virtual time) and every slice's end must be the staged
  * run's, both observed runs' coverage JSON the staged run's byte for byte,
  * and the observed runs must run as many bundles by loop plans and
- * compiled bodies as the unobserved ones.  Fixed kernels add a body that stores over its own code while
- * a compiled body of it exists (the old body must not run again) and loads
- * walking off the end of memory mid-loop (the fault at the same bundle and
- * trip).  TPC_OBSERVE_N / TPC_OBSERVE_SEED: a longer soak by hand.
+ * compiled bodies as the unobserved ones.  Fixed kernels add a body that
+ * stores over its own code while a compiled body of it exists (the old
+ * body must not run again), loads walking off the end of memory mid-loop
+ * (the fault at the same bundle and trip) and a gdb breakpoint set in a
+ * planned or compiled body while the machine is stopped (it must stop
+ * there).  TPC_OBSERVE_N / TPC_OBSERVE_SEED: a longer soak by hand.
  */
 #include <inttypes.h>
 #include <string.h>
