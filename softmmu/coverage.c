@@ -7,14 +7,32 @@
  * which the board hands over in Machine.cov_isa.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "nxemu/coverage.h"
 #include "softmmu/trace-int.h"
+
+/* A key of a category hit by an instruction. */
+typedef struct CovHit {
+    uint32_t cat, idx;
+} CovHit;
+
+/* What one distinct instruction hits, found by decoding it once (insn):
+ * an instruction executed again costs a lookup of its bytes and an add per
+ * key, not a decode and a string lookup per key. */
+typedef struct CovMemo {
+    unsigned len;
+    uint8_t bytes[64];
+    bool counted; /* insn() returned true */
+    unsigned nhits;
+    CovHit *hits;
+} CovMemo;
 
 typedef struct CovIsa {
     const NxCovIsa *isa; /* NULL: the machine has no such core type */
     uint64_t n;          /* instructions (bundles) counted */
     NxCovCat *cats;      /* isa->nr_cats */
+    GHashTable *memo;    /* CovMemo by bytes */
 } CovIsa;
 
 struct TraceCov {
@@ -57,8 +75,37 @@ void nx_cov_exists(NxCovCat *c, const char *key)
 
 void nx_cov_hit(NxCovCat *c, const char *key)
 {
-    if (key)
-        g_array_index(c->hits, uint64_t, cat_add(c, key))++;
+    if (!key)
+        return;
+    unsigned i = cat_add(c, key);
+    if (c->record) {
+        CovHit h = {c->no, i};
+        g_array_append_val(c->record, h);
+    } else {
+        g_array_index(c->hits, uint64_t, i)++;
+    }
+}
+
+static guint memo_hash(gconstpointer p)
+{
+    const CovMemo *e = p;
+    guint h = 2166136261u; /* FNV-1a */
+    for (unsigned i = 0; i < e->len; i++)
+        h = (h ^ e->bytes[i]) * 16777619u;
+    return h;
+}
+
+static gboolean memo_equal(gconstpointer a, gconstpointer b)
+{
+    const CovMemo *x = a, *y = b;
+    return x->len == y->len && !memcmp(x->bytes, y->bytes, x->len);
+}
+
+static void memo_free(gpointer p)
+{
+    CovMemo *e = p;
+    g_free(e->hits);
+    g_free(e);
 }
 
 TraceCov *cov_new(const Machine *m)
@@ -70,9 +117,12 @@ TraceCov *cov_new(const Machine *m)
             continue;
         c->isa[k].isa = isa;
         c->isa[k].cats = g_new0(NxCovCat, isa->nr_cats);
-        for (unsigned i = 0; i < isa->nr_cats; i++)
+        for (unsigned i = 0; i < isa->nr_cats; i++) {
             cat_init(&c->isa[k].cats[i], isa->cats[i]);
+            c->isa[k].cats[i].no = i;
+        }
         isa->universe(c->isa[k].cats);
+        c->isa[k].memo = g_hash_table_new_full(memo_hash, memo_equal, memo_free, NULL);
     }
     return c;
 }
@@ -83,15 +133,51 @@ void cov_free(TraceCov *c)
         for (unsigned i = 0; c->isa[k].isa && i < c->isa[k].isa->nr_cats; i++)
             cat_destroy(&c->isa[k].cats[i]);
         g_free(c->isa[k].cats);
+        if (c->isa[k].memo)
+            g_hash_table_destroy(c->isa[k].memo);
     }
     g_free(c);
 }
 
-void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len)
+/* The memo of these bytes, decoding them the first time (their keys are
+ * added to the categories then, in the order one execution adds them). */
+static const CovMemo *memo_of(CovIsa *ci, const uint8_t *bytes, unsigned len)
+{
+    CovMemo key = {.len = len};
+    memcpy(key.bytes, bytes, len);
+    CovMemo *e = g_hash_table_lookup(ci->memo, &key);
+    if (e)
+        return e;
+    GArray *rec = g_array_new(FALSE, FALSE, sizeof(CovHit));
+    for (unsigned i = 0; i < ci->isa->nr_cats; i++)
+        ci->cats[i].record = rec;
+    bool counted = ci->isa->insn(ci->cats, bytes);
+    for (unsigned i = 0; i < ci->isa->nr_cats; i++)
+        ci->cats[i].record = NULL;
+    e = g_new0(CovMemo, 1);
+    *e = key;
+    e->counted = counted;
+    e->nhits = rec->len;
+    e->hits = (CovHit *)(void *)g_array_free(rec, FALSE);
+    g_hash_table_add(ci->memo, e);
+    return e;
+}
+
+void cov_insn_n(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len, uint64_t n)
 {
     CovIsa *ci = &c->isa[kind];
-    if (ci->isa && len == ci->isa->len && ci->isa->insn(ci->cats, bytes))
-        ci->n++;
+    if (!ci->isa || len != ci->isa->len || len > sizeof(((CovMemo *)0)->bytes) || !n)
+        return;
+    const CovMemo *e = memo_of(ci, bytes, len);
+    for (unsigned i = 0; i < e->nhits; i++)
+        g_array_index(ci->cats[e->hits[i].cat].hits, uint64_t, e->hits[i].idx) += n;
+    if (e->counted)
+        ci->n += n;
+}
+
+void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len)
+{
+    cov_insn_n(c, kind, bytes, len, 1);
 }
 
 void cov_fault(TraceCov *c, CpuKind kind, uint32_t code)

@@ -108,6 +108,8 @@ TraceCov *cov_new(const Machine *m);
 void cov_free(TraceCov *c);
 /* One executed instruction of len bytes (counted when len is its ISA's). */
 void cov_insn(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len);
+/* n executions of the same bytes, decoded once */
+void cov_insn_n(TraceCov *c, CpuKind kind, const uint8_t *bytes, unsigned len, uint64_t n);
 void cov_fault(TraceCov *c, CpuKind kind, uint32_t code);
 void cov_json(TraceCov *c, GString *out);
 void cov_summary(TraceCov *c, GString *out);

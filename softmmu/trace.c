@@ -130,10 +130,22 @@ static void trace_access(void *opaque, uint64_t addr, unsigned size, bool is_wri
                          MemTxAttrs attrs);
 static void trace_runev(void *opaque, const NxRunEvent *ev);
 
+/* The executions the cores counted but did not hand over yet
+ * (trace_insn_count), before the coverage is reported. */
+static void cov_collect(NxTrace *t)
+{
+    for (unsigned i = 0; t->cov && i < t->nr_seq + t->nr_tpc; i++) {
+        NxCpu *cpu = i < t->nr_seq ? t->seq[i].cpu : t->tpc[i - t->nr_seq].cpu;
+        if (cpu && cpu->trace == t && cpu->ops->trace->flush_counts)
+            cpu->ops->trace->flush_counts(cpu);
+    }
+}
+
 void trace_free(NxTrace *t)
 {
     if (!t)
         return;
+    cov_collect(t); /* (none left behind for another trace) */
     for (unsigned i = 0; i < t->nr_seq; i++)
         if (t->seq[i].cpu && t->seq[i].cpu->trace == t)
             t->seq[i].cpu->trace = NULL;
@@ -488,6 +500,23 @@ bool trace_needs_every_insn(const NxTrace *t)
     return t && (t->commit || t->tl || t->cov);
 }
 
+bool trace_needs_insn_records(const NxTrace *t)
+{
+    return t && (t->commit || t->tl);
+}
+
+bool trace_counts_insns(const NxTrace *t)
+{
+    return t && t->cov;
+}
+
+void trace_insn_count(NxCpu *cpu, const uint8_t *bytes, unsigned len, uint64_t n)
+{
+    NxTrace *t = cpu->trace;
+    if (t && t->cov)
+        cov_insn_n(t->cov, cpu->kind, bytes, len, n);
+}
+
 void trace_insn_end(Machine *m, NxCpu *cpu)
 {
     NxTrace *t = cpu->trace;
@@ -631,6 +660,7 @@ bool trace_finish(NxTrace *t, GError **err)
         wait_end(t, &t->seq[i], now);
     trace_unhook(t);
     sem_resync(t, t->ext_t);
+    cov_collect(t);
     if (m->stop_reason == STOP_FAULT && m->fault_cpu) {
         NxCpu *f = m->fault_cpu;
         if (t->cov)
@@ -681,12 +711,14 @@ bool trace_finish(NxTrace *t, GError **err)
 
 void trace_coverage_json(NxTrace *t, GString *out)
 {
+    cov_collect(t);
     if (t->cov)
         cov_json(t->cov, out);
 }
 
 void trace_coverage_summary(NxTrace *t, GString *out)
 {
+    cov_collect(t);
     if (t->cov)
         cov_summary(t->cov, out);
 }

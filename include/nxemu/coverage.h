@@ -22,6 +22,8 @@ typedef struct NxCovCat {
     GArray *hits;      /* uint64_t per key */
     GHashTable *index; /* key -> index + 1 */
     unsigned universe;
+    unsigned no;    /* its index in the ISA's categories */
+    GArray *record; /* while an instruction is first decoded: its hits (softmmu/coverage.c) */
 } NxCovCat;
 
 /* Declare what exists (in universe(), before any hit). */
@@ -40,7 +42,9 @@ typedef struct NxCovIsa {
     /* Declare what exists in each category (cats[nr_cats]). */
     void (*universe)(NxCovCat *cats);
     /* Count one executed instruction; false (not counted) when its bytes do
-     * not decode: the fault kind is recorded at the end of the run. */
+     * not decode: the fault kind is recorded at the end of the run.  A
+     * function of the bytes alone: called once per distinct bytes, whose
+     * hits are then repeated for every execution. */
     bool (*insn)(NxCovCat *cats, const uint8_t *bytes);
     /* The fault category's key for a fault code. */
     const char *(*fault_name)(uint32_t code);

@@ -75,6 +75,9 @@ typedef struct NxCpuTraceOps {
     /* Optional: the timeline's counter samples of the core (name, value),
      * each handed to emit; none when the core keeps no such counts. */
     void (*counters)(NxCpu *cpu, void (*emit)(void *o, const char *name, uint64_t v), void *o);
+    /* Optional: hand the executions the core counted for trace_insn_count
+     * and has not handed over yet to it, now (before a coverage report). */
+    void (*flush_counts)(NxCpu *cpu);
 } NxCpuTraceOps;
 
 typedef struct NxCpuOps {

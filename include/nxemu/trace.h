@@ -60,6 +60,17 @@ void trace_insn_begin(Machine *m, NxCpu *cpu, uint64_t pc, const uint8_t *bytes,
  * so a core may run pure ALU/branch records without the hook (the
  * sequencer's compiled blocks).  NULL: false. */
 bool trace_needs_every_insn(const NxTrace *t);
+/* Of those, does it need the record around each instruction (-d commit,
+ * -trace-json)?  When only -coverage wants every instruction
+ * (trace_counts_insns), a core may instead count the executions of each
+ * instruction that cannot block, fault or touch semaphores and hand them
+ * over in bulk with trace_insn_count (the TPC's direct bundles, loop plans
+ * and compiled bodies).  NULL: false. */
+bool trace_needs_insn_records(const NxTrace *t);
+bool trace_counts_insns(const NxTrace *t);
+/* n executions, all retired, of the len bytes (as trace_insn_begin's) that
+ * no trace_insn_begin reported: what the coverage report counts of them. */
+void trace_insn_count(NxCpu *cpu, const uint8_t *bytes, unsigned len, uint64_t n);
 /* Close cpu's pending attempt, if any (no-op otherwise). */
 void trace_insn_end(Machine *m, NxCpu *cpu);
 /* Append p[0..n) as lower-case hex, the commit log's byte format. */

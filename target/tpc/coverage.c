@@ -5,6 +5,7 @@
  * bundle hits, decoded by tpc_decode_bundle as the executor decodes it.
  */
 #include "nxemu/coverage.h"
+#include "nxemu/trace.h"
 #include "target/tpc/asm.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/insn.h"
@@ -129,3 +130,34 @@ const NxCovIsa tpc_cov_isa = {
     .insn = tpc_cov_insn,
     .fault_name = tpc_fault_name,
 };
+
+/* ---- counts from the fast tiers ----
+ *
+ * With -coverage alone, the direct loop, the loop plans and the compiled
+ * bodies count executions per decode-cache entry (tpc_cov_note: an add, and
+ * the entry listed on its first count) instead of opening a trace record
+ * per bundle; the counts reach the report here, before the entry is
+ * decoded anew and when the report is made (NxCpuTraceOps.flush_counts),
+ * so it is the one the staged path would have written. */
+
+void tpc_cov_flush_entry(TpcCpu *c, TpcDCacheEntry *dc)
+{
+    if (dc->cov_n)
+        trace_insn_count(&c->parent, dc->raw, TPC_BUNDLE, dc->cov_n);
+    dc->cov_n = 0;
+}
+
+void tpc_cov_flush(TpcCpu *c)
+{
+    for (unsigned i = 0; i < c->x.ncov_dirty; i++) {
+        TpcDCacheEntry *dc = &c->x.dcache[c->x.cov_dirty[i]];
+        tpc_cov_flush_entry(c, dc);
+        dc->cov_listed = false;
+    }
+    c->x.ncov_dirty = 0;
+}
+
+void tpc_cov_flush_counts(NxCpu *cpu)
+{
+    tpc_cov_flush(tpc_cpu(cpu));
+}

@@ -575,14 +575,17 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* -d exec: a direct bundle cannot fault, so its line after the bundle
      * ran reads as the staged path's line before it */
     bool log_exec = nx_log_enabled(&c->m->log, NX_LOG_EXEC);
-    /* -d commit / -trace-json / -coverage: a record around each direct
-     * bundle, as the staged path makes one.  Only plans without tensor
-     * accesses, which cannot fall back once the record is open (and whose
-     * memory effects the trace's access hook must see, not a host span).
-     * -d stats alone needs no record per bundle (its TPC figures are the
-     * core's counters and the kernel's launch and finish), so it observes
-     * the engine an unobserved run uses. */
-    bool traced = trace_needs_every_insn(c->parent.trace);
+    /* -d commit / -trace-json: a record around each direct bundle, as the
+     * staged path makes one.  Only plans without tensor accesses, which
+     * cannot fall back once the record is open (and whose memory effects
+     * the trace's access hook must see, not a host span).  -d stats alone
+     * needs no record per bundle (its TPC figures are the core's counters
+     * and the kernel's launch and finish), so it observes the engine an
+     * unobserved run uses. */
+    bool traced = trace_needs_insn_records(c->parent.trace);
+    /* -coverage without those: every tier runs, counting executions per
+     * decode-cache entry (tpc_cov_note; handed over by tpc_cov_flush) */
+    bool counted = !traced && trace_counts_insns(c->parent.trace);
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;
@@ -608,6 +611,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         if (G_LIKELY(go && tpc_direct_run(c, dc))) {
             if (G_UNLIKELY(traced))
                 trace_insn_end(c->m, &c->parent);
+            else if (G_UNLIKELY(counted))
+                tpc_cov_note(c, dc, 1);
             nd++;
             if (G_UNLIKELY(log_exec))
                 tpc_log_bundle(c, dc->raw, "exec");

@@ -443,6 +443,8 @@ bool tpc_step_one(TpcCpu *c)
     bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         decoded = true;
+        if (G_UNLIKELY(dc->cov_n))
+            tpc_cov_flush_entry(c, dc); /* (counted with the old bytes) */
         dc->valid = dc->direct = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault))
             return stop(c);

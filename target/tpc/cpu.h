@@ -227,6 +227,11 @@ struct TpcDCacheEntry {
      * no more than these cannot conflict and skips the check. */
     uint8_t clean_nw[4];
     TpcExecFn fn[4];
+    /* -coverage alone: executions of raw by the direct loop, loop plans and
+     * compiled bodies not yet handed to the trace (tpc_cov_flush), and
+     * whether the entry is in TpcExec.cov_dirty */
+    uint64_t cov_n;
+    bool cov_listed;
 };
 
 /* A scalar broadcast to every lane: the element val of e bytes (e 0: none
@@ -317,6 +322,10 @@ typedef struct TpcExec {
     uint64_t lp_fail_gen;
     bool time_host;
     uint64_t host_ns;
+
+    /* the entries with coverage counts (TpcDCacheEntry.cov_n) */
+    uint16_t cov_dirty[TPC_DCACHE_SIZE];
+    unsigned ncov_dirty;
 
     /* gdb breakpoints of this TPC for the direct loop's per-bundle check
      * (nx_debug_cpu_breakpoints, refreshed every slice) */
@@ -412,6 +421,22 @@ void tpc_jump_to(TpcCpu *c, uint32_t target);
 /* Direct execution of plain bundles (cpu-direct.c): plan at decode, and run
  * (false: a check failed before any effect; use the general path). */
 void tpc_direct_plan(TpcDCacheEntry *dc);
+/* -coverage from the fast tiers (target/tpc/coverage.c): hand an entry's
+ * counted executions to the trace (before its bytes change), or every
+ * entry's (before a report: NxCpuTraceOps.flush_counts) */
+void tpc_cov_flush_entry(TpcCpu *c, TpcDCacheEntry *dc);
+void tpc_cov_flush(TpcCpu *c);
+void tpc_cov_flush_counts(NxCpu *cpu);
+/* Count n executions of dc's bundle (the direct loop, loop plans). */
+static inline void tpc_cov_note(TpcCpu *c, TpcDCacheEntry *dc, uint64_t n)
+{
+    if (!dc->cov_listed) {
+        dc->cov_listed = true;
+        c->x.cov_dirty[c->x.ncov_dirty++] = (uint16_t)(dc - c->x.dcache);
+    }
+    dc->cov_n += n;
+}
+
 /* tpc_cpu_step's loop while nothing observes single bundles */
 uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
 /* The block compiler (jit.c, jit.h): NXEMU_TPC_JIT's level, "on" 1

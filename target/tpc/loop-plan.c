@@ -9,6 +9,7 @@
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
 #include "target/tpc/jit.h"
+#include "nxemu/trace.h"
 
 /* ---- loop plans: a LOOP body of direct bundles run as one ---- */
 
@@ -231,6 +232,19 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
     }
 }
 
+/* -coverage: the lnd bundles a loop plan or a compiled body ran from the
+ * body's top, trip after trip in order (neither jumps inside the body), each
+ * bundle's entry current all along (checked at entry, and nothing decodes
+ * meanwhile).  (Loop plans run only while no trace records every bundle.) */
+static void loop_cov(TpcCpu *c, uint32_t body, uint32_t end, uint64_t lnd)
+{
+    uint64_t nb = (end - body) / TPC_BUNDLE + 1, trips = lnd / nb, part = lnd % nb;
+    for (uint64_t k = 0; k < nb; k++) {
+        uint32_t pc = body + (uint32_t)k * TPC_BUNDLE;
+        tpc_cov_note(c, &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE], trips + (k < part));
+    }
+}
+
 /* The same, counting its bundles (TpcExec.loop_total: the tests see the
  * plans run). */
 void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
@@ -241,6 +255,14 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     /* (a body found without plans has no compiled body either: the block
      * compiler's lookup cost lrelu 13 host instructions a bundle) */
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    uint32_t body = f->body, end = f->end;
+    /* a gdb breakpoint in the body (set while the core was stopped, since
+     * the body was compiled): this slice runs it bundle by bundle, and
+     * stops there (nx_debug_quiet_range's rule, checked at entry) */
+    if (G_UNLIKELY(c->x.nbp))
+        for (int i = 0; i < c->x.nbp; i++)
+            if (c->x.bp_pc[i] >= body && c->x.bp_pc[i] <= end)
+                return;
     if (!c->x.jit_on ||
         (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
          c->x.code_gen == c->x.lp_fail_gen) ||
@@ -249,4 +271,6 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     *n = ln;
     *nd += lnd;
     c->x.loop_total += lnd;
+    if (G_UNLIKELY(c->parent.trace) && lnd && trace_counts_insns(c->parent.trace))
+        loop_cov(c, body, end, lnd);
 }

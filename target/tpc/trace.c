@@ -154,4 +154,5 @@ const NxCpuTraceOps tpc_trace_ops = {
     .disas = tpc_trace_disas,
     .fault_name = tpc_fault_name,
     .counters = tpc_trace_counters,
+    .flush_counts = tpc_cov_flush_counts,
 };

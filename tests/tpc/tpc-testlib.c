@@ -31,3 +31,13 @@ uint32_t tt_rd32(Machine *m, uint64_t pa)
     g_assert_cmpint(as_read(m->as, pa, 4, &v, DBG), ==, MEMTX_OK);
     return (uint32_t)v;
 }
+
+void tt_load_kernel(Machine *m, uint8_t *text, uint32_t len)
+{
+    uint64_t bad;
+    g_assert_cmpint(as_rw_bytes(m->as, KBASE, text, len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
+                    ==, MEMTX_OK);
+    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE); /* KERNEL_BASE */
+    tt_wr32(m, TPC0 + 0x78C, 0);
+    tt_wr32(m, TPC0 + 0x1028, len); /* the kernel's size */
+}

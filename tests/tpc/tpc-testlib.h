@@ -17,5 +17,8 @@
 Machine *tt_machine(void);
 void tt_wr32(Machine *m, uint64_t pa, uint32_t v);
 uint32_t tt_rd32(Machine *m, uint64_t pa);
+/* Write a kernel's text at KBASE, as the loader does, and set TPC 0's
+ * KERNEL_BASE and kernel size to it. */
+void tt_load_kernel(Machine *m, uint8_t *text, uint32_t len);
 
 #endif

@@ -101,13 +101,7 @@ static void program(Machine *m, const GByteArray *text, GRand *r)
     static const uint32_t sv[] = {0x410, 0x470, 0x47C, 0x448, 100, 256, 0x200900, 0x200800, 0x102};
     for (unsigned i = 0; i < G_N_ELEMENTS(sv); i++)
         tt_wr32(m, TPC0 + 0x7C0 + 4 * (8 + i), sv[i]);
-    uint64_t bad;
-    g_assert_cmpint(
-        as_rw_bytes(m->as, KBASE, text->data, text->len, true, MEMTXATTRS(MEM_REQ_LOADER, 0), &bad),
-        ==, MEMTX_OK);
-    tt_wr32(m, TPC0 + 0x788, (uint32_t)KBASE);
-    tt_wr32(m, TPC0 + 0x78C, 0);
-    tt_wr32(m, TPC0 + 0x1028, text->len);
+    tt_load_kernel(m, text->data, text->len);
 }
 
 /* ---- random kernels ---- */
