@@ -33,7 +33,8 @@ def run(args, cwd=None, timeout=120):
 def main():
     tmp = tempfile.mkdtemp(prefix="tpc-threads-")
     k = {}
-    for name in ("add-f32", "fault-slm", "fault-late", "overlap-f32", "read-next-f32"):
+    for name in ("add-f32", "fault-slm", "fault-late", "overlap-f32", "read-next-f32",
+                 "overlap-rows-f32"):
         o = os.path.join(tmp, name + ".o")
         p = run([NXAS, "-t", "tpc", "-o", o, os.path.join(KSRC, name + ".s")])
         check("assemble " + name, p.returncode == 0, p.stderr.decode())
@@ -157,6 +158,26 @@ def main():
         p = race_run(kern, 2, ["--race=off"])
         check("%s --race=off: no report" % kern,
               p.returncode == 0 and b"tpc race" not in p.stderr, p.stderr.decode())
+    # overlap-rows-f32: TPC i copies rows 32 i + 32 down to 32 i (256 bytes
+    # each; st_tnsr is bundle 8: pc 0x100), so TPCs i and i+1 both write row
+    # 32 (i+1), and each TPC's accesses come out of address order
+    rows = struct.pack("<%df" % (64 * 129), *range(64 * 129))
+    with open(os.path.join(tmp, "rows.bin"), "wb") as f:
+        f.write(rows)
+    want_rows = "".join(
+        "nxemu: warning: tpc race: tpc%d pc=0x00000100 and tpc%d pc=0x00000100 write "
+        "[0x%x, +256) (tensor 1, coordinates 0,%d)\n" % (i, i + 1, base + 256 * 32 * (i + 1),
+                                                        32 * (i + 1)) for i in range(3))
+    for th in (1, 2, 4):
+        out = os.path.join(tmp, "rows-out.bin")
+        p = run([TPCRUN, "-k", k["overlap-rows-f32"], "-n", "4", "--index-space", "4",
+                 "-i", "rows.bin:64x129:f32@0x4000000", "-o", out + ":64x129:f32@0x%x" % base,
+                 "--threads", str(th)], cwd=tmp)
+        err = p.stderr.decode()
+        races = "".join(l + "\n" for l in err.splitlines() if "tpc race" in l)
+        got = open(out, "rb").read() if os.path.exists(out) else b""
+        check("overlap-rows-f32 threads=%d: race report, rows copied" % th,
+              p.returncode == 0 and races == want_rows and got == rows, err)
     # the overlapping element: each TPC writes in[63 i .. 63 i + 63]; element
     # 63 (i+1) gets in[63 (i+1)] from both, so the bytes do not depend on order
     # race-free: add-f32 over disjoint rows reports nothing, even as a fault
