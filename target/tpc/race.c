@@ -154,6 +154,54 @@ static void sort_items(Item *v, Item *tmp, size_t n)
         memcpy(v, src, n * sizeof(Item));
 }
 
+#define RADIX_BITS 11
+
+/* One TPC's v[0, n) in item_lt's order, tmp[0, n) as scratch: a stable
+ * radix sort of the start addresses, RADIX_BITS a pass over the bits in
+ * which they differ, then each run of equal starts by sort_items.  The
+ * passes touch each access a few times where a comparison sort moves it
+ * log2(n) times. */
+static void sort_starts(Item *v, Item *tmp, size_t n)
+{
+    if (n < 256) {
+        sort_items(v, tmp, n);
+        return;
+    }
+    uint64_t min = UINT64_MAX, max = 0;
+    for (size_t i = 0; i < n; i++) {
+        min = MIN(min, v[i].a.lo);
+        max = MAX(max, v[i].a.lo);
+    }
+    unsigned bits = max > min ? 64 - (unsigned)__builtin_clzll(max - min) : 0;
+    size_t *pos = g_new(size_t, 1u << RADIX_BITS);
+    Item *src = v, *dst = tmp;
+    for (unsigned sh = 0; sh < bits; sh += RADIX_BITS) {
+        const uint64_t mask = (1u << RADIX_BITS) - 1;
+        memset(pos, 0, sizeof(size_t) << RADIX_BITS);
+        for (size_t i = 0; i < n; i++)
+            pos[(src[i].a.lo - min) >> sh & mask]++;
+        for (size_t b = 0, sum = 0; b <= mask; b++) {
+            size_t c = pos[b];
+            pos[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[pos[(src[i].a.lo - min) >> sh & mask]++] = src[i];
+        Item *x = src;
+        src = dst;
+        dst = x;
+    }
+    g_free(pos);
+    if (src != v)
+        memcpy(v, src, n * sizeof(Item));
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && v[j].a.lo == v[i].a.lo; j++)
+            ;
+        if (j - i > 1)
+            sort_items(v + i, tmp, j - i);
+    }
+}
+
 /*
  * compare's sort, on the pool's threads (nx_threads_run) while the TPCs
  * wait between rounds: each TPC's log into its run of it[] and sorted, then
@@ -176,7 +224,7 @@ static void sort_log(void *opaque, unsigned t)
     Item *v = so->it + so->off[t];
     for (size_t i = 0; i < l->n; i++)
         v[i] = (Item){l->a[i], t};
-    sort_items(v, so->tmp + so->off[t], l->n);
+    sort_starts(v, so->tmp + so->off[t], l->n);
 }
 
 static void merge_runs(void *opaque, unsigned j)

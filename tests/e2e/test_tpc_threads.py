@@ -158,20 +158,21 @@ def main():
         p = race_run(kern, 2, ["--race=off"])
         check("%s --race=off: no report" % kern,
               p.returncode == 0 and b"tpc race" not in p.stderr, p.stderr.decode())
-    # overlap-rows-f32: TPC i copies rows 32 i + 32 down to 32 i (256 bytes
-    # each; st_tnsr is bundle 8: pc 0x100), so TPCs i and i+1 both write row
-    # 32 (i+1), and each TPC's accesses come out of address order
-    rows = struct.pack("<%df" % (64 * 129), *range(64 * 129))
+    # overlap-rows-f32: TPC i copies rows 256 i + 256 down to 256 i (256
+    # bytes each; st_tnsr is bundle 8: pc 0x100), so TPCs i and i+1 both
+    # write row 256 (i+1), and each TPC's 514 accesses come out of address
+    # order
+    rows = struct.pack("<%df" % (64 * 1025), *range(64 * 1025))
     with open(os.path.join(tmp, "rows.bin"), "wb") as f:
         f.write(rows)
     want_rows = "".join(
         "nxemu: warning: tpc race: tpc%d pc=0x00000100 and tpc%d pc=0x00000100 write "
-        "[0x%x, +256) (tensor 1, coordinates 0,%d)\n" % (i, i + 1, base + 256 * 32 * (i + 1),
-                                                        32 * (i + 1)) for i in range(3))
+        "[0x%x, +256) (tensor 1, coordinates 0,%d)\n" % (i, i + 1, base + 256 * 256 * (i + 1),
+                                                        256 * (i + 1)) for i in range(3))
     for th in (1, 2, 4):
         out = os.path.join(tmp, "rows-out.bin")
         p = run([TPCRUN, "-k", k["overlap-rows-f32"], "-n", "4", "--index-space", "4",
-                 "-i", "rows.bin:64x129:f32@0x4000000", "-o", out + ":64x129:f32@0x%x" % base,
+                 "-i", "rows.bin:64x1025:f32@0x4000000", "-o", out + ":64x1025:f32@0x%x" % base,
                  "--threads", str(th)], cwd=tmp)
         err = p.stderr.decode()
         races = "".join(l + "\n" for l in err.splitlines() if "tpc race" in l)
