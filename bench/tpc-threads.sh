@@ -4,23 +4,33 @@
 # loop) run by nxemu-tpc-run with --threads 1 and --threads $(nproc) in the
 # same invocation; prints the wall times (best of REPEAT), their ratio, the
 # load average beside it (other work on the host takes cores from the
-# threads), and a projection for 16 cores: the work divided over min(16, 8)
-# threads plus the synchronisation measured here -- the cost per round of a
-# barrier every round (NXEMU_SLICE_ROUNDS=1: a 1-round window) times the
-# windows a run takes.  The outputs of every run are compared.  First the
-# host itself: $(nproc) independent --threads 1 runs at once (best of
-# REPEAT) against one alone -- if they do not each keep their speed (other
-# work, shared physical cores, a lower all-core clock), no thread count
-# can: that ratio is what the host offers, printed beside the result.
-# usage: sh bench/tpc-threads.sh BUILD_DIR   (ITER default 200000, REPEAT 3)
+# threads).  First the host itself: $(nproc) independent --threads 1 runs
+# at once (best of REPEAT) against one alone -- if they do not each keep
+# their speed (other work, shared physical cores, a lower all-core clock),
+# no thread count can: that ratio is what the host offers, printed beside
+# the result.  Then what does not divide over threads: the same command on
+# the kernel with a 1-bundle loop (process start, machine, ELF and tensors,
+# the launch, the outputs, exit) is the serial part S; its share of the
+# 1-thread time, and Amdahl's bound S + (t1 - S) / N for the host's cores,
+# are printed.  The projection for 16 cores is Amdahl's with the work
+# divided over min(16, 8) threads plus the synchronisation measured here --
+# the cost per round of a barrier every round (NXEMU_SLICE_ROUNDS=1: a
+# 1-round window) times the windows a run takes.  ITER2 (default 1000000,
+# 0: none) repeats the comparison on a longer kernel, where the serial part
+# weighs less.  The outputs of every run are compared.
+# usage: sh bench/tpc-threads.sh BUILD_DIR   (ITER default 200000, ITER2
+# 1000000, REPEAT 3)
 set -eu
 B=${1:-build}
 ITER=${ITER:-200000}
+ITER2=${ITER2:-1000000}
 REPEAT=${REPEAT:-3}
 N=$(nproc)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cat > "$T/k.s" <<ASM
+# the kernel with $1 bundles per vector in $T/k$1.o
+kernel() {
+cat > "$T/k$1.s" <<ASM
 nop; mov_irf_dim 0x0 S10, I0; nop; nop
 nop; mov_irf_dim 0x0 S11, I1; nop; nop
 nop; add.i32 S11, S11, S10; nop; nop
@@ -29,7 +39,7 @@ nop
 nop; mul.i32 S20, S32, 0x40; nop; nop
 nop; set_indx I2, b00001, S20; nop; nop
 ld_tnsr V1, 0x0, I2; nop; nop; nop
-loop 0x0, $ITER, 1, <, End1
+loop 0x0, $1, 1, <, End1
 nop
 nop; nop; mac.f32 V2, V1, V1; nop
 End1:
@@ -42,14 +52,19 @@ nop
 nop
 nop
 ASM
-"$B/tools/nxemu-as" -t tpc -o "$T/k.o" "$T/k.s"
+"$B/tools/nxemu-as" -t tpc -o "$T/k$1.o" "$T/k$1.s"
+}
+kernel "$ITER"
+kernel 1
+[ "$ITER2" = 0 ] || kernel "$ITER2"
 python3 -c "import struct; open('$T/in.bin','wb').write(struct.pack('<4096f', *[0.001] * 4096))"
-# best wall seconds of REPEAT runs with --threads $1 (env in $2)
+# best wall seconds of REPEAT runs with --threads $1 (env in $2) of the
+# kernel with $3 bundles per vector (default ITER)
 best() {
     b=""
     for i in $(seq "$REPEAT"); do
         s=$(date +%s.%N)
-        env $2 "$B/tools/nxemu-tpc-run" -k "$T/k.o" -n 8 --index-space 64 \
+        env $2 "$B/tools/nxemu-tpc-run" -k "$T/k${3:-$ITER}.o" -n 8 --index-space 64 \
             -i "$T/in.bin:4096:f32" -o "$T/out$1.bin:4096:f32" --threads "$1" 2> "$T/err$1"
         e=$(date +%s.%N)
         w=$(echo "$e - $s" | bc -l)
@@ -63,7 +78,7 @@ together() {
     for i in $(seq "$REPEAT"); do
         s=$(date +%s.%N)
         for j in $(seq "$N"); do
-            "$B/tools/nxemu-tpc-run" -k "$T/k.o" -n 8 --index-space 64 \
+            "$B/tools/nxemu-tpc-run" -k "$T/k$ITER.o" -n 8 --index-space 64 \
                 -i "$T/in.bin:4096:f32" -o "$T/par$j.bin:4096:f32" --threads 1 2> /dev/null &
         done
         wait
@@ -78,28 +93,54 @@ tpar=$(together)
 tn=$(best "$N" "X=1")
 cmp -s "$T/out1.bin" "$T/out$N.bin" || { echo "tpc-threads: outputs differ"; exit 1; }
 cmp -s "$T/err1" "$T/err$N" || { echo "tpc-threads: stderr differs"; exit 1; }
+vtime=$(sed -n 's/.*vtime=\([0-9]*\).*/\1/p' "$T/err1")
+ts=$(best "$N" "X=1" 1)
 t1r=$(best 1 "NXEMU_SLICE_ROUNDS=1")
 tnr=$(best "$N" "NXEMU_SLICE_ROUNDS=1")
-vtime=$(sed -n 's/.*vtime=\([0-9]*\).*/\1/p' "$T/err1")
-rounds=$((vtime / 64 + 1))
-windows=$((rounds / 1024 + 1))
+t1b=0
+tnb=0
+vtimeb=0
+if [ "$ITER2" != 0 ]; then
+    t1b=$(best 1 "X=1" "$ITER2")
+    tnb=$(best "$N" "X=1" "$ITER2")
+    cmp -s "$T/out1.bin" "$T/out$N.bin" || { echo "tpc-threads: outputs differ"; exit 1; }
+    cmp -s "$T/err1" "$T/err$N" || { echo "tpc-threads: stderr differs"; exit 1; }
+    vtimeb=$(sed -n 's/.*vtime=\([0-9]*\).*/\1/p' "$T/err1")
+fi
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$t1" "$tn" "$t1r" "$tnr" "$rounds" "$windows" "$N" "$load" "$tpar" <<'PY'
+python3 - "$t1" "$tn" "$t1r" "$tnr" "$vtime" "$N" "$load" "$tpar" "$ts" "$t1b" "$tnb" \
+    "$vtimeb" "$ITER" "$ITER2" <<'PY'
 import sys
 t1, tn, t1r, tnr = map(float, sys.argv[1:5])
-rounds, windows, n = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
-load = sys.argv[8]
-tpar = float(sys.argv[9])
+vtime, n = int(sys.argv[5]), int(sys.argv[6])
+load = sys.argv[7]
+tpar, ts, t1b, tnb = map(float, sys.argv[8:12])
+vtimeb, it, it2 = map(int, sys.argv[12:15])
+rounds = vtime // 64 + 1
+windows = rounds // 1024 + 1
 print("tpc-threads: 8 TPCs, %d rounds: --threads 1 %.3f s, --threads %d %.3f s: %.2fx"
       " (load average %s, %d cores)" % (rounds, t1, n, tn, t1 / tn, load, n))
 print("tpc-threads: the host: %d independent 1-thread runs at once %.3f s against %.3f s"
       " alone: it offers %.2fx" % (n, tpar, t1, n * t1 / tpar))
+# Amdahl: the serial part S (the 1-bundle kernel's run) and the rest, which
+# divides over the threads
+par = max(0.0, t1 - ts)
+print("tpc-threads: serial part (the same run of a 1-bundle loop, --threads %d): %.3f s ="
+      " %.1f%% of --threads 1; Amdahl's bound for %d cores %.2fx"
+      % (n, ts, 100 * ts / t1, n, t1 / (ts + par / n)))
 # a barrier per round instead of per window: the difference per round is the
 # synchronisation cost of a round
 sync = max(0.0, (tnr - tn) / max(1, rounds - windows))
 print("tpc-threads: per-round barrier (NXEMU_SLICE_ROUNDS=1): %.3f s at %d threads,"
       " %.3f s at 1: %.2f us per round" % (tnr, n, t1r, sync * 1e6))
-t16 = t1 / min(16, 8) + windows * sync
+t16 = ts + par / min(16, 8) + windows * sync
 print("tpc-threads: projection for 16 cores: %.3f s (%.2fx): 8 TPCs use 8 of them;"
-      " %d windows x %.2f us of synchronisation" % (t16, t1 / t16, windows, sync * 1e6))
+      " serial %.1f%%, %d windows x %.2f us of synchronisation"
+      % (t16, t1 / t16, 100 * ts / t1, windows, sync * 1e6))
+if vtimeb:
+    roundsb = vtimeb // 64 + 1
+    parb = max(0.0, t1b - ts)
+    print("tpc-threads: %.3gx longer kernel, %d rounds: --threads 1 %.3f s, --threads %d %.3f s:"
+          " %.2fx (serial %.1f%%, Amdahl's bound %.2fx)"
+          % (it2 / it, roundsb, t1b, n, tnb, t1b / tnb, 100 * ts / t1b, t1b / (ts + parb / n)))
 PY

@@ -61,6 +61,8 @@ _Thread_local NxWorkerSlice *nx_worker;
  * ThreadSanitizer (make tsan-check) sees the hand-over: the release store
  * of gen publishes todo, the tickets, the budgets and the slices; the
  * release increment of done publishes what a TPC's slice did.
+ * nx_threads_run hands the same pool other jobs between rounds (the race
+ * detector's sort): the entries of todo are then fn's arguments.
  */
 #define SPIN_NS 50000
 
@@ -95,6 +97,10 @@ struct NxThreads {
     uint64_t *budget, *used;
     uint64_t *ahead; /* absolute cycle TPC t ran up to on a worker (0: not ahead) */
     bool *par;
+    /* nx_threads_run's jobs: the entries of todo are fn(arg, entry) (NULL:
+     * TPCs, run_tpc) */
+    void (*fn)(void *arg, unsigned i);
+    void *arg;
 };
 
 static inline void cpu_relax(void)
@@ -170,7 +176,10 @@ static void drain(NxThreads *th, unsigned gen, unsigned k)
             if (!atomic_compare_exchange_weak_explicit(&sh->ticket, &tk, tk + 1,
                                                        memory_order_acquire, memory_order_acquire))
                 continue;
-            run_tpc(th, th->todo[i]);
+            if (th->fn)
+                th->fn(th->arg, th->todo[i]);
+            else
+                run_tpc(th, th->todo[i]);
             if (atomic_fetch_add_explicit(&th->done, 1, memory_order_acq_rel) + 1 == ntodo) {
                 pthread_mutex_lock(&th->lock);
                 pthread_cond_signal(&th->fin);
@@ -244,6 +253,24 @@ static void dispatch(NxThreads *th, unsigned ntodo)
     while (!all_done(th, ntodo))
         pthread_cond_wait(&th->fin, &th->lock);
     pthread_mutex_unlock(&th->lock);
+}
+
+void nx_threads_run(Machine *m, unsigned n, void (*fn)(void *arg, unsigned i), void *arg)
+{
+    NxThreads *th = m->threads;
+    if (!th || th->n == 1 || n < 2 || n > th->nr || nx_worker) {
+        for (unsigned i = 0; i < n; i++)
+            fn(arg, i);
+        return;
+    }
+    /* read by a thread only after it claimed an entry: set until all ran */
+    th->fn = fn;
+    th->arg = arg;
+    for (unsigned i = 0; i < n; i++)
+        th->todo[i] = i;
+    dispatch(th, n);
+    th->fn = NULL;
+    th->arg = NULL;
 }
 
 unsigned nx_threads_default(const Machine *m)

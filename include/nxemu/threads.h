@@ -20,6 +20,12 @@ void nx_threads_set(Machine *m, unsigned n);
 /* The threads in use (1 without a pool). */
 unsigned nx_threads_count(const Machine *m);
 void nx_threads_free(Machine *m);
+/* fn(arg, i) for every i in [0, n), returning when all ran: on the pool's
+ * threads at once when there is a pool and n is at most the TPC count, else
+ * one after another on the calling thread.  Call it from the scheduler's
+ * thread outside a TPC phase (from a TPC's slice: one after another); jobs
+ * running at once must touch disjoint data. */
+void nx_threads_run(Machine *m, unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
 
 /* Phase 3 of a round (softmmu/sched.c) when m->threads is set: the running
  * TPCs in ascending index, those that may (NxCpuOps.worker_ok) for a stretch

@@ -5,10 +5,10 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nxemu/log.h"
+#include "nxemu/threads.h"
 #include "target/tpc/cpu.h"
 
 /* entries per TPC and launch kept at most (24 bytes each) */
@@ -103,18 +103,159 @@ typedef struct Item {
     unsigned t;
 } Item;
 
-static int item_cmp(const void *pa, const void *pb)
+/* The order of the sweep: by address, then TPC, PC, reads first, end. */
+static inline bool item_lt(const Item *x, const Item *y)
 {
-    const Item *x = pa, *y = pb;
     if (x->a.lo != y->a.lo)
-        return x->a.lo < y->a.lo ? -1 : 1;
+        return x->a.lo < y->a.lo;
     if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
+        return x->t < y->t;
     if (x->a.pc != y->a.pc)
-        return x->a.pc < y->a.pc ? -1 : 1;
+        return x->a.pc < y->a.pc;
     if (x->a.write != y->a.write)
-        return x->a.write ? 1 : -1;
-    return x->a.hi < y->a.hi ? -1 : x->a.hi > y->a.hi;
+        return y->a.write;
+    return x->a.hi < y->a.hi;
+}
+
+/* Sorted a[0, na) and b[0, nb) into out. */
+static void merge(const Item *a, size_t na, const Item *b, size_t nb, Item *out)
+{
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nb)
+        out[k++] = item_lt(&b[j], &a[i]) ? b[j++] : a[i++];
+    memcpy(out + k, a + i, (na - i) * sizeof(Item));
+    memcpy(out + k + na - i, b + j, (nb - j) * sizeof(Item));
+}
+
+/* v[0, n) in order, tmp[0, n) as scratch: runs of 16 by insertion, then
+ * merged bottom-up. */
+static void sort_items(Item *v, Item *tmp, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += 16) {
+        for (size_t i = lo + 1; i < MIN(lo + 16, n); i++) {
+            Item x = v[i];
+            size_t j = i;
+            for (; j > lo && item_lt(&x, &v[j - 1]); j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+    }
+    Item *src = v, *dst = tmp;
+    for (size_t w = 16; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = MIN(lo + w, n), hi = MIN(lo + 2 * w, n);
+            merge(src + lo, mid - lo, src + mid, hi - mid, dst + lo);
+        }
+        Item *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof(Item));
+}
+
+#define RADIX_BITS 11
+
+/* One TPC's v[0, n) in item_lt's order, tmp[0, n) as scratch: a stable
+ * radix sort of the start addresses, RADIX_BITS a pass over the bits in
+ * which they differ, then each run of equal starts by sort_items.  The
+ * passes touch each access a few times where a comparison sort moves it
+ * log2(n) times. */
+static void sort_starts(Item *v, Item *tmp, size_t n)
+{
+    if (n < 256) {
+        sort_items(v, tmp, n);
+        return;
+    }
+    uint64_t min = UINT64_MAX, max = 0;
+    for (size_t i = 0; i < n; i++) {
+        min = MIN(min, v[i].a.lo);
+        max = MAX(max, v[i].a.lo);
+    }
+    unsigned bits = max > min ? 64 - (unsigned)__builtin_clzll(max - min) : 0;
+    size_t *pos = g_new(size_t, 1u << RADIX_BITS);
+    Item *src = v, *dst = tmp;
+    for (unsigned sh = 0; sh < bits; sh += RADIX_BITS) {
+        const uint64_t mask = (1u << RADIX_BITS) - 1;
+        memset(pos, 0, sizeof(size_t) << RADIX_BITS);
+        for (size_t i = 0; i < n; i++)
+            pos[(src[i].a.lo - min) >> sh & mask]++;
+        for (size_t b = 0, sum = 0; b <= mask; b++) {
+            size_t c = pos[b];
+            pos[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[pos[(src[i].a.lo - min) >> sh & mask]++] = src[i];
+        Item *x = src;
+        src = dst;
+        dst = x;
+    }
+    g_free(pos);
+    if (src != v)
+        memcpy(v, src, n * sizeof(Item));
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && v[j].a.lo == v[i].a.lo; j++)
+            ;
+        if (j - i > 1)
+            sort_items(v + i, tmp, j - i);
+    }
+}
+
+/*
+ * compare's sort, on the pool's threads (nx_threads_run) while the TPCs
+ * wait between rounds: each TPC's log into its run of it[] and sorted, then
+ * the runs merged pairwise, a level at a time (the last merge, of two
+ * halves, on one thread).  The order is item_lt's, a total one: the same
+ * for every thread count.
+ */
+typedef struct Sort {
+    TpcRace *r;
+    Item *it, *tmp;
+    size_t *off; /* nr + 1: TPC t's run is [off[t], off[t + 1]) */
+    unsigned w;  /* merge level: runs of w TPCs into runs of 2w */
+    Item *src, *dst;
+} Sort;
+
+static void sort_log(void *opaque, unsigned t)
+{
+    Sort *so = opaque;
+    const TpcRaceLog *l = &so->r->log[t];
+    Item *v = so->it + so->off[t];
+    for (size_t i = 0; i < l->n; i++)
+        v[i] = (Item){l->a[i], t};
+    sort_starts(v, so->tmp + so->off[t], l->n);
+}
+
+static void merge_runs(void *opaque, unsigned j)
+{
+    Sort *so = opaque;
+    unsigned nr = so->r->nr;
+    size_t lo = so->off[MIN(2 * j * so->w, nr)], mid = so->off[MIN((2 * j + 1) * so->w, nr)],
+           hi = so->off[MIN((2 * j + 2) * so->w, nr)];
+    merge(so->src + lo, mid - lo, so->src + mid, hi - mid, so->dst + lo);
+}
+
+/* Every TPC's accesses in item_lt's order: the array (n of them), to free. */
+static Item *sorted_items(TpcRace *r, size_t n)
+{
+    Sort so = {.r = r, .it = g_new(Item, n ? n : 1), .tmp = g_new(Item, n ? n : 1)};
+    so.off = g_new(size_t, r->nr + 1);
+    so.off[0] = 0;
+    for (unsigned t = 0; t < r->nr; t++)
+        so.off[t + 1] = so.off[t] + r->log[t].n;
+    nx_threads_run(r->m, r->nr, sort_log, &so);
+    so.src = so.it;
+    so.dst = so.tmp;
+    for (so.w = 1; so.w < r->nr; so.w *= 2) {
+        nx_threads_run(r->m, (r->nr + 2 * so.w - 1) / (2 * so.w), merge_runs, &so);
+        Item *x = so.src;
+        so.src = so.dst;
+        so.dst = x;
+    }
+    g_free(so.off);
+    g_free(so.dst);
+    return so.src;
 }
 
 typedef struct Report {
@@ -226,18 +367,19 @@ static void compare(TpcRace *r)
         n += r->log[t].n;
         full |= r->log[t].full;
     }
-    Item *it = g_new(Item, n ? n : 1);
-    size_t k = 0;
-    for (unsigned t = 0; t < r->nr; t++)
-        for (size_t i = 0; i < r->log[t].n; i++)
-            it[k++] = (Item){r->log[t].a[i], t};
-    qsort(it, n, sizeof(Item), item_cmp);
+    Item *it = sorted_items(r, n);
     /* sweep in address order, keeping the accesses still open */
     GArray *reps = g_array_new(FALSE, FALSE, sizeof(Report));
     size_t *act = g_new(size_t, n ? n : 1);
     size_t nact = 0;
     for (size_t i = 0; i < n; i++) {
         const Item *x = &it[i];
+        /* a repeat of the access before it (the same TPC and PC reading a
+         * bias every row) meets the accesses that one met, after it: it
+         * would report nothing new, and kept open it would make the sweep
+         * quadratic */
+        if (i && !item_lt(&it[i - 1], x))
+            continue;
         size_t keep = 0;
         for (size_t j = 0; j < nact; j++) {
             const Item *y = &it[act[j]];
