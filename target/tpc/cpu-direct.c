@@ -24,6 +24,7 @@
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
+#include "target/tpc/jit.h"
 #include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
@@ -559,6 +560,25 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     dc->direct = true;
 }
 
+/* A compiled body (jit.c) from c->pc when it is a bundle of the innermost
+ * loop's body: at a slice's start and after a staged bundle (the LOOP's
+ * delay slot enters the body; a bundle whose checks failed leaves it), so
+ * no trip of a compiled body runs bundle by bundle. */
+static void jit_enter(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    if (!c->nloops || c->in_delay_slot)
+        return;
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    if (c->pc - f->body > f->end - f->body ||
+        (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
+         c->x.code_gen == c->x.lp_fail_gen))
+        return;
+    uint64_t lnd = 0;
+    tpc_jit_loop(c, n, max_bundles, &lnd);
+    *nd += lnd;
+    c->x.loop_total += lnd;
+}
+
 /* The loop while nothing observes single bundles (no debugger, trace or
  * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
  * anything else (and a direct bundle whose checks fail) in step_one. */
@@ -586,6 +606,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;
+    bool jit = fuse && c->x.jit_on;
+    if (jit)
+        jit_enter(c, &n, max_bundles, &nd);
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -641,6 +664,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         }
         if (c->parent.state != CPU_RUNNING || c->m->stop)
             break;
+        if (jit)
+            jit_enter(c, &n, max_bundles, &nd);
     }
     c->cycles += nd;
     c->bundles += nd;

@@ -38,6 +38,10 @@ HOLE(sp);
 HOLE(pol);
 HOLE(k);
 HOLE(s);
+HOLE(run);
+HOLE(it);
+HOLE(gen);
+HOLE(mark);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -67,6 +71,8 @@ uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
 #include "target/tpc/lane-ops.def"
 STENCIL(PRED_SP);
+STENCIL(CHK);
+STENCIL(LOOP);
 STENCIL(STEP);
 STENCIL(BUNDLE);
 STENCIL(EXIT);
@@ -127,6 +133,33 @@ STENCIL(PRED_SP)
     return tpc_hole_next(c, x);
 }
 
+/* Before bundle k: leave there when the slice's budget is spent, else
+ * take one bundle of it. */
+STENCIL(CHK)
+{
+    TpcJitRun *r = AT(TpcJitRun, run);
+    if (__builtin_expect(!r->left, 0))
+        return (uint32_t)V(k);
+    r->left--;
+    return tpc_hole_next(c, x);
+}
+
+/* After the body's last bundle (k: their number): the loop end of an
+ * ascending '<' loop going round again (direct.h tpc_loop_end_fast's
+ * common case) back to the body's top (TAKEN) while the code is still
+ * current (nothing in a trip writes it: a direct store's span never
+ * covers marked code, as for loop plans); anything else is the caller's. */
+STENCIL(LOOP)
+{
+    const TpcJitRun *r = AT(TpcJitRun, run);
+    uint32_t *it = AT(uint32_t, it);
+    int32_t v = (int32_t)(*it + (uint32_t)r->step);
+    if (!r->fast || v >= r->bound || *AT(uint64_t, gen) != x->gen || !*AT(uint8_t, mark))
+        return (uint32_t)V(k);
+    *it = (uint32_t)v;
+    return tpc_hole_taken(c, x);
+}
+
 /* Step s of bundle k through the direct path's executor. */
 STENCIL(STEP)
 {
@@ -135,11 +168,13 @@ STENCIL(STEP)
 }
 
 /* Bundle k through the direct path (its tensor checks, then its steps),
- * or leave before it. */
+ * or leave before it (giving back the bundle CHK took). */
 STENCIL(BUNDLE)
 {
-    if (!x->run(c, x, (uint32_t)V(k)))
+    if (!x->run(c, x, (uint32_t)V(k))) {
+        AT(TpcJitRun, run)->left++;
         return (uint32_t)V(k);
+    }
     return tpc_hole_next(c, x);
 }
 

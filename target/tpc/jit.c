@@ -44,22 +44,22 @@ unsigned tpc_jit_flushes, tpc_jit_inlined;
 #define TPC_JIT_MAXBODY 256 /* bundles */
 #define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
 
-typedef struct TpcJitCalled {
-    const TpcInsnDesc *mnem; /* its slot and mnemonic */
-    uint32_t n;              /* per trip */
-} TpcJitCalled;
-
 typedef struct TpcJitBody {
     uint32_t body, end;
     uint64_t gen;
-    TpcJitFn fn;
+    unsigned depth; /* the loops open (its iterator's register) */
+    bool ok;        /* compiled: entry[] is its code */
     TpcJitCtx ctx;
     const void **plan;
     uint32_t nb;
-    uint64_t trips; /* completed, for the called counts */
-    unsigned ncalled;
-    TpcJitCalled *called;
+    size_t *entry;   /* per bundle, its code's offset in the arena */
+    uint64_t *calls; /* the context's counts */
 } TpcJitBody;
+
+typedef struct TpcJitCalled {
+    const TpcInsnDesc *mnem; /* its slot and mnemonic */
+    uint64_t n;
+} TpcJitCalled;
 
 typedef struct TpcJit {
     uint8_t *buf;
@@ -71,10 +71,7 @@ typedef struct TpcJit {
     uint32_t fail_body, fail_end;
     uint64_t fail_gen;
     /* calls of the direct path by mnemonic, of bodies gone */
-    struct {
-        const TpcInsnDesc *mnem;
-        uint64_t n;
-    } called[TPC_JIT_CALLED];
+    TpcJitCalled called[TPC_JIT_CALLED];
 } TpcJit;
 
 /* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
@@ -158,7 +155,9 @@ bool tpc_jit_available(void)
         __builtin_cpu_init();
         ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
              tpc_stencils[TPC_ST_EXIT].code && tpc_stencils[TPC_ST_STEP].code &&
-             tpc_stencils[TPC_ST_BUNDLE].code && tpc_stencils[TPC_ST_PRED_SP].code;
+             tpc_stencils[TPC_ST_BUNDLE].code && tpc_stencils[TPC_ST_PRED_SP].code &&
+             tpc_stencils[TPC_ST_CHK].code && !tpc_stencils[TPC_ST_CHK].align &&
+             tpc_stencils[TPC_ST_LOOP].code;
     }
     return ok;
 #else
@@ -278,30 +277,24 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     return EM_OK;
 }
 
-static void count_called(TpcJitBody *b, const TpcInsnDesc *mnem)
-{
-    for (unsigned i = 0; i < b->ncalled; i++)
-        if (b->called[i].mnem == mnem) {
-            b->called[i].n++;
-            return;
-        }
-    b->called = g_realloc_n(b->called, b->ncalled + 1, sizeof *b->called);
-    b->called[b->ncalled].mnem = mnem;
-    b->called[b->ncalled].n = 1;
-    b->ncalled++;
-}
-
-/* Body b's code from the arena's current end; EM_FULL if it ran out. */
+/* Body b's code from the arena's current end; EM_FULL if it ran out.
+ * Each bundle starts with CHK (the budget: an entry point), and the body
+ * ends with LOOP, going back to bundle 0's CHK. */
 static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
 {
+    Holes h = {.v = {[TPC_HOLE_RUN] = OFF(x.jrun),
+                     [TPC_HOLE_IT] = OFF(s) + 4u * (32u + b->depth - 1u),
+                     [TPC_HOLE_GEN] = OFF(x.code_gen),
+                     [TPC_HOLE_MARK] = OFF(x.code_marked)}};
     for (uint32_t k = 0; k < b->nb; k++) {
         const TpcDCacheEntry *dc = b->plan[k];
+        h.v[TPC_HOLE_K] = k;
+        b->entry[k] = j->used; /* (CHK has no constants: no padding) */
+        if (emit(j, TPC_ST_CHK, &h, NULL) != EM_OK)
+            return EM_FULL; /* (the stencils exist: tpc_jit_available) */
         if (dc->nprep) {
-            EmitRes r = emit_k(j, TPC_ST_BUNDLE, k, 0);
-            if (r != EM_OK)
-                return EM_FULL; /* (the stencil exists: tpc_jit_available) */
-            for (unsigned s = 0; s < dc->nact; s++)
-                count_called(b, dc->din[s]->desc);
+            if (emit(j, TPC_ST_BUNDLE, &h, NULL) != EM_OK)
+                return EM_FULL;
             continue;
         }
         for (unsigned s = 0; s < dc->nact; s++) {
@@ -312,9 +305,13 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
                 continue;
             if (emit_k(j, TPC_ST_STEP, k, s) != EM_OK)
                 return EM_FULL;
-            count_called(b, dc->din[s]->desc);
         }
     }
+    uint8_t *top;
+    h.v[TPC_HOLE_K] = b->nb;
+    if (emit(j, TPC_ST_LOOP, &h, &top) != EM_OK || !top)
+        return EM_FULL;
+    link_to(top, j->buf + b->entry[0]);
     return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
 }
 
@@ -324,7 +321,10 @@ static bool jit_run(char *cc, const TpcJitCtx *x, uint32_t k)
 {
     TpcCpu *c = (TpcCpu *)cc;
     c->pc = x->body + k * TPC_BUNDLE;
-    return tpc_direct_run(c, x->plan[k]);
+    if (!tpc_direct_run(c, x->plan[k]))
+        return false;
+    x->calls[k * TPC_JIT_NCALLS + 4]++;
+    return true;
 }
 
 static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
@@ -333,20 +333,33 @@ static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
     const TpcDCacheEntry *dc = x->plan[k];
     c->pc = x->body + k * TPC_BUNDLE;
     dc->dfn[s](c, dc, dc->din[s], NULL);
+    x->calls[k * TPC_JIT_NCALLS + s]++;
+}
+
+/* Add body b's calls of the direct path by mnemonic to t. */
+static void calls_fold(const TpcJitBody *b, TpcJitCalled *t)
+{
+    for (uint32_t k = 0; k < b->nb && b->calls; k++) {
+        const TpcDCacheEntry *dc = b->plan[k];
+        for (unsigned s = 0; s < dc->nact; s++) {
+            uint64_t n = b->calls[k * TPC_JIT_NCALLS + (dc->nprep ? 4 : s)];
+            const TpcInsnDesc *mnem = dc->din[s]->desc;
+            unsigned u = 0;
+            while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != mnem)
+                u++;
+            if (!n || u == TPC_JIT_CALLED)
+                continue;
+            t[u].mnem = mnem;
+            t[u].n += n;
+        }
+    }
 }
 
 static void body_fold(TpcJit *j, TpcJitBody *b)
 {
-    for (unsigned i = 0; i < b->ncalled; i++) {
-        unsigned t = 0;
-        while (t < TPC_JIT_CALLED && j->called[t].mnem && j->called[t].mnem != b->called[i].mnem)
-            t++;
-        if (t == TPC_JIT_CALLED)
-            continue;
-        j->called[t].mnem = b->called[i].mnem;
-        j->called[t].n += b->trips * b->called[i].n;
-    }
-    g_free(b->called);
+    calls_fold(b, j->called);
+    g_free(b->calls);
+    g_free(b->entry);
     g_free(b->plan);
     memset(b, 0, sizeof *b);
 }
@@ -381,7 +394,7 @@ static TpcJit *jit_of(TpcCpu *c)
 
 /* Compile the body [body, end] of plans plan[0..nb), or NULL. */
 static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen,
-                           const TpcDCacheEntry *const *plan, uint32_t nb)
+                           unsigned depth, const TpcDCacheEntry *const *plan, uint32_t nb)
 {
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_WRITE) != 0) {
         j->broken = true;
@@ -398,14 +411,18 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     b->body = body;
     b->end = end;
     b->gen = gen;
+    b->depth = depth;
     b->nb = nb;
     b->plan = g_new(const void *, nb);
     memcpy(b->plan, plan, nb * sizeof *plan);
+    b->entry = g_new0(size_t, nb);
+    b->calls = g_new0(uint64_t, (size_t)nb * TPC_JIT_NCALLS);
     b->ctx.run = jit_run;
     b->ctx.step = jit_step;
     b->ctx.plan = b->plan;
     b->ctx.body = body;
-    size_t start = j->used;
+    b->ctx.gen = gen;
+    b->ctx.calls = b->calls;
     EmitRes r = emit_body(j, c, b);
     if (r == EM_FULL) {
         /* empty the arena (every other body goes) and once more */
@@ -415,14 +432,9 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
         __atomic_fetch_add(&tpc_jit_flushes, 1, __ATOMIC_RELAXED);
         b = &j->body[j->nbody++];
         *b = keep;
-        b->ncalled = 0;
-        g_free(b->called);
-        b->called = NULL;
-        start = 0;
         r = emit_body(j, c, b);
     }
-    if (r == EM_OK)
-        b->fn = (TpcJitFn)(void *)(j->buf + start);
+    b->ok = r == EM_OK;
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0) {
         j->broken = true;
         return NULL;
@@ -443,7 +455,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
     uint32_t body = f->body, end = f->end;
     unsigned depth = c->nloops;
-    if (c->pc != body || end < body || (end - body) / TPC_BUNDLE >= TPC_JIT_MAXBODY ||
+    if (c->pc - body > end - body || end < body || (end - body) / TPC_BUNDLE >= TPC_JIT_MAXBODY ||
         !c->x.code_marked || c->in_delay_slot)
         return false;
     uint32_t nb = (end - body) / TPC_BUNDLE + 1;
@@ -451,10 +463,14 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     TpcJit *j = jit_of(c);
     if (j->broken || (j->fail_body == body && j->fail_end == end && j->fail_gen == gen))
         return false;
+    if (c->x.nbp)
+        for (uint32_t k = 0; k < nb; k++)
+            if (tpc_bp_at(c, body + k * TPC_BUNDLE))
+                return false; /* (this slice) */
     TpcJitBody *b = NULL;
     for (unsigned i = 0; i < j->nbody && !b; i++)
-        if (j->body[i].fn && j->body[i].body == body && j->body[i].end == end &&
-            j->body[i].gen == gen)
+        if (j->body[i].ok && j->body[i].body == body && j->body[i].end == end &&
+            j->body[i].gen == gen && j->body[i].depth == depth)
             b = &j->body[i];
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
@@ -462,8 +478,8 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t pc = body + k * TPC_BUNDLE;
             const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-            if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && tpc_bp_at(c, pc)))
-                return false; /* (not decoded yet, or a breakpoint: this slice) */
+            if (dc->gen != gen || dc->gen_pc != pc)
+                return false; /* (not decoded yet: later) */
             if (!dc->direct || dc->spu_jmp) {
                 /* (no loop plan either: as loop_plan_iterate records it) */
                 c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
@@ -480,30 +496,38 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
             return false;
         }
-        b = compile(j, c, body, end, gen, plan, nb);
+        b = compile(j, c, body, end, gen, depth, plan, nb);
         if (!b) {
             j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
             return false;
         }
     }
+    TpcJitRun *r = &c->x.jrun;
+    uint32_t k = (c->pc - body) / TPC_BUNDLE;
     for (;;) {
-        /* once per trip: the budget for the whole body and the code still
-         * current (nothing in a trip changes it, as for loop plans) */
-        if (max_bundles - *n < nb || !c->x.code_marked || c->x.code_gen != gen)
+        /* the code still current; the budget is taken bundle by bundle
+         * in the code, which goes round the loop while the code stays */
+        if (*n >= max_bundles || !c->x.code_marked || c->x.code_gen != gen)
             return true;
-        uint32_t k = b->fn((char *)c, &b->ctx);
-        *n += k;
-        *nd += k;
-        c->x.jit_total += k;
+        uint64_t left = max_bundles - *n;
+        r->left = left;
+        r->step = f->step;
+        r->bound = f->bound;
+        r->fast = f->cmp == TPC_CMP_LT && !f->once;
+        k = ((TpcJitFn)(void *)(j->buf + b->entry[k]))((char *)c, &b->ctx);
+        uint64_t ran = left - r->left;
+        *n += ran;
+        *nd += ran;
+        c->x.jit_total += ran;
         if (k < nb) {
             c->pc = body + k * TPC_BUNDLE;
             return true;
         }
-        b->trips++;
         uint32_t next = tpc_loop_end_fast(c, end);
         c->pc = next;
         if (next != body || c->nloops != depth)
             return true;
+        k = 0;
     }
 }
 
@@ -514,23 +538,10 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
     if (!j)
         return;
     /* fold a copy: the bodies stay */
-    struct {
-        const TpcInsnDesc *mnem;
-        uint64_t n;
-    } t[TPC_JIT_CALLED];
+    TpcJitCalled t[TPC_JIT_CALLED];
     memcpy(t, j->called, sizeof t);
-    for (unsigned i = 0; i < j->nbody; i++) {
-        const TpcJitBody *b = &j->body[i];
-        for (unsigned q = 0; q < b->ncalled; q++) {
-            unsigned u = 0;
-            while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != b->called[q].mnem)
-                u++;
-            if (u == TPC_JIT_CALLED)
-                continue;
-            t[u].mnem = b->called[q].mnem;
-            t[u].n += b->trips * b->called[q].n;
-        }
-    }
+    for (unsigned i = 0; i < j->nbody; i++)
+        calls_fold(&j->body[i], t);
     size_t o = 0;
     static const char *const slot[4] = {"ld", "spu", "vpu", "st"};
     for (unsigned u = 0; u < TPC_JIT_CALLED && t[u].mnem && o < len; u++)

@@ -31,6 +31,8 @@ typedef enum TpcStencilId {
 #undef TPC_ST_LA_
 #undef TPC_ST_E_
     TPC_ST_PRED_SP,
+    TPC_ST_CHK,
+    TPC_ST_LOOP,
     TPC_ST_STEP,
     TPC_ST_BUNDLE,
     TPC_ST_EXIT,
@@ -50,8 +52,12 @@ typedef enum TpcHole {
     TPC_HOLE_POL,
     TPC_HOLE_K,
     TPC_HOLE_S,
+    TPC_HOLE_RUN,   /* TpcExec.jrun */
+    TPC_HOLE_IT,    /* the innermost loop's iterator */
+    TPC_HOLE_GEN,   /* TpcExec.code_gen */
+    TPC_HOLE_MARK,  /* TpcExec.code_marked */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
-    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil */
+    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
     TPC_HOLE_COUNT
 } TpcHole;
 
