@@ -18,19 +18,22 @@
 
 typedef struct TpcJitCtx TpcJitCtx;
 struct TpcJitCtx {
-    /* bundle k of the body by its direct plan (tpc_direct_run): false if
-     * its checks failed and nothing ran */
-    bool (*run)(char *c, const TpcJitCtx *x, uint32_t k);
-    /* step s of bundle k's plan, which has no tensor access */
+    /* step s of bundle k's plan (with its span when prep took one) */
     void (*step)(char *c, const TpcJitCtx *x, uint32_t k, uint32_t s);
+    /* bundle k's tensor checks and spans (tpc_direct_prep_all), before
+     * its steps: false if they failed and nothing ran */
+    bool (*prep)(char *c, const TpcJitCtx *x, uint32_t k);
+    /* bundle k's store, after its steps */
+    void (*commit)(char *c, const TpcJitCtx *x, uint32_t k);
     const void *const *plan; /* the bundles' TpcDCacheEntry, in body order */
     uint32_t body;           /* the PC of bundle 0 */
     uint64_t gen;            /* the code generation it was compiled in */
-    /* per bundle k, TPC_JIT_NCALLS counts: step s's calls at [s], the
-     * bundle's calls of run at [4] (--stats) */
+    /* per bundle k, step s's calls of step at [TPC_JIT_NCALLS k + s] */
     uint64_t *calls;
+    /* per bundle k, the spans of its steps (4 k + s) while it runs */
+    const uint8_t **span;
 };
-#define TPC_JIT_NCALLS 5
+#define TPC_JIT_NCALLS 4
 
 /* What a compiled body runs by, in the core (TpcExec.jrun): the bundles
  * the slice may still run (each bundle takes one first), and the

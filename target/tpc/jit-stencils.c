@@ -16,7 +16,8 @@
  * value.  The register numbers are holes (byte offsets of the V and S
  * registers in the core), as are the immediate, the broadcast image, an
  * SP predicate and a bundle's index.  What has no stencil calls the
- * direct path's own executor through the context (STEP, BUNDLE).
+ * direct path's own executor through the context (STEP; a tensor access
+ * with the span PREP took, COMMIT its store).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,6 +43,7 @@ HOLE(run);
 HOLE(it);
 HOLE(gen);
 HOLE(mark);
+HOLE(e);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -70,11 +72,15 @@ uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
 #define ST_PROTO_E(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
 #include "target/tpc/lane-ops.def"
+STENCIL(MOV_V);
+STENCIL(MOV_S);
+STENCIL(MOV_I);
 STENCIL(PRED_SP);
 STENCIL(CHK);
 STENCIL(LOOP);
 STENCIL(STEP);
-STENCIL(BUNDLE);
+STENCIL(PREP);
+STENCIL(COMMIT);
 STENCIL(EXIT);
 #undef ST_PROTO_L
 #undef ST_PROTO_LA
@@ -124,6 +130,33 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_##tier(name, type, expr)
 #include "target/tpc/lane-ops.def"
 
+/* MOV into V (hole vd) from a V register (K = V: hole va), an S
+ * register (S: sb) or an immediate (I: imm) broadcast at element size e:
+ * what the LD and VPU slots' executors (exec-ld.c, exec-vpu.c mov: put_v
+ * of tpc_rd_vec, which broadcasts by tpc_vl_broadcast) write without a
+ * VPRF predicate.  The slot's buffer (buf) becomes the register, as in
+ * ST_ROW. */
+#define ST_MOV(K)                                                                                  \
+    STENCIL(MOV_##K)                                                                               \
+    {                                                                                              \
+        uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
+        uint8_t *out = *buf, *old = *r;                                                            \
+        if (#K[0] == 'V') {                                                                        \
+            const uint8_t *restrict a = *AT(uint8_t *, va);                                        \
+            uint8_t *restrict o = out;                                                             \
+            VL_LANES(4, 0, x, o, a, a, a);                                                         \
+        } else {                                                                                   \
+            tpc_vl_broadcast(out, #K[0] == 'S' ? *AT(uint32_t, sb) : (uint32_t)V(imm),             \
+                             (unsigned)V(e));                                                      \
+        }                                                                                          \
+        *r = out;                                                                                  \
+        *buf = old;                                                                                \
+        return tpc_hole_next(c, x);                                                                \
+    }
+ST_MOV(V)
+ST_MOV(S)
+ST_MOV(I)
+
 /* An SP predicate (tpc_pred_sp): the guarded stencil when true, else the
  * one after it (TAKEN). */
 STENCIL(PRED_SP)
@@ -167,14 +200,21 @@ STENCIL(STEP)
     return tpc_hole_next(c, x);
 }
 
-/* Bundle k through the direct path (its tensor checks, then its steps),
- * or leave before it (giving back the bundle CHK took). */
-STENCIL(BUNDLE)
+/* Bundle k's tensor checks and spans before its steps, or leave before
+ * it (giving back the bundle CHK took). */
+STENCIL(PREP)
 {
-    if (!x->run(c, x, (uint32_t)V(k))) {
+    if (!x->prep(c, x, (uint32_t)V(k))) {
         AT(TpcJitRun, run)->left++;
         return (uint32_t)V(k);
     }
+    return tpc_hole_next(c, x);
+}
+
+/* Bundle k's store, after its steps. */
+STENCIL(COMMIT)
+{
+    x->commit(c, x, (uint32_t)V(k));
     return tpc_hole_next(c, x);
 }
 

@@ -43,6 +43,7 @@ unsigned tpc_jit_flushes, tpc_jit_inlined;
 #define TPC_JIT_BODIES  32
 #define TPC_JIT_MAXBODY 256 /* bundles */
 #define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
+#define TPC_JIT_MAP     64  /* bodies' verdicts, by their first bundle */
 
 typedef struct TpcJitBody {
     uint32_t body, end;
@@ -54,6 +55,7 @@ typedef struct TpcJitBody {
     uint32_t nb;
     size_t *entry;   /* per bundle, its code's offset in the arena */
     uint64_t *calls; /* the context's counts */
+    const uint8_t **span; /* and spans */
 } TpcJitBody;
 
 typedef struct TpcJitCalled {
@@ -67,9 +69,16 @@ typedef struct TpcJit {
     bool broken; /* no arena or no exec: the plans alone */
     TpcJitBody body[TPC_JIT_BODIES];
     unsigned nbody, next; /* next: the slot a new body replaces when full */
-    /* the last body that could not be compiled, in its generation */
-    uint32_t fail_body, fail_end;
-    uint64_t fail_gen;
+    /* what was decided for a body, by its first bundle's PC: a compiled
+     * body's slot (checked against it: slots are reused) or -1, not
+     * compiled in this generation (a loop entry costs a lookup, not a
+     * look at every bundle: softmax alternates between four loops) */
+    struct {
+        uint32_t body, end;
+        uint64_t gen;
+        unsigned depth;
+        int idx;
+    } map[TPC_JIT_MAP];
     /* calls of the direct path by mnemonic, of bodies gone */
     TpcJitCalled called[TPC_JIT_CALLED];
 } TpcJit;
@@ -155,9 +164,9 @@ bool tpc_jit_available(void)
         __builtin_cpu_init();
         ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
              tpc_stencils[TPC_ST_EXIT].code && tpc_stencils[TPC_ST_STEP].code &&
-             tpc_stencils[TPC_ST_BUNDLE].code && tpc_stencils[TPC_ST_PRED_SP].code &&
-             tpc_stencils[TPC_ST_CHK].code && !tpc_stencils[TPC_ST_CHK].align &&
-             tpc_stencils[TPC_ST_LOOP].code;
+             tpc_stencils[TPC_ST_PREP].code && tpc_stencils[TPC_ST_COMMIT].code &&
+             tpc_stencils[TPC_ST_PRED_SP].code && tpc_stencils[TPC_ST_CHK].code &&
+             !tpc_stencils[TPC_ST_CHK].align && tpc_stencils[TPC_ST_LOOP].code;
     }
     return ok;
 #else
@@ -235,6 +244,32 @@ static EmitRes emit_k(TpcJit *j, int id, uint32_t k, uint32_t s)
 
 #define OFF(member) ((uint64_t)offsetof(TpcCpu, member))
 
+/* Stencil id with holes h, behind an SP predicate's guard when in has
+ * one; nothing of it kept unless all fit. */
+static EmitRes emit_guarded(TpcJit *j, const TpcInsn *in, int id, const Holes *h)
+{
+    const size_t start = j->used;
+    uint8_t *taken = NULL;
+    if (in->pred & 15 || in->polarity) {
+        Holes p = {.v = {[TPC_HOLE_SP] = OFF(sp) + (in->pred & 15u),
+                         [TPC_HOLE_POL] = in->polarity ? 1u : 0u}};
+        EmitRes r = emit(j, TPC_ST_PRED_SP, &p, &taken);
+        if (r != EM_OK || !taken) {
+            j->used = start;
+            return r == EM_OK ? EM_NOFIT : r;
+        }
+    }
+    EmitRes r = emit(j, id, h, NULL);
+    if (r != EM_OK) {
+        j->used = start;
+        return r;
+    }
+    if (taken)
+        link_to(taken, j->buf + j->used);
+    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
+    return EM_OK;
+}
+
 /* The inline stencil of plan step s of dc, or EM_NOFIT. */
 static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
 {
@@ -255,26 +290,36 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
     if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
         h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
-    const size_t start = j->used;
-    uint8_t *taken = NULL;
-    if (in->pred & 15 || in->polarity) {
-        Holes p = {.v = {[TPC_HOLE_SP] = OFF(sp) + (in->pred & 15u),
-                         [TPC_HOLE_POL] = in->polarity ? 1u : 0u}};
-        EmitRes r = emit(j, TPC_ST_PRED_SP, &p, &taken);
-        if (r != EM_OK || !taken) {
-            j->used = start;
-            return r == EM_OK ? EM_NOFIT : r;
-        }
-    }
-    EmitRes r = emit(j, id, &h, NULL);
-    if (r != EM_OK) {
-        j->used = start;
-        return r;
-    }
-    if (taken)
-        link_to(taken, j->buf + j->used);
-    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
-    return EM_OK;
+    return emit_guarded(j, in, id, &h);
+}
+
+/* An LD or VPU slot's MOV into V from a V register, an S register or an
+ * immediate without a VPRF predicate (its executor through run_staged),
+ * inline, or EM_NOFIT. */
+static EmitRes emit_mov(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    unsigned slot = (unsigned)(in - dc->b.slot);
+    bool ld = slot == TPC_SLOT_LD && dc->dexec[slot] == tpc_exec_ld_mov;
+    bool vpu = slot == TPC_SLOT_VPU && dc->dexec[slot] == tpc_exec_vpu_mov && !(in->sw & 1u);
+    if (!(ld || vpu) || tpc_direct_is_vl(dc->dfn[s]) || in->dst.kind != TPC_OP_V || in->pred_vp)
+        return EM_NOFIT;
+    unsigned e = tpc_type_size(ld ? (in->b.raw >> 4) & 15u : in->type);
+    int id = in->a.kind == TPC_OP_V                                  ? TPC_ST_MOV_V
+             : in->a.kind == TPC_OP_S                                ? TPC_ST_MOV_S
+             : in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM ? TPC_ST_MOV_I
+                                                                     : -1;
+    if (id < 0 || (e != 1 && e != 2 && e != 4))
+        return EM_NOFIT;
+    Holes h = {.v = {0}};
+    h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
+    h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
+    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->a.num % TPC_NR_S);
+    h.v[TPC_HOLE_BUF] = OFF(x.out[0].vbuf[0]) + sizeof(TpcSlotOut) * slot;
+    h.v[TPC_HOLE_E] = e;
+    if (id == TPC_ST_MOV_I)
+        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
+    return emit_guarded(j, in, id, &h);
 }
 
 /* Body b's code from the arena's current end; EM_FULL if it ran out.
@@ -292,13 +337,14 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
         b->entry[k] = j->used; /* (CHK has no constants: no padding) */
         if (emit(j, TPC_ST_CHK, &h, NULL) != EM_OK)
             return EM_FULL; /* (the stencils exist: tpc_jit_available) */
-        if (dc->nprep) {
-            if (emit(j, TPC_ST_BUNDLE, &h, NULL) != EM_OK)
-                return EM_FULL;
-            continue;
-        }
+        /* a bundle with tensor accesses: their checks and spans first,
+         * its steps (the accesses called with their spans), its store */
+        if (dc->nprep && emit(j, TPC_ST_PREP, &h, NULL) != EM_OK)
+            return EM_FULL;
         for (unsigned s = 0; s < dc->nact; s++) {
             EmitRes r = emit_vpu(j, c, dc, s);
+            if (r == EM_NOFIT)
+                r = emit_mov(j, c, dc, s);
             if (r == EM_FULL)
                 return r;
             if (r == EM_OK)
@@ -306,6 +352,8 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
             if (emit_k(j, TPC_ST_STEP, k, s) != EM_OK)
                 return EM_FULL;
         }
+        if (dc->dstore && emit(j, TPC_ST_COMMIT, &h, NULL) != EM_OK)
+            return EM_FULL;
     }
     uint8_t *top;
     h.v[TPC_HOLE_K] = b->nb;
@@ -317,14 +365,18 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
 
 /* ---- running ---- */
 
-static bool jit_run(char *cc, const TpcJitCtx *x, uint32_t k)
+static bool jit_prep(char *cc, const TpcJitCtx *x, uint32_t k)
 {
     TpcCpu *c = (TpcCpu *)cc;
     c->pc = x->body + k * TPC_BUNDLE;
-    if (!tpc_direct_run(c, x->plan[k]))
-        return false;
-    x->calls[k * TPC_JIT_NCALLS + 4]++;
-    return true;
+    return tpc_direct_prep_all(c, x->plan[k], x->span + 4 * k);
+}
+
+static void jit_commit(char *cc, const TpcJitCtx *x, uint32_t k)
+{
+    TpcCpu *c = (TpcCpu *)cc;
+    (void)x, (void)k;
+    tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
 }
 
 static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
@@ -332,7 +384,7 @@ static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
     TpcCpu *c = (TpcCpu *)cc;
     const TpcDCacheEntry *dc = x->plan[k];
     c->pc = x->body + k * TPC_BUNDLE;
-    dc->dfn[s](c, dc, dc->din[s], NULL);
+    dc->dfn[s](c, dc, dc->din[s], x->span[4 * k + s]);
     x->calls[k * TPC_JIT_NCALLS + s]++;
 }
 
@@ -342,7 +394,7 @@ static void calls_fold(const TpcJitBody *b, TpcJitCalled *t)
     for (uint32_t k = 0; k < b->nb && b->calls; k++) {
         const TpcDCacheEntry *dc = b->plan[k];
         for (unsigned s = 0; s < dc->nact; s++) {
-            uint64_t n = b->calls[k * TPC_JIT_NCALLS + (dc->nprep ? 4 : s)];
+            uint64_t n = b->calls[k * TPC_JIT_NCALLS + s];
             const TpcInsnDesc *mnem = dc->din[s]->desc;
             unsigned u = 0;
             while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != mnem)
@@ -359,6 +411,7 @@ static void body_fold(TpcJit *j, TpcJitBody *b)
 {
     calls_fold(b, j->called);
     g_free(b->calls);
+    g_free(b->span);
     g_free(b->entry);
     g_free(b->plan);
     memset(b, 0, sizeof *b);
@@ -417,12 +470,15 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     memcpy(b->plan, plan, nb * sizeof *plan);
     b->entry = g_new0(size_t, nb);
     b->calls = g_new0(uint64_t, (size_t)nb * TPC_JIT_NCALLS);
-    b->ctx.run = jit_run;
+    b->span = g_new0(const uint8_t *, (size_t)nb * 4);
     b->ctx.step = jit_step;
     b->ctx.plan = b->plan;
     b->ctx.body = body;
     b->ctx.gen = gen;
     b->ctx.calls = b->calls;
+    b->ctx.span = b->span;
+    b->ctx.prep = jit_prep;
+    b->ctx.commit = jit_commit;
     EmitRes r = emit_body(j, c, b);
     if (r == EM_FULL) {
         /* empty the arena (every other body goes) and once more */
@@ -461,17 +517,21 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     uint32_t nb = (end - body) / TPC_BUNDLE + 1;
     uint64_t gen = c->x.code_gen;
     TpcJit *j = jit_of(c);
-    if (j->broken || (j->fail_body == body && j->fail_end == end && j->fail_gen == gen))
+    if (j->broken)
         return false;
     if (c->x.nbp)
         for (uint32_t k = 0; k < nb; k++)
             if (tpc_bp_at(c, body + k * TPC_BUNDLE))
                 return false; /* (this slice) */
+    __typeof__(j->map[0]) *m = &j->map[(body / TPC_BUNDLE) % TPC_JIT_MAP];
     TpcJitBody *b = NULL;
-    for (unsigned i = 0; i < j->nbody && !b; i++)
-        if (j->body[i].ok && j->body[i].body == body && j->body[i].end == end &&
-            j->body[i].gen == gen && j->body[i].depth == depth)
-            b = &j->body[i];
+    if (m->body == body && m->end == end && m->gen == gen && m->depth == depth) {
+        if (m->idx < 0)
+            return false;
+        b = &j->body[m->idx];
+        if (!b->ok || b->body != body || b->end != end || b->gen != gen || b->depth != depth)
+            b = NULL; /* (its slot was reused) */
+    }
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
         bool any_vl = false, any_prep = false;
@@ -490,17 +550,15 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             any_prep = any_prep || dc->nprep;
             plan[k] = dc;
         }
+        m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
         /* a short body with tensor accesses is the loop plan's, which
          * hoists their checks; one without a VPU loop step gains nothing */
-        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8))) {
-            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
+        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8)))
             return false;
-        }
         b = compile(j, c, body, end, gen, depth, plan, nb);
-        if (!b) {
-            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
+        if (!b)
             return false;
-        }
+        m->idx = (int)(b - j->body);
     }
     TpcJitRun *r = &c->x.jrun;
     uint32_t k = (c->pc - body) / TPC_BUNDLE;

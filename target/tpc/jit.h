@@ -30,11 +30,15 @@ typedef enum TpcStencilId {
 #undef TPC_ST_L_
 #undef TPC_ST_LA_
 #undef TPC_ST_E_
+    TPC_ST_MOV_V,
+    TPC_ST_MOV_S,
+    TPC_ST_MOV_I,
     TPC_ST_PRED_SP,
     TPC_ST_CHK,
     TPC_ST_LOOP,
     TPC_ST_STEP,
-    TPC_ST_BUNDLE,
+    TPC_ST_PREP,
+    TPC_ST_COMMIT,
     TPC_ST_EXIT,
     TPC_ST_COUNT
 } TpcStencilId;
@@ -56,6 +60,7 @@ typedef enum TpcHole {
     TPC_HOLE_IT,    /* the innermost loop's iterator */
     TPC_HOLE_GEN,   /* TpcExec.code_gen */
     TPC_HOLE_MARK,  /* TpcExec.code_marked */
+    TPC_HOLE_E,     /* MOV: the element size of a broadcast */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
     TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
     TPC_HOLE_COUNT
