@@ -561,17 +561,15 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
 }
 
 /* A compiled body (jit.c) from c->pc when it is a bundle of the innermost
- * loop's body: at a slice's start and after a staged bundle (the LOOP's
- * delay slot enters the body; a bundle whose checks failed leaves it), so
- * no trip of a compiled body runs bundle by bundle. */
+ * loop's body: at a slice's start and after a LOOP's delay slot (which
+ * enters the body), so no trip of a compiled body runs bundle by bundle
+ * but one a failed check left (to its end). */
 static void jit_enter(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
 {
     if (!c->nloops || c->in_delay_slot)
         return;
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    if (c->pc - f->body > f->end - f->body ||
-        (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
-         c->x.code_gen == c->x.lp_fail_gen))
+    if (c->pc - f->body > f->end - f->body || !tpc_jit_may_take(c, f))
         return;
     uint64_t lnd = 0;
     tpc_jit_loop(c, n, max_bundles, &lnd);
@@ -651,7 +649,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         c->parent.retired += nd;
         c->x.direct_total += nd;
         nd = 0;
-        bool more = tpc_step_one(c);
+        bool delay = c->in_delay_slot, more = tpc_step_one(c);
         host = c->x.code_host;
         lo = c->x.code_lo;
         hi = c->x.code_hi;
@@ -664,7 +662,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         }
         if (c->parent.state != CPU_RUNNING || c->m->stop)
             break;
-        if (jit)
+        if (G_UNLIKELY(jit && delay))
             jit_enter(c, &n, max_bundles, &nd);
     }
     c->cycles += nd;

@@ -506,6 +506,16 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     return b;
 }
 
+/* Body [body, end] is not compiled in code generation gen: false, and
+ * the direct loop does not ask again (TpcExec.jit_no_body). */
+static bool declined(TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen)
+{
+    unsigned i = c->x.jit_no_next;
+    c->x.jit_no_next = (uint8_t)(i ^ 1u);
+    c->x.jit_no_body[i] = body, c->x.jit_no_end[i] = end, c->x.jit_no_gen[i] = gen;
+    return false;
+}
+
 bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
 {
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
@@ -527,7 +537,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     TpcJitBody *b = NULL;
     if (m->body == body && m->end == end && m->gen == gen && m->depth == depth) {
         if (m->idx < 0)
-            return false;
+            return declined(c, body, end, gen);
         b = &j->body[m->idx];
         if (!b->ok || b->body != body || b->end != end || b->gen != gen || b->depth != depth)
             b = NULL; /* (its slot was reused) */
@@ -541,9 +551,11 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             if (dc->gen != gen || dc->gen_pc != pc)
                 return false; /* (not decoded yet: later) */
             if (!dc->direct || dc->spu_jmp) {
-                /* (no loop plan either: as loop_plan_iterate records it) */
+                /* (no loop plan either: as loop_plan_iterate records it;
+                 * the map keeps it too, when an outer body takes that) */
                 c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
-                return false;
+                m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
+                return declined(c, body, end, gen);
             }
             for (unsigned s = 0; s < dc->nact; s++)
                 any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
@@ -554,10 +566,10 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         /* a short body with tensor accesses is the loop plan's, which
          * hoists their checks; one without a VPU loop step gains nothing */
         if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8)))
-            return false;
+            return declined(c, body, end, gen);
         b = compile(j, c, body, end, gen, depth, plan, nb);
         if (!b)
-            return false;
+            return declined(c, body, end, gen);
         m->idx = (int)(b - j->body);
     }
     TpcJitRun *r = &c->x.jrun;

@@ -241,10 +241,7 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     /* (a body found without plans has no compiled body either: the block
      * compiler's lookup cost lrelu 13 host instructions a bundle) */
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    if (!c->x.jit_on ||
-        (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
-         c->x.code_gen == c->x.lp_fail_gen) ||
-        !tpc_jit_loop(c, &ln, max_bundles, &lnd))
+    if (!c->x.jit_on || !tpc_jit_may_take(c, f) || !tpc_jit_loop(c, &ln, max_bundles, &lnd))
         loop_plan_iterate(c, &ln, max_bundles, &lnd);
     *n = ln;
     *nd += lnd;
