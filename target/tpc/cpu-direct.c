@@ -564,12 +564,12 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
  * loop's body: at a slice's start and after a LOOP's delay slot (which
  * enters the body), so no trip of a compiled body runs bundle by bundle
  * but one a failed check left (to its end). */
-static void jit_enter(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+static inline void jit_enter(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
 {
     if (!c->nloops || c->in_delay_slot)
         return;
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    if (c->pc - f->body > f->end - f->body || !tpc_jit_may_take(c, f))
+    if (c->pc - f->body > f->end - f->body || tpc_lp_failed(c, f) || tpc_jit_declined(c, f))
         return;
     uint64_t lnd = 0;
     tpc_jit_loop(c, n, max_bundles, &lnd);

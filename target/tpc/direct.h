@@ -114,17 +114,23 @@ static inline bool tpc_bp_at(const TpcCpu *c, uint32_t pc)
     return false;
 }
 
-/* Whether the block compiler (jit.c) may take innermost loop frame f's
- * body: not one found without plans (TpcExec.lp_fail_body) nor one it
- * declined (jit_no_body) in this code generation. */
-static inline bool tpc_jit_may_take(const TpcCpu *c, const TpcLoopFrame *f)
+/* Whether loop frame f's body was found without plans in this code
+ * generation (TpcExec.lp_fail_body): neither loop plans nor the block
+ * compiler take it. */
+static inline bool tpc_lp_failed(const TpcCpu *c, const TpcLoopFrame *f)
 {
-    return !(f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
-             c->x.code_gen == c->x.lp_fail_gen) &&
-           !(f->body == c->x.jit_no_body[0] && f->end == c->x.jit_no_end[0] &&
-             c->x.code_gen == c->x.jit_no_gen[0]) &&
-           !(f->body == c->x.jit_no_body[1] && f->end == c->x.jit_no_end[1] &&
-             c->x.code_gen == c->x.jit_no_gen[1]);
+    return f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
+           c->x.code_gen == c->x.lp_fail_gen;
+}
+
+/* Whether the block compiler (jit.c) declined f's body in this code
+ * generation (TpcExec.jit_no_body). */
+static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
+{
+    return (f->body == c->x.jit_no_body[0] && f->end == c->x.jit_no_end[0] &&
+            c->x.code_gen == c->x.jit_no_gen[0]) ||
+           (f->body == c->x.jit_no_body[1] && f->end == c->x.jit_no_end[1] &&
+            c->x.code_gen == c->x.jit_no_gen[1]);
 }
 
 /* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP

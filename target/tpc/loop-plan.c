@@ -238,10 +238,12 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     /* (counters of its own, which the direct executors cannot alias, stay
      * in registers: through the caller's, 13 host instructions a bundle) */
     uint64_t ln = *n, lnd = 0;
-    /* (a body found without plans has no compiled body either: the block
-     * compiler's lookup cost lrelu 13 host instructions a bundle) */
+    /* (a body found without plans has no compiled body either, checked
+     * once for both: lrelu's, with a jmpr, comes here every trip) */
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
-    if (!c->x.jit_on || !tpc_jit_may_take(c, f) || !tpc_jit_loop(c, &ln, max_bundles, &lnd))
+    if (tpc_lp_failed(c, f))
+        return;
+    if (!c->x.jit_on || tpc_jit_declined(c, f) || !tpc_jit_loop(c, &ln, max_bundles, &lnd))
         loop_plan_iterate(c, &ln, max_bundles, &lnd);
     *n = ln;
     *nd += lnd;
