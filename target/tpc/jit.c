@@ -176,10 +176,11 @@ bool tpc_jit_available(void)
 
 unsigned tpc_jit_enabled(void)
 {
+    /* on unless NXEMU_TPC_JIT=off */
     const char *v = getenv("NXEMU_TPC_JIT");
-    if (!v || !tpc_jit_available())
+    if (!tpc_jit_available() || (v && !strcmp(v, "off")))
         return 0;
-    return !strcmp(v, "on") ? 1 : !strcmp(v, "all") ? 2 : 0;
+    return v && !strcmp(v, "all") ? 2 : 1;
 }
 
 /* ---- emitting ---- */

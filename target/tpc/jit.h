@@ -76,7 +76,8 @@ typedef struct TpcStencil {
 } TpcStencil;
 
 /* Whether this host runs compiled bodies (x86-64 with AVX2 and FMA and the
- * stencils built), and whether NXEMU_TPC_JIT asks for them ("on"). */
+ * stencils built); tpc_jit_enabled: whether they run (unless
+ * NXEMU_TPC_JIT=off). */
 bool tpc_jit_available(void);
 /* (tpc_jit_enabled and tpc_jit_free are declared in cpu.h, which the
  * core's creation and destruction use) */
