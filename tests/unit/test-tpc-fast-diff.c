@@ -297,6 +297,16 @@ static GByteArray *kernel(GRand *r, GString *src)
     return assemble(src);
 }
 
+/* The compiled bodies' kernels' start: VP1 from the lane ids, V0..V7
+ * loaded from the tensors, the LOOP of trips trips and its delay slot. */
+static void jit_head(GString *src, unsigned trips)
+{
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
+    for (unsigned v = 0; v < 8; v++)
+        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
+    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+}
+
 /* A LOOP body of 1 to 30 bundles going round 2 to 40 times, for the block
  * compiler (jit.c): mostly VPU arithmetic of every operand B kind and
  * predicate (vpu_ops; what has a loop stencil runs inline), with LD-slot
@@ -308,10 +318,7 @@ static GByteArray *kernel(GRand *r, GString *src)
 static GByteArray *jit_kernel(GRand *r, GString *src)
 {
     unsigned nb = 1 + pick(r, 30), trips = 2 + pick(r, 39);
-    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
-    for (unsigned v = 0; v < 8; v++)
-        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
-    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+    jit_head(src, trips);
     /* now and then a load walking t4 until it faults past the end of HBM
      * (as loop_kernel's), in the middle of a compiled body */
     unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
@@ -365,13 +372,11 @@ static GByteArray *jit_mov_kernel(GRand *r, GString *src)
     static const char *const types[] = {".f32", ".i32", ".i16", ".u8", ".bf16", ".u16"};
     static const char *const ldpreds[] = {"", "", ", SP1", ", !SP2", ", VP1"};
     unsigned nb = 2 + pick(r, 20), trips = 2 + pick(r, 30);
-    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
-    for (unsigned v = 0; v < 8; v++)
-        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
-    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+    jit_head(src, trips);
+    /* (the walking load after bundle walk) */
     unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
     for (unsigned b = 0; b < nb; b++) {
-        if (b == walk)
+        if (b > 0 && b - 1 == walk)
             g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
         unsigned d = pick(r, 8), o = (d + 1 + pick(r, 7)) % 8, k = pick(r, 3);
         char from[16];
