@@ -24,6 +24,7 @@
 #include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
+#include "target/tpc/jit.h"
 #include "target/tpc/lane.h"
 #include "target/tpc/vlane.h"
 
@@ -559,6 +560,29 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     dc->direct = true;
 }
 
+/* A compiled body (jit.c) from c->pc when it is a bundle of the innermost
+ * loop's body: at a slice's start and after a LOOP's delay slot (which
+ * enters the body), so no trip of a compiled body runs bundle by bundle
+ * but one a failed check left (to its end). */
+static inline void jit_enter(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    if (!c->nloops || c->in_delay_slot)
+        return;
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    uint32_t body = f->body, end = f->end, start = c->pc;
+    if (start - body > end - body || tpc_lp_failed(c, f) || tpc_jit_declined(c, f))
+        return;
+    /* a breakpoint in the body: the direct loop stops there */
+    if (G_UNLIKELY(c->x.nbp) && tpc_body_has_bp(c, body, end))
+        return;
+    uint64_t lnd = 0;
+    tpc_jit_loop(c, n, max_bundles, &lnd);
+    *nd += lnd;
+    c->x.loop_total += lnd;
+    if (G_UNLIKELY(c->parent.trace) && lnd && trace_counts_insns(c->parent.trace))
+        tpc_loop_cov(c, body, end, start, lnd);
+}
+
 /* The loop while nothing observes single bundles (no debugger, trace or
  * exec log): a decoded bundle with a direct plan runs in tpc_direct_run,
  * anything else (and a direct bundle whose checks fail) in step_one. */
@@ -589,6 +613,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;
+    bool jit = fuse && c->x.jit_on;
+    if (jit)
+        jit_enter(c, &n, max_bundles, &nd);
     while (n < max_bundles) {
         uint32_t pc = c->pc;
         TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -633,7 +660,7 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         c->parent.retired += nd;
         c->x.direct_total += nd;
         nd = 0;
-        bool more = tpc_step_one(c);
+        bool delay = c->in_delay_slot, more = tpc_step_one(c);
         host = c->x.code_host;
         lo = c->x.code_lo;
         hi = c->x.code_hi;
@@ -646,6 +673,8 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         }
         if (c->parent.state != CPU_RUNNING || c->m->stop)
             break;
+        if (G_UNLIKELY(jit && delay))
+            jit_enter(c, &n, max_bundles, &nd);
     }
     c->cycles += nd;
     c->bundles += nd;

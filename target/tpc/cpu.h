@@ -35,6 +35,7 @@
 #include "nxemu/debug.h"
 #include "nxemu/tpc-port.h"
 #include "target/tpc/insn.h"
+#include "target/tpc/jit-abi.h"
 #include "target/tpc/race.h"
 #include "target/tpc/timing.h"
 #include "target/tpc/vlane.h"
@@ -316,6 +317,13 @@ typedef struct TpcExec {
     uint8_t jit_on;
     struct TpcJit *jit;
     uint64_t jit_total;
+    TpcJitRun jrun; /* the running body's budget and loop (jit-abi.h) */
+    /* the last two bodies the compiler declined (an inner loop's and its
+     * outer one's), not asked again in this code generation (a staged
+     * bundle in one would cost quant 64 host instructions a bundle) */
+    uint32_t jit_no_body[2], jit_no_end[2];
+    uint64_t jit_no_gen[2];
+    uint8_t jit_no_next;
     /* the last loop body found without a plan, not looked at again in
      * this code generation (loop-plan.c) */
     uint32_t lp_fail_body, lp_fail_end;

@@ -114,6 +114,25 @@ static inline bool tpc_bp_at(const TpcCpu *c, uint32_t pc)
     return false;
 }
 
+/* Whether loop frame f's body was found without plans in this code
+ * generation (TpcExec.lp_fail_body): neither loop plans nor the block
+ * compiler take it. */
+static inline bool tpc_lp_failed(const TpcCpu *c, const TpcLoopFrame *f)
+{
+    return f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
+           c->x.code_gen == c->x.lp_fail_gen;
+}
+
+/* Whether the block compiler (jit.c) declined f's body in this code
+ * generation (TpcExec.jit_no_body). */
+static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
+{
+    return (f->body == c->x.jit_no_body[0] && f->end == c->x.jit_no_end[0] &&
+            c->x.code_gen == c->x.jit_no_gen[0]) ||
+           (f->body == c->x.jit_no_body[1] && f->end == c->x.jit_no_end[1] &&
+            c->x.code_gen == c->x.jit_no_gen[1]);
+}
+
 /* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP
  * predicate), which the block compiler (jit.c) runs inline. */
 bool tpc_direct_is_vl(TpcDirectFn fn);
@@ -122,5 +141,9 @@ bool tpc_direct_is_vl(TpcDirectFn fn);
  * counting bundles into *n (the slice's, at most max_bundles) and *nd
  * (the direct ones not yet in the core's counters). */
 void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd);
+/* -coverage: credit lnd bundles run in order round [body, end] from start */
+void tpc_loop_cov(TpcCpu *c, uint32_t body, uint32_t end, uint32_t start, uint64_t lnd);
+/* a gdb breakpoint of this TPC in [body, end] (fast tiers check at entry) */
+bool tpc_body_has_bp(const TpcCpu *c, uint32_t body, uint32_t end);
 
 #endif

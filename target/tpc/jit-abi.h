@@ -2,9 +2,13 @@
  * What the TPC's compiled loop bodies (jit.c) and their stencils
  * (jit-stencils.c) agree on.  A body is entered as a TpcJitFn with the
  * core (TpcCpu, as bytes: the stencils address its registers by offsets
- * that are holes) and the body's context, runs one trip of the loop body
- * and returns how many of its bundles ran: all of them, or k when bundle
- * k's checks failed (nothing of it happened; the interpreter takes it).
+ * that are holes) and the body's context at any of its bundles, runs
+ * bundles while the core's TpcJitRun.left allows, going round the loop in
+ * code while its end is the common one (an ascending '<' going round
+ * again), and returns the bundle k it stopped before: nb (the body's
+ * bundles) when the loop end is the caller's, k < nb when the budget ran
+ * out there or bundle k's checks failed (nothing of it happened; the
+ * interpreter takes it).
  */
 #ifndef TARGET_TPC_JIT_ABI_H
 #define TARGET_TPC_JIT_ABI_H
@@ -14,14 +18,31 @@
 
 typedef struct TpcJitCtx TpcJitCtx;
 struct TpcJitCtx {
-    /* bundle k of the body by its direct plan (tpc_direct_run): false if
-     * its checks failed and nothing ran */
-    bool (*run)(char *c, const TpcJitCtx *x, uint32_t k);
-    /* step s of bundle k's plan, which has no tensor access */
+    /* step s of bundle k's plan (with its span when prep took one) */
     void (*step)(char *c, const TpcJitCtx *x, uint32_t k, uint32_t s);
+    /* bundle k's tensor checks and spans (tpc_direct_prep_all), before
+     * its steps: false if they failed and nothing ran */
+    bool (*prep)(char *c, const TpcJitCtx *x, uint32_t k);
+    /* bundle k's store, after its steps */
+    void (*commit)(char *c, const TpcJitCtx *x, uint32_t k);
     const void *const *plan; /* the bundles' TpcDCacheEntry, in body order */
     uint32_t body;           /* the PC of bundle 0 */
+    uint64_t gen;            /* the code generation it was compiled in */
+    /* per bundle k, step s's calls of step at [TPC_JIT_NCALLS k + s] */
+    uint64_t *calls;
+    /* per bundle k, the spans of its steps (4 k + s) while it runs */
+    const uint8_t **span;
 };
+#define TPC_JIT_NCALLS 4
+
+/* What a compiled body runs by, in the core (TpcExec.jrun): the bundles
+ * the slice may still run (each bundle takes one first), and the
+ * innermost loop's step and bound when its end goes round in code. */
+typedef struct TpcJitRun {
+    uint64_t left;
+    int32_t step, bound;
+    uint8_t fast; /* an ascending '<' loop: its end in code */
+} TpcJitRun;
 
 typedef uint32_t (*TpcJitFn)(char *c, const TpcJitCtx *x);
 

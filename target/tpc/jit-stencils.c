@@ -16,7 +16,8 @@
  * value.  The register numbers are holes (byte offsets of the V and S
  * registers in the core), as are the immediate, the broadcast image, an
  * SP predicate and a bundle's index.  What has no stencil calls the
- * direct path's own executor through the context (STEP, BUNDLE).
+ * direct path's own executor through the context (STEP; a tensor access
+ * with the span PREP took, COMMIT its store).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,6 +39,11 @@ HOLE(sp);
 HOLE(pol);
 HOLE(k);
 HOLE(s);
+HOLE(run);
+HOLE(it);
+HOLE(gen);
+HOLE(mark);
+HOLE(e);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -66,9 +72,15 @@ uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
 #define ST_PROTO_E(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
 #include "target/tpc/lane-ops.def"
+STENCIL(MOV_V);
+STENCIL(MOV_S);
+STENCIL(MOV_I);
 STENCIL(PRED_SP);
+STENCIL(CHK);
+STENCIL(LOOP);
 STENCIL(STEP);
-STENCIL(BUNDLE);
+STENCIL(PREP);
+STENCIL(COMMIT);
 STENCIL(EXIT);
 #undef ST_PROTO_L
 #undef ST_PROTO_LA
@@ -118,6 +130,33 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_##tier(name, type, expr)
 #include "target/tpc/lane-ops.def"
 
+/* MOV into V (hole vd) from a V register (K = V: hole va), an S
+ * register (S: sb) or an immediate (I: imm) broadcast at element size e:
+ * what the LD and VPU slots' executors (exec-ld.c, exec-vpu.c mov: put_v
+ * of tpc_rd_vec, which broadcasts by tpc_vl_broadcast) write without a
+ * VPRF predicate.  The slot's buffer (buf) becomes the register, as in
+ * ST_ROW. */
+#define ST_MOV(K)                                                                                  \
+    STENCIL(MOV_##K)                                                                               \
+    {                                                                                              \
+        uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
+        uint8_t *out = *buf, *old = *r;                                                            \
+        if (#K[0] == 'V') {                                                                        \
+            const uint8_t *restrict a = *AT(uint8_t *, va);                                        \
+            uint8_t *restrict o = out;                                                             \
+            VL_LANES(4, 0, x, o, a, a, a);                                                         \
+        } else {                                                                                   \
+            tpc_vl_broadcast(out, #K[0] == 'S' ? *AT(uint32_t, sb) : (uint32_t)V(imm),             \
+                             (unsigned)V(e));                                                      \
+        }                                                                                          \
+        *r = out;                                                                                  \
+        *buf = old;                                                                                \
+        return tpc_hole_next(c, x);                                                                \
+    }
+ST_MOV(V)
+ST_MOV(S)
+ST_MOV(I)
+
 /* An SP predicate (tpc_pred_sp): the guarded stencil when true, else the
  * one after it (TAKEN). */
 STENCIL(PRED_SP)
@@ -127,6 +166,33 @@ STENCIL(PRED_SP)
     return tpc_hole_next(c, x);
 }
 
+/* Before bundle k: leave there when the slice's budget is spent, else
+ * take one bundle of it. */
+STENCIL(CHK)
+{
+    TpcJitRun *r = AT(TpcJitRun, run);
+    if (__builtin_expect(!r->left, 0))
+        return (uint32_t)V(k);
+    r->left--;
+    return tpc_hole_next(c, x);
+}
+
+/* After the body's last bundle (k: their number): the loop end of an
+ * ascending '<' loop going round again (direct.h tpc_loop_end_fast's
+ * common case) back to the body's top (TAKEN) while the code is still
+ * current (nothing in a trip writes it: a direct store's span never
+ * covers marked code, as for loop plans); anything else is the caller's. */
+STENCIL(LOOP)
+{
+    const TpcJitRun *r = AT(TpcJitRun, run);
+    uint32_t *it = AT(uint32_t, it);
+    int32_t v = (int32_t)(*it + (uint32_t)r->step);
+    if (!r->fast || v >= r->bound || *AT(uint64_t, gen) != x->gen || !*AT(uint8_t, mark))
+        return (uint32_t)V(k);
+    *it = (uint32_t)v;
+    return tpc_hole_taken(c, x);
+}
+
 /* Step s of bundle k through the direct path's executor. */
 STENCIL(STEP)
 {
@@ -134,12 +200,21 @@ STENCIL(STEP)
     return tpc_hole_next(c, x);
 }
 
-/* Bundle k through the direct path (its tensor checks, then its steps),
- * or leave before it. */
-STENCIL(BUNDLE)
+/* Bundle k's tensor checks and spans before its steps, or leave before
+ * it (giving back the bundle CHK took). */
+STENCIL(PREP)
 {
-    if (!x->run(c, x, (uint32_t)V(k)))
+    if (!x->prep(c, x, (uint32_t)V(k))) {
+        AT(TpcJitRun, run)->left++;
         return (uint32_t)V(k);
+    }
+    return tpc_hole_next(c, x);
+}
+
+/* Bundle k's store, after its steps. */
+STENCIL(COMMIT)
+{
+    x->commit(c, x, (uint32_t)V(k));
     return tpc_hole_next(c, x);
 }
 

@@ -43,23 +43,25 @@ unsigned tpc_jit_flushes, tpc_jit_inlined;
 #define TPC_JIT_BODIES  32
 #define TPC_JIT_MAXBODY 256 /* bundles */
 #define TPC_JIT_CALLED  32  /* mnemonics counted for --stats */
-
-typedef struct TpcJitCalled {
-    const TpcInsnDesc *mnem; /* its slot and mnemonic */
-    uint32_t n;              /* per trip */
-} TpcJitCalled;
+#define TPC_JIT_MAP     64  /* bodies' verdicts, by their first bundle */
 
 typedef struct TpcJitBody {
     uint32_t body, end;
     uint64_t gen;
-    TpcJitFn fn;
+    unsigned depth; /* the loops open (its iterator's register) */
+    bool ok;        /* compiled: entry[] is its code */
     TpcJitCtx ctx;
     const void **plan;
     uint32_t nb;
-    uint64_t trips; /* completed, for the called counts */
-    unsigned ncalled;
-    TpcJitCalled *called;
+    size_t *entry;   /* per bundle, its code's offset in the arena */
+    uint64_t *calls; /* the context's counts */
+    const uint8_t **span; /* and spans */
 } TpcJitBody;
+
+typedef struct TpcJitCalled {
+    const TpcInsnDesc *mnem; /* its slot and mnemonic */
+    uint64_t n;
+} TpcJitCalled;
 
 typedef struct TpcJit {
     uint8_t *buf;
@@ -67,14 +69,18 @@ typedef struct TpcJit {
     bool broken; /* no arena or no exec: the plans alone */
     TpcJitBody body[TPC_JIT_BODIES];
     unsigned nbody, next; /* next: the slot a new body replaces when full */
-    /* the last body that could not be compiled, in its generation */
-    uint32_t fail_body, fail_end;
-    uint64_t fail_gen;
-    /* calls of the direct path by mnemonic, of bodies gone */
+    /* what was decided for a body, by its first bundle's PC: a compiled
+     * body's slot (checked against it: slots are reused) or -1, not
+     * compiled in this generation (a loop entry costs a lookup, not a
+     * look at every bundle: softmax alternates between four loops) */
     struct {
-        const TpcInsnDesc *mnem;
-        uint64_t n;
-    } called[TPC_JIT_CALLED];
+        uint32_t body, end;
+        uint64_t gen;
+        unsigned depth;
+        int idx;
+    } map[TPC_JIT_MAP];
+    /* calls of the direct path by mnemonic, of bodies gone */
+    TpcJitCalled called[TPC_JIT_CALLED];
 } TpcJit;
 
 /* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
@@ -158,7 +164,9 @@ bool tpc_jit_available(void)
         __builtin_cpu_init();
         ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
              tpc_stencils[TPC_ST_EXIT].code && tpc_stencils[TPC_ST_STEP].code &&
-             tpc_stencils[TPC_ST_BUNDLE].code && tpc_stencils[TPC_ST_PRED_SP].code;
+             tpc_stencils[TPC_ST_PREP].code && tpc_stencils[TPC_ST_COMMIT].code &&
+             tpc_stencils[TPC_ST_PRED_SP].code && tpc_stencils[TPC_ST_CHK].code &&
+             !tpc_stencils[TPC_ST_CHK].align && tpc_stencils[TPC_ST_LOOP].code;
     }
     return ok;
 #else
@@ -168,10 +176,11 @@ bool tpc_jit_available(void)
 
 unsigned tpc_jit_enabled(void)
 {
+    /* on unless NXEMU_TPC_JIT=off */
     const char *v = getenv("NXEMU_TPC_JIT");
-    if (!v || !tpc_jit_available())
+    if (!tpc_jit_available() || (v && !strcmp(v, "off")))
         return 0;
-    return !strcmp(v, "on") ? 1 : !strcmp(v, "all") ? 2 : 0;
+    return v && !strcmp(v, "all") ? 2 : 1;
 }
 
 /* ---- emitting ---- */
@@ -236,6 +245,32 @@ static EmitRes emit_k(TpcJit *j, int id, uint32_t k, uint32_t s)
 
 #define OFF(member) ((uint64_t)offsetof(TpcCpu, member))
 
+/* Stencil id with holes h, behind an SP predicate's guard when in has
+ * one; nothing of it kept unless all fit. */
+static EmitRes emit_guarded(TpcJit *j, const TpcInsn *in, int id, const Holes *h)
+{
+    const size_t start = j->used;
+    uint8_t *taken = NULL;
+    if (in->pred & 15 || in->polarity) {
+        Holes p = {.v = {[TPC_HOLE_SP] = OFF(sp) + (in->pred & 15u),
+                         [TPC_HOLE_POL] = in->polarity ? 1u : 0u}};
+        EmitRes r = emit(j, TPC_ST_PRED_SP, &p, &taken);
+        if (r != EM_OK || !taken) {
+            j->used = start;
+            return r == EM_OK ? EM_NOFIT : r;
+        }
+    }
+    EmitRes r = emit(j, id, h, NULL);
+    if (r != EM_OK) {
+        j->used = start;
+        return r;
+    }
+    if (taken)
+        link_to(taken, j->buf + j->used);
+    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
+    return EM_OK;
+}
+
 /* The inline stencil of plan step s of dc, or EM_NOFIT. */
 static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
 {
@@ -256,75 +291,93 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
     if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
         h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
-    const size_t start = j->used;
-    uint8_t *taken = NULL;
-    if (in->pred & 15 || in->polarity) {
-        Holes p = {.v = {[TPC_HOLE_SP] = OFF(sp) + (in->pred & 15u),
-                         [TPC_HOLE_POL] = in->polarity ? 1u : 0u}};
-        EmitRes r = emit(j, TPC_ST_PRED_SP, &p, &taken);
-        if (r != EM_OK || !taken) {
-            j->used = start;
-            return r == EM_OK ? EM_NOFIT : r;
-        }
-    }
-    EmitRes r = emit(j, id, &h, NULL);
-    if (r != EM_OK) {
-        j->used = start;
-        return r;
-    }
-    if (taken)
-        link_to(taken, j->buf + j->used);
-    __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
-    return EM_OK;
+    return emit_guarded(j, in, id, &h);
 }
 
-static void count_called(TpcJitBody *b, const TpcInsnDesc *mnem)
+/* An LD or VPU slot's MOV into V from a V register, an S register or an
+ * immediate without a VPRF predicate (its executor through run_staged),
+ * inline, or EM_NOFIT. */
+static EmitRes emit_mov(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
 {
-    for (unsigned i = 0; i < b->ncalled; i++)
-        if (b->called[i].mnem == mnem) {
-            b->called[i].n++;
-            return;
-        }
-    b->called = g_realloc_n(b->called, b->ncalled + 1, sizeof *b->called);
-    b->called[b->ncalled].mnem = mnem;
-    b->called[b->ncalled].n = 1;
-    b->ncalled++;
+    const TpcInsn *in = dc->din[s];
+    unsigned slot = (unsigned)(in - dc->b.slot);
+    bool ld = slot == TPC_SLOT_LD && dc->dexec[slot] == tpc_exec_ld_mov;
+    bool vpu = slot == TPC_SLOT_VPU && dc->dexec[slot] == tpc_exec_vpu_mov && !(in->sw & 1u);
+    if (!(ld || vpu) || tpc_direct_is_vl(dc->dfn[s]) || in->dst.kind != TPC_OP_V || in->pred_vp)
+        return EM_NOFIT;
+    unsigned e = tpc_type_size(ld ? (in->b.raw >> 4) & 15u : in->type);
+    int id = in->a.kind == TPC_OP_V                                  ? TPC_ST_MOV_V
+             : in->a.kind == TPC_OP_S                                ? TPC_ST_MOV_S
+             : in->a.kind == TPC_OP_IMM || in->a.kind == TPC_OP_SIMM ? TPC_ST_MOV_I
+                                                                     : -1;
+    if (id < 0 || (e != 1 && e != 2 && e != 4))
+        return EM_NOFIT;
+    Holes h = {.v = {0}};
+    h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
+    h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
+    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->a.num % TPC_NR_S);
+    h.v[TPC_HOLE_BUF] = OFF(x.out[0].vbuf[0]) + sizeof(TpcSlotOut) * slot;
+    h.v[TPC_HOLE_E] = e;
+    if (id == TPC_ST_MOV_I)
+        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
+    return emit_guarded(j, in, id, &h);
 }
 
-/* Body b's code from the arena's current end; EM_FULL if it ran out. */
+/* Body b's code from the arena's current end; EM_FULL if it ran out.
+ * Each bundle starts with CHK (the budget: an entry point), and the body
+ * ends with LOOP, going back to bundle 0's CHK. */
 static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
 {
+    Holes h = {.v = {[TPC_HOLE_RUN] = OFF(x.jrun),
+                     [TPC_HOLE_IT] = OFF(s) + 4u * (32u + b->depth - 1u),
+                     [TPC_HOLE_GEN] = OFF(x.code_gen),
+                     [TPC_HOLE_MARK] = OFF(x.code_marked)}};
     for (uint32_t k = 0; k < b->nb; k++) {
         const TpcDCacheEntry *dc = b->plan[k];
-        if (dc->nprep) {
-            EmitRes r = emit_k(j, TPC_ST_BUNDLE, k, 0);
-            if (r != EM_OK)
-                return EM_FULL; /* (the stencil exists: tpc_jit_available) */
-            for (unsigned s = 0; s < dc->nact; s++)
-                count_called(b, dc->din[s]->desc);
-            continue;
-        }
+        h.v[TPC_HOLE_K] = k;
+        b->entry[k] = j->used; /* (CHK has no constants: no padding) */
+        if (emit(j, TPC_ST_CHK, &h, NULL) != EM_OK)
+            return EM_FULL; /* (the stencils exist: tpc_jit_available) */
+        /* a bundle with tensor accesses: their checks and spans first,
+         * its steps (the accesses called with their spans), its store */
+        if (dc->nprep && emit(j, TPC_ST_PREP, &h, NULL) != EM_OK)
+            return EM_FULL;
         for (unsigned s = 0; s < dc->nact; s++) {
             EmitRes r = emit_vpu(j, c, dc, s);
+            if (r == EM_NOFIT)
+                r = emit_mov(j, c, dc, s);
             if (r == EM_FULL)
                 return r;
             if (r == EM_OK)
                 continue;
             if (emit_k(j, TPC_ST_STEP, k, s) != EM_OK)
                 return EM_FULL;
-            count_called(b, dc->din[s]->desc);
         }
+        if (dc->dstore && emit(j, TPC_ST_COMMIT, &h, NULL) != EM_OK)
+            return EM_FULL;
     }
+    uint8_t *top;
+    h.v[TPC_HOLE_K] = b->nb;
+    if (emit(j, TPC_ST_LOOP, &h, &top) != EM_OK || !top)
+        return EM_FULL;
+    link_to(top, j->buf + b->entry[0]);
     return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
 }
 
 /* ---- running ---- */
 
-static bool jit_run(char *cc, const TpcJitCtx *x, uint32_t k)
+static bool jit_prep(char *cc, const TpcJitCtx *x, uint32_t k)
 {
     TpcCpu *c = (TpcCpu *)cc;
     c->pc = x->body + k * TPC_BUNDLE;
-    return tpc_direct_run(c, x->plan[k]);
+    return tpc_direct_prep_all(c, x->plan[k], x->span + 4 * k);
+}
+
+static void jit_commit(char *cc, const TpcJitCtx *x, uint32_t k)
+{
+    TpcCpu *c = (TpcCpu *)cc;
+    (void)x, (void)k;
+    tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
 }
 
 static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
@@ -332,21 +385,35 @@ static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
     TpcCpu *c = (TpcCpu *)cc;
     const TpcDCacheEntry *dc = x->plan[k];
     c->pc = x->body + k * TPC_BUNDLE;
-    dc->dfn[s](c, dc, dc->din[s], NULL);
+    dc->dfn[s](c, dc, dc->din[s], x->span[4 * k + s]);
+    x->calls[k * TPC_JIT_NCALLS + s]++;
+}
+
+/* Add body b's calls of the direct path by mnemonic to t. */
+static void calls_fold(const TpcJitBody *b, TpcJitCalled *t)
+{
+    for (uint32_t k = 0; k < b->nb && b->calls; k++) {
+        const TpcDCacheEntry *dc = b->plan[k];
+        for (unsigned s = 0; s < dc->nact; s++) {
+            uint64_t n = b->calls[k * TPC_JIT_NCALLS + s];
+            const TpcInsnDesc *mnem = dc->din[s]->desc;
+            unsigned u = 0;
+            while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != mnem)
+                u++;
+            if (!n || u == TPC_JIT_CALLED)
+                continue;
+            t[u].mnem = mnem;
+            t[u].n += n;
+        }
+    }
 }
 
 static void body_fold(TpcJit *j, TpcJitBody *b)
 {
-    for (unsigned i = 0; i < b->ncalled; i++) {
-        unsigned t = 0;
-        while (t < TPC_JIT_CALLED && j->called[t].mnem && j->called[t].mnem != b->called[i].mnem)
-            t++;
-        if (t == TPC_JIT_CALLED)
-            continue;
-        j->called[t].mnem = b->called[i].mnem;
-        j->called[t].n += b->trips * b->called[i].n;
-    }
-    g_free(b->called);
+    calls_fold(b, j->called);
+    g_free(b->calls);
+    g_free(b->span);
+    g_free(b->entry);
     g_free(b->plan);
     memset(b, 0, sizeof *b);
 }
@@ -381,7 +448,7 @@ static TpcJit *jit_of(TpcCpu *c)
 
 /* Compile the body [body, end] of plans plan[0..nb), or NULL. */
 static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen,
-                           const TpcDCacheEntry *const *plan, uint32_t nb)
+                           unsigned depth, const TpcDCacheEntry *const *plan, uint32_t nb)
 {
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_WRITE) != 0) {
         j->broken = true;
@@ -398,14 +465,21 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     b->body = body;
     b->end = end;
     b->gen = gen;
+    b->depth = depth;
     b->nb = nb;
     b->plan = g_new(const void *, nb);
     memcpy(b->plan, plan, nb * sizeof *plan);
-    b->ctx.run = jit_run;
+    b->entry = g_new0(size_t, nb);
+    b->calls = g_new0(uint64_t, (size_t)nb * TPC_JIT_NCALLS);
+    b->span = g_new0(const uint8_t *, (size_t)nb * 4);
     b->ctx.step = jit_step;
     b->ctx.plan = b->plan;
     b->ctx.body = body;
-    size_t start = j->used;
+    b->ctx.gen = gen;
+    b->ctx.calls = b->calls;
+    b->ctx.span = b->span;
+    b->ctx.prep = jit_prep;
+    b->ctx.commit = jit_commit;
     EmitRes r = emit_body(j, c, b);
     if (r == EM_FULL) {
         /* empty the arena (every other body goes) and once more */
@@ -415,14 +489,9 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
         __atomic_fetch_add(&tpc_jit_flushes, 1, __ATOMIC_RELAXED);
         b = &j->body[j->nbody++];
         *b = keep;
-        b->ncalled = 0;
-        g_free(b->called);
-        b->called = NULL;
-        start = 0;
         r = emit_body(j, c, b);
     }
-    if (r == EM_OK)
-        b->fn = (TpcJitFn)(void *)(j->buf + start);
+    b->ok = r == EM_OK;
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0) {
         j->broken = true;
         return NULL;
@@ -438,72 +507,98 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     return b;
 }
 
+/* Body [body, end] is not compiled in code generation gen: false, and
+ * the direct loop does not ask again (TpcExec.jit_no_body). */
+static bool declined(TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen)
+{
+    unsigned i = c->x.jit_no_next;
+    c->x.jit_no_next = (uint8_t)(i ^ 1u);
+    c->x.jit_no_body[i] = body, c->x.jit_no_end[i] = end, c->x.jit_no_gen[i] = gen;
+    return false;
+}
+
 bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
 {
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
     uint32_t body = f->body, end = f->end;
     unsigned depth = c->nloops;
-    if (c->pc != body || end < body || (end - body) / TPC_BUNDLE >= TPC_JIT_MAXBODY ||
+    if (c->pc - body > end - body || end < body || (end - body) / TPC_BUNDLE >= TPC_JIT_MAXBODY ||
         !c->x.code_marked || c->in_delay_slot)
         return false;
     uint32_t nb = (end - body) / TPC_BUNDLE + 1;
     uint64_t gen = c->x.code_gen;
     TpcJit *j = jit_of(c);
-    if (j->broken || (j->fail_body == body && j->fail_end == end && j->fail_gen == gen))
+    if (j->broken)
         return false;
+    if (c->x.nbp)
+        for (uint32_t k = 0; k < nb; k++)
+            if (tpc_bp_at(c, body + k * TPC_BUNDLE))
+                return false; /* (this slice) */
+    __typeof__(j->map[0]) *m = &j->map[(body / TPC_BUNDLE) % TPC_JIT_MAP];
     TpcJitBody *b = NULL;
-    for (unsigned i = 0; i < j->nbody && !b; i++)
-        if (j->body[i].fn && j->body[i].body == body && j->body[i].end == end &&
-            j->body[i].gen == gen)
-            b = &j->body[i];
+    if (m->body == body && m->end == end && m->gen == gen && m->depth == depth) {
+        if (m->idx < 0)
+            return declined(c, body, end, gen);
+        b = &j->body[m->idx];
+        if (!b->ok || b->body != body || b->end != end || b->gen != gen || b->depth != depth)
+            b = NULL; /* (its slot was reused) */
+    }
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
         bool any_vl = false, any_prep = false;
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t pc = body + k * TPC_BUNDLE;
             const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
-            if (dc->gen != gen || dc->gen_pc != pc || (c->x.nbp && tpc_bp_at(c, pc)))
-                return false; /* (not decoded yet, or a breakpoint: this slice) */
+            if (dc->gen != gen || dc->gen_pc != pc)
+                return false; /* (not decoded yet: later) */
             if (!dc->direct || dc->spu_jmp) {
-                /* (no loop plan either: as loop_plan_iterate records it) */
+                /* (no loop plan either: as loop_plan_iterate records it;
+                 * the map keeps it too, when an outer body takes that) */
                 c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
-                return false;
+                m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
+                return declined(c, body, end, gen);
             }
             for (unsigned s = 0; s < dc->nact; s++)
                 any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
             any_prep = any_prep || dc->nprep;
             plan[k] = dc;
         }
+        m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
         /* a short body with tensor accesses is the loop plan's, which
          * hoists their checks; one without a VPU loop step gains nothing */
-        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8))) {
-            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
-            return false;
-        }
-        b = compile(j, c, body, end, gen, plan, nb);
-        if (!b) {
-            j->fail_body = body, j->fail_end = end, j->fail_gen = gen;
-            return false;
-        }
+        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8)))
+            return declined(c, body, end, gen);
+        b = compile(j, c, body, end, gen, depth, plan, nb);
+        if (!b)
+            return declined(c, body, end, gen);
+        m->idx = (int)(b - j->body);
     }
+    TpcJitRun *r = &c->x.jrun;
+    uint32_t k = (c->pc - body) / TPC_BUNDLE;
     for (;;) {
-        /* once per trip: the budget for the whole body and the code still
-         * current (nothing in a trip changes it, as for loop plans) */
-        if (max_bundles - *n < nb || !c->x.code_marked || c->x.code_gen != gen)
+        /* the code still current; the budget is taken bundle by bundle
+         * in the code, which goes round the loop while the code stays */
+        if (*n >= max_bundles || !c->x.code_marked || c->x.code_gen != gen)
             return true;
-        uint32_t k = b->fn((char *)c, &b->ctx);
-        *n += k;
-        *nd += k;
-        c->x.jit_total += k;
+        uint64_t left = max_bundles - *n;
+        r->left = left;
+        r->step = f->step;
+        r->bound = f->bound;
+        r->fast = f->cmp == TPC_CMP_LT && !f->once;
+        k = ((TpcJitFn)(void *)(j->buf + b->entry[k]))((char *)c, &b->ctx);
+        uint64_t ran = left - r->left;
+        *n += ran;
+        *nd += ran;
+        c->x.jit_total += ran;
         if (k < nb) {
             c->pc = body + k * TPC_BUNDLE;
             return true;
         }
-        b->trips++;
         uint32_t next = tpc_loop_end_fast(c, end);
         c->pc = next;
         if (next != body || c->nloops != depth)
             return true;
+        k = 0;
     }
 }
 
@@ -514,23 +609,10 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
     if (!j)
         return;
     /* fold a copy: the bodies stay */
-    struct {
-        const TpcInsnDesc *mnem;
-        uint64_t n;
-    } t[TPC_JIT_CALLED];
+    TpcJitCalled t[TPC_JIT_CALLED];
     memcpy(t, j->called, sizeof t);
-    for (unsigned i = 0; i < j->nbody; i++) {
-        const TpcJitBody *b = &j->body[i];
-        for (unsigned q = 0; q < b->ncalled; q++) {
-            unsigned u = 0;
-            while (u < TPC_JIT_CALLED && t[u].mnem && t[u].mnem != b->called[q].mnem)
-                u++;
-            if (u == TPC_JIT_CALLED)
-                continue;
-            t[u].mnem = b->called[q].mnem;
-            t[u].n += b->trips * b->called[q].n;
-        }
-    }
+    for (unsigned i = 0; i < j->nbody; i++)
+        calls_fold(&j->body[i], t);
     size_t o = 0;
     static const char *const slot[4] = {"ld", "spu", "vpu", "st"};
     for (unsigned u = 0; u < TPC_JIT_CALLED && t[u].mnem && o < len; u++)

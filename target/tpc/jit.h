@@ -30,9 +30,15 @@ typedef enum TpcStencilId {
 #undef TPC_ST_L_
 #undef TPC_ST_LA_
 #undef TPC_ST_E_
+    TPC_ST_MOV_V,
+    TPC_ST_MOV_S,
+    TPC_ST_MOV_I,
     TPC_ST_PRED_SP,
+    TPC_ST_CHK,
+    TPC_ST_LOOP,
     TPC_ST_STEP,
-    TPC_ST_BUNDLE,
+    TPC_ST_PREP,
+    TPC_ST_COMMIT,
     TPC_ST_EXIT,
     TPC_ST_COUNT
 } TpcStencilId;
@@ -50,8 +56,13 @@ typedef enum TpcHole {
     TPC_HOLE_POL,
     TPC_HOLE_K,
     TPC_HOLE_S,
+    TPC_HOLE_RUN,   /* TpcExec.jrun */
+    TPC_HOLE_IT,    /* the innermost loop's iterator */
+    TPC_HOLE_GEN,   /* TpcExec.code_gen */
+    TPC_HOLE_MARK,  /* TpcExec.code_marked */
+    TPC_HOLE_E,     /* MOV: the element size of a broadcast */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
-    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil */
+    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
     TPC_HOLE_COUNT
 } TpcHole;
 
@@ -65,7 +76,8 @@ typedef struct TpcStencil {
 } TpcStencil;
 
 /* Whether this host runs compiled bodies (x86-64 with AVX2 and FMA and the
- * stencils built), and whether NXEMU_TPC_JIT asks for them ("on"). */
+ * stencils built); tpc_jit_enabled: whether they run (unless
+ * NXEMU_TPC_JIT=off). */
 bool tpc_jit_available(void);
 /* (tpc_jit_enabled and tpc_jit_free are declared in cpu.h, which the
  * core's creation and destruction use) */

@@ -233,16 +233,29 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
 }
 
 /* -coverage: the lnd bundles a loop plan or a compiled body ran from the
- * body's top, trip after trip in order (neither jumps inside the body), each
- * bundle's entry current all along (checked at entry, and nothing decodes
- * meanwhile).  (Loop plans run only while no trace records every bundle.) */
-static void loop_cov(TpcCpu *c, uint32_t body, uint32_t end, uint64_t lnd)
+ * bundle at start, in order and round the body trip after trip (neither
+ * jumps inside the body), each bundle's entry current all along (checked
+ * at entry, and nothing decodes meanwhile).  (Loop plans and compiled
+ * bodies run only while no trace records every bundle.) */
+void tpc_loop_cov(TpcCpu *c, uint32_t body, uint32_t end, uint32_t start, uint64_t lnd)
 {
     uint64_t nb = (end - body) / TPC_BUNDLE + 1, trips = lnd / nb, part = lnd % nb;
+    uint64_t s0 = (start - body) / TPC_BUNDLE;
     for (uint64_t k = 0; k < nb; k++) {
         uint32_t pc = body + (uint32_t)k * TPC_BUNDLE;
-        tpc_cov_note(c, &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE], trips + (k < part));
+        uint64_t from_start = (k + nb - s0) % nb; /* bundles before it in a trip from start */
+        tpc_cov_note(c, &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE],
+                     trips + (from_start < part));
     }
+}
+
+/* a gdb breakpoint of this TPC in [body, end] */
+bool tpc_body_has_bp(const TpcCpu *c, uint32_t body, uint32_t end)
+{
+    for (int i = 0; i < c->x.nbp; i++)
+        if (c->x.bp_pc[i] >= body && c->x.bp_pc[i] <= end)
+            return true;
+    return false;
 }
 
 /* The same, counting its bundles (TpcExec.loop_total: the tests see the
@@ -252,25 +265,22 @@ void tpc_enter_loop_plan(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t 
     /* (counters of its own, which the direct executors cannot alias, stay
      * in registers: through the caller's, 13 host instructions a bundle) */
     uint64_t ln = *n, lnd = 0;
-    /* (a body found without plans has no compiled body either: the block
-     * compiler's lookup cost lrelu 13 host instructions a bundle) */
+    /* (a body found without plans has no compiled body either, checked
+     * once for both: lrelu's, with a jmpr, comes here every trip) */
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
     uint32_t body = f->body, end = f->end;
     /* a gdb breakpoint in the body (set while the core was stopped, since
      * the body was compiled): this slice runs it bundle by bundle, and
      * stops there (nx_debug_quiet_range's rule, checked at entry) */
-    if (G_UNLIKELY(c->x.nbp))
-        for (int i = 0; i < c->x.nbp; i++)
-            if (c->x.bp_pc[i] >= body && c->x.bp_pc[i] <= end)
-                return;
-    if (!c->x.jit_on ||
-        (f->body == c->x.lp_fail_body && f->end == c->x.lp_fail_end &&
-         c->x.code_gen == c->x.lp_fail_gen) ||
-        !tpc_jit_loop(c, &ln, max_bundles, &lnd))
+    if (G_UNLIKELY(c->x.nbp) && tpc_body_has_bp(c, body, end))
+        return;
+    if (tpc_lp_failed(c, f))
+        return;
+    if (!c->x.jit_on || tpc_jit_declined(c, f) || !tpc_jit_loop(c, &ln, max_bundles, &lnd))
         loop_plan_iterate(c, &ln, max_bundles, &lnd);
     *n = ln;
     *nd += lnd;
     c->x.loop_total += lnd;
     if (G_UNLIKELY(c->parent.trace) && lnd && trace_counts_insns(c->parent.trace))
-        loop_cov(c, body, end, lnd);
+        tpc_loop_cov(c, body, end, body, lnd);
 }

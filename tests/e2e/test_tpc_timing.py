@@ -246,20 +246,39 @@ def stats_load_slot_mov_runs_direct():
                   "End:\nhalt\nnop\nnop\nnop\n")
     k = t.path("ld-mov.o")
     t.assemble([NXAS, "-t", "tpc"], src, k)
-    r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--farg", "1.5", "--stats")
+    # (the block compiler, on by default, would take the body from trip 2)
+    os.environ["NXEMU_TPC_JIT"] = "off"
+    try:
+        r = t.run(TPCRUN, "-k", k, "--index-space", "1", "--farg", "1.5", "--stats")
+    finally:
+        del os.environ["NXEMU_TPC_JIT"]
     assert r.returncode == 0, r.stderr
     assert re.search(r"^nxemu-tpc-run: tpc0 bundles=11 direct=6 staged=5 loop=4 hoist=0 host=",
                      r.stderr, re.M), r.stderr
 
 
+def jit_host():
+    """the compiler needs x86-64 Linux with AVX2 and FMA; elsewhere "on"
+    leaves it off and prints no jit= line"""
+    flags = ""
+    if os.path.exists("/proc/cpuinfo"):
+        flags = open("/proc/cpuinfo").read()
+    return os.uname().machine == "x86_64" and bool(re.search(r"\bavx2\b", flags)) and \
+        bool(re.search(r"\bfma\b", flags))
+
+
+JIT_HOST = jit_host()
+
+
 @t.test
 def stats_name_what_compiled_bodies_call():
-    # NXEMU_TPC_JIT=on (user-manual.rst): a 3-bundle body going round 4
-    # times, all direct plans, with VPU lane loops.  As for the loop plans
-    # (above), trip 1 is decoded (staged), trip 2 runs direct and trips 3
-    # and 4 (6 bundles) run the compiled body.  The two MACs run inline;
-    # the scalar add and the VP-predicated add call the direct path, once
-    # a trip each.  The run is the same as without the compiler.
+    # The block compiler (user-manual.rst, on unless NXEMU_TPC_JIT=off): a
+    # 3-bundle body going round 4 times, all direct plans, with VPU lane
+    # loops.  As for the loop plans (above), trip 1 is decoded (staged),
+    # trip 2 runs direct and trips 3 and 4 (6 bundles) run the compiled
+    # body.  The two MACs run inline; the scalar add and the VP-predicated
+    # add call the direct path, once a trip each.  The run is the same as
+    # without the compiler.
     src = t.write("jit.s", "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n"
                   "loop 0x0, 0x4, 1, <, End\nnop\n"
                   "nop; nop; mac.f32 V0, V1, V2; nop\n"
@@ -280,13 +299,7 @@ def stats_name_what_compiled_bodies_call():
                          r.stderr, re.M), r.stderr
         runs.append(STATS.findall(r.stderr))
     assert runs[0] == runs[1] == [("1", "16", "16", "2181")], runs
-    # (the compiler needs x86-64 Linux with AVX2 and FMA; elsewhere "on"
-    # leaves it off and prints no such line)
-    flags = ""
-    if os.path.exists("/proc/cpuinfo"):
-        flags = open("/proc/cpuinfo").read()
-    if os.uname().machine != "x86_64" or not re.search(r"\bavx2\b", flags) or \
-            not re.search(r"\bfma\b", flags):
+    if not JIT_HOST:
         assert "jit=" not in r.stderr, r.stderr
         return
     assert re.search(r"^nxemu-tpc-run: tpc0 jit=6 called: spu.add=2 vpu.add=2$", r.stderr,

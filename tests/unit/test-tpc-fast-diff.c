@@ -291,6 +291,16 @@ static GByteArray *kernel(GRand *r, GString *src)
     return assemble(src);
 }
 
+/* The compiled bodies' kernels' start: VP1 from the lane ids, V0..V7
+ * loaded from the tensors, the LOOP of trips trips and its delay slot. */
+static void jit_head(GString *src, unsigned trips)
+{
+    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
+    for (unsigned v = 0; v < 8; v++)
+        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
+    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+}
+
 /* A LOOP body of 1 to 30 bundles going round 2 to 40 times, for the block
  * compiler (jit.c): mostly VPU arithmetic of every operand B kind and
  * predicate (vpu_ops; what has a loop stencil runs inline), with LD-slot
@@ -302,10 +312,7 @@ static GByteArray *kernel(GRand *r, GString *src)
 static GByteArray *jit_kernel(GRand *r, GString *src)
 {
     unsigned nb = 1 + pick(r, 30), trips = 2 + pick(r, 39);
-    g_string_assign(src, "nop; nop; cmp_less.i32 VP1, V_LANE_ID_32, 0x25; nop\n");
-    for (unsigned v = 0; v < 8; v++)
-        g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; nop; nop\n", v, v % 4, 2 + v % 4);
-    g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
+    jit_head(src, trips);
     /* now and then a load walking t4 until it faults past the end of HBM
      * (as loop_kernel's), in the middle of a compiled body */
     unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
@@ -340,6 +347,69 @@ static GByteArray *jit_kernel(GRand *r, GString *src)
         else
             g_string_append_printf(src, "0x%x", pick(r, 2) ? 0x3fa00000u : g_rand_int(r));
         g_string_append_printf(src, "%s; nop\n", preds[pick(r, G_N_ELEMENTS(preds))]);
+    }
+    g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    return assemble(src);
+}
+
+/* A LOOP body of 2 to 21 bundles going round 2 to 31 times for the block
+ * compiler's MOVs into V (jit.c emit_mov) and its tensor bundles (a call
+ * per access with the span checked before the bundle's steps, the store
+ * after them): LD- and VPU-slot MOVs from a V register, an S register or
+ * an immediate at every element size, under SP and VP predicates (the VP
+ * ones call the executor), alone, beside VPU arithmetic, beside a load
+ * (gemm's shape) and beside a store of the MAC before it; now and then a
+ * load walking t4 until it faults mid-loop.  The MOV's destination is never
+ * another slot's. */
+static GByteArray *jit_mov_kernel(GRand *r, GString *src)
+{
+    static const char *const types[] = {".f32", ".i32", ".i16", ".u8", ".bf16", ".u16"};
+    static const char *const ldpreds[] = {"", "", ", SP1", ", !SP2", ", VP1"};
+    unsigned nb = 2 + pick(r, 20), trips = 2 + pick(r, 30);
+    jit_head(src, trips);
+    /* (the walking load after bundle walk) */
+    unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
+    for (unsigned b = 0; b < nb; b++) {
+        if (b > 0 && b - 1 == walk)
+            g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
+        unsigned d = pick(r, 8), o = (d + 1 + pick(r, 7)) % 8, k = pick(r, 3);
+        char from[16];
+        if (k == 0)
+            g_snprintf(from, sizeof from, "V%u", pick(r, 8));
+        else if (k == 1)
+            g_snprintf(from, sizeof from, "S%u", pick(r, 8));
+        else
+            g_snprintf(from, sizeof from, "0x%x", pick(r, 2) ? 0x3fa00000u : g_rand_int(r));
+        const char *t = types[pick(r, G_N_ELEMENTS(types))];
+        switch (pick(r, 5)) {
+        case 0: /* LD MOV alone or beside VPU arithmetic */
+            g_string_append_printf(src, "mov%s V%u, %s%s; nop; ", t, d, from,
+                                   ldpreds[pick(r, G_N_ELEMENTS(ldpreds))]);
+            if (pick(r, 2))
+                g_string_append_printf(src, "%s V%u, V%u, V%u; nop\n",
+                                       vpu_ops[pick(r, G_N_ELEMENTS(vpu_ops))], o, pick(r, 8),
+                                       pick(r, 8));
+            else
+                g_string_append(src, "nop; nop\n");
+            break;
+        case 1: /* VPU MOV */
+            g_string_append_printf(src, "nop; nop; mov%s V%u, %s%s; nop\n", t, d, from,
+                                   preds[pick(r, G_N_ELEMENTS(preds))]);
+            break;
+        case 2: /* beside a load */
+            g_string_append_printf(src, "ld_tnsr V%u, 0x%x, I%u; nop; mov%s V%u, %s%s; nop\n", o,
+                                   tens(r, true), 2 + pick(r, 4), t, d, from, preds[pick(r, 4)]);
+            break;
+        case 3: /* a MAC and a store of the register it writes */
+            g_string_append_printf(src, "nop; nop; mac.f32 V%u, V%u, S%u; st_tnsr 0x%x, I%u, V%u\n",
+                                   d, o, pick(r, 8), tens(r, true), 2 + pick(r, 4), d);
+            break;
+        default: /* an LD MOV beside a store and a VPU MOV */
+            g_string_append_printf(
+                src, "mov%s V%u, %s; nop; mov.f32 V%u, S%u; st_tnsr 0x%x, I%u, V%u\n", t, d, from,
+                o, pick(r, 8), tens(r, true), 2 + pick(r, 4), pick(r, 8));
+            break;
+        }
     }
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
     return assemble(src);
@@ -654,7 +724,7 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT };
+enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV };
 
 static void differential(int gen, guint32 seed0)
 {
@@ -662,7 +732,7 @@ static void differential(int gen, guint32 seed0)
     const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
     unsigned nkern = en                 ? (unsigned)g_ascii_strtoull(en, NULL, 0)
                      : gen == GEN_HOIST ? 2 * NKERN
-                     : gen == GEN_JIT   ? 4 * NKERN
+                     : gen >= GEN_JIT   ? 4 * NKERN
                                         : NKERN;
     GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : seed0);
     GString *src = g_string_new(NULL);
@@ -675,16 +745,17 @@ static void differential(int gen, guint32 seed0)
                           jslices[] = {1000, 64, 1000, 7};
     for (unsigned n = 0; n < nkern; n++) {
         bool loops = gen != GEN_RANDOM;
-        GByteArray *text = gen == GEN_HOIST   ? hoist_kernel(r, src, n)
-                           : gen == GEN_LOOPS ? loop_kernel(r, src)
-                           : gen == GEN_JIT   ? jit_kernel(r, src)
-                                              : kernel(r, src);
+        GByteArray *text = gen == GEN_HOIST     ? hoist_kernel(r, src, n)
+                           : gen == GEN_LOOPS   ? loop_kernel(r, src)
+                           : gen == GEN_JIT     ? jit_kernel(r, src)
+                           : gen == GEN_JIT_MOV ? jit_mov_kernel(r, src)
+                                                : kernel(r, src);
         guint32 seed = g_rand_int(r);
         /* (hoisting needs slices of a few trips: the default quantum, 64) */
         unsigned sl = gen == GEN_HOIST
                           ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
                                                            : hslices[n % G_N_ELEMENTS(hslices)])
-                      : gen == GEN_JIT ? jslices[n % G_N_ELEMENTS(jslices)]
+                      : gen >= GEN_JIT ? jslices[n % G_N_ELEMENTS(jslices)]
                       : loops          ? slices[n % G_N_ELEMENTS(slices)]
                                        : 7;
         run_mode(text, seed, MODE_PLAIN, sl, a);
@@ -732,14 +803,14 @@ static void differential(int gen, guint32 seed0)
      * with VPU steps inline, and the small arenas fill */
     if (gen != GEN_RANDOM && !en && tpc_jit_available()) {
         g_assert_cmpuint(jit_kernels, >, nkern / 5);
-        if (gen == GEN_JIT) {
+        if (gen >= GEN_JIT) {
             g_assert_cmpuint(tpc_jit_inlined - inl0, >, 4u * nkern);
             g_assert_cmpuint(tpc_jit_flushes - flushes0, >, 0);
         }
     }
     /* many bodies have plans that go round more than once (others leave
      * at once: a span off its tensor or a predicate off, every trip) */
-    if (gen != GEN_RANDOM && gen != GEN_JIT && !en)
+    if (gen != GEN_RANDOM && gen < GEN_JIT && !en)
         g_assert_cmpuint(fused, >, nkern / 5);
     /* and the coordinate walks' are hoisted, some of them past many trips */
     if (gen == GEN_HOIST && !en) {
@@ -775,6 +846,11 @@ static void test_jit_bodies(void)
     differential(GEN_JIT, 20261207);
 }
 
+static void test_jit_moves(void)
+{
+    differential(GEN_JIT_MOV, 20261208);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -782,5 +858,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-fast-diff/loop-plans", test_loop_plans);
     g_test_add_func("/tpc-fast-diff/hoisted-spans", test_hoisted_spans);
     g_test_add_func("/tpc-fast-diff/jit-bodies", test_jit_bodies);
+    g_test_add_func("/tpc-fast-diff/jit-moves", test_jit_moves);
     return g_test_run();
 }

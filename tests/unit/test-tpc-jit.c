@@ -78,7 +78,7 @@ static void test_env(void)
     static const struct {
         const char *v;
         unsigned want;
-    } cases[] = {{NULL, 0}, {"", 0}, {"off", 0}, {"on", 1}, {"all", 2}, {"1", 0}, {"ON", 0}};
+    } cases[] = {{NULL, 1}, {"", 1}, {"off", 0}, {"on", 1}, {"all", 2}, {"1", 1}, {"OFF", 1}};
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         if (cases[i].v)
             g_setenv("NXEMU_TPC_JIT", cases[i].v, TRUE);
