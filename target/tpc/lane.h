@@ -348,4 +348,132 @@ static inline bool tpc_lane_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t r
     return tpc_lane_rel(op, a < b, a == b, a > b);
 }
 
+/* ---- CONVERT and NEARBYINT (tpc.md §5.3.1, §5.5; docs/tpc-isa.rst) ----
+ * Exact in integers: a value is a magnitude m * 2^-sh and a sign, rounded
+ * once to an integer by the mode (the TPC_RM_* codes of cpu.h: 0 rhne,
+ * 1 rz, 2 ru, 3 rd, 4 sr, 6 rhaz; any other code rounds as rhne). */
+#define TPC_LANE_RM_RZ   1u
+#define TPC_LANE_RM_RU   2u
+#define TPC_LANE_RM_RD   3u
+#define TPC_LANE_RM_SR   4u
+#define TPC_LANE_RM_RHAZ 6u
+
+/* m * 2^-sh rounded to an integer by rm, neg the value's sign.  sr
+ * (stochastic) adds the k low bits of the state at 2^-k of the integer's
+ * LSB to the magnitude and truncates (k = 0: as rz). */
+static inline uint64_t tpc_lane_round_mag(uint64_t m, unsigned sh, bool neg, unsigned rm,
+                                          unsigned k, uint32_t sr)
+{
+    sh = sh > 62 ? 62 : sh; /* (m < 2^34: the integer part is 0 from here) */
+    uint64_t ip = m >> sh, rem = m & (((uint64_t)1 << sh) - 1);
+    uint64_t half = ((uint64_t)1 << sh) >> 1;
+    uint64_t frac = sh >= k ? rem >> (sh - k) : rem << (k - sh); /* floor(rem * 2^(k-sh)) */
+    bool inc;
+    switch (rm) {
+    case TPC_LANE_RM_RZ:
+        inc = false;
+        break;
+    case TPC_LANE_RM_RU:
+        inc = rem != 0 && !neg;
+        break;
+    case TPC_LANE_RM_RD:
+        inc = rem != 0 && neg;
+        break;
+    case TPC_LANE_RM_SR:
+        inc = frac + (sr & ((1u << k) - 1)) >= ((uint64_t)1 << k);
+        break;
+    case TPC_LANE_RM_RHAZ:
+        inc = rem != 0 && rem >= half;
+        break;
+    default: /* rhne: ties to the even integer */
+        inc = rem > half || (rem != 0 && rem == half && (ip & 1u));
+        break;
+    }
+    return ip + inc;
+}
+
+/* An f32 value (bits u, any sign) as magnitude mantissa *m and the power
+ * *e of its last bit: |u| = m * 2^e (e >= -149; denormals included). */
+static inline void tpc_lane_f32_split(uint32_t u, uint64_t *m, int *e)
+{
+    uint32_t ex = (u >> 23) & 0xFFu, mant = u & 0x7FFFFFu;
+    *m = ex ? mant | 0x800000u : mant;
+    *e = (int)(ex ? ex : 1u) - 150;
+}
+
+/* f32 (bits u; bf16 widened, k its fraction bits for sr: 23 or 7) to the
+ * integer type dt, saturated; a NaN gives 0, infinities saturate. */
+static inline uint32_t tpc_lane_f2int(uint32_t u, unsigned dt, unsigned rm, unsigned k, uint32_t sr)
+{
+    uint64_t m, n;
+    int e;
+    bool neg = u >> 31;
+    tpc_lane_f32_split(u, &m, &e);
+    if (e >= 0)
+        n = m << (e > 39 ? 39 : e); /* (beyond every bound) */
+    else
+        n = tpc_lane_round_mag(m, (unsigned)-e, neg, rm, k, sr);
+    int64_t v = neg ? -(int64_t)n : (int64_t)n;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    return nan ? 0 : tpc_lane_int_result(v, dt, true);
+}
+
+/* The integer v to f32 bits (keep 24) or bf16 bits (keep 8), rounded by rm
+ * (sr rounds an integer source as rz, tpc.md §10.16). */
+static inline uint32_t tpc_lane_int2f(int64_t v, unsigned keep, unsigned rm)
+{
+    bool neg = v < 0;
+    uint64_t n = neg ? (uint64_t)-v : (uint64_t)v;
+    unsigned p = 64 - (unsigned)__builtin_clzll(n | 1u);
+    unsigned sh = p > keep ? p - keep : 0;
+    uint64_t q = tpc_lane_round_mag(n, sh, neg, rm == TPC_LANE_RM_SR ? TPC_LANE_RM_RZ : rm, 0, 0);
+    /* q << sh has at most keep significant bits: exact in a float */
+    uint32_t b = tpc_lane_bits((float)(q << sh)) | (uint32_t)neg << 31;
+    return keep == 24 ? b : b >> 16;
+}
+
+/* CONVERT of one element raw of type st to type dt by rounding mode rm
+ * (sr: the lane's LFSR state): every value rounded exactly once; integers
+ * saturate; a NaN gives the canonical NaN (0 for an integer type). */
+static inline uint32_t tpc_lane_convert(uint32_t raw, unsigned st, unsigned dt, unsigned rm,
+                                        uint32_t sr)
+{
+    if (!tpc_type_is_float(st)) {
+        int64_t v = tpc_lane_sext(raw, st);
+        if (tpc_type_is_float(dt))
+            return tpc_lane_int2f(v, dt == TPC_T_F32 ? 24 : 8, rm);
+        return tpc_lane_int_result(v, dt, true);
+    }
+    uint32_t u = st == TPC_T_F32 ? raw : (raw & 0xFFFFu) << 16;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    if (!tpc_type_is_float(dt))
+        return tpc_lane_f2int(u, dt, rm, st == TPC_T_F32 ? 23 : 7, sr);
+    if (dt == TPC_T_F32 || st == TPC_T_BF16) /* exact: f32 to itself, bf16 widened */
+        return nan ? (dt == TPC_T_F32 ? TPC_F32_QNAN : 0x7FC0u) : dt == TPC_T_F32 ? u : u >> 16;
+    /* f32 to bf16: the magnitude's bits rounded at bit 16 (a carry goes
+     * into the exponent, up to infinity); sr adds 16 state bits */
+    uint32_t q = (uint32_t)tpc_lane_round_mag(u & 0x7FFFFFFFu, 16, u >> 31, rm, 16, sr);
+    return nan ? 0x7FC0u : (u >> 31) << 15 | q;
+}
+
+/* NEARBYINT.f32 (bits u; bf16 widened): the integral value in the same
+ * format by rm, -0 and the sign kept, NaN canonical.  sr adds the state's
+ * bits 8..31 at 2^-24 to the magnitude as an f32 addition, then truncates. */
+static inline uint32_t tpc_lane_nearbyint(uint32_t u, unsigned rm, uint32_t sr)
+{
+    uint64_t m;
+    int e;
+    bool neg = u >> 31;
+    tpc_lane_f32_split(u, &m, &e);
+    uint32_t n;
+    if (rm == TPC_LANE_RM_SR) /* |u| + frac < 2^23 + 1: an int32 truncates */
+        n = (uint32_t)(int32_t)(tpc_lane_f(e < 0 ? u & 0x7FFFFFFFu : 0) +
+                                (float)(sr >> 8) * 0x1p-24f);
+    else
+        n = (uint32_t)tpc_lane_round_mag(m, e < 0 ? (unsigned)-e : 0, neg, rm, 0, 0);
+    uint32_t r = tpc_lane_bits((float)n) | (uint32_t)neg << 31;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    return nan ? TPC_F32_QNAN : e >= 0 ? u : r; /* (|u| >= 2^23: integral already) */
+}
+
 #endif
