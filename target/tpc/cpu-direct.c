@@ -33,12 +33,13 @@
 typedef struct RegSet {
     uint64_t s, v;
     uint32_t sp, i, vp, ad;
+    bool slm; /* the local memory (ld_l / st_l), so a load runs before a store */
 } RegSet;
 
 static bool regs_meet(const RegSet *a, const RegSet *b)
 {
-    return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i) ||
-           (a->vp & b->vp) || (a->ad & b->ad);
+    return (a->s & b->s) || (a->v & b->v) || (a->sp & b->sp) || (a->i & b->i) || (a->vp & b->vp) ||
+           (a->ad & b->ad) || (a->slm && b->slm);
 }
 
 static void add_reg(RegSet *r, unsigned kind, unsigned num)
@@ -133,6 +134,37 @@ static inline const uint8_t *vl_src_b(TpcCpu *c, const TpcDCacheEntry *dc, const
     return bc->img;
 }
 
+/* Step dc->vfn with sources pa, pb into the slot buffer, which becomes
+ * the register before the loop fills it: the sources and the old value
+ * are read through pointers taken before, and the loop's last act is
+ * then a tail call. */
+static inline __attribute__((always_inline)) void vl_step(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                          const TpcInsn *in, const uint8_t *pa,
+                                                          const uint8_t *pb)
+{
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
+    uint8_t *out = *buf, *old = *r;
+    *r = out;
+    *buf = old;
+    dc->vfn(out, pa, pb, old);
+}
+
+/* The same under a VPRF predicate: the result blended into the old value
+ * over the lane mask, as vpu_arith does (tpc_pred_mask, tpc_merge). */
+static inline __attribute__((always_inline)) void vl_step_vp(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                             const TpcInsn *in, const uint8_t *pa,
+                                                             const uint8_t *pb, const uint8_t *m,
+                                                             bool all)
+{
+    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
+    dc->vfn(*buf, pa, pb, *r);
+    if (!all)
+        tpc_merge(*buf, *r, m);
+    uint8_t *t = *r;
+    *r = *buf;
+    *buf = t;
+}
+
 /* A VPU arithmetic/logic instruction with a V result, run by the same
  * whole-register loop the staged executor (exec-vpu.c vpu_arith) reaches
  * through tpc_vl_arith, chosen once at planning (dc->vfn). */
@@ -140,15 +172,8 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
 {
     if (!tpc_pred_sp(c, in))
         return;
-    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
-    const uint8_t *pa = c->v[in->a.num], *pb = vl_src_b(c, dc, in, pa);
-    /* the result buffer becomes the register before the loop fills it:
-     * the sources and the old value are read through pointers taken
-     * before, and the loop's last act is then a tail call */
-    uint8_t *out = *buf, *old = *r;
-    *r = out;
-    *buf = old;
-    dc->vfn(out, pa, pb, old);
+    const uint8_t *pa = c->v[in->a.num];
+    vl_step(c, dc, in, pa, vl_src_b(c, dc, in, pa));
 }
 
 bool tpc_direct_is_vl(TpcDirectFn fn)
@@ -156,8 +181,6 @@ bool tpc_direct_is_vl(TpcDirectFn fn)
     return fn == run_vpu_vl;
 }
 
-/* The same under a VPRF predicate: the result blended into the old value
- * over the lane mask, as vpu_arith does (tpc_pred_mask, tpc_merge). */
 static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
                           const uint8_t *span)
 {
@@ -165,14 +188,29 @@ static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in
     bool all;
     if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
         return;
-    uint8_t **r = &c->v[in->dst.num], **buf = &c->x.out[TPC_SLOT_VPU].vbuf[0];
     const uint8_t *pa = c->v[in->a.num];
-    dc->vfn(*buf, pa, vl_src_b(c, dc, in, pa), *r);
-    if (!all)
-        tpc_merge(*buf, *r, m);
-    uint8_t *t = *r;
-    *r = *buf;
-    *buf = t;
+    vl_step_vp(c, dc, in, pa, vl_src_b(c, dc, in, pa), m, all);
+}
+
+/* A one-source VPU loop (CONVERT between types of one size, NEARBYINT:
+ * tpc_vl_convert_fn / tpc_vl_nearbyint_fn, the staged executors' own) */
+static void run_vpu_un(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    if (!tpc_pred_sp(c, in))
+        return;
+    const uint8_t *pa = c->v[in->a.num];
+    vl_step(c, dc, in, pa, pa);
+}
+
+static void run_vpu_un_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                          const uint8_t *span)
+{
+    uint8_t m[TPC_VBYTES];
+    bool all;
+    if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
+        return;
+    const uint8_t *pa = c->v[in->a.num];
+    vl_step_vp(c, dc, in, pa, pa, m, all);
 }
 
 /* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V
@@ -235,6 +273,76 @@ static bool vpu_staged_form(const TpcInsn *in, RegSet *wr)
         add_reg(wr, TPC_OP_V, in->dst.num + 1u);
     }
     return true;
+}
+
+/* CONVERT (VPU and SPU) and NEARBYINT (VPU): their executors fault only
+ * for rounding mode 7 (CONVERT), a target type that is none and a
+ * register pair out of range, all known at decode; sr reads the LFSR,
+ * which advances after the bundle (the staged loop's), so it stays
+ * staged.  Register pairs stay staged too.  A loop of one element size
+ * with a mode known at decode (not DEFAULT, read from ROUND_CSR) is
+ * returned in *loop; the slot's executor runs the rest. */
+static bool rounding_form(const TpcInsn *in, bool vpu, TpcVlFn *loop)
+{
+    unsigned rm = in->sw & 7u, st = in->type;
+    *loop = NULL;
+    if (rm == TPC_RM_SR || !vpu_operand_ok(&in->a) || st >= TPC_T_COUNT || st == TPC_T_B)
+        return false;
+    if (in->opc == (vpu ? TPC_OPC_VPU_nearbyint : TPC_OPC_SPU_nearbyint)) {
+        if (vpu && rm != TPC_RM_DEFAULT && in->a.kind == TPC_OP_V)
+            *loop = tpc_vl_nearbyint_fn(st, rm);
+        return true;
+    }
+    unsigned dt = in->b.raw & 15u;
+    if (in->opc != (vpu ? TPC_OPC_VPU_convert : TPC_OPC_SPU_convert) || rm == 7 ||
+        dt >= TPC_T_COUNT || dt == TPC_T_B)
+        return false;
+    if (vpu && (tpc_convert_pair_src(st, in->b.raw) || tpc_convert_pair_dest(st, in->b.raw)))
+        return false;
+    if (vpu && rm != TPC_RM_DEFAULT && in->a.kind == TPC_OP_V &&
+        tpc_type_size(st) == tpc_type_size(dt))
+        *loop = tpc_vl_convert_fn(st, dt, rm);
+    return true;
+}
+
+/* An immediate operand's value (known at decode), or false. */
+static bool imm_operand(const TpcBundle *b, const TpcOperand *op, uint32_t *v)
+{
+    if (op->kind == TPC_OP_IMM)
+        *v = b->imm;
+    else if (op->kind == TPC_OP_SIMM)
+        *v = op->num;
+    else
+        return false;
+    return true;
+}
+
+/* LD_L / ST_L of an SLM word at an immediate address, which cannot fault
+ * (aligned and in range, tpc_check_local32; the CFG window's MMIO form
+ * reaches devices and stays staged): the same word the staged executors
+ * read and write (exec-ld.c, exec-st.c), at once, the plan's order
+ * putting a load in the bundle before the store (RegSet.slm). */
+static bool slm_form(const TpcBundle *b, const TpcInsn *in, uint32_t *addr)
+{
+    return !(in->b.raw & 1u) && imm_operand(b, &in->a, addr) && !(*addr & 3u) &&
+           *addr < TPC_SLM_SIZE;
+}
+
+static void run_ld_l(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    if (!tpc_pred_sp(c, in))
+        return;
+    uint32_t a = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
+    memcpy(&c->s[in->dst.num % TPC_NR_S], c->slm + a, 4);
+}
+
+static void run_st_l(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)
+{
+    if (!tpc_pred_sp(c, in))
+        return;
+    uint32_t a = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
+    uint32_t v = tpc_rd_scalar(c, &dc->b, &in->c, NULL);
+    memcpy(c->slm + a, &v, 4);
 }
 
 /* MOV of the load slot into a V register from a V, S or immediate operand
@@ -375,13 +483,7 @@ static bool spu_staged_form(const TpcInsn *in, RegSet *wr)
 static bool spu_jump_form(const TpcBundle *b, const TpcInsn *in)
 {
     uint32_t t;
-    if (in->a.kind == TPC_OP_IMM)
-        t = b->imm;
-    else if (in->a.kind == TPC_OP_SIMM)
-        t = in->a.num;
-    else
-        return false;
-    return t % TPC_BUNDLE == 0;
+    return imm_operand(b, &in->a, &t) && t % TPC_BUNDLE == 0;
 }
 
 /* A slot through its own executor (dc->dexec), committed at once; cannot
@@ -416,6 +518,13 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
             *fn = in->pred_vp ? run_vpu_vl_vp : run_vpu_vl;
             return true;
         }
+        TpcVlFn loop;
+        if (in->dst.kind == TPC_OP_V && rounding_form(in, true, &loop)) {
+            add_op(wr, &in->dst);
+            if ((dc->vfn = loop) != NULL)
+                *fn = in->pred_vp ? run_vpu_un_vp : run_vpu_un;
+            return true; /* (else fn NULL: the slot's executor) */
+        }
         return vpu_staged_form(in, wr); /* (fn NULL: the slot's executor) */
     }
     if (in->pred_vp)
@@ -433,6 +542,13 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
         /* mov (fn NULL: the slot's executor) */
         if (in->desc->flags & TPC_F_DIRECT)
             return ld_mov_form(in, wr);
+        uint32_t addr;
+        if (in->opc == TPC_OPC_LD_ld_l && in->dst.kind == TPC_OP_S && slm_form(&dc->b, in, &addr)) {
+            add_op(wr, &in->dst);
+            rd->slm = true;
+            *fn = run_ld_l;
+            return true;
+        }
         if (in->opc != TPC_OPC_LD_ld_tnsr || !tpc_tensor_fast_form(in, &in->dst))
             return false;
         add_op(wr, &in->dst);
@@ -440,13 +556,21 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
         *fn = run_ld_tnsr;
         *prep = true;
         return true;
-    case TPC_SLOT_ST:
+    case TPC_SLOT_ST: {
+        uint32_t addr;
+        if (in->opc == TPC_OPC_ST_st_l && (in->c.kind == TPC_OP_S || in->c.kind == TPC_OP_IMM) &&
+            slm_form(&dc->b, in, &addr)) {
+            wr->slm = true;
+            *fn = run_st_l;
+            return true;
+        }
         if (in->opc != TPC_OPC_ST_st_tnsr || !tpc_tensor_fast_form(in, &in->c))
             return false;
         *fn = run_st_tnsr;
         *prep = true;
         dc->dstore = true;
         return true;
+    }
     default: /* SPU */
         if (in->opc == TPC_OPC_SPU_set_indx && scalar_src(&in->a) && in->dst.kind == TPC_OP_I) {
             add_op(wr, &in->dst);
@@ -455,6 +579,11 @@ static bool direct_form(TpcDCacheEntry *dc, unsigned s, const TpcInsn *in, TpcDi
         }
         if (in->desc->form == TPC_FORM_JMP)
             return spu_jump_form(&dc->b, in); /* (fn NULL: the slot's executor) */
+        TpcVlFn none;
+        if (in->dst.kind == TPC_OP_S && rounding_form(in, false, &none)) {
+            add_op(wr, &in->dst);
+            return true; /* (fn NULL: the slot's executor) */
+        }
         if (tpc_spu_irf_add_form(in)) {
             add_op(wr, &in->dst);
             *fn = irf_add_fn(in);

@@ -538,14 +538,10 @@ uint32_t tpc_f32_canon(float f);
 float tpc_bf16_to_f32(uint16_t b);
 /* f32 -> bf16, RNE, NaN -> 0x7FC0. */
 uint16_t tpc_f32_to_bf16_rne(float f);
-/* Round an exact value to f32/bf16/integer type `dt` with a resolved mode
- * (never DEFAULT); sr_state supplies the stochastic bits.  is_nan marks a
- * NaN source.  Returns the raw bits of the result in the low 8E bits. */
-uint32_t tpc_round_to(double x, bool is_nan, unsigned src_type, unsigned dt, unsigned rm,
-                      uint32_t sr_state);
 /* Exact value of a raw element of type t. */
 double tpc_elem_to_double(uint32_t raw, unsigned t, bool *is_nan);
-/* CONVERT of one element: src type -> dst type. */
+/* CONVERT of one element: src type -> dst type by a resolved mode (never
+ * DEFAULT), sr_state the stochastic bits (tpc_lane_convert). */
 uint32_t tpc_convert(uint32_t raw, unsigned st, unsigned dt, unsigned rm, uint32_t sr_state);
 /* Resolve rounding mode 5 through ROUND_CSR. */
 unsigned tpc_resolve_rm(TpcCpu *c, unsigned rm);

@@ -55,7 +55,14 @@ static uint32_t alu_bf16_mac(uint32_t x, uint32_t y, uint32_t z, bool neg)
     memcpy(&sb, &s, sizeof sb);
     if (e != 0 && isfinite(s) && !(sb & 1u))
         s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
-    return tpc_round_to(s, false, TPC_T_F32, TPC_T_BF16, TPC_RM_RHNE, 0);
+    /* to f32 by round to odd again (RN's choice, or its other neighbour
+     * when that has an even last bit), then once to bf16: 24 >= 8 + 2 bits
+     * keep that the one rounding of the exact value */
+    float f = (float)s;
+    uint32_t fb = tpc_f32_bits(f);
+    if ((double)f != s && !(fb & 1u))
+        fb = fabs((double)f) > fabs(s) ? fb - 1 : fb + 1;
+    return tpc_lane_convert(fb, TPC_T_F32, TPC_T_BF16, TPC_RM_RHNE, 0);
 }
 
 /* ash.f32/.bf16 (VPU): a * 2^b, b the signed low byte of B's lane, rounded

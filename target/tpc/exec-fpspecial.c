@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "target/tpc/cpu.h"
+#include "target/tpc/lane.h"
+#include "target/tpc/vlane.h"
 
 /* ---- element operations ---- */
 
@@ -185,35 +187,13 @@ static uint32_t extract_exp_elem(const Elem *x, uint32_t a)
     return (uint32_t)(x->sw & 1 ? e : e - 127);
 }
 
-/* NEARBYINT: the integral value in the same format, by rounding mode. */
+/* NEARBYINT: the integral value in the same format, by rounding mode
+ * (lane.h, on the widened value for bf16: exact, and its NaN canonical). */
 static uint32_t nearbyint_elem(const Elem *x, uint32_t a)
 {
-    float f = x->t == TPC_T_F32 ? tpc_f32(a) : tpc_bf16_to_f32((uint16_t)a), r;
-    switch (x->rm) {
-    case TPC_RM_RZ:
-        r = truncf(f);
-        break;
-    case TPC_RM_RU:
-        r = ceilf(f);
-        break;
-    case TPC_RM_RD:
-        r = floorf(f);
-        break;
-    case TPC_RM_RHAZ:
-        r = roundf(f);
-        break;
-    case TPC_RM_SR: {
-        /* like CONVERT's sr (tpc.md §10 item 16): add state bits below the
-         * integer LSB to the magnitude, then truncate */
-        float frac = (float)(x->sr >> 8) * 0x1p-24f;
-        r = fabsf(f) >= 0x1p23f || !isfinite(f) ? f : copysignf(truncf(fabsf(f) + frac), f);
-        break;
-    }
-    default:
-        r = rintf(f); /* the host's default mode: nearest, ties to even */
-        break;
-    }
-    return x->t == TPC_T_F32 ? tpc_f32_canon(r) : tpc_f32_to_bf16_rne(r);
+    if (x->t == TPC_T_F32)
+        return tpc_lane_nearbyint(a, x->rm, x->sr);
+    return tpc_lane_nearbyint((a & 0xFFFFu) << 16, x->rm, x->sr) >> 16;
 }
 
 /* ---- runners: one scalar on the SPU, every lane on the VPU ---- */
@@ -285,13 +265,16 @@ static bool vpu_run(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut
     const uint8_t *vc = in->c.kind != TPC_OP_NONE ? tpc_rd_vec(c, b, &in->c, e, tc, o) : va;
     const uint8_t *old = c->v[in->dst.num];
     uint8_t *res = o->vbuf[0];
-    for (unsigned i = 0; i < TPC_VBYTES / e; i++) {
+    TpcVlFn loop = op == OP_NEARBY ? tpc_vl_nearbyint_fn(x.t, x.rm) : NULL;
+    for (unsigned i = 0; i < TPC_VBYTES / e && !loop; i++) {
         if (op == OP_NEARBY && x.rm == TPC_RM_SR)
             x.sr = c->lfsr_v[(i * e) / 4];
         tpc_st_e(res, i, e,
                  elem(op, &x, tpc_ld_e(va, i, e), tpc_ld_e(vb, i, e), tpc_ld_e(vc, i, e),
                       tpc_ld_e(old, i, e)));
     }
+    if (loop)
+        loop(res, va, va, va); /* NEARBYINT's lanes, vectorised (vlane.h) */
     if (!all)
         tpc_merge(res, old, m);
     tpc_out_v(o, in->dst.num, 0);

@@ -54,7 +54,10 @@ bool tpc_exec_vpu_convert(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcS
         put_v(c, o, dn + 1, 1, m, all);
         return true;
     }
-    if (es == et) {
+    TpcVlFn loop = es == et ? tpc_vl_convert_fn(st, dt, rm) : NULL;
+    if (loop) {
+        loop(r, a, a, a); /* the same lanes, vectorised (vlane.h) */
+    } else if (es == et) {
         for (unsigned i = 0; i < TPC_VBYTES / es; i++)
             tpc_st_e(r, i, et, CVT(tpc_ld_e(a, i, es), i));
     } else if (f2b_all) {

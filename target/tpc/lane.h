@@ -348,4 +348,186 @@ static inline bool tpc_lane_cmp(unsigned op, unsigned t, uint32_t ra, uint32_t r
     return tpc_lane_rel(op, a < b, a == b, a > b);
 }
 
+/* ---- CONVERT and NEARBYINT (tpc.md §5.3.1, §5.5; docs/tpc-isa.rst) ----
+ * Exact in integers: a value is a magnitude m * 2^-sh and a sign, rounded
+ * once to an integer by the mode (the TPC_RM_* codes of cpu.h: 0 rhne,
+ * 1 rz, 2 ru, 3 rd, 4 sr, 6 rhaz; any other code rounds as rhne). */
+#define TPC_LANE_RM_RZ   1u
+#define TPC_LANE_RM_RU   2u
+#define TPC_LANE_RM_RD   3u
+#define TPC_LANE_RM_SR   4u
+#define TPC_LANE_RM_RHAZ 6u
+
+/* c ? a : b as a bit blend: a loop keeps the conversions computing a and
+ * b unconditional (a branch would sink them into it, and a conversion that
+ * may trap cannot be if-converted back) */
+static inline __attribute__((always_inline)) uint32_t tpc_lane_blend(bool c, uint32_t a, uint32_t b)
+{
+    uint32_t m = 0u - (uint32_t)c;
+    return (a & m) | (b & ~m);
+}
+
+/* Whether (1) or not (0) a magnitude's integer part goes up by one in mode
+ * rm (not sr), from its fraction: nz not zero, gt above one half, tie
+ * exactly one half; odd the integer part's last bit, neg the value's sign
+ * (each 0 or 1: integers, which a loop keeps in lanes of its width). */
+static inline __attribute__((always_inline)) uint32_t
+tpc_lane_round_up(unsigned rm, uint32_t neg, uint32_t nz, uint32_t gt, uint32_t tie, uint32_t odd)
+{
+    switch (rm) {
+    case TPC_LANE_RM_RZ:
+        return false;
+    case TPC_LANE_RM_RU:
+        return nz & (neg ^ 1u);
+    case TPC_LANE_RM_RD:
+        return nz & neg;
+    case TPC_LANE_RM_RHAZ:
+        return gt | tie;
+    default: /* rhne: ties to the even integer (bitwise: no branches in a loop) */
+        return gt | (tie & odd);
+    }
+}
+
+static inline __attribute__((always_inline)) bool tpc_lane_rm_is_rhne(unsigned rm)
+{
+    return rm != TPC_LANE_RM_RZ && rm != TPC_LANE_RM_RU && rm != TPC_LANE_RM_RD &&
+           rm != TPC_LANE_RM_SR && rm != TPC_LANE_RM_RHAZ;
+}
+
+/* m * 2^-sh rounded to an integer by rm, neg the value's sign.  sr
+ * (stochastic) adds the k low bits of the state at 2^-k of the integer's
+ * LSB to the magnitude and truncates (k = 0: as rz). */
+static inline __attribute__((always_inline)) uint64_t
+tpc_lane_round_mag(uint64_t m, unsigned sh, bool neg, unsigned rm, unsigned k, uint32_t sr)
+{
+    sh = sh > 62 ? 62 : sh; /* (m < 2^34: the integer part is 0 from here) */
+    uint64_t ip = m >> sh, rem = m & (((uint64_t)1 << sh) - 1);
+    uint64_t half = ((uint64_t)1 << sh) >> 1;
+    if (rm == TPC_LANE_RM_SR) {
+        uint64_t frac = sh >= k ? rem >> (sh - k) : rem << (k - sh); /* floor(rem * 2^(k-sh)) */
+        return ip + (frac + (sr & ((1u << k) - 1)) >= ((uint64_t)1 << k));
+    }
+    return ip + tpc_lane_round_up(rm, neg, rem != 0, rem > half, rem != 0 && rem == half,
+                                  (uint32_t)ip & 1u);
+}
+
+/* An f32 magnitude a < 2^23 (0 for larger values) rounded to an integer by
+ * rm (not sr), in 32-bit lanes: its integer part and the exact rest. */
+static inline __attribute__((always_inline)) int32_t tpc_lane_rint_small(float a, unsigned rm,
+                                                                         bool neg)
+{
+    int32_t i = (int32_t)a;
+    uint32_t fr = tpc_lane_bits(a - (float)i); /* in [0, 1): ordered as its bits */
+    return i + (int32_t)tpc_lane_round_up(rm, neg, fr != 0, fr > 0x3F000000u, fr == 0x3F000000u,
+                                          (uint32_t)i & 1u);
+}
+
+/* An f32 value (bits u, any sign) as magnitude mantissa *m and the power
+ * *e of its last bit: |u| = m * 2^e (e >= -149; denormals included). */
+static inline __attribute__((always_inline)) void tpc_lane_f32_split(uint32_t u, uint64_t *m,
+                                                                     int *e)
+{
+    uint32_t ex = (u >> 23) & 0xFFu, mant = u & 0x7FFFFFu;
+    *m = ex ? mant | 0x800000u : mant;
+    *e = (int)(ex ? ex : 1u) - 150;
+}
+
+/* f32 (bits u; bf16 widened, k its fraction bits for sr: 23 or 7) to the
+ * integer type dt, saturated; a NaN gives 0, infinities saturate. */
+static inline __attribute__((always_inline)) uint32_t
+tpc_lane_f2int(uint32_t u, unsigned dt, unsigned rm, unsigned k, uint32_t sr)
+{
+    uint64_t m, n;
+    int e;
+    bool neg = u >> 31;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    if (rm != TPC_LANE_RM_SR && dt != TPC_T_U32) {
+        /* in 32-bit lanes: below 2^23 rounded, to 2^31 exact, beyond saturated */
+        uint32_t mag = u & 0x7FFFFFFFu;
+        bool small = mag < 0x4B000000u, fits = mag < 0x4F000000u; /* 2^23, 2^31; not NaN */
+        /* (each conversion computed either way, of a value clamped into its
+         * range: a min, not a branch, so a loop if-converts the choice) */
+        int32_t nr =
+            tpc_lane_rint_small(tpc_lane_f(mag < 0x4B000000u ? mag : 0x4B000000u), rm, neg);
+        int32_t nt = (int32_t)tpc_lane_f(mag < 0x4EFFFFFFu ? mag : 0x4EFFFFFFu);
+        int32_t n32 = (int32_t)tpc_lane_blend(small, (uint32_t)nr, (uint32_t)nt);
+        unsigned bits = tpc_lane_bitsof(dt);
+        bool s = tpc_type_is_signed(dt);
+        int32_t mn = s ? (int32_t)(0u - (1u << (bits - 1))) : 0;
+        int32_t mx = s ? (int32_t)((1u << (bits - 1)) - 1) : (int32_t)((1u << bits) - 1);
+        int32_t v = neg ? -n32 : n32;
+        v = v < mn ? mn : v > mx ? mx : v;
+        uint32_t r = tpc_lane_blend(fits, (uint32_t)v, (uint32_t)(neg ? mn : mx));
+        return tpc_lane_blend(nan, 0, r) & tpc_lane_wmask(dt);
+    }
+    tpc_lane_f32_split(u, &m, &e);
+    if (e >= 0)
+        n = m << (e > 39 ? 39 : e); /* (beyond every bound) */
+    else
+        n = tpc_lane_round_mag(m, (unsigned)-e, neg, rm, k, sr);
+    int64_t v = neg ? -(int64_t)n : (int64_t)n;
+    return nan ? 0 : tpc_lane_int_result(v, dt, true);
+}
+
+/* The integer v to f32 bits (keep 24) or bf16 bits (keep 8), rounded by rm
+ * (sr rounds an integer source as rz, tpc.md §10.16). */
+static inline __attribute__((always_inline)) uint32_t tpc_lane_int2f(int64_t v, unsigned keep,
+                                                                     unsigned rm)
+{
+    if (keep == 24 && tpc_lane_rm_is_rhne(rm)) /* the host's conversion rounds so */
+        return tpc_lane_bits(v == (int32_t)v ? (float)(int32_t)v : (float)v);
+    bool neg = v < 0;
+    uint64_t n = neg ? (uint64_t)-v : (uint64_t)v;
+    unsigned p = 64 - (unsigned)__builtin_clzll(n | 1u);
+    unsigned sh = p > keep ? p - keep : 0;
+    uint64_t q = tpc_lane_round_mag(n, sh, neg, rm == TPC_LANE_RM_SR ? TPC_LANE_RM_RZ : rm, 0, 0);
+    /* q << sh has at most keep significant bits: exact in a float */
+    uint32_t b = tpc_lane_bits((float)(q << sh)) | (uint32_t)neg << 31;
+    return keep == 24 ? b : b >> 16;
+}
+
+/* CONVERT of one element raw of type st to type dt by rounding mode rm
+ * (sr: the lane's LFSR state): every value rounded exactly once; integers
+ * saturate; a NaN gives the canonical NaN (0 for an integer type). */
+static inline __attribute__((always_inline)) uint32_t
+tpc_lane_convert(uint32_t raw, unsigned st, unsigned dt, unsigned rm, uint32_t sr)
+{
+    if (!tpc_type_is_float(st)) {
+        int64_t v = tpc_lane_sext(raw, st);
+        if (tpc_type_is_float(dt))
+            return tpc_lane_int2f(v, dt == TPC_T_F32 ? 24 : 8, rm);
+        return tpc_lane_int_result(v, dt, true);
+    }
+    uint32_t u = st == TPC_T_F32 ? raw : (raw & 0xFFFFu) << 16;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    if (!tpc_type_is_float(dt))
+        return tpc_lane_f2int(u, dt, rm, st == TPC_T_F32 ? 23 : 7, sr);
+    if (dt == TPC_T_F32 || st == TPC_T_BF16) /* exact: f32 to itself, bf16 widened */
+        return nan ? (dt == TPC_T_F32 ? TPC_F32_QNAN : 0x7FC0u) : dt == TPC_T_F32 ? u : u >> 16;
+    /* f32 to bf16: the magnitude's bits rounded at bit 16 (a carry goes
+     * into the exponent, up to infinity); sr adds 16 state bits */
+    uint32_t q = (uint32_t)tpc_lane_round_mag(u & 0x7FFFFFFFu, 16, u >> 31, rm, 16, sr);
+    return nan ? 0x7FC0u : (u >> 31) << 15 | q;
+}
+
+/* NEARBYINT.f32 (bits u; bf16 widened): the integral value in the same
+ * format by rm, -0 and the sign kept, NaN canonical.  sr adds the state's
+ * bits 8..31 at 2^-24 to the magnitude as an f32 addition, then truncates. */
+static inline __attribute__((always_inline)) uint32_t tpc_lane_nearbyint(uint32_t u, unsigned rm,
+                                                                         uint32_t sr)
+{
+    bool neg = u >> 31;
+    uint32_t mag = u & 0x7FFFFFFFu;
+    bool small = mag < 0x4B000000u; /* below 2^23 (else integral already, or NaN) */
+    float a = tpc_lane_f(mag < 0x4B000000u ? mag : 0x4B000000u); /* (a min: see f2int) */
+    int32_t n;
+    if (rm == TPC_LANE_RM_SR) /* a + frac < 2^23 + 1: an int32 truncates */
+        n = (int32_t)(a + (float)(sr >> 8) * 0x1p-24f);
+    else
+        n = tpc_lane_rint_small(a, rm, neg);
+    uint32_t r = tpc_lane_bits((float)n) | (uint32_t)neg << 31;
+    bool nan = (u & 0x7FFFFFFFu) > 0x7F800000u;
+    return tpc_lane_blend(nan, TPC_F32_QNAN, tpc_lane_blend(small, r, u));
+}
+
 #endif

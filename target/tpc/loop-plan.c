@@ -16,7 +16,7 @@
 /* Bundles a loop plan takes: compiled inner loops are a few bundles long
  * (bench/tpc-stream: two per vector), and a longer body spends little of
  * its time at the loop top anyway. */
-#define TPC_LOOP_PLAN_MAX 8
+#define TPC_LOOP_PLAN_MAX 16
 
 /* ---- span hoisting: a loop plan's tensor checks once for many trips ----
  *

@@ -96,6 +96,72 @@ static TpcVlFn VL(resolve)(unsigned op, unsigned t, unsigned sw)
     return VL(tab)[op][t][sw & 7u];
 }
 
+/* CONVERT between types of one size and NEARBYINT, one loop per (source,
+ * target, rounding mode) of lane.h's tpc_lane_convert / tpc_lane_nearbyint
+ * (not sr, whose state is per lane and advances after the bundle: lane by
+ * lane in exec-vpu-perm.c / exec-fpspecial.c, by the same functions). */
+#define VL_CVT_RMS(ST, DT, E)                                                                      \
+    VL_FN(cvt_##ST##_##DT##_0, E, TPC_T_##ST, tpc_lane_convert(x, T, TPC_T_##DT, 0, 0))            \
+    VL_FN(cvt_##ST##_##DT##_1, E, TPC_T_##ST, tpc_lane_convert(x, T, TPC_T_##DT, 1, 0))            \
+    VL_FN(cvt_##ST##_##DT##_2, E, TPC_T_##ST, tpc_lane_convert(x, T, TPC_T_##DT, 2, 0))            \
+    VL_FN(cvt_##ST##_##DT##_3, E, TPC_T_##ST, tpc_lane_convert(x, T, TPC_T_##DT, 3, 0))            \
+    VL_FN(cvt_##ST##_##DT##_6, E, TPC_T_##ST, tpc_lane_convert(x, T, TPC_T_##DT, 6, 0))
+#define VL_CVT_PAIRS(X)                                                                            \
+    X(F32, I32, 4)                                                                                 \
+    X(F32, U32, 4)                                                                                 \
+    X(I32, F32, 4)                                                                                 \
+    X(U32, F32, 4)                                                                                 \
+    X(BF16, I16, 2)                                                                                \
+    X(BF16, U16, 2)                                                                                \
+    X(I16, BF16, 2)                                                                                \
+    X(U16, BF16, 2)
+VL_CVT_PAIRS(VL_CVT_RMS)
+#define VL_NBI_RMS(TY, E, expr)                                                                    \
+    VL_FN(nbi_##TY##_0, E, TPC_T_##TY, expr(x, 0))                                                 \
+    VL_FN(nbi_##TY##_1, E, TPC_T_##TY, expr(x, 1))                                                 \
+    VL_FN(nbi_##TY##_2, E, TPC_T_##TY, expr(x, 2))                                                 \
+    VL_FN(nbi_##TY##_3, E, TPC_T_##TY, expr(x, 3))                                                 \
+    VL_FN(nbi_##TY##_6, E, TPC_T_##TY, expr(x, 6))
+#define VL_NBI_F32(x, rm)  tpc_lane_nearbyint(x, rm, 0)
+#define VL_NBI_BF16(x, rm) (tpc_lane_nearbyint((x) << 16, rm, 0) >> 16)
+VL_NBI_RMS(F32, 4, VL_NBI_F32)
+VL_NBI_RMS(BF16, 2, VL_NBI_BF16)
+
+/* [source][target][rounding mode] -> CONVERT's loop; [type][mode] -> NEARBYINT's */
+static TpcVlFn VL(cvt_tab)[TPC_T_COUNT][TPC_T_COUNT][8];
+static TpcVlFn VL(nbi_tab)[2][8];
+
+__attribute__((constructor)) static void VL(cvt_init)(void)
+{
+#define VL_CVT_PUT(ST, DT, E)                                                                      \
+    VL(cvt_tab)[TPC_T_##ST][TPC_T_##DT][0] = VL(cvt_##ST##_##DT##_0);                              \
+    VL(cvt_tab)[TPC_T_##ST][TPC_T_##DT][1] = VL(cvt_##ST##_##DT##_1);                              \
+    VL(cvt_tab)[TPC_T_##ST][TPC_T_##DT][2] = VL(cvt_##ST##_##DT##_2);                              \
+    VL(cvt_tab)[TPC_T_##ST][TPC_T_##DT][3] = VL(cvt_##ST##_##DT##_3);                              \
+    VL(cvt_tab)[TPC_T_##ST][TPC_T_##DT][6] = VL(cvt_##ST##_##DT##_6);
+    VL_CVT_PAIRS(VL_CVT_PUT)
+#undef VL_CVT_PUT
+#define VL_NBI_PUT(TY)                                                                             \
+    VL(nbi_tab)[TPC_T_##TY][0] = VL(nbi_##TY##_0);                                                 \
+    VL(nbi_tab)[TPC_T_##TY][1] = VL(nbi_##TY##_1);                                                 \
+    VL(nbi_tab)[TPC_T_##TY][2] = VL(nbi_##TY##_2);                                                 \
+    VL(nbi_tab)[TPC_T_##TY][3] = VL(nbi_##TY##_3);                                                 \
+    VL(nbi_tab)[TPC_T_##TY][6] = VL(nbi_##TY##_6);
+    VL_NBI_PUT(F32)
+    VL_NBI_PUT(BF16)
+#undef VL_NBI_PUT
+}
+
+static TpcVlFn VL(cvt_resolve)(unsigned st, unsigned dt, unsigned rm)
+{
+    return st < TPC_T_COUNT && dt < TPC_T_COUNT && rm < 8 ? VL(cvt_tab)[st][dt][rm] : NULL;
+}
+
+static TpcVlFn VL(nbi_resolve)(unsigned t, unsigned rm)
+{
+    return t < 2 && rm < 8 ? VL(nbi_tab)[t][rm] : NULL;
+}
+
 /* ADD also produces V_CARRY: lane-wide all-ones bytes in cb, packed after */
 #define VL_ADD(T, E, SAT)                                                                          \
     do {                                                                                           \
@@ -241,3 +307,8 @@ VL_ATTR static void VL(sel)(unsigned op, unsigned t, bool mez, uint8_t *restrict
 #undef VL_ADD_CASE
 #undef VL_CMP_LOOP
 #undef VL_CMP_OPS
+#undef VL_CVT_RMS
+#undef VL_CVT_PAIRS
+#undef VL_NBI_RMS
+#undef VL_NBI_F32
+#undef VL_NBI_BF16

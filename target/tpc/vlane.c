@@ -127,6 +127,8 @@ typedef struct VlImpl {
     TpcVlFn mov;
     TpcVlStreamFn stream;
     TpcVlFn (*resolve)(unsigned, unsigned, unsigned);
+    TpcVlFn (*cvt)(unsigned, unsigned, unsigned);
+    TpcVlFn (*nbi)(unsigned, unsigned);
     bool (*arith)(unsigned, unsigned, unsigned, uint8_t *restrict, const uint8_t *restrict,
                   const uint8_t *restrict, const uint8_t *restrict, const uint8_t *restrict,
                   uint8_t *restrict);
@@ -137,7 +139,9 @@ typedef struct VlImpl {
                 const uint8_t *restrict);
 } VlImpl;
 
-static const VlImpl vl_base = {vl_base_mov, vl_base_stream, vl_base_resolve, vl_base_arith, vl_base_cmp, vl_base_sel};
+static const VlImpl vl_base = {vl_base_mov,         vl_base_stream,      vl_base_resolve,
+                               vl_base_cvt_resolve, vl_base_nbi_resolve, vl_base_arith,
+                               vl_base_cmp,         vl_base_sel};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -162,7 +166,9 @@ __attribute__((target("avx2"))) static bool vl_avx2_stream(uint8_t *out, const u
     return true;
 }
 
-static const VlImpl vl_avx2 = {vl_avx2_mov, vl_avx2_stream, vl_avx2_resolve, vl_avx2_arith, vl_avx2_cmp, vl_avx2_sel};
+static const VlImpl vl_avx2 = {vl_avx2_mov,         vl_avx2_stream,      vl_avx2_resolve,
+                               vl_avx2_cvt_resolve, vl_avx2_nbi_resolve, vl_avx2_arith,
+                               vl_avx2_cmp,         vl_avx2_sel};
 
 /* AVX2 and FMA need the CPU features and the OS saving YMM state (XCR0
  * bits 1-2). */
@@ -229,6 +235,16 @@ TpcVlStreamFn tpc_vl_stream_fn(void)
 TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw)
 {
     return impl()->resolve(op, t, sw);
+}
+
+TpcVlFn tpc_vl_convert_fn(unsigned st, unsigned dt, unsigned rm)
+{
+    return impl()->cvt(st, dt, rm);
+}
+
+TpcVlFn tpc_vl_nearbyint_fn(unsigned t, unsigned rm)
+{
+    return impl()->nbi(t, rm);
 }
 
 void tpc_vl_cmp(unsigned op, unsigned t, bool mez, uint8_t vp[TPC_VPBYTES], const uint8_t *a,

@@ -33,6 +33,12 @@ bool tpc_vl_arith(unsigned op, unsigned t, unsigned sw, uint8_t *out, const uint
 typedef void (*TpcVlFn)(uint8_t *restrict out, const uint8_t *restrict a,
                         const uint8_t *restrict b, const uint8_t *restrict d);
 TpcVlFn tpc_vl_arith_fn(unsigned op, unsigned t, unsigned sw);
+/* CONVERT of every lane of a (type st) to type dt of the same size by
+ * the resolved rounding mode rm (not sr), and NEARBYINT of type t (f32,
+ * bf16): out = f(a) (b and d unused: pass a); NULL for other pairs and
+ * modes, which go lane by lane through the same lane.h functions. */
+TpcVlFn tpc_vl_convert_fn(unsigned st, unsigned dt, unsigned rm);
+TpcVlFn tpc_vl_nearbyint_fn(unsigned t, unsigned rm);
 /* The loop copying image a to out (b and d unused: pass a), at the width
  * of the other loops: tensor loads fill register images with it. */
 TpcVlFn tpc_vl_mov_fn(void);

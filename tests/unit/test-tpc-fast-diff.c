@@ -141,6 +141,27 @@ static const char *const vpu_ops[] = {
     "add.bf16", "mul.bf16",   "sub.u32", "min.i32",     "xor.u32",
 };
 
+/* CONVERT and NEARBYINT (direct: a lane loop of one element size, or the
+ * slot's executor; sr stays staged), every mode; the lanes hold tensor
+ * data (+-[0.5, 2): ties; random bits: NaN, infinities, beyond every
+ * bound) */
+static const char *const round_ops[] = {
+    "convert.f32 target_type=int32",
+    "convert.i32 target_type=fp32",
+    "convert.f32 target_type=uint32",
+    "convert.u32 target_type=fp32",
+    "convert.f32 target_type=int16",
+    "convert.f32 target_type=int8",
+    "convert.f32 target_type=uint8",
+    "convert.f32 target_type=bf16",
+    "convert.bf16 target_type=int16",
+    "convert.i16 target_type=bf16",
+    "convert.i32 target_type=int8",
+    "nearbyint.f32",
+    "nearbyint.bf16",
+};
+static const char *const round_modes[] = {"rhne", "rz", "ru", "rd", "rhaz", "sr", ""};
+
 /* One bundle, `left` more to come in the body; wv/wi: registers written
  * so far in it (no conflicts).  direct: only forms with a direct plan
  * (no VPRF predicate on the LD/ST slots, no st_l, no jump: pass left 0),
@@ -150,6 +171,8 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     uint64_t wv = 0;
     uint32_t wi = 0;
     bool imm = false, ld_nop = false, sel = false;
+    unsigned slm = 4 * pick(r, 8); /* ld_l/st_l's address: the bundle's one immediate */
+    bool ldl = false;
     /* (a predicate that is off has no span: a plan's fallback) */
     const char *p = preds[direct ? (pick(r, 3) ? 0 : pick(r, 7)) : pick(r, G_N_ELEMENTS(preds))];
     /* LD */
@@ -173,6 +196,10 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
             g_string_append_printf(k, "mov.f32 V%u, S%u%s; ", v, pick(r, 8), p);
         else
             g_string_append_printf(k, "mov.i32 V%u, V%u%s; ", v, pick(r, 8), p);
+    } else if (f < 10) {
+        /* an SLM word into S20..S23 (st_l below may store to it too) */
+        g_string_append_printf(k, "ld_l S%u, 0x%x%s; ", 20 + pick(r, 4), slm, p);
+        imm = ldl = true;
     } else {
         g_string_append(k, "nop; ");
         p = ""; /* a NOP has no predicate */
@@ -181,7 +208,7 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     /* SPU */
     f = pick(r, 10);
     unsigned i = 2 + pick(r, 4);
-    if (f < 4 && !(wi & (1u << i))) {
+    if (f < 4 && !(wi & (1u << i)) && !imm) {
         wi |= 1u << i;
         static const char *const masks[] = {"00001", "00011", "10110", "11111",
                                             "00010", "00100", "01000", "10000"};
@@ -210,7 +237,7 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     } else if (f < 8) {
         g_string_append_printf(k, "mov.i32 S%u, S%u%s; ", 1 + pick(r, 7), pick(r, 8),
                                preds[pick(r, 6)]);
-    } else if (f < 9 && left >= 1) {
+    } else if (f < 9 && left >= 1 && !imm) {
         /* a forward jump over 0..2 bundles inside the body (direct: an
          * aligned immediate target), predicated on SPRFs the compares set */
         unsigned skip = 1 + pick(r, left < 3 ? left : 3);
@@ -220,7 +247,7 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
         g_string_append(k, "nop; ");
     }
     /* VPU */
-    f = pick(r, 10);
+    f = pick(r, 12);
     unsigned v = pick(r, 8);
     if (f < 6 && !(wv & (1ull << v))) {
         unsigned o = pick(r, G_N_ELEMENTS(vpu_ops));
@@ -249,11 +276,16 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
         g_string_append_printf(k, "sel_grt.f32 V%u, V%u, V%u, V%u, V%u%s; ", v, pick(r, 8),
                                pick(r, 8), pick(r, 8), pick(r, 8),
                                preds[pick(r, G_N_ELEMENTS(preds))]);
+    } else if (f >= 10 && !(wv & (1ull << v))) {
+        wv |= 1ull << v;
+        g_string_append_printf(k, "%s %s V%u, V%u%s; ", round_ops[pick(r, G_N_ELEMENTS(round_ops))],
+                               round_modes[pick(r, G_N_ELEMENTS(round_modes))], v, pick(r, 8),
+                               preds[pick(r, G_N_ELEMENTS(preds))]);
     } else {
         g_string_append(k, "nop; ");
     }
     /* ST: same predicate as the LD slot (tpc.md §4.1 shares the field) */
-    f = sel ? 12 : pick(r, 12);
+    f = sel ? 13 : pick(r, 13);
     if (f < 5)
         g_string_append_printf(k, "st_tnsr 0x%x, I%u, V%u%s\n", tens(r, direct), 2 + pick(r, 4), pick(r, 8),
                                p);
@@ -262,6 +294,10 @@ static void bundle(GString *k, GRand *r, unsigned left, bool direct)
     else if (f < 8 && !(wi & (1u << (i = 2 + pick(r, 4)))))
         g_string_append_printf(k, "set_indx I%u, b%05u, S%u%s\n", i, 10 * pick(r, 2) + 1,
                                sidx(r, direct), p);
+    else if (f == 12 && (!imm || ldl))
+        /* an SLM word from an S register the LD slot may load */
+        g_string_append_printf(k, "st_l 0x%x, S%u%s\n", slm,
+                               pick(r, 2) ? 20 + pick(r, 4) : pick(r, 8), p);
     else
         g_string_append(k, "nop\n");
 }
