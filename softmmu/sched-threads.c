@@ -10,8 +10,9 @@
  * worker slice before it, and the main thread then runs the rest of that
  * slice in TPC order, so everything another agent can see happens in the
  * order of a 1-thread run.  TPC kernels over disjoint data do not see each
- * other's stores, so their results do not depend on the interleaving; for
- * those that do, the race report (docs/tpc-run.rst) says so.
+ * other's stores, so their results do not depend on the interleaving; a
+ * stretch whose TPCs did is run again one TPC after another (run_parallel
+ * below), and the race report (docs/tpc-run.rst) says so.
  *
  * A barrier costs microseconds and a 64-bundle slice about as much, so when
  * nothing but the TPCs can act in the rounds ahead (every sequencer idle or
