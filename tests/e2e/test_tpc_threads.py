@@ -186,11 +186,11 @@ def main():
     with open(os.path.join(tmp, "in32.bin"), "wb") as f:
         f.write(ins)
 
-    def det_run(kern, th, trips):
+    def det_run(kern, th, trips, extra=()):
         out = os.path.join(tmp, "det-%s-%d.bin" % (kern, th))
         p = run([TPCRUN, "-k", k[kern], "-n", "4", "--index-space", "4",
                  "-i", "in32.bin:512:i32@0x4000000", "-o", out + ":512:i32@0x%x" % base,
-                 "--arg", str(trips), "--threads", str(th), "--stats"], cwd=tmp)
+                 "--arg", str(trips), "--threads", str(th), "--stats"] + list(extra), cwd=tmp)
         got = open(out, "rb").read() if os.path.exists(out) else b""
         pool = POOL.search(p.stderr)
         return (p.returncode, norm(p.stderr), got), pool
@@ -228,6 +228,14 @@ def main():
                   "1 thread: status %d\n%s\n%s" % (ref[0], ref[1].decode(), "".join(bad[:2])))
             check("%s threads=%d: stretches rerun serially" % (kern, th), reruns > 0,
                   "no stretch rerun")
+    # with --race=off the stretches log their accesses all the same
+    ref, _ = det_run("race-read-i32", 1, 500, ["--race=off"])
+    bad = 0
+    for i in range(10):
+        res, pool = det_run("race-read-i32", 2, 500, ["--race=off"])
+        bad += res != ref or not pool or pool.group(3) == b"0"
+    check("race-read-i32 --race=off threads=2: 10 runs give the 1-thread bytes, rerun",
+          ref[0] == 0 and b"tpc race" not in ref[1] and bad == 0, "%d runs differ" % bad)
     # the race-free kernel's stretches keep running in parallel
     p = run([TPCRUN, "-k", k["add-f32"], "-n", "8", "--index-space", "16,48",
              "-i", "a.bin:%s:f32" % shape, "-i", "b.bin:%s:f32" % shape,
