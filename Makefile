@@ -39,8 +39,9 @@ tsan-check: deps
 	@[ -f build-tsan/build.ninja ] || CFLAGS=-fsanitize=thread LDFLAGS=-fsanitize=thread \
 	  ./configure --builddir=build-tsan --disable-sdl
 	$(NINJA) -C build-tsan tools/nxemu-as tools/nxemu-tpc-run pc-bios/launcher.elf
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 meson test -C build-tsan --no-rebuild \
-	  --print-errorlogs --suite threads
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:suppressions=$(CURDIR)/scripts/tsan.supp \
+	  meson test -C build-tsan --no-rebuild --print-errorlogs --suite threads \
+	  --timeout-multiplier 4
 
 # Regenerate the TPC ISA reference from the instruction tables (docs/isa/).
 isa-doc: all

@@ -10,8 +10,9 @@
  * worker slice before it, and the main thread then runs the rest of that
  * slice in TPC order, so everything another agent can see happens in the
  * order of a 1-thread run.  TPC kernels over disjoint data do not see each
- * other's stores, so their results do not depend on the interleaving; for
- * those that do, the race report (docs/tpc-run.rst) says so.
+ * other's stores, so their results do not depend on the interleaving; a
+ * stretch whose TPCs did is run again one TPC after another (run_parallel
+ * below), and the race report (docs/tpc-run.rst) says so.
  *
  * A barrier costs microseconds and a 64-bundle slice about as much, so when
  * nothing but the TPCs can act in the rounds ahead (every sequencer idle or
@@ -31,6 +32,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 #include "nxemu/log.h"
@@ -77,6 +79,35 @@ typedef struct Worker {
     unsigned k; /* its share */
 } Worker;
 
+/*
+ * Races within a stretch run in parallel.  The TPCs' results equal those of
+ * the stretch run one TPC after another in ascending index -- the 1-thread
+ * run -- when no TPC read or wrote bytes another wrote in it: each read
+ * what it would have read then, and the writes do not overlap.  So each
+ * TPC logs its accesses of global memory (its race log, or one of its own
+ * with -tpc-race off: NxCpuOps.stretch_*), every store to RAM first copies
+ * its host page unless a TPC of the stretch already did (nx_undo_page:
+ * each copy is taken before any store to the page in the stretch, whoever
+ * stores first), and at the stretch's end the logs are compared
+ * (clash).  A race puts the pages and the TPCs back as they were at its
+ * start and runs the stretch again one TPC after another.  The pages are
+ * copied whole rather than the stored bytes logged: a byte two TPCs store
+ * has no "old value" either recorded that is sure to be the one from
+ * before the stretch.
+ */
+#define UNDO_PAGE    ((size_t)1 << NX_UNDO_PAGE_BITS)
+#define UNDO_STRIPES 16
+
+typedef struct UndoStripe {
+    _Alignas(64) pthread_mutex_t lock;
+    GHashTable *pages; /* page number -> its bytes before the stretch */
+    GPtrArray *spare;  /* copies of earlier stretches, to reuse */
+} UndoStripe;
+
+struct NxUndo {
+    UndoStripe s[UNDO_STRIPES];
+};
+
 struct NxThreads {
     _Alignas(64) _Atomic unsigned gen;  /* the last generation published */
     _Alignas(64) _Atomic unsigned done; /* entries of todo finished */
@@ -101,6 +132,9 @@ struct NxThreads {
      * TPCs, run_tpc) */
     void (*fn)(void *arg, unsigned i);
     void *arg;
+    NxUndo *undo;       /* with more than one thread */
+    uint64_t stretches; /* run in parallel with the race check */
+    uint64_t reruns;    /* of them, run again one TPC after another */
 };
 
 static inline void cpu_relax(void)
@@ -138,6 +172,65 @@ static bool spin(bool (*done)(NxThreads *, unsigned), NxThreads *th, unsigned ar
                 return false;
         }
     }
+}
+
+void nx_undo_page(NxWorkerSlice *w, uintptr_t page)
+{
+    UndoStripe *st = &w->undo->s[page % UNDO_STRIPES];
+    gpointer key = (gpointer)page;
+    pthread_mutex_lock(&st->lock);
+    if (!g_hash_table_contains(st->pages, key)) {
+        uint8_t *copy = st->spare->len
+                            ? g_ptr_array_remove_index_fast(st->spare, st->spare->len - 1)
+                            : g_malloc(UNDO_PAGE);
+        memcpy(copy, (const void *)(page << NX_UNDO_PAGE_BITS), UNDO_PAGE);
+        g_hash_table_insert(st->pages, key, copy);
+    }
+    pthread_mutex_unlock(&st->lock);
+    w->seen[page % NX_UNDO_SEEN] = page + 1;
+}
+
+static NxUndo *undo_new(void)
+{
+    NxUndo *u = g_aligned_alloc0(1, sizeof(NxUndo), 64);
+    for (unsigned i = 0; i < UNDO_STRIPES; i++) {
+        pthread_mutex_init(&u->s[i].lock, NULL);
+        u->s[i].pages = g_hash_table_new(g_direct_hash, g_direct_equal);
+        u->s[i].spare = g_ptr_array_new();
+    }
+    return u;
+}
+
+/* Forget the stretch's copies; back: put them into RAM first (the main
+ * thread, the workers idle). */
+static void undo_clear(NxUndo *u, bool back)
+{
+    for (unsigned i = 0; i < UNDO_STRIPES; i++) {
+        GHashTableIter it;
+        gpointer key, copy;
+        g_hash_table_iter_init(&it, u->s[i].pages);
+        while (g_hash_table_iter_next(&it, &key, &copy)) {
+            if (back)
+                memcpy((void *)((uintptr_t)key << NX_UNDO_PAGE_BITS), copy, UNDO_PAGE);
+            g_ptr_array_add(u->s[i].spare, copy);
+        }
+        g_hash_table_remove_all(u->s[i].pages);
+    }
+}
+
+static void undo_free(NxUndo *u)
+{
+    if (!u)
+        return;
+    undo_clear(u, false);
+    for (unsigned i = 0; i < UNDO_STRIPES; i++) {
+        pthread_mutex_destroy(&u->s[i].lock);
+        g_hash_table_destroy(u->s[i].pages);
+        for (guint k = 0; k < u->s[i].spare->len; k++)
+            g_free(g_ptr_array_index(u->s[i].spare, k));
+        g_ptr_array_free(u->s[i].spare, TRUE);
+    }
+    g_aligned_free(u);
 }
 
 /* TPC t's slices of this dispatch, on the calling thread. */
@@ -300,6 +393,7 @@ static void pool_free(NxThreads *th, unsigned started)
     g_free(th->used);
     g_free(th->ahead);
     g_free(th->par);
+    undo_free(th->undo);
     g_aligned_free(th);
 }
 
@@ -359,12 +453,21 @@ void nx_threads_set(Machine *m, unsigned n)
             break;
         }
     }
+    if (th->n > 1)
+        th->undo = undo_new();
     m->threads = th;
 }
 
 unsigned nx_threads_count(const Machine *m)
 {
     return m->threads ? m->threads->n : 1;
+}
+
+void nx_threads_stretches(const Machine *m, uint64_t *par, uint64_t *rerun)
+{
+    const NxThreads *th = m->threads;
+    *par = th ? th->stretches : 0;
+    *rerun = th ? th->reruns : 0;
 }
 
 bool nx_threads_ahead(const Machine *m, unsigned t)
@@ -396,6 +499,101 @@ static void rest(Machine *m, NxCpu *cpu, uint64_t prev)
         cpu->slice_used = prev + cpu->ops->run(cpu, s->quantum - prev);
         s->current = NULL;
     }
+}
+
+/* The race check: per TPC, how far up its reads and its writes reach
+ * among the accesses sorted so far (all starting at or below the current
+ * one). */
+typedef struct Acc {
+    uint64_t lo, hi;
+    unsigned t;
+    bool write;
+} Acc;
+
+typedef struct AccList {
+    GArray *a;
+    unsigned t;
+} AccList;
+
+static void acc_add(void *o, uint64_t lo, uint64_t hi, bool write)
+{
+    AccList *l = o;
+    if (lo < hi) {
+        Acc x = {lo, hi, l->t, write};
+        g_array_append_val(l->a, x);
+    }
+}
+
+static gint acc_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const Acc *x = pa, *y = pb;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Did a TPC of the stretch read or write bytes another wrote in it (or
+ * did one not log them all)? */
+static bool clash(NxThreads *th, Machine *m)
+{
+    AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0};
+    bool hit = false;
+    for (unsigned t = 0; t < th->nr && !hit; t++) {
+        NxCpu *cpu = m->tpc[t];
+        l.t = t;
+        if (th->par[t] && !cpu->ops->stretch_accesses(cpu, acc_add, &l))
+            hit = true;
+    }
+    g_array_sort(l.a, acc_cmp);
+    uint64_t *rd = g_new0(uint64_t, 2 * th->nr), *wr = rd + th->nr;
+    for (guint i = 0; i < l.a->len && !hit; i++) {
+        const Acc *x = &g_array_index(l.a, Acc, i);
+        for (unsigned t = 0; t < th->nr && !hit; t++)
+            hit = t != x->t && (wr[t] > x->lo || (x->write && rd[t] > x->lo));
+        uint64_t *up = x->write ? &wr[x->t] : &rd[x->t];
+        *up = MAX(*up, x->hi);
+    }
+    g_free(rd);
+    g_array_free(l.a, TRUE);
+    return hit;
+}
+
+/* The stretch's TPCs (th->par) on the pool; if two of them raced, again one
+ * after another, as with one thread. */
+static void run_parallel(NxThreads *th, Machine *m, unsigned ntodo)
+{
+    bool check = th->undo != NULL;
+    for (unsigned t = 0; t < th->nr && check; t++)
+        check = !th->par[t] || m->tpc[t]->ops->stretch_begin;
+    if (check) {
+        for (unsigned t = 0; t < th->nr; t++) {
+            if (!th->par[t])
+                continue;
+            m->tpc[t]->ops->stretch_begin(m->tpc[t]);
+            th->slice[t].undo = th->undo;
+            memset(th->slice[t].seen, 0, sizeof(th->slice[t].seen));
+        }
+    }
+    dispatch(th, ntodo);
+    if (!check)
+        return;
+    th->stretches++;
+    bool again = clash(th, m);
+    undo_clear(th->undo, again);
+    for (unsigned t = 0; t < th->nr; t++) {
+        if (!th->par[t])
+            continue;
+        th->slice[t].undo = NULL;
+        if (again)
+            m->tpc[t]->ops->stretch_restore(m->tpc[t]);
+    }
+    if (again) {
+        th->reruns++;
+        for (unsigned t = 0; t < th->nr; t++)
+            if (th->par[t])
+                run_tpc(th, t);
+    }
+    for (unsigned t = 0; t < th->nr; t++)
+        if (th->par[t])
+            m->tpc[t]->ops->stretch_end(m->tpc[t]);
 }
 
 bool nx_threads_tpc_phase(Machine *m, uint64_t window)
@@ -437,7 +635,7 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])
                 th->todo[k++] = t;
-        dispatch(th, k);
+        run_parallel(th, m, k);
     }
     /* In ascending index: what the workers did, then what only this thread
      * may do, as a 1-thread round runs them. */

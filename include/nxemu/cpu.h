@@ -126,6 +126,20 @@ typedef struct NxCpuOps {
     /* Optional: may run() now execute on a worker thread (nxemu/worker.h)?
      * Absent or false: the core's slices stay on the main thread. */
     bool (*worker_ok)(NxCpu *cpu);
+    /* Optional, with worker_ok: a stretch run in parallel
+     * (softmmu/sched-threads.c) starts: keep the core's state (registers,
+     * counters, access log) for stretch_restore and log every access of
+     * global memory from now on.  Absent: the core's stretches run one
+     * after another. */
+    void (*stretch_begin)(NxCpu *cpu);
+    /* Each access of global memory since stretch_begin, [lo, hi), to emit;
+     * false when some were not logged (then the stretch counts as a race). */
+    bool (*stretch_accesses)(NxCpu *cpu,
+                             void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write), void *o);
+    /* Back to what stretch_begin kept (memory is the caller's to restore). */
+    void (*stretch_restore)(NxCpu *cpu);
+    /* The stretch is over: what it logged only for the check goes. */
+    void (*stretch_end)(NxCpu *cpu);
     void (*destroy)(NxCpu *cpu);
 } NxCpuOps;
 

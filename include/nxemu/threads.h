@@ -33,6 +33,9 @@ void nx_threads_run(Machine *m, unsigned n, void (*fn)(void *arg, unsigned i), v
  * thread) when nothing but TPCs can act in them.
  * Returns false when the machine stopped in the phase (m->stop). */
 bool nx_threads_tpc_phase(Machine *m, uint64_t window);
+/* The stretches run in parallel, and of them those whose TPCs raced, run
+ * again one TPC after another (docs/machine.rst "Host threads"). */
+void nx_threads_stretches(const Machine *m, uint64_t *par, uint64_t *rerun);
 /* Has TPC t already run past the start of the current round on a worker
  * (it is ahead of the round)? */
 bool nx_threads_ahead(const Machine *m, unsigned t);

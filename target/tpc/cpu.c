@@ -17,6 +17,7 @@
 #include "nxemu/poison.h"
 #include "nxemu/worker.h"
 #include "target/tpc/cpu.h"
+#include "target/tpc/stretch.h"
 
 /* ---- dispatch tables built from the ISA rows ---- */
 #define TPC_LD(opc, name, f, t, s, fl) [opc] = tpc_exec_ld_##name,
@@ -733,7 +734,10 @@ static uint64_t tpc_run(NxCpu *cpu, uint64_t budget)
 {
     TpcCpu *c = tpc_cpu(cpu);
     uint64_t b0 = c->parent.retired;
+    /* a stretch run in parallel: stores copy their pages first */
+    c->undo = nx_worker && nx_worker->undo ? nx_worker : NULL;
     uint64_t n = tpc_cpu_step(c, budget);
+    c->undo = NULL;
     /* bundles (with the timing model n also counts interlock stalls) */
     uint64_t r = c->tm ? c->parent.retired - b0 : n;
     if (nx_worker)
@@ -763,6 +767,7 @@ static void tpc_destroy(NxCpu *cpu)
     g_hash_table_destroy(c->conflict_warned);
     tpc_timing_free(c->tm);
     tpc_jit_free(c);
+    tpc_stretch_free(c);
     g_free(c->block);
 }
 
@@ -782,6 +787,10 @@ static const NxCpuOps tpc_ops = {
     .trace = &tpc_trace_ops,
     .set_modes = tpc_set_modes,
     .worker_ok = tpc_worker_ok,
+    .stretch_begin = tpc_stretch_begin,
+    .stretch_accesses = tpc_stretch_accesses,
+    .stretch_restore = tpc_stretch_restore,
+    .stretch_end = tpc_stretch_end,
     .destroy = tpc_destroy,
 };
 

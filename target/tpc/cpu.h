@@ -358,6 +358,12 @@ struct TpcCpu {
     /* the race detector's log of this TPC (race.h, attached by
      * tpc_race_new); NULL: no detector, the only test an access pays */
     struct TpcRaceLog *race;
+    /* in a stretch run in parallel: the slice whose pages each store to
+     * RAM copies first (nxemu/worker.h nx_worker_store); NULL otherwise,
+     * the only test a store pays */
+    struct NxWorkerSlice *undo;
+    /* what a rolled-back stretch restores (stretch.c), made at the first */
+    struct TpcStretch *stretch;
 
     /* caches, staging and tier counters: how the core runs fast, never
      * state (TpcExec).  Embedded, not allocated apart: every access of the
@@ -453,6 +459,9 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
  * (tpc_jit_available); a core's arena and bodies freed. */
 unsigned tpc_jit_enabled(void);
 void tpc_jit_free(TpcCpu *c);
+/* Drop the core's compiled bodies (they point at its decode cache, which a
+ * rolled-back stretch puts back: stretch.c). */
+void tpc_jit_forget(TpcCpu *c);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */

@@ -620,6 +620,12 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
                               slot[t[u].mnem->slot & 3], t[u].mnem->mnemonic, t[u].n);
 }
 
+void tpc_jit_forget(TpcCpu *c)
+{
+    if (c->x.jit)
+        flush(c->x.jit);
+}
+
 void tpc_jit_free(TpcCpu *c)
 {
     TpcJit *j = c->x.jit;

@@ -98,6 +98,48 @@ void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, ui
     l->open[((pc >> 5) * 2u + write) % TPC_RACE_OPEN] = (uint32_t)l->n;
 }
 
+void tpc_race_mark(const TpcRaceLog *l, TpcRaceMark *mk)
+{
+    mk->n = l->n;
+    mk->full = l->full;
+    memcpy(mk->open, l->open, sizeof(mk->open));
+    mk->nkept = 0;
+    for (unsigned h = 0; h < TPC_RACE_OPEN; h++) {
+        size_t e = l->open[h];
+        if (!e)
+            continue;
+        bool dup = false;
+        for (unsigned i = 0; i < mk->nkept; i++)
+            dup |= mk->kept_at[i] == e - 1;
+        if (!dup) {
+            mk->kept_at[mk->nkept] = e - 1;
+            mk->kept[mk->nkept++] = l->a[e - 1];
+        }
+    }
+}
+
+bool tpc_race_since(const TpcRaceLog *l, const TpcRaceMark *mk,
+                    void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write), void *o)
+{
+    for (unsigned i = 0; i < mk->nkept; i++) {
+        const TpcRaceAcc *x = &l->a[mk->kept_at[i]];
+        if (x->hi > mk->kept[i].hi)
+            emit(o, mk->kept[i].hi, x->hi, x->write);
+    }
+    for (size_t i = mk->n; i < l->n; i++)
+        emit(o, l->a[i].lo, l->a[i].hi, l->a[i].write);
+    return !l->full;
+}
+
+void tpc_race_back(TpcRaceLog *l, const TpcRaceMark *mk)
+{
+    l->n = mk->n;
+    l->full = mk->full;
+    memcpy(l->open, mk->open, sizeof(l->open));
+    for (unsigned i = 0; i < mk->nkept; i++)
+        l->a[mk->kept_at[i]] = mk->kept[i];
+}
+
 typedef struct Item {
     TpcRaceAcc a;
     unsigned t;

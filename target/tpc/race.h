@@ -54,6 +54,25 @@ void tpc_race_launch(TpcRaceLog *l);
 void tpc_race_note_slow(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
                         int tensor);
 
+/* A log as it was when a stretch started (softmmu/sched-threads.c): its
+ * length, and the entries later accesses may still extend (coalescing
+ * grows an open entry's hi only). */
+typedef struct TpcRaceMark {
+    size_t n;
+    bool full;
+    uint32_t open[TPC_RACE_OPEN];
+    unsigned nkept;
+    size_t kept_at[TPC_RACE_OPEN];
+    TpcRaceAcc kept[TPC_RACE_OPEN];
+} TpcRaceMark;
+
+void tpc_race_mark(const TpcRaceLog *l, TpcRaceMark *mk);
+/* Each access logged since mark mk, to emit; false: some were not (full). */
+bool tpc_race_since(const TpcRaceLog *l, const TpcRaceMark *mk,
+                    void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write), void *o);
+/* The log back as it was at mark mk. */
+void tpc_race_back(TpcRaceLog *l, const TpcRaceMark *mk);
+
 /* The TPC of log l (NULL: no detector) accessed [pa, pa + len) at pc. */
 static inline void tpc_race_note(TpcRaceLog *l, uint64_t pa, uint64_t len, bool write, uint32_t pc,
                                  int tensor)

@@ -19,6 +19,14 @@ static uint8_t *host_ptr(TpcCpu *c, uint64_t pa, uint64_t len, bool write)
     return p;
 }
 
+/* Before a store to RAM's host bytes [p, p + len): in a stretch run in
+ * parallel, the page's bytes before the stretch are kept (nxemu/worker.h). */
+static inline void before_store(TpcCpu *c, const void *p, size_t len)
+{
+    if (G_UNLIKELY(c->undo))
+        nx_worker_store(c->undo, p, len);
+}
+
 static bool is_ram(TpcCpu *c, uint64_t pa, uint64_t len)
 {
     nx_worker_mem_enter();
@@ -59,6 +67,7 @@ void tpc_global_write(TpcCpu *c, uint64_t pa, const void *buf, unsigned len)
     uint8_t *p = host_ptr(c, pa, len, true);
     tpc_race_note(c->race, pa, len, true, c->pc, -1);
     if (p) {
+        before_store(c, p, len);
         memcpy(p, buf, len);
         return;
     }
@@ -555,6 +564,7 @@ static void store_stream(TpcCpu *c, uint8_t *p, const uint8_t *src, unsigned len
 
 void tpc_tensor_store_span(TpcCpu *c, uint8_t *span, const uint8_t *src)
 {
+    before_store(c, span, TPC_VBYTES);
     store_stream(c, span, src, TPC_VBYTES);
 }
 
@@ -580,6 +590,7 @@ void tpc_tensor_store_commit(TpcCpu *c, const TpcMemWrite *mw)
                 mw->pa + (uint64_t)(((int64_t)mw->lane_lo - (int64_t)mw->off) * mw->lane_step);
             tpc_race_note(c->race, pa, len, true, c->pc, mw->tensor);
         }
+        before_store(c, p, len);
         if (mw->all_en) {
             store_stream(c, p, mw->src + b0, len);
             return;

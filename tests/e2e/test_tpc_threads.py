@@ -30,11 +30,22 @@ def run(args, cwd=None, timeout=120):
     return subprocess.run(args, capture_output=True, timeout=timeout, cwd=cwd)
 
 
+# --stats: the host seconds are the one figure that may differ from run to
+# run, and the pool's own line (threads=N stretches=P rerun=R) is there with
+# more than one thread only
+POOL = re.compile(rb"^nxemu-tpc-run: threads=(\d+) stretches=(\d+) rerun=(\d+)\n", re.M)
+
+
+def norm(err):
+    return POOL.sub(b"", re.sub(rb"host=[0-9.]+ s", b"host=T s", err))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="tpc-threads-")
     k = {}
     for name in ("add-f32", "fault-slm", "fault-late", "overlap-f32", "read-next-f32",
-                 "overlap-rows-f32", "reread-f32"):
+                 "overlap-rows-f32", "reread-f32", "race-overlap-i32", "race-read-i32",
+                 "race-flag-i32"):
         o = os.path.join(tmp, name + ".o")
         p = run([NXAS, "-t", "tpc", "-o", o, os.path.join(KSRC, name + ".s")])
         check("assemble " + name, p.returncode == 0, p.stderr.decode())
@@ -59,8 +70,7 @@ def main():
                      "-o", out + ":%s:f32" % shape, "--threads", str(th), "--stats"], cwd=tmp)
             # (none when the run failed, a ThreadSanitizer report: its stderr shows)
             got = open(out, "rb").read() if os.path.exists(out) else b""
-            # (--stats: the host seconds are the one figure that may differ)
-            res = (p.returncode, re.sub(rb"host=[0-9.]+ s", b"host=T s", p.stderr), got)
+            res = (p.returncode, norm(p.stderr), got)
             if th == 1:
                 check("add-f32 n=%d threads=1: sum right" % ntpc,
                       p.returncode == 0 and got == want, p.stderr.decode())
@@ -77,7 +87,7 @@ def main():
     for th in (1, 2, 4):
         p = run([TPCRUN, "-k", k["fault-slm"], "-n", "8", "--index-space", "8",
                  "--threads", str(th), "--stats"])
-        err = re.sub(rb"host=[0-9.]+ s", b"host=T s", p.stderr).decode()
+        err = norm(p.stderr).decode()
         if th == 1:
             check("fault-slm threads=1: faults", p.returncode == 139 and
                   err.startswith("nxemu: fault: tpc=0 code=SLM_RANGE(6)"), err)
@@ -94,7 +104,7 @@ def main():
             args = [TPCRUN, "-k", k["fault-late"], "-n", str(ntpc), "--index-space", str(ntpc),
                     "--arg", str(ntpc // 2), "--threads", str(th), "--stats"]
             p = run(args, cwd=tmp)
-            err = re.sub(rb"host=[0-9.]+ s", b"host=T s", p.stderr).decode()
+            err = norm(p.stderr).decode()
             res = (p.returncode, err)
             if th == 1:
                 # 308 bundles: 5 + the loop's 2 + 300 trips, stopped at ld_l
@@ -207,6 +217,75 @@ def main():
              "--race=fault"], cwd=tmp)
     check("add-f32 race-free: no report, exit 0",
           p.returncode == 0 and b"tpc race" not in p.stderr, p.stderr.decode())
+
+    # Racing kernels give the 1-thread result for every thread count
+    # (docs/machine.rst "Host threads"): the same output bytes, stderr (race
+    # lines, statistics, --stats tiers) and status in 20 runs with 2 and 4
+    # threads, and the pool says it ran their stretches again one TPC after
+    # another.
+    ins = struct.pack("<512i", *[7 * i for i in range(512)])
+    with open(os.path.join(tmp, "in32.bin"), "wb") as f:
+        f.write(ins)
+
+    def det_run(kern, th, trips, extra=()):
+        out = os.path.join(tmp, "det-%s-%d.bin" % (kern, th))
+        p = run([TPCRUN, "-k", k[kern], "-n", "4", "--index-space", "4",
+                 "-i", "in32.bin:512:i32@0x4000000", "-o", out + ":512:i32@0x%x" % base,
+                 "--arg", str(trips), "--threads", str(th), "--stats"] + list(extra), cwd=tmp)
+        got = open(out, "rb").read() if os.path.exists(out) else b""
+        pool = POOL.search(p.stderr)
+        return (p.returncode, norm(p.stderr), got), pool
+
+    # race-overlap-i32, 300 trips: TPC i's last store is in[j] + 299 + i at
+    # elements j = 63 i .. 63 i + 63; one after another, TPC i + 1 stores
+    # its shared element last
+    want = [0] * 512
+    for j in range(63 * 3 + 64):
+        want[j] = 7 * j + 299 + min(j // 63, 3)
+    for kern, trips in (("race-overlap-i32", 300), ("race-read-i32", 500),
+                        ("race-flag-i32", 3000)):
+        ref, _ = det_run(kern, 1, trips)
+        vals = struct.unpack("<512i", ref[2]) if len(ref[2]) == 2048 else ()
+        if kern == "race-overlap-i32":
+            check("%s threads=1: TPC i + 1 stores the shared element last" % kern,
+                  ref[0] == 0 and list(vals) == want, ref[1].decode())
+        elif kern == "race-flag-i32":
+            # the flag is set, and TPC 0 left its loop on it, not at its end
+            check("%s threads=1: flag set, seen after 0 < trips < 1000000" % kern,
+                  ref[0] == 0 and len(vals) and vals[0] == 1 and 0 < vals[1] < 1000000,
+                  ref[1].decode())
+        else:
+            check("%s threads=1: runs, races reported" % kern,
+                  ref[0] == 0 and b"tpc race" in ref[1], ref[1].decode())
+        for th in (2, 4):
+            bad, reruns = [], 0
+            for i in range(20):
+                res, pool = det_run(kern, th, trips)
+                if res != ref:
+                    bad.append("run %d: status %d\n%s" % (i, res[0], res[1].decode()))
+                reruns += int(pool.group(3)) if pool else 0
+            check("%s threads=%d: 20 runs give the 1-thread bytes, stderr, status"
+                  % (kern, th), not bad,
+                  "1 thread: status %d\n%s\n%s" % (ref[0], ref[1].decode(), "".join(bad[:2])))
+            check("%s threads=%d: stretches rerun serially" % (kern, th), reruns > 0,
+                  "no stretch rerun")
+    # with --race=off the stretches log their accesses all the same
+    ref, _ = det_run("race-read-i32", 1, 500, ["--race=off"])
+    bad = 0
+    for i in range(10):
+        res, pool = det_run("race-read-i32", 2, 500, ["--race=off"])
+        bad += res != ref or not pool or pool.group(3) == b"0"
+    check("race-read-i32 --race=off threads=2: 10 runs give the 1-thread bytes, rerun",
+          ref[0] == 0 and b"tpc race" not in ref[1] and bad == 0, "%d runs differ" % bad)
+    # the race-free kernel's stretches keep running in parallel
+    p = run([TPCRUN, "-k", k["add-f32"], "-n", "8", "--index-space", "16,48",
+             "-i", "a.bin:%s:f32" % shape, "-i", "b.bin:%s:f32" % shape,
+             "-o", os.path.join(tmp, "rf.bin") + ":%s:f32" % shape, "--threads", "2",
+             "--stats"], cwd=tmp)
+    pool = POOL.search(p.stderr)
+    check("add-f32 threads=2: stretches in parallel, none rerun",
+          p.returncode == 0 and pool and int(pool.group(2)) > 0 and pool.group(3) == b"0",
+          p.stderr.decode())
 
     shutil.rmtree(tmp)
     print("1..%d" % len(results))
