@@ -17,7 +17,6 @@
 #include "nxemu/poison.h"
 #include "nxemu/worker.h"
 #include "target/tpc/cpu.h"
-#include "target/tpc/stretch.h"
 
 /* ---- dispatch tables built from the ISA rows ---- */
 #define TPC_LD(opc, name, f, t, s, fl) [opc] = tpc_exec_ld_##name,

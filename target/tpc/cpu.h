@@ -462,6 +462,16 @@ void tpc_jit_free(TpcCpu *c);
 /* Drop the core's compiled bodies (they point at its decode cache, which a
  * rolled-back stretch puts back: stretch.c). */
 void tpc_jit_forget(TpcCpu *c);
+/* A TPC's part in a stretch run in parallel (stretch.c): its
+ * NxCpuOps.stretch_* hooks (nxemu/cpu.h, softmmu/sched-threads.c), and its
+ * snapshot freed.  (Declared here, not in a header of stretch.c's own, so
+ * that cpu.c and stretch.c do not include each other.) */
+void tpc_stretch_begin(NxCpu *cpu);
+bool tpc_stretch_accesses(NxCpu *cpu, void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write),
+                          void *o);
+void tpc_stretch_restore(NxCpu *cpu);
+void tpc_stretch_end(NxCpu *cpu);
+void tpc_stretch_free(TpcCpu *c);
 
 /* Execute at most `max_bundles` bundles (each 1 cycle) of a RUNNING core.
  * Returns the bundles executed; the core's state tells why it stopped. */

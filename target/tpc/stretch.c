@@ -4,8 +4,6 @@
  * stretch whose TPCs raced can run again one TPC after another, and the
  * accesses the race check compares.
  */
-#include "target/tpc/stretch.h"
-
 #include "target/tpc/cpu.h"
 
 typedef struct TpcStretch {
