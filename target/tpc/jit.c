@@ -53,8 +53,8 @@ typedef struct TpcJitBody {
     TpcJitCtx ctx;
     const void **plan;
     uint32_t nb;
-    size_t *entry;   /* per bundle, its code's offset in the arena */
-    uint64_t *calls; /* the context's counts */
+    size_t *entry;        /* per bundle, its code's offset in the arena */
+    uint64_t *calls;      /* the context's counts */
     const uint8_t **span; /* and spans */
 } TpcJitBody;
 
