@@ -142,17 +142,18 @@ const NxCovIsa tpc_cov_isa = {
 
 void tpc_cov_flush_entry(TpcCpu *c, TpcDCacheEntry *dc)
 {
-    if (dc->cov_n)
-        trace_insn_count(&c->parent, dc->raw, TPC_BUNDLE, dc->cov_n);
-    dc->cov_n = 0;
+    uint64_t *n = &c->x.cov_n[dc - c->x.dcache];
+    if (*n)
+        trace_insn_count(&c->parent, dc->raw, TPC_BUNDLE, *n);
+    *n = 0;
 }
 
 void tpc_cov_flush(TpcCpu *c)
 {
     for (unsigned i = 0; i < c->x.ncov_dirty; i++) {
-        TpcDCacheEntry *dc = &c->x.dcache[c->x.cov_dirty[i]];
-        tpc_cov_flush_entry(c, dc);
-        dc->cov_listed = false;
+        unsigned e = c->x.cov_dirty[i];
+        tpc_cov_flush_entry(c, &c->x.dcache[e]);
+        c->x.cov_listed[e] = false;
     }
     c->x.ncov_dirty = 0;
 }

@@ -443,7 +443,7 @@ bool tpc_step_one(TpcCpu *c)
     bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         decoded = true;
-        if (G_UNLIKELY(dc->cov_n))
+        if (G_UNLIKELY(c->x.cov_n[dc - c->x.dcache]))
             tpc_cov_flush_entry(c, dc); /* (counted with the old bytes) */
         dc->valid = dc->direct = false;
         if (!tpc_decode_bundle(raw, &dc->b, &c->fault))

@@ -228,11 +228,6 @@ struct TpcDCacheEntry {
      * no more than these cannot conflict and skips the check. */
     uint8_t clean_nw[4];
     TpcExecFn fn[4];
-    /* -coverage alone: executions of raw by the direct loop, loop plans and
-     * compiled bodies not yet handed to the trace (tpc_cov_flush), and
-     * whether the entry is in TpcExec.cov_dirty */
-    uint64_t cov_n;
-    bool cov_listed;
 };
 
 /* A scalar broadcast to every lane: the element val of e bytes (e 0: none
@@ -331,7 +326,13 @@ typedef struct TpcExec {
     bool time_host;
     uint64_t host_ns;
 
-    /* the entries with coverage counts (TpcDCacheEntry.cov_n) */
+    /* -coverage alone: per decode-cache entry, its executions by the direct
+     * loop, loop plans and compiled bodies not yet handed to the trace
+     * (tpc_cov_flush) and whether it is listed in cov_dirty, the entries
+     * with counts.  (Beside the cache, not in its entries: two fields more
+     * in each entry cost lrelu's direct loop 21 host instructions a bundle.) */
+    uint64_t cov_n[TPC_DCACHE_SIZE];
+    bool cov_listed[TPC_DCACHE_SIZE];
     uint16_t cov_dirty[TPC_DCACHE_SIZE];
     unsigned ncov_dirty;
 
@@ -444,11 +445,12 @@ void tpc_cov_flush_counts(NxCpu *cpu);
 /* Count n executions of dc's bundle (the direct loop, loop plans). */
 static inline void tpc_cov_note(TpcCpu *c, TpcDCacheEntry *dc, uint64_t n)
 {
-    if (!dc->cov_listed) {
-        dc->cov_listed = true;
-        c->x.cov_dirty[c->x.ncov_dirty++] = (uint16_t)(dc - c->x.dcache);
+    unsigned i = (unsigned)(dc - c->x.dcache);
+    if (!c->x.cov_listed[i]) {
+        c->x.cov_listed[i] = true;
+        c->x.cov_dirty[c->x.ncov_dirty++] = (uint16_t)i;
     }
-    dc->cov_n += n;
+    c->x.cov_n[i] += n;
 }
 
 /* tpc_cpu_step's loop while nothing observes single bundles */
