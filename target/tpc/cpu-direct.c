@@ -689,6 +689,21 @@ void tpc_direct_plan(TpcDCacheEntry *dc)
     dc->direct = true;
 }
 
+/* What observes the direct loop's bundles (tpc_run_quiet) */
+enum { OBS_RECORD = 1, OBS_COUNT = 2, OBS_EXEC = 4 };
+
+/* After a direct bundle ran: its trace record closed or its execution
+ * counted (-coverage alone), and its -d exec line. */
+G_NO_INLINE static void direct_observed(TpcCpu *c, TpcDCacheEntry *dc, unsigned obs)
+{
+    if (obs & OBS_RECORD)
+        trace_insn_end(c->m, &c->parent);
+    else if (obs & OBS_COUNT)
+        tpc_cov_note(c, dc, 1);
+    if (obs & OBS_EXEC)
+        tpc_log_bundle(c, dc->raw, "exec");
+}
+
 /* A compiled body (jit.c) from c->pc when it is a bundle of the innermost
  * loop's body: at a slice's start and after a LOOP's delay slot (which
  * enters the body), so no trip of a compiled body runs bundle by bundle
@@ -739,6 +754,10 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
     /* -coverage without those: every tier runs, counting executions per
      * decode-cache entry (tpc_cov_note; handed over by tpc_cov_flush) */
     bool counted = !traced && trace_counts_insns(c->parent.trace);
+    /* (one flag for the three in the loop: a live flag each cost lrelu's
+     * direct loop 5 host instructions a bundle) */
+    const unsigned obs =
+        (traced ? OBS_RECORD : 0) | (counted ? OBS_COUNT : 0) | (log_exec ? OBS_EXEC : 0);
     /* loop plans: only while nothing observes (a record or a line per
      * bundle would need the loop top) */
     bool fuse = !traced && !log_exec;
@@ -759,19 +778,15 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles)
         bool go = dc->direct && !c->in_delay_slot &&
                   (current || (host && pc - lo < hi - lo && hi - pc >= TPC_BUNDLE &&
                                tpc_bundle_eq(dc->raw, host + (pc - lo))));
-        if (G_UNLIKELY(traced) && go) {
+        if (G_UNLIKELY(obs & OBS_RECORD) && go) {
             go = dc->nprep == 0;
             if (go)
                 trace_insn_begin(c->m, &c->parent, pc, dc->raw, TPC_BUNDLE);
         }
         if (G_LIKELY(go && tpc_direct_run(c, dc))) {
-            if (G_UNLIKELY(traced))
-                trace_insn_end(c->m, &c->parent);
-            else if (G_UNLIKELY(counted))
-                tpc_cov_note(c, dc, 1);
+            if (G_UNLIKELY(obs))
+                direct_observed(c, dc, obs);
             nd++;
-            if (G_UNLIKELY(log_exec))
-                tpc_log_bundle(c, dc->raw, "exec");
             if (G_UNLIKELY(dc->spu_jmp) && c->x.out[TPC_SLOT_SPU].jump)
                 tpc_jump_to(c, c->x.out[TPC_SLOT_SPU].jump_pc);
             else if (c->nloops && c->loops[c->nloops - 1].end == pc) {
