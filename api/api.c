@@ -406,7 +406,7 @@ static bool api_put_output(void *opaque, unsigned i, const void *data, GError **
 }
 
 int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const *inputs,
-                  void *const *outputs, uint64_t stats[5], char **report, char **err)
+                  void *const *outputs, uint64_t stats[8], char **report, char **err)
 {
     TrOptions o;
     GError *e = NULL;
@@ -441,6 +441,9 @@ int nxapi_tpc_run(int argc, char **argv, const char *launcher, const void *const
         stats[2] = res.vtime;
         stats[3] = res.stalls;
         stats[4] = res.hazards;
+        stats[5] = res.threads;
+        stats[6] = res.stretches;
+        stats[7] = res.reruns;
     }
     tr_options_free(&o);
     if (report) {

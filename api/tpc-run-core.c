@@ -506,15 +506,15 @@ int tr_execute(TrOptions *o, const char *launcher, const TrIo *io, TrResult *res
                                        c->x.jit_total, called[0] ? called : " none");
             }
         }
-        if (nx_threads_count(m) > 1) {
-            /* the stretches the pool ran, and those run again one TPC
-             * after another because their TPCs raced (machine.rst) */
-            uint64_t par, rerun;
-            nx_threads_stretches(m, &par, &rerun);
-            g_string_append_printf(
-                res->paths, "nxemu-tpc-run: threads=%u stretches=%" PRIu64 " rerun=%" PRIu64 "\n",
-                nx_threads_count(m), par, rerun);
-        }
+    }
+    /* the stretches the pool ran, and those run again one TPC after
+     * another because their TPCs raced (machine.rst) */
+    res->threads = nx_threads_count(m);
+    nx_threads_stretches(m, &res->stretches, &res->reruns);
+    if (o->stats && res->threads > 1) {
+        g_string_append_printf(
+            res->paths, "nxemu-tpc-run: threads=%u stretches=%" PRIu64 " rerun=%" PRIu64 "\n",
+            res->threads, res->stretches, res->reruns);
     }
     fflush(stdout);
     res->ntpc = o->ntpc;

@@ -120,6 +120,10 @@ typedef struct TrResult {
     uint64_t bundles, cycles, vtime;
     uint64_t stalls, hazards; /* timing model (timing.h): interlock stall cycles, early reads */
     double run_seconds;       /* host CPU time of the run alone */
+    /* the TPCs' host threads, the stretches run on them and those run
+     * again one TPC after another (docs/machine.rst "Host threads") */
+    unsigned threads;
+    uint64_t stretches, reruns;
     GString *paths;           /* --stats: one line per launched TPC (the caller frees) */
 } TrResult;
 

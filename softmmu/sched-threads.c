@@ -596,6 +596,17 @@ static void run_parallel(NxThreads *th, Machine *m, unsigned ntodo)
             m->tpc[t]->ops->stretch_end(m->tpc[t]);
 }
 
+/*
+ * A stretch of fewer rounds runs on this thread.  On the pool it costs a
+ * dispatch and each TPC's stretch_begin, tens of microseconds with 8 TPCs
+ * (bench/tpc-threads.sh), while a round of 8 TPCs is about 5 us of work:
+ * 1-round stretches ran 13x slower on 2 threads than on one.  Such rounds
+ * come while a sequencer is still running (tpc_window: 1), e.g. while the
+ * launcher starts the TPCs one by one; the stretches after it, once every
+ * sequencer waits, are the window's 1024 rounds.
+ */
+#define PAR_MIN_ROUNDS 16
+
 bool nx_threads_tpc_phase(Machine *m, uint64_t window)
 {
     NxThreads *th = m->threads;
@@ -624,9 +635,9 @@ bool nx_threads_tpc_phase(Machine *m, uint64_t window)
             npar++;
         }
     }
-    if (npar && (th->n == 1 || npar == 1)) {
-        /* one thread, or one TPC (no worker to wake): the same stretches
-         * here, in ascending index */
+    if (npar && (th->n == 1 || npar == 1 || window < PAR_MIN_ROUNDS)) {
+        /* one thread, one TPC (no worker to wake) or a short stretch: the
+         * same stretches here, in ascending index */
         for (unsigned t = 0; t < th->nr; t++)
             if (th->par[t])
                 run_tpc(th, t);

@@ -72,13 +72,15 @@ NXAPI_EXPORT uint64_t nxapi_icount(NxApi *a);
  * specs whose file names are ignored, --arg, -M, ...); inputs[i] hold the
  * input tensors' bytes, outputs[j] receive the output tensors' bytes after
  * a run with status 0.  stats (may be NULL) gets bundles, cycles, vtime,
- * stall cycles and early reads (the timing model's, docs/timing.rst).
+ * stall cycles and early reads (the timing model's, docs/timing.rst), the
+ * TPCs' host threads, the stretches run on them and those of them run again
+ * one TPC after another (docs/machine.rst "Host threads").
  * Returns the exit status; *report the run's diagnostics; 125 + *err for a
  * host-side error.  SIGINT ends the run at the next round boundary: status
  * 130 (the handler is this call's, the caller's is back afterwards). */
 NXAPI_EXPORT int nxapi_tpc_run(int argc, char **argv, const char *launcher,
-                               const void *const *inputs, void *const *outputs,
-                               uint64_t stats[5], char **report, char **err);
+                               const void *const *inputs, void *const *outputs, uint64_t stats[8],
+                               char **report, char **err);
 
 /* Assemble TPC source into an ELF object (nxemu-as -t tpc): 0 and the
  * bytes in *out and *len (free with nxapi_free_str), with the assembler's

@@ -76,7 +76,10 @@ def _launcher():
 class Result(list):
     """The output arrays (a list), with the run's figures: bundles, cycles
     (summed over the launched TPCs), stalls and hazards (the timing model's
-    interlock stall cycles and early reads: timing="..."), vtime, status,
+    interlock stall cycles and early reads: timing="..."), vtime, threads
+    (the TPCs' host threads), stretches and reruns (the stretches run on
+    them, and those run again one TPC after another because their TPCs
+    raced: docs/machine.rst "Host threads"), status,
     report (the run's diagnostic lines), warnings (the checking mode's
     lines, then the races between TPCs) and profile (with profile=: the --profile-json profile as dicts
     and lists, docs/python.rst "Profiles"; else None)."""
@@ -208,7 +211,7 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
         argc, cargv = _argv("nxemu-tpc-run", argv)
         inp = (ctypes.c_void_p * max(1, len(ins)))(*[a.ctypes.data for a in ins])
         outp = (ctypes.c_void_p * max(1, len(outs)))(*[o.ctypes.data for o in outs])
-        stats = (ctypes.c_uint64 * 5)()
+        stats = (ctypes.c_uint64 * 8)()
         rep, err = ctypes.c_void_p(), ctypes.c_void_p()
         st = _lib.nxapi_tpc_run(argc, cargv, os.fspath(launcher or _launcher()).encode(), inp,
                                 outp, stats, ctypes.byref(rep), ctypes.byref(err))
@@ -223,7 +226,8 @@ def run(kernel, inputs=(), outputs=(), index_space=(1,), tpcs=1, index_base=None
     if st == 130 and "(SIGINT)" in report:
         raise KeyboardInterrupt(report.splitlines()[0].removeprefix("nxemu: "))
     res = Result(outs if st == 0 else [None] * len(outs))
-    res.bundles, res.cycles, res.vtime, res.stalls, res.hazards = tuple(stats)
+    (res.bundles, res.cycles, res.vtime, res.stalls, res.hazards, res.threads, res.stretches,
+     res.reruns) = tuple(stats)
     res.status, res.report = st, report
     res.profile = prof
     res.warnings = pre + [ln for ln in report.splitlines() if ": check: " in ln]

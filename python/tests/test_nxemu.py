@@ -78,6 +78,44 @@ class TestTpcRun(unittest.TestCase):
                           threads=2, race="fault", raise_errors=False, check=False)
         self.assertEqual(r.status, 122)
 
+    def test_threads_racing_kernels(self):
+        # Racing TPCs (tests/tpc-run/race-*.s) give the 1-thread arrays and
+        # race warnings for threads=1, 2 and 4 (docs/machine.rst "Host
+        # threads"): a stretch whose TPCs raced runs again one TPC after
+        # another, and the run says it used the threads and reran.
+        import warnings
+        x = 7 * np.arange(512, dtype=np.int32)
+        # race-overlap-i32, 300 trips, one TPC after another: TPC i stores
+        # x[j] + 299 + i at j = 63 i .. 63 i + 63, TPC i + 1 stores the
+        # shared element last
+        want = np.zeros(512, np.int32)
+        for j in range(63 * 3 + 64):
+            want[j] = 7 * j + 299 + min(j // 63, 3)
+        for name, trips in (("race-overlap-i32", 300), ("race-read-i32", 500)):
+            src = os.path.join(os.path.dirname(ADD), name + ".s")
+            with open(src) as f:
+                k = nxemu.tpc.assemble(f.read(), src)
+            ref = None
+            for th in (1, 2, 2, 4, 4):
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    r = nxemu.tpc.run(k, inputs=[x], outputs=[(512, np.int32)], index_space=(4,),
+                                      tpcs=4, args=(trips,), threads=th, check=False)
+                what = "%s threads=%d" % (name, th)
+                self.assertEqual(r.threads, th, what)
+                raced = [str(m.message) for m in w if m.category is nxemu.tpc.RaceWarning]
+                self.assertTrue(r.warnings and raced, what)
+                got = (r[0].tobytes(), r.warnings, raced, r.bundles, r.cycles, r.vtime)
+                if th == 1:
+                    self.assertEqual((r.stretches, r.reruns), (0, 0), what)
+                    if name == "race-overlap-i32":
+                        np.testing.assert_array_equal(r[0], want)
+                    ref = got
+                    continue
+                self.assertGreater(r.reruns, 0, what)
+                np.testing.assert_array_equal(r[0], np.frombuffer(ref[0], np.int32), what)
+                self.assertEqual(got, ref, what)
+
     def test_kernel_from_path(self):
         a = np.arange(64, dtype=np.float32)
         with open(os.path.join(self.tmp(), "add.o"), "wb") as f:
