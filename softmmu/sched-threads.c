@@ -242,6 +242,13 @@ static void run_tpc(NxThreads *th, unsigned t)
     /* reset here, not by the main thread: the line stays this thread's */
     nx_worker->retired = 0;
     nx_worker->escaped = false;
+    if (nx_worker->undo) {
+        /* a stretch that may be rolled back: kept by the thread that runs
+         * it (one core's state, in its cache), not one after another by
+         * the main thread */
+        memset(nx_worker->seen, 0, sizeof(nx_worker->seen));
+        cpu->ops->stretch_begin(cpu);
+    }
     /* a slice per round, as on one thread: a core's own choices that
      * depend on the budget (which loops run as plans: --stats) stay the
      * same; it stops where it stopped short (an instruction handed back) */
@@ -563,15 +570,10 @@ static void run_parallel(NxThreads *th, Machine *m, unsigned ntodo)
     bool check = th->undo != NULL;
     for (unsigned t = 0; t < th->nr && check; t++)
         check = !th->par[t] || m->tpc[t]->ops->stretch_begin;
-    if (check) {
-        for (unsigned t = 0; t < th->nr; t++) {
-            if (!th->par[t])
-                continue;
-            m->tpc[t]->ops->stretch_begin(m->tpc[t]);
-            th->slice[t].undo = th->undo;
-            memset(th->slice[t].seen, 0, sizeof(th->slice[t].seen));
-        }
-    }
+    if (check)
+        for (unsigned t = 0; t < th->nr; t++)
+            if (th->par[t])
+                th->slice[t].undo = th->undo; /* (run_tpc: stretch_begin) */
     dispatch(th, ntodo);
     if (!check)
         return;
