@@ -206,6 +206,8 @@ static NxUndo *undo_new(void)
 static void undo_clear(NxUndo *u, bool back)
 {
     for (unsigned i = 0; i < UNDO_STRIPES; i++) {
+        if (!g_hash_table_size(u->s[i].pages))
+            continue;
         GHashTableIter it;
         gpointer key, copy;
         g_hash_table_iter_init(&it, u->s[i].pages);
@@ -517,9 +519,14 @@ typedef struct Acc {
     bool write;
 } Acc;
 
+/* Per TPC, the hull of its reads ([0]) and of its writes ([1]): [lo, hi),
+ * none while lo >= hi */
+typedef uint64_t Hull[2][2];
+
 typedef struct AccList {
     GArray *a;
     unsigned t;
+    Hull *hull;
 } AccList;
 
 static void acc_add(void *o, uint64_t lo, uint64_t hi, bool write)
@@ -528,7 +535,27 @@ static void acc_add(void *o, uint64_t lo, uint64_t hi, bool write)
     if (lo < hi) {
         Acc x = {lo, hi, l->t, write};
         g_array_append_val(l->a, x);
+        uint64_t *h = l->hull[l->t][write];
+        h[0] = MIN(h[0], lo);
+        h[1] = MAX(h[1], hi);
     }
+}
+
+static bool hulls_meet(const uint64_t *a, const uint64_t *b)
+{
+    return a[0] < a[1] && b[0] < b[1] && a[0] < b[1] && b[0] < a[1];
+}
+
+/* No TPC's writes near another's accesses, by their hulls: the common
+ * race-free stretch (each TPC its own rows) needs no sort. */
+static bool hulls_apart(NxThreads *th, const Hull *hull)
+{
+    for (unsigned t = 0; t < th->nr; t++)
+        for (unsigned u = 0; u < th->nr && th->par[t]; u++)
+            if (u != t && th->par[u] &&
+                (hulls_meet(hull[t][1], hull[u][0]) || hulls_meet(hull[t][1], hull[u][1])))
+                return false;
+    return true;
 }
 
 static gint acc_cmp(gconstpointer pa, gconstpointer pb)
@@ -541,14 +568,19 @@ static gint acc_cmp(gconstpointer pa, gconstpointer pb)
  * did one not log them all)? */
 static bool clash(NxThreads *th, Machine *m)
 {
-    AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0};
+    AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0, g_new(Hull, th->nr)};
     bool hit = false;
+    for (unsigned t = 0; t < th->nr; t++)
+        l.hull[t][0][0] = l.hull[t][1][0] = UINT64_MAX, l.hull[t][0][1] = l.hull[t][1][1] = 0;
     for (unsigned t = 0; t < th->nr && !hit; t++) {
         NxCpu *cpu = m->tpc[t];
         l.t = t;
         if (th->par[t] && !cpu->ops->stretch_accesses(cpu, acc_add, &l))
             hit = true;
     }
+    if (!hit && hulls_apart(th, l.hull))
+        g_array_set_size(l.a, 0); /* nothing to sweep */
+    g_free(l.hull);
     g_array_sort(l.a, acc_cmp);
     uint64_t *rd = g_new0(uint64_t, 2 * th->nr), *wr = rd + th->nr;
     for (guint i = 0; i < l.a->len && !hit; i++) {

@@ -25,11 +25,7 @@
 #include "target/tpc/cpu.h"
 
 typedef struct TpcStretch {
-    /* TpcState up to the VLM, then the VLM if vlm_kept */
-    TpcState st;
-    bool vlm_kept;
-    /* TpcExec's small parts (exec_copy) */
-    TpcExec x;
+    bool vlm_kept; /* st.vlm holds the VLM */
     bool had_jit;
     /* the decode-cache entries kept: ndc of them, entry dc_at[i] as
      * dc[i]; dc_stamp[e] == stamp: entry e is kept */
@@ -37,7 +33,6 @@ typedef struct TpcStretch {
     unsigned ndc;
     uint32_t dc_stamp[TPC_DCACHE_SIZE];
     uint16_t dc_at[TPC_DCACHE_SIZE];
-    TpcDCacheEntry dc[TPC_DCACHE_SIZE];
     /* the generic core's */
     CpuState state;
     uint64_t retired, slice_used, fault_pc;
@@ -47,6 +42,12 @@ typedef struct TpcStretch {
     TpcRaceMark mark;
     TpcRaceLog own;
     bool own_on;
+    /* last, not cleared when made (pages a kernel without VLM stores or
+     * staged bundles never touches): TpcState up to the VLM, then the VLM
+     * if vlm_kept; TpcExec's small parts (exec_copy); the entries */
+    TpcState st;
+    TpcExec x;
+    TpcDCacheEntry dc[TPC_DCACHE_SIZE];
 } TpcStretch;
 
 /* TpcExec's parts a stretch may change and the rerun reads, from `from`
@@ -68,8 +69,10 @@ void tpc_stretch_begin(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
     TpcStretch *s = c->stretch;
-    if (!s)
-        s = c->stretch = g_aligned_alloc0(1, sizeof(TpcStretch), 64);
+    if (!s) {
+        s = c->stretch = g_aligned_alloc(1, sizeof(TpcStretch), 64);
+        memset(s, 0, offsetof(TpcStretch, st));
+    }
     memcpy(&s->st, &c->st, offsetof(TpcState, vlm));
     s->vlm_kept = false;
     exec_copy(&s->x, &c->x);
