@@ -249,6 +249,7 @@ static void run_tpc(NxThreads *th, unsigned t)
          * it (one core's state, in its cache), not one after another by
          * the main thread */
         memset(nx_worker->seen, 0, sizeof(nx_worker->seen));
+        nx_worker->last = 0;
         cpu->ops->stretch_begin(cpu);
     }
     /* a slice per round, as on one thread: a core's own choices that
