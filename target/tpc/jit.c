@@ -732,8 +732,8 @@ void tpc_jit_back(TpcCpu *c, bool had)
     drop(j);
     memcpy(j->called, k->called, sizeof j->called);
     for (unsigned i = 0; i < k->nbody; i++) {
-        TpcJitBody b = {
-            .nb = k->nb[i], .plan = k->plan + at, .calls = k->calls + at * TPC_JIT_NCALLS};
+        TpcJitBody b = {0};
+        b.nb = k->nb[i], b.plan = k->plan + at, b.calls = k->calls + at * TPC_JIT_NCALLS;
         calls_fold(&b, j->called);
         at += k->nb[i];
     }
