@@ -206,6 +206,8 @@ static NxUndo *undo_new(void)
 static void undo_clear(NxUndo *u, bool back)
 {
     for (unsigned i = 0; i < UNDO_STRIPES; i++) {
+        if (!g_hash_table_size(u->s[i].pages))
+            continue;
         GHashTableIter it;
         gpointer key, copy;
         g_hash_table_iter_init(&it, u->s[i].pages);
@@ -242,6 +244,14 @@ static void run_tpc(NxThreads *th, unsigned t)
     /* reset here, not by the main thread: the line stays this thread's */
     nx_worker->retired = 0;
     nx_worker->escaped = false;
+    if (nx_worker->undo) {
+        /* a stretch that may be rolled back: kept by the thread that runs
+         * it (one core's state, in its cache), not one after another by
+         * the main thread */
+        memset(nx_worker->seen, 0, sizeof(nx_worker->seen));
+        nx_worker->last = 0;
+        cpu->ops->stretch_begin(cpu);
+    }
     /* a slice per round, as on one thread: a core's own choices that
      * depend on the budget (which loops run as plans: --stats) stay the
      * same; it stops where it stopped short (an instruction handed back) */
@@ -510,9 +520,14 @@ typedef struct Acc {
     bool write;
 } Acc;
 
+/* Per TPC, the hull of its reads ([0]) and of its writes ([1]): [lo, hi),
+ * none while lo >= hi */
+typedef uint64_t Hull[2][2];
+
 typedef struct AccList {
     GArray *a;
     unsigned t;
+    Hull *hull;
 } AccList;
 
 static void acc_add(void *o, uint64_t lo, uint64_t hi, bool write)
@@ -521,7 +536,27 @@ static void acc_add(void *o, uint64_t lo, uint64_t hi, bool write)
     if (lo < hi) {
         Acc x = {lo, hi, l->t, write};
         g_array_append_val(l->a, x);
+        uint64_t *h = l->hull[l->t][write];
+        h[0] = MIN(h[0], lo);
+        h[1] = MAX(h[1], hi);
     }
+}
+
+static bool hulls_meet(const uint64_t *a, const uint64_t *b)
+{
+    return a[0] < a[1] && b[0] < b[1] && a[0] < b[1] && b[0] < a[1];
+}
+
+/* No TPC's writes near another's accesses, by their hulls: the common
+ * race-free stretch (each TPC its own rows) needs no sort. */
+static bool hulls_apart(NxThreads *th, const Hull *hull)
+{
+    for (unsigned t = 0; t < th->nr; t++)
+        for (unsigned u = 0; u < th->nr && th->par[t]; u++)
+            if (u != t && th->par[u] &&
+                (hulls_meet(hull[t][1], hull[u][0]) || hulls_meet(hull[t][1], hull[u][1])))
+                return false;
+    return true;
 }
 
 static gint acc_cmp(gconstpointer pa, gconstpointer pb)
@@ -534,14 +569,19 @@ static gint acc_cmp(gconstpointer pa, gconstpointer pb)
  * did one not log them all)? */
 static bool clash(NxThreads *th, Machine *m)
 {
-    AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0};
+    AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0, g_new(Hull, th->nr)};
     bool hit = false;
+    for (unsigned t = 0; t < th->nr; t++)
+        l.hull[t][0][0] = l.hull[t][1][0] = UINT64_MAX, l.hull[t][0][1] = l.hull[t][1][1] = 0;
     for (unsigned t = 0; t < th->nr && !hit; t++) {
         NxCpu *cpu = m->tpc[t];
         l.t = t;
         if (th->par[t] && !cpu->ops->stretch_accesses(cpu, acc_add, &l))
             hit = true;
     }
+    if (!hit && hulls_apart(th, l.hull))
+        g_array_set_size(l.a, 0); /* nothing to sweep */
+    g_free(l.hull);
     g_array_sort(l.a, acc_cmp);
     uint64_t *rd = g_new0(uint64_t, 2 * th->nr), *wr = rd + th->nr;
     for (guint i = 0; i < l.a->len && !hit; i++) {
@@ -563,15 +603,10 @@ static void run_parallel(NxThreads *th, Machine *m, unsigned ntodo)
     bool check = th->undo != NULL;
     for (unsigned t = 0; t < th->nr && check; t++)
         check = !th->par[t] || m->tpc[t]->ops->stretch_begin;
-    if (check) {
-        for (unsigned t = 0; t < th->nr; t++) {
-            if (!th->par[t])
-                continue;
-            m->tpc[t]->ops->stretch_begin(m->tpc[t]);
-            th->slice[t].undo = th->undo;
-            memset(th->slice[t].seen, 0, sizeof(th->slice[t].seen));
-        }
-    }
+    if (check)
+        for (unsigned t = 0; t < th->nr; t++)
+            if (th->par[t])
+                th->slice[t].undo = th->undo; /* (run_tpc: stretch_begin) */
     dispatch(th, ntodo);
     if (!check)
         return;

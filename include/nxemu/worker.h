@@ -50,6 +50,7 @@ typedef struct NxWorkerSlice {
     /* pages (number + 1) this TPC found copied in the stretch, by number
      * modulo NX_UNDO_SEEN: the common store tests one of them */
     uintptr_t seen[NX_UNDO_SEEN];
+    uintptr_t last; /* of them, the last page (number + 1) stored to */
 } NxWorkerSlice;
 
 /* Copy page `page` (host address >> NX_UNDO_PAGE_BITS) into w->undo unless
@@ -62,9 +63,12 @@ static inline void nx_worker_store(NxWorkerSlice *w, const void *p, size_t len)
 {
     uintptr_t a = (uintptr_t)p >> NX_UNDO_PAGE_BITS;
     uintptr_t b = ((uintptr_t)p + len - 1) >> NX_UNDO_PAGE_BITS;
+    if (G_LIKELY(a == b && a + 1 == w->last))
+        return; /* a stream's stores: most go to the page the last one did */
     for (; a <= b; a++)
         if (G_UNLIKELY(w->seen[a % NX_UNDO_SEEN] != a + 1))
             nx_undo_page(w, a);
+    w->last = b + 1;
 }
 
 /* The slice the calling thread runs; NULL on the main thread. */

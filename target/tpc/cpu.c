@@ -235,6 +235,8 @@ static void commit_mem(TpcCpu *c)
         c->port.kv_write(c->port.opaque, mw->off, mw->val);
         break;
     case TPC_MW_VLM:
+        if (G_UNLIKELY(c->undo))
+            tpc_stretch_keep_vlm(c);
         for (unsigned i = 0; i < mw->len; i++)
             if (mw->lane_en[i])
                 c->vlm[mw->off + i] = mw->data[i];
@@ -440,6 +442,8 @@ bool tpc_step_one(TpcCpu *c)
         return stop(c);
     unsigned dci = (c->pc / TPC_BUNDLE) % TPC_DCACHE_SIZE;
     TpcDCacheEntry *dc = &c->x.dcache[dci];
+    if (G_UNLIKELY(c->undo))
+        tpc_stretch_keep_entry(c, dci); /* (changed below) */
     bool decoded = false;
     if (!dc->valid || !tpc_bundle_eq(dc->raw, raw)) {
         decoded = true;

@@ -461,14 +461,20 @@ uint64_t tpc_run_quiet(TpcCpu *c, uint64_t max_bundles);
  * (tpc_jit_available); a core's arena and bodies freed. */
 unsigned tpc_jit_enabled(void);
 void tpc_jit_free(TpcCpu *c);
-/* Drop the core's compiled bodies (they point at its decode cache, which a
- * rolled-back stretch puts back: stretch.c). */
-void tpc_jit_forget(TpcCpu *c);
+/* At a stretch's start, keep what the compiler must find again if the
+ * stretch is rolled back; put it back (had: a compiler existed at the
+ * start), after the decode-cache entries (stretch.c). */
+void tpc_jit_keep(TpcCpu *c);
+void tpc_jit_back(TpcCpu *c, bool had);
 /* A TPC's part in a stretch run in parallel (stretch.c): its
  * NxCpuOps.stretch_* hooks (nxemu/cpu.h, softmmu/sched-threads.c), and its
  * snapshot freed.  (Declared here, not in a header of stretch.c's own, so
  * that cpu.c and stretch.c do not include each other.) */
 void tpc_stretch_begin(NxCpu *cpu);
+/* Before the stretch's first change of decode-cache entry e, or of the
+ * VLM (called while c->undo, the stretch can be rolled back). */
+void tpc_stretch_keep_entry(TpcCpu *c, unsigned e);
+void tpc_stretch_keep_vlm(TpcCpu *c);
 bool tpc_stretch_accesses(NxCpu *cpu, void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write),
                           void *o);
 void tpc_stretch_restore(NxCpu *cpu);

@@ -81,7 +81,25 @@ typedef struct TpcJit {
     } map[TPC_JIT_MAP];
     /* calls of the direct path by mnemonic, of bodies gone */
     TpcJitCalled called[TPC_JIT_CALLED];
+    /* changes of anything but the bodies' call counts, and what a stretch
+     * that may be rolled back kept at its start (tpc_jit_keep) */
+    uint64_t epoch;
+    struct TpcJitKept *kept;
 } TpcJit;
+
+/* The compiler as a stretch found it: the bodies' call counts (they grow
+ * in every trip), and, for when the stretch compiled or declined a body,
+ * the map, the counts of bodies gone and each body's plan. */
+typedef struct TpcJitKept {
+    uint64_t epoch;
+    unsigned nbody;
+    uint32_t nb[TPC_JIT_BODIES];
+    TpcJitCalled called[TPC_JIT_CALLED];
+    uint8_t map[sizeof(((TpcJit *)0)->map)];
+    const void **plan; /* the bodies' plans, one after another */
+    uint64_t *calls;   /* and their counts */
+    size_t cap;        /* bundles plan and calls hold */
+} TpcJitKept;
 
 /* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
 
@@ -420,6 +438,7 @@ static void body_fold(TpcJit *j, TpcJitBody *b)
 
 static void flush(TpcJit *j)
 {
+    j->epoch++;
     for (unsigned i = 0; i < j->nbody; i++)
         body_fold(j, &j->body[i]);
     j->nbody = j->next = 0;
@@ -555,6 +574,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
                 /* (no loop plan either: as loop_plan_iterate records it;
                  * the map keeps it too, when an outer body takes that) */
                 c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
+                j->epoch++;
                 m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
                 return declined(c, body, end, gen);
             }
@@ -563,6 +583,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             any_prep = any_prep || dc->nprep;
             plan[k] = dc;
         }
+        j->epoch++;
         m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
         /* a short body with tensor accesses is the loop plan's, which
          * hoists their checks; one without a VPU loop step gains nothing */
@@ -620,20 +641,101 @@ void tpc_jit_stats(TpcCpu *c, char *out, size_t len)
                               slot[t[u].mnem->slot & 3], t[u].mnem->mnemonic, t[u].n);
 }
 
-void tpc_jit_forget(TpcCpu *c)
-{
-    if (c->x.jit)
-        flush(c->x.jit);
-}
-
 void tpc_jit_free(TpcCpu *c)
 {
     TpcJit *j = c->x.jit;
     if (!j)
         return;
     flush(j);
+    if (j->kept) {
+        g_free(j->kept->plan);
+        g_free(j->kept->calls);
+        g_free(j->kept);
+    }
     if (j->buf)
         munmap(j->buf, j->cap);
     g_free(j);
     c->x.jit = NULL;
+}
+
+/* ---- a stretch rolled back (target/tpc/stretch.c) ---- */
+
+void tpc_jit_keep(TpcCpu *c)
+{
+    TpcJit *j = c->x.jit;
+    if (!j)
+        return;
+    TpcJitKept *k = j->kept;
+    if (!k)
+        k = j->kept = g_new0(TpcJitKept, 1);
+    size_t nb = 0;
+    for (unsigned i = 0; i < j->nbody; i++)
+        nb += j->body[i].calls ? j->body[i].nb : 0;
+    if (nb > k->cap) {
+        k->cap = MAX(nb, 2 * k->cap);
+        k->plan = g_renew(const void *, k->plan, k->cap);
+        k->calls = g_renew(uint64_t, k->calls, k->cap * TPC_JIT_NCALLS);
+    }
+    k->epoch = j->epoch;
+    k->nbody = j->nbody;
+    memcpy(k->called, j->called, sizeof k->called);
+    memcpy(k->map, j->map, sizeof k->map);
+    size_t at = 0;
+    for (unsigned i = 0; i < j->nbody; i++) {
+        const TpcJitBody *b = &j->body[i];
+        k->nb[i] = b->calls ? b->nb : 0;
+        if (!k->nb[i])
+            continue;
+        memcpy(k->plan + at, b->plan, b->nb * sizeof *b->plan);
+        memcpy(k->calls + at * TPC_JIT_NCALLS, b->calls, b->nb * TPC_JIT_NCALLS * sizeof *b->calls);
+        at += b->nb;
+    }
+}
+
+/* Every body gone, its calls not counted. */
+static void drop(TpcJit *j)
+{
+    for (unsigned i = 0; i < j->nbody; i++) {
+        g_free(j->body[i].calls);
+        j->body[i].calls = NULL;
+    }
+    flush(j);
+}
+
+void tpc_jit_back(TpcCpu *c, bool had)
+{
+    TpcJit *j = c->x.jit;
+    if (!j)
+        return;
+    if (!had) {
+        /* made in the stretch: as new (the arena stays) */
+        drop(j);
+        memset(j->map, 0, sizeof j->map);
+        memset(j->called, 0, sizeof j->called);
+        return;
+    }
+    TpcJitKept *k = j->kept;
+    size_t at = 0;
+    if (j->epoch == k->epoch) {
+        /* the same bodies (the decode-cache entries they point at are
+         * back): their counts as they were */
+        for (unsigned i = 0; i < j->nbody; i++) {
+            if (k->nb[i])
+                memcpy(j->body[i].calls, k->calls + at * TPC_JIT_NCALLS,
+                       k->nb[i] * TPC_JIT_NCALLS * sizeof *k->calls);
+            at += k->nb[i];
+        }
+        return;
+    }
+    /* a body compiled, declined or gone in the stretch: none now, the
+     * counts of all as they were, and the rerun compiles them again */
+    drop(j);
+    memcpy(j->called, k->called, sizeof j->called);
+    for (unsigned i = 0; i < k->nbody; i++) {
+        TpcJitBody b = {0};
+        b.nb = k->nb[i], b.plan = k->plan + at, b.calls = k->calls + at * TPC_JIT_NCALLS;
+        calls_fold(&b, j->called);
+        at += k->nb[i];
+    }
+    memcpy(j->map, k->map, sizeof j->map);
 }
