@@ -8,10 +8,12 @@
  * order, a VPU step with a loop stencil inline (the direct path's
  * run_vpu_vl with the registers as holes), any other step a call of its
  * direct executor, and a bundle with tensor accesses a call of
- * tpc_direct_run that leaves the body before the bundle when its checks
- * fail.  One call runs one trip; tpc_jit_loop goes round the loop as the
- * loop plans do (the budget and the code generation checked per trip, the
- * loop end by tpc_loop_end_fast).  The arena is written between an
+ * tpc_direct_prep_all that leaves the body before the bundle when its
+ * checks fail; a body whose spans hoist has a second copy with its
+ * accesses inline for the trips tpc_hoist_range checks (hoist_entry).
+ * tpc_jit_loop goes round the loop as the loop plans do (the budget
+ * taken per bundle, the code generation checked per trip, the loop end
+ * in code or by tpc_loop_end_fast).  The arena is written between an
  * mprotect to read-write and one back to read-execute, only while no
  * compiled code runs; when full it is emptied whole with every body.
  */
@@ -698,7 +700,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     }
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
-        bool any_vl = false, any_prep = false;
+        bool any_vl = false;
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t pc = body + k * TPC_BUNDLE;
             const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -713,13 +715,12 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             }
             for (unsigned s = 0; s < dc->nact; s++)
                 any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
-            any_prep = any_prep || dc->nprep;
             plan[k] = dc;
         }
         m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
-        /* a short body with tensor accesses is the loop plan's, which
-         * hoists their checks; one without a VPU loop step gains nothing */
-        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8)))
+        /* one without a VPU loop step gains nothing (a body with tensor
+         * accesses hoists their spans as a loop plan would) */
+        if (c->x.jit_on == 1 && !any_vl)
             return declined(c, body, end, gen);
         b = compile(j, c, body, end, gen, depth, plan, nb);
         if (!b)
