@@ -137,6 +137,32 @@ static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
  * predicate), which the block compiler (jit.c) runs inline. */
 bool tpc_direct_is_vl(TpcDirectFn fn);
 
+/* Span hoisting (loop-plan.c; docs/architecture.rst "span hoisting"),
+ * shared by loop plans and compiled bodies (jit.c): one tensor access of
+ * a body as two observed trips saw it. */
+typedef struct TpcHoistAcc {
+    int32_t c0[5], c1[5]; /* coordinates at the access in the two trips */
+    const uint8_t *h1;    /* its host bytes in the second */
+    struct TpcVSpan vs;   /* and the RAM span they are in */
+    unsigned t;
+    uint32_t pc; /* of its bundle */
+    bool store;
+    int64_t step; /* host bytes it moves per trip (tpc_hoist_range) */
+} TpcHoistAcc;
+/* Whether body plan[0..nb) of the loop whose iterator is S[32 + depth]
+ * keeps its coordinates affine in the trip number, with *na accesses. */
+bool tpc_hoist_body(const TpcDCacheEntry *const *plan, unsigned nb, unsigned depth, unsigned *na);
+/* Record bundle dc's accesses (prepared into span[]) in observed trip j
+ * (0 or 1), from acc[*na] on. */
+void tpc_hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *const *span,
+                      TpcHoistAcc *acc, unsigned *na, unsigned j);
+/* At the body's top after the two observed trips: the trips r >= 2 left
+ * (the loop's, at most left / nb) in which every access stays in bounds
+ * and in its span, setting each one's move; 0 when there are none. */
+uint64_t tpc_hoist_range(TpcCpu *c, TpcHoistAcc *acc, unsigned na, unsigned nb, uint64_t left);
+/* The race note of access acc at host bytes host (what its check notes). */
+void tpc_hoist_note(TpcCpu *c, const TpcHoistAcc *acc, const uint8_t *host);
+
 /* Run the innermost loop's body by its plans from c->pc (loop-plan.c),
  * counting bundles into *n (the slice's, at most max_bundles) and *nd
  * (the direct ones not yet in the core's counters). */

@@ -32,6 +32,11 @@ struct TpcJitCtx {
     uint64_t *calls;
     /* per bundle k, the spans of its steps (4 k + s) while it runs */
     const uint8_t **span;
+    /* hoisted trips (jit.c hoisted code): access p's host bytes in this
+     * trip, moved by hstep[p] after its use, and the race notes of a trip */
+    const uint8_t **hspan;
+    const int64_t *hstep;
+    void (*hnote)(char *c, const TpcJitCtx *x);
 };
 #define TPC_JIT_NCALLS 4
 
@@ -42,6 +47,8 @@ typedef struct TpcJitRun {
     uint64_t left;
     int32_t step, bound;
     uint8_t fast; /* an ascending '<' loop: its end in code */
+    uint8_t note; /* hoisted code: race notes wanted */
+    uint64_t trips; /* hoisted code: the trips it may still run */
 } TpcJitRun;
 
 typedef uint32_t (*TpcJitFn)(char *c, const TpcJitCtx *x);

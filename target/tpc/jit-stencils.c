@@ -82,6 +82,10 @@ STENCIL(STEP);
 STENCIL(PREP);
 STENCIL(COMMIT);
 STENCIL(EXIT);
+STENCIL(HLD);
+STENCIL(HST);
+STENCIL(HTOP);
+STENCIL(HLOOP);
 #undef ST_PROTO_L
 #undef ST_PROTO_LA
 #undef ST_PROTO_E
@@ -223,4 +227,67 @@ STENCIL(EXIT)
 {
     (void)c, (void)x;
     return (uint32_t)V(k);
+}
+
+/* ---- hoisted trips (jit.c): the spans checked once for a range of trips,
+ * access p (hole s) at x->hspan[p], which moves by x->hstep[p] a trip ---- */
+
+/* Access p's host bytes for this trip, moved on for the next. */
+static inline __attribute__((always_inline)) const uint8_t *st_hspan(const TpcJitCtx *x)
+{
+    const uint8_t *p = x->hspan[V(s)];
+    x->hspan[V(s)] = p + x->hstep[V(s)];
+    return p;
+}
+
+/* ld_tnsr of a whole register (cpu-direct.c run_ld_tnsr): the LD slot's
+ * buffer (buf) becomes the register (vd), filled by the copy loop. */
+STENCIL(HLD)
+{
+    const uint8_t *restrict a = st_hspan(x);
+    uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);
+    uint8_t *restrict o = *buf;
+    __builtin_prefetch(a + 4 * TPC_VL_BYTES);
+    __builtin_prefetch(a + 4 * TPC_VL_BYTES + 128);
+    *buf = *r;
+    *r = o;
+    VL_LANES(4, 0, x, o, a, a, a);
+    return tpc_hole_next(c, x);
+}
+
+/* st_tnsr of a whole register (run_st_tnsr): its span and the image of
+ * register va, for COMMIT after the bundle's steps (buf: TpcExec.st_host,
+ * followed by st_src). */
+STENCIL(HST)
+{
+    const uint8_t *h = st_hspan(x);
+    const uint8_t **st = AT(const uint8_t *, buf);
+    st[0] = h;
+    st[1] = *AT(uint8_t *, va);
+    return tpc_hole_next(c, x);
+}
+
+/* A hoisted trip's top: its race notes, as the loop plan's (hnote).
+ * (Without them, TAKEN, which jit.c links to the same place as NEXT: a
+ * stencil has one NEXT exit, the compiler would make two.) */
+STENCIL(HTOP)
+{
+    if (__builtin_expect(!AT(TpcJitRun, run)->note, 1))
+        return tpc_hole_taken(c, x);
+    x->hnote(c, x);
+    return tpc_hole_next(c, x);
+}
+
+/* A hoisted trip's loop end: as LOOP, while trips are left of the range
+ * checked (nothing in such a trip writes code); after the last one, the
+ * caller's (k). */
+STENCIL(HLOOP)
+{
+    TpcJitRun *r = AT(TpcJitRun, run);
+    uint32_t *it = AT(uint32_t, it);
+    int32_t v = (int32_t)(*it + (uint32_t)r->step);
+    if (!--r->trips || v >= r->bound)
+        return (uint32_t)V(k);
+    *it = (uint32_t)v;
+    return tpc_hole_taken(c, x);
 }

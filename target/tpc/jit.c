@@ -8,10 +8,12 @@
  * order, a VPU step with a loop stencil inline (the direct path's
  * run_vpu_vl with the registers as holes), any other step a call of its
  * direct executor, and a bundle with tensor accesses a call of
- * tpc_direct_run that leaves the body before the bundle when its checks
- * fail.  One call runs one trip; tpc_jit_loop goes round the loop as the
- * loop plans do (the budget and the code generation checked per trip, the
- * loop end by tpc_loop_end_fast).  The arena is written between an
+ * tpc_direct_prep_all that leaves the body before the bundle when its
+ * checks fail; a body whose spans hoist has a second copy with its
+ * accesses inline for the trips tpc_hoist_range checks (hoist_entry).
+ * tpc_jit_loop goes round the loop as the loop plans do (the budget
+ * taken per bundle, the code generation checked per trip, the loop end
+ * in code or by tpc_loop_end_fast).  The arena is written between an
  * mprotect to read-write and one back to read-execute, only while no
  * compiled code runs; when full it is emptied whole with every body.
  */
@@ -56,6 +58,18 @@ typedef struct TpcJitBody {
     size_t *entry;        /* per bundle, its code's offset in the arena */
     uint64_t *calls;      /* the context's counts */
     const uint8_t **span; /* and spans */
+    /* hoisted trips (tpc_hoist_body: the loop plans' span hoisting): a
+     * second copy of the body whose accesses use the spans checked once
+     * for a range of trips, hent[] its entries; its na accesses as two
+     * observed trips saw them (recorded by jit_prep while rec >= 0, the
+     * trip, nrec of them so far), their host bytes and moves */
+    bool hoist, hemit;
+    int rec;
+    unsigned na, nrec;
+    TpcHoistAcc *acc;
+    const uint8_t **hp;
+    int64_t *hs;
+    size_t *hent;
 } TpcJitBody;
 
 typedef struct TpcJitCalled {
@@ -341,6 +355,50 @@ static EmitRes emit_mov(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     return emit_guarded(j, in, id, &h);
 }
 
+G_STATIC_ASSERT(offsetof(TpcCpu, x.st_src) == offsetof(TpcCpu, x.st_host) + sizeof(uint8_t *));
+
+/* In b's hoisted copy, step s of bundle k when it is a tensor access: the
+ * load or the store's first half from its hoisted span (HLD, HST), or
+ * EM_NOFIT.  (Its SP predicate held in the observed trips, and no step of
+ * the body writes an SP register.) */
+static EmitRes emit_hacc(TpcJit *j, const TpcJitBody *b, uint32_t k, unsigned s)
+{
+    const TpcDCacheEntry *dc = b->plan[k];
+    if (!b->hemit)
+        return EM_NOFIT;
+    unsigned p = 0;
+    for (uint32_t q = 0; q < k; q++)
+        p += ((const TpcDCacheEntry *)b->plan[q])->nprep;
+    for (unsigned i = 0; i < dc->nprep; i++, p++) {
+        if (dc->dprep[i] != s)
+            continue;
+        const TpcInsn *in = dc->din[s];
+        bool store = in == &dc->b.slot[TPC_SLOT_ST];
+        Holes h = {.v = {[TPC_HOLE_S] = p}};
+        if (store) {
+            h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->c.num % TPC_NR_V);
+            h.v[TPC_HOLE_BUF] = OFF(x.st_host);
+        } else {
+            h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
+            h.v[TPC_HOLE_BUF] = OFF(x.out[TPC_SLOT_LD].vbuf[0]);
+        }
+        return emit(j, store ? TPC_ST_HST : TPC_ST_HLD, &h, NULL);
+    }
+    return EM_NOFIT;
+}
+
+/* A hoisted trip's top (HTOP), both of its exits to what follows. */
+static EmitRes emit_htop(TpcJit *j, const Holes *h)
+{
+    uint8_t *taken;
+    EmitRes r = emit(j, TPC_ST_HTOP, h, &taken);
+    if (r == EM_OK && !taken)
+        return EM_NOFIT;
+    if (r == EM_OK)
+        link_to(taken, j->buf + j->used);
+    return r;
+}
+
 /* Body b's code from the arena's current end; EM_FULL if it ran out.
  * Each bundle starts with CHK (the budget: an entry point), and the body
  * ends with LOOP, going back to bundle 0's CHK. */
@@ -358,10 +416,14 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
             return EM_FULL; /* (the stencils exist: tpc_jit_available) */
         /* a bundle with tensor accesses: their checks and spans first,
          * its steps (the accesses called with their spans), its store */
-        if (dc->nprep && emit(j, TPC_ST_PREP, &h, NULL) != EM_OK)
+        if (dc->nprep && !b->hemit && emit(j, TPC_ST_PREP, &h, NULL) != EM_OK)
+            return EM_FULL;
+        if (b->hemit && !k && emit_htop(j, &h) != EM_OK)
             return EM_FULL;
         for (unsigned s = 0; s < dc->nact; s++) {
-            EmitRes r = emit_vpu(j, c, dc, s);
+            EmitRes r = emit_hacc(j, b, k, s);
+            if (r == EM_NOFIT)
+                r = emit_vpu(j, c, dc, s);
             if (r == EM_NOFIT)
                 r = emit_mov(j, c, dc, s);
             if (r == EM_FULL)
@@ -376,19 +438,54 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
     }
     uint8_t *top;
     h.v[TPC_HOLE_K] = b->nb;
-    if (emit(j, TPC_ST_LOOP, &h, &top) != EM_OK || !top)
+    if (emit(j, b->hemit ? TPC_ST_HLOOP : TPC_ST_LOOP, &h, &top) != EM_OK || !top)
         return EM_FULL;
     link_to(top, j->buf + b->entry[0]);
     return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
 }
 
+/* Body b's code and, when its spans can be hoisted, its hoisted copy. */
+static EmitRes emit_all(TpcJit *j, TpcCpu *c, TpcJitBody *b)
+{
+    EmitRes r = emit_body(j, c, b);
+    if (r != EM_OK || !b->hoist)
+        return r;
+    size_t *e = b->entry;
+    b->entry = b->hent;
+    b->hemit = true;
+    r = emit_body(j, c, b);
+    b->hemit = false;
+    b->entry = e;
+    return r;
+}
+
 /* ---- running ---- */
+
+static TpcJitBody *body_of(const TpcJitCtx *x)
+{
+    return (TpcJitBody *)((char *)x - offsetof(TpcJitBody, ctx));
+}
 
 static bool jit_prep(char *cc, const TpcJitCtx *x, uint32_t k)
 {
     TpcCpu *c = (TpcCpu *)cc;
+    const TpcDCacheEntry *dc = x->plan[k];
     c->pc = x->body + k * TPC_BUNDLE;
-    return tpc_direct_prep_all(c, x->plan[k], x->span + 4 * k);
+    if (!tpc_direct_prep_all(c, dc, x->span + 4 * k))
+        return false;
+    TpcJitBody *b = body_of(x);
+    if (G_UNLIKELY(b->rec >= 0) && b->nrec + dc->nprep <= b->na)
+        tpc_hoist_record(c, dc, x->span + 4 * k, b->acc, &b->nrec, (unsigned)b->rec);
+    return true;
+}
+
+/* A hoisted trip's race notes, those of the loop plan's (loop_hoist). */
+static void jit_hnote(char *cc, const TpcJitCtx *x)
+{
+    TpcCpu *c = (TpcCpu *)cc;
+    const TpcJitBody *b = body_of(x);
+    for (unsigned p = 0; p < b->na; p++)
+        tpc_hoist_note(c, &b->acc[p], b->hp[p]);
 }
 
 static void jit_commit(char *cc, const TpcJitCtx *x, uint32_t k)
@@ -431,6 +528,10 @@ static void body_fold(TpcJit *j, TpcJitBody *b)
     calls_fold(b, j->called);
     g_free(b->calls);
     g_free(b->span);
+    g_free(b->acc);
+    g_free(b->hp);
+    g_free(b->hs);
+    g_free(b->hent);
     g_free(b->entry);
     g_free(b->plan);
     memset(b, 0, sizeof *b);
@@ -463,6 +564,26 @@ static TpcJit *jit_of(TpcCpu *c)
     }
     c->x.jit = j;
     return j;
+}
+
+/* Whether body b's spans can be hoisted (as a loop plan's), and room for
+ * its accesses. */
+static void hoist_setup(TpcCpu *c, TpcJitBody *b)
+{
+    b->rec = -1;
+    b->hoist = tpc_jit_has_stencil(TPC_ST_HLD) && tpc_jit_has_stencil(TPC_ST_HST) &&
+               tpc_jit_has_stencil(TPC_ST_HTOP) && tpc_jit_has_stencil(TPC_ST_HLOOP) &&
+               tpc_hoist_body((const TpcDCacheEntry *const *)b->plan, b->nb,
+                              c->loops[b->depth - 1].depth, &b->na);
+    if (!b->hoist)
+        return;
+    b->acc = g_new0(TpcHoistAcc, b->na);
+    b->hp = g_new0(const uint8_t *, b->na);
+    b->hs = g_new0(int64_t, b->na);
+    b->hent = g_new0(size_t, b->nb);
+    b->ctx.hspan = b->hp;
+    b->ctx.hstep = b->hs;
+    b->ctx.hnote = jit_hnote;
 }
 
 /* Compile the body [body, end] of plans plan[0..nb), or NULL. */
@@ -499,7 +620,8 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     b->ctx.span = b->span;
     b->ctx.prep = jit_prep;
     b->ctx.commit = jit_commit;
-    EmitRes r = emit_body(j, c, b);
+    hoist_setup(c, b);
+    EmitRes r = emit_all(j, c, b);
     if (r == EM_FULL) {
         /* empty the arena (every other body goes) and once more */
         TpcJitBody keep = *b;
@@ -508,7 +630,7 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
         __atomic_fetch_add(&tpc_jit_flushes, 1, __ATOMIC_RELAXED);
         b = &j->body[j->nbody++];
         *b = keep;
-        r = emit_body(j, c, b);
+        r = emit_all(j, c, b);
     }
     b->ok = r == EM_OK;
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_EXEC) != 0) {
@@ -534,6 +656,39 @@ static bool declined(TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen)
     c->x.jit_no_next = (uint8_t)(i ^ 1u);
     c->x.jit_no_body[i] = body, c->x.jit_no_end[i] = end, c->x.jit_no_gen[i] = gen;
     return false;
+}
+
+/* Where body b's code is entered at bundle k while its spans may yet be
+ * hoisted (*trip < 3: the whole trips from its top seen so far): trip by
+ * trip (LOOP back to the caller) while two trips are observed, recording
+ * their accesses (jit_prep), then, at the third trip's top, the hoisted
+ * copy when tpc_hoist_range finds trips for it (b->rec = 3 says so), else
+ * the body's code as ever. */
+static size_t hoist_entry(TpcCpu *c, TpcJitBody *b, uint32_t k, unsigned *trip, uint64_t left)
+{
+    TpcJitRun *r = &c->x.jrun;
+    if (k) {
+        r->fast = 0; /* (the rest of a trip: then from the top) */
+        return b->entry[k];
+    }
+    if (*trip < 2) {
+        r->fast = 0;
+        b->rec = (int)*trip;
+        b->nrec = 0;
+        return b->entry[0];
+    }
+    *trip = 3;
+    uint64_t range = tpc_hoist_range(c, b->acc, b->na, b->nb, left);
+    if (!range)
+        return b->entry[0];
+    for (unsigned p = 0; p < b->na; p++) {
+        b->hs[p] = b->acc[p].step;
+        b->hp[p] = b->acc[p].h1 + b->acc[p].step;
+    }
+    r->trips = range;
+    r->note = c->race != NULL;
+    b->rec = 3;
+    return b->hent[0];
 }
 
 bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
@@ -564,7 +719,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     }
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
-        bool any_vl = false, any_prep = false;
+        bool any_vl = false;
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t pc = body + k * TPC_BUNDLE;
             const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -580,14 +735,13 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
             }
             for (unsigned s = 0; s < dc->nact; s++)
                 any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
-            any_prep = any_prep || dc->nprep;
             plan[k] = dc;
         }
         j->epoch++;
         m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
-        /* a short body with tensor accesses is the loop plan's, which
-         * hoists their checks; one without a VPU loop step gains nothing */
-        if (c->x.jit_on == 1 && (!any_vl || (any_prep && nb <= 8)))
+        /* one without a VPU loop step gains nothing (a body with tensor
+         * accesses hoists their spans as a loop plan would) */
+        if (c->x.jit_on == 1 && !any_vl)
             return declined(c, body, end, gen);
         b = compile(j, c, body, end, gen, depth, plan, nb);
         if (!b)
@@ -596,6 +750,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     }
     TpcJitRun *r = &c->x.jrun;
     uint32_t k = (c->pc - body) / TPC_BUNDLE;
+    unsigned trip = b->hoist ? 0 : 3;
     for (;;) {
         /* the code still current; the budget is taken bundle by bundle
          * in the code, which goes round the loop while the code stays */
@@ -606,11 +761,21 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         r->step = f->step;
         r->bound = f->bound;
         r->fast = f->cmp == TPC_CMP_LT && !f->once;
-        k = ((TpcJitFn)(void *)(j->buf + b->entry[k]))((char *)c, &b->ctx);
+        size_t at = G_UNLIKELY(trip < 3) ? hoist_entry(c, b, k, &trip, left) : b->entry[k];
+        k = ((TpcJitFn)(void *)(j->buf + at))((char *)c, &b->ctx);
         uint64_t ran = left - r->left;
         *n += ran;
         *nd += ran;
         c->x.jit_total += ran;
+        if (G_UNLIKELY(trip >= 3 && b->rec >= 0)) {
+            /* (the hoisted copy ran) */
+            b->rec = -1;
+            c->x.hoist_total += ran;
+        } else if (G_UNLIKELY(b->rec >= 0)) {
+            /* an observed trip: whole, with every access recorded */
+            trip = k == nb && b->nrec == b->na ? trip + 1 : 3;
+            b->rec = -1;
+        }
         if (k < nb) {
             c->pc = body + k * TPC_BUNDLE;
             return true;

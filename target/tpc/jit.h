@@ -40,6 +40,10 @@ typedef enum TpcStencilId {
     TPC_ST_PREP,
     TPC_ST_COMMIT,
     TPC_ST_EXIT,
+    TPC_ST_HLD, /* hoisted trips (jit.c) */
+    TPC_ST_HST,
+    TPC_ST_HTOP,
+    TPC_ST_HLOOP,
     TPC_ST_COUNT
 } TpcStencilId;
 
@@ -55,7 +59,7 @@ typedef enum TpcHole {
     TPC_HOLE_SP,
     TPC_HOLE_POL,
     TPC_HOLE_K,
-    TPC_HOLE_S,
+    TPC_HOLE_S,     /* STEP: the step; HLD, HST: the access */
     TPC_HOLE_RUN,   /* TpcExec.jrun */
     TPC_HOLE_IT,    /* the innermost loop's iterator */
     TPC_HOLE_GEN,   /* TpcExec.code_gen */

@@ -34,23 +34,30 @@
  * checked.  Any check failing leaves the plan as it was. */
 #define TPC_HOIST_MAX (2 * TPC_LOOP_PLAN_MAX)
 
-typedef struct HoistAcc {
-    int32_t c0[5], c1[5]; /* coordinates at the access in the two trips */
-    const uint8_t *h1;    /* its host bytes in the second */
-    struct TpcVSpan vs;   /* and the RAM span they are in */
-    unsigned t;
-    uint32_t pc; /* of its bundle */
-    bool store;
-    int64_t step; /* host bytes it moves per trip (loop_hoist) */
-} HoistAcc;
+bool tpc_hoist_body(const TpcDCacheEntry *const *plan, unsigned nb, unsigned depth, unsigned *na)
+{
+    bool hoist = true;
+    uint64_t ws = 0, adds = 0, sets = 0;
+    *na = 0;
+    for (unsigned k = 0; k < nb; k++) {
+        hoist = hoist && plan[k]->dhoist;
+        ws |= plan[k]->dws;
+        adds |= plan[k]->dadd_s;
+        sets |= plan[k]->dset_s;
+        *na += plan[k]->nprep;
+    }
+    /* (no access, nothing to hoist; a scalar moving a coordinate that the
+     * body writes could move it by anything, and adding the iterator, by
+     * more every trip) */
+    return hoist && *na && !(ws & (adds | sets)) && !(adds & (1ull << (32 + depth)));
+}
 
-/* Record the accesses of bundle dc (prepared into span[]) for trip j. */
-static void hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *const *span,
-                         HoistAcc *acc, unsigned *na, unsigned j)
+void tpc_hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *const *span,
+                      TpcHoistAcc *acc, unsigned *na, unsigned j)
 {
     for (unsigned i = 0; i < dc->nprep; i++) {
         const TpcInsn *in = dc->din[dc->dprep[i]];
-        HoistAcc *h = &acc[(*na)++];
+        TpcHoistAcc *h = &acc[(*na)++];
         memcpy(j ? h->c1 : h->c0, c->irf[in->a.num & 31], sizeof(h->c0));
         if (j) {
             bool store = in == &dc->b.slot[TPC_SLOT_ST];
@@ -65,7 +72,7 @@ static void hoist_record(TpcCpu *c, const TpcDCacheEntry *dc, const uint8_t *con
 
 /* Whether access h stays in bounds and in its span for trips 1..r after
  * the second observed one, setting its per-trip move. */
-static bool hoist_check(const TpcCpu *c, HoistAcc *h, uint64_t r)
+static bool hoist_check(const TpcCpu *c, TpcHoistAcc *h, uint64_t r)
 {
     const __typeof__(c->x.tfast[0]) *f = &c->x.tfast[h->t];
     __int128 move = 0;
@@ -88,23 +95,38 @@ static bool hoist_check(const TpcCpu *c, HoistAcc *h, uint64_t r)
     return true;
 }
 
-/* The trips left after the two observed ones (the loop at its body's top
- * again, c->pc == body), with the accesses' spans stepped: false when it
- * does not apply, and nothing ran. */
-static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb, HoistAcc *acc,
-                       unsigned na, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+uint64_t tpc_hoist_range(TpcCpu *c, TpcHoistAcc *acc, unsigned na, unsigned nb, uint64_t left)
 {
     const TpcLoopFrame *f = &c->loops[c->nloops - 1];
     int64_t it = (int32_t)c->s[32 + f->depth];
     if (f->cmp != TPC_CMP_LT || f->once || f->step <= 0 || it >= f->bound)
-        return false;
+        return 0;
     uint64_t r = (uint64_t)(((int64_t)f->bound - it + f->step - 1) / f->step);
-    r = MIN(r, (max_bundles - *n) / nb);
+    r = MIN(r, left / nb);
     if (r < 2)
-        return false;
+        return 0;
     for (unsigned p = 0; p < na; p++)
         if (!hoist_check(c, &acc[p], r))
-            return false;
+            return 0;
+    return r;
+}
+
+void tpc_hoist_note(TpcCpu *c, const TpcHoistAcc *acc, const uint8_t *host)
+{
+    tpc_race_note(c->race, acc->vs.s.lo + (uint64_t)(host - acc->vs.s.host), TPC_VBYTES, acc->store,
+                  acc->pc, (int)acc->t);
+}
+
+/* The trips left after the two observed ones (the loop at its body's top
+ * again, c->pc == body), with the accesses' spans stepped: false when it
+ * does not apply, and nothing ran. */
+static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb, TpcHoistAcc *acc,
+                       unsigned na, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
+{
+    const TpcLoopFrame *f = &c->loops[c->nloops - 1];
+    uint64_t r = tpc_hoist_range(c, acc, na, nb, max_bundles - *n);
+    if (!r)
+        return false;
     /* each bundle's span list, kept from trip to trip: only the accesses'
      * entries move (slot[p]: access p's) */
     const uint8_t *span[TPC_LOOP_PLAN_MAX][4];
@@ -122,8 +144,7 @@ static bool loop_hoist(TpcCpu *c, const TpcDCacheEntry *const *plan, unsigned nb
             *slot[p] += acc[p].step;
         if (G_UNLIKELY(c->race))
             for (unsigned p = 0; p < na; p++)
-                tpc_race_note(c->race, acc[p].vs.s.lo + (uint64_t)(*slot[p] - acc[p].vs.s.host),
-                              TPC_VBYTES, acc[p].store, acc[p].pc, (int)acc[p].t);
+                tpc_hoist_note(c, &acc[p], *slot[p]);
         for (unsigned b = 0; b < nb; b++) {
             c->pc = body + b * TPC_BUNDLE;
             tpc_direct_steps(c, plan[b], span[b]);
@@ -169,9 +190,6 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
      * generation: lrelu's would cost 18 host instructions per bundle) */
     if (body == c->x.lp_fail_body && end == c->x.lp_fail_end && gen == c->x.lp_fail_gen)
         return;
-    bool hoist = true;
-    uint64_t ws = 0, adds = 0, sets = 0;
-    unsigned na = 0;
     for (unsigned k = 0; k < nb; k++) {
         uint32_t pc = body + k * TPC_BUNDLE;
         const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
@@ -184,17 +202,10 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
             return;
         }
         plan[k] = dc;
-        hoist = hoist && dc->dhoist;
-        ws |= dc->dws;
-        adds |= dc->dadd_s;
-        sets |= dc->dset_s;
-        na += dc->nprep;
     }
-    /* (no access, nothing to hoist; a scalar moving a coordinate that the
-     * body writes could move it by anything, and adding the iterator, by
-     * more every trip) */
-    hoist = hoist && na && !(ws & (adds | sets)) && !(adds & (1ull << (32 + f->depth)));
-    HoistAcc acc[TPC_HOIST_MAX];
+    unsigned na;
+    bool hoist = tpc_hoist_body(plan, nb, f->depth, &na);
+    TpcHoistAcc acc[TPC_HOIST_MAX];
     for (unsigned trip = 0;; trip++) {
         /* Once per trip: a budget for the whole body (the caller's loop
          * goes on bundle by bundle near the slice's end), and the code
@@ -217,7 +228,7 @@ static void loop_plan_iterate(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint
                 const uint8_t *span[4] = {NULL, NULL, NULL, NULL};
                 if (!tpc_direct_prep_all(c, dc, span))
                     return;
-                hoist_record(c, dc, span, acc, &np, trip);
+                tpc_hoist_record(c, dc, span, acc, &np, trip);
                 tpc_direct_steps(c, dc, span);
             } else if (!tpc_direct_run(c, dc)) {
                 return;

@@ -47,7 +47,7 @@ def main():
     k = {}
     for name in ("add-f32", "fault-slm", "fault-late", "overlap-f32", "read-next-f32",
                  "overlap-rows-f32", "reread-f32", "race-overlap-i32", "race-read-i32",
-                 "race-flag-i32", "race-vlm-i32"):
+                 "race-flag-i32", "race-vlm-i32", "race-walk-i32"):
         o = os.path.join(tmp, name + ".o")
         p = run([NXAS, "-t", "tpc", "-o", o, os.path.join(KSRC, name + ".s")])
         check("assemble " + name, p.returncode == 0, p.stderr.decode())
@@ -219,6 +219,35 @@ def main():
              "--race=fault"], cwd=tmp)
     check("add-f32 race-free: no report, exit 0",
           p.returncode == 0 and b"tpc race" not in p.stderr, p.stderr.decode())
+
+    # The race lines do not depend on the execution tier: with every loop
+    # body compiled (NXEMU_TPC_JIT=all, its tensor spans hoisted as the
+    # loop plans hoist them) they and the bytes are those of the loop plans
+    # (NXEMU_TPC_JIT=off).  race-walk-i32's stores race in hoisted trips.
+    ins32 = struct.pack("<512i", *[7 * i for i in range(512)])
+    with open(os.path.join(tmp, "jin32.bin"), "wb") as f:
+        f.write(ins32)
+    tiers = re.compile(rb"tpc0 bundles=\d+ direct=\d+ staged=\d+ loop=\d+ hoist=(\d+) ")
+    for kern in ("race-walk-i32", "race-overlap-i32", "race-read-i32"):
+        res = {}
+        for jit in ("off", "all"):
+            out = os.path.join(tmp, "jit-%s-%s.bin" % (kern, jit))
+            p = subprocess.run([TPCRUN, "-k", k[kern], "-n", "4", "--index-space", "4",
+                                "-i", "jin32.bin:512:i32@0x4000000",
+                                "-o", out + ":1024:i32@0x%x" % base, "--arg", "300",
+                                "--threads", "1", "--stats"], capture_output=True, timeout=120,
+                               cwd=tmp, env=dict(os.environ, NXEMU_TPC_JIT=jit))
+            races = [ln for ln in p.stderr.splitlines() if b"tpc race" in ln]
+            got = open(out, "rb").read() if os.path.exists(out) else b""
+            m = tiers.search(p.stderr)
+            res[jit] = (p.returncode, races, got, m and int(m.group(1)),
+                        b" jit=" in p.stderr)
+        check("%s NXEMU_TPC_JIT=all: race lines and bytes as with it off" % kern,
+              res["off"][0] == 0 and res["off"][1] and res["all"][:3] == res["off"][:3],
+              "off: %r\nall: %r" % (res["off"][:2], res["all"][:2]))
+        if kern == "race-walk-i32":
+            check("%s NXEMU_TPC_JIT=all: compiled, spans hoisted" % kern,
+                  res["all"][4] and res["all"][3], repr(res["all"][3:]))
 
     # Racing kernels give the 1-thread result for every thread count
     # (docs/machine.rst "Host threads"): the same output bytes, stderr (race

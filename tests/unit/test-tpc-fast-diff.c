@@ -760,35 +760,37 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV };
+enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV, GEN_JIT_HOIST };
 
 static void differential(int gen, guint32 seed0)
 {
     /* TPC_FAST_DIFF_SEED / TPC_FAST_DIFF_N: a longer soak by hand */
     const char *es = g_getenv("TPC_FAST_DIFF_SEED"), *en = g_getenv("TPC_FAST_DIFF_N");
-    unsigned nkern = en                 ? (unsigned)g_ascii_strtoull(en, NULL, 0)
-                     : gen == GEN_HOIST ? 2 * NKERN
-                     : gen >= GEN_JIT   ? 4 * NKERN
-                                        : NKERN;
+    unsigned nkern = en ? (unsigned)g_ascii_strtoull(en, NULL, 0)
+                     : gen == GEN_HOIST || gen == GEN_JIT_HOIST ? 2 * NKERN
+                     : gen >= GEN_JIT                           ? 4 * NKERN
+                                                                : NKERN;
     GRand *r = g_rand_new_with_seed(es ? (guint32)g_ascii_strtoull(es, NULL, 0) : seed0);
     GString *src = g_string_new(NULL);
     State *a = g_new(State, 1), *b = g_new(State, 1);
     unsigned faults = 0, fused = 0, hoisted = 0, jit_kernels = 0, flushes0 = tpc_jit_flushes;
     unsigned inl0 = tpc_jit_inlined;
-    uint64_t jit_bundles = 0;
+    uint64_t jit_bundles = 0, jit_hoisted = 0;
+    unsigned jit_hoist_kernels = 0;
     uint64_t fused_bundles = 0, hoisted_bundles = 0;
     static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7},
-                          jslices[] = {1000, 64, 1000, 7};
+                          jslices[] = {1000, 64, 1000, 7}, jhslices[] = {1, 7, 64, 1000};
     for (unsigned n = 0; n < nkern; n++) {
         bool loops = gen != GEN_RANDOM;
-        GByteArray *text = gen == GEN_HOIST     ? hoist_kernel(r, src, n)
-                           : gen == GEN_LOOPS   ? loop_kernel(r, src)
-                           : gen == GEN_JIT     ? jit_kernel(r, src)
-                           : gen == GEN_JIT_MOV ? jit_mov_kernel(r, src)
-                                                : kernel(r, src);
+        GByteArray *text = gen == GEN_HOIST || gen == GEN_JIT_HOIST ? hoist_kernel(r, src, n)
+                           : gen == GEN_LOOPS                       ? loop_kernel(r, src)
+                           : gen == GEN_JIT                         ? jit_kernel(r, src)
+                           : gen == GEN_JIT_MOV                     ? jit_mov_kernel(r, src)
+                                                                    : kernel(r, src);
         guint32 seed = g_rand_int(r);
         /* (hoisting needs slices of a few trips: the default quantum, 64) */
-        unsigned sl = gen == GEN_HOIST
+        unsigned sl = gen == GEN_JIT_HOIST ? jhslices[n % G_N_ELEMENTS(jhslices)]
+                      : gen == GEN_HOIST
                           ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
                                                            : hslices[n % G_N_ELEMENTS(hslices)])
                       : gen >= GEN_JIT ? jslices[n % G_N_ELEMENTS(jslices)]
@@ -821,6 +823,8 @@ static void differential(int gen, guint32 seed0)
             compare(a, b, "the compiled run (NXEMU_TPC_JIT=all)", src);
             jit_kernels += last_jit_bundles != 0;
             jit_bundles += last_jit_bundles;
+            jit_hoist_kernels += last_hoist_bundles != 0;
+            jit_hoisted += last_hoist_bundles;
         }
         run_mode(text, seed, MODE_DEBUGGER, sl, b);
         compare(a, b, "the debugger's run", src);
@@ -835,11 +839,13 @@ static void differential(int gen, guint32 seed0)
     g_test_message("%u kernels ran %" PRIu64 " bundles by compiled bodies, %u arena flushes, "
                    "%u VPU steps compiled inline",
                    jit_kernels, jit_bundles, tpc_jit_flushes - flushes0, tpc_jit_inlined - inl0);
+    g_test_message("%u kernels ran %" PRIu64 " compiled bundles with hoisted spans",
+                   jit_hoist_kernels, jit_hoisted);
     /* the loop kernels' bodies are compiled (on x86-64 with AVX2 and FMA),
      * with VPU steps inline, and the small arenas fill */
     if (gen != GEN_RANDOM && !en && tpc_jit_available()) {
         g_assert_cmpuint(jit_kernels, >, nkern / 5);
-        if (gen >= GEN_JIT) {
+        if (gen == GEN_JIT || gen == GEN_JIT_MOV) {
             g_assert_cmpuint(tpc_jit_inlined - inl0, >, 4u * nkern);
             g_assert_cmpuint(tpc_jit_flushes - flushes0, >, 0);
         }
@@ -852,6 +858,13 @@ static void differential(int gen, guint32 seed0)
     if (gen == GEN_HOIST && !en) {
         g_assert_cmpuint(hoisted, >, nkern / 8);
         g_assert_cmpuint(hoisted_bundles, >, 10u * nkern);
+    }
+    /* and compiled bodies hoist them too, mostly in the slices of 64 and
+     * 1000 (the kernels differ with the compiler: the generator's calls
+     * pass several pick()s as arguments, in an unspecified order) */
+    if (gen == GEN_JIT_HOIST && !en && tpc_jit_available()) {
+        g_assert_cmpuint(jit_hoist_kernels, >, nkern / 8);
+        g_assert_cmpuint(jit_hoisted, >, 5u * nkern);
     }
     /* the generator must reach both outcomes */
     g_assert_cmpuint(faults, >, 0);
@@ -887,6 +900,16 @@ static void test_jit_moves(void)
     differential(GEN_JIT_MOV, 20261208);
 }
 
+/* The span-hoisting kernels (their fixed ones walk over a tensor's end
+ * and off the memory mid-range, lose a predicate mid-loop, move by the
+ * iterator or through IRF copies) compiled, in slices of 1, 7, 64 and
+ * 1000 bundles: compiled bodies hoist their spans as loop plans do
+ * (jit.c hoist_entry), and every result is the staged run's. */
+static void test_jit_hoisted(void)
+{
+    differential(GEN_JIT_HOIST, 20261209);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -895,5 +918,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-fast-diff/hoisted-spans", test_hoisted_spans);
     g_test_add_func("/tpc-fast-diff/jit-bodies", test_jit_bodies);
     g_test_add_func("/tpc-fast-diff/jit-moves", test_jit_moves);
+    g_test_add_func("/tpc-fast-diff/jit-hoisted", test_jit_hoisted);
     return g_test_run();
 }
