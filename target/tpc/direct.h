@@ -136,6 +136,10 @@ static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
 /* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP
  * predicate), which the block compiler (jit.c) runs inline. */
 bool tpc_direct_is_vl(TpcDirectFn fn);
+/* Whether a plan step runs its slot's executor (run_staged); whether it
+ * is a SET_INDX (of which IRF register, which dims). */
+bool tpc_direct_staged(TpcDirectFn fn);
+bool tpc_direct_set_indx(TpcDirectFn fn, const TpcInsn *in, unsigned *dst, unsigned *mask);
 
 /* Run the innermost loop's body by its plans from c->pc (loop-plan.c),
  * counting bundles into *n (the slice's, at most max_bundles) and *nd
