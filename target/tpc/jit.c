@@ -280,16 +280,14 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
     /* (NOPs: what came before falls through or jumps into them) */
     memset(j->buf + j->used, 0x90, pad);
     j->used += pad;
-    uint8_t *at = j->buf + j->used, *next = NULL;
+    uint8_t *at = j->buf + j->used;
     memcpy(at, st->code, st->len);
     if (taken)
         *taken = NULL;
     for (unsigned i = 0; i < st->nrel; i++) {
         const NxStReloc *r = &st->rel[i];
-        if (r->hole == TPC_HOLE_NEXT) {
-            next = at + r->off;
-            continue;
-        }
+        if (r->hole == TPC_HOLE_NEXT)
+            continue; /* (below) */
         if (r->hole == TPC_HOLE_TAKEN) {
             if (taken)
                 *taken = at + r->off;
@@ -298,11 +296,12 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
         if (!nx_stencil_patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
             return EM_NOFIT;
     }
-    j->used += st->len;
-    if (st->strip)
-        j->used -= st->strip;
-    else if (next)
-        link_to(next, j->buf + j->used);
+    j->used += st->len - st->strip;
+    /* every exit to NEXT (a stencil may have several) but the trailing
+     * jump dropped */
+    for (unsigned i = 0; i < st->nrel; i++)
+        if (st->rel[i].hole == TPC_HOLE_NEXT && at + st->rel[i].off + 4 <= j->buf + j->used)
+            link_to(at + st->rel[i].off, j->buf + j->used);
     return EM_OK;
 }
 
