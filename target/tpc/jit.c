@@ -89,19 +89,31 @@ typedef struct TpcJit {
 static int16_t vtab[64][TPC_T_COUNT][8];
 static bool vtab_done;
 
-static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
-                     unsigned tier, int id, uint8_t taken[64][TPC_T_COUNT][8])
+/* A lane-ops.def row of the slot (slot: its SLOTS name it) into table
+ * tab: id for the switch values it applies to that are in mask ok (bit
+ * sw), -1 for the others, where no row before took them. */
+static void tab_put(int16_t tab[64][TPC_T_COUNT][8], uint8_t taken[64][TPC_T_COUNT][8], bool slot,
+                    unsigned op, unsigned t, unsigned swm, unsigned swv, unsigned ok, int id)
 {
-    if (!(slots & TPC_LS_VPU))
+    if (!slot)
         return;
     for (unsigned sw = 0; sw < 8; sw++) {
         if ((sw & swm) != swv || taken[op][t][sw])
             continue;
         taken[op][t][sw] = 1;
-        /* the loop tiers as vlane-impl.h's table: LA only without bit 2 */
-        bool loop = tier == 1 || (tier == 2 && !(sw & 4u));
-        vtab[op][t][sw] = (int16_t)(loop ? id : -1);
+        tab[op][t][sw] = (int16_t)((ok >> sw) & 1u ? id : -1);
     }
+}
+
+static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
+                     unsigned tier, int id, uint8_t taken[64][TPC_T_COUNT][8])
+{
+    /* the loop tiers as vlane-impl.h's table: LA only without bit 2 */
+    tab_put(vtab, taken, slots & TPC_LS_VPU, op, t, swm, swv,
+            tier == 1   ? 0xFFu
+            : tier == 2 ? 0x0Fu
+                        : 0u,
+            id);
 }
 
 static void vtab_init(void)
@@ -126,16 +138,22 @@ static void vtab_init(void)
 #undef JT_ID_E
 }
 
+/* Table tab's entry for (op, type, switches), the table made by init on
+ * the first call, or -1. */
+static int tab_get(int16_t tab[64][TPC_T_COUNT][8], bool *done, void (*init)(void), unsigned op,
+                   unsigned t, unsigned sw)
+{
+    if (!*done) {
+        /* (idempotent: racing threads write the same values) */
+        init();
+        *done = true;
+    }
+    return op < 64 && t < TPC_T_COUNT ? tab[op][t][sw & 7u] : -1;
+}
+
 int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
 {
-    if (!vtab_done) {
-        /* (idempotent: racing threads write the same values) */
-        vtab_init();
-        vtab_done = true;
-    }
-    if (op >= 64 || t >= TPC_T_COUNT)
-        return -1;
-    int id = vtab[op][t][sw & 7u];
+    int id = tab_get(vtab, &vtab_done, vtab_init, op, t, sw);
     if (id < 0)
         return -1;
     switch (bkind) {
@@ -161,17 +179,10 @@ static bool stab_done;
 static void stab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv, bool ok,
                      int id, uint8_t taken[64][TPC_T_COUNT][8])
 {
-    if (!(slots & TPC_LS_SPU))
-        return;
-    for (unsigned sw = 0; sw < 8; sw++) {
-        if ((sw & swm) != swv || taken[op][t][sw])
-            continue;
-        taken[op][t][sw] = 1;
-        /* spu_arith's result type: bf16 with acc_fp32 gives an f32, which
-         * a stencil of a row without that switch does not extend to */
-        bool rt = t != TPC_T_BF16 || !(sw & 4u) || (swm & swv & 4u);
-        stab[op][t][sw] = (int16_t)(ok && rt ? id : -1);
-    }
+    /* spu_arith's result type: bf16 with acc_fp32 (bit 2) gives an f32,
+     * which a stencil of a row without that switch does not extend to */
+    bool rt = t != TPC_T_BF16 || (swm & swv & 4u);
+    tab_put(stab, taken, slots & TPC_LS_SPU, op, t, swm, swv, !ok ? 0u : rt ? 0xFFu : 0x0Fu, id);
 }
 
 static void stab_init(void)
@@ -198,14 +209,7 @@ static void stab_init(void)
 
 int tpc_jit_spu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
 {
-    if (!stab_done) {
-        /* (idempotent: racing threads write the same values) */
-        stab_init();
-        stab_done = true;
-    }
-    if (op >= 64 || t >= TPC_T_COUNT || op == TPC_OPC_SPU_set_indx)
-        return -1;
-    int id = stab[op][t][sw & 7u];
+    int id = op == TPC_OPC_SPU_set_indx ? -1 : tab_get(stab, &stab_done, stab_init, op, t, sw);
     if (id < 0)
         return -1;
     switch (bkind) {
