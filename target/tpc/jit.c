@@ -87,7 +87,6 @@ typedef struct TpcJit {
 /* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
 
 static int16_t vtab[64][TPC_T_COUNT][8];
-static bool vtab_done;
 
 /* A lane-ops.def row of the slot (slot: its SLOTS name it) into table
  * tab: id for the switch values it applies to that are in mask ok (bit
@@ -116,7 +115,8 @@ static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsi
             id);
 }
 
-static void vtab_init(void)
+/* (at start-up, as exec-alu.c's table: compiling threads only read it) */
+__attribute__((constructor)) static void vtab_init(void)
 {
     static uint8_t taken[64][TPC_T_COUNT][8];
     memset(vtab, 0xFF, sizeof vtab);
@@ -138,22 +138,15 @@ static void vtab_init(void)
 #undef JT_ID_E
 }
 
-/* Table tab's entry for (op, type, switches), the table made by init on
- * the first call, or -1. */
-static int tab_get(int16_t tab[64][TPC_T_COUNT][8], bool *done, void (*init)(void), unsigned op,
-                   unsigned t, unsigned sw)
+/* Table tab's entry for (op, type, switches), or -1. */
+static int tab_get(int16_t tab[64][TPC_T_COUNT][8], unsigned op, unsigned t, unsigned sw)
 {
-    if (!*done) {
-        /* (idempotent: racing threads write the same values) */
-        init();
-        *done = true;
-    }
     return op < 64 && t < TPC_T_COUNT ? tab[op][t][sw & 7u] : -1;
 }
 
 int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
 {
-    int id = tab_get(vtab, &vtab_done, vtab_init, op, t, sw);
+    int id = tab_get(vtab, op, t, sw);
     if (id < 0)
         return -1;
     switch (bkind) {
@@ -174,7 +167,6 @@ int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
  * (and jit-spu.def): the S-operand stencil, the immediate's next ---- */
 
 static int16_t stab[64][TPC_T_COUNT][8];
-static bool stab_done;
 
 static void stab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv, bool ok,
                      int id, uint8_t taken[64][TPC_T_COUNT][8])
@@ -185,7 +177,7 @@ static void stab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsi
     tab_put(stab, taken, slots & TPC_LS_SPU, op, t, swm, swv, !ok ? 0u : rt ? 0xFFu : 0x0Fu, id);
 }
 
-static void stab_init(void)
+__attribute__((constructor)) static void stab_init(void)
 {
     static uint8_t taken[64][TPC_T_COUNT][8];
     memset(stab, 0xFF, sizeof stab);
@@ -209,7 +201,7 @@ static void stab_init(void)
 
 int tpc_jit_spu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
 {
-    int id = op == TPC_OPC_SPU_set_indx ? -1 : tab_get(stab, &stab_done, stab_init, op, t, sw);
+    int id = op == TPC_OPC_SPU_set_indx ? -1 : tab_get(stab, op, t, sw);
     if (id < 0)
         return -1;
     switch (bkind) {
