@@ -111,6 +111,8 @@ static void run_st_tnsr(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, 
     c->x.st_src = c->v[in->c.num];
 }
 
+static void run_staged(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span);
+
 /* Operand B of a direct VPU instruction as a register image (A when
  * there is none, NOT). */
 static inline const uint8_t *vl_src_b(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
@@ -179,6 +181,11 @@ static void run_vpu_vl(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
 bool tpc_direct_is_vl(TpcDirectFn fn)
 {
     return fn == run_vpu_vl;
+}
+
+bool tpc_direct_staged(TpcDirectFn fn)
+{
+    return fn == run_staged;
 }
 
 static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
@@ -447,6 +454,18 @@ static void run_set_indx_spu(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn 
 static void run_set_indx_st(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *s)
 {
     set_indx(c, dc, in, in->c.num, in->b.raw >> 2);
+}
+
+bool tpc_direct_set_indx(TpcDirectFn fn, const TpcInsn *in, unsigned *dst, unsigned *mask)
+{
+    if (fn == run_set_indx_ld || fn == run_set_indx_st)
+        *dst = fn == run_set_indx_ld ? in->dst.num : in->c.num, *mask = in->b.raw >> 2;
+    else if (fn == run_set_indx_spu)
+        *dst = in->dst.num, *mask = in->sw >> 2;
+    else
+        return false;
+    *mask &= 0x1Fu;
+    return true;
 }
 
 /* SPU instructions through their own executor, as vpu_staged_form: the

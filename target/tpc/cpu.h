@@ -415,6 +415,9 @@ TpcExecFn tpc_st_quick(const TpcInsn *in);
 /* The IRF ADD with a scalar, a form with a direct executor (cpu-direct.c;
  * exec-spu.c, next to its general executor). */
 bool tpc_spu_irf_add_form(const TpcInsn *in);
+/* Whether fn is the SPU's arithmetic, logic or compare executor
+ * (exec-spu.c spu_arith, spu_cmp: the block compiler's SPU stencils). */
+bool tpc_exec_is_spu_alu(TpcExecFn fn);
 
 /* 32-byte equality without a libc call. */
 static inline bool tpc_bundle_eq(const uint8_t *a, const uint8_t *b)

@@ -136,6 +136,10 @@ static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
 /* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP
  * predicate), which the block compiler (jit.c) runs inline. */
 bool tpc_direct_is_vl(TpcDirectFn fn);
+/* Whether a plan step runs its slot's executor (run_staged); whether it
+ * is a SET_INDX (of which IRF register, which dims). */
+bool tpc_direct_staged(TpcDirectFn fn);
+bool tpc_direct_set_indx(TpcDirectFn fn, const TpcInsn *in, unsigned *dst, unsigned *mask);
 
 /* Span hoisting (loop-plan.c; docs/architecture.rst "span hoisting"),
  * shared by loop plans and compiled bodies (jit.c): one tensor access of

@@ -121,6 +121,20 @@ SPU_CMP(cmp_leq)
 SPU_CMP(cmp_grt)
 SPU_CMP(cmp_geq)
 
+bool tpc_exec_is_spu_alu(TpcExecFn fn)
+{
+    static const TpcExecFn alu[] = {
+        tpc_exec_spu_mac,      tpc_exec_spu_mul,     tpc_exec_spu_add,     tpc_exec_spu_sub,
+        tpc_exec_spu_max,      tpc_exec_spu_min,     tpc_exec_spu_abs,     tpc_exec_spu_or,
+        tpc_exec_spu_and,      tpc_exec_spu_xor,     tpc_exec_spu_not,     tpc_exec_spu_shr,
+        tpc_exec_spu_shl,      tpc_exec_spu_ash,     tpc_exec_spu_cmp_eq,  tpc_exec_spu_cmp_neq,
+        tpc_exec_spu_cmp_less, tpc_exec_spu_cmp_leq, tpc_exec_spu_cmp_grt, tpc_exec_spu_cmp_geq};
+    for (unsigned i = 0; i < sizeof alu / sizeof alu[0]; i++)
+        if (fn == alu[i])
+            return true;
+    return false;
+}
+
 bool tpc_exec_spu_mov(TpcCpu *c, const TpcBundle *b, const TpcInsn *in, TpcSlotOut *o)
 {
     if (!tpc_pred_scalar(c, in))

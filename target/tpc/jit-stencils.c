@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "target/tpc/jit-abi.h"
+#include "target/tpc/jit-lane.h"
 #include "target/tpc/lane.h"
 #include "target/tpc/vlane-loop.h"
 #include "target/tpc/vlane.h"
@@ -44,6 +45,10 @@ HOLE(it);
 HOLE(gen);
 HOLE(mark);
 HOLE(e);
+HOLE(sd);
+HOLE(sa);
+HOLE(sw);
+HOLE(cy);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -72,6 +77,14 @@ uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
 #define ST_PROTO_E(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
 #include "target/tpc/lane-ops.def"
+#define ST_PROTO_SPU(name, type)                                                                   \
+    STENCIL(SPU_##name##_##type##_S);                                                              \
+    STENCIL(SPU_##name##_##type##_I);
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_SPU(name, type)
+#include "target/tpc/lane-ops.def"
+#define TPC_JIT_SPU(name, type) ST_PROTO_SPU(name, type)
+#include "target/tpc/jit-spu.def"
+#undef ST_PROTO_SPU
 STENCIL(MOV_V);
 STENCIL(MOV_S);
 STENCIL(MOV_I);
@@ -161,6 +174,89 @@ ST_MOV(V)
 ST_MOV(S)
 ST_MOV(I)
 
+/* ---- the SPU: scalar ops of an S register A and an S register (K = S:
+ * hole sb) or an immediate (I: imm) B, written at once as the direct
+ * path's run_staged commits them (exec-spu.c spu_arith, spu_cmp) ---- */
+#define ST_SPU_B(K) (#K[0] == 'S' ? *AT(uint32_t, sb) : (uint32_t)V(imm))
+
+/* A lane-ops.def row into S register sd, sign-extended to the result's
+ * type (tpc_ext32: bf16's acc_fp32 rows give an f32); z is sd's old value
+ * (MAC).  A row with an exec-alu.c helper has none (jit-lane.h): its
+ * stencil only leaves, and the table never names it. */
+#define ST_SPU_ROW(name, type, swm, swv, expr, K)                                                  \
+    STENCIL(SPU_##name##_##type##_##K)                                                             \
+    {                                                                                              \
+        if (!st_lane_ok_##name##_##type())                                                         \
+            return (uint32_t)V(k);                                                                 \
+        uint32_t *d = AT(uint32_t, sd);                                                            \
+        uint32_t r = st_lane_##name##_##type(*AT(uint32_t, sa), ST_SPU_B(K), *d);                  \
+        *d = (uint32_t)tpc_lane_sext(                                                              \
+            r, TPC_T_##type == TPC_T_BF16 && (4u & (swm) & (swv)) ? TPC_T_F32 : TPC_T_##type);     \
+        return tpc_hole_next(c, x);                                                                \
+    }
+#define ST_SPU_LANE(name, type, swm, swv, expr)                                                    \
+    static inline __attribute__((always_inline))                                                   \
+    uint32_t st_lane_##name##_##type(uint32_t x, uint32_t y, uint32_t z)                           \
+    {                                                                                              \
+        enum { T = TPC_T_##type };                                                                 \
+        (void)x, (void)y, (void)z;                                                                 \
+        return (uint32_t)(expr);                                                                   \
+    }                                                                                              \
+    static inline __attribute__((always_inline)) int st_lane_ok_##name##_##type(void)              \
+    {                                                                                              \
+        enum { T = TPC_T_##type };                                                                 \
+        const uint32_t x = 0, y = 0, z = 0;                                                        \
+        (void)x, (void)y, (void)z;                                                                 \
+        return TPC_JIT_LANE_OK(expr);                                                              \
+    }                                                                                              \
+    ST_SPU_ROW(name, type, swm, swv, expr, S) ST_SPU_ROW(name, type, swm, swv, expr, I)
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    ST_SPU_LANE(name, type, swm, swv, expr)
+#include "target/tpc/lane-ops.def"
+
+/* Integer ADD into sd with the carry chain (tpc_alu: switches bit 0
+ * saturates, bit 1 adds the carry cy; the carry out goes to cy). */
+#define ST_SPU_IADD_K(type, K)                                                                     \
+    STENCIL(SPU_iadd_##type##_##K)                                                                 \
+    {                                                                                              \
+        uint8_t *cy = AT(uint8_t, cy);                                                             \
+        unsigned sw = (unsigned)V(sw), cin = (sw & 2u) ? (*cy & 1u) : 0u, cout;                    \
+        uint32_t r =                                                                               \
+            tpc_lane_int_add(TPC_T_##type, *AT(uint32_t, sa), ST_SPU_B(K), cin, sw & 1u, &cout);   \
+        *AT(uint32_t, sd) = (uint32_t)tpc_lane_sext(r, TPC_T_##type);                              \
+        *cy = (uint8_t)(cout & 1u);                                                                \
+        return tpc_hole_next(c, x);                                                                \
+    }
+/* A compare into SP register sd (switches bit 0 of CMP_EQ: mask_eq_zero). */
+#define ST_SPU_CMP_K(op, type, K)                                                                  \
+    STENCIL(SPU_##op##_##type##_##K)                                                               \
+    {                                                                                              \
+        bool mez = TPC_OPC_SPU_##op == TPC_OPC_SPU_cmp_eq && ((unsigned)V(sw) & 1u);               \
+        *AT(uint8_t, sd) =                                                                         \
+            tpc_lane_cmp(TPC_OPC_SPU_##op, TPC_T_##type, *AT(uint32_t, sa), ST_SPU_B(K), mez);     \
+        return tpc_hole_next(c, x);                                                                \
+    }
+/* SET_INDX (any slot): the dims of mask sw of IRF register sd. */
+#define ST_SPU_SETI_K(K)                                                                           \
+    STENCIL(SPU_set_indx_U32_##K)                                                                  \
+    {                                                                                              \
+        int32_t *r = AT(int32_t, sd);                                                              \
+        uint32_t v = ST_SPU_B(K);                                                                  \
+        for (unsigned mk = (unsigned)V(sw) & 0x1Fu; mk; mk &= mk - 1)                              \
+            r[__builtin_ctz(mk)] = (int32_t)v;                                                     \
+        return tpc_hole_next(c, x);                                                                \
+    }
+#define ST_SPU_iadd(type, K)     ST_SPU_IADD_K(type, K)
+#define ST_SPU_cmp_eq(type, K)   ST_SPU_CMP_K(cmp_eq, type, K)
+#define ST_SPU_cmp_neq(type, K)  ST_SPU_CMP_K(cmp_neq, type, K)
+#define ST_SPU_cmp_less(type, K) ST_SPU_CMP_K(cmp_less, type, K)
+#define ST_SPU_cmp_leq(type, K)  ST_SPU_CMP_K(cmp_leq, type, K)
+#define ST_SPU_cmp_grt(type, K)  ST_SPU_CMP_K(cmp_grt, type, K)
+#define ST_SPU_cmp_geq(type, K)  ST_SPU_CMP_K(cmp_geq, type, K)
+#define ST_SPU_set_indx(type, K) ST_SPU_SETI_K(K)
+#define TPC_JIT_SPU(name, type)  ST_SPU_##name(type, S) ST_SPU_##name(type, I)
+#include "target/tpc/jit-spu.def"
+
 /* An SP predicate (tpc_pred_sp): the guarded stencil when true, else the
  * one after it (TAKEN). */
 STENCIL(PRED_SP)
@@ -174,10 +270,15 @@ STENCIL(PRED_SP)
  * take one bundle of it. */
 STENCIL(CHK)
 {
+    /* one subtract of the count in memory and a branch on its borrow
+     * (the compilers load, test, subtract and store: 5 instructions a
+     * bundle) going on to the next stencil, which follows (its trailing
+     * jump dropped); spent, it is put back to 0 */
     TpcJitRun *r = AT(TpcJitRun, run);
-    if (__builtin_expect(!r->left, 0))
-        return (uint32_t)V(k);
-    r->left--;
+    __asm__ goto("subq $1, %0\n\tjnc %l[take]" : : "m"(r->left) : "cc", "memory" : take);
+    r->left = 0;
+    return (uint32_t)V(k);
+take:
     return tpc_hole_next(c, x);
 }
 

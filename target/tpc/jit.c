@@ -27,6 +27,7 @@
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
 #include "target/tpc/jit.h"
+#include "target/tpc/jit-lane.h"
 #include "target/tpc/lane.h"
 #include "target/tpc/tpc-stencils.h"
 #include "target/tpc/vlane-loop.h"
@@ -118,24 +119,36 @@ typedef struct TpcJitKept {
 /* ---- the (op, type, switches) -> stencil table, from lane-ops.def ---- */
 
 static int16_t vtab[64][TPC_T_COUNT][8];
-static bool vtab_done;
 
-static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
-                     unsigned tier, int id, uint8_t taken[64][TPC_T_COUNT][8])
+/* A lane-ops.def row of the slot (slot: its SLOTS name it) into table
+ * tab: id for the switch values it applies to that are in mask ok (bit
+ * sw), -1 for the others, where no row before took them. */
+static void tab_put(int16_t tab[64][TPC_T_COUNT][8], uint8_t taken[64][TPC_T_COUNT][8], bool slot,
+                    unsigned op, unsigned t, unsigned swm, unsigned swv, unsigned ok, int id)
 {
-    if (!(slots & TPC_LS_VPU))
+    if (!slot)
         return;
     for (unsigned sw = 0; sw < 8; sw++) {
         if ((sw & swm) != swv || taken[op][t][sw])
             continue;
         taken[op][t][sw] = 1;
-        /* the loop tiers as vlane-impl.h's table: LA only without bit 2 */
-        bool loop = tier == 1 || (tier == 2 && !(sw & 4u));
-        vtab[op][t][sw] = (int16_t)(loop ? id : -1);
+        tab[op][t][sw] = (int16_t)((ok >> sw) & 1u ? id : -1);
     }
 }
 
-static void vtab_init(void)
+static void vtab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv,
+                     unsigned tier, int id, uint8_t taken[64][TPC_T_COUNT][8])
+{
+    /* the loop tiers as vlane-impl.h's table: LA only without bit 2 */
+    tab_put(vtab, taken, slots & TPC_LS_VPU, op, t, swm, swv,
+            tier == 1   ? 0xFFu
+            : tier == 2 ? 0x0Fu
+                        : 0u,
+            id);
+}
+
+/* (at start-up, as exec-alu.c's table: compiling threads only read it) */
+__attribute__((constructor)) static void vtab_init(void)
 {
     static uint8_t taken[64][TPC_T_COUNT][8];
     memset(vtab, 0xFF, sizeof vtab);
@@ -157,16 +170,15 @@ static void vtab_init(void)
 #undef JT_ID_E
 }
 
+/* Table tab's entry for (op, type, switches), or -1. */
+static int tab_get(int16_t tab[64][TPC_T_COUNT][8], unsigned op, unsigned t, unsigned sw)
+{
+    return op < 64 && t < TPC_T_COUNT ? tab[op][t][sw & 7u] : -1;
+}
+
 int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
 {
-    if (!vtab_done) {
-        /* (idempotent: racing threads write the same values) */
-        vtab_init();
-        vtab_done = true;
-    }
-    if (op >= 64 || t >= TPC_T_COUNT)
-        return -1;
-    int id = vtab[op][t][sw & 7u];
+    int id = tab_get(vtab, op, t, sw);
     if (id < 0)
         return -1;
     switch (bkind) {
@@ -178,6 +190,59 @@ int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
     case TPC_OP_IMM:
     case TPC_OP_SIMM:
         return id + 2;
+    default:
+        return -1;
+    }
+}
+
+/* ---- the SPU's (op, type, switches) -> stencil table, from lane-ops.def
+ * (and jit-spu.def): the S-operand stencil, the immediate's next ---- */
+
+static int16_t stab[64][TPC_T_COUNT][8];
+
+static void stab_put(unsigned slots, unsigned op, unsigned t, unsigned swm, unsigned swv, bool ok,
+                     int id, uint8_t taken[64][TPC_T_COUNT][8])
+{
+    /* spu_arith's result type: bf16 with acc_fp32 (bit 2) gives an f32,
+     * which a stencil of a row without that switch does not extend to */
+    bool rt = t != TPC_T_BF16 || (swm & swv & 4u);
+    tab_put(stab, taken, slots & TPC_LS_SPU, op, t, swm, swv, !ok ? 0u : rt ? 0xFFu : 0x0Fu, id);
+}
+
+__attribute__((constructor)) static void stab_init(void)
+{
+    static uint8_t taken[64][TPC_T_COUNT][8];
+    memset(stab, 0xFF, sizeof stab);
+    const uint32_t x = 0, y = 0, z = 0;
+    (void)x, (void)y, (void)z;
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr)                                     \
+    {                                                                                              \
+        enum { T = TPC_T_##type };                                                                 \
+        stab_put(slots, TPC_OPC_SPU_##opc, TPC_T_##type, swm, swv, TPC_JIT_LANE_OK(expr),          \
+                 TPC_ST_SPU_##name##_##type##_S, taken);                                           \
+    }
+#include "target/tpc/lane-ops.def"
+    /* (integer ADD has no row; compares any switches) */
+#define TPC_OPC_SPU_iadd TPC_OPC_SPU_add
+#define TPC_JIT_SPU(name, type)                                                                    \
+    stab_put(TPC_LS_SPU, TPC_OPC_SPU_##name, TPC_T_##type, 0, 0, true,                             \
+             TPC_ST_SPU_##name##_##type##_S, taken);
+#include "target/tpc/jit-spu.def"
+#undef TPC_OPC_SPU_iadd
+}
+
+int tpc_jit_spu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind)
+{
+    int id = op == TPC_OPC_SPU_set_indx ? -1 : tab_get(stab, op, t, sw);
+    if (id < 0)
+        return -1;
+    switch (bkind) {
+    case TPC_OP_S:
+        return id;
+    case TPC_OP_IMM:
+    case TPC_OP_SIMM:
+    case TPC_OP_NONE: /* (unary: B reads as 0) */
+        return id + 1;
     default:
         return -1;
     }
@@ -243,16 +308,14 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
     /* (NOPs: what came before falls through or jumps into them) */
     memset(j->buf + j->used, 0x90, pad);
     j->used += pad;
-    uint8_t *at = j->buf + j->used, *next = NULL;
+    uint8_t *at = j->buf + j->used;
     memcpy(at, st->code, st->len);
     if (taken)
         *taken = NULL;
     for (unsigned i = 0; i < st->nrel; i++) {
         const NxStReloc *r = &st->rel[i];
-        if (r->hole == TPC_HOLE_NEXT) {
-            next = at + r->off;
-            continue;
-        }
+        if (r->hole == TPC_HOLE_NEXT)
+            continue; /* (below) */
         if (r->hole == TPC_HOLE_TAKEN) {
             if (taken)
                 *taken = at + r->off;
@@ -261,11 +324,12 @@ static EmitRes emit(TpcJit *j, int id, const Holes *h, uint8_t **taken)
         if (!nx_stencil_patch32(at + r->off, r->type, r->addend, h->v[r->hole]))
             return EM_NOFIT;
     }
-    j->used += st->len;
-    if (st->strip)
-        j->used -= st->strip;
-    else if (next)
-        link_to(next, j->buf + j->used);
+    j->used += st->len - st->strip;
+    /* every exit to NEXT (a stencil may have several) but the trailing
+     * jump dropped */
+    for (unsigned i = 0; i < st->nrel; i++)
+        if (st->rel[i].hole == TPC_HOLE_NEXT && at + st->rel[i].off + 4 <= j->buf + j->used)
+            link_to(at + st->rel[i].off, j->buf + j->used);
     return EM_OK;
 }
 
@@ -399,6 +463,45 @@ static EmitRes emit_htop(TpcJit *j, const Holes *h)
     return r;
 }
 
+/* An SPU step with a stencil (tpc_jit_spu_stencil: arithmetic and logic
+ * into an S register, compares into an SP register, from S register A and
+ * an S register or immediate B; SET_INDX of any slot from an S register or
+ * an immediate), inline, or EM_NOFIT. */
+static EmitRes emit_spu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    unsigned slot = (unsigned)(in - dc->b.slot), dst, mask;
+    const TpcOperand *b = &in->b;
+    Holes h = {.v = {0}};
+    int id = -1;
+    if (tpc_direct_set_indx(dc->dfn[s], in, &dst, &mask)) {
+        b = &in->a;
+        id = b->kind == TPC_OP_S ? TPC_ST_SPU_set_indx_U32_S : TPC_ST_SPU_set_indx_U32_I;
+        h.v[TPC_HOLE_SD] = OFF(irf) + sizeof(c->irf[0]) * (dst & 31u);
+        h.v[TPC_HOLE_SW] = mask;
+    } else if (slot == TPC_SLOT_SPU && tpc_direct_staged(dc->dfn[s]) &&
+               tpc_exec_is_spu_alu(dc->dexec[slot]) && !in->pred_vp && in->a.kind == TPC_OP_S &&
+               in->type != TPC_T_B) {
+        bool cmp = in->opc >= TPC_OPC_SPU_cmp_eq && in->opc <= TPC_OPC_SPU_cmp_geq;
+        if (cmp ? in->dst.kind != TPC_OP_SP || !(in->dst.num & 15) || b->kind == TPC_OP_NONE
+                : in->dst.kind != TPC_OP_S)
+            return EM_NOFIT;
+        id = tpc_jit_spu_stencil(in->opc, in->type, in->sw, b->kind);
+        h.v[TPC_HOLE_SD] =
+            cmp ? OFF(sp) + (in->dst.num & 15u) : OFF(s) + 4u * (in->dst.num % TPC_NR_S);
+        h.v[TPC_HOLE_SA] = OFF(s) + 4u * (in->a.num % TPC_NR_S);
+        h.v[TPC_HOLE_SW] = in->sw;
+        h.v[TPC_HOLE_CY] = OFF(s_carry);
+    }
+    if (id < 0 || (b->kind != TPC_OP_S && b->kind != TPC_OP_IMM && b->kind != TPC_OP_SIMM &&
+                   b->kind != TPC_OP_NONE))
+        return EM_NOFIT;
+    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (b->num % TPC_NR_S);
+    if (b->kind == TPC_OP_IMM || b->kind == TPC_OP_SIMM)
+        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, b, NULL);
+    return emit_guarded(j, in, id, &h);
+}
+
 /* Body b's code from the arena's current end; EM_FULL if it ran out.
  * Each bundle starts with CHK (the budget: an entry point), and the body
  * ends with LOOP, going back to bundle 0's CHK. */
@@ -426,6 +529,8 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
                 r = emit_vpu(j, c, dc, s);
             if (r == EM_NOFIT)
                 r = emit_mov(j, c, dc, s);
+            if (r == EM_NOFIT)
+                r = emit_spu(j, c, dc, s);
             if (r == EM_FULL)
                 return r;
             if (r == EM_OK)

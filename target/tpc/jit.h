@@ -19,7 +19,10 @@
 #include "target/tpc/jit-abi.h"
 
 /* The stencils, named as in jit-stencils.c: per lane-ops.def row with a
- * loop tier, operand B a V register, an S register or an immediate. */
+ * loop tier, operand B a V register, an S register or an immediate; per
+ * row (and jit-spu.def's) an SPU one, operand B an S register or an
+ * immediate. */
+#define TPC_ST_SPU_ROW(name, type) TPC_ST_SPU_##name##_##type##_S, TPC_ST_SPU_##name##_##type##_I,
 typedef enum TpcStencilId {
 #define TPC_ST_L_(name, type)                                                                      \
     TPC_ST_##name##_##type##_V, TPC_ST_##name##_##type##_S, TPC_ST_##name##_##type##_I,
@@ -30,6 +33,11 @@ typedef enum TpcStencilId {
 #undef TPC_ST_L_
 #undef TPC_ST_LA_
 #undef TPC_ST_E_
+#define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) TPC_ST_SPU_ROW(name, type)
+#include "target/tpc/lane-ops.def"
+#define TPC_JIT_SPU(name, type) TPC_ST_SPU_ROW(name, type)
+#include "target/tpc/jit-spu.def"
+#undef TPC_ST_SPU_ROW
     TPC_ST_MOV_V,
     TPC_ST_MOV_S,
     TPC_ST_MOV_I,
@@ -65,6 +73,10 @@ typedef enum TpcHole {
     TPC_HOLE_GEN,   /* TpcExec.code_gen */
     TPC_HOLE_MARK,  /* TpcExec.code_marked */
     TPC_HOLE_E,     /* MOV: the element size of a broadcast */
+    TPC_HOLE_SD,    /* SPU: the destination (an S or SP register, an IRF one) */
+    TPC_HOLE_SA,    /* SPU: source A (an S register) */
+    TPC_HOLE_SW,    /* SPU: switches (ADD: saturate, carry in; SET_INDX: the dims) */
+    TPC_HOLE_CY,    /* SPU: the carry (TpcState.s_carry) */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
     TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
     TPC_HOLE_COUNT
@@ -94,6 +106,10 @@ bool tpc_jit_has_stencil(TpcStencilId id);
 /* The VPU stencil of (opcode, type, switches) with operand B of kind
  * bkind (TPC_OP_V, _S, _IMM/_SIMM, _NONE), or -1. */
 int tpc_jit_vpu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind);
+/* The SPU stencil of (opcode, type, switches) with operand A an S register,
+ * operand B of kind bkind (TPC_OP_S, _IMM/_SIMM, _NONE) and an S result
+ * (an SP one for the compares), or -1. */
+int tpc_jit_spu_stencil(unsigned op, unsigned t, unsigned sw, unsigned bkind);
 
 typedef struct TpcCpu TpcCpu;
 /* Go round the innermost loop, whose body starts at c->pc, by its compiled

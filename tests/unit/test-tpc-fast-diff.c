@@ -451,6 +451,110 @@ static GByteArray *jit_mov_kernel(GRand *r, GString *src)
     return assemble(src);
 }
 
+/* An SPU scalar op for jit_spu_kernel: every opcode with a lane-ops.def
+ * row, integer ADD with its carry and the compares, at every type, with
+ * the switches each allows; A an S register of S24..S31 (edge values:
+ * extremes, NaN, infinities, sign bits of each width), B one of them or an
+ * immediate (shift counts at and past the width, extremes, a NaN) or none
+ * (ABS, NOT); an S result in S24..S29, a compare's in SP1..SP3. */
+static void spu_op(GString *k, GRand *r, const char *pred)
+{
+    static const char *const types[] = {"f32", "bf16", "i32", "u32", "i16", "u16", "i8", "u8"};
+    static const char *const bin[] = {"add", "sub", "mul", "mac", "max", "min", "or",
+                                      "and", "xor", "shr", "shl", "ash", "abs", "not"};
+    static const char *const cmps[] = {"cmp_eq",  "cmp_neq", "cmp_less",
+                                       "cmp_leq", "cmp_grt", "cmp_geq"};
+    static const uint32_t imms[] = {0,           1,           7,           8,           15,
+                                    16,          31,          32,          33,          0xFFFFFFFFu,
+                                    0x7FFFFFFFu, 0x80000000u, 0x7FC00001u, 0x3F800000u, 0xFF80u};
+    unsigned ti = pick(r, G_N_ELEMENTS(types));
+    bool is_int = ti >= 2;
+    const char *t = types[ti];
+    char b[16];
+    if (pick(r, 2))
+        g_snprintf(b, sizeof b, "S%u", 24 + pick(r, 8));
+    else
+        g_snprintf(b, sizeof b, "0x%x",
+                   pick(r, 4) ? imms[pick(r, G_N_ELEMENTS(imms))] : g_rand_int(r));
+    if (pick(r, 4) == 0) {
+        const char *op = cmps[pick(r, G_N_ELEMENTS(cmps))];
+        bool mez = !strcmp(op, "cmp_eq") && pick(r, 2);
+        g_string_append_printf(k, "%s.%s%s SP%u, S%u, %s%s; ", op, t, mez ? " mask_eq_zero" : "",
+                               1 + pick(r, 3), 24 + pick(r, 8), b, pred);
+        return;
+    }
+    const char *op = bin[pick(r, G_N_ELEMENTS(bin))];
+    if (!strcmp(op, "ash") && !is_int)
+        op = "shl";
+    const char *sw = "";
+    unsigned w = pick(r, 4);
+    if (!strcmp(op, "add") && is_int)
+        sw = w == 0 ? " st" : w == 1 ? " carry" : w == 2 ? " st carry" : "";
+    else if (!strcmp(op, "sub") || !strcmp(op, "mac"))
+        sw = w == 0 && is_int ? " st" : w == 1 ? " neg" : "";
+    else if (!strcmp(op, "mul") && (ti == 2 || ti == 3))
+        sw = w == 0 ? " upper32" : "";
+    else if (!strcmp(op, "ash"))
+        sw = w == 0 ? " rhu" : "";
+    if (ti == 1 && (!strcmp(op, "mul") || !strcmp(op, "mac")) && pick(r, 2))
+        sw = !strcmp(op, "mac") && w == 1 ? " acc_fp32 neg" : " acc_fp32";
+    unsigned d = 24 + pick(r, 6), a = 24 + pick(r, 8);
+    if (!strcmp(op, "abs") || !strcmp(op, "not"))
+        g_string_append_printf(k, "%s.%s S%u, S%u%s; ", op, t, d, a, pred);
+    else
+        g_string_append_printf(k, "%s.%s%s S%u, S%u, %s%s; ", op, t, sw, d, a, b, pred);
+}
+
+/* A LOOP body of 1 to 30 bundles going round 2 to 40 times for the block
+ * compiler's SPU stencils (jit.c emit_spu): spu_op in most bundles under
+ * no, SP and negated SP predicates (the compares switch SP1..SP3), beside
+ * a VPU MAC broadcasting an S register the SPU ops write (its image
+ * rebuilt when the value changes) and SET_INDX in the load, SPU and store
+ * slots from an S register or an immediate; now and then one of
+ * bundle()'s direct forms (tensor accesses, which leave the body when
+ * those coordinates take their spans off the tensor). */
+static GByteArray *jit_spu_kernel(GRand *r, GString *src)
+{
+    static const char *const spreds[] = {"", "", "", ", SP1", ", !SP2", ", SP3", ", !SP0"};
+    static const uint32_t init[] = {0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0x7FC00001u,
+                                    0xFF800000u, 0x00008000u, 0x0000007Fu, 0x3FC00000u};
+    unsigned nb = 1 + pick(r, 30), trips = 2 + pick(r, 39);
+    jit_head(src, trips);
+    GString *pro = g_string_new(NULL);
+    for (unsigned i = 0; i < 8; i++)
+        g_string_append_printf(pro, "nop; mov.i32 S%u, 0x%x; nop; nop\n", 24 + i,
+                               pick(r, 3) ? init[i] : g_rand_int(r));
+    g_string_prepend(src, pro->str);
+    g_string_free(pro, TRUE);
+    for (unsigned b = 0; b < nb; b++) {
+        unsigned f = pick(r, 8);
+        if (f == 0) {
+            bundle(src, r, 0, true);
+            continue;
+        }
+        if (f == 1) {
+            /* SET_INDX in the load and store slots (one predicate) and the SPU */
+            const char *p = spreds[pick(r, G_N_ELEMENTS(spreds))];
+            g_string_append_printf(src, "set_indx I%u, b%05u, S%u%s; ", 2 + pick(r, 2),
+                                   pick(r, 2) ? 1 : 10011, 24 + pick(r, 8), p);
+            g_string_append_printf(src, "set_indx I4, b00010, 0x%x%s; nop; ", pick(r, 4),
+                                   spreds[pick(r, G_N_ELEMENTS(spreds))]);
+            g_string_append_printf(src, "set_indx I5, b%05u, S%u%s\n", pick(r, 2) ? 100 : 10001,
+                                   24 + pick(r, 8), p);
+            continue;
+        }
+        g_string_append(src, "nop; ");
+        spu_op(src, r, spreds[pick(r, G_N_ELEMENTS(spreds))]);
+        if (pick(r, 2))
+            g_string_append_printf(src, "mac.f32 V%u, V%u, S%u%s; nop\n", pick(r, 8), pick(r, 8),
+                                   24 + pick(r, 8), preds[pick(r, 5)]);
+        else
+            g_string_append(src, "nop; nop\n");
+    }
+    g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    return assemble(src);
+}
+
 /* A short LOOP body of direct forms going round many times, alone or
  * nested in an outer loop, for the loop plans (cpu-direct.c
  * tpc_enter_loop_plan): the coordinates the SPU steps move the spans until
@@ -760,7 +864,7 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV, GEN_JIT_HOIST };
+enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV, GEN_JIT_HOIST, GEN_JIT_SPU };
 
 static void differential(int gen, guint32 seed0)
 {
@@ -779,13 +883,15 @@ static void differential(int gen, guint32 seed0)
     unsigned jit_hoist_kernels = 0;
     uint64_t fused_bundles = 0, hoisted_bundles = 0;
     static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7},
-                          jslices[] = {1000, 64, 1000, 7}, jhslices[] = {1, 7, 64, 1000};
+                          jslices[] = {1000, 64, 1000, 7}, jhslices[] = {1, 7, 64, 1000},
+                          sslices[] = {1, 7, 64, 1000};
     for (unsigned n = 0; n < nkern; n++) {
         bool loops = gen != GEN_RANDOM;
         GByteArray *text = gen == GEN_HOIST || gen == GEN_JIT_HOIST ? hoist_kernel(r, src, n)
                            : gen == GEN_LOOPS                       ? loop_kernel(r, src)
                            : gen == GEN_JIT                         ? jit_kernel(r, src)
                            : gen == GEN_JIT_MOV                     ? jit_mov_kernel(r, src)
+                           : gen == GEN_JIT_SPU                     ? jit_spu_kernel(r, src)
                                                                     : kernel(r, src);
         guint32 seed = g_rand_int(r);
         /* (hoisting needs slices of a few trips: the default quantum, 64) */
@@ -793,9 +899,10 @@ static void differential(int gen, guint32 seed0)
                       : gen == GEN_HOIST
                           ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
                                                            : hslices[n % G_N_ELEMENTS(hslices)])
-                      : gen >= GEN_JIT ? jslices[n % G_N_ELEMENTS(jslices)]
-                      : loops          ? slices[n % G_N_ELEMENTS(slices)]
-                                       : 7;
+                      : gen == GEN_JIT_SPU ? sslices[n % G_N_ELEMENTS(sslices)]
+                      : gen >= GEN_JIT     ? jslices[n % G_N_ELEMENTS(jslices)]
+                      : loops              ? slices[n % G_N_ELEMENTS(slices)]
+                                           : 7;
         run_mode(text, seed, MODE_PLAIN, sl, a);
         uint64_t plain_loops = last_loop_bundles, a_hoist = last_hoist_bundles;
         faults += (a->status & 3) == 3;
@@ -837,7 +944,7 @@ static void differential(int gen, guint32 seed0)
                    " of them with hoisted spans",
                    faults, nkern, fused, fused_bundles, hoisted, hoisted_bundles);
     g_test_message("%u kernels ran %" PRIu64 " bundles by compiled bodies, %u arena flushes, "
-                   "%u VPU steps compiled inline",
+                   "%u steps compiled inline",
                    jit_kernels, jit_bundles, tpc_jit_flushes - flushes0, tpc_jit_inlined - inl0);
     g_test_message("%u kernels ran %" PRIu64 " compiled bundles with hoisted spans",
                    jit_hoist_kernels, jit_hoisted);
@@ -910,6 +1017,11 @@ static void test_jit_hoisted(void)
     differential(GEN_JIT_HOIST, 20261209);
 }
 
+static void test_jit_spu(void)
+{
+    differential(GEN_JIT_SPU, 20261209);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -919,5 +1031,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-fast-diff/jit-bodies", test_jit_bodies);
     g_test_add_func("/tpc-fast-diff/jit-moves", test_jit_moves);
     g_test_add_func("/tpc-fast-diff/jit-hoisted", test_jit_hoisted);
+    g_test_add_func("/tpc-fast-diff/jit-spu", test_jit_spu);
     return g_test_run();
 }

@@ -61,6 +61,58 @@ static void test_table(void)
     g_assert_cmpint(tpc_jit_vpu_stencil(TPC_OPC_SPU_add, TPC_T_F32, 0, TPC_OP_VSPECIAL), <, 0);
 }
 
+/* The SPU's table (jit.c tpc_jit_spu_stencil): a stencil only for a form
+ * the interpreter computes by a lane-ops.def row, an integer ADD or a
+ * compare, the immediate's right after the S register's; none for a row
+ * whose lane is an exec-alu.c helper (ASH, bf16 MAC without acc_fp32) or a
+ * bf16 acc_fp32 form whose row does not give an f32. */
+static void test_spu_table(void)
+{
+    unsigned n = 0;
+    for (unsigned op = 0; op < 64; op++)
+        for (unsigned t = 0; t < TPC_T_COUNT; t++)
+            for (unsigned sw = 0; sw < 8; sw++) {
+                int id = tpc_jit_spu_stencil(op, t, sw, TPC_OP_S);
+                g_assert_cmpint(tpc_jit_spu_stencil(op, t, sw, TPC_OP_IMM), ==,
+                                id < 0 ? -1 : id + 1);
+                g_assert_cmpint(tpc_jit_spu_stencil(op, t, sw, TPC_OP_NONE), ==,
+                                id < 0 ? -1 : id + 1);
+                if (id < 0)
+                    continue;
+                bool cmp = op >= TPC_OPC_SPU_cmp_eq && op <= TPC_OPC_SPU_cmp_geq;
+                bool iadd = op == TPC_OPC_SPU_add && t != TPC_T_F32 && t != TPC_T_BF16;
+                if (!cmp && !iadd && !tpc_alu_fn(TPC_SLOT_SPU, op, t, sw))
+                    g_error("op %u type %u switches %u: a stencil and no lane-ops.def row", op, t,
+                            sw);
+                if (id < TPC_ST_SPU_or_F32_S || id + 1 >= TPC_ST_MOV_V)
+                    g_error("op %u type %u switches %u: stencil %d is not an SPU one", op, t, sw,
+                            id);
+                n++;
+            }
+    /* the rows' (op, type, switches) on the SPU: most of 20 ops x 8 types */
+    g_assert_cmpuint(n, >, 600);
+    static const struct {
+        unsigned op, t, sw;
+        int id;
+    } cases[] = {
+        {TPC_OPC_SPU_mul, TPC_T_I32, 0, TPC_ST_SPU_mul_I32_S},
+        {TPC_OPC_SPU_mul, TPC_T_I32, 4, TPC_ST_SPU_mul_hi_I32_S},
+        {TPC_OPC_SPU_add, TPC_T_I32, 3, TPC_ST_SPU_iadd_I32_S},
+        {TPC_OPC_SPU_add, TPC_T_F32, 0, TPC_ST_SPU_f32_add_F32_S},
+        {TPC_OPC_SPU_mac, TPC_T_BF16, 4, TPC_ST_SPU_bf16_mac_acc_BF16_S},
+        {TPC_OPC_SPU_mac, TPC_T_BF16, 6, TPC_ST_SPU_bf16_macn_acc_BF16_S},
+        {TPC_OPC_SPU_cmp_less, TPC_T_U8, 0, TPC_ST_SPU_cmp_less_U8_S},
+        {TPC_OPC_SPU_cmp_eq, TPC_T_F32, 1, TPC_ST_SPU_cmp_eq_F32_S},
+        {TPC_OPC_SPU_ash, TPC_T_I32, 0, -1},
+        {TPC_OPC_SPU_mac, TPC_T_BF16, 0, -1},
+        {TPC_OPC_SPU_max, TPC_T_BF16, 4, -1},
+        {TPC_OPC_SPU_set_indx, TPC_T_I32, 0, -1},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++)
+        g_assert_cmpint(tpc_jit_spu_stencil(cases[i].op, cases[i].t, cases[i].sw, TPC_OP_S), ==,
+                        cases[i].id);
+}
+
 /* NXEMU_TPC_JIT (docs/architecture.rst) */
 static void test_env(void)
 {
@@ -93,6 +145,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tpc-jit/stencils", test_stencils);
     g_test_add_func("/tpc-jit/table", test_table);
+    g_test_add_func("/tpc-jit/spu-table", test_spu_table);
     g_test_add_func("/tpc-jit/env", test_env);
     return g_test_run();
 }
