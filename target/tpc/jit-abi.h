@@ -32,6 +32,8 @@ struct TpcJitCtx {
     uint64_t *calls;
     /* per bundle k, the spans of its steps (4 k + s) while it runs */
     const uint8_t **span;
+    /* -coverage: bundle k ran (a body with jumps counts each bundle) */
+    void (*cov)(char *c, const TpcJitCtx *x, uint32_t k);
 };
 #define TPC_JIT_NCALLS 4
 

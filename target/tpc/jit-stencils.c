@@ -44,6 +44,7 @@ HOLE(it);
 HOLE(gen);
 HOLE(mark);
 HOLE(e);
+HOLE(jmp);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -82,6 +83,8 @@ STENCIL(STEP);
 STENCIL(PREP);
 STENCIL(COMMIT);
 STENCIL(EXIT);
+STENCIL(BR);
+STENCIL(COV);
 #undef ST_PROTO_L
 #undef ST_PROTO_LA
 #undef ST_PROTO_E
@@ -223,4 +226,22 @@ STENCIL(EXIT)
 {
     (void)c, (void)x;
     return (uint32_t)V(k);
+}
+
+/* After a bundle with a jump: to the target bundle's code (TAKEN: its
+ * CHK, or an EXIT when the target lies outside the body) when the SPU
+ * slot's executor took it (its TpcSlotOut.jump at hole jmp, as cpu.c's
+ * tpc_step_one and the direct loop test it), else on to the next bundle. */
+STENCIL(BR)
+{
+    if (*AT(bool, jmp))
+        return tpc_hole_taken(c, x);
+    return tpc_hole_next(c, x);
+}
+
+/* Bundle k ran (under -coverage, in a body with jumps), after its PREP. */
+STENCIL(COV)
+{
+    x->cov(c, x, (uint32_t)V(k));
+    return tpc_hole_next(c, x);
 }

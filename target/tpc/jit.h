@@ -40,6 +40,8 @@ typedef enum TpcStencilId {
     TPC_ST_PREP,
     TPC_ST_COMMIT,
     TPC_ST_EXIT,
+    TPC_ST_BR,
+    TPC_ST_COV,
     TPC_ST_COUNT
 } TpcStencilId;
 
@@ -61,8 +63,10 @@ typedef enum TpcHole {
     TPC_HOLE_GEN,   /* TpcExec.code_gen */
     TPC_HOLE_MARK,  /* TpcExec.code_marked */
     TPC_HOLE_E,     /* MOV: the element size of a broadcast */
+    TPC_HOLE_JMP,   /* BR: the SPU slot's TpcSlotOut.jump */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
-    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
+    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top;
+                     * BR: the jump's target */
     TPC_HOLE_COUNT
 } TpcHole;
 
@@ -98,6 +102,10 @@ typedef struct TpcCpu TpcCpu;
 bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd);
 /* The steps and bundles that called the direct path, by mnemonic, for
  * --stats ("" when none). */
+/* Whether -coverage's counts of the bundles the last tpc_jit_loop ran
+ * (body [body, end]) were taken bundle by bundle by its compiled code (a
+ * body with jumps), not left to tpc_loop_cov; asked once after a run. */
+bool tpc_jit_counted(TpcCpu *c, uint32_t body, uint32_t end);
 void tpc_jit_stats(TpcCpu *c, char *out, size_t len);
 
 #endif
