@@ -200,6 +200,11 @@ static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in
     vpu_vp(c, dc, in, false);
 }
 
+bool tpc_direct_is_vl_vp(TpcDirectFn fn)
+{
+    return fn == run_vpu_vl_vp;
+}
+
 /* A one-source VPU loop (CONVERT between types of one size, NEARBYINT:
  * tpc_vl_convert_fn / tpc_vl_nearbyint_fn, the staged executors' own) */
 static void run_vpu_un(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, const uint8_t *span)

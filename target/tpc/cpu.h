@@ -313,6 +313,7 @@ typedef struct TpcExec {
     struct TpcJit *jit;
     uint64_t jit_total;
     TpcJitRun jrun; /* the running body's budget and loop (jit-abi.h) */
+    TpcJitMask jvpm[TPC_NR_VP]; /* VP-masked stencils' lane masks */
     /* the last two bodies the compiler declined (an inner loop's and its
      * outer one's), not asked again in this code generation (a staged
      * bundle in one would cost quant 64 host instructions a bundle) */

@@ -46,6 +46,17 @@ typedef struct TpcJitRun {
     uint8_t fast; /* an ascending '<' loop: its end in code */
 } TpcJitRun;
 
+/* A VPRF predicate's lane mask as a VP-masked stencil keeps it (one per
+ * VP register, TpcExec.jvpm): built from vp (the register's bytes when it
+ * was built) for key (element size | polarity << 4 | 0x100), kept while
+ * the register and the key stay; any: some lane enabled. */
+typedef struct TpcJitMask {
+    uint8_t m[256];
+    uint8_t vp[32];
+    uint32_t key;
+    uint32_t any;
+} TpcJitMask;
+
 typedef uint32_t (*TpcJitFn)(char *c, const TpcJitCtx *x);
 
 /* A scalar's broadcast image, as TpcBcast (cpu.h; jit.c checks the

@@ -298,6 +298,39 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     return emit_guarded(j, in, id, &h);
 }
 
+/* The VP-masked stencil of plan step s of dc (a VPU loop step under a
+ * VPRF predicate other than VP0: run_vpu_vl_vp), or EM_NOFIT; its holes
+ * as emit_vpu's, and the VP register and its mask's slot. */
+static EmitRes emit_vpu_vp(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    if (!tpc_direct_is_vl_vp(dc->dfn[s]) || !(in->pred & 15) || in->dst.kind != TPC_OP_V ||
+        in->a.kind != TPC_OP_V)
+        return EM_NOFIT;
+    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
+    /* (the masked ones follow the three kinds of B: jit.h) */
+    if (id < 0 || !tpc_stencils[id + 3].code)
+        return EM_NOFIT;
+    Holes h = {.v = {0}};
+    h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
+    h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
+    h.v[TPC_HOLE_VB] = in->b.kind == TPC_OP_V ? OFF(v) + sizeof(uint8_t *) * (in->b.num % TPC_NR_V)
+                                              : h.v[TPC_HOLE_VA];
+    h.v[TPC_HOLE_BUF] = OFF(x.out[TPC_SLOT_VPU].vbuf[0]);
+    unsigned bc = in->b.kind == TPC_OP_S ? in->b.num % TPC_NR_S : TPC_NR_S;
+    h.v[TPC_HOLE_BC] = OFF(x.vbcast) + sizeof(TpcBcast) * bc;
+    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
+    if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
+        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    h.v[TPC_HOLE_VP] = OFF(vp) + TPC_VPBYTES * (in->pred & 15u);
+    h.v[TPC_HOLE_VPM] = OFF(x.jvpm) + sizeof(TpcJitMask) * (in->pred & 15u);
+    h.v[TPC_HOLE_POL] = in->polarity ? 1u : 0u;
+    EmitRes r = emit(j, id + 3, &h, NULL);
+    if (r == EM_OK)
+        __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
+    return r;
+}
+
 /* An LD or VPU slot's MOV into V from a V register, an S register or an
  * immediate without a VPRF predicate (its executor through run_staged),
  * inline, or EM_NOFIT. */
@@ -399,6 +432,8 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
             return EM_FULL;
         for (unsigned s = 0; s < dc->nact; s++) {
             EmitRes r = emit_vpu(j, c, dc, s);
+            if (r == EM_NOFIT)
+                r = emit_vpu_vp(j, c, dc, s);
             if (r == EM_NOFIT)
                 r = emit_mov(j, c, dc, s);
             if (r == EM_FULL)
@@ -633,7 +668,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
                 return declined(c, body, end, gen);
             }
             for (unsigned s = 0; s < dc->nact; s++)
-                any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
+                any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]) || tpc_direct_is_vl_vp(dc->dfn[s]);
             any_prep = any_prep || dc->nprep;
             any_jmp = any_jmp || dc->spu_jmp;
             plan[k] = dc;

@@ -22,7 +22,8 @@
  * loop tier, operand B a V register, an S register or an immediate. */
 typedef enum TpcStencilId {
 #define TPC_ST_L_(name, type)                                                                      \
-    TPC_ST_##name##_##type##_V, TPC_ST_##name##_##type##_S, TPC_ST_##name##_##type##_I,
+    TPC_ST_##name##_##type##_V, TPC_ST_##name##_##type##_S, TPC_ST_##name##_##type##_I,            \
+        TPC_ST_##name##_##type##_VP, TPC_ST_##name##_##type##_SP, TPC_ST_##name##_##type##_IP,
 #define TPC_ST_LA_(name, type) TPC_ST_L_(name, type)
 #define TPC_ST_E_(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) TPC_ST_##tier##_(name, type)
@@ -64,6 +65,8 @@ typedef enum TpcHole {
     TPC_HOLE_MARK,  /* TpcExec.code_marked */
     TPC_HOLE_E,     /* MOV: the element size of a broadcast */
     TPC_HOLE_JMP,   /* BR: the SPU slot's TpcSlotOut.jump */
+    TPC_HOLE_VP,    /* VP-masked: the VP register (TpcCpu.vp) */
+    TPC_HOLE_VPM,   /* and its mask (TpcExec.jvpm) */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
     TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top;
                      * BR: the jump's target */
