@@ -4,9 +4,11 @@
  * arena per core and patches their holes, as the sequencer's (seq/jit.c).
  *
  * The unit is an innermost LOOP body whose bundles all have current direct
- * plans (cpu-direct.c) and no jump: each bundle's steps in the plan's
- * order, a VPU step with a loop stencil inline (the direct path's
- * run_vpu_vl with the registers as holes), any other step a call of its
+ * plans (cpu-direct.c): each bundle's steps in the plan's order, a VPU
+ * step with a loop stencil inline (the direct path's run_vpu_vl with the
+ * registers as holes; under a VPRF predicate its masked stencil, the mask
+ * kept while the VP register stays), a jump's bundle followed by a branch
+ * to its target's code (BR), any other step a call of its
  * direct executor, and a bundle with tensor accesses a call of
  * tpc_direct_run that leaves the body before the bundle when its checks
  * fail.  One call runs one trip; tpc_jit_loop goes round the loop as the
