@@ -108,6 +108,15 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
     return bc->img;
 }
 
+/* Sources pa (hole va) and pb of a row stencil, operand B of kind K: V (a
+ * register: hole vb), S (an S register's broadcast: sb, bc) or I (the
+ * immediate's: imm, bc). */
+#define ST_SOURCES(type, K)                                                                        \
+    const uint8_t *pa = *AT(uint8_t *, va);                                                        \
+    const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                        \
+                        : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)               \
+                                       : st_bcast(c, (uint32_t)V(imm), ST_E_##type)
+
 /* One lane-ops.def row over whole registers, operand B of kind K: V (a
  * register: hole vb), S (an S register's broadcast: sb, bc) or I (the
  * immediate's: imm, bc). */
@@ -121,10 +130,7 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
     STENCIL(name##_##type##_##K)                                                                   \
     {                                                                                              \
         uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
-        const uint8_t *pa = *AT(uint8_t *, va);                                                    \
-        const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                    \
-                            : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)           \
-                                           : st_bcast(c, (uint32_t)V(imm), ST_E_##type);           \
+        ST_SOURCES(type, K);                                                                       \
         uint8_t *out = *buf, *old = *r;                                                            \
         *r = out;                                                                                  \
         *buf = old;                                                                                \
@@ -175,10 +181,7 @@ static inline __attribute__((always_inline)) const uint8_t *st_mask(char *c, uns
         if (!m)                                                                                    \
             return tpc_hole_next(c, x);                                                            \
         uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
-        const uint8_t *pa = *AT(uint8_t *, va);                                                    \
-        const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                    \
-                            : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)           \
-                                           : st_bcast(c, (uint32_t)V(imm), ST_E_##type);           \
+        ST_SOURCES(type, K);                                                                       \
         uint8_t *out = *buf, *old = *r;                                                            \
         st_loop_##name##_##type##_##K(out, pa, pb, old);                                           \
         tpc_vl_merge(out, old, m);                                                                 \

@@ -277,15 +277,10 @@ static EmitRes emit_guarded(TpcJit *j, const TpcInsn *in, int id, const Holes *h
     return EM_OK;
 }
 
-/* The inline stencil of plan step s of dc, or EM_NOFIT. */
-static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+/* The holes of a VPU row stencil for in of dc: the registers, the slot's
+ * buffer, the broadcast image and the immediate. */
+static void vpu_holes(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, Holes *hp)
 {
-    const TpcInsn *in = dc->din[s];
-    if (!tpc_direct_is_vl(dc->dfn[s]))
-        return EM_NOFIT;
-    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
-    if (id < 0 || !tpc_stencils[id].code || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V)
-        return EM_NOFIT;
     Holes h = {.v = {0}};
     h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
     h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
@@ -297,6 +292,20 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
     if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
         h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    *hp = h;
+}
+
+/* The inline stencil of plan step s of dc, or EM_NOFIT. */
+static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    if (!tpc_direct_is_vl(dc->dfn[s]))
+        return EM_NOFIT;
+    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
+    if (id < 0 || !tpc_stencils[id].code || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V)
+        return EM_NOFIT;
+    Holes h;
+    vpu_holes(c, dc, in, &h);
     return emit_guarded(j, in, id, &h);
 }
 
@@ -313,17 +322,8 @@ static EmitRes emit_vpu_vp(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsig
     /* (the masked ones follow the three kinds of B: jit.h) */
     if (id < 0 || !tpc_stencils[id + 3].code)
         return EM_NOFIT;
-    Holes h = {.v = {0}};
-    h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
-    h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
-    h.v[TPC_HOLE_VB] = in->b.kind == TPC_OP_V ? OFF(v) + sizeof(uint8_t *) * (in->b.num % TPC_NR_V)
-                                              : h.v[TPC_HOLE_VA];
-    h.v[TPC_HOLE_BUF] = OFF(x.out[TPC_SLOT_VPU].vbuf[0]);
-    unsigned bc = in->b.kind == TPC_OP_S ? in->b.num % TPC_NR_S : TPC_NR_S;
-    h.v[TPC_HOLE_BC] = OFF(x.vbcast) + sizeof(TpcBcast) * bc;
-    h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
-    if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
-        h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    Holes h;
+    vpu_holes(c, dc, in, &h);
     h.v[TPC_HOLE_VP] = OFF(vp) + TPC_VPBYTES * (in->pred & 15u);
     h.v[TPC_HOLE_VPM] = OFF(x.jvpm) + sizeof(TpcJitMask) * (in->pred & 15u);
     h.v[TPC_HOLE_POL] = in->polarity ? 1u : 0u;

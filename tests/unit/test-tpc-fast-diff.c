@@ -337,6 +337,14 @@ static void jit_head(GString *src, unsigned trips)
     g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
 }
 
+/* jit_head, and the bundle (of nb) that the load walking t4 into a fault
+ * goes with in one body of n, else nb. */
+static unsigned jit_walk(GRand *r, GString *src, unsigned trips, unsigned nb, unsigned n)
+{
+    jit_head(src, trips);
+    return pick(r, n) == 0 ? pick(r, nb) : nb;
+}
+
 /* A LOOP body of 1 to 30 bundles going round 2 to 40 times, for the block
  * compiler (jit.c): mostly VPU arithmetic of every operand B kind and
  * predicate (vpu_ops; what has a loop stencil runs inline), with LD-slot
@@ -401,10 +409,9 @@ static GByteArray *jit_mov_kernel(GRand *r, GString *src)
 {
     static const char *const types[] = {".f32", ".i32", ".i16", ".u8", ".bf16", ".u16"};
     static const char *const ldpreds[] = {"", "", ", SP1", ", !SP2", ", VP1"};
-    unsigned nb = 2 + pick(r, 20), trips = 2 + pick(r, 30);
-    jit_head(src, trips);
+    unsigned nb = 2 + pick(r, 20);
     /* (the walking load after bundle walk) */
-    unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
+    unsigned walk = jit_walk(r, src, 2 + pick(r, 30), nb, 3);
     for (unsigned b = 0; b < nb; b++) {
         if (b > 0 && b - 1 == walk)
             g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
@@ -465,9 +472,8 @@ static GByteArray *jit_br_kernel(GRand *r, GString *src)
 {
     static const char *const jpreds[] = {"", ", SP1", ", !SP1", ", SP2", ", !SP2", ", SP3"};
     static const char *const vps[] = {"", ", VP1", ", !VP1", ", VP2", ", !VP2"};
-    unsigned nb = 3 + pick(r, 20), trips = 2 + pick(r, 30);
-    jit_head(src, trips);
-    unsigned walk = pick(r, 4) == 0 ? pick(r, nb) : nb;
+    unsigned nb = 3 + pick(r, 20);
+    unsigned walk = jit_walk(r, src, 2 + pick(r, 30), nb, 4);
     /* a backward jump at back (behind its counter at back - 1) */
     unsigned back = nb > 4 && pick(r, 2) ? 2 + pick(r, nb - 2) : nb;
     for (unsigned b = 0; b < nb; b++) {
