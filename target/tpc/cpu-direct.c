@@ -188,15 +188,28 @@ bool tpc_direct_staged(TpcDirectFn fn)
     return fn == run_staged;
 }
 
-static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
-                          const uint8_t *span)
+/* A VPU loop step under a VPRF predicate: the lane mask, then the loop
+ * with source B (unary: A again, as run_vpu_un) blended over it. */
+static inline __attribute__((always_inline)) void vpu_vp(TpcCpu *c, const TpcDCacheEntry *dc,
+                                                         const TpcInsn *in, bool unary)
 {
     uint8_t m[TPC_VBYTES];
     bool all;
     if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
         return;
     const uint8_t *pa = c->v[in->a.num];
-    vl_step_vp(c, dc, in, pa, vl_src_b(c, dc, in, pa), m, all);
+    vl_step_vp(c, dc, in, pa, unary ? pa : vl_src_b(c, dc, in, pa), m, all);
+}
+
+static void run_vpu_vl_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
+                          const uint8_t *span)
+{
+    vpu_vp(c, dc, in, false);
+}
+
+bool tpc_direct_is_vl_vp(TpcDirectFn fn)
+{
+    return fn == run_vpu_vl_vp;
 }
 
 /* A one-source VPU loop (CONVERT between types of one size, NEARBYINT:
@@ -212,12 +225,7 @@ static void run_vpu_un(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, c
 static void run_vpu_un_vp(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in,
                           const uint8_t *span)
 {
-    uint8_t m[TPC_VBYTES];
-    bool all;
-    if (!tpc_pred_mask(c, in, tpc_type_size(in->type), m, &all))
-        return;
-    const uint8_t *pa = c->v[in->a.num];
-    vl_step_vp(c, dc, in, pa, pa, m, all);
+    vpu_vp(c, dc, in, true);
 }
 
 /* The forms vpu_arith hands whole to tpc_vl_arith without carries: a V

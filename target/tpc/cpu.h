@@ -299,6 +299,10 @@ typedef struct TpcExec {
      * image per S register and one for immediates: a GEMM tile's MACs read
      * 16 of them */
     TpcBcast vbcast[TPC_NR_S + 1];
+    /* the VP-masked stencils' lane masks (jit.c), each with the VP bytes
+     * it was built from.  (These two caches, true to their keys, sit
+     * together: a stretch's rollback, stretch.c, does not copy them.) */
+    TpcJitMask jvpm[TPC_NR_VP];
 
     /* which path ran the bundles (-d stats, nxemu-tpc-run --stats): direct
      * bundles since creation (staged ones: parent.retired - direct_total);

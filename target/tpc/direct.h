@@ -136,6 +136,8 @@ static inline bool tpc_jit_declined(const TpcCpu *c, const TpcLoopFrame *f)
 /* Whether a plan step is a VPU lane loop (run_vpu_vl: V result, no VP
  * predicate), which the block compiler (jit.c) runs inline. */
 bool tpc_direct_is_vl(TpcDirectFn fn);
+/* The same under a VPRF predicate (run_vpu_vl_vp). */
+bool tpc_direct_is_vl_vp(TpcDirectFn fn);
 /* Whether a plan step runs its slot's executor (run_staged); whether it
  * is a SET_INDX (of which IRF register, which dims). */
 bool tpc_direct_staged(TpcDirectFn fn);

@@ -37,6 +37,8 @@ struct TpcJitCtx {
     const uint8_t **hspan;
     const int64_t *hstep;
     void (*hnote)(char *c, const TpcJitCtx *x);
+    /* -coverage: bundle k ran (a body with jumps counts each bundle) */
+    void (*cov)(char *c, const TpcJitCtx *x, uint32_t k);
 };
 #define TPC_JIT_NCALLS 4
 
@@ -50,6 +52,17 @@ typedef struct TpcJitRun {
     uint8_t note; /* hoisted code: race notes wanted */
     uint64_t trips; /* hoisted code: the trips it may still run */
 } TpcJitRun;
+
+/* A VPRF predicate's lane mask as a VP-masked stencil keeps it (one per
+ * VP register, TpcExec.jvpm): built from vp (the register's bytes when it
+ * was built) for key (element size | polarity << 4 | 0x100), kept while
+ * the register and the key stay; any: some lane enabled. */
+typedef struct TpcJitMask {
+    uint8_t m[256];
+    uint8_t vp[32];
+    uint32_t key;
+    uint32_t any;
+} TpcJitMask;
 
 typedef uint32_t (*TpcJitFn)(char *c, const TpcJitCtx *x);
 

@@ -49,6 +49,9 @@ HOLE(sd);
 HOLE(sa);
 HOLE(sw);
 HOLE(cy);
+HOLE(jmp);
+HOLE(vp);
+HOLE(vpm);
 #undef HOLE
 uint32_t tpc_hole_next(char *c, const TpcJitCtx *x);
 uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
@@ -72,7 +75,10 @@ uint32_t tpc_hole_taken(char *c, const TpcJitCtx *x);
 #define ST_PROTO_L(name, type)                                                                     \
     STENCIL(name##_##type##_V);                                                                    \
     STENCIL(name##_##type##_S);                                                                    \
-    STENCIL(name##_##type##_I);
+    STENCIL(name##_##type##_I);                                                                    \
+    STENCIL(name##_##type##_VP);                                                                   \
+    STENCIL(name##_##type##_SP);                                                                   \
+    STENCIL(name##_##type##_IP);
 #define ST_PROTO_LA(name, type) ST_PROTO_L(name, type)
 #define ST_PROTO_E(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_PROTO_##tier(name, type)
@@ -99,6 +105,8 @@ STENCIL(HLD);
 STENCIL(HST);
 STENCIL(HTOP);
 STENCIL(HLOOP);
+STENCIL(BR);
+STENCIL(COV);
 #undef ST_PROTO_L
 #undef ST_PROTO_LA
 #undef ST_PROTO_E
@@ -117,6 +125,15 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
     return bc->img;
 }
 
+/* Sources pa (hole va) and pb of a row stencil, operand B of kind K: V (a
+ * register: hole vb), S (an S register's broadcast: sb, bc) or I (the
+ * immediate's: imm, bc). */
+#define ST_SOURCES(type, K)                                                                        \
+    const uint8_t *pa = *AT(uint8_t *, va);                                                        \
+    const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                        \
+                        : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)               \
+                                       : st_bcast(c, (uint32_t)V(imm), ST_E_##type)
+
 /* One lane-ops.def row over whole registers, operand B of kind K: V (a
  * register: hole vb), S (an S register's broadcast: sb, bc) or I (the
  * immediate's: imm, bc). */
@@ -130,18 +147,70 @@ static inline __attribute__((always_inline)) const uint8_t *st_bcast(char *c, ui
     STENCIL(name##_##type##_##K)                                                                   \
     {                                                                                              \
         uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
-        const uint8_t *pa = *AT(uint8_t *, va);                                                    \
-        const uint8_t *pb = #K[0] == 'V'   ? *AT(uint8_t *, vb)                                    \
-                            : #K[0] == 'S' ? st_bcast(c, *AT(uint32_t, sb), ST_E_##type)           \
-                                           : st_bcast(c, (uint32_t)V(imm), ST_E_##type);           \
+        ST_SOURCES(type, K);                                                                       \
         uint8_t *out = *buf, *old = *r;                                                            \
         *r = out;                                                                                  \
         *buf = old;                                                                                \
         st_loop_##name##_##type##_##K(out, pa, pb, old);                                           \
         return tpc_hole_next(c, x);                                                                \
     }
+/* The lane mask of the VPRF predicate at hole vp for element size e and
+ * polarity pol (tpc_pred_mask's: tpc_vl_spread, tpc_vl_unpack), kept in
+ * the core at hole vpm while the register's bytes and the key stay; NULL
+ * when no lane is enabled. */
+static inline __attribute__((always_inline)) const uint8_t *st_mask(char *c, unsigned e)
+{
+    TpcJitMask *k = AT(TpcJitMask, vpm);
+    const uint8_t *vp = AT(uint8_t, vp);
+    uint32_t key = e | (uint32_t)V(pol) << 4 | 0x100u;
+    uint64_t w[4], d = 0;
+    memcpy(w, vp, 32);
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t o;
+        memcpy(&o, k->vp + 8 * i, 8);
+        d |= w[i] ^ o;
+    }
+    if (__builtin_expect(d || k->key != key, 0)) {
+        uint8_t g[32];
+        uint64_t any = 0;
+        tpc_vl_spread(g, vp, e, V(pol) != 0);
+        for (unsigned i = 0; i < 32; i += 8) {
+            uint64_t x;
+            memcpy(&x, g + i, 8);
+            any |= x;
+        }
+        tpc_vl_unpack(k->m, g);
+        memcpy(k->vp, w, 32);
+        k->key = key;
+        k->any = any != 0;
+    }
+    return k->any ? k->m : NULL;
+}
+
+/* A row under a VPRF predicate (the direct path's run_vpu_vl_vp): the
+ * row's loop (ST_ROW's, K the kind of B) into the slot's buffer, blended
+ * into the old value over the mask (tpc_vl_merge), the buffer then the
+ * register; nothing when no lane is enabled. */
+#define ST_ROWP(name, type, K)                                                                     \
+    STENCIL(name##_##type##_##K##P)                                                                \
+    {                                                                                              \
+        const uint8_t *m = st_mask(c, ST_E_##type);                                                \
+        if (!m)                                                                                    \
+            return tpc_hole_next(c, x);                                                            \
+        uint8_t **r = AT(uint8_t *, vd), **buf = AT(uint8_t *, buf);                               \
+        ST_SOURCES(type, K);                                                                       \
+        uint8_t *out = *buf, *old = *r;                                                            \
+        st_loop_##name##_##type##_##K(out, pa, pb, old);                                           \
+        tpc_vl_merge(out, old, m);                                                                 \
+        *r = out;                                                                                  \
+        *buf = old;                                                                                \
+        return tpc_hole_next(c, x);                                                                \
+    }
 #define ST_L(name, type, expr)                                                                     \
-    ST_ROW(name, type, expr, V) ST_ROW(name, type, expr, S) ST_ROW(name, type, expr, I)
+    ST_ROW(name, type, expr, V)                                                                    \
+    ST_ROW(name, type, expr, S)                                                                    \
+    ST_ROW(name, type, expr, I) ST_ROWP(name, type, V) ST_ROWP(name, type, S)                      \
+        ST_ROWP(name, type, I)
 #define ST_LA(name, type, expr) ST_L(name, type, expr)
 #define ST_E(name, type, expr)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_##tier(name, type, expr)
@@ -369,8 +438,7 @@ STENCIL(HST)
 }
 
 /* A hoisted trip's top: its race notes, as the loop plan's (hnote).
- * (Without them, TAKEN, which jit.c links to the same place as NEXT: a
- * stencil has one NEXT exit, the compiler would make two.) */
+ * (Without them, TAKEN, which jit.c links to the same place as NEXT.) */
 STENCIL(HTOP)
 {
     if (__builtin_expect(!AT(TpcJitRun, run)->note, 1))
@@ -391,4 +459,22 @@ STENCIL(HLOOP)
         return (uint32_t)V(k);
     *it = (uint32_t)v;
     return tpc_hole_taken(c, x);
+}
+
+/* After a bundle with a jump: to the target bundle's code (TAKEN: its
+ * CHK, or an EXIT when the target lies outside the body) when the SPU
+ * slot's executor took it (its TpcSlotOut.jump at hole jmp, as cpu.c's
+ * tpc_step_one and the direct loop test it), else on to the next bundle. */
+STENCIL(BR)
+{
+    if (*AT(bool, jmp))
+        return tpc_hole_taken(c, x);
+    return tpc_hole_next(c, x);
+}
+
+/* Bundle k ran (under -coverage, in a body with jumps), after its PREP. */
+STENCIL(COV)
+{
+    x->cov(c, x, (uint32_t)V(k));
+    return tpc_hole_next(c, x);
 }

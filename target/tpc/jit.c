@@ -4,9 +4,11 @@
  * arena per core and patches their holes, as the sequencer's (seq/jit.c).
  *
  * The unit is an innermost LOOP body whose bundles all have current direct
- * plans (cpu-direct.c) and no jump: each bundle's steps in the plan's
- * order, a VPU step with a loop stencil inline (the direct path's
- * run_vpu_vl with the registers as holes), any other step a call of its
+ * plans (cpu-direct.c): each bundle's steps in the plan's order, a VPU
+ * step with a loop stencil inline (the direct path's run_vpu_vl with the
+ * registers as holes; under a VPRF predicate its masked stencil, the mask
+ * kept while the VP register stays), a jump's bundle followed by a branch
+ * to its target's code (BR), any other step a call of its
  * direct executor, and a bundle with tensor accesses a call of
  * tpc_direct_prep_all that leaves the body before the bundle when its
  * checks fail; a body whose spans hoist has a second copy with its
@@ -24,6 +26,7 @@
 
 #include <glib.h>
 
+#include "nxemu/trace.h"
 #include "target/tpc/cpu.h"
 #include "target/tpc/direct.h"
 #include "target/tpc/jit.h"
@@ -53,6 +56,8 @@ typedef struct TpcJitBody {
     uint64_t gen;
     unsigned depth; /* the loops open (its iterator's register) */
     bool ok;        /* compiled: entry[] is its code */
+    bool jumps;     /* a bundle's SPU slot jumps (BR) */
+    bool cov;       /* with jumps, compiled under -coverage: COV per bundle */
     TpcJitCtx ctx;
     const void **plan;
     uint32_t nb;
@@ -82,6 +87,7 @@ typedef struct TpcJit {
     uint8_t *buf;
     size_t cap, used;
     bool broken; /* no arena or no exec: the plans alone */
+    bool counted; /* the last run's -coverage counts were taken per bundle */
     TpcJitBody body[TPC_JIT_BODIES];
     unsigned nbody, next; /* next: the slot a new body replaces when full */
     /* what was decided for a body, by its first bundle's PC: a compiled
@@ -367,15 +373,10 @@ static EmitRes emit_guarded(TpcJit *j, const TpcInsn *in, int id, const Holes *h
     return EM_OK;
 }
 
-/* The inline stencil of plan step s of dc, or EM_NOFIT. */
-static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+/* The holes of a VPU row stencil for in of dc: the registers, the slot's
+ * buffer, the broadcast image and the immediate. */
+static void vpu_holes(TpcCpu *c, const TpcDCacheEntry *dc, const TpcInsn *in, Holes *hp)
 {
-    const TpcInsn *in = dc->din[s];
-    if (!tpc_direct_is_vl(dc->dfn[s]))
-        return EM_NOFIT;
-    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
-    if (id < 0 || !tpc_stencils[id].code || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V)
-        return EM_NOFIT;
     Holes h = {.v = {0}};
     h.v[TPC_HOLE_VD] = OFF(v) + sizeof(uint8_t *) * (in->dst.num % TPC_NR_V);
     h.v[TPC_HOLE_VA] = OFF(v) + sizeof(uint8_t *) * (in->a.num % TPC_NR_V);
@@ -387,7 +388,45 @@ static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     h.v[TPC_HOLE_SB] = OFF(s) + 4u * (in->b.num % TPC_NR_S);
     if (in->b.kind == TPC_OP_IMM || in->b.kind == TPC_OP_SIMM)
         h.v[TPC_HOLE_IMM] = tpc_rd_scalar(c, &dc->b, &in->b, NULL);
+    *hp = h;
+}
+
+/* The inline stencil of plan step s of dc, or EM_NOFIT. */
+static EmitRes emit_vpu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    if (!tpc_direct_is_vl(dc->dfn[s]))
+        return EM_NOFIT;
+    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
+    if (id < 0 || !tpc_stencils[id].code || in->dst.kind != TPC_OP_V || in->a.kind != TPC_OP_V)
+        return EM_NOFIT;
+    Holes h;
+    vpu_holes(c, dc, in, &h);
     return emit_guarded(j, in, id, &h);
+}
+
+/* The VP-masked stencil of plan step s of dc (a VPU loop step under a
+ * VPRF predicate other than VP0: run_vpu_vl_vp), or EM_NOFIT; its holes
+ * as emit_vpu's, and the VP register and its mask's slot. */
+static EmitRes emit_vpu_vp(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned s)
+{
+    const TpcInsn *in = dc->din[s];
+    if (!tpc_direct_is_vl_vp(dc->dfn[s]) || !(in->pred & 15) || in->dst.kind != TPC_OP_V ||
+        in->a.kind != TPC_OP_V)
+        return EM_NOFIT;
+    int id = tpc_jit_vpu_stencil(in->opc, in->type, in->sw, in->b.kind);
+    /* (the masked ones follow the three kinds of B: jit.h) */
+    if (id < 0 || !tpc_stencils[id + 3].code)
+        return EM_NOFIT;
+    Holes h;
+    vpu_holes(c, dc, in, &h);
+    h.v[TPC_HOLE_VP] = OFF(vp) + TPC_VPBYTES * (in->pred & 15u);
+    h.v[TPC_HOLE_VPM] = OFF(x.jvpm) + sizeof(TpcJitMask) * (in->pred & 15u);
+    h.v[TPC_HOLE_POL] = in->polarity ? 1u : 0u;
+    EmitRes r = emit(j, id + 3, &h, NULL);
+    if (r == EM_OK)
+        __atomic_fetch_add(&tpc_jit_inlined, 1, __ATOMIC_RELAXED);
+    return r;
 }
 
 /* An LD or VPU slot's MOV into V from a V register, an S register or an
@@ -502,6 +541,53 @@ static EmitRes emit_spu(TpcJit *j, TpcCpu *c, const TpcDCacheEntry *dc, unsigned
     return emit_guarded(j, in, id, &h);
 }
 
+/* A body's jumps, linked once every bundle has its code: the TAKEN field
+ * of each bundle's BR and the bundle it goes to (nb: out of the body). */
+typedef struct JumpFix {
+    uint8_t *field;
+    uint32_t to;
+} JumpFix;
+
+/* TpcJitFn's answer for a jump out of the body: the caller applies the
+ * SPU slot's target (tpc_jump_to, as the direct loop does). */
+#define TPC_JIT_JUMPED UINT32_MAX
+
+/* After bundle k of b, whose SPU slot is a jump with an immediate target
+ * (cpu-direct.c spu_jump_form: the same executor ran it as a step), BR to
+ * the target's code; its TAKEN field kept in *fix to link later. */
+static EmitRes emit_jump(TpcJit *j, TpcCpu *c, const TpcJitBody *b, uint32_t k, JumpFix *fix)
+{
+    const TpcDCacheEntry *dc = b->plan[k];
+    const TpcInsn *in = &dc->b.slot[TPC_SLOT_SPU];
+    uint32_t t = tpc_rd_scalar(c, &dc->b, &in->a, NULL);
+    if (in->desc->flags & TPC_F_PCREL)
+        t += b->body + k * TPC_BUNDLE;
+    fix->to = t - b->body <= b->end - b->body ? (t - b->body) / TPC_BUNDLE : b->nb;
+    Holes h = {.v = {[TPC_HOLE_JMP] = OFF(x.out[TPC_SLOT_SPU].jump)}};
+    EmitRes r = emit(j, TPC_ST_BR, &h, &fix->field);
+    return r == EM_OK && !fix->field ? EM_NOFIT : r;
+}
+
+/* Link b's jumps (emit_jump): into the body to the target's CHK, out of
+ * it to one EXIT answering TPC_JIT_JUMPED. */
+static EmitRes link_jumps(TpcJit *j, const TpcJitBody *b, const JumpFix *fix, unsigned nfix)
+{
+    size_t out = 0;
+    for (unsigned i = 0; i < nfix; i++) {
+        if (fix[i].to < b->nb) {
+            link_to(fix[i].field, j->buf + b->entry[fix[i].to]);
+            continue;
+        }
+        if (!out) {
+            out = j->used;
+            if (emit_k(j, TPC_ST_EXIT, TPC_JIT_JUMPED, 0) != EM_OK)
+                return EM_FULL;
+        }
+        link_to(fix[i].field, j->buf + out);
+    }
+    return EM_OK;
+}
+
 /* Body b's code from the arena's current end; EM_FULL if it ran out.
  * Each bundle starts with CHK (the budget: an entry point), and the body
  * ends with LOOP, going back to bundle 0's CHK. */
@@ -511,6 +597,8 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
                      [TPC_HOLE_IT] = OFF(s) + 4u * (32u + b->depth - 1u),
                      [TPC_HOLE_GEN] = OFF(x.code_gen),
                      [TPC_HOLE_MARK] = OFF(x.code_marked)}};
+    JumpFix fix[TPC_JIT_MAXBODY];
+    unsigned nfix = 0;
     for (uint32_t k = 0; k < b->nb; k++) {
         const TpcDCacheEntry *dc = b->plan[k];
         h.v[TPC_HOLE_K] = k;
@@ -523,10 +611,14 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
             return EM_FULL;
         if (b->hemit && !k && emit_htop(j, &h) != EM_OK)
             return EM_FULL;
+        if (b->cov && emit(j, TPC_ST_COV, &h, NULL) != EM_OK)
+            return EM_FULL;
         for (unsigned s = 0; s < dc->nact; s++) {
             EmitRes r = emit_hacc(j, b, k, s);
             if (r == EM_NOFIT)
                 r = emit_vpu(j, c, dc, s);
+            if (r == EM_NOFIT)
+                r = emit_vpu_vp(j, c, dc, s);
             if (r == EM_NOFIT)
                 r = emit_mov(j, c, dc, s);
             if (r == EM_NOFIT)
@@ -540,13 +632,17 @@ static EmitRes emit_body(TpcJit *j, TpcCpu *c, TpcJitBody *b)
         }
         if (dc->dstore && emit(j, TPC_ST_COMMIT, &h, NULL) != EM_OK)
             return EM_FULL;
+        if (dc->spu_jmp && emit_jump(j, c, b, k, &fix[nfix++]) != EM_OK)
+            return EM_FULL;
     }
     uint8_t *top;
     h.v[TPC_HOLE_K] = b->nb;
     if (emit(j, b->hemit ? TPC_ST_HLOOP : TPC_ST_LOOP, &h, &top) != EM_OK || !top)
         return EM_FULL;
     link_to(top, j->buf + b->entry[0]);
-    return emit_k(j, TPC_ST_EXIT, b->nb, 0) == EM_OK ? EM_OK : EM_FULL;
+    if (emit_k(j, TPC_ST_EXIT, b->nb, 0) != EM_OK)
+        return EM_FULL;
+    return link_jumps(j, b, fix, nfix);
 }
 
 /* Body b's code and, when its spans can be hoisted, its hoisted copy. */
@@ -598,6 +694,11 @@ static void jit_commit(char *cc, const TpcJitCtx *x, uint32_t k)
     TpcCpu *c = (TpcCpu *)cc;
     (void)x, (void)k;
     tpc_tensor_store_span(c, c->x.st_host, c->x.st_src);
+}
+
+static void jit_cov(char *cc, const TpcJitCtx *x, uint32_t k)
+{
+    tpc_cov_note((TpcCpu *)cc, (TpcDCacheEntry *)x->plan[k], 1);
 }
 
 static void jit_step(char *cc, const TpcJitCtx *x, uint32_t k, uint32_t s)
@@ -676,6 +777,10 @@ static TpcJit *jit_of(TpcCpu *c)
 static void hoist_setup(TpcCpu *c, TpcJitBody *b)
 {
     b->rec = -1;
+    /* (a jump may skip an access in some trips: not affine) */
+    for (uint32_t k = 0; k < b->nb; k++)
+        if (((const TpcDCacheEntry *)b->plan[k])->spu_jmp)
+            return;
     b->hoist = tpc_jit_has_stencil(TPC_ST_HLD) && tpc_jit_has_stencil(TPC_ST_HST) &&
                tpc_jit_has_stencil(TPC_ST_HTOP) && tpc_jit_has_stencil(TPC_ST_HLOOP) &&
                tpc_hoist_body((const TpcDCacheEntry *const *)b->plan, b->nb,
@@ -693,7 +798,7 @@ static void hoist_setup(TpcCpu *c, TpcJitBody *b)
 
 /* Compile the body [body, end] of plans plan[0..nb), or NULL. */
 static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, uint64_t gen,
-                           unsigned depth, const TpcDCacheEntry *const *plan, uint32_t nb)
+                           unsigned depth, const TpcDCacheEntry *const *plan, uint32_t nb, bool cov)
 {
     if (mprotect(j->buf, j->cap, PROT_READ | PROT_WRITE) != 0) {
         j->broken = true;
@@ -712,6 +817,7 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     b->gen = gen;
     b->depth = depth;
     b->nb = nb;
+    b->cov = cov;
     b->plan = g_new(const void *, nb);
     memcpy(b->plan, plan, nb * sizeof *plan);
     b->entry = g_new0(size_t, nb);
@@ -725,6 +831,7 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     b->ctx.span = b->span;
     b->ctx.prep = jit_prep;
     b->ctx.commit = jit_commit;
+    b->ctx.cov = jit_cov;
     hoist_setup(c, b);
     EmitRes r = emit_all(j, c, b);
     if (r == EM_FULL) {
@@ -752,6 +859,9 @@ static TpcJitBody *compile(TpcJit *j, TpcCpu *c, uint32_t body, uint32_t end, ui
     }
     return b;
 }
+
+static void run_body(TpcCpu *c, TpcJit *j, TpcJitBody *b, const TpcLoopFrame *f, uint64_t *n,
+                     uint64_t max_bundles, uint64_t *nd);
 
 /* Body [body, end] is not compiled in code generation gen: false, and
  * the direct loop does not ask again (TpcExec.jit_no_body). */
@@ -809,6 +919,9 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
     TpcJit *j = jit_of(c);
     if (j->broken)
         return false;
+    /* -coverage: tpc_loop_cov credits bundles in body order, a body with
+     * jumps counts its own (COV) */
+    const bool counted = G_UNLIKELY(c->parent.trace) && trace_counts_insns(c->parent.trace);
     if (c->x.nbp)
         for (uint32_t k = 0; k < nb; k++)
             if (tpc_bp_at(c, body + k * TPC_BUNDLE))
@@ -821,16 +934,18 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         b = &j->body[m->idx];
         if (!b->ok || b->body != body || b->end != end || b->gen != gen || b->depth != depth)
             b = NULL; /* (its slot was reused) */
+        else if (b->jumps && b->cov != counted)
+            b = NULL; /* (compiled with -coverage or without: again) */
     }
     if (!b) {
         const TpcDCacheEntry *plan[TPC_JIT_MAXBODY];
-        bool any_vl = false;
+        bool any_vl = false, any_jmp = false;
         for (uint32_t k = 0; k < nb; k++) {
             uint32_t pc = body + k * TPC_BUNDLE;
             const TpcDCacheEntry *dc = &c->x.dcache[(pc / TPC_BUNDLE) % TPC_DCACHE_SIZE];
             if (dc->gen != gen || dc->gen_pc != pc)
                 return false; /* (not decoded yet: later) */
-            if (!dc->direct || dc->spu_jmp) {
+            if (!dc->direct || (dc->spu_jmp && !tpc_stencils[TPC_ST_BR].code)) {
                 /* (no loop plan either: as loop_plan_iterate records it;
                  * the map keeps it too, when an outer body takes that) */
                 c->x.lp_fail_body = body, c->x.lp_fail_end = end, c->x.lp_fail_gen = gen;
@@ -839,20 +954,39 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
                 return declined(c, body, end, gen);
             }
             for (unsigned s = 0; s < dc->nact; s++)
-                any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]);
+                any_vl = any_vl || tpc_direct_is_vl(dc->dfn[s]) || tpc_direct_is_vl_vp(dc->dfn[s]);
+            any_jmp = any_jmp || dc->spu_jmp;
             plan[k] = dc;
         }
         j->epoch++;
         m->body = body, m->end = end, m->gen = gen, m->depth = depth, m->idx = -1;
         /* one without a VPU loop step gains nothing (a body with tensor
-         * accesses hoists their spans as a loop plan would) */
-        if (c->x.jit_on == 1 && !any_vl)
+         * accesses hoists their spans as a loop plan would), unless it has
+         * a jump (no loop plan then: the direct loop's lookup per bundle is
+         * what it saves) */
+        if (c->x.jit_on == 1 && !any_vl && !any_jmp)
             return declined(c, body, end, gen);
-        b = compile(j, c, body, end, gen, depth, plan, nb);
+        b = compile(j, c, body, end, gen, depth, plan, nb, any_jmp && counted);
         if (!b)
             return declined(c, body, end, gen);
         m->idx = (int)(b - j->body);
+        b->jumps = any_jmp;
     }
+    uint64_t nd0 = *nd;
+    run_body(c, j, b, f, n, max_bundles, nd);
+    /* (tpc_loop_cov, called next when bundles ran, asks) */
+    j->counted = b->cov && *nd != nd0;
+    return true;
+}
+
+/* Run b from c->pc (a bundle of it) round f's loop while the budget and
+ * the code last. */
+static void run_body(TpcCpu *c, TpcJit *j, TpcJitBody *b, const TpcLoopFrame *f, uint64_t *n,
+                     uint64_t max_bundles, uint64_t *nd)
+{
+    uint32_t body = b->body, end = b->end, nb = b->nb;
+    uint64_t gen = b->gen;
+    unsigned depth = b->depth;
     TpcJitRun *r = &c->x.jrun;
     uint32_t k = (c->pc - body) / TPC_BUNDLE;
     unsigned trip = b->hoist ? 0 : 3;
@@ -860,7 +994,7 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         /* the code still current; the budget is taken bundle by bundle
          * in the code, which goes round the loop while the code stays */
         if (*n >= max_bundles || !c->x.code_marked || c->x.code_gen != gen)
-            return true;
+            return;
         uint64_t left = max_bundles - *n;
         r->left = left;
         r->step = f->step;
@@ -872,6 +1006,10 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         *n += ran;
         *nd += ran;
         c->x.jit_total += ran;
+        if (k == TPC_JIT_JUMPED) {
+            tpc_jump_to(c, c->x.out[TPC_SLOT_SPU].jump_pc);
+            return;
+        }
         if (G_UNLIKELY(trip >= 3 && b->rec >= 0)) {
             /* (the hoisted copy ran) */
             b->rec = -1;
@@ -883,12 +1021,12 @@ bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd)
         }
         if (k < nb) {
             c->pc = body + k * TPC_BUNDLE;
-            return true;
+            return;
         }
         uint32_t next = tpc_loop_end_fast(c, end);
         c->pc = next;
         if (next != body || c->nloops != depth)
-            return true;
+            return;
         k = 0;
     }
 }
@@ -1008,4 +1146,14 @@ void tpc_jit_back(TpcCpu *c, bool had)
         at += k->nb[i];
     }
     memcpy(j->map, k->map, sizeof j->map);
+}
+
+bool tpc_jit_counted(TpcCpu *c, uint32_t body, uint32_t end)
+{
+    TpcJit *j = c->x.jit;
+    (void)body, (void)end;
+    if (!j || !j->counted)
+        return false;
+    j->counted = false;
+    return true;
 }

@@ -25,7 +25,8 @@
 #define TPC_ST_SPU_ROW(name, type) TPC_ST_SPU_##name##_##type##_S, TPC_ST_SPU_##name##_##type##_I,
 typedef enum TpcStencilId {
 #define TPC_ST_L_(name, type)                                                                      \
-    TPC_ST_##name##_##type##_V, TPC_ST_##name##_##type##_S, TPC_ST_##name##_##type##_I,
+    TPC_ST_##name##_##type##_V, TPC_ST_##name##_##type##_S, TPC_ST_##name##_##type##_I,            \
+        TPC_ST_##name##_##type##_VP, TPC_ST_##name##_##type##_SP, TPC_ST_##name##_##type##_IP,
 #define TPC_ST_LA_(name, type) TPC_ST_L_(name, type)
 #define TPC_ST_E_(name, type)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) TPC_ST_##tier##_(name, type)
@@ -52,6 +53,8 @@ typedef enum TpcStencilId {
     TPC_ST_HST,
     TPC_ST_HTOP,
     TPC_ST_HLOOP,
+    TPC_ST_BR,
+    TPC_ST_COV,
     TPC_ST_COUNT
 } TpcStencilId;
 
@@ -77,8 +80,12 @@ typedef enum TpcHole {
     TPC_HOLE_SA,    /* SPU: source A (an S register) */
     TPC_HOLE_SW,    /* SPU: switches (ADD: saturate, carry in; SET_INDX: the dims) */
     TPC_HOLE_CY,    /* SPU: the carry (TpcState.s_carry) */
+    TPC_HOLE_JMP,   /* BR: the SPU slot's TpcSlotOut.jump */
+    TPC_HOLE_VP,    /* VP-masked: the VP register (TpcCpu.vp) */
+    TPC_HOLE_VPM,   /* and its mask (TpcExec.jvpm) */
     TPC_HOLE_NEXT,  /* continuation: the next stencil */
-    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top */
+    TPC_HOLE_TAKEN, /* PRED_SP false: past the guarded stencil; LOOP: the body's top;
+                     * BR: the jump's target */
     TPC_HOLE_COUNT
 } TpcHole;
 
@@ -118,6 +125,10 @@ typedef struct TpcCpu TpcCpu;
 bool tpc_jit_loop(TpcCpu *c, uint64_t *n, uint64_t max_bundles, uint64_t *nd);
 /* The steps and bundles that called the direct path, by mnemonic, for
  * --stats ("" when none). */
+/* Whether -coverage's counts of the bundles the last tpc_jit_loop ran
+ * (body [body, end]) were taken bundle by bundle by its compiled code (a
+ * body with jumps), not left to tpc_loop_cov; asked once after a run. */
+bool tpc_jit_counted(TpcCpu *c, uint32_t body, uint32_t end);
 void tpc_jit_stats(TpcCpu *c, char *out, size_t len);
 
 #endif

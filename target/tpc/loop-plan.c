@@ -252,6 +252,8 @@ void tpc_loop_cov(TpcCpu *c, uint32_t body, uint32_t end, uint32_t start, uint64
 {
     uint64_t nb = (end - body) / TPC_BUNDLE + 1, trips = lnd / nb, part = lnd % nb;
     uint64_t s0 = (start - body) / TPC_BUNDLE;
+    if (tpc_jit_counted(c, body, end))
+        return;
     for (uint64_t k = 0; k < nb; k++) {
         uint32_t pc = body + (uint32_t)k * TPC_BUNDLE;
         uint64_t from_start = (k + nb - s0) % nb; /* bundles before it in a trip from start */

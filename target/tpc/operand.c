@@ -112,14 +112,7 @@ const uint8_t *tpc_rd_vp(TpcCpu *c, const TpcOperand *op, uint8_t *tmp)
  * VP-predicated VPU op) */
 void tpc_merge(uint8_t *res, const uint8_t *old, const uint8_t *m)
 {
-    for (unsigned i = 0; i < TPC_VBYTES; i += 16) {
-        tpc_v4u r, o, k;
-        memcpy(&r, res + i, 16);
-        memcpy(&o, old + i, 16);
-        memcpy(&k, m + i, 16);
-        r = (r & k) | (o & ~k);
-        memcpy(res + i, &r, 16);
-    }
+    tpc_vl_merge(res, old, m);
 }
 
 bool tpc_bad_operand(TpcCpu *c, unsigned slot, unsigned field, const TpcOperand *op)

@@ -17,10 +17,10 @@
  *     (tpc_stretch_keep_entry; only the staged path changes entries);
  *   - the block compiler's bodies: their call counts at the start, the
  *     rest before its first change (jit.c tpc_jit_keep).
- * Not kept: the scalar broadcasts (TpcExec.vbcast), a cache whose every
- * image stays true to its key, and the -coverage counts and breakpoints,
- * which do not change in a stretch run in parallel (an observed TPC runs
- * none: sched-threads.c quiet).
+ * Not kept: the scalar broadcasts and the VP lane masks (TpcExec.vbcast,
+ * jvpm), caches whose every image stays true to its key, and the -coverage
+ * counts and breakpoints, which do not change in a stretch run in parallel
+ * (an observed TPC runs none: sched-threads.c quiet).
  */
 #include "target/tpc/cpu.h"
 
@@ -51,8 +51,8 @@ typedef struct TpcStretch {
 } TpcStretch;
 
 /* TpcExec's parts a stretch may change and the rerun reads, from `from`
- * to `to`: all but the decode cache (kept entry by entry), the broadcasts
- * and the coverage counts (above). */
+ * to `to`: all but the decode cache (kept entry by entry), the broadcasts,
+ * the lane masks and the coverage counts (above). */
 static void exec_copy(TpcExec *to, const TpcExec *from)
 {
 #define SPAN(a, b)                                                                                 \

@@ -46,59 +46,6 @@ void tpc_vl_pack(uint8_t vp[TPC_VPBYTES], const uint8_t bytes[TPC_VBYTES])
 #endif
 }
 
-void tpc_vl_unpack(uint8_t bytes[TPC_VBYTES], const uint8_t vp[TPC_VPBYTES])
-{
-#if defined(__SSE2__)
-    /* 16 bytes from two VP bytes: each VP byte spread over 8 bytes, then
-     * byte k tested against its bit (1 << k) (a VP-predicated VPU op
-     * unpacks its gate per bundle) */
-    const __m128i bit = _mm_set_epi8((char)0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1, (char)0x80, 0x40,
-                                     0x20, 0x10, 8, 4, 2, 1);
-    for (unsigned j = 0; j < TPC_VPBYTES; j += 2) {
-        uint16_t two;
-        memcpy(&two, vp + j, 2);
-        __m128i x = _mm_cvtsi32_si128(two);
-        x = _mm_unpacklo_epi8(x, x);
-        x = _mm_unpacklo_epi16(x, x);
-        x = _mm_unpacklo_epi32(x, x);
-        x = _mm_cmpeq_epi8(_mm_and_si128(x, bit), bit);
-        memcpy(bytes + 8 * j, &x, 16);
-    }
-#else
-    /* byte k of x * 0x0101.. & 0x8040..01 is bit k of the VP byte alone;
-     * adding 0x7F to each byte moves "nonzero" to its top bit (no carry
-     * between bytes: each is 0 or one power of two) */
-    for (unsigned j = 0; j < TPC_VPBYTES; j++) {
-        uint64_t t = (vp[j] * 0x0101010101010101ull) & 0x8040201008040201ull;
-        uint64_t hi = ((t + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
-        uint64_t m = hi * 0xFF;
-        memcpy(bytes + 8 * j, &m, 8);
-    }
-#endif
-}
-
-void tpc_vl_spread(uint8_t g[TPC_VPBYTES], const uint8_t vp[TPC_VPBYTES], unsigned e, bool pol)
-{
-    /* eight VP bytes per 64-bit word: the shifts below move bits within
-     * their byte only (bit 0 or 4 by 1 and 2, bit 0/2/4/6 by 1), so the
-     * word does what the byte loop would */
-    const uint64_t inv = pol ? ~0ull : 0;
-    for (unsigned j = 0; j < TPC_VPBYTES; j += 8) {
-        uint64_t x;
-        memcpy(&x, vp + j, 8);
-        x ^= inv;
-        if (e == 4) {
-            x &= 0x1111111111111111ull;
-            x |= x << 1;
-            x |= x << 2;
-        } else if (e == 2) {
-            x &= 0x5555555555555555ull;
-            x |= x << 1;
-        }
-        memcpy(g + j, &x, 8);
-    }
-}
-
 #define VL(name) vl_base_##name
 #define VL_ATTR
 #include "target/tpc/vlane-impl.h"

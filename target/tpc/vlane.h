@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* Vectorised here: f32 MAC/MUL/ADD/SUB/MAX/MIN, bf16 MUL/ADD/SUB/MAX/MIN,
  * the integer types' ADD/SUB/MAX/MIN/SHR/SHL, and OR/AND/XOR/NOT of any
  * type.  (The register-pair MAC/MUL forms, bf16 MAC and the acc_fp32
@@ -74,10 +78,80 @@ static inline __attribute__((always_inline)) void tpc_vl_broadcast(uint8_t *dst,
 /* VPRF image <-> byte mask: vp bit j = top bit of bytes[j]; bytes[j] =
  * 0xFF or 0 from bit j. */
 void tpc_vl_pack(uint8_t vp[32], const uint8_t bytes[256]);
-void tpc_vl_unpack(uint8_t bytes[256], const uint8_t vp[32]);
+/* (inline, as tpc_vl_broadcast: the block compiler's VP-masked stencils
+ * build their masks with it) */
+static inline __attribute__((always_inline)) void tpc_vl_unpack(uint8_t bytes[256],
+                                                                const uint8_t vp[32])
+{
+#if defined(__SSE2__)
+    /* 16 bytes from two VP bytes: each VP byte spread over 8 bytes, then
+     * byte k tested against its bit (1 << k) (a VP-predicated VPU op
+     * unpacks its gate per bundle) */
+    const __m128i bit = _mm_set_epi8((char)0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1, (char)0x80, 0x40,
+                                     0x20, 0x10, 8, 4, 2, 1);
+    for (unsigned j = 0; j < 32; j += 2) {
+        uint16_t two;
+        memcpy(&two, vp + j, 2);
+        __m128i x = _mm_cvtsi32_si128(two);
+        x = _mm_unpacklo_epi8(x, x);
+        x = _mm_unpacklo_epi16(x, x);
+        x = _mm_unpacklo_epi32(x, x);
+        x = _mm_cmpeq_epi8(_mm_and_si128(x, bit), bit);
+        memcpy(bytes + 8 * j, &x, 16);
+    }
+#else
+    /* byte k of x * 0x0101.. & 0x8040..01 is bit k of the VP byte alone;
+     * adding 0x7F to each byte moves "nonzero" to its top bit (no carry
+     * between bytes: each is 0 or one power of two) */
+    for (unsigned j = 0; j < 32; j++) {
+        uint64_t t = (vp[j] * 0x0101010101010101ull) & 0x8040201008040201ull;
+        uint64_t hi = ((t + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+        uint64_t m = hi * 0xFF;
+        memcpy(bytes + 8 * j, &m, 8);
+    }
+#endif
+}
+
 /* The lane gate of a VPRF predicate for element size e: bit j = bit
  * (j rounded down to a multiple of e) of vp, inverted when pol. */
-void tpc_vl_spread(uint8_t g[32], const uint8_t vp[32], unsigned e, bool pol);
+static inline __attribute__((always_inline)) void tpc_vl_spread(uint8_t g[32], const uint8_t vp[32],
+                                                                unsigned e, bool pol)
+{
+    /* eight VP bytes per 64-bit word: the shifts below move bits within
+     * their byte only (bit 0 or 4 by 1 and 2, bit 0/2/4/6 by 1), so the
+     * word does what the byte loop would */
+    const uint64_t inv = pol ? ~0ull : 0;
+    for (unsigned j = 0; j < 32; j += 8) {
+        uint64_t x;
+        memcpy(&x, vp + j, 8);
+        x ^= inv;
+        if (e == 4) {
+            x &= 0x1111111111111111ull;
+            x |= x << 1;
+            x |= x << 2;
+        } else if (e == 2) {
+            x &= 0x5555555555555555ull;
+            x |= x << 1;
+        }
+        memcpy(g + j, &x, 8);
+    }
+}
+
+/* res = res where the byte mask m is set, old elsewhere (a VP-predicated
+ * result blended into the register's old value). */
+static inline __attribute__((always_inline)) void tpc_vl_merge(uint8_t *res, const uint8_t *old,
+                                                               const uint8_t *m)
+{
+    typedef uint32_t v4u __attribute__((vector_size(16)));
+    for (unsigned i = 0; i < 256; i += 16) {
+        v4u r, o, k;
+        memcpy(&r, res + i, 16);
+        memcpy(&o, old + i, 16);
+        memcpy(&k, m + i, 16);
+        r = (r & k) | (o & ~k);
+        memcpy(res + i, &r, 16);
+    }
+}
 
 /* Tests: use the baseline loops (true) or the host's best again (false;
  * returns whether that is a wider ISA than the baseline). */

@@ -27,7 +27,7 @@ DIRECT_CALLS = {
     "tpc_lane_int5", "vfn", "lfn", "dexec",
     # operands, predicates, blending under a predicate (operand.c)
     "tpc_pred_sp", "tpc_pred_mask", "tpc_rd_scalar", "tpc_vl_broadcast", "tpc_merge",
-    "tpc_type_size", "vl_src_b", "set_indx", "irf_add", "vl_step", "vl_step_vp",
+    "tpc_type_size", "vl_src_b", "set_indx", "irf_add", "vl_step", "vl_step_vp", "vpu_vp",
     # tensor spans and the store commit (tensor.c), staging commit (cpu.h)
     "tpc_prefetch_stream", "tpc_tensor_plan_span", "tpc_commit_slot", "memcpy",
     # compiler and GLib helpers
@@ -123,7 +123,7 @@ def main():
         errors.append(f"cpu-direct.c:{line}: {m.group(1)} (the direct path computes no element)")
     fns = functions(direct)
     checked = [n for n in fns if n.startswith("run_") or n in ("set_indx", "vl_src_b", "irf_add",
-                                                           "vl_step", "vl_step_vp")]
+                                                           "vl_step", "vl_step_vp", "vpu_vp")]
     if len(checked) < 5:
         errors.append(f"cpu-direct.c: only {checked} found as direct executors")
     for fn in checked:

@@ -337,6 +337,14 @@ static void jit_head(GString *src, unsigned trips)
     g_string_append_printf(src, "loop 0x0, 0x%x, 1, <, End\nnop\n", trips);
 }
 
+/* jit_head, and the bundle (of nb) that the load walking t4 into a fault
+ * goes with in one body of n, else nb. */
+static unsigned jit_walk(GRand *r, GString *src, unsigned trips, unsigned nb, unsigned n)
+{
+    jit_head(src, trips);
+    return pick(r, n) == 0 ? pick(r, nb) : nb;
+}
+
 /* A LOOP body of 1 to 30 bundles going round 2 to 40 times, for the block
  * compiler (jit.c): mostly VPU arithmetic of every operand B kind and
  * predicate (vpu_ops; what has a loop stencil runs inline), with LD-slot
@@ -401,10 +409,9 @@ static GByteArray *jit_mov_kernel(GRand *r, GString *src)
 {
     static const char *const types[] = {".f32", ".i32", ".i16", ".u8", ".bf16", ".u16"};
     static const char *const ldpreds[] = {"", "", ", SP1", ", !SP2", ", VP1"};
-    unsigned nb = 2 + pick(r, 20), trips = 2 + pick(r, 30);
-    jit_head(src, trips);
+    unsigned nb = 2 + pick(r, 20);
     /* (the walking load after bundle walk) */
-    unsigned walk = pick(r, 3) == 0 ? pick(r, nb) : nb;
+    unsigned walk = jit_walk(r, src, 2 + pick(r, 30), nb, 3);
     for (unsigned b = 0; b < nb; b++) {
         if (b > 0 && b - 1 == walk)
             g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
@@ -552,6 +559,82 @@ static GByteArray *jit_spu_kernel(GRand *r, GString *src)
             g_string_append(src, "nop; nop\n");
     }
     g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n");
+    return assemble(src);
+}
+
+/* Bodies with jumps for the block compiler's branches (jit.c BR): each
+ * bundle labelled, VPU arithmetic under every predicate (VP1 set before
+ * the loop, VP2 by a VPU compare in the body, the two flipping with the
+ * data), SPU compares switching SP1/SP2 (some from the iterator's parity:
+ * taken on some trips, not on others) and jmpr forward inside the body,
+ * to the loop's end and out of the loop, taken or not, predicated or not;
+ * backward jumps behind a counter (S9 up to a bound: each goes back to or
+ * before the bundle that counts).  Now and then the load walking t4 into
+ * a fault.  Slices of 1, 7, 64 and 1000 bundles end at and around the
+ * jumps and their targets. */
+static GByteArray *jit_br_kernel(GRand *r, GString *src)
+{
+    static const char *const jpreds[] = {"", ", SP1", ", !SP1", ", SP2", ", !SP2", ", SP3"};
+    static const char *const vps[] = {"", ", VP1", ", !VP1", ", VP2", ", !VP2"};
+    unsigned nb = 3 + pick(r, 20);
+    unsigned walk = jit_walk(r, src, 2 + pick(r, 30), nb, 4);
+    /* a backward jump at back (behind its counter at back - 1) */
+    unsigned back = nb > 4 && pick(r, 2) ? 2 + pick(r, nb - 2) : nb;
+    for (unsigned b = 0; b < nb; b++) {
+        g_string_append_printf(src, "B%u:\n", b);
+        if (b == walk) {
+            g_string_append(src, "ld_tnsr V0, 0x4, I6; add.i32 b00001 I6, 0x10, I6; nop; nop\n");
+            continue;
+        }
+        if (b + 1 == back) {
+            g_string_append_printf(src, "nop; add.i32 S9, S9, 0x1; nop; nop\n");
+            continue;
+        }
+        g_string_append(src, "nop; ");
+        if (b == back) {
+            g_string_append_printf(src, "jmpr B%u, SP3; ", pick(r, b));
+        } else {
+            switch (pick(r, 8)) {
+            case 0:
+            case 1: { /* forward, to the loop's end, or out of the loop */
+                unsigned t = b + 1 + pick(r, nb - b + 1);
+                if (t < nb)
+                    g_string_append_printf(src, "jmpr B%u%s; ", t,
+                                           jpreds[pick(r, G_N_ELEMENTS(jpreds))]);
+                else
+                    g_string_append_printf(src, "jmpr %s%s; ", t == nb ? "End" : "Out",
+                                           jpreds[1 + pick(r, G_N_ELEMENTS(jpreds) - 1)]);
+                break;
+            }
+            case 2: /* the iterator's parity */
+                g_string_append_printf(src, "and.i32 S8, S32, 0x%x; ", 1u << pick(r, 2));
+                break;
+            case 3:
+                g_string_append_printf(src, "cmp_eq.i32 SP%u, S8, 0x0; ", 1 + pick(r, 2));
+                break;
+            case 4:
+                g_string_append_printf(src, "cmp_less.i32 SP3, S9, 0x%x; ", 2 + pick(r, 40));
+                break;
+            case 5:
+                g_string_append_printf(src, "cmp_less.i32 SP%u, S%u, S%u; ", 1 + pick(r, 2),
+                                       pick(r, 8), pick(r, 8));
+                break;
+            default:
+                g_string_append(src, "nop; ");
+                break;
+            }
+        }
+        unsigned v = pick(r, 8);
+        if (pick(r, 4) == 0)
+            g_string_append_printf(src, "cmp_less.f32 VP2, V%u, V%u; nop\n", v, pick(r, 8));
+        else
+            g_string_append_printf(
+                src, "%s V%u, V%u, %s%u%s; nop\n", vpu_ops[pick(r, G_N_ELEMENTS(vpu_ops))], v,
+                pick(r, 8), pick(r, 2) ? "V" : "S", pick(r, 8), vps[pick(r, G_N_ELEMENTS(vps))]);
+    }
+    /* (SP3 starts false: a backward jump before any compare falls through) */
+    g_string_append(src, "End:\nhalt\nnop\nnop\nnop\n"
+                         "Out:\nnop; add.i32 S10, S10, 0x7; nop; nop\nhalt\nnop\nnop\nnop\n");
     return assemble(src);
 }
 
@@ -864,7 +947,16 @@ static void compare(const State *a, const State *b, const char *what, const GStr
  * plan stops at a slice's end); the plain run must use the plans, the
  * traced and staged runs must not (the observed one may, for bodies
  * without tensor accesses). */
-enum { GEN_RANDOM, GEN_LOOPS, GEN_HOIST, GEN_JIT, GEN_JIT_MOV, GEN_JIT_HOIST, GEN_JIT_SPU };
+enum {
+    GEN_RANDOM,
+    GEN_LOOPS,
+    GEN_HOIST,
+    GEN_JIT,
+    GEN_JIT_MOV,
+    GEN_JIT_HOIST,
+    GEN_JIT_SPU,
+    GEN_JIT_BR
+};
 
 static void differential(int gen, guint32 seed0)
 {
@@ -884,7 +976,7 @@ static void differential(int gen, guint32 seed0)
     uint64_t fused_bundles = 0, hoisted_bundles = 0;
     static const unsigned slices[] = {7, 1, 1000, 7}, hslices[] = {1000, 64, 1000, 7},
                           jslices[] = {1000, 64, 1000, 7}, jhslices[] = {1, 7, 64, 1000},
-                          sslices[] = {1, 7, 64, 1000};
+                          sslices[] = {1, 7, 64, 1000}, brslices[] = {1000, 64, 7, 1};
     for (unsigned n = 0; n < nkern; n++) {
         bool loops = gen != GEN_RANDOM;
         GByteArray *text = gen == GEN_HOIST || gen == GEN_JIT_HOIST ? hoist_kernel(r, src, n)
@@ -892,6 +984,7 @@ static void differential(int gen, guint32 seed0)
                            : gen == GEN_JIT                         ? jit_kernel(r, src)
                            : gen == GEN_JIT_MOV                     ? jit_mov_kernel(r, src)
                            : gen == GEN_JIT_SPU                     ? jit_spu_kernel(r, src)
+                           : gen == GEN_JIT_BR                      ? jit_br_kernel(r, src)
                                                                     : kernel(r, src);
         guint32 seed = g_rand_int(r);
         /* (hoisting needs slices of a few trips: the default quantum, 64) */
@@ -900,6 +993,7 @@ static void differential(int gen, guint32 seed0)
                           ? (n < G_N_ELEMENTS(hoist_fixed) ? hoist_fixed_slice[n]
                                                            : hslices[n % G_N_ELEMENTS(hslices)])
                       : gen == GEN_JIT_SPU ? sslices[n % G_N_ELEMENTS(sslices)]
+                      : gen == GEN_JIT_BR  ? brslices[n % G_N_ELEMENTS(brslices)]
                       : gen >= GEN_JIT     ? jslices[n % G_N_ELEMENTS(jslices)]
                       : loops              ? slices[n % G_N_ELEMENTS(slices)]
                                            : 7;
@@ -952,8 +1046,9 @@ static void differential(int gen, guint32 seed0)
      * with VPU steps inline, and the small arenas fill */
     if (gen != GEN_RANDOM && !en && tpc_jit_available()) {
         g_assert_cmpuint(jit_kernels, >, nkern / 5);
-        if (gen == GEN_JIT || gen == GEN_JIT_MOV) {
-            g_assert_cmpuint(tpc_jit_inlined - inl0, >, 4u * nkern);
+        if (gen == GEN_JIT || gen == GEN_JIT_MOV || gen == GEN_JIT_BR) {
+            /* (bodies with jumps: most of their VPU steps are predicated) */
+            g_assert_cmpuint(tpc_jit_inlined - inl0, >, gen == GEN_JIT_BR ? nkern / 4 : 4u * nkern);
             g_assert_cmpuint(tpc_jit_flushes - flushes0, >, 0);
         }
     }
@@ -1022,6 +1117,11 @@ static void test_jit_spu(void)
     differential(GEN_JIT_SPU, 20261209);
 }
 
+static void test_jit_branches(void)
+{
+    differential(GEN_JIT_BR, 20261210);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1032,5 +1132,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tpc-fast-diff/jit-moves", test_jit_moves);
     g_test_add_func("/tpc-fast-diff/jit-hoisted", test_jit_hoisted);
     g_test_add_func("/tpc-fast-diff/jit-spu", test_jit_spu);
+    g_test_add_func("/tpc-fast-diff/jit-branches", test_jit_branches);
     return g_test_run();
 }
