@@ -209,8 +209,7 @@ static inline __attribute__((always_inline)) const uint8_t *st_mask(char *c, uns
 #define ST_L(name, type, expr)                                                                     \
     ST_ROW(name, type, expr, V)                                                                    \
     ST_ROW(name, type, expr, S)                                                                    \
-    ST_ROW(name, type, expr, I) ST_ROWP(name, type, V) ST_ROWP(name, type, S)                      \
-        ST_ROWP(name, type, I)
+    ST_ROW(name, type, expr, I) ST_ROWP(name, type, V) ST_ROWP(name, type, S) ST_ROWP(name, type, I)
 #define ST_LA(name, type, expr) ST_L(name, type, expr)
 #define ST_E(name, type, expr)
 #define TPC_LANE(name, slots, opc, type, swm, swv, tier, expr) ST_##tier(name, type, expr)
