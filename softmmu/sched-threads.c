@@ -565,8 +565,33 @@ static gint acc_cmp(gconstpointer pa, gconstpointer pb)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Did a TPC of the stretch read or write bytes another wrote in it (or
- * did one not log them all)? */
+/* Did a TPC of the stretch write code another fetches (stretch_code)?
+ * Fetches are not logged: the other saw the new bytes at a time that
+ * depends on the host.  (A write to code the launch marked ended the
+ * writer's stretch before it instead: nxemu/worker.h.) */
+static bool code_written(NxThreads *th, Machine *m, const AccList *l)
+{
+    for (unsigned u = 0; u < th->nr; u++) {
+        NxCpu *cpu = m->tpc[u];
+        uint64_t code[2];
+        if (!th->par[u] || !cpu->ops->stretch_code ||
+            !cpu->ops->stretch_code(cpu, &code[0], &code[1]))
+            continue;
+        for (unsigned t = 0; t < th->nr; t++) {
+            if (t == u || !th->par[t] || !hulls_meet(l->hull[t][1], code))
+                continue;
+            for (guint i = 0; i < l->a->len; i++) {
+                const Acc *x = &g_array_index(l->a, Acc, i);
+                if (x->t == t && x->write && x->lo < code[1] && code[0] < x->hi)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Did a TPC of the stretch read or write bytes another wrote in it, or
+ * code another fetches (or did one not log them all)? */
 static bool clash(NxThreads *th, Machine *m)
 {
     AccList l = {g_array_new(FALSE, FALSE, sizeof(Acc)), 0, g_new(Hull, th->nr)};
@@ -579,6 +604,7 @@ static bool clash(NxThreads *th, Machine *m)
         if (th->par[t] && !cpu->ops->stretch_accesses(cpu, acc_add, &l))
             hit = true;
     }
+    hit = hit || code_written(th, m, &l);
     if (!hit && hulls_apart(th, l.hull))
         g_array_set_size(l.a, 0); /* nothing to sweep */
     g_free(l.hull);

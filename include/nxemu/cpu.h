@@ -136,6 +136,10 @@ typedef struct NxCpuOps {
      * false when some were not logged (then the stretch counts as a race). */
     bool (*stretch_accesses)(NxCpu *cpu,
                              void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write), void *o);
+    /* Optional: the bytes [*lo, *hi) the core may fetch code from in the
+     * stretch; false: none.  Fetches are not logged, so a stretch in which
+     * another core of it wrote them counts as a race. */
+    bool (*stretch_code)(NxCpu *cpu, uint64_t *lo, uint64_t *hi);
     /* Back to what stretch_begin kept (memory is the caller's to restore). */
     void (*stretch_restore)(NxCpu *cpu);
     /* The stretch is over: what it logged only for the check goes. */

@@ -792,6 +792,7 @@ static const NxCpuOps tpc_ops = {
     .worker_ok = tpc_worker_ok,
     .stretch_begin = tpc_stretch_begin,
     .stretch_accesses = tpc_stretch_accesses,
+    .stretch_code = tpc_stretch_code,
     .stretch_restore = tpc_stretch_restore,
     .stretch_end = tpc_stretch_end,
     .destroy = tpc_destroy,

@@ -484,6 +484,7 @@ void tpc_stretch_keep_entry(TpcCpu *c, unsigned e);
 void tpc_stretch_keep_vlm(TpcCpu *c);
 bool tpc_stretch_accesses(NxCpu *cpu, void (*emit)(void *o, uint64_t lo, uint64_t hi, bool write),
                           void *o);
+bool tpc_stretch_code(NxCpu *cpu, uint64_t *lo, uint64_t *hi);
 void tpc_stretch_restore(NxCpu *cpu);
 void tpc_stretch_end(NxCpu *cpu);
 void tpc_stretch_free(TpcCpu *c);

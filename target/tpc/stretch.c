@@ -126,6 +126,17 @@ bool tpc_stretch_accesses(NxCpu *cpu, void (*emit)(void *o, uint64_t lo, uint64_
     return tpc_race_since(c->race, &c->stretch->mark, emit, o);
 }
 
+/* The kernel's bytes: a fetch at PC reads [KERNEL_BASE + PC, +32) for PC
+ * below KERNEL_SIZE, any 32-bit PC when it is 0 (docs/machine.rst). */
+bool tpc_stretch_code(NxCpu *cpu, uint64_t *lo, uint64_t *hi)
+{
+    const TpcCpu *c = tpc_cpu(cpu);
+    uint64_t span = (c->kernel_size ? c->kernel_size : (uint64_t)1 << 32) + TPC_BUNDLE;
+    *lo = c->kernel_base;
+    *hi = c->kernel_base + MIN(span, UINT64_MAX - c->kernel_base);
+    return true;
+}
+
 void tpc_stretch_restore(NxCpu *cpu)
 {
     TpcCpu *c = tpc_cpu(cpu);
